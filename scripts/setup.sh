@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs everything oxsparse needs to build and test on a fresh Debian machine without CUDA:
+#   - nvcc 13.0 (pinned, from PyPI) into .venv-cuda/ inside the repository,
+#   - cmake, gfortran and pkg-config from Debian, when missing.
+# Idempotent: a second run only checks. Prints the NVCC path it set up on its last line.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+VENV=.venv-cuda
+PINS=(nvidia-cuda-nvcc==13.0.88 nvidia-nvvm==13.0.88 nvidia-cuda-crt==13.0.88 nvidia-cuda-runtime==13.0.96)
+
+need_apt=()
+command -v cmake >/dev/null 2>&1 || need_apt+=(cmake)
+command -v gfortran >/dev/null 2>&1 || need_apt+=(gfortran)
+command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
+if [ ${#need_apt[@]} -gt 0 ]; then
+    echo "setup: installing from Debian: ${need_apt[*]}"
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+nvcc_path="$PWD/$VENV/lib/python3*/site-packages/nvidia/cu13/bin/nvcc"
+if ! ls $nvcc_path >/dev/null 2>&1; then
+    echo "setup: installing nvcc 13.0 from PyPI into $VENV"
+    python3 -m venv "$VENV"
+    "$VENV/bin/pip" install -q --disable-pip-version-check "${PINS[@]}"
+fi
+nvcc_path=$(ls $nvcc_path)
+cu13=$(dirname "$(dirname "$nvcc_path")")
+# CMake's FindCUDAToolkit and static test binaries want unversioned names.
+[ -e "$cu13/lib/libcudart.so" ] || ln -s libcudart.so.13 "$cu13/lib/libcudart.so"
+echo "setup: NVCC=$nvcc_path"

@@ -1,0 +1,153 @@
+//! The library handle's core: which GPU and context we run on, and which stream we enqueue on.
+//!
+//! We attach to the caller's *primary* context, the one the CUDA runtime uses, so the pointers a
+//! C program gets from `cudaMalloc` and the streams it creates are valid for us. We link no CUDA at
+//! build time; cudarc opens `libcuda.so` on first use. Without a driver or a GPU, `Handle::create`
+//! returns `NotInitialized` and nothing else is touched.
+
+use crate::error::{Error, Result};
+use crate::types::PointerMode;
+use cudarc::driver::{result, sys};
+use std::ptr;
+
+/// Stream handles the driver treats specially; they belong to no single context.
+const STREAM_LEGACY: usize = 0x1;
+const STREAM_PER_THREAD: usize = 0x2;
+
+pub struct Handle {
+    pub device: i32,
+    /// Primary context of `device`, retained by us until `Drop`.
+    ctx: usize,
+    /// `CUstream` as an address; 0 is the legacy default stream.
+    pub stream: usize,
+    pub pointer_mode: PointerMode,
+    /// Compute capability, e.g. (9, 0).
+    pub arch: (i32, i32),
+    pub sm_count: i32,
+}
+
+fn drv<T>(what: &str, r: std::result::Result<T, cudarc::driver::DriverError>) -> Result<T> {
+    r.map_err(|e| Error::from_driver(what, e))
+}
+
+/// True when `libcuda.so` can be loaded. Checked before any driver call: calling into a missing
+/// driver panics inside cudarc.
+pub fn driver_present() -> bool {
+    // SAFETY: only probes whether the shared library loads.
+    unsafe { sys::is_culib_present() }
+}
+
+impl Handle {
+    /// Attaches to the current context's device (device 0 when no context is current), as
+    /// `cusparseCreate` does.
+    pub fn create() -> Result<Handle> {
+        if !driver_present() {
+            return Err(Error::NotInitialized("no CUDA driver (libcuda.so) found".into()));
+        }
+        result::init().map_err(|e| Error::NotInitialized(format!("cuInit failed: {:?}", e.0)))?;
+        let count = result::device::get_count().map_err(|e| Error::NotInitialized(format!("no GPU: {:?}", e.0)))?;
+        if count == 0 {
+            return Err(Error::NotInitialized("no CUDA-capable GPU".into()));
+        }
+        let current = drv("cuCtxGetCurrent", result::ctx::get_current())?;
+        let device = match current {
+            Some(_) => {
+                let mut dev: sys::CUdevice = 0;
+                // SAFETY: out-pointer to a local.
+                drv("cuCtxGetDevice", unsafe { sys::cuCtxGetDevice(&mut dev).result() })?;
+                dev
+            }
+            None => drv("cuDeviceGet", result::device::get(0))?,
+        };
+        // SAFETY: retains (reference-counts) the primary context; released in Drop.
+        let primary = drv("cuDevicePrimaryCtxRetain", unsafe { result::primary_ctx::retain(device) })?;
+        match current {
+            None => {
+                // SAFETY: primary is a live context we hold a reference to.
+                if let Err(e) = unsafe { result::ctx::set_current(primary) } {
+                    unsafe { result::primary_ctx::release(device).ok() };
+                    return Err(Error::from_driver("cuCtxSetCurrent", e));
+                }
+            }
+            Some(c) if c != primary => {
+                unsafe { result::primary_ctx::release(device).ok() };
+                return Err(Error::NotSupported(
+                    "the current CUDA context is not the device's primary context; oxsparse works on the runtime's (primary) context".into(),
+                ));
+            }
+            Some(_) => {}
+        }
+        let attr = |a| unsafe { result::device::get_attribute(device, a) };
+        let arch = (
+            drv("cuDeviceGetAttribute", attr(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR))?,
+            drv("cuDeviceGetAttribute", attr(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR))?,
+        );
+        let sm_count = drv("cuDeviceGetAttribute", attr(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT))?;
+        Ok(Handle {
+            device,
+            ctx: primary as usize,
+            stream: 0,
+            pointer_mode: PointerMode::OXSPARSE_POINTER_MODE_HOST,
+            arch,
+            sm_count,
+        })
+    }
+
+    pub fn context(&self) -> sys::CUcontext {
+        self.ctx as sys::CUcontext
+    }
+
+    pub fn cu_stream(&self) -> sys::CUstream {
+        self.stream as sys::CUstream
+    }
+
+    /// Sets the stream after checking that it belongs to our context (the driver's special stream
+    /// handles, NULL, legacy and per-thread, belong to every context).
+    pub fn set_stream(&mut self, stream: usize) -> Result<()> {
+        if stream != 0 && stream != STREAM_LEGACY && stream != STREAM_PER_THREAD {
+            let mut owner: sys::CUcontext = ptr::null_mut();
+            // SAFETY: the driver validates the stream handle and reports an error for a bad one.
+            let r = unsafe { sys::cuStreamGetCtx(stream as sys::CUstream, &mut owner).result() };
+            match r {
+                Ok(()) if owner as usize == self.ctx => {}
+                Ok(()) => return Err(Error::InvalidValue("stream belongs to another context".into())),
+                Err(e) => return Err(Error::InvalidValue(format!("invalid stream: {:?}", e.0))),
+            }
+        }
+        self.stream = stream;
+        Ok(())
+    }
+
+    /// Makes our context current for the duration of the guard, restoring the caller's after.
+    pub fn bind(&self) -> Result<ContextGuard> {
+        let current = drv("cuCtxGetCurrent", result::ctx::get_current())?;
+        if current.map(|c| c as usize) == Some(self.ctx) {
+            return Ok(ContextGuard { restore: None });
+        }
+        // SAFETY: our context is retained for the lifetime of the handle.
+        drv("cuCtxSetCurrent", unsafe { result::ctx::set_current(self.context()) })?;
+        Ok(ContextGuard { restore: Some(current.map(|c| c as usize).unwrap_or(0)) })
+    }
+}
+
+impl Drop for Handle {
+    fn drop(&mut self) {
+        // Work already enqueued keeps running: the caller's runtime holds the primary context too.
+        // SAFETY: balances the retain in `create`.
+        unsafe { result::primary_ctx::release(self.device).ok() };
+    }
+}
+
+/// Restores the context that was current before `Handle::bind`.
+pub struct ContextGuard {
+    restore: Option<usize>,
+}
+
+impl Drop for ContextGuard {
+    fn drop(&mut self) {
+        if let Some(c) = self.restore {
+            // SAFETY: restoring the caller's own context (or none).
+            unsafe { result::ctx::set_current(c as sys::CUcontext).ok() };
+        }
+    }
+}

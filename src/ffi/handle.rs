@@ -1,0 +1,124 @@
+//! Handle and library management: Create, Destroy, streams, pointer mode, version, error strings.
+
+use super::*;
+use crate::context::Handle;
+use crate::types::{LibraryProperty, PointerMode};
+use std::os::raw::c_char;
+
+/// Creates a library handle on the current device (device 0 when no CUDA context is current).
+/// Returns `OXSPARSE_STATUS_NOT_INITIALIZED` when there is no CUDA driver or no GPU.
+#[no_mangle]
+pub unsafe extern "C" fn oxsparseCreate(handle: *mut oxsparseHandle_t) -> oxsparseStatus_t {
+    guard("oxsparseCreate", || {
+        out_ptr(handle, "handle")?;
+        let inner = Handle::create()?;
+        publish(handle, Kind::Handle, oxsparseContext { inner })
+    })
+}
+
+/// Destroys a handle. Work already enqueued on its stream is not waited for and keeps running.
+#[no_mangle]
+pub unsafe extern "C" fn oxsparseDestroy(handle: oxsparseHandle_t) -> oxsparseStatus_t {
+    guard("oxsparseDestroy", || {
+        if handle.is_null() {
+            return Err(Error::NotInitialized("handle is NULL".into()));
+        }
+        destroy(handle, Kind::Handle, "handle")
+    })
+}
+
+/// Library version as `major * 1000 + minor * 100 + patch` (the `OXSPARSE_VERSION` macro).
+#[no_mangle]
+pub unsafe extern "C" fn oxsparseGetVersion(handle: oxsparseHandle_t, version: *mut c_int) -> oxsparseStatus_t {
+    guard("oxsparseGetVersion", || {
+        borrow(handle, Kind::Handle, "handle")?;
+        *out_ptr(version, "version")? = crate::VERSION_NUMBER;
+        Ok(())
+    })
+}
+
+/// One component of the library version: `MAJOR_VERSION`, `MINOR_VERSION` or `PATCH_LEVEL`.
+#[no_mangle]
+pub unsafe extern "C" fn oxsparseGetProperty(type_: libraryPropertyType, value: *mut c_int) -> oxsparseStatus_t {
+    guard("oxsparseGetProperty", || {
+        let out = out_ptr(value, "value")?;
+        let (major, minor, patch) = crate::VERSION;
+        *out = match decode(type_, "type", LibraryProperty::from_raw)? {
+            LibraryProperty::MAJOR_VERSION => major,
+            LibraryProperty::MINOR_VERSION => minor,
+            LibraryProperty::PATCH_LEVEL => patch,
+        };
+        Ok(())
+    })
+}
+
+/// The enumerator name of a status, e.g. "OXSPARSE_STATUS_INVALID_VALUE".
+#[no_mangle]
+pub extern "C" fn oxsparseGetErrorName(status: oxsparseStatus_t) -> *const c_char {
+    status_text(status, false)
+}
+
+/// A short description of a status, e.g. "invalid value".
+#[no_mangle]
+pub extern "C" fn oxsparseGetErrorString(status: oxsparseStatus_t) -> *const c_char {
+    status_text(status, true)
+}
+
+/// Static NUL-terminated text for a status; unknown codes get "unrecognized error code".
+fn status_text(status: c_int, description: bool) -> *const c_char {
+    use once_cell::sync::Lazy;
+    use std::ffi::CString;
+    // Built once: one C string per (status, kind of text), never freed.
+    static TEXTS: Lazy<Vec<(CString, CString)>> = Lazy::new(|| {
+        Status::ALL
+            .iter()
+            .map(|s| (CString::new(s.name()).unwrap(), CString::new(s.description()).unwrap()))
+            .collect()
+    });
+    static UNKNOWN: &[u8] = b"unrecognized error code\0";
+    match Status::from_raw(status) {
+        Some(s) => {
+            let i = Status::ALL.iter().position(|x| *x == s).unwrap();
+            let (name, desc) = &TEXTS[i];
+            if description { desc.as_ptr() } else { name.as_ptr() }
+        }
+        None => UNKNOWN.as_ptr() as *const c_char,
+    }
+}
+
+/// Sets the stream on which all later work of this handle is enqueued (NULL: legacy default stream).
+#[no_mangle]
+pub unsafe extern "C" fn oxsparseSetStream(handle: oxsparseHandle_t, streamId: cudaStream_t) -> oxsparseStatus_t {
+    guard("oxsparseSetStream", || {
+        let h = borrow_mut(handle, Kind::Handle, "handle")?;
+        h.inner.set_stream(streamId as usize)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn oxsparseGetStream(handle: oxsparseHandle_t, streamId: *mut cudaStream_t) -> oxsparseStatus_t {
+    guard("oxsparseGetStream", || {
+        let h = borrow(handle, Kind::Handle, "handle")?;
+        *out_ptr(streamId, "streamId")? = h.inner.stream as cudaStream_t;
+        Ok(())
+    })
+}
+
+/// Whether scalar arguments (alpha, beta, results) are host or device pointers.
+#[no_mangle]
+pub unsafe extern "C" fn oxsparseSetPointerMode(handle: oxsparseHandle_t, mode: oxsparsePointerMode_t) -> oxsparseStatus_t {
+    guard("oxsparseSetPointerMode", || {
+        let h = borrow_mut(handle, Kind::Handle, "handle")?;
+        h.inner.pointer_mode = decode(mode, "mode", PointerMode::from_raw)?;
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn oxsparseGetPointerMode(handle: oxsparseHandle_t, mode: *mut oxsparsePointerMode_t) -> oxsparseStatus_t {
+    guard("oxsparseGetPointerMode", || {
+        let h = borrow(handle, Kind::Handle, "handle")?;
+        *out_ptr(mode, "mode")? = h.inner.pointer_mode as c_int;
+        Ok(())
+    })
+}

@@ -1,0 +1,124 @@
+//! The C ABI: the only place with `#[no_mangle] extern "C"` functions.
+//!
+//! One module per API family. Every exported function has the same shape:
+//!
+//! ```ignore
+//! #[no_mangle]
+//! pub unsafe extern "C" fn oxsparseXxx(handle: oxsparseHandle_t, ...) -> oxsparseStatus_t {
+//!     guard("oxsparseXxx", || { /* decode arguments, call the safe core */ })
+//! }
+//! ```
+//!
+//! `guard` turns the core's `Result` into a status, logs refusals when `OXSPARSE_LOG_LEVEL` >= 1,
+//! and catches panics so they never cross the C boundary. Arguments are checked in a fixed order:
+//! handle, descriptors, sizes, pointers, enums, type combinations. Objects handed to C are boxed
+//! and recorded in a registry, so a NULL, foreign or already destroyed pointer is refused with a
+//! status instead of being dereferenced.
+
+#![allow(non_snake_case)] // parameter names follow the cuSPARSE header
+
+pub mod handle;
+pub mod types;
+
+use crate::error::{Error, Result};
+use crate::types::Status;
+use once_cell::sync::Lazy;
+use std::collections::HashMap;
+use std::os::raw::c_int;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Mutex;
+
+pub use types::*;
+
+/// Runs an API call: maps errors to statuses, logs them, and stops panics at the boundary.
+pub(crate) fn guard(func: &str, f: impl FnOnce() -> Result<()>) -> oxsparseStatus_t {
+    let outcome = catch_unwind(AssertUnwindSafe(f));
+    let err = match outcome {
+        Ok(Ok(())) => return Status::OXSPARSE_STATUS_SUCCESS as c_int,
+        Ok(Err(e)) => e,
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            Error::Internal(format!("internal panic: {what}"))
+        }
+    };
+    if crate::log_level() >= 1 {
+        eprintln!("oxsparse: {func}: {err}");
+    }
+    err.status() as c_int
+}
+
+/// Which kind of object a registered address holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Handle,
+    SpVec,
+    DnVec,
+    SpMat,
+    DnMat,
+}
+
+/// Addresses of every live object we handed to C.
+static LIVE: Lazy<Mutex<HashMap<usize, Kind>>> = Lazy::new(Default::default);
+
+fn live() -> std::sync::MutexGuard<'static, HashMap<usize, Kind>> {
+    LIVE.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Boxes `obj`, records it, and writes its address to `out`.
+pub(crate) unsafe fn publish<T>(out: *mut *mut T, kind: Kind, obj: T) -> Result<()> {
+    let out = out_ptr(out, "output descriptor")?;
+    let p = Box::into_raw(Box::new(obj));
+    live().insert(p as usize, kind);
+    *out = p;
+    Ok(())
+}
+
+/// Borrows a live object of `kind`. NULL is `InvalidValue` (a handle's NULL is `NotInitialized`,
+/// as in cuSPARSE); an unknown or destroyed address is `NotInitialized`.
+pub(crate) unsafe fn borrow<'a, T>(p: *const T, kind: Kind, what: &str) -> Result<&'a T> {
+    if p.is_null() {
+        return Err(match kind {
+            Kind::Handle => Error::NotInitialized(format!("{what} is NULL")),
+            _ => Error::InvalidValue(format!("{what} is NULL")),
+        });
+    }
+    match live().get(&(p as usize)) {
+        Some(&k) if k == kind => Ok(&*p),
+        Some(k) => Err(Error::InvalidValue(format!("{what} is a {k:?}, not a {kind:?}"))),
+        None => Err(Error::NotInitialized(format!("{what} is not initialized or was already destroyed"))),
+    }
+}
+
+/// Mutable version of `borrow`.
+pub(crate) unsafe fn borrow_mut<'a, T>(p: *mut T, kind: Kind, what: &str) -> Result<&'a mut T> {
+    borrow(p as *const T, kind, what)?;
+    Ok(&mut *p)
+}
+
+/// Unregisters and frees an object. NULL is a no-op, as `free(NULL)` is.
+pub(crate) unsafe fn destroy<T>(p: *const T, kind: Kind, what: &str) -> Result<()> {
+    if p.is_null() {
+        return Ok(());
+    }
+    borrow(p, kind, what)?;
+    live().remove(&(p as usize));
+    drop(Box::from_raw(p as *mut T));
+    Ok(())
+}
+
+/// Checks an output pointer; NULL is `InvalidValue`.
+pub(crate) unsafe fn out_ptr<'a, T>(p: *mut T, what: &str) -> Result<&'a mut T> {
+    if p.is_null() {
+        return Err(Error::InvalidValue(format!("{what} (output) is NULL")));
+    }
+    Ok(&mut *p)
+}
+
+/// Decodes an enum received from C, naming the argument in the error.
+pub(crate) fn decode<T>(v: c_int, what: &str, f: fn(i32) -> Option<T>) -> Result<T> {
+    f(v).ok_or_else(|| Error::InvalidValue(format!("{what} has invalid value {v}")))
+}

@@ -1,0 +1,82 @@
+//! C-visible type names: opaque object types, their pointer typedefs, and the integer aliases
+//! through which enums cross the boundary.
+//!
+//! Enum arguments are received as `c_int` (an out-of-range value must be representable, so it can
+//! be refused); the header still shows the real enum type, because cbindgen writes the enums of
+//! `crate::types` under these same names (`cbindgen.toml`, `[export.rename]`).
+#![allow(non_camel_case_types)]
+
+use crate::context::Handle;
+use crate::descr::{DnMat, DnVec, SpMat, SpVec};
+use std::os::raw::{c_int, c_void};
+
+/// The library context behind `oxsparseHandle_t`.
+pub struct oxsparseContext {
+    pub(crate) inner: Handle,
+}
+/// Sparse vector descriptor.
+pub struct oxsparseSpVecDescr {
+    pub(crate) inner: SpVec,
+}
+/// Dense vector descriptor.
+pub struct oxsparseDnVecDescr {
+    pub(crate) inner: DnVec,
+}
+/// Sparse matrix descriptor (every format).
+pub struct oxsparseSpMatDescr {
+    pub(crate) inner: SpMat,
+}
+/// Dense matrix descriptor.
+pub struct oxsparseDnMatDescr {
+    pub(crate) inner: DnMat,
+}
+
+pub type oxsparseHandle_t = *mut oxsparseContext;
+pub type oxsparseSpVecDescr_t = *mut oxsparseSpVecDescr;
+pub type oxsparseConstSpVecDescr_t = *const oxsparseSpVecDescr;
+pub type oxsparseDnVecDescr_t = *mut oxsparseDnVecDescr;
+pub type oxsparseConstDnVecDescr_t = *const oxsparseDnVecDescr;
+pub type oxsparseSpMatDescr_t = *mut oxsparseSpMatDescr;
+pub type oxsparseConstSpMatDescr_t = *const oxsparseSpMatDescr;
+pub type oxsparseDnMatDescr_t = *mut oxsparseDnMatDescr;
+pub type oxsparseConstDnMatDescr_t = *const oxsparseDnMatDescr;
+
+/// cbindgen:no-export
+pub type oxsparseStatus_t = c_int;
+/// cbindgen:no-export
+pub type oxsparsePointerMode_t = c_int;
+/// cbindgen:no-export
+pub type oxsparseOperation_t = c_int;
+/// cbindgen:no-export
+pub type oxsparseIndexBase_t = c_int;
+/// cbindgen:no-export
+pub type oxsparseFillMode_t = c_int;
+/// cbindgen:no-export
+pub type oxsparseDiagType_t = c_int;
+/// cbindgen:no-export
+pub type oxsparseFormat_t = c_int;
+/// cbindgen:no-export
+pub type oxsparseOrder_t = c_int;
+/// cbindgen:no-export
+pub type oxsparseIndexType_t = c_int;
+/// cbindgen:no-export
+pub type oxsparseSpMatAttribute_t = c_int;
+/// cbindgen:no-export
+pub type oxsparseSpMVAlg_t = c_int;
+/// cbindgen:no-export
+pub type oxsparseSpMMAlg_t = c_int;
+/// cbindgen:no-export
+pub type oxsparseSDDMMAlg_t = c_int;
+/// cbindgen:no-export
+pub type oxsparseSparseToDenseAlg_t = c_int;
+/// cbindgen:no-export
+pub type oxsparseDenseToSparseAlg_t = c_int;
+/// CUDA's own type, from library_types.h.
+/// cbindgen:no-export
+pub type cudaDataType = c_int;
+/// CUDA's own type, from library_types.h.
+/// cbindgen:no-export
+pub type libraryPropertyType = c_int;
+/// CUDA's own type, from cuda_runtime_api.h; the same handle as a driver `CUstream`.
+/// cbindgen:no-export
+pub type cudaStream_t = *mut c_void;

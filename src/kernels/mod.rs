@@ -1,0 +1,65 @@
+//! Kernel launchers: the layer between plans and the CUDA kernels in `kernels/`.
+//!
+//! A launcher picks the kernel instantiation for the operand types (`oxs_<op>_<value>_<index>`),
+//! fills the operation's `#[repr(C)]` parameter block from `params.rs` (the same struct the kernel
+//! receives, through the generated `oxsparse_kernel_params.h`), and enqueues it on the handle's
+//! stream. Every kernel takes exactly one argument: its parameter block, by value.
+
+pub mod module;
+pub mod params;
+
+use crate::context::Handle;
+use crate::error::{Error, Result};
+use crate::types::{DataType, PointerMode};
+use cudarc::driver::result;
+use params::Scalar;
+use std::ffi::c_void;
+
+/// Threads per block for the simple element-wise kernels.
+pub const BLOCK: u32 = 256;
+/// Upper bound on blocks for grid-stride kernels: enough to fill any current GPU several times.
+pub const MAX_GRID: u64 = 65_535;
+
+/// Grid size for a grid-stride loop over `n` items.
+pub fn grid_for(n: u64, block: u32) -> u32 {
+    n.div_ceil(block as u64).clamp(1, MAX_GRID) as u32
+}
+
+/// Enqueues `family`'s kernel `name` with one parameter block on the handle's stream.
+pub fn launch<P: Copy>(h: &Handle, family: &'static str, name: &str, grid: (u32, u32, u32), block: u32, shared: u32, params: &P) -> Result<()> {
+    let _bound = h.bind()?;
+    let f = module::function(h.context(), family, name)?;
+    let mut args = [params as *const P as *mut c_void];
+    if log_enabled() {
+        eprintln!("oxsparse: launch {name} grid {grid:?} block {block} shared {shared}");
+    }
+    // SAFETY: `f` takes one by-value argument of type P (the kernel and P come from the same
+    // generated header); the block is copied by the driver before the call returns.
+    unsafe { result::launch_kernel(f, grid, (block, 1, 1), shared, h.cu_stream(), &mut args) }
+        .map_err(|e| Error::from_driver(&format!("launching {name}"), e))
+}
+
+/// `OXSPARSE_LOG_LEVEL` >= 1 prints refused calls; >= 3 also prints every launch.
+pub fn log_enabled() -> bool {
+    crate::log_level() >= 3
+}
+
+/// Reads a host scalar of `compute` type from `ptr`, or records the device address, according to
+/// the handle's pointer mode. The kernel reads `Scalar` through `load_scalar<T>()`.
+///
+/// # Safety
+/// In host mode `ptr` must point to a readable value of `compute` type.
+pub unsafe fn scalar(h: &Handle, ptr: *const c_void, compute: DataType) -> Result<Scalar> {
+    if ptr.is_null() {
+        return Err(Error::InvalidValue("scalar pointer is NULL".into()));
+    }
+    Ok(match h.pointer_mode {
+        PointerMode::OXSPARSE_POINTER_MODE_DEVICE => Scalar { host: [0; 2], device: ptr as u64 },
+        PointerMode::OXSPARSE_POINTER_MODE_HOST => {
+            let mut host = [0u64; 2];
+            let n = compute.size_bytes() as usize;
+            std::ptr::copy_nonoverlapping(ptr as *const u8, host.as_mut_ptr() as *mut u8, n);
+            Scalar { host, device: 0 }
+        }
+    })
+}

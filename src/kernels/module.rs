@@ -1,0 +1,65 @@
+//! Embedded fatbins and the per-context cache of loaded modules and kernel functions.
+//!
+//! Each `kernels/<family>.cu` is compiled by build.rs into one fatbin embedded in the library. A
+//! family's module is loaded into a context the first time one of its kernels is launched there,
+//! and kept for the life of the process (the primary context outlives every handle in practice).
+
+use crate::error::{Error, Result};
+use cudarc::driver::{result, sys};
+use once_cell::sync::Lazy;
+use std::collections::HashMap;
+use std::ffi::CString;
+use std::sync::Mutex;
+
+include!(concat!(env!("OUT_DIR"), "/fatbins.rs"));
+
+/// (context, family) -> CUmodule, and (context, kernel name) -> CUfunction, as addresses.
+#[derive(Default)]
+struct Cache {
+    modules: HashMap<(usize, &'static str), usize>,
+    functions: HashMap<(usize, String), usize>,
+}
+
+static CACHE: Lazy<Mutex<Cache>> = Lazy::new(Default::default);
+
+fn fatbin(family: &str) -> Result<&'static [u8]> {
+    match FATBINS.iter().find(|(f, _)| *f == family) {
+        Some((_, bytes)) if !bytes.is_empty() => Ok(bytes),
+        Some(_) => Err(Error::NotSupported("this build of oxsparse has no GPU kernels (OXSPARSE_NO_KERNELS)".into())),
+        None => Err(Error::Internal(format!("no kernel family {family}"))),
+    }
+}
+
+/// The kernel `name` of `family`, loaded into `ctx` (which must be current).
+pub fn function(ctx: sys::CUcontext, family: &'static str, name: &str) -> Result<sys::CUfunction> {
+    let mut cache = CACHE.lock().unwrap_or_else(|p| p.into_inner());
+    let key = (ctx as usize, name.to_string());
+    if let Some(&f) = cache.functions.get(&key) {
+        return Ok(f as sys::CUfunction);
+    }
+    let module = match cache.modules.get(&(ctx as usize, family)) {
+        Some(&m) => m as sys::CUmodule,
+        None => {
+            // The driver wants the image aligned; include_bytes! promises only byte alignment.
+            let image: Vec<u64> = fatbin(family)?
+                .chunks(8)
+                .map(|c| {
+                    let mut b = [0u8; 8];
+                    b[..c.len()].copy_from_slice(c);
+                    u64::from_ne_bytes(b)
+                })
+                .collect();
+            // SAFETY: a complete fatbin image, alive for the duration of the call.
+            let m = unsafe { result::module::load_data(image.as_ptr() as *const _) }
+                .map_err(|e| Error::from_driver(&format!("loading kernels/{family}.cu"), e))?;
+            cache.modules.insert((ctx as usize, family), m as usize);
+            m
+        }
+    };
+    let cname = CString::new(name).map_err(|_| Error::Internal("kernel name with NUL".into()))?;
+    // SAFETY: module is loaded in the current context.
+    let f = unsafe { result::module::get_function(module, cname) }
+        .map_err(|e| Error::from_driver(&format!("kernel {name} in kernels/{family}.cu"), e))?;
+    cache.functions.insert(key, f as usize);
+    Ok(f)
+}

@@ -1,0 +1,17 @@
+//! Kernel parameter blocks, shared with CUDA.
+//!
+//! build.rs runs cbindgen on this file to write `oxsparse_kernel_params.h`, which every `.cu`
+//! includes. So each block is defined once: a field added here appears in the kernel's view of
+//! the struct at the next build. Keep to `u64`/`i64`/`i32`/`u32` and nested blocks; device addresses
+//! are `u64`. Every `pub struct` here is exported to the header (build.rs lists them).
+
+/// A scalar (alpha, beta, ...) of the operation's compute type: either its bytes, read on the host
+/// at call time (host pointer mode), or the device address to read it from in stream order.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Scalar {
+    /// Value bytes, up to a double complex.
+    pub host: [u64; 2],
+    /// Device address of the value; 0 when `host` holds it.
+    pub device: u64,
+}
