@@ -15,6 +15,8 @@ pub mod descr;
 pub mod error;
 pub mod ffi;
 pub mod kernels;
+pub mod ops;
+pub mod reference;
 pub mod types;
 
 use once_cell::sync::Lazy;

@@ -1,6 +1,6 @@
 //! Kernel parameter blocks, shared with CUDA.
 //!
-//! build.rs runs cbindgen on this file to write `oxsparse_kernel_params.h`, which every `.cu`
+//! build.rs runs cbindgen on every file of this folder to write `oxsparse_kernel_params.h`, which every `.cu`
 //! includes. So each block is defined once: a field added here appears in the kernel's view of
 //! the struct at the next build. Keep to `u64`/`i64`/`i32`/`u32` and nested blocks; device addresses
 //! are `u64`. Every `pub struct` here is exported to the header (build.rs lists them).

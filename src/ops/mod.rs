@@ -1,0 +1,2 @@
+//! Operations over descriptors: argument checks that need more than one operand, quick returns for
+//! empty problems, the choice of kernel, and the launch. One file per routine family.

@@ -1,0 +1,2 @@
+//! CPU reference implementations: plain, obviously correct loops in float64 (complex as (re, im)
+//! pairs), used as the oracle by the GPU tests. Every fast kernel has its twin here.

@@ -1,0 +1,103 @@
+//! Shared helpers for the GPU tests: a handle when a GPU is present (a visible SKIP line when not),
+//! device buffers that free themselves, poisoning, and a seeded random generator.
+#![allow(dead_code)]
+
+use cudarc::driver::result;
+use oxsparse::context::Handle;
+
+/// A handle on device 0, or `None` after printing why the GPU part of a test is skipped.
+/// Set `OXSPARSE_REQUIRE_GPU=1` (the device test script does) to turn a missing GPU into a failure.
+pub fn gpu(test: &str) -> Option<Handle> {
+    match Handle::create() {
+        Ok(h) => Some(h),
+        Err(e) => {
+            if std::env::var("OXSPARSE_REQUIRE_GPU").as_deref() == Ok("1") {
+                panic!("{test}: GPU required but unavailable: {e}");
+            }
+            println!("SKIP: {test}: no GPU ({e})");
+            None
+        }
+    }
+}
+
+/// Device memory owned by a test.
+pub struct DevBuf {
+    pub ptr: u64,
+    pub bytes: usize,
+}
+
+impl DevBuf {
+    pub fn zeroed(bytes: usize) -> DevBuf {
+        // cuMemAlloc refuses 0 bytes; keep one byte so every buffer has a real address.
+        let ptr = unsafe { result::malloc_sync(bytes.max(1)) }.expect("cuMemAlloc");
+        unsafe { result::memset_d8_sync(ptr, 0, bytes.max(1)) }.expect("cuMemset");
+        DevBuf { ptr, bytes }
+    }
+
+    pub fn from_slice<T: Copy>(data: &[T]) -> DevBuf {
+        let b = DevBuf::zeroed(std::mem::size_of_val(data));
+        if !data.is_empty() {
+            unsafe { result::memcpy_htod_sync(b.ptr, data) }.expect("cuMemcpyHtoD");
+        }
+        b
+    }
+
+    /// Fills every byte with `byte` (0xFF makes float NaNs and index -1s).
+    pub fn poison(&self, byte: u8) {
+        unsafe { result::memset_d8_sync(self.ptr, byte, self.bytes.max(1)) }.expect("cuMemset");
+    }
+
+    pub fn to_vec<T: Copy + Default>(&self) -> Vec<T> {
+        let mut v = vec![T::default(); self.bytes / std::mem::size_of::<T>()];
+        sync();
+        if !v.is_empty() {
+            unsafe { result::memcpy_dtoh_sync(&mut v, self.ptr) }.expect("cuMemcpyDtoH");
+        }
+        v
+    }
+}
+
+impl Drop for DevBuf {
+    fn drop(&mut self) {
+        unsafe { result::free_sync(self.ptr) }.ok();
+    }
+}
+
+/// Waits for all work and fails the test on an asynchronous kernel error.
+pub fn sync() {
+    result::ctx::synchronize().expect("kernel failed (cuCtxSynchronize)");
+}
+
+/// SplitMix64: small, seeded, good enough for test data.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in [-1, 1).
+    pub fn value(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    }
+    /// Uniform in [0, n).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n.max(1)
+    }
+    /// `k` distinct values from [0, n), in random order.
+    pub fn distinct(&mut self, n: u64, k: usize) -> Vec<u64> {
+        let mut all: Vec<u64> = (0..n).collect();
+        for i in 0..k.min(all.len()) {
+            let j = i + self.below((all.len() - i) as u64) as usize;
+            all.swap(i, j);
+        }
+        all.truncate(k);
+        all
+    }
+}
