@@ -17,6 +17,9 @@
 
 #![allow(non_snake_case)] // parameter names follow the cuSPARSE header
 
+pub mod descr_dense;
+pub mod descr_sparse;
+pub mod descr_sparse_access;
 pub mod handle;
 pub mod types;
 
