@@ -132,11 +132,239 @@ typedef enum {
  */
 typedef struct oxsparseContext oxsparseContext;
 
+/**
+ * Dense matrix descriptor.
+ */
+typedef struct oxsparseDnMatDescr oxsparseDnMatDescr;
+
+/**
+ * Dense vector descriptor.
+ */
+typedef struct oxsparseDnVecDescr oxsparseDnVecDescr;
+
+/**
+ * Sparse matrix descriptor (every format).
+ */
+typedef struct oxsparseSpMatDescr oxsparseSpMatDescr;
+
+/**
+ * Sparse vector descriptor.
+ */
+typedef struct oxsparseSpVecDescr oxsparseSpVecDescr;
+
+typedef oxsparseDnVecDescr *oxsparseDnVecDescr_t;
+
+typedef const oxsparseDnVecDescr *oxsparseConstDnVecDescr_t;
+
+typedef oxsparseDnMatDescr *oxsparseDnMatDescr_t;
+
+typedef const oxsparseDnMatDescr *oxsparseConstDnMatDescr_t;
+
+typedef oxsparseSpVecDescr *oxsparseSpVecDescr_t;
+
+typedef const oxsparseSpVecDescr *oxsparseConstSpVecDescr_t;
+
+typedef oxsparseSpMatDescr *oxsparseSpMatDescr_t;
+
+typedef const oxsparseSpMatDescr *oxsparseConstSpMatDescr_t;
+
 typedef oxsparseContext *oxsparseHandle_t;
 
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * Creates a dense vector descriptor of `size` contiguous elements.
+ */
+oxsparseStatus_t oxsparseCreateDnVec(oxsparseDnVecDescr_t *dnVecDescr, int64_t size, void *values, cudaDataType valueType);
+
+oxsparseStatus_t oxsparseCreateConstDnVec(oxsparseConstDnVecDescr_t *dnVecDescr, int64_t size, const void *values, cudaDataType valueType);
+
+/**
+ * Destroys a dense vector descriptor (NULL is accepted and ignored).
+ */
+oxsparseStatus_t oxsparseDestroyDnVec(oxsparseConstDnVecDescr_t dnVecDescr);
+
+oxsparseStatus_t oxsparseDnVecGet(oxsparseDnVecDescr_t dnVecDescr, int64_t *size, void **values, cudaDataType *valueType);
+
+oxsparseStatus_t oxsparseConstDnVecGet(oxsparseConstDnVecDescr_t dnVecDescr, int64_t *size, const void **values, cudaDataType *valueType);
+
+oxsparseStatus_t oxsparseDnVecGetValues(oxsparseDnVecDescr_t dnVecDescr, void **values);
+
+oxsparseStatus_t oxsparseConstDnVecGetValues(oxsparseConstDnVecDescr_t dnVecDescr, const void **values);
+
+oxsparseStatus_t oxsparseDnVecSetValues(oxsparseDnVecDescr_t dnVecDescr, void *values);
+
+/**
+ * Creates a dense matrix descriptor (`ld >= rows` for column-major, `ld >= cols` for row-major).
+ */
+oxsparseStatus_t oxsparseCreateDnMat(oxsparseDnMatDescr_t *dnMatDescr, int64_t rows, int64_t cols, int64_t ld, void *values, cudaDataType valueType, oxsparseOrder_t order);
+
+oxsparseStatus_t oxsparseCreateConstDnMat(oxsparseConstDnMatDescr_t *dnMatDescr, int64_t rows, int64_t cols, int64_t ld, const void *values, cudaDataType valueType, oxsparseOrder_t order);
+
+/**
+ * Destroys a dense matrix descriptor (NULL is accepted and ignored).
+ */
+oxsparseStatus_t oxsparseDestroyDnMat(oxsparseConstDnMatDescr_t dnMatDescr);
+
+oxsparseStatus_t oxsparseDnMatGet(oxsparseDnMatDescr_t dnMatDescr, int64_t *rows, int64_t *cols, int64_t *ld, void **values, cudaDataType *type_, oxsparseOrder_t *order);
+
+oxsparseStatus_t oxsparseConstDnMatGet(oxsparseConstDnMatDescr_t dnMatDescr, int64_t *rows, int64_t *cols, int64_t *ld, const void **values, cudaDataType *type_, oxsparseOrder_t *order);
+
+oxsparseStatus_t oxsparseDnMatGetValues(oxsparseDnMatDescr_t dnMatDescr, void **values);
+
+oxsparseStatus_t oxsparseConstDnMatGetValues(oxsparseConstDnMatDescr_t dnMatDescr, const void **values);
+
+oxsparseStatus_t oxsparseDnMatSetValues(oxsparseDnMatDescr_t dnMatDescr, void *values);
+
+/**
+ * Makes the descriptor a batch of `batchCount` matrices `batchStride` elements apart.
+ */
+oxsparseStatus_t oxsparseDnMatSetStridedBatch(oxsparseDnMatDescr_t dnMatDescr, int batchCount, int64_t batchStride);
+
+oxsparseStatus_t oxsparseDnMatGetStridedBatch(oxsparseConstDnMatDescr_t dnMatDescr, int *batchCount, int64_t *batchStride);
+
+/**
+ * Creates a sparse vector descriptor: `nnz` (index, value) pairs of a vector of length `size`.
+ */
+oxsparseStatus_t oxsparseCreateSpVec(oxsparseSpVecDescr_t *spVecDescr, int64_t size, int64_t nnz, void *indices, void *values, oxsparseIndexType_t idxType, oxsparseIndexBase_t idxBase, cudaDataType valueType);
+
+oxsparseStatus_t oxsparseCreateConstSpVec(oxsparseConstSpVecDescr_t *spVecDescr, int64_t size, int64_t nnz, const void *indices, const void *values, oxsparseIndexType_t idxType, oxsparseIndexBase_t idxBase, cudaDataType valueType);
+
+/**
+ * Destroys a sparse vector descriptor (NULL is accepted and ignored).
+ */
+oxsparseStatus_t oxsparseDestroySpVec(oxsparseConstSpVecDescr_t spVecDescr);
+
+oxsparseStatus_t oxsparseSpVecGet(oxsparseSpVecDescr_t spVecDescr, int64_t *size, int64_t *nnz, void **indices, void **values, oxsparseIndexType_t *idxType, oxsparseIndexBase_t *idxBase, cudaDataType *valueType);
+
+oxsparseStatus_t oxsparseConstSpVecGet(oxsparseConstSpVecDescr_t spVecDescr, int64_t *size, int64_t *nnz, const void **indices, const void **values, oxsparseIndexType_t *idxType, oxsparseIndexBase_t *idxBase, cudaDataType *valueType);
+
+oxsparseStatus_t oxsparseSpVecGetIndexBase(oxsparseConstSpVecDescr_t spVecDescr, oxsparseIndexBase_t *idxBase);
+
+oxsparseStatus_t oxsparseSpVecGetValues(oxsparseSpVecDescr_t spVecDescr, void **values);
+
+oxsparseStatus_t oxsparseConstSpVecGetValues(oxsparseConstSpVecDescr_t spVecDescr, const void **values);
+
+oxsparseStatus_t oxsparseSpVecSetValues(oxsparseSpVecDescr_t spVecDescr, void *values);
+
+/**
+ * Creates a CSR descriptor: `rows + 1` row offsets, `nnz` column indices and values.
+ */
+oxsparseStatus_t oxsparseCreateCsr(oxsparseSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols, int64_t nnz, void *csrRowOffsets, void *csrColInd, void *csrValues, oxsparseIndexType_t csrRowOffsetsType, oxsparseIndexType_t csrColIndType, oxsparseIndexBase_t idxBase, cudaDataType valueType);
+
+oxsparseStatus_t oxsparseCreateConstCsr(oxsparseConstSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols, int64_t nnz, const void *csrRowOffsets, const void *csrColInd, const void *csrValues, oxsparseIndexType_t csrRowOffsetsType, oxsparseIndexType_t csrColIndType, oxsparseIndexBase_t idxBase, cudaDataType valueType);
+
+/**
+ * Creates a CSC descriptor: `cols + 1` column offsets, `nnz` row indices and values.
+ */
+oxsparseStatus_t oxsparseCreateCsc(oxsparseSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols, int64_t nnz, void *cscColOffsets, void *cscRowInd, void *cscValues, oxsparseIndexType_t cscColOffsetsType, oxsparseIndexType_t cscRowIndType, oxsparseIndexBase_t idxBase, cudaDataType valueType);
+
+oxsparseStatus_t oxsparseCreateConstCsc(oxsparseConstSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols, int64_t nnz, const void *cscColOffsets, const void *cscRowInd, const void *cscValues, oxsparseIndexType_t cscColOffsetsType, oxsparseIndexType_t cscRowIndType, oxsparseIndexBase_t idxBase, cudaDataType valueType);
+
+/**
+ * Creates a COO descriptor: `nnz` row indices, column indices and values.
+ */
+oxsparseStatus_t oxsparseCreateCoo(oxsparseSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols, int64_t nnz, void *cooRowInd, void *cooColInd, void *cooValues, oxsparseIndexType_t cooIdxType, oxsparseIndexBase_t idxBase, cudaDataType valueType);
+
+oxsparseStatus_t oxsparseCreateConstCoo(oxsparseConstSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols, int64_t nnz, const void *cooRowInd, const void *cooColInd, const void *cooValues, oxsparseIndexType_t cooIdxType, oxsparseIndexBase_t idxBase, cudaDataType valueType);
+
+/**
+ * Creates a BSR descriptor: `brows x bcols` blocks of `rowBlockSize x colBlockSize`, `bnnz` stored
+ * blocks whose entries are laid out in `order`.
+ */
+oxsparseStatus_t oxsparseCreateBsr(oxsparseSpMatDescr_t *spMatDescr, int64_t brows, int64_t bcols, int64_t bnnz, int64_t rowBlockSize, int64_t colBlockSize, void *bsrRowOffsets, void *bsrColInd, void *bsrValues, oxsparseIndexType_t bsrRowOffsetsType, oxsparseIndexType_t bsrColIndType, oxsparseIndexBase_t idxBase, cudaDataType valueType, oxsparseOrder_t order);
+
+oxsparseStatus_t oxsparseCreateConstBsr(oxsparseConstSpMatDescr_t *spMatDescr, int64_t brows, int64_t bcols, int64_t bnnz, int64_t rowBlockDim, int64_t colBlockDim, const void *bsrRowOffsets, const void *bsrColInd, const void *bsrValues, oxsparseIndexType_t bsrRowOffsetsType, oxsparseIndexType_t bsrColIndType, oxsparseIndexBase_t idxBase, cudaDataType valueType, oxsparseOrder_t order);
+
+/**
+ * Creates a Blocked-ELL descriptor: square blocks of `ellBlockSize`, `ellCols` stored columns per
+ * row (values are `rows x ellCols`, row-major; a block-column index of -1 marks an empty slot).
+ */
+oxsparseStatus_t oxsparseCreateBlockedEll(oxsparseSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols, int64_t ellBlockSize, int64_t ellCols, void *ellColInd, void *ellValue, oxsparseIndexType_t ellIdxType, oxsparseIndexBase_t idxBase, cudaDataType valueType);
+
+oxsparseStatus_t oxsparseCreateConstBlockedEll(oxsparseConstSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols, int64_t ellBlockSize, int64_t ellCols, const void *ellColInd, const void *ellValue, oxsparseIndexType_t ellIdxType, oxsparseIndexBase_t idxBase, cudaDataType valueType);
+
+/**
+ * Creates a Sliced-ELL descriptor: slices of `sliceSize` rows stored column by column, padded
+ * with column index -1, `sellValuesSize` slots in all.
+ */
+oxsparseStatus_t oxsparseCreateSlicedEll(oxsparseSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols, int64_t nnz, int64_t sellValuesSize, int64_t sliceSize, void *sellSliceOffsets, void *sellColInd, void *sellValues, oxsparseIndexType_t sellSliceOffsetsType, oxsparseIndexType_t sellColIndType, oxsparseIndexBase_t idxBase, cudaDataType valueType);
+
+oxsparseStatus_t oxsparseCreateConstSlicedEll(oxsparseConstSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols, int64_t nnz, int64_t sellValuesSize, int64_t sliceSize, const void *sellSliceOffsets, const void *sellColInd, const void *sellValues, oxsparseIndexType_t sellSliceOffsetsType, oxsparseIndexType_t sellColIndType, oxsparseIndexBase_t idxBase, cudaDataType valueType);
+
+/**
+ * Destroys a sparse matrix descriptor of any format (NULL is accepted and ignored).
+ */
+oxsparseStatus_t oxsparseDestroySpMat(oxsparseConstSpMatDescr_t spMatDescr);
+
+/**
+ * Rows, columns and stored entries (BSR: in elements; Blocked-ELL: rows x ellCols).
+ */
+oxsparseStatus_t oxsparseSpMatGetSize(oxsparseConstSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols, int64_t *nnz);
+
+oxsparseStatus_t oxsparseSpMatGetFormat(oxsparseConstSpMatDescr_t spMatDescr, oxsparseFormat_t *format);
+
+oxsparseStatus_t oxsparseSpMatGetIndexBase(oxsparseConstSpMatDescr_t spMatDescr, oxsparseIndexBase_t *idxBase);
+
+oxsparseStatus_t oxsparseSpMatGetValues(oxsparseSpMatDescr_t spMatDescr, void **values);
+
+oxsparseStatus_t oxsparseConstSpMatGetValues(oxsparseConstSpMatDescr_t spMatDescr, const void **values);
+
+oxsparseStatus_t oxsparseSpMatSetValues(oxsparseSpMatDescr_t spMatDescr, void *values);
+
+oxsparseStatus_t oxsparseSpMatGetStridedBatch(oxsparseConstSpMatDescr_t spMatDescr, int *batchCount);
+
+/**
+ * COO batch: row indices, column indices and values of batch i start `batchStride * i` entries in.
+ */
+oxsparseStatus_t oxsparseCooSetStridedBatch(oxsparseSpMatDescr_t spMatDescr, int batchCount, int64_t batchStride);
+
+/**
+ * CSR batch; a stride of 0 shares that array among all batches.
+ */
+oxsparseStatus_t oxsparseCsrSetStridedBatch(oxsparseSpMatDescr_t spMatDescr, int batchCount, int64_t offsetsBatchStride, int64_t columnsValuesBatchStride);
+
+oxsparseStatus_t oxsparseBsrSetStridedBatch(oxsparseSpMatDescr_t spMatDescr, int batchCount, int64_t offsetsBatchStride, int64_t columnsBatchStride, int64_t ValuesBatchStride);
+
+/**
+ * Reads the fill mode or diagonal type; `data` points to a 4-byte enum, `dataSize` must be 4.
+ */
+oxsparseStatus_t oxsparseSpMatGetAttribute(oxsparseConstSpMatDescr_t spMatDescr, oxsparseSpMatAttribute_t attribute, void *data, size_t dataSize);
+
+oxsparseStatus_t oxsparseSpMatSetAttribute(oxsparseSpMatDescr_t spMatDescr, oxsparseSpMatAttribute_t attribute, void *data, size_t dataSize);
+
+/**
+ * Shape, arrays and types of a CSR descriptor.
+ */
+oxsparseStatus_t oxsparseCsrGet(oxsparseSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols, int64_t *nnz, void **csrRowOffsets, void **csrColInd, void **csrValues, oxsparseIndexType_t *csrRowOffsetsType, oxsparseIndexType_t *csrColIndType, oxsparseIndexBase_t *idxBase, cudaDataType *valueType);
+
+oxsparseStatus_t oxsparseConstCsrGet(oxsparseConstSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols, int64_t *nnz, const void **csrRowOffsets, const void **csrColInd, const void **csrValues, oxsparseIndexType_t *csrRowOffsetsType, oxsparseIndexType_t *csrColIndType, oxsparseIndexBase_t *idxBase, cudaDataType *valueType);
+
+/**
+ * Shape, arrays and types of a CSC descriptor.
+ */
+oxsparseStatus_t oxsparseCscGet(oxsparseSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols, int64_t *nnz, void **cscColOffsets, void **cscRowInd, void **cscValues, oxsparseIndexType_t *cscColOffsetsType, oxsparseIndexType_t *cscRowIndType, oxsparseIndexBase_t *idxBase, cudaDataType *valueType);
+
+oxsparseStatus_t oxsparseConstCscGet(oxsparseConstSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols, int64_t *nnz, const void **cscColOffsets, const void **cscRowInd, const void **cscValues, oxsparseIndexType_t *cscColOffsetsType, oxsparseIndexType_t *cscRowIndType, oxsparseIndexBase_t *idxBase, cudaDataType *valueType);
+
+oxsparseStatus_t oxsparseCooGet(oxsparseSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols, int64_t *nnz, void **cooRowInd, void **cooColInd, void **cooValues, oxsparseIndexType_t *idxType, oxsparseIndexBase_t *idxBase, cudaDataType *valueType);
+
+oxsparseStatus_t oxsparseConstCooGet(oxsparseConstSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols, int64_t *nnz, const void **cooRowInd, const void **cooColInd, const void **cooValues, oxsparseIndexType_t *idxType, oxsparseIndexBase_t *idxBase, cudaDataType *valueType);
+
+oxsparseStatus_t oxsparseBlockedEllGet(oxsparseSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols, int64_t *ellBlockSize, int64_t *ellCols, void **ellColInd, void **ellValue, oxsparseIndexType_t *ellIdxType, oxsparseIndexBase_t *idxBase, cudaDataType *valueType);
+
+oxsparseStatus_t oxsparseConstBlockedEllGet(oxsparseConstSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols, int64_t *ellBlockSize, int64_t *ellCols, const void **ellColInd, const void **ellValue, oxsparseIndexType_t *ellIdxType, oxsparseIndexBase_t *idxBase, cudaDataType *valueType);
+
+/**
+ * Replaces the three arrays of a CSR descriptor (same shape and types).
+ */
+oxsparseStatus_t oxsparseCsrSetPointers(oxsparseSpMatDescr_t spMatDescr, void *csrRowOffsets, void *csrColInd, void *csrValues);
+
+oxsparseStatus_t oxsparseCscSetPointers(oxsparseSpMatDescr_t spMatDescr, void *cscColOffsets, void *cscRowInd, void *cscValues);
+
+oxsparseStatus_t oxsparseCooSetPointers(oxsparseSpMatDescr_t spMatDescr, void *cooRows, void *cooColumns, void *cooValues);
 
 /**
  * Creates a library handle on the current device (device 0 when no CUDA context is current).
@@ -182,6 +410,52 @@ oxsparseStatus_t oxsparseGetStream(oxsparseHandle_t handle, cudaStream_t *stream
 oxsparseStatus_t oxsparseSetPointerMode(oxsparseHandle_t handle, oxsparsePointerMode_t mode);
 
 oxsparseStatus_t oxsparseGetPointerMode(oxsparseHandle_t handle, oxsparsePointerMode_t *mode);
+
+/**
+ * Workspace size in bytes for `oxsparseSparseToDense` with these arguments (always 0: none needed).
+ */
+oxsparseStatus_t oxsparseSparseToDense_bufferSize(oxsparseHandle_t handle, oxsparseConstSpMatDescr_t matA, oxsparseDnMatDescr_t matB, oxsparseSparseToDenseAlg_t alg, size_t *bufferSize);
+
+/**
+ * Converts the sparse matrix `matA` into the dense matrix `matB`: stored entries are copied, all
+ * other entries of `matB` become zero. Asynchronous on the handle's stream; `externalBuffer` may be NULL.
+ */
+oxsparseStatus_t oxsparseSparseToDense(oxsparseHandle_t handle, oxsparseConstSpMatDescr_t matA, oxsparseDnMatDescr_t matB, oxsparseSparseToDenseAlg_t alg, void *externalBuffer);
+
+/**
+ * Y = alpha * X + beta * Y for the sparse vector X and the dense vector Y: every entry of Y is
+ * scaled by beta, the entries X indexes also get alpha * X. alpha and beta are of the compute type
+ * (float for 16-bit real data, cuComplex for 16-bit complex data).
+ */
+oxsparseStatus_t oxsparseAxpby(oxsparseHandle_t handle, const void *alpha, oxsparseConstSpVecDescr_t vecX, const void *beta, oxsparseDnVecDescr_t vecY);
+
+/**
+ * Gathers the entries of the dense vector Y that the sparse vector X indexes into X's values.
+ */
+oxsparseStatus_t oxsparseGather(oxsparseHandle_t handle, oxsparseConstDnVecDescr_t vecY, oxsparseSpVecDescr_t vecX);
+
+/**
+ * Scatters the values of the sparse vector X into the dense vector Y; other entries of Y keep their values.
+ */
+oxsparseStatus_t oxsparseScatter(oxsparseHandle_t handle, oxsparseConstSpVecDescr_t vecX, oxsparseDnVecDescr_t vecY);
+
+/**
+ * Applies the Givens rotation (c, s) to each stored x of X and the entry y of Y it indexes:
+ * x = c * x + s * y, y = c * y - s * x (both from the old values).
+ */
+oxsparseStatus_t oxsparseRot(oxsparseHandle_t handle, const void *c_coeff, const void *s_coeff, oxsparseSpVecDescr_t vecX, oxsparseDnVecDescr_t vecY);
+
+/**
+ * Workspace size in bytes for `oxsparseSpVV` with these arguments (0 when X stores nothing).
+ */
+oxsparseStatus_t oxsparseSpVV_bufferSize(oxsparseHandle_t handle, oxsparseOperation_t opX, oxsparseConstSpVecDescr_t vecX, oxsparseConstDnVecDescr_t vecY, const void *result, cudaDataType computeType, size_t *bufferSize);
+
+/**
+ * result = sum of op(X)[i] * Y[index of i], op conjugating X for CONJUGATE_TRANSPOSE. The result
+ * is of computeType; in host pointer mode the call waits until it is written, in device pointer
+ * mode it is written in stream order. Deterministic.
+ */
+oxsparseStatus_t oxsparseSpVV(oxsparseHandle_t handle, oxsparseOperation_t opX, oxsparseConstSpVecDescr_t vecX, oxsparseConstDnVecDescr_t vecY, void *result, cudaDataType computeType, void *externalBuffer);
 
 #ifdef __cplusplus
 }  // extern "C"

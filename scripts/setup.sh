@@ -7,7 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 VENV=.venv-cuda
-PINS=(nvidia-cuda-nvcc==13.0.88 nvidia-nvvm==13.0.88 nvidia-cuda-crt==13.0.88 nvidia-cuda-runtime==13.0.96)
+# cccl: cuda_fp16.h and cuda_bf16.h include <nv/target>, which ships in the CCCL headers.
+PINS=(nvidia-cuda-nvcc==13.0.88 nvidia-nvvm==13.0.88 nvidia-cuda-crt==13.0.88 nvidia-cuda-runtime==13.0.96 nvidia-cuda-cccl==13.0.85)
 
 need_apt=()
 command -v cmake >/dev/null 2>&1 || need_apt+=(cmake)
@@ -21,7 +22,8 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 
 nvcc_path="$PWD/$VENV/lib/python3*/site-packages/nvidia/cu13/bin/nvcc"
-if ! ls $nvcc_path >/dev/null 2>&1; then
+cccl_probe="$PWD/$VENV/lib/python3*/site-packages/nvidia/cu13/include/cccl/nv/target"
+if ! ls $nvcc_path $cccl_probe >/dev/null 2>&1; then
     echo "setup: installing nvcc 13.0 from PyPI into $VENV"
     python3 -m venv "$VENV"
     "$VENV/bin/pip" install -q --disable-pip-version-check "${PINS[@]}"

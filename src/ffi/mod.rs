@@ -21,7 +21,9 @@ pub mod descr_dense;
 pub mod descr_sparse;
 pub mod descr_sparse_access;
 pub mod handle;
+pub mod sparse_to_dense;
 pub mod types;
+pub mod vector_ops;
 
 use crate::error::{Error, Result};
 use crate::types::Status;

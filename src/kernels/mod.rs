@@ -7,6 +7,8 @@
 
 pub mod module;
 pub mod params;
+pub mod sparse_to_dense;
+pub mod vector_ops;
 
 use crate::context::Handle;
 use crate::error::{Error, Result};

@@ -1,8 +1,12 @@
 //! Embedded fatbins and the per-context cache of loaded modules and kernel functions.
 //!
 //! Each `kernels/<family>.cu` is compiled by build.rs into one fatbin embedded in the library. A
-//! family's module is loaded into a context the first time one of its kernels is launched there,
-//! and kept for the life of the process (the primary context outlives every handle in practice).
+//! family's module is loaded into a context the first time one of its kernels is launched there.
+//!
+//! The cache is keyed by the context's unique ID (`cuCtxGetId`), not its address: when the last
+//! reference to a primary context goes (the last handle destroyed in a program without the CUDA
+//! runtime, or `cudaDeviceReset`), the driver destroys it with its modules, and a new context may
+//! reuse the old address. A new ID means a fresh load.
 
 use crate::error::{Error, Result};
 use cudarc::driver::{result, sys};
@@ -13,7 +17,7 @@ use std::sync::Mutex;
 
 include!(concat!(env!("OUT_DIR"), "/fatbins.rs"));
 
-/// (context, family) -> CUmodule, and (context, kernel name) -> CUfunction, as addresses.
+/// (context ID, family) -> CUmodule, and (context ID, kernel name) -> CUfunction, as addresses.
 #[derive(Default)]
 struct Cache {
     modules: HashMap<(usize, &'static str), usize>,
@@ -32,12 +36,16 @@ fn fatbin(family: &str) -> Result<&'static [u8]> {
 
 /// The kernel `name` of `family`, loaded into `ctx` (which must be current).
 pub fn function(ctx: sys::CUcontext, family: &'static str, name: &str) -> Result<sys::CUfunction> {
+    let mut id: std::os::raw::c_ulonglong = 0;
+    // SAFETY: ctx is a live context (the caller holds a handle on it); id is a local out-pointer.
+    unsafe { sys::cuCtxGetId(ctx, &mut id) }.result().map_err(|e| Error::from_driver("cuCtxGetId", e))?;
+    let id = id as usize;
     let mut cache = CACHE.lock().unwrap_or_else(|p| p.into_inner());
-    let key = (ctx as usize, name.to_string());
+    let key = (id, name.to_string());
     if let Some(&f) = cache.functions.get(&key) {
         return Ok(f as sys::CUfunction);
     }
-    let module = match cache.modules.get(&(ctx as usize, family)) {
+    let module = match cache.modules.get(&(id, family)) {
         Some(&m) => m as sys::CUmodule,
         None => {
             // The driver wants the image aligned; include_bytes! promises only byte alignment.
@@ -52,7 +60,7 @@ pub fn function(ctx: sys::CUcontext, family: &'static str, name: &str) -> Result
             // SAFETY: a complete fatbin image, alive for the duration of the call.
             let m = unsafe { result::module::load_data(image.as_ptr() as *const _) }
                 .map_err(|e| Error::from_driver(&format!("loading kernels/{family}.cu"), e))?;
-            cache.modules.insert((ctx as usize, family), m as usize);
+            cache.modules.insert((id, family), m as usize);
             m
         }
     };

@@ -1,0 +1,405 @@
+/* Ports of NVIDIA CUDALibrarySamples' cuSPARSE programs sparse2dense_csr,
+ * gather, scatter, axpby, rot and spvv to oxsparse. Unlike the originals:
+ *   - inputs are pseudo-random from a fixed seed, and the expected results are
+ *     computed here on the host in double precision;
+ *   - each program runs twice: float with 32-bit indices and base 0, and double
+ *     with 64-bit indices and base 1 (column-major dense output for sparse2dense);
+ *   - every output is poisoned with 0xFF bytes (a NaN) before the call;
+ *   - any mismatch makes the process exit non-zero.
+ * Without a GPU it prints "SKIP: no GPU" and exits 0. */
+#include "oxsparse.h"
+
+#include <cuda_runtime_api.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_util.h"
+
+#define CUDA_OK(call)                                                                  \
+    do {                                                                               \
+        cudaError_t e_ = (call);                                                       \
+        if (e_ != cudaSuccess) {                                                       \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,              \
+                    cudaGetErrorString(e_));                                           \
+            exit(1);                                                                   \
+        }                                                                              \
+    } while (0)
+
+typedef struct {
+    const char *name;
+    cudaDataType vtype;
+    oxsparseIndexType_t itype;
+    oxsparseIndexBase_t base;
+    oxsparseOrder_t order; /* of sparse2dense's dense output */
+} config_t;
+
+static const config_t configs[] = {
+    {"float, 32-bit indices, base 0", CUDA_R_32F, OXSPARSE_INDEX_32I, OXSPARSE_INDEX_BASE_ZERO,
+     OXSPARSE_ORDER_ROW},
+    {"double, 64-bit indices, base 1", CUDA_R_64F, OXSPARSE_INDEX_64I, OXSPARSE_INDEX_BASE_ONE,
+     OXSPARSE_ORDER_COL},
+};
+
+static oxsparseHandle_t handle;
+
+/* ------------------------------------------------------------------ host helpers */
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15u;
+
+/* Uniform in [-2, 2), rounded to the element type so that the host reference
+ * sees exactly what the device sees. */
+static double rnd(cudaDataType t) {
+    double x;
+    rng_state = rng_state * 6364136223846793005u + 1442695040888963407u;
+    x = (double)(rng_state >> 11) / 9007199254740992.0 * 4.0 - 2.0;
+    return t == CUDA_R_32F ? (double)(float)x : x;
+}
+
+static size_t vsize(cudaDataType t) { return t == CUDA_R_32F ? sizeof(float) : sizeof(double); }
+static size_t isize(oxsparseIndexType_t t) {
+    return t == OXSPARSE_INDEX_32I ? sizeof(int32_t) : sizeof(int64_t);
+}
+
+/* nnz sorted distinct positions in [0, n), shifted by the index base. */
+static void random_indices(int64_t n, int64_t nnz, int64_t base, int64_t *out) {
+    int64_t i, k = 0;
+    for (i = 0; i < n && k < nnz; i++) {
+        rng_state = rng_state * 6364136223846793005u + 1442695040888963407u;
+        /* selection sampling: take i with probability (needed / remaining) */
+        if ((int64_t)((rng_state >> 33) % (uint64_t)(n - i)) < nnz - k)
+            out[k++] = i + base;
+    }
+}
+
+/* A scalar of the element type, for host-pointer alpha/beta/c/s. */
+typedef struct {
+    float f;
+    double d;
+} scalar_t;
+static scalar_t scalar(double x) {
+    scalar_t s;
+    s.f = (float)x;
+    s.d = x;
+    return s;
+}
+static const void *scalar_ptr(const scalar_t *s, cudaDataType t) {
+    return t == CUDA_R_32F ? (const void *)&s->f : (const void *)&s->d;
+}
+
+/* ----------------------------------------------------------------- device helpers */
+
+static void *upload_values(const double *h, int64_t n, cudaDataType t) {
+    void *d = NULL, *tmp = malloc((size_t)(n ? n : 1) * vsize(t));
+    int64_t i;
+    for (i = 0; i < n; i++) {
+        if (t == CUDA_R_32F)
+            ((float *)tmp)[i] = (float)h[i];
+        else
+            ((double *)tmp)[i] = h[i];
+    }
+    CUDA_OK(cudaMalloc(&d, (size_t)(n ? n : 1) * vsize(t)));
+    CUDA_OK(cudaMemcpy(d, tmp, (size_t)n * vsize(t), cudaMemcpyHostToDevice));
+    free(tmp);
+    return d;
+}
+
+static void download_values(const void *d, int64_t n, cudaDataType t, double *h) {
+    void *tmp = malloc((size_t)(n ? n : 1) * vsize(t));
+    int64_t i;
+    CUDA_OK(cudaMemcpy(tmp, d, (size_t)n * vsize(t), cudaMemcpyDeviceToHost));
+    for (i = 0; i < n; i++)
+        h[i] = t == CUDA_R_32F ? (double)((float *)tmp)[i] : ((double *)tmp)[i];
+    free(tmp);
+}
+
+static void *upload_indices(const int64_t *h, int64_t n, oxsparseIndexType_t t) {
+    void *d = NULL, *tmp = malloc((size_t)(n ? n : 1) * isize(t));
+    int64_t i;
+    for (i = 0; i < n; i++) {
+        if (t == OXSPARSE_INDEX_32I)
+            ((int32_t *)tmp)[i] = (int32_t)h[i];
+        else
+            ((int64_t *)tmp)[i] = h[i];
+    }
+    CUDA_OK(cudaMalloc(&d, (size_t)(n ? n : 1) * isize(t)));
+    CUDA_OK(cudaMemcpy(d, tmp, (size_t)n * isize(t), cudaMemcpyHostToDevice));
+    free(tmp);
+    return d;
+}
+
+/* 0xFF bytes are a NaN in float and double: an element the call should have
+ * written and did not stands out. */
+static void poison(void *d, int64_t n, cudaDataType t) {
+    CUDA_OK(cudaMemset(d, 0xFF, (size_t)n * vsize(t)));
+}
+
+/* ------------------------------------------------------------------- comparison */
+
+/* Exact when tol_scale is 0 (copies), else relative to tol_scale. */
+static int compare(const char *what, const double *got, const double *want, int64_t n,
+                   cudaDataType t, double tol_scale) {
+    double eps = t == CUDA_R_32F ? 1e-5 : 1e-12;
+    int64_t i, bad = 0;
+    for (i = 0; i < n; i++) {
+        int ok = tol_scale == 0.0 ? got[i] == want[i]
+                                  : fabs(got[i] - want[i]) <= eps * tol_scale;
+        if (isnan(want[i]))
+            ok = isnan(got[i]); /* must still be the poison */
+        if (!ok && bad++ < 5)
+            fprintf(stderr, "    %s[%ld] = %.17g, expected %.17g\n", what, (long)i, got[i],
+                    want[i]);
+    }
+    g_checks++;
+    if (bad) {
+        fprintf(stderr, "    %s: %ld of %ld elements wrong\n", what, (long)bad, (long)n);
+        g_failures++;
+    }
+    return bad == 0;
+}
+
+/* ----------------------------------------------------------------------- samples */
+
+static void sparse2dense_csr(const config_t *c) {
+    /* the sample's 5x4 pattern, nnz 11, with random values */
+    enum { ROWS = 5, COLS = 4, NNZ = 11 };
+    static const int64_t offsets0[ROWS + 1] = {0, 3, 4, 7, 9, 11};
+    static const int64_t columns0[NNZ] = {0, 2, 3, 1, 0, 2, 3, 1, 3, 1, 2};
+    int64_t offsets[ROWS + 1], columns[NNZ], i, k;
+    double values[NNZ];
+    /* padded leading dimension: the padding must keep its poison */
+    int64_t ld = c->order == OXSPARSE_ORDER_ROW ? COLS + 1 : ROWS + 2;
+    int64_t n_dense = c->order == OXSPARSE_ORDER_ROW ? ld * ROWS : ld * COLS;
+    double *want = malloc((size_t)n_dense * sizeof(double));
+    double *got = malloc((size_t)n_dense * sizeof(double));
+    void *d_off, *d_col, *d_val, *d_dense, *d_buf = NULL;
+    size_t buffer_size = 0;
+    oxsparseSpMatDescr_t matA;
+    oxsparseDnMatDescr_t matB;
+
+    for (i = 0; i <= ROWS; i++)
+        offsets[i] = offsets0[i] + c->base;
+    for (k = 0; k < NNZ; k++) {
+        columns[k] = columns0[k] + c->base;
+        values[k] = rnd(c->vtype);
+    }
+    for (k = 0; k < n_dense; k++)
+        want[k] = NAN;
+    for (i = 0; i < ROWS; i++) {
+        int64_t j;
+        for (j = 0; j < COLS; j++)
+            want[c->order == OXSPARSE_ORDER_ROW ? i * ld + j : j * ld + i] = 0.0;
+        for (k = offsets0[i]; k < offsets0[i + 1]; k++) {
+            j = columns0[k];
+            want[c->order == OXSPARSE_ORDER_ROW ? i * ld + j : j * ld + i] = values[k];
+        }
+    }
+
+    d_off = upload_indices(offsets, ROWS + 1, c->itype);
+    d_col = upload_indices(columns, NNZ, c->itype);
+    d_val = upload_values(values, NNZ, c->vtype);
+    CUDA_OK(cudaMalloc(&d_dense, (size_t)n_dense * vsize(c->vtype)));
+    poison(d_dense, n_dense, c->vtype);
+
+    OK(oxsparseCreateCsr(&matA, ROWS, COLS, NNZ, d_off, d_col, d_val, c->itype, c->itype, c->base,
+                         c->vtype));
+    OK(oxsparseCreateDnMat(&matB, ROWS, COLS, ld, d_dense, c->vtype, c->order));
+    OK(oxsparseSparseToDense_bufferSize(handle, matA, matB, OXSPARSE_SPARSETODENSE_ALG_DEFAULT,
+                                        &buffer_size));
+    CUDA_OK(cudaMalloc(&d_buf, buffer_size));
+    OK(oxsparseSparseToDense(handle, matA, matB, OXSPARSE_SPARSETODENSE_ALG_DEFAULT, d_buf));
+    OK(oxsparseDestroySpMat(matA));
+    OK(oxsparseDestroyDnMat(matB));
+
+    download_values(d_dense, n_dense, c->vtype, got);
+    compare("dense", got, want, n_dense, c->vtype, 0.0);
+    CUDA_OK(cudaFree(d_buf));
+    CUDA_OK(cudaFree(d_off));
+    CUDA_OK(cudaFree(d_col));
+    CUDA_OK(cudaFree(d_val));
+    CUDA_OK(cudaFree(d_dense));
+    free(want);
+    free(got);
+}
+
+/* The vector samples share one shape: sparse X (VEC_SIZE, VEC_NNZ) and dense Y (VEC_SIZE). */
+enum { VEC_SIZE = 40, VEC_NNZ = 13 };
+typedef struct {
+    int64_t idx[VEC_NNZ]; /* with the base */
+    double x[VEC_NNZ], y[VEC_SIZE];
+    void *d_idx, *d_x, *d_y;
+    oxsparseSpVecDescr_t vecX;
+    oxsparseDnVecDescr_t vecY;
+} vectors_t;
+
+static void vectors_setup(vectors_t *v, const config_t *c) {
+    int64_t i;
+    random_indices(VEC_SIZE, VEC_NNZ, c->base, v->idx);
+    for (i = 0; i < VEC_NNZ; i++)
+        v->x[i] = rnd(c->vtype);
+    for (i = 0; i < VEC_SIZE; i++)
+        v->y[i] = rnd(c->vtype);
+    v->d_idx = upload_indices(v->idx, VEC_NNZ, c->itype);
+    v->d_x = upload_values(v->x, VEC_NNZ, c->vtype);
+    v->d_y = upload_values(v->y, VEC_SIZE, c->vtype);
+    OK(oxsparseCreateSpVec(&v->vecX, VEC_SIZE, VEC_NNZ, v->d_idx, v->d_x, c->itype, c->base, c->vtype));
+    OK(oxsparseCreateDnVec(&v->vecY, VEC_SIZE, v->d_y, c->vtype));
+}
+
+static void vectors_teardown(vectors_t *v) {
+    OK(oxsparseDestroySpVec(v->vecX));
+    OK(oxsparseDestroyDnVec(v->vecY));
+    CUDA_OK(cudaFree(v->d_idx));
+    CUDA_OK(cudaFree(v->d_x));
+    CUDA_OK(cudaFree(v->d_y));
+}
+
+static void gather(const config_t *c) {
+    vectors_t v;
+    double want[VEC_NNZ], got[VEC_NNZ];
+    int64_t i;
+    vectors_setup(&v, c);
+    for (i = 0; i < VEC_NNZ; i++)
+        want[i] = v.y[v.idx[i] - c->base];
+    poison(v.d_x, VEC_NNZ, c->vtype);
+    OK(oxsparseGather(handle, v.vecY, v.vecX));
+    download_values(v.d_x, VEC_NNZ, c->vtype, got);
+    compare("x", got, want, VEC_NNZ, c->vtype, 0.0);
+    vectors_teardown(&v);
+}
+
+static void scatter(const config_t *c) {
+    vectors_t v;
+    double want[VEC_SIZE], got[VEC_SIZE];
+    int64_t i;
+    vectors_setup(&v, c);
+    /* Y is in/out: entries outside the pattern keep their values */
+    memcpy(want, v.y, sizeof want);
+    for (i = 0; i < VEC_NNZ; i++)
+        want[v.idx[i] - c->base] = v.x[i];
+    OK(oxsparseScatter(handle, v.vecX, v.vecY));
+    download_values(v.d_y, VEC_SIZE, c->vtype, got);
+    compare("y", got, want, VEC_SIZE, c->vtype, 0.0);
+    vectors_teardown(&v);
+}
+
+static void axpby(const config_t *c) {
+    vectors_t v;
+    double want[VEC_SIZE], got[VEC_SIZE];
+    const double alpha = 1.5, beta = -0.75;
+    scalar_t a = scalar(alpha), b = scalar(beta);
+    int64_t i;
+    vectors_setup(&v, c);
+    for (i = 0; i < VEC_SIZE; i++)
+        want[i] = beta * v.y[i];
+    for (i = 0; i < VEC_NNZ; i++)
+        want[v.idx[i] - c->base] += alpha * v.x[i];
+    OK(oxsparseAxpby(handle, scalar_ptr(&a, c->vtype), v.vecX, scalar_ptr(&b, c->vtype), v.vecY));
+    download_values(v.d_y, VEC_SIZE, c->vtype, got);
+    compare("y", got, want, VEC_SIZE, c->vtype, 4.0);
+    vectors_teardown(&v);
+}
+
+static void rot(const config_t *c) {
+    vectors_t v;
+    double want_x[VEC_NNZ], want_y[VEC_SIZE], got_x[VEC_NNZ], got_y[VEC_SIZE];
+    const double cc = 0.6, ss = 0.8; /* a rotation: cc^2 + ss^2 = 1 */
+    scalar_t c_coeff = scalar(cc), s_coeff = scalar(ss);
+    int64_t i;
+    vectors_setup(&v, c);
+    memcpy(want_y, v.y, sizeof want_y);
+    for (i = 0; i < VEC_NNZ; i++) {
+        double x = v.x[i], y = v.y[v.idx[i] - c->base];
+        want_x[i] = cc * x + ss * y; /* both from the old values (sample: rot_example) */
+        want_y[v.idx[i] - c->base] = cc * y - ss * x;
+    }
+    OK(oxsparseRot(handle, scalar_ptr(&c_coeff, c->vtype), scalar_ptr(&s_coeff, c->vtype), v.vecX,
+                   v.vecY));
+    download_values(v.d_x, VEC_NNZ, c->vtype, got_x);
+    download_values(v.d_y, VEC_SIZE, c->vtype, got_y);
+    compare("x", got_x, want_x, VEC_NNZ, c->vtype, 4.0);
+    compare("y", got_y, want_y, VEC_SIZE, c->vtype, 4.0);
+    vectors_teardown(&v);
+}
+
+static void spvv(const config_t *c) {
+    vectors_t v;
+    double want = 0.0, scale = 0.0, got;
+    scalar_t result;
+    size_t buffer_size = 0;
+    void *d_buf = NULL, *d_result = NULL;
+    int64_t i;
+    vectors_setup(&v, c);
+    for (i = 0; i < VEC_NNZ; i++) {
+        want += v.x[i] * v.y[v.idx[i] - c->base];
+        scale += fabs(v.x[i] * v.y[v.idx[i] - c->base]);
+    }
+
+    /* host pointer mode, as in the sample: the call returns the value */
+    memset(&result, 0xFF, sizeof result);
+    OK(oxsparseSpVV_bufferSize(handle, OXSPARSE_OPERATION_NON_TRANSPOSE, v.vecX, v.vecY,
+                               scalar_ptr(&result, c->vtype), c->vtype, &buffer_size));
+    CUDA_OK(cudaMalloc(&d_buf, buffer_size));
+    OK(oxsparseSpVV(handle, OXSPARSE_OPERATION_NON_TRANSPOSE, v.vecX, v.vecY,
+                    (void *)scalar_ptr(&result, c->vtype), c->vtype, d_buf));
+    got = c->vtype == CUDA_R_32F ? (double)result.f : result.d;
+    compare("result (host pointer mode)", &got, &want, 1, c->vtype, scale);
+
+    /* device pointer mode: the result lands in device memory, in stream order */
+    CUDA_OK(cudaMalloc(&d_result, vsize(c->vtype)));
+    poison(d_result, 1, c->vtype);
+    OK(oxsparseSetPointerMode(handle, OXSPARSE_POINTER_MODE_DEVICE));
+    OK(oxsparseSpVV(handle, OXSPARSE_OPERATION_NON_TRANSPOSE, v.vecX, v.vecY, d_result, c->vtype,
+                    d_buf));
+    OK(oxsparseSetPointerMode(handle, OXSPARSE_POINTER_MODE_HOST));
+    download_values(d_result, 1, c->vtype, &got);
+    compare("result (device pointer mode)", &got, &want, 1, c->vtype, scale);
+
+    CUDA_OK(cudaFree(d_result));
+    CUDA_OK(cudaFree(d_buf));
+    vectors_teardown(&v);
+}
+
+int main(void) {
+    static const struct {
+        const char *name;
+        void (*run)(const config_t *);
+    } samples[] = {
+        {"sparse2dense_csr", sparse2dense_csr},
+        {"gather", gather},
+        {"scatter", scatter},
+        {"axpby", axpby},
+        {"rot", rot},
+        {"spvv", spvv},
+    };
+    int devices = 0, failed_samples = 0;
+    size_t s, k;
+    cudaError_t err = cudaGetDeviceCount(&devices);
+    if (err != cudaSuccess || devices == 0) {
+        printf("SKIP: no GPU (cudaGetDeviceCount: %s, %d devices)\n",
+               err == cudaSuccess ? "ok" : cudaGetErrorString(err), devices);
+        return 0;
+    }
+    OK(oxsparseCreate(&handle));
+    if (g_failures) {
+        printf("c_gpu_samples: oxsparseCreate failed although %d GPU(s) are visible\n", devices);
+        return 1;
+    }
+    for (s = 0; s < sizeof samples / sizeof samples[0]; s++) {
+        for (k = 0; k < sizeof configs / sizeof configs[0]; k++) {
+            int before = g_failures;
+            samples[s].run(&configs[k]);
+            printf("%-17s %-32s %s\n", samples[s].name, configs[k].name,
+                   g_failures == before ? "ok" : "FAILED");
+            failed_samples += g_failures != before;
+        }
+    }
+    OK(oxsparseDestroy(handle));
+    if (g_failures) {
+        printf("c_gpu_samples: %d sample run(s) FAILED (%d of %d checks)\n", failed_samples,
+               g_failures, g_checks);
+        return 1;
+    }
+    printf("c_gpu_samples: all %d checks passed\n", g_checks);
+    return 0;
+}

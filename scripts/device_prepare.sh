@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Prepares .device/ on this machine (which has cargo and gfortran but no GPU) for a run of
+# scripts/device_suite.sh on the GPU machine (which has a GPU, nvcc, cmake and gcc, but no cargo
+# and no gfortran). Carry .device/ there with the device tool:
+#   run(command="bash scripts/device_suite.sh", carry=[".device"])
+#
+# .device/ holds: lib/ + include/ + cmake (the installed package), bin/ (Rust test binaries, release),
+# c_tests/ (the C, C++ and Fortran consumer binaries built here through find_package), and
+# matrices/ (a few matrices for the benchmark, when there is one).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh >/dev/null
+rm -rf .device && mkdir -p .device/bin .device/c_tests
+
+# Release library and the C consumers, through the installed package.
+OXSPARSE_TESTS_FORTRAN=ON bash scripts/run_c_tests.sh >build/device-prepare-c.log 2>&1 ||
+    { tail -30 build/device-prepare-c.log; echo "device_prepare: C tests failed to build here" >&2; exit 1; }
+cp -a build/prefix .device/prefix
+for t in c_api_host cxx_header c_gpu_samples fortran_api; do
+    [ -x build/c_tests/$t ] && cp build/c_tests/$t .device/c_tests/
+done
+
+# Rust test binaries (release, no debug info, stripped: they travel under a 64 MiB limit).
+export CARGO_PROFILE_RELEASE_DEBUG=0
+cargo test --release --all-targets --no-run --message-format=json 2>/dev/null |
+    python3 -c '
+import json, sys, shutil, os
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["profile"]["test"]:
+        name = m["target"]["name"] + ("-unit" if m["target"]["kind"] == ["lib"] or "lib" in m["target"]["kind"] else "")
+        shutil.copy(m["executable"], os.path.join(".device/bin", name))
+        print("device_prepare: test binary", name)
+'
+strip .device/bin/* .device/c_tests/* 2>/dev/null || true
+du -sh .device

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Runs the whole suite on the GPU machine, from what scripts/device_prepare.sh put in .device/:
+#   1. every Rust test binary, with OXSPARSE_REQUIRE_GPU=1 (a missing GPU is a failure, not a skip)
+#   2. the C, C++ and Fortran consumers built here through find_package
+#   3. the C and C++ consumers configured and built there, with that machine's CUDA toolkit, through
+#      find_package(oxsparse CONFIG REQUIRED) against the carried package, and run by ctest
+#   4. nm -D on the library: only oxsparse* symbols
+# Ends with "device: N passed, N failed". Logs go to $OUT when set.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+# Per-program logs go to $logs; $OUT gets them concatenated (the device tool returns at most 8 files).
+out=${OUT:-/tmp/oxsparse-out}; logs=/tmp/oxsparse-logs; mkdir -p "$out" "$logs"
+dev=$PWD/.device
+export OXSPARSE_REQUIRE_GPU=1 LD_LIBRARY_PATH=$dev/prefix/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
+passed=0 failed=0
+
+echo "=== Rust tests"
+for t in "$dev"/bin/*; do
+    name=$(basename "$t")
+    [ "$name" = header ] && continue  # host-only: compares the committed header with the sources
+    "$t" --test-threads=1 --show-output >"$logs/rust-$name.log" 2>&1
+    rc=$?
+    line=$(grep -E '^test result:' "$logs/rust-$name.log" | tail -1)
+    p=$(sed -E 's/.* ([0-9]+) passed.*/\1/' <<<"$line"); f=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")
+    [ -n "$line" ] || { p=0; f=1; }
+    [ $rc -ne 0 ] && [ "${f:-0}" -eq 0 ] && f=1
+    passed=$((passed + p)); failed=$((failed + f))
+    echo "$name: $p passed, $f failed"
+    [ "$f" -eq 0 ] || grep -E 'panicked|FAILED|failures:' -A3 "$logs/rust-$name.log" | head -40
+done
+
+echo "=== C/C++/Fortran consumers built on the CPU machine"
+for t in "$dev"/c_tests/*; do
+    name=$(basename "$t")
+    if "$t" >"$logs/c-$name.log" 2>&1; then passed=$((passed + 1)); echo "$name: passed"
+    else failed=$((failed + 1)); echo "$name: FAILED"; tail -20 "$logs/c-$name.log"; fi
+    grep -h '^SKIP' "$logs/c-$name.log" && { echo "$name: skipped GPU parts on a GPU machine"; failed=$((failed + 1)); }
+done
+
+echo "=== C/C++ consumers built here through find_package"
+cuda=${CUDA_HOME:-/usr/local/cuda}
+if cmake -S c_tests -B /tmp/oxs-c-tests -DCMAKE_PREFIX_PATH="$dev/prefix" -DCUDAToolkit_ROOT="$cuda" \
+        -DOXSPARSE_TESTS_FORTRAN=OFF >"$out/cmake.log" 2>&1 &&
+    cmake --build /tmp/oxs-c-tests --parallel >>"$out/cmake.log" 2>&1; then
+    (cd /tmp/oxs-c-tests && ctest --output-on-failure) >"$out/ctest.log" 2>&1
+    read -r p f < <(bash scripts/ctest_counts.sh "$out/ctest.log")
+    echo "ctest: $p passed, $f failed"
+    passed=$((passed + p)); failed=$((failed + f))
+else
+    failed=$((failed + 1)); echo "cmake configure/build FAILED"; tail -30 "$out/cmake.log"
+fi
+
+echo "=== exports"
+lib=$(ls "$dev"/prefix/lib/liboxsparse.so.0.* | head -1)
+others=$(nm -D --defined-only "$lib" | awk '{print $NF}' | grep -v '^oxsparse')
+if [ -z "$others" ]; then passed=$((passed + 1)); echo "only oxsparse* exported ($(nm -D --defined-only "$lib" | wc -l) symbols)"
+else failed=$((failed + 1)); echo "unexpected exports: $others"; fi
+
+cat "$logs"/rust-*.log >"$out/rust-tests.log" 2>/dev/null
+cat "$logs"/c-*.log >"$out/c-tests.log" 2>/dev/null
+echo "device: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The test command (README): sets up a fresh machine without CUDA, builds, and runs every test that
+# can run here. GPU tests print "SKIP: ... no GPU" lines; they run for real on the H100 through
+# scripts/device_prepare.sh + scripts/device_suite.sh.
+#
+#   1. scripts/setup.sh: pinned nvcc 13.0 from PyPI into .venv-cuda/, cmake/gfortran from Debian
+#   2. cargo test: Rust unit tests, FFI tests, header freshness, GPU tests (skipped without a GPU)
+#   3. scripts/run_c_tests.sh: install into build/prefix, C/C++/Fortran consumers through
+#      find_package(oxsparse), ctest, Fortran module check
+#   4. the library exports only oxsparse* symbols and has SONAME liboxsparse.so.0
+# Ends with "tests: N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p build
+bash scripts/setup.sh || { echo "tests: 0 passed, 1 failed"; exit 1; }
+
+passed=0 failed=0
+step() { # step NAME COMMAND...: runs a step, counts it, keeps going so every failure is shown
+    echo "=== $1"; shift
+    if "$@"; then return 0; else echo "FAILED: step exited with $?"; failed=$((failed + 1)); return 1; fi
+}
+
+# Rust tests. --show-output keeps the SKIP lines of GPU tests visible.
+step "cargo test" bash -c 'set -o pipefail; cargo test --all-targets -- --show-output 2>&1 | tee build/cargo-test.log'
+read -r p f < <(grep -E '^test result: ' build/cargo-test.log | sed -E 's/.* ([0-9]+) passed; ([0-9]+) failed.*/\1 \2/' |
+    awk '{p += $1; f += $2} END {print p + 0, f + 0}')
+passed=$((passed + p)); failed=$((failed + f))
+skips=$(grep -c '^SKIP:' build/cargo-test.log || true)
+echo "cargo test: $p passed, $f failed; $skips GPU checks skipped (no GPU on this machine)"
+
+# C, C++ and Fortran consumers of the installed package.
+if step "C/C++/Fortran consumers (ctest)" bash -c 'set -o pipefail; bash scripts/run_c_tests.sh 2>&1 | tee build/c-tests.log'; then :; fi
+read -r p f < <(bash scripts/ctest_counts.sh build/c-tests.log)
+passed=$((passed + p)); failed=$((failed + f))
+
+# Exported symbols and SONAME of the shipped library.
+lib=target/release/liboxsparse.so
+if step "exports" bash -c "[ -f $lib ] && ! nm -D --defined-only $lib | awk '{print \$NF}' | grep -v '^oxsparse' | grep . \
+        && readelf -d $lib | grep -q 'SONAME.*liboxsparse.so.0'"; then
+    passed=$((passed + 1)); echo "exports: $(nm -D --defined-only $lib | grep -c ' T oxsparse') oxsparse* functions, nothing else; SONAME liboxsparse.so.0"
+fi
+
+echo "tests: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

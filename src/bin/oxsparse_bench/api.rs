@@ -1,0 +1,251 @@
+//! One Rust wrapper per C API function, for both libraries: `Lib::Ox` calls the `oxsparse*`
+//! function exactly as a C user would (the exported `extern "C"` functions), `Lib::Cu` the
+//! `cusparse*` function of the same name. Operations are therefore written once, library-agnostic.
+//! Every status is checked and a failure names the call. Descriptors are destroyed on drop.
+
+use crate::cusparse::Cusparse;
+use crate::Result;
+use oxsparse::ffi::{self, descr_dense as oxd, descr_sparse as oxs, handle as oxh};
+use oxsparse::types::{DataType, IndexBase, IndexType, Operation, Order, PointerMode, SparseToDenseAlg};
+use std::ffi::{c_int, c_void, CStr};
+use std::ptr::null_mut;
+
+// The enum values used by the benchmark; the same numbers for both libraries.
+pub const R_32F: c_int = DataType::CUDA_R_32F as c_int;
+pub const INDEX_32I: c_int = IndexType::OXSPARSE_INDEX_32I as c_int;
+pub const BASE_ZERO: c_int = IndexBase::OXSPARSE_INDEX_BASE_ZERO as c_int;
+pub const ORDER_ROW: c_int = Order::OXSPARSE_ORDER_ROW as c_int;
+pub const NON_TRANSPOSE: c_int = Operation::OXSPARSE_OPERATION_NON_TRANSPOSE as c_int;
+pub const POINTER_HOST: c_int = PointerMode::OXSPARSE_POINTER_MODE_HOST as c_int;
+pub const POINTER_DEVICE: c_int = PointerMode::OXSPARSE_POINTER_MODE_DEVICE as c_int;
+pub const S2D_DEFAULT: c_int = SparseToDenseAlg::OXSPARSE_SPARSETODENSE_ALG_DEFAULT as c_int;
+
+/// An oxsparse handle, destroyed on drop.
+pub struct OxHandle(pub ffi::oxsparseHandle_t);
+
+impl OxHandle {
+    /// `oxsparseCreate`; the raw status is returned on failure (NOT_INITIALIZED means no GPU).
+    pub fn create() -> std::result::Result<OxHandle, c_int> {
+        let mut h = null_mut();
+        // SAFETY: out-pointer to a local.
+        match unsafe { oxh::oxsparseCreate(&mut h) } {
+            0 => Ok(OxHandle(h)),
+            s => Err(s),
+        }
+    }
+}
+
+impl Drop for OxHandle {
+    fn drop(&mut self) {
+        // SAFETY: created by `create`, destroyed once, after every descriptor (see main).
+        if let Err(e) = ox_check("oxsparseDestroy", unsafe { oxh::oxsparseDestroy(self.0) }) {
+            eprintln!("oxsparse-bench: warning: {e}");
+        }
+    }
+}
+
+/// `OXSPARSE_STATUS_...` for a status.
+pub fn ox_status_name(status: c_int) -> String {
+    // SAFETY: returns a static string for every code.
+    unsafe { CStr::from_ptr(oxh::oxsparseGetErrorName(status)) }.to_string_lossy().into_owned()
+}
+
+fn ox_check(call: &str, status: c_int) -> Result<()> {
+    match status {
+        0 => Ok(()),
+        s => Err(format!("{call} failed: {} ({s})", ox_status_name(s))),
+    }
+}
+
+/// The library a call goes to.
+#[derive(Clone, Copy)]
+pub enum Lib<'a> {
+    Ox(ffi::oxsparseHandle_t),
+    Cu(&'a Cusparse),
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    SpMat,
+    DnMat,
+    SpVec,
+    DnVec,
+}
+
+/// A descriptor of either library, destroyed on drop. Its data stays owned by the caller.
+pub struct Descr<'a> {
+    lib: Lib<'a>,
+    kind: Kind,
+    ptr: *mut c_void,
+}
+
+impl Drop for Descr<'_> {
+    fn drop(&mut self) {
+        let p = self.ptr;
+        // SAFETY: created by this module, destroyed once.
+        let (call, status) = unsafe {
+            match (self.lib, self.kind) {
+                (Lib::Ox(_), Kind::SpMat) => ("oxsparseDestroySpMat", oxs::oxsparseDestroySpMat(p as _)),
+                (Lib::Ox(_), Kind::DnMat) => ("oxsparseDestroyDnMat", oxd::oxsparseDestroyDnMat(p as _)),
+                (Lib::Ox(_), Kind::SpVec) => ("oxsparseDestroySpVec", oxs::oxsparseDestroySpVec(p as _)),
+                (Lib::Ox(_), Kind::DnVec) => ("oxsparseDestroyDnVec", oxd::oxsparseDestroyDnVec(p as _)),
+                (Lib::Cu(c), Kind::SpMat) => ("cusparseDestroySpMat", (c.api.cusparseDestroySpMat)(p)),
+                (Lib::Cu(c), Kind::DnMat) => ("cusparseDestroyDnMat", (c.api.cusparseDestroyDnMat)(p)),
+                (Lib::Cu(c), Kind::SpVec) => ("cusparseDestroySpVec", (c.api.cusparseDestroySpVec)(p)),
+                (Lib::Cu(c), Kind::DnVec) => ("cusparseDestroyDnVec", (c.api.cusparseDestroyDnVec)(p)),
+            }
+        };
+        if let Err(e) = self.lib.check(call, status) {
+            eprintln!("oxsparse-bench: warning: {e}");
+        }
+    }
+}
+
+/// A device address as the `void*` the C API takes.
+fn vp(addr: u64) -> *mut c_void {
+    addr as usize as *mut c_void
+}
+
+impl<'a> Lib<'a> {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Lib::Ox(_) => "oxsparse",
+            Lib::Cu(_) => "cuSPARSE",
+        }
+    }
+
+    /// Names the call of this library's spelling ("oxsparseX" / "cusparseX") in an error.
+    fn check(&self, call: &str, status: c_int) -> Result<()> {
+        match self {
+            Lib::Ox(_) => ox_check(call, status),
+            Lib::Cu(c) => c.check(call, status),
+        }
+    }
+
+    fn descr(&self, kind: Kind, call: (&str, &str), create: impl FnOnce(&mut *mut c_void) -> c_int) -> Result<Descr<'a>> {
+        let mut p = null_mut();
+        let name = if matches!(self, Lib::Ox(_)) { call.0 } else { call.1 };
+        self.check(name, create(&mut p))?;
+        Ok(Descr { lib: *self, kind, ptr: p })
+    }
+
+    /// `CreateCsr` over device arrays (addresses).
+    #[allow(clippy::too_many_arguments)]
+    pub fn create_csr(&self, rows: i64, cols: i64, nnz: i64, offsets: u64, indices: u64, values: u64, offset_type: c_int, index_type: c_int, base: c_int, value_type: c_int) -> Result<Descr<'a>> {
+        let (o, i, v) = (vp(offsets), vp(indices), vp(values));
+        self.descr(Kind::SpMat, ("oxsparseCreateCsr", "cusparseCreateCsr"), |p| unsafe {
+            match self {
+                Lib::Ox(_) => oxs::oxsparseCreateCsr(p as *mut *mut c_void as _, rows, cols, nnz, o, i, v, offset_type, index_type, base, value_type),
+                Lib::Cu(c) => (c.api.cusparseCreateCsr)(p, rows, cols, nnz, o, i, v, offset_type, index_type, base, value_type),
+            }
+        })
+    }
+
+    pub fn create_dn_mat(&self, rows: i64, cols: i64, ld: i64, values: u64, value_type: c_int, order: c_int) -> Result<Descr<'a>> {
+        self.descr(Kind::DnMat, ("oxsparseCreateDnMat", "cusparseCreateDnMat"), |p| unsafe {
+            match self {
+                Lib::Ox(_) => oxd::oxsparseCreateDnMat(p as *mut *mut c_void as _, rows, cols, ld, vp(values), value_type, order),
+                Lib::Cu(c) => (c.api.cusparseCreateDnMat)(p, rows, cols, ld, vp(values), value_type, order),
+            }
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn create_sp_vec(&self, size: i64, nnz: i64, indices: u64, values: u64, index_type: c_int, base: c_int, value_type: c_int) -> Result<Descr<'a>> {
+        self.descr(Kind::SpVec, ("oxsparseCreateSpVec", "cusparseCreateSpVec"), |p| unsafe {
+            match self {
+                Lib::Ox(_) => oxs::oxsparseCreateSpVec(p as *mut *mut c_void as _, size, nnz, vp(indices), vp(values), index_type, base, value_type),
+                Lib::Cu(c) => (c.api.cusparseCreateSpVec)(p, size, nnz, vp(indices), vp(values), index_type, base, value_type),
+            }
+        })
+    }
+
+    pub fn create_dn_vec(&self, size: i64, values: u64, value_type: c_int) -> Result<Descr<'a>> {
+        self.descr(Kind::DnVec, ("oxsparseCreateDnVec", "cusparseCreateDnVec"), |p| unsafe {
+            match self {
+                Lib::Ox(_) => oxd::oxsparseCreateDnVec(p as *mut *mut c_void as _, size, vp(values), value_type),
+                Lib::Cu(c) => (c.api.cusparseCreateDnVec)(p, size, vp(values), value_type),
+            }
+        })
+    }
+
+    pub fn set_pointer_mode(&self, mode: c_int) -> Result<()> {
+        match self {
+            Lib::Ox(h) => self.check("oxsparseSetPointerMode", unsafe { oxh::oxsparseSetPointerMode(*h, mode) }),
+            Lib::Cu(c) => self.check("cusparseSetPointerMode", unsafe { (c.api.cusparseSetPointerMode)(c.handle, mode) }),
+        }
+    }
+
+    pub fn sparse_to_dense_buffer_size(&self, a: &Descr, b: &Descr, alg: c_int) -> Result<usize> {
+        let mut size = 0usize;
+        match self {
+            Lib::Ox(h) => self.check("oxsparseSparseToDense_bufferSize", unsafe {
+                oxsparse::ffi::sparse_to_dense::oxsparseSparseToDense_bufferSize(*h, a.ptr as _, b.ptr as _, alg, &mut size)
+            })?,
+            Lib::Cu(c) => self.check("cusparseSparseToDense_bufferSize", unsafe {
+                (c.api.cusparseSparseToDense_bufferSize)(c.handle, a.ptr, b.ptr, alg, &mut size)
+            })?,
+        }
+        Ok(size)
+    }
+
+    pub fn sparse_to_dense(&self, a: &Descr, b: &Descr, alg: c_int, buffer: u64) -> Result<()> {
+        match self {
+            Lib::Ox(h) => self.check("oxsparseSparseToDense", unsafe {
+                oxsparse::ffi::sparse_to_dense::oxsparseSparseToDense(*h, a.ptr as _, b.ptr as _, alg, vp(buffer))
+            }),
+            Lib::Cu(c) => self.check("cusparseSparseToDense", unsafe {
+                (c.api.cusparseSparseToDense)(c.handle, a.ptr, b.ptr, alg, vp(buffer))
+            }),
+        }
+    }
+
+    /// X's values = Y[X's indices].
+    pub fn gather(&self, y: &Descr, x: &Descr) -> Result<()> {
+        match self {
+            Lib::Ox(h) => self.check("oxsparseGather", unsafe { oxsparse::ffi::vector_ops::oxsparseGather(*h, y.ptr as _, x.ptr as _) }),
+            Lib::Cu(c) => self.check("cusparseGather", unsafe { (c.api.cusparseGather)(c.handle, y.ptr, x.ptr) }),
+        }
+    }
+
+    pub fn spvv_buffer_size(&self, op: c_int, x: &Descr, y: &Descr, result: u64, compute: c_int) -> Result<usize> {
+        let mut size = 0usize;
+        match self {
+            Lib::Ox(h) => self.check("oxsparseSpVV_bufferSize", unsafe {
+                oxsparse::ffi::vector_ops::oxsparseSpVV_bufferSize(*h, op, x.ptr as _, y.ptr as _, vp(result), compute, &mut size)
+            })?,
+            Lib::Cu(c) => self.check("cusparseSpVV_bufferSize", unsafe {
+                (c.api.cusparseSpVV_bufferSize)(c.handle, op, x.ptr, y.ptr, vp(result), compute, &mut size)
+            })?,
+        }
+        Ok(size)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn spvv(&self, op: c_int, x: &Descr, y: &Descr, result: u64, compute: c_int, buffer: u64) -> Result<()> {
+        match self {
+            Lib::Ox(h) => self.check("oxsparseSpVV", unsafe {
+                oxsparse::ffi::vector_ops::oxsparseSpVV(*h, op, x.ptr as _, y.ptr as _, vp(result), compute, vp(buffer))
+            }),
+            Lib::Cu(c) => self.check("cusparseSpVV", unsafe { (c.api.cusparseSpVV)(c.handle, op, x.ptr, y.ptr, vp(result), compute, vp(buffer)) }),
+        }
+    }
+}
+
+/// Sets a pointer mode for as long as it lives, then puts back host mode (the default).
+pub struct PointerModeGuard<'a>(Lib<'a>);
+
+impl<'a> PointerModeGuard<'a> {
+    pub fn set(lib: Lib<'a>, mode: c_int) -> Result<PointerModeGuard<'a>> {
+        lib.set_pointer_mode(mode)?;
+        Ok(PointerModeGuard(lib))
+    }
+}
+
+impl Drop for PointerModeGuard<'_> {
+    fn drop(&mut self) {
+        if let Err(e) = self.0.set_pointer_mode(POINTER_HOST) {
+            eprintln!("oxsparse-bench: warning: {e}");
+        }
+    }
+}

@@ -1,0 +1,177 @@
+//! CPU twin of SparseToDense: write every logical entry of B as zero, then every stored entry of A.
+//!
+//! A arrives as plain host arrays: indices as i64 exactly as stored (base not yet subtracted),
+//! values as (re, im) f64 pairs (im = 0 for real types). B is the whole `ld`-strided buffer, so a
+//! caller can check that the gap between the logical matrix and `ld` keeps what it held.
+
+use crate::descr::FormatInfo;
+use crate::types::Order;
+
+/// A sparse matrix on the host, arrays laid out as in `descr::SpArrays`.
+#[derive(Clone, Debug)]
+pub struct HostSparse {
+    pub format: FormatInfo,
+    pub rows: i64,
+    pub cols: i64,
+    pub base: i64,
+    /// CSR/CSC/BSR offsets; COO row indices; unused for Blocked-ELL.
+    pub offsets: Vec<i64>,
+    /// CSR column / CSC row / COO column / BSR and Blocked-ELL block-column indices.
+    pub indices: Vec<i64>,
+    pub values: Vec<(f64, f64)>,
+}
+
+/// Offset of (r, c) in a dense matrix of `order` with leading dimension `ld`.
+pub fn dense_offset(order: Order, ld: i64, r: i64, c: i64) -> usize {
+    match order {
+        Order::OXSPARSE_ORDER_ROW => (r * ld + c) as usize,
+        Order::OXSPARSE_ORDER_COL => (c * ld + r) as usize,
+    }
+}
+
+/// B = dense(A) into `b` (at least `ld` times the number of lines). Entries outside the logical
+/// `rows x cols` matrix are left as they are.
+pub fn sparse_to_dense(a: &HostSparse, order: Order, ld: i64, b: &mut [(f64, f64)]) {
+    for r in 0..a.rows {
+        for c in 0..a.cols {
+            b[dense_offset(order, ld, r, c)] = (0.0, 0.0);
+        }
+    }
+    let mut put = |r: i64, c: i64, v: (f64, f64)| {
+        assert!((0..a.rows).contains(&r) && (0..a.cols).contains(&c), "entry ({r}, {c}) outside {} x {}", a.rows, a.cols);
+        b[dense_offset(order, ld, r, c)] = v;
+    };
+    let base = a.base;
+    match a.format {
+        FormatInfo::Coo => {
+            for k in 0..a.values.len() {
+                put(a.offsets[k] - base, a.indices[k] - base, a.values[k]);
+            }
+        }
+        FormatInfo::Csr | FormatInfo::Csc => {
+            let lines = if a.format == FormatInfo::Csr { a.rows } else { a.cols };
+            for line in 0..lines {
+                let (begin, end) = (a.offsets[line as usize] - base, a.offsets[line as usize + 1] - base);
+                for k in begin..end {
+                    let m = a.indices[k as usize] - base;
+                    let v = a.values[k as usize];
+                    if a.format == FormatInfo::Csr { put(line, m, v) } else { put(m, line, v) }
+                }
+            }
+        }
+        FormatInfo::Bsr { brows, row_block, col_block, block_order, .. } => {
+            for br in 0..brows {
+                let (begin, end) = (a.offsets[br as usize] - base, a.offsets[br as usize + 1] - base);
+                for blk in begin..end {
+                    let bc = a.indices[blk as usize] - base;
+                    for i in 0..row_block {
+                        for j in 0..col_block {
+                            let within = match block_order {
+                                Order::OXSPARSE_ORDER_ROW => i * col_block + j,
+                                Order::OXSPARSE_ORDER_COL => j * row_block + i,
+                            };
+                            let v = a.values[(blk * row_block * col_block + within) as usize];
+                            put(br * row_block + i, bc * col_block + j, v);
+                        }
+                    }
+                }
+            }
+        }
+        FormatInfo::BlockedEll { block_size, ell_cols } => {
+            let slots = if block_size == 0 { 0 } else { ell_cols / block_size };
+            for r in 0..a.rows {
+                for e in 0..ell_cols {
+                    let raw = a.indices[((r / block_size) * slots + e / block_size) as usize];
+                    if raw == -1 {
+                        continue; // empty block slot
+                    }
+                    put(r, (raw - base) * block_size + e % block_size, a.values[(r * ell_cols + e) as usize]);
+                }
+            }
+        }
+        FormatInfo::SlicedEll { .. } => panic!("SparseToDense has no Sliced-ELL reference: the routine refuses the format"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Order::*;
+
+    const PAD: (f64, f64) = (-7.0, -7.0);
+
+    #[test]
+    fn csr_row_major_with_padding_and_base_one() {
+        // [[1 0 2] [0 0 0] [0 3 0]], unsorted row 0, ld 4 (one padding column).
+        let a = HostSparse {
+            format: FormatInfo::Csr,
+            rows: 3,
+            cols: 3,
+            base: 1,
+            offsets: vec![1, 3, 3, 4],
+            indices: vec![3, 1, 2],
+            values: vec![(2.0, 0.0), (1.0, 0.0), (3.0, 0.0)],
+        };
+        let mut b = vec![PAD; 12];
+        sparse_to_dense(&a, OXSPARSE_ORDER_ROW, 4, &mut b);
+        let re: Vec<f64> = b.iter().map(|v| v.0).collect();
+        assert_eq!(re, [1.0, 0.0, 2.0, -7.0, 0.0, 0.0, 0.0, -7.0, 0.0, 3.0, 0.0, -7.0]);
+    }
+
+    #[test]
+    fn bsr_column_major_blocks_into_column_major_b() {
+        // One 2x2 block at block (0, 1) of a 2 x 4 matrix, values stored column by column.
+        let a = HostSparse {
+            format: FormatInfo::Bsr { brows: 1, bcols: 2, bnnz: 1, row_block: 2, col_block: 2, block_order: OXSPARSE_ORDER_COL },
+            rows: 2,
+            cols: 4,
+            base: 0,
+            offsets: vec![0, 1],
+            indices: vec![1],
+            values: vec![(1.0, 0.5), (2.0, 0.0), (3.0, 0.0), (4.0, 0.0)],
+        };
+        let mut b = vec![PAD; 8];
+        sparse_to_dense(&a, OXSPARSE_ORDER_COL, 2, &mut b);
+        // (0,2)=1+0.5i (1,2)=2 (0,3)=3 (1,3)=4.
+        assert_eq!(b[4], (1.0, 0.5));
+        assert_eq!(&b[5..8], &[(2.0, 0.0), (3.0, 0.0), (4.0, 0.0)]);
+        assert!(b[..4].iter().all(|v| *v == (0.0, 0.0)));
+    }
+
+    #[test]
+    fn blocked_ell_skips_empty_slots() {
+        // 2 x 4, block size 2, one slot per block row holding block column 1; a second matrix
+        // with the slot empty (-1) must come out all zero although its values are not.
+        let mut a = HostSparse {
+            format: FormatInfo::BlockedEll { block_size: 2, ell_cols: 2 },
+            rows: 2,
+            cols: 4,
+            base: 0,
+            offsets: vec![],
+            indices: vec![1],
+            values: vec![(1.0, 0.0), (2.0, 0.0), (3.0, 0.0), (4.0, 0.0)],
+        };
+        let mut b = vec![PAD; 8];
+        sparse_to_dense(&a, OXSPARSE_ORDER_ROW, 4, &mut b);
+        assert_eq!(b.iter().map(|v| v.0).collect::<Vec<_>>(), [0.0, 0.0, 1.0, 2.0, 0.0, 0.0, 3.0, 4.0]);
+        a.indices = vec![-1];
+        sparse_to_dense(&a, OXSPARSE_ORDER_ROW, 4, &mut b);
+        assert!(b.iter().all(|v| *v == (0.0, 0.0)));
+    }
+
+    #[test]
+    fn coo_column_major() {
+        let a = HostSparse {
+            format: FormatInfo::Coo,
+            rows: 2,
+            cols: 2,
+            base: 0,
+            offsets: vec![1, 0],
+            indices: vec![0, 1],
+            values: vec![(5.0, 0.0), (6.0, 0.0)],
+        };
+        let mut b = vec![PAD; 6];
+        sparse_to_dense(&a, OXSPARSE_ORDER_COL, 3, &mut b);
+        assert_eq!(b.iter().map(|v| v.0).collect::<Vec<_>>(), [0.0, 5.0, -7.0, 6.0, 0.0, -7.0]);
+    }
+}
