@@ -16,14 +16,6 @@ template <typename C> __device__ __forceinline__ bool is_one(C a) { return a == 
 template <> __device__ __forceinline__ bool is_one(float2 a) { return a.x == 1.f && a.y == 0.f; }
 template <> __device__ __forceinline__ bool is_one(double2 a) { return a.x == 1.0 && a.y == 0.0; }
 
-// load_scalar<double2> would read 16 bytes from Scalar::host, which is only 8-byte aligned inside a
-// parameter block; read the two halves separately instead.
-template <typename C> __device__ __forceinline__ C scalar_value(const Scalar& s) { return load_scalar<C>(s); }
-template <> __device__ __forceinline__ double2 scalar_value(const Scalar& s) {
-    if (s.device != 0) return *reinterpret_cast<const double2*>(s.device);
-    return make_double2(__longlong_as_double((long long)s.host[0]), __longlong_as_double((long long)s.host[1]));
-}
-
 __device__ __forceinline__ int64_t first_item() { return int64_t(blockIdx.x) * blockDim.x + threadIdx.x; }
 __device__ __forceinline__ int64_t item_stride() { return int64_t(gridDim.x) * blockDim.x; }
 
@@ -49,7 +41,7 @@ __device__ __forceinline__ C block_sum(C v, C* shared) {
 // beta == 1 leaves Y untouched.
 template <typename T, typename C>
 __device__ __forceinline__ void scale_stage(const VecScaleParams& p) {
-    const C beta = scalar_value<C>(p.beta);
+    const C beta = load_scalar<C>(p.beta);
     if (is_one(beta)) return;
     T* y = reinterpret_cast<T*>(p.y_values);
     const bool zero_beta = is_zero(beta);
@@ -61,7 +53,7 @@ __device__ __forceinline__ void scale_stage(const VecScaleParams& p) {
 // Y[idx] += alpha * X (Y already scaled by beta). alpha == 0 does not read X.
 template <typename T, typename C, typename I>
 __device__ __forceinline__ void axpy_stage(const VecAxpyParams& p) {
-    const C alpha = scalar_value<C>(p.alpha);
+    const C alpha = load_scalar<C>(p.alpha);
     if (is_zero(alpha)) return;
     const I* idx = reinterpret_cast<const I*>(p.x_indices);
     const T* x = reinterpret_cast<const T*>(p.x_values);
@@ -91,8 +83,8 @@ __device__ __forceinline__ void scatter_stage(const VecMoveParams& p) {
 // x' = c x + s y, y' = c y - s x, both from the old values.
 template <typename T, typename C, typename I>
 __device__ __forceinline__ void rot_stage(const VecRotParams& p) {
-    const C c = scalar_value<C>(p.c);
-    const C s = scalar_value<C>(p.s);
+    const C c = load_scalar<C>(p.c);
+    const C s = load_scalar<C>(p.s);
     const I* idx = reinterpret_cast<const I*>(p.x_indices);
     T* x = reinterpret_cast<T*>(p.x_values);
     T* y = reinterpret_cast<T*>(p.y_values);

@@ -33,12 +33,19 @@ if step "C/C++/Fortran consumers (ctest)" bash -c 'set -o pipefail; bash scripts
 read -r p f < <(bash scripts/ctest_counts.sh build/c-tests.log)
 passed=$((passed + p)); failed=$((failed + f))
 
-# Exported symbols and SONAME of the shipped library.
+# The shipped library: exports only oxsparse*, SONAME liboxsparse.so.0, no CUDA linked (the driver
+# is opened at run time).
 lib=target/release/liboxsparse.so
-if step "exports" bash -c "[ -f $lib ] && ! nm -D --defined-only $lib | awk '{print \$NF}' | grep -v '^oxsparse' | grep . \
-        && readelf -d $lib | grep -q 'SONAME.*liboxsparse.so.0'"; then
-    passed=$((passed + 1)); echo "exports: $(nm -D --defined-only $lib | grep -c ' T oxsparse') oxsparse* functions, nothing else; SONAME liboxsparse.so.0"
-fi
+check_library() {
+    [ -f $lib ] || { echo "no $lib"; return 1; }
+    local others; others=$(nm -D --defined-only $lib | awk '{print $NF}' | grep -v '^oxsparse')
+    [ -z "$others" ] || { echo "exports other than oxsparse*: $others"; return 1; }
+    readelf -d $lib | grep -q 'SONAME.*\[liboxsparse.so.0\]' || { echo "SONAME is not liboxsparse.so.0"; return 1; }
+    ! readelf -d $lib | grep NEEDED | grep -i cud || { echo "links CUDA at build time"; return 1; }
+    echo "library: $(nm -D --defined-only $lib | grep -c ' T oxsparse') oxsparse* functions and nothing else exported;" \
+        "SONAME liboxsparse.so.0; NEEDED: $(readelf -d $lib | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
+}
+step "library exports" check_library && passed=$((passed + 1))
 
 echo "tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
