@@ -32,5 +32,11 @@ for line in sys.stdin:
         shutil.copy(m["executable"], os.path.join(".device/bin", name))
         print("device_prepare: test binary", name)
 '
-strip .device/bin/* .device/c_tests/* 2>/dev/null || true
+# The benchmark and the matrices of the default set whose dense form it measures (<= 8192 x 8192).
+cargo build --release --bin oxsparse-bench 2>/dev/null
+cp target/release/oxsparse-bench .device/
+mkdir -p .device/matrices
+awk -F'\t' 'NR > 1 && $3 <= 8192 && $4 <= 8192 {print $1}' ../shared/matrices/MANIFEST.tsv |
+    while read -r f; do cp "../shared/matrices/$f" .device/matrices/; done
+strip .device/bin/* .device/c_tests/* .device/oxsparse-bench 2>/dev/null || true
 du -sh .device

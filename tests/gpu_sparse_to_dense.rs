@@ -7,6 +7,7 @@
 
 mod common;
 
+use common::half::{bf16_bits, bf16_value, f16_bits, f16_value};
 use common::{gpu, DevBuf, Rng};
 use oxsparse::context::Handle;
 use oxsparse::descr::{DnMat, FormatInfo, SpArrays, SpMat};
@@ -22,34 +23,6 @@ const ORDERS: [Order; 2] = [Order::OXSPARSE_ORDER_ROW, Order::OXSPARSE_ORDER_COL
 const ALG: SparseToDenseAlg = SparseToDenseAlg::OXSPARSE_SPARSETODENSE_ALG_DEFAULT;
 
 // ---- values: f64 pairs <-> the bytes of each type ---------------------------------------------
-
-/// Bits of an f16 holding `x` exactly (test values are small multiples of 1/64, all representable).
-fn f16_bits(x: f64) -> u16 {
-    if x == 0.0 {
-        return 0;
-    }
-    let b = (x as f32).to_bits();
-    let exp = ((b >> 23) & 0xFF) as i32 - 127 + 15;
-    assert!((1..31).contains(&exp) && b & 0x1FFF == 0, "{x} is not exact in f16");
-    (((b >> 16) & 0x8000) | ((exp as u32) << 10) | ((b & 0x7F_FFFF) >> 13)) as u16
-}
-fn f16_value(h: u16) -> f64 {
-    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
-    let (exp, mant) = (((h >> 10) & 0x1F) as i32, (h & 0x3FF) as f64);
-    match exp {
-        0 => sign * mant * 2f64.powi(-24),
-        31 => if mant == 0.0 { sign * f64::INFINITY } else { f64::NAN },
-        _ => sign * (1.0 + mant / 1024.0) * 2f64.powi(exp - 15),
-    }
-}
-fn bf16_bits(x: f64) -> u16 {
-    let b = (x as f32).to_bits();
-    assert!(b & 0xFFFF == 0, "{x} is not exact in bf16");
-    (b >> 16) as u16
-}
-fn bf16_value(h: u16) -> f64 {
-    f32::from_bits((h as u32) << 16) as f64
-}
 
 fn encode(t: DataType, vals: &[(f64, f64)]) -> Vec<u8> {
     let mut out = Vec::with_capacity(vals.len() * t.size_bytes() as usize);

@@ -1,6 +1,9 @@
 //! Shared helpers for the GPU tests: a handle when a GPU is present (a visible SKIP line when not),
-//! device buffers that free themselves, poisoning, and a seeded random generator.
+//! device buffers that free themselves, poisoning, and a seeded random generator; `half` holds the
+//! bit-level f64 <-> f16/bf16 conversions.
 #![allow(dead_code)]
+
+pub mod half;
 
 use cudarc::driver::result;
 use oxsparse::context::Handle;

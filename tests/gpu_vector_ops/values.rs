@@ -1,41 +1,10 @@
 //! Test values: f64 pairs <-> the bytes of each storage type, seeded random data that every type
 //! holds exactly, and the unit roundoff that sets each type's tolerance.
 
+use crate::common::half::{bf16_bits, bf16_value, f16_bits, f16_value};
 use crate::common::Rng;
 use oxsparse::reference::vector_ops::Value;
 use oxsparse::types::{DataType, DataType::*, IndexType};
-
-/// Bits of an f16 holding `x` exactly (random values are multiples of 2^-10 in [-1, 1]).
-fn f16_bits(x: f64) -> u16 {
-    if x == 0.0 {
-        return 0;
-    }
-    let b = (x as f32).to_bits();
-    let exp = ((b >> 23) & 0xFF) as i32 - 127 + 15;
-    assert!((1..31).contains(&exp) && b & 0x1FFF == 0, "{x} is not exact in f16");
-    (((b >> 16) & 0x8000) | ((exp as u32) << 10) | ((b & 0x7F_FFFF) >> 13)) as u16
-}
-
-fn f16_value(h: u16) -> f64 {
-    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
-    let (exp, mant) = (((h >> 10) & 0x1F) as i32, (h & 0x3FF) as f64);
-    match exp {
-        0 => sign * mant * 2f64.powi(-24),
-        31 if mant == 0.0 => sign * f64::INFINITY,
-        31 => f64::NAN,
-        _ => sign * (1.0 + mant / 1024.0) * 2f64.powi(exp - 15),
-    }
-}
-
-fn bf16_bits(x: f64) -> u16 {
-    let b = (x as f32).to_bits();
-    assert!(b & 0xFFFF == 0, "{x} is not exact in bf16");
-    (b >> 16) as u16
-}
-
-fn bf16_value(h: u16) -> f64 {
-    f32::from_bits((h as u32) << 16) as f64
-}
 
 /// The bytes of `vals` stored as `t` (the imaginary parts of real types are dropped).
 pub fn encode(t: DataType, vals: &[Value]) -> Vec<u8> {

@@ -85,17 +85,17 @@ impl Drop for Descr<'_> {
         // SAFETY: created by this module, destroyed once.
         let (call, status) = unsafe {
             match (self.lib, self.kind) {
-                (Lib::Ox(_), Kind::SpMat) => ("oxsparseDestroySpMat", oxs::oxsparseDestroySpMat(p as _)),
-                (Lib::Ox(_), Kind::DnMat) => ("oxsparseDestroyDnMat", oxd::oxsparseDestroyDnMat(p as _)),
-                (Lib::Ox(_), Kind::SpVec) => ("oxsparseDestroySpVec", oxs::oxsparseDestroySpVec(p as _)),
-                (Lib::Ox(_), Kind::DnVec) => ("oxsparseDestroyDnVec", oxd::oxsparseDestroyDnVec(p as _)),
-                (Lib::Cu(c), Kind::SpMat) => ("cusparseDestroySpMat", (c.api.cusparseDestroySpMat)(p)),
-                (Lib::Cu(c), Kind::DnMat) => ("cusparseDestroyDnMat", (c.api.cusparseDestroyDnMat)(p)),
-                (Lib::Cu(c), Kind::SpVec) => ("cusparseDestroySpVec", (c.api.cusparseDestroySpVec)(p)),
-                (Lib::Cu(c), Kind::DnVec) => ("cusparseDestroyDnVec", (c.api.cusparseDestroyDnVec)(p)),
+                (Lib::Ox(_), Kind::SpMat) => ("oxsparseDestroySpMat", Ok(oxs::oxsparseDestroySpMat(p as _))),
+                (Lib::Ox(_), Kind::DnMat) => ("oxsparseDestroyDnMat", Ok(oxd::oxsparseDestroyDnMat(p as _))),
+                (Lib::Ox(_), Kind::SpVec) => ("oxsparseDestroySpVec", Ok(oxs::oxsparseDestroySpVec(p as _))),
+                (Lib::Ox(_), Kind::DnVec) => ("oxsparseDestroyDnVec", Ok(oxd::oxsparseDestroyDnVec(p as _))),
+                (Lib::Cu(c), Kind::SpMat) => ("cusparseDestroySpMat", c.api.cusparseDestroySpMat().map(|f| f(p))),
+                (Lib::Cu(c), Kind::DnMat) => ("cusparseDestroyDnMat", c.api.cusparseDestroyDnMat().map(|f| f(p))),
+                (Lib::Cu(c), Kind::SpVec) => ("cusparseDestroySpVec", c.api.cusparseDestroySpVec().map(|f| f(p))),
+                (Lib::Cu(c), Kind::DnVec) => ("cusparseDestroyDnVec", c.api.cusparseDestroyDnVec().map(|f| f(p))),
             }
         };
-        if let Err(e) = self.lib.check(call, status) {
+        if let Err(e) = status.and_then(|s| self.lib.check(call, s)) {
             eprintln!("oxsparse-bench: warning: {e}");
         }
     }
@@ -122,10 +122,11 @@ impl<'a> Lib<'a> {
         }
     }
 
-    fn descr(&self, kind: Kind, call: (&str, &str), create: impl FnOnce(&mut *mut c_void) -> c_int) -> Result<Descr<'a>> {
+    /// Runs a descriptor constructor (`call` names it in each library's spelling).
+    fn descr(&self, kind: Kind, call: (&str, &str), create: impl FnOnce(&mut *mut c_void) -> Result<c_int>) -> Result<Descr<'a>> {
         let mut p = null_mut();
         let name = if matches!(self, Lib::Ox(_)) { call.0 } else { call.1 };
-        self.check(name, create(&mut p))?;
+        self.check(name, create(&mut p)?)?;
         Ok(Descr { lib: *self, kind, ptr: p })
     }
 
@@ -135,8 +136,8 @@ impl<'a> Lib<'a> {
         let (o, i, v) = (vp(offsets), vp(indices), vp(values));
         self.descr(Kind::SpMat, ("oxsparseCreateCsr", "cusparseCreateCsr"), |p| unsafe {
             match self {
-                Lib::Ox(_) => oxs::oxsparseCreateCsr(p as *mut *mut c_void as _, rows, cols, nnz, o, i, v, offset_type, index_type, base, value_type),
-                Lib::Cu(c) => (c.api.cusparseCreateCsr)(p, rows, cols, nnz, o, i, v, offset_type, index_type, base, value_type),
+                Lib::Ox(_) => Ok(oxs::oxsparseCreateCsr(p as *mut *mut c_void as _, rows, cols, nnz, o, i, v, offset_type, index_type, base, value_type)),
+                Lib::Cu(c) => Ok((c.api.cusparseCreateCsr()?)(p, rows, cols, nnz, o, i, v, offset_type, index_type, base, value_type)),
             }
         })
     }
@@ -144,8 +145,8 @@ impl<'a> Lib<'a> {
     pub fn create_dn_mat(&self, rows: i64, cols: i64, ld: i64, values: u64, value_type: c_int, order: c_int) -> Result<Descr<'a>> {
         self.descr(Kind::DnMat, ("oxsparseCreateDnMat", "cusparseCreateDnMat"), |p| unsafe {
             match self {
-                Lib::Ox(_) => oxd::oxsparseCreateDnMat(p as *mut *mut c_void as _, rows, cols, ld, vp(values), value_type, order),
-                Lib::Cu(c) => (c.api.cusparseCreateDnMat)(p, rows, cols, ld, vp(values), value_type, order),
+                Lib::Ox(_) => Ok(oxd::oxsparseCreateDnMat(p as *mut *mut c_void as _, rows, cols, ld, vp(values), value_type, order)),
+                Lib::Cu(c) => Ok((c.api.cusparseCreateDnMat()?)(p, rows, cols, ld, vp(values), value_type, order)),
             }
         })
     }
@@ -154,8 +155,8 @@ impl<'a> Lib<'a> {
     pub fn create_sp_vec(&self, size: i64, nnz: i64, indices: u64, values: u64, index_type: c_int, base: c_int, value_type: c_int) -> Result<Descr<'a>> {
         self.descr(Kind::SpVec, ("oxsparseCreateSpVec", "cusparseCreateSpVec"), |p| unsafe {
             match self {
-                Lib::Ox(_) => oxs::oxsparseCreateSpVec(p as *mut *mut c_void as _, size, nnz, vp(indices), vp(values), index_type, base, value_type),
-                Lib::Cu(c) => (c.api.cusparseCreateSpVec)(p, size, nnz, vp(indices), vp(values), index_type, base, value_type),
+                Lib::Ox(_) => Ok(oxs::oxsparseCreateSpVec(p as *mut *mut c_void as _, size, nnz, vp(indices), vp(values), index_type, base, value_type)),
+                Lib::Cu(c) => Ok((c.api.cusparseCreateSpVec()?)(p, size, nnz, vp(indices), vp(values), index_type, base, value_type)),
             }
         })
     }
@@ -163,8 +164,8 @@ impl<'a> Lib<'a> {
     pub fn create_dn_vec(&self, size: i64, values: u64, value_type: c_int) -> Result<Descr<'a>> {
         self.descr(Kind::DnVec, ("oxsparseCreateDnVec", "cusparseCreateDnVec"), |p| unsafe {
             match self {
-                Lib::Ox(_) => oxd::oxsparseCreateDnVec(p as *mut *mut c_void as _, size, vp(values), value_type),
-                Lib::Cu(c) => (c.api.cusparseCreateDnVec)(p, size, vp(values), value_type),
+                Lib::Ox(_) => Ok(oxd::oxsparseCreateDnVec(p as *mut *mut c_void as _, size, vp(values), value_type)),
+                Lib::Cu(c) => Ok((c.api.cusparseCreateDnVec()?)(p, size, vp(values), value_type)),
             }
         })
     }
@@ -172,7 +173,7 @@ impl<'a> Lib<'a> {
     pub fn set_pointer_mode(&self, mode: c_int) -> Result<()> {
         match self {
             Lib::Ox(h) => self.check("oxsparseSetPointerMode", unsafe { oxh::oxsparseSetPointerMode(*h, mode) }),
-            Lib::Cu(c) => self.check("cusparseSetPointerMode", unsafe { (c.api.cusparseSetPointerMode)(c.handle, mode) }),
+            Lib::Cu(c) => self.check("cusparseSetPointerMode", unsafe { (c.api.cusparseSetPointerMode()?)(c.handle, mode) }),
         }
     }
 
@@ -183,7 +184,7 @@ impl<'a> Lib<'a> {
                 oxsparse::ffi::sparse_to_dense::oxsparseSparseToDense_bufferSize(*h, a.ptr as _, b.ptr as _, alg, &mut size)
             })?,
             Lib::Cu(c) => self.check("cusparseSparseToDense_bufferSize", unsafe {
-                (c.api.cusparseSparseToDense_bufferSize)(c.handle, a.ptr, b.ptr, alg, &mut size)
+                (c.api.cusparseSparseToDense_bufferSize()?)(c.handle, a.ptr, b.ptr, alg, &mut size)
             })?,
         }
         Ok(size)
@@ -195,7 +196,7 @@ impl<'a> Lib<'a> {
                 oxsparse::ffi::sparse_to_dense::oxsparseSparseToDense(*h, a.ptr as _, b.ptr as _, alg, vp(buffer))
             }),
             Lib::Cu(c) => self.check("cusparseSparseToDense", unsafe {
-                (c.api.cusparseSparseToDense)(c.handle, a.ptr, b.ptr, alg, vp(buffer))
+                (c.api.cusparseSparseToDense()?)(c.handle, a.ptr, b.ptr, alg, vp(buffer))
             }),
         }
     }
@@ -204,7 +205,7 @@ impl<'a> Lib<'a> {
     pub fn gather(&self, y: &Descr, x: &Descr) -> Result<()> {
         match self {
             Lib::Ox(h) => self.check("oxsparseGather", unsafe { oxsparse::ffi::vector_ops::oxsparseGather(*h, y.ptr as _, x.ptr as _) }),
-            Lib::Cu(c) => self.check("cusparseGather", unsafe { (c.api.cusparseGather)(c.handle, y.ptr, x.ptr) }),
+            Lib::Cu(c) => self.check("cusparseGather", unsafe { (c.api.cusparseGather()?)(c.handle, y.ptr, x.ptr) }),
         }
     }
 
@@ -215,7 +216,7 @@ impl<'a> Lib<'a> {
                 oxsparse::ffi::vector_ops::oxsparseSpVV_bufferSize(*h, op, x.ptr as _, y.ptr as _, vp(result), compute, &mut size)
             })?,
             Lib::Cu(c) => self.check("cusparseSpVV_bufferSize", unsafe {
-                (c.api.cusparseSpVV_bufferSize)(c.handle, op, x.ptr, y.ptr, vp(result), compute, &mut size)
+                (c.api.cusparseSpVV_bufferSize()?)(c.handle, op, x.ptr, y.ptr, vp(result), compute, &mut size)
             })?,
         }
         Ok(size)
@@ -227,7 +228,7 @@ impl<'a> Lib<'a> {
             Lib::Ox(h) => self.check("oxsparseSpVV", unsafe {
                 oxsparse::ffi::vector_ops::oxsparseSpVV(*h, op, x.ptr as _, y.ptr as _, vp(result), compute, vp(buffer))
             }),
-            Lib::Cu(c) => self.check("cusparseSpVV", unsafe { (c.api.cusparseSpVV)(c.handle, op, x.ptr, y.ptr, vp(result), compute, vp(buffer)) }),
+            Lib::Cu(c) => self.check("cusparseSpVV", unsafe { (c.api.cusparseSpVV()?)(c.handle, op, x.ptr, y.ptr, vp(result), compute, vp(buffer)) }),
         }
     }
 }

@@ -11,21 +11,28 @@ use std::ffi::{c_char, c_int, c_void, CStr, CString};
 type P = *mut c_void;
 type CP = *const c_void;
 
-/// Declares the function table: one `unsafe extern "C" fn(...) -> c_int` per cuSPARSE function.
+/// Declares the function table: one `Option<unsafe extern "C" fn(...) -> c_int>` field per cuSPARSE
+/// function (None when this cuSPARSE lacks it, e.g. a deprecated routine removed later), and a
+/// method of the same name that returns the function or an error naming it.
 macro_rules! api {
     ($($name:ident($($arg:ty),*);)*) => {
         #[allow(non_snake_case)]
         pub struct Api {
-            $(pub $name: unsafe extern "C" fn($($arg),*) -> c_int,)*
+            $($name: Option<unsafe extern "C" fn($($arg),*) -> c_int>,)*
         }
 
+        #[allow(non_snake_case)]
         impl Api {
             /// Looks every function up in the dlopen'd library.
-            unsafe fn load(lib: P) -> Result<Api> {
-                Ok(Api {
-                    $($name: std::mem::transmute::<P, unsafe extern "C" fn($($arg),*) -> c_int>(sym(lib, stringify!($name))?),)*
-                })
+            unsafe fn load(lib: P) -> Api {
+                Api {
+                    $($name: sym(lib, stringify!($name)).ok().map(|p| std::mem::transmute::<P, unsafe extern "C" fn($($arg),*) -> c_int>(p)),)*
+                }
             }
+
+            $(pub fn $name(&self) -> Result<unsafe extern "C" fn($($arg),*) -> c_int> {
+                self.$name.ok_or_else(|| format!("this cuSPARSE has no {}", stringify!($name)))
+            })*
         }
     };
 }
@@ -102,14 +109,14 @@ impl Cusparse {
     }
 
     unsafe fn init(lib: P, path: String) -> Result<Cusparse> {
-        let api = Api::load(lib)?;
+        let api = Api::load(lib);
         let error_name = std::mem::transmute::<P, unsafe extern "C" fn(c_int) -> *const c_char>(sym(lib, "cusparseGetErrorName")?);
         let mut cs = Cusparse { api, error_name, handle: std::ptr::null_mut(), version: 0, path };
         let mut h = std::ptr::null_mut();
-        cs.check("cusparseCreate", (cs.api.cusparseCreate)(&mut h))?;
+        cs.check("cusparseCreate", (cs.api.cusparseCreate()?)(&mut h))?;
         cs.handle = h;
         let mut version = 0;
-        cs.check("cusparseGetVersion", (cs.api.cusparseGetVersion)(h, &mut version))?;
+        cs.check("cusparseGetVersion", (cs.api.cusparseGetVersion()?)(h, &mut version))?;
         cs.version = version;
         Ok(cs)
     }
@@ -134,8 +141,8 @@ impl Drop for Cusparse {
     fn drop(&mut self) {
         if !self.handle.is_null() {
             // SAFETY: created in `init`, destroyed once, after every descriptor (see main).
-            let s = unsafe { (self.api.cusparseDestroy)(self.handle) };
-            if let Err(e) = self.check("cusparseDestroy", s) {
+            let r = self.api.cusparseDestroy().and_then(|f| self.check("cusparseDestroy", unsafe { f(self.handle) }));
+            if let Err(e) = r {
                 eprintln!("oxsparse-bench: warning: {e}");
             }
         }

@@ -213,7 +213,10 @@ fn load(src: &Source, matrix_ops: &[&ops::MatrixOp], notes: &mut Vec<String>) ->
             let nnz = (*rows as f64 * *cols as f64 * density).ceil() as usize + rows;
             (format!("uniform_{rows}x{cols}_d{density}"), "generated".into(), *rows, *cols, nnz, None)
         }
-        Source::Banded { n, half_width } => (format!("banded_n{n}_w{half_width}"), "generated".into(), *n, *n, n * (2 * half_width + 1), None),
+        Source::Banded { n, half_width } => {
+            let nnz = n.saturating_mul(half_width.saturating_mul(2).saturating_add(1));
+            (format!("banded_n{n}_w{half_width}"), "generated".into(), *n, *n, nnz, None)
+        }
     };
     let mut wanted = Vec::new();
     for (k, op) in matrix_ops.iter().enumerate() {
@@ -260,7 +263,7 @@ fn run(opts: Options) -> i32 {
     }
     let ox = match OxHandle::create() {
         Ok(h) => h,
-        Err(1) => {
+        Err(s) if s == oxsparse::types::Status::OXSPARSE_STATUS_NOT_INITIALIZED as i32 => {
             println!("{NO_GPU}");
             return 0;
         }
@@ -276,14 +279,19 @@ fn run(opts: Options) -> i32 {
             return 1;
         }
     };
-    let sources = match sources(&opts) {
+    let selected = |name: &str| opts.ops.as_ref().is_none_or(|o| o.contains(&name));
+    let matrix_ops: Vec<&ops::MatrixOp> = ops::MATRIX_OPS.iter().filter(|o| selected(o.name)).collect();
+    // Matrices are found (and MANIFEST.tsv read) only when a matrix operation will run.
+    let sources = if matrix_ops.is_empty() { Ok(vec![]) } else { sources(&opts) };
+    let sources = match sources {
         Ok(s) => s,
         Err(e) => {
             eprintln!("oxsparse-bench: {e}");
             return 2;
         }
     };
-    let mut bench = Bench { libs: vec![Lib::Ox(ox.0)], gpu: &gpu, settings: Settings { warmup: opts.warmup, runs: opts.runs }, rows: vec![], notes: vec![], failures: 0 };
+    let settings = Settings { warmup: opts.warmup, runs: opts.runs };
+    let mut bench = Bench { libs: vec![Lib::Ox(ox.0)], gpu: &gpu, settings, rows: vec![], notes: vec![], failures: 0 };
     let cusparse = match Cusparse::load() {
         Ok(c) => Some(c),
         Err(LoadError::Absent(why)) => {
@@ -302,11 +310,7 @@ fn run(opts: Options) -> i32 {
     let cusparse_desc = cusparse.as_ref().map(|c| format!("{} ({})", c.version_string(), c.path));
     eprintln!("oxsparse-bench: {}; cuSPARSE {}", gpu.describe(), cusparse_desc.as_deref().unwrap_or("not loaded"));
 
-    let selected = |name: &str| opts.ops.as_ref().is_none_or(|o| o.contains(&name));
-    let matrix_ops: Vec<&ops::MatrixOp> = ops::MATRIX_OPS.iter().filter(|o| selected(o.name)).collect();
-    if !matrix_ops.is_empty() {
-        bench.matrices(&sources, &matrix_ops);
-    }
+    bench.matrices(&sources, &matrix_ops);
     for op in ops::VECTOR_OPS.iter().filter(|o| selected(o.name)) {
         eprintln!("oxsparse-bench: {} on generated vectors", op.name);
         for mut c in (op.cases)(opts.quick) {
@@ -318,16 +322,8 @@ fn run(opts: Options) -> i32 {
     let report = Report { device: gpu.describe(), cusparse: cusparse_desc, runs: opts.runs, warmup: opts.warmup, notes: bench.notes, rows: bench.rows };
     print!("{}", report.table());
     for (path, text) in [(&opts.json, report.json()), (&opts.csv, report.csv())] {
-        let Some(path) = path else { continue };
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).ok();
-        }
-        match std::fs::write(path, text) {
-            Ok(()) => eprintln!("oxsparse-bench: wrote {}", path.display()),
-            Err(e) => {
-                eprintln!("oxsparse-bench: cannot write {}: {e}", path.display());
-                failures += 1;
-            }
+        if let Some(path) = path {
+            failures += usize::from(!write_file(path, &text));
         }
     }
     if failures > 0 {
@@ -386,6 +382,23 @@ impl Bench<'_> {
     }
 }
 
+/// Writes a result file (creating its folder); false after saying why it could not.
+fn write_file(path: &Path, text: &str) -> bool {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).ok();
+    }
+    match std::fs::write(path, text) {
+        Ok(()) => {
+            eprintln!("oxsparse-bench: wrote {}", path.display());
+            true
+        }
+        Err(e) => {
+            eprintln!("oxsparse-bench: cannot write {}: {e}", path.display());
+            false
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -427,10 +440,10 @@ mod tests {
         std::fs::write(dir.join("z.mtx"), "").unwrap();
         std::fs::write(dir.join("a.mtx.gz"), "").unwrap();
         std::fs::write(dir.join("notes.txt"), "").unwrap();
-        let files = expand(&[dir.clone()]).unwrap();
+        let files = expand(std::slice::from_ref(&dir)).unwrap();
         assert_eq!(files, vec![Source::File { path: dir.join("a.mtx.gz"), group: "".into() }, Source::File { path: dir.join("z.mtx"), group: "".into() }]);
         std::fs::write(dir.join("MANIFEST.tsv"), "file\tclass\trows\nz.mtx\tgnn\t3\n").unwrap();
-        assert_eq!(expand(&[dir.clone()]).unwrap(), vec![Source::File { path: dir.join("z.mtx"), group: "gnn".into() }]);
+        assert_eq!(expand(std::slice::from_ref(&dir)).unwrap(), vec![Source::File { path: dir.join("z.mtx"), group: "gnn".into() }]);
         assert!(expand(&[dir.join("missing.mtx")]).is_err());
         std::fs::remove_dir_all(&dir).ok();
     }

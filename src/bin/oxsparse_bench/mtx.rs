@@ -75,9 +75,7 @@ impl MtxFile {
         } else {
             (Box::new(std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?), None)
         };
-        let mut file = MtxFile::from_reader(&name, BufReader::with_capacity(1 << 20, reader), child)?;
-        file.name = name;
-        Ok(file)
+        MtxFile::from_reader(&name, BufReader::with_capacity(1 << 20, reader), child)
     }
 
     /// Reads the header from any reader (the unit tests use in-memory text).
@@ -91,11 +89,11 @@ impl MtxFile {
         };
         let mut line = String::new();
         if !f.next_line(&mut line, false)? {
-            return Err(f.err("empty file"));
+            return Err(f.early_end("empty file"));
         }
         let (field, symmetry) = parse_banner(&line).map_err(|e| f.err(&e))?;
         if !f.next_line(&mut line, true)? {
-            return Err(f.err("no size line"));
+            return Err(f.early_end("no size line"));
         }
         let size: Vec<&str> = line.split_ascii_whitespace().collect();
         let num = |s: &str| s.parse::<usize>().map_err(|_| format!("bad size line {:?}", line.trim_end()));
@@ -121,7 +119,7 @@ impl MtxFile {
         let mut line = String::new();
         for k in 0..h.entries {
             if !self.next_line(&mut line, true)? {
-                return Err(self.err(&format!("the header announces {} entries but the file ends after {k}", h.entries)));
+                return Err(self.early_end(&format!("the header announces {} entries but the file ends after {k}", h.entries)));
             }
             let (r, c, v) = self.parse_entry(&line, &mut rng)?;
             triplets.push((r, c, v));
@@ -197,6 +195,14 @@ impl MtxFile {
         Ok(())
     }
 
+    /// The input ended too soon: gzip's failure when it failed (a corrupt archive), else `what`.
+    fn early_end(&mut self, what: &str) -> String {
+        match self.finish_child() {
+            Err(e) => e,
+            Ok(()) => self.err(what),
+        }
+    }
+
     fn err(&self, what: &str) -> String {
         format!("{}:{}: {what}", self.name, self.line_no)
     }
@@ -249,9 +255,9 @@ mod tests {
     /// The dense form, row-major, for easy comparison.
     fn dense(m: &Csr) -> Vec<Vec<f32>> {
         let mut d = vec![vec![0.0; m.cols]; m.rows];
-        for r in 0..m.rows {
+        for (r, row) in d.iter_mut().enumerate() {
             for k in m.row_ptr[r] as usize..m.row_ptr[r + 1] as usize {
-                d[r][m.col_idx[k] as usize] = m.values[k];
+                row[m.col_idx[k] as usize] = m.values[k];
             }
         }
         d
@@ -291,9 +297,9 @@ mod tests {
         assert_eq!(a, parse(text, 42).unwrap(), "same seed, same values");
         assert_ne!(a.values, parse(text, 43).unwrap().values);
         let d = dense(&a);
-        for r in 0..4 {
-            for c in 0..4 {
-                assert_eq!(d[r][c], d[c][r]);
+        for (r, row) in d.iter().enumerate() {
+            for (c, v) in row.iter().enumerate() {
+                assert_eq!(*v, d[c][r]);
             }
         }
         assert!(a.values.iter().all(|v| (-1.0..1.0).contains(v) && *v != 0.0));
@@ -352,7 +358,8 @@ mod tests {
             // Only the header read: dropping stops gzip without error.
             drop(MtxFile::open(&dir.join("m.mtx.gz")).unwrap());
             std::fs::write(dir.join("bad.mtx.gz"), b"not gzip").unwrap();
-            assert!(MtxFile::open(&dir.join("bad.mtx.gz")).and_then(|f| f.read(0)).is_err());
+            let e = MtxFile::open(&dir.join("bad.mtx.gz")).and_then(|f| f.read(0)).err().unwrap();
+            assert!(e.contains("gzip -dc failed"), "{e}");
         }
         assert_eq!(MtxFile::open(&plain).unwrap().read(0).unwrap().nnz(), 2);
         std::fs::remove_dir_all(&dir).ok();

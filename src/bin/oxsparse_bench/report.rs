@@ -152,16 +152,17 @@ impl Report {
         );
         let _ = writeln!(
             s,
-            "\n{:<14} {:<34} {:>19} {:>10} {:>11} {:>8} {:>11} {:>8} {:>8}  check",
-            "op", "input", "rows x cols", "nnz", "oxsparse ms", "GB/s", "cuSPARSE ms", "GB/s", "speedup"
+            "\n{:<14} {:<32} {:<30} {:>19} {:>10} {:>11} {:>8} {:>11} {:>8} {:>8}  check",
+            "op", "variant", "input", "rows x cols", "nnz", "oxsparse ms", "GB/s", "cuSPARSE ms", "GB/s", "speedup"
         );
         for r in &self.rows {
             let check = if r.error.is_some() { "ERROR" } else { worst(r.libs.iter().map(LibResult::status)) };
             let _ = writeln!(
                 s,
-                "{:<14} {:<34} {:>19} {:>10} {:>11} {:>8} {:>11} {:>8} {:>8}  {}",
+                "{:<14} {:<32} {:<30} {:>19} {:>10} {:>11} {:>8} {:>11} {:>8} {:>8}  {}",
                 r.op,
-                truncate(&r.input, 34),
+                truncate(&r.variant, 32),
+                truncate(&r.input, 30),
                 format!("{} x {}", r.rows, r.cols),
                 r.nnz,
                 opt(r.median("oxsparse"), 4),
@@ -174,7 +175,7 @@ impl Report {
         }
         let _ = writeln!(s);
         for (op, n, mean, wins) in self.summary() {
-            let _ = writeln!(s, "{op}: {n} cases, geometric-mean speedup {mean:.2}x, oxsparse faster in {wins}");
+            let _ = writeln!(s, "{op}: geometric-mean speedup {mean:.2}x over {n} cases, oxsparse faster in {wins} of them");
         }
         let problems: Vec<String> = self.rows.iter().flat_map(Row::problems).collect();
         for p in &problems {

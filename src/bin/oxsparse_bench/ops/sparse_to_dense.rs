@@ -101,23 +101,61 @@ impl Case for SparseToDense<'_> {
         self.copies[0].dense.fill(0xFF)
     }
 
-    /// Every entry of the dense matrix: the stored value where A stores one, else zero. Exact.
     fn check(&self) -> Result<Check> {
         let a = &self.m.csr;
-        let got: Vec<f32> = self.copies[0].dense.download(a.rows * a.cols)?;
-        let mut c = Checker::new();
-        for r in 0..a.rows {
-            let (mut k, end) = (a.row_ptr[r] as usize, a.row_ptr[r + 1] as usize);
-            for col in 0..a.cols {
-                let want = if k < end && a.col_idx[k] as usize == col {
-                    k += 1;
-                    a.values[k - 1] as f64
-                } else {
-                    0.0
-                };
-                c.value(got[r * a.cols + col], want, 0.0, || format!("B[{r}][{col}]"));
-            }
+        Ok(compare(a, &self.copies[0].dense.download(a.rows * a.cols)?))
+    }
+}
+
+/// Compares a row-major dense matrix with A: the stored value where A stores one, else zero. Exact.
+fn compare(a: &Csr, dense: &[f32]) -> Check {
+    let mut c = Checker::new();
+    for r in 0..a.rows {
+        let (mut k, end) = (a.row_ptr[r] as usize, a.row_ptr[r + 1] as usize);
+        for col in 0..a.cols {
+            let want = if k < end && a.col_idx[k] as usize == col {
+                k += 1;
+                a.values[k - 1] as f64
+            } else {
+                0.0
+            };
+            c.value(dense[r * a.cols + col], want, 0.0, || format!("B[{r}][{col}]"));
         }
-        Ok(c.finish())
+    }
+    c.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dense_forms_up_to_256_mib_are_measured() {
+        assert_eq!(skip(8192, 8192, 0), None);
+        assert_eq!(skip(1, 1 << 26, 0), None);
+        assert!(skip(8193, 8192, 0).unwrap().contains("> 256 MiB"));
+        assert!(skip(1 << 40, 1 << 40, 0).is_some());
+    }
+
+    #[test]
+    fn traffic_counts_the_csr_arrays_and_the_dense_matrix() {
+        let m = Matrix { name: "t".into(), group: "g".into(), csr: Csr::from_triplets(3, 5, vec![(0, 1, 1.0), (2, 4, 2.0)]).unwrap() };
+        let cases = cases(&m);
+        let i = cases[0].info();
+        assert_eq!((i.op, i.rows, i.cols, i.nnz), ("SparseToDense", 3, 5, 2));
+        assert_eq!(i.traffic_bytes, 4 * 4 + 8 * 2 + 4 * 15);
+    }
+
+    #[test]
+    fn compare_wants_exact_values_and_zeros() {
+        let a = Csr::from_triplets(2, 3, vec![(0, 1, 1.5), (1, 0, -2.0), (1, 2, 0.25)]).unwrap();
+        let good = [0.0, 1.5, 0.0, -2.0, 0.0, 0.25];
+        assert!(compare(&a, &good).ok());
+        let mut bad = good;
+        bad[2] = f32::NAN; // a poisoned entry that was never written
+        bad[5] = 0.2500001;
+        let c = compare(&a, &bad);
+        assert_eq!((c.compared, c.mismatches), (6, 2));
+        assert!(c.first.unwrap().starts_with("B[0][2]"));
     }
 }

@@ -85,8 +85,8 @@ impl VectorCase {
 impl Case for VectorCase {
     fn info(&self) -> Info {
         let (op, variant) = match self.kind {
-            Kind::Gather => ("Gather", "f32 i32, sorted distinct indices"),
-            Kind::SpVV => ("SpVV", "f32 i32, compute f32, device pointer mode"),
+            Kind::Gather => ("Gather", "f32 i32, sorted indices"),
+            Kind::SpVV => ("SpVV", "f32 i32 sorted, result on device"),
         };
         let nnz = self.nnz as u64;
         Info {
@@ -164,13 +164,46 @@ impl Case for VectorCase {
             }
             Kind::SpVV => {
                 let got: Vec<f32> = self.copies[0].result.download(1)?;
-                let terms = h.indices.iter().zip(&h.x).map(|(&i, &x)| x as f64 * h.y[i as usize] as f64);
-                let (sum, abs_sum) = terms.fold((0.0, 0.0), |(s, a), t| (s + t, a + t.abs()));
-                // Exact while every partial sum is an integer below 2^24; else FP32's error bound.
-                let tol = if abs_sum < (1u64 << 24) as f64 { 0.0 } else { abs_sum * self.nnz as f64 * f32::EPSILON as f64 };
-                c.value(got[0], sum, tol, || "result".into());
+                let (want, tol) = spvv_reference(h);
+                c.value(got[0], want, tol, || "result".into());
             }
         }
         Ok(c.finish())
+    }
+}
+
+/// SpVV's float64 result and its tolerance: 0 while the sum of |terms| (a bound on every partial
+/// sum) stays below 2^24, so that FP32 sums of these integers are exact; else FP32's error bound.
+fn spvv_reference(h: &Host) -> (f64, f64) {
+    let terms = h.indices.iter().zip(&h.x).map(|(&i, &x)| x as f64 * h.y[i as usize] as f64);
+    let (sum, abs_sum) = terms.fold((0.0, 0.0), |(s, a), t: f64| (s + t, a + t.abs()));
+    let tol = if abs_sum < (1u64 << 24) as f64 { 0.0 } else { abs_sum * h.indices.len() as f64 * f32::EPSILON as f64 };
+    (sum, tol)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_size_and_density_is_a_case() {
+        let full = cases(Kind::Gather, false);
+        assert_eq!(full.len(), 4);
+        let i = full[3].info();
+        assert_eq!((i.op, i.rows, i.nnz), ("Gather", 1 << 24, (1 << 24) / 10));
+        assert_eq!(i.traffic_bytes, 12 * i.nnz);
+        assert_eq!(i.input, "n=2^24 nnz=10%");
+        assert_eq!(cases(Kind::SpVV, true).len(), 2);
+    }
+
+    #[test]
+    fn spvv_operands_keep_the_reference_exact() {
+        let c = VectorCase { kind: Kind::SpVV, n: 1 << 24, nnz: (1 << 24) / 10, pct: 10, host: None, copies: Vec::new() };
+        let h = c.make_host();
+        assert!(h.x.iter().chain(&h.y).all(|v| [-2.0, -1.0, 1.0, 2.0].contains(v)));
+        assert!(h.indices.windows(2).all(|w| w[0] < w[1]));
+        let (want, tol) = spvv_reference(&h);
+        assert_eq!(tol, 0.0, "the largest case must still be checked exactly");
+        assert_eq!(want.fract(), 0.0);
     }
 }
