@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::half::{bf16_bits, bf16_value, f16_bits, f16_value};
+use common::bytes::{decode_element as decode, encode};
 use common::{gpu, DevBuf, Rng};
 use oxsparse::context::Handle;
 use oxsparse::descr::{DnMat, FormatInfo, SpArrays, SpMat};
@@ -22,44 +22,7 @@ const BASES: [IndexBase; 2] = [IndexBase::OXSPARSE_INDEX_BASE_ZERO, IndexBase::O
 const ORDERS: [Order; 2] = [Order::OXSPARSE_ORDER_ROW, Order::OXSPARSE_ORDER_COL];
 const ALG: SparseToDenseAlg = SparseToDenseAlg::OXSPARSE_SPARSETODENSE_ALG_DEFAULT;
 
-// ---- values: f64 pairs <-> the bytes of each type ---------------------------------------------
-
-fn encode(t: DataType, vals: &[(f64, f64)]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(vals.len() * t.size_bytes() as usize);
-    for &(re, im) in vals {
-        match t {
-            CUDA_R_8I => out.push(re as i8 as u8),
-            CUDA_R_16F => out.extend(f16_bits(re).to_le_bytes()),
-            CUDA_R_16BF => out.extend(bf16_bits(re).to_le_bytes()),
-            CUDA_R_32F => out.extend((re as f32).to_le_bytes()),
-            CUDA_R_64F => out.extend(re.to_le_bytes()),
-            CUDA_C_16F => [re, im].iter().for_each(|&x| out.extend(f16_bits(x).to_le_bytes())),
-            CUDA_C_16BF => [re, im].iter().for_each(|&x| out.extend(bf16_bits(x).to_le_bytes())),
-            CUDA_C_32F => [re, im].iter().for_each(|&x| out.extend((x as f32).to_le_bytes())),
-            CUDA_C_64F => [re, im].iter().for_each(|&x| out.extend(x.to_le_bytes())),
-            CUDA_R_32I => unreachable!("not a SparseToDense type"),
-        }
-    }
-    out
-}
-
-fn decode(t: DataType, e: &[u8]) -> (f64, f64) {
-    let u16_at = |i: usize| u16::from_le_bytes([e[i], e[i + 1]]);
-    let f32_at = |i: usize| f32::from_le_bytes(e[i..i + 4].try_into().unwrap()) as f64;
-    let f64_at = |i: usize| f64::from_le_bytes(e[i..i + 8].try_into().unwrap());
-    match t {
-        CUDA_R_8I => (e[0] as i8 as f64, 0.0),
-        CUDA_R_16F => (f16_value(u16_at(0)), 0.0),
-        CUDA_R_16BF => (bf16_value(u16_at(0)), 0.0),
-        CUDA_R_32F => (f32_at(0), 0.0),
-        CUDA_R_64F => (f64_at(0), 0.0),
-        CUDA_C_16F => (f16_value(u16_at(0)), f16_value(u16_at(2))),
-        CUDA_C_16BF => (bf16_value(u16_at(0)), bf16_value(u16_at(2))),
-        CUDA_C_32F => (f32_at(0), f32_at(4)),
-        CUDA_C_64F => (f64_at(0), f64_at(8)),
-        CUDA_R_32I => unreachable!(),
-    }
-}
+// ---- values (stored with common::bytes) -----------------------------------------------------
 
 /// A nonzero value exact in `t`: an integer in [-127, 127] for int8, else k/64 with 0 < |k| < 256.
 fn random_value(rng: &mut Rng, t: DataType) -> (f64, f64) {

@@ -3,7 +3,7 @@
 //! bit-level f64 <-> f16/bf16 conversions.
 #![allow(dead_code)]
 
-pub mod half;
+pub mod bytes;
 
 use cudarc::driver::result;
 use oxsparse::context::Handle;
