@@ -1,5 +1,6 @@
 //! CPU reference implementations: plain, obviously correct loops in float64 (complex as (re, im)
 //! pairs), used as the oracle by the GPU tests. Every fast kernel has its twin here.
 
+pub mod rng;
 pub mod sparse_to_dense;
 pub mod vector_ops;
