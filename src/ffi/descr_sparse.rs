@@ -3,6 +3,7 @@
 
 use super::descr_dense::value_type;
 use super::*;
+use std::sync::Mutex;
 use crate::descr::{SpArrays, SpMat, SpVec};
 use crate::types::{IndexBase, IndexType, Order};
 use std::os::raw::c_void;
@@ -23,7 +24,7 @@ fn arrays(offsets: *const c_void, indices: *const c_void, values: *const c_void)
 unsafe fn publish_sp_mat(out: *mut oxsparseSpMatDescr_t, build: impl FnOnce() -> Result<SpMat>) -> Result<()> {
     out_ptr(out, "spMatDescr")?;
     let inner = build()?;
-    publish(out, Kind::SpMat, oxsparseSpMatDescr { inner })
+    publish(out, Kind::SpMat, oxsparseSpMatDescr { inner, active: Mutex::new(None) })
 }
 
 /// Non-NULL index and value arrays are required once there are entries to point at.

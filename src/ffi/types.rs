@@ -8,6 +8,8 @@
 
 use crate::context::Handle;
 use crate::descr::{DnMat, DnVec, SpMat, SpVec};
+use crate::ops::ActiveBuffer;
+use std::sync::Mutex;
 use std::os::raw::{c_int, c_void};
 
 /// The library context behind `oxsparseHandle_t`.
@@ -25,6 +27,9 @@ pub struct oxsparseDnVecDescr {
 /// Sparse matrix descriptor (every format).
 pub struct oxsparseSpMatDescr {
     pub(crate) inner: SpMat,
+    /// The buffer a `*_preprocess` call made active for this matrix, and what it was planned for.
+    /// Preprocess takes a const descriptor (as in cuSPARSE) yet records state, hence the lock.
+    pub(crate) active: Mutex<Option<ActiveBuffer>>,
 }
 /// Dense matrix descriptor.
 pub struct oxsparseDnMatDescr {

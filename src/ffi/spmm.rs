@@ -1,0 +1,110 @@
+//! SpMM: `oxsparseSpMM_bufferSize`, `oxsparseSpMM_preprocess` and `oxsparseSpMM`,
+//! C = alpha * op(A) * op(B) + beta * C with sparse A and dense B and C.
+
+use super::*;
+use crate::ops::spmm::{self as op, Call};
+use crate::types::{DataType, Operation, SpMMAlg};
+use std::os::raw::c_void;
+
+/// Decodes the arguments shared by the three calls, in the API's order.
+#[allow(clippy::too_many_arguments)]
+unsafe fn call<'a>(
+    handle: oxsparseHandle_t,
+    opA: oxsparseOperation_t,
+    opB: oxsparseOperation_t,
+    alpha: *const c_void,
+    matA: oxsparseConstSpMatDescr_t,
+    matB: oxsparseConstDnMatDescr_t,
+    beta: *const c_void,
+    matC: oxsparseConstDnMatDescr_t,
+    computeType: cudaDataType,
+    alg: oxsparseSpMMAlg_t,
+) -> Result<(&'a oxsparseContext, &'a oxsparseSpMatDescr, Call<'a>)> {
+    let h = borrow(handle, Kind::Handle, "handle")?;
+    let a = borrow(matA, Kind::SpMat, "matA")?;
+    let b = &borrow(matB, Kind::DnMat, "matB")?.inner;
+    let c = &borrow(matC, Kind::DnMat, "matC")?.inner;
+    if alpha.is_null() {
+        return Err(Error::InvalidValue("alpha is NULL".into()));
+    }
+    if beta.is_null() {
+        return Err(Error::InvalidValue("beta is NULL".into()));
+    }
+    let op_a = decode(opA, "opA", Operation::from_raw)?;
+    let op_b = decode(opB, "opB", Operation::from_raw)?;
+    let compute = decode(computeType, "computeType", DataType::from_raw)?;
+    let alg = decode(alg, "alg", SpMMAlg::from_raw)?;
+    Ok((h, a, Call { op_a, op_b, a: &a.inner, b, c, compute, alg, alpha, beta }))
+}
+
+/// Workspace size in bytes for `oxsparseSpMM_preprocess` and `oxsparseSpMM` with these arguments.
+#[no_mangle]
+pub unsafe extern "C" fn oxsparseSpMM_bufferSize(
+    handle: oxsparseHandle_t,
+    opA: oxsparseOperation_t,
+    opB: oxsparseOperation_t,
+    alpha: *const c_void,
+    matA: oxsparseConstSpMatDescr_t,
+    matB: oxsparseConstDnMatDescr_t,
+    beta: *const c_void,
+    matC: oxsparseDnMatDescr_t,
+    computeType: cudaDataType,
+    alg: oxsparseSpMMAlg_t,
+    bufferSize: *mut usize,
+) -> oxsparseStatus_t {
+    guard("oxsparseSpMM_bufferSize", || {
+        let (h, _, call) = call(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg)?;
+        let out = out_ptr(bufferSize, "bufferSize")?;
+        *out = op::buffer_size(&h.inner, &call)?;
+        Ok(())
+    })
+}
+
+/// Optional: builds the plan for these arguments into `externalBuffer` and makes it the active
+/// buffer of `matA`. Later `oxsparseSpMM` calls with the same arguments (alpha, beta, the dense
+/// values and A's values may change) and that buffer skip the planning. Asynchronous.
+#[no_mangle]
+pub unsafe extern "C" fn oxsparseSpMM_preprocess(
+    handle: oxsparseHandle_t,
+    opA: oxsparseOperation_t,
+    opB: oxsparseOperation_t,
+    alpha: *const c_void,
+    matA: oxsparseConstSpMatDescr_t,
+    matB: oxsparseConstDnMatDescr_t,
+    beta: *const c_void,
+    matC: oxsparseDnMatDescr_t,
+    computeType: cudaDataType,
+    alg: oxsparseSpMMAlg_t,
+    externalBuffer: *mut c_void,
+) -> oxsparseStatus_t {
+    guard("oxsparseSpMM_preprocess", || {
+        let (h, a, call) = call(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg)?;
+        let mut active = a.active.lock().unwrap_or_else(|p| p.into_inner());
+        *active = None;
+        *active = op::preprocess(&h.inner, &call, externalBuffer as u64)?;
+        Ok(())
+    })
+}
+
+/// C = alpha * op(A) * op(B) + beta * C on the handle's stream. When beta is zero C is only
+/// written. Deterministic: the same inputs give bitwise the same C, with or without preprocess.
+#[no_mangle]
+pub unsafe extern "C" fn oxsparseSpMM(
+    handle: oxsparseHandle_t,
+    opA: oxsparseOperation_t,
+    opB: oxsparseOperation_t,
+    alpha: *const c_void,
+    matA: oxsparseConstSpMatDescr_t,
+    matB: oxsparseConstDnMatDescr_t,
+    beta: *const c_void,
+    matC: oxsparseDnMatDescr_t,
+    computeType: cudaDataType,
+    alg: oxsparseSpMMAlg_t,
+    externalBuffer: *mut c_void,
+) -> oxsparseStatus_t {
+    guard("oxsparseSpMM", || {
+        let (h, a, call) = call(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg)?;
+        let active = a.active.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        op::spmm(&h.inner, &call, externalBuffer as u64, active.as_ref())
+    })
+}
