@@ -1,5 +1,5 @@
 /* Ports of NVIDIA CUDALibrarySamples' cuSPARSE programs sparse2dense_csr,
- * gather, scatter, axpby, rot and spvv to oxsparse. Unlike the originals:
+ * gather, scatter, axpby, rot, spvv, spmm_csr and spmm_coo to oxsparse. Unlike the originals:
  *   - inputs are pseudo-random from a fixed seed, and the expected results are
  *     computed here on the host in double precision;
  *   - each program runs twice: float with 32-bit indices and base 0, and double
@@ -360,6 +360,88 @@ static void spvv(const config_t *c) {
     vectors_teardown(&v);
 }
 
+/* spmm_csr and spmm_coo: C = alpha * A * B + beta * C with the samples' 4x4 pattern (nnz 9),
+ * B 4x3 column-major, C column-major, random values, alpha 1 and beta 0 as in the samples plus a
+ * second call with beta != 0 (C then holds the first result). */
+enum { MM_ROWS = 4, MM_K = 4, MM_N = 3, MM_NNZ = 9 };
+static const int64_t mm_offsets0[MM_ROWS + 1] = {0, 3, 4, 7, 9};
+static const int64_t mm_rows0[MM_NNZ] = {0, 0, 0, 1, 2, 2, 2, 3, 3};
+static const int64_t mm_columns0[MM_NNZ] = {0, 2, 3, 1, 0, 2, 3, 1, 3};
+
+static void spmm_sample(const config_t *c, int coo) {
+    int64_t offsets[MM_ROWS + 1], rows[MM_NNZ], columns[MM_NNZ], i, j, k;
+    double values[MM_NNZ], b[MM_K * MM_N], want[MM_ROWS * MM_N], got[MM_ROWS * MM_N], scale = 0;
+    void *d_off, *d_col, *d_val, *d_b, *d_c, *d_buf = NULL;
+    size_t buffer_size = 0;
+    scalar_t alpha = scalar(1.0), beta = scalar(0.0), beta2 = scalar(0.5);
+    oxsparseSpMatDescr_t matA;
+    oxsparseDnMatDescr_t matB, matC;
+    int pass;
+
+    for (i = 0; i <= MM_ROWS; i++)
+        offsets[i] = mm_offsets0[i] + c->base;
+    for (k = 0; k < MM_NNZ; k++) {
+        rows[k] = mm_rows0[k] + c->base;
+        columns[k] = mm_columns0[k] + c->base;
+        values[k] = rnd(c->vtype);
+    }
+    for (k = 0; k < MM_K * MM_N; k++)
+        b[k] = rnd(c->vtype);
+    for (k = 0; k < MM_ROWS * MM_N; k++)
+        want[k] = 0.0;
+    for (k = 0; k < MM_NNZ; k++)
+        for (j = 0; j < MM_N; j++)
+            want[j * MM_ROWS + mm_rows0[k]] += values[k] * b[j * MM_K + mm_columns0[k]];
+    for (k = 0; k < MM_ROWS * MM_N; k++)
+        scale = fmax(scale, fabs(want[k]) + 8.0);
+
+    d_off = upload_indices(coo ? rows : offsets, coo ? MM_NNZ : MM_ROWS + 1, c->itype);
+    d_col = upload_indices(columns, MM_NNZ, c->itype);
+    d_val = upload_values(values, MM_NNZ, c->vtype);
+    d_b = upload_values(b, MM_K * MM_N, c->vtype);
+    CUDA_OK(cudaMalloc(&d_c, (size_t)(MM_ROWS * MM_N) * vsize(c->vtype)));
+    poison(d_c, MM_ROWS * MM_N, c->vtype);
+
+    if (coo)
+        OK(oxsparseCreateCoo(&matA, MM_ROWS, MM_K, MM_NNZ, d_off, d_col, d_val, c->itype, c->base,
+                             c->vtype));
+    else
+        OK(oxsparseCreateCsr(&matA, MM_ROWS, MM_K, MM_NNZ, d_off, d_col, d_val, c->itype,
+                             c->itype, c->base, c->vtype));
+    OK(oxsparseCreateDnMat(&matB, MM_K, MM_N, MM_K, d_b, c->vtype, OXSPARSE_ORDER_COL));
+    OK(oxsparseCreateDnMat(&matC, MM_ROWS, MM_N, MM_ROWS, d_c, c->vtype, OXSPARSE_ORDER_COL));
+    OK(oxsparseSpMM_bufferSize(handle, OXSPARSE_OPERATION_NON_TRANSPOSE,
+                               OXSPARSE_OPERATION_NON_TRANSPOSE, scalar_ptr(&alpha, c->vtype), matA,
+                               matB, scalar_ptr(&beta, c->vtype), matC, c->vtype,
+                               OXSPARSE_SPMM_ALG_DEFAULT, &buffer_size));
+    if (buffer_size)
+        CUDA_OK(cudaMalloc(&d_buf, buffer_size));
+    for (pass = 0; pass < 2; pass++) {
+        /* pass 1: beta = 0.5 over the first result, C = A*B + 0.5 * A*B */
+        OK(oxsparseSpMM(handle, OXSPARSE_OPERATION_NON_TRANSPOSE,
+                        OXSPARSE_OPERATION_NON_TRANSPOSE, scalar_ptr(&alpha, c->vtype), matA, matB,
+                        scalar_ptr(pass ? &beta2 : &beta, c->vtype), matC, c->vtype,
+                        OXSPARSE_SPMM_ALG_DEFAULT, d_buf));
+        download_values(d_c, MM_ROWS * MM_N, c->vtype, got);
+        compare(pass ? "C (beta 0.5)" : "C", got, want, MM_ROWS * MM_N, c->vtype, scale);
+        for (k = 0; k < MM_ROWS * MM_N; k++)
+            want[k] *= 1.5;
+    }
+    OK(oxsparseDestroySpMat(matA));
+    OK(oxsparseDestroyDnMat(matB));
+    OK(oxsparseDestroyDnMat(matC));
+    if (d_buf)
+        CUDA_OK(cudaFree(d_buf));
+    CUDA_OK(cudaFree(d_off));
+    CUDA_OK(cudaFree(d_col));
+    CUDA_OK(cudaFree(d_val));
+    CUDA_OK(cudaFree(d_b));
+    CUDA_OK(cudaFree(d_c));
+}
+
+static void spmm_csr(const config_t *c) { spmm_sample(c, 0); }
+static void spmm_coo(const config_t *c) { spmm_sample(c, 1); }
+
 int main(void) {
     static const struct {
         const char *name;
@@ -371,6 +453,8 @@ int main(void) {
         {"axpby", axpby},
         {"rot", rot},
         {"spvv", spvv},
+        {"spmm_csr", spmm_csr},
+        {"spmm_coo", spmm_coo},
     };
     int devices = 0, failed_samples = 0;
     size_t s, k;

@@ -944,6 +944,45 @@ module oxsparse
     end function oxsparseSpVV
 
     ! ------------------------------------------------------------------------------------
+    ! SpMM: C = alpha * op(A) * op(B) + beta * C
+    ! ------------------------------------------------------------------------------------
+    function oxsparseSpMM_bufferSize(handle, opA, opB, alpha, matA, matB, beta, matC, &
+            computeType, alg, bufferSize) &
+        bind(C, name="oxsparseSpMM_bufferSize") result(res)
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: handle
+      integer(c_int), value :: opA, opB
+      type(c_ptr), value :: alpha, matA, matB, beta, matC
+      integer(c_int), value :: computeType, alg
+      integer(c_size_t), intent(out) :: bufferSize
+      integer(c_int) :: res
+    end function oxsparseSpMM_bufferSize
+
+    function oxsparseSpMM_preprocess(handle, opA, opB, alpha, matA, matB, beta, matC, &
+            computeType, alg, externalBuffer) &
+        bind(C, name="oxsparseSpMM_preprocess") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle
+      integer(c_int), value :: opA, opB
+      type(c_ptr), value :: alpha, matA, matB, beta, matC
+      integer(c_int), value :: computeType, alg
+      type(c_ptr), value :: externalBuffer
+      integer(c_int) :: res
+    end function oxsparseSpMM_preprocess
+
+    function oxsparseSpMM(handle, opA, opB, alpha, matA, matB, beta, matC, &
+            computeType, alg, externalBuffer) &
+        bind(C, name="oxsparseSpMM") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle
+      integer(c_int), value :: opA, opB
+      type(c_ptr), value :: alpha, matA, matB, beta, matC
+      integer(c_int), value :: computeType, alg
+      type(c_ptr), value :: externalBuffer
+      integer(c_int) :: res
+    end function oxsparseSpMM
+
+    ! ------------------------------------------------------------------------------------
     ! SparseToDense
 
     function oxsparseSparseToDense_bufferSize(handle, matA, matB, alg, bufferSize) &

@@ -423,6 +423,24 @@ oxsparseStatus_t oxsparseSparseToDense_bufferSize(oxsparseHandle_t handle, oxspa
 oxsparseStatus_t oxsparseSparseToDense(oxsparseHandle_t handle, oxsparseConstSpMatDescr_t matA, oxsparseDnMatDescr_t matB, oxsparseSparseToDenseAlg_t alg, void *externalBuffer);
 
 /**
+ * Workspace size in bytes for `oxsparseSpMM_preprocess` and `oxsparseSpMM` with these arguments.
+ */
+oxsparseStatus_t oxsparseSpMM_bufferSize(oxsparseHandle_t handle, oxsparseOperation_t opA, oxsparseOperation_t opB, const void *alpha, oxsparseConstSpMatDescr_t matA, oxsparseConstDnMatDescr_t matB, const void *beta, oxsparseDnMatDescr_t matC, cudaDataType computeType, oxsparseSpMMAlg_t alg, size_t *bufferSize);
+
+/**
+ * Optional: builds the plan for these arguments into `externalBuffer` and makes it the active
+ * buffer of `matA`. Later `oxsparseSpMM` calls with the same arguments (alpha, beta, the dense
+ * values and A's values may change) and that buffer skip the planning. Asynchronous.
+ */
+oxsparseStatus_t oxsparseSpMM_preprocess(oxsparseHandle_t handle, oxsparseOperation_t opA, oxsparseOperation_t opB, const void *alpha, oxsparseConstSpMatDescr_t matA, oxsparseConstDnMatDescr_t matB, const void *beta, oxsparseDnMatDescr_t matC, cudaDataType computeType, oxsparseSpMMAlg_t alg, void *externalBuffer);
+
+/**
+ * C = alpha * op(A) * op(B) + beta * C on the handle's stream. When beta is zero C is only
+ * written. Deterministic: the same inputs give bitwise the same C, with or without preprocess.
+ */
+oxsparseStatus_t oxsparseSpMM(oxsparseHandle_t handle, oxsparseOperation_t opA, oxsparseOperation_t opB, const void *alpha, oxsparseConstSpMatDescr_t matA, oxsparseConstDnMatDescr_t matB, const void *beta, oxsparseDnMatDescr_t matC, cudaDataType computeType, oxsparseSpMMAlg_t alg, void *externalBuffer);
+
+/**
  * Y = alpha * X + beta * Y for the sparse vector X and the dense vector Y: every entry of Y is
  * scaled by beta, the entries X indexes also get alpha * X. alpha and beta are of the compute type
  * (float for 16-bit real data, cuComplex for 16-bit complex data).

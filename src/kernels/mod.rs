@@ -7,7 +7,9 @@
 
 pub mod module;
 pub mod params;
+pub mod row_view;
 pub mod sparse_to_dense;
+pub mod spmm;
 pub mod vector_ops;
 
 use crate::context::Handle;

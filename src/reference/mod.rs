@@ -3,4 +3,5 @@
 
 pub mod rng;
 pub mod sparse_to_dense;
+pub mod spmm;
 pub mod vector_ops;

@@ -5,13 +5,15 @@
 //! the struct at the next build. Keep to `u64`/`i64`/`i32`/`u32` and nested blocks; device addresses
 //! are `u64`. Every `pub struct` here is exported to the header (build.rs lists them).
 
+pub mod row_view;
 pub mod sparse_to_dense;
+pub mod spmm;
 pub mod vector_ops;
 
 /// A scalar (alpha, beta, ...) of the operation's compute type: either its bytes, read on the host
 /// at call time (host pointer mode), or the device address to read it from in stream order.
 #[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Scalar {
     /// Value bytes, up to a double complex.
     pub host: [u64; 2],

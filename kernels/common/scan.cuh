@@ -1,0 +1,83 @@
+// Exclusive prefix sums of integers in device memory, in three stream-ordered kernels: no atomics
+// and no host round trip, so the result is deterministic and the scan can be captured in a graph.
+//
+//   1. scan::chunk_reduce   block b sums its chunk of BLOCK * ROUNDS values into sums[b]
+//   2. scan::sums_in_place  one block turns sums[] into exclusive prefix sums
+//   3. scan::chunk_apply    block b scans its chunk in place, starting from sums[b]
+//
+// A block walks its chunk in rounds of BLOCK consecutive values (one per thread), so every load
+// and store is coalesced; all BLOCK threads of a block must take part in every call.
+#pragma once
+#include <stdint.h>
+
+namespace scan {
+
+constexpr int WARP = 32;
+constexpr unsigned FULL_MASK = 0xffffffffu;
+
+// Exclusive prefix of `v` over the block's threads in thread order; `total` receives the block's sum.
+template <int BLOCK, typename T>
+__device__ __forceinline__ T block_exclusive(T v, T& total) {
+    static_assert(BLOCK % WARP == 0 && BLOCK / WARP <= WARP, "BLOCK must be whole warps, at most 32");
+    constexpr int WARPS = BLOCK / WARP;
+    __shared__ T warp_sums[WARPS];
+    const int lane = threadIdx.x % WARP;
+    const int warp = threadIdx.x / WARP;
+    T inclusive = v;
+    for (int o = 1; o < WARP; o <<= 1) {
+        const T up = __shfl_up_sync(FULL_MASK, inclusive, o);
+        if (lane >= o) inclusive += up;
+    }
+    if (lane == WARP - 1) warp_sums[warp] = inclusive;
+    __syncthreads();
+    T before = 0, sum = 0;
+    for (int w = 0; w < WARPS; ++w) {
+        const T s = warp_sums[w];
+        if (w < warp) before += s;
+        sum += s;
+    }
+    __syncthreads();  // the next call overwrites warp_sums
+    total = sum;
+    return before + inclusive - v;
+}
+
+// data[begin, end) <- carry + exclusive prefix sums of data[begin, end), by one block.
+template <int BLOCK, typename T>
+__device__ void exclusive_in_place(T* data, int64_t begin, int64_t end, T carry) {
+    for (int64_t start = begin; start < end; start += BLOCK) {
+        const int64_t i = start + threadIdx.x;
+        const T v = i < end ? data[i] : T(0);
+        T total;
+        const T before = block_exclusive<BLOCK>(v, total);
+        if (i < end) data[i] = carry + before;
+        carry += total;
+    }
+}
+
+// Stage 1: sums[blockIdx.x] <- sum of the block's chunk.
+template <int BLOCK, int ROUNDS, typename T>
+__device__ void chunk_reduce(const T* data, int64_t n, T* sums) {
+    const int64_t begin = int64_t(blockIdx.x) * BLOCK * ROUNDS;
+    const int64_t end = min(begin + int64_t(BLOCK) * ROUNDS, n);
+    T partial = 0;
+    for (int64_t i = begin + threadIdx.x; i < end; i += BLOCK) partial += data[i];
+    T total;
+    block_exclusive<BLOCK>(partial, total);
+    if (threadIdx.x == 0) sums[blockIdx.x] = total;
+}
+
+// Stage 2: the chunk sums become the chunks' starting values (launched with a single block).
+template <int BLOCK, typename T>
+__device__ void sums_in_place(T* sums, int64_t blocks) {
+    exclusive_in_place<BLOCK>(sums, 0, blocks, T(0));
+}
+
+// Stage 3: the block's chunk becomes its exclusive prefix sums, offset by the chunk's start.
+template <int BLOCK, int ROUNDS, typename T>
+__device__ void chunk_apply(T* data, int64_t n, const T* sums) {
+    const int64_t begin = int64_t(blockIdx.x) * BLOCK * ROUNDS;
+    const int64_t end = min(begin + int64_t(BLOCK) * ROUNDS, n);
+    exclusive_in_place<BLOCK>(data, begin, end, sums[blockIdx.x]);
+}
+
+}  // namespace scan

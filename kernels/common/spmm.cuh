@@ -1,0 +1,107 @@
+// Shared pieces of the SpMM kernels: reading op(A) as rows, reading op(B) and writing C through
+// strides, shuffles of every compute type, and vector loads.
+#pragma once
+#include "common/types.cuh"
+#include "common/scalar.cuh"
+
+namespace spmm {
+
+constexpr int WARP = 32;
+// Threads per block of every SpMM kernel; must match kernels::spmm::BLOCK on the Rust side.
+constexpr int BLOCK = 256;
+
+// ---- shuffles of every compute type, within groups of `width` lanes ------------------------------
+__device__ __forceinline__ float shfl(unsigned mask, float v, int src, int width) { return __shfl_sync(mask, v, src, width); }
+__device__ __forceinline__ double shfl(unsigned mask, double v, int src, int width) { return __shfl_sync(mask, v, src, width); }
+__device__ __forceinline__ int32_t shfl(unsigned mask, int32_t v, int src, int width) { return __shfl_sync(mask, v, src, width); }
+__device__ __forceinline__ int64_t shfl(unsigned mask, int64_t v, int src, int width) {
+    return __shfl_sync(mask, (long long)v, src, width);
+}
+__device__ __forceinline__ float2 shfl(unsigned mask, float2 v, int src, int width) {
+    return make_float2(__shfl_sync(mask, v.x, src, width), __shfl_sync(mask, v.y, src, width));
+}
+__device__ __forceinline__ double2 shfl(unsigned mask, double2 v, int src, int width) {
+    return make_double2(__shfl_sync(mask, v.x, src, width), __shfl_sync(mask, v.y, src, width));
+}
+
+// The lanes of the `width`-lane group the calling thread belongs to (width divides 32).
+__device__ __forceinline__ unsigned group_mask(int width) {
+    if (width == WARP) return 0xffffffffu;
+    const int lane = threadIdx.x % WARP;
+    return ((1u << width) - 1u) << (lane / width * width);
+}
+
+// ---- op(A) as rows -----------------------------------------------------------------------------
+// See SpmmRows: CSR-like rows with an optional permutation into the user's value array.
+template <typename V, typename I>
+struct Rows {
+    const I* offsets;
+    const I* cols;
+    const V* values;
+    const I* perm;
+    int64_t base;
+    bool conj;
+
+    __device__ Rows(const SpmmRows& a, int64_t batch)
+        : offsets(a.offsets ? reinterpret_cast<const I*>(a.offsets) + batch * a.offsets_batch_stride : nullptr),
+          cols(reinterpret_cast<const I*>(a.cols) + batch * a.cols_batch_stride),
+          values(reinterpret_cast<const V*>(a.values) + batch * a.values_batch_stride),
+          perm(a.perm ? reinterpret_cast<const I*>(a.perm) + batch * a.cols_batch_stride : nullptr),
+          base(a.base),
+          conj(a.conj != 0) {}
+
+    // A NULL `offsets` means every row is empty (nnz == 0 or k == 0: C = beta * C).
+    __device__ int64_t begin(int64_t r) const { return offsets ? int64_t(offsets[r]) - base : 0; }
+    __device__ int64_t end(int64_t r) const { return offsets ? int64_t(offsets[r + 1]) - base : 0; }
+    // Column of entry q, or -1 when it lies outside [0, k) (undefined input; never read B there).
+    __device__ int64_t col(int64_t q, int64_t k) const {
+        const int64_t c = int64_t(cols[q]) - base;
+        return (c >= 0 && c < k) ? c : -1;
+    }
+    template <typename C>
+    __device__ C value(int64_t q) const {
+        const C v = to_compute<C>(values[perm ? int64_t(perm[q]) : q]);
+        return conj ? ::conj(v) : v;
+    }
+};
+
+// ---- dense operands ----------------------------------------------------------------------------
+template <typename T>
+struct Dense {
+    T* values;
+    int64_t row_stride, col_stride;
+    bool conj;
+    __device__ Dense(const SpmmDense& d, int64_t batch)
+        : values(reinterpret_cast<T*>(d.values) + batch * d.batch_stride),
+          row_stride(d.row_stride),
+          col_stride(d.col_stride),
+          conj(d.conj != 0) {}
+    __device__ T* at(int64_t r, int64_t c) const { return values + r * row_stride + c * col_stride; }
+    template <typename C>
+    __device__ C read(int64_t r, int64_t c) const {
+        const C v = to_compute<C>(*at(r, c));
+        return conj ? ::conj(v) : v;
+    }
+};
+
+// C(r, c) = alpha * acc + beta * C(r, c); with beta == 0 C is not read (BLAS convention).
+template <typename O, typename C>
+__device__ __forceinline__ void write_out(const Dense<O>& c, int64_t r, int64_t j, C acc, C alpha, C beta, bool read_c) {
+    O* p = c.at(r, j);
+    C v = alpha * acc;
+    if (read_c) v = v + beta * to_compute<C>(*p);
+    *p = from_compute<O>(v);
+}
+
+// ---- vectors of N elements, loaded and stored as one 16- or 32-byte access -----------------------
+template <typename T, int N>
+struct alignas(sizeof(T) * N) Vec {
+    T v[N];
+};
+
+template <typename T, int N>
+__device__ __forceinline__ Vec<T, N> load_vec(const T* p) {
+    return *reinterpret_cast<const Vec<T, N>*>(p);
+}
+
+}  // namespace spmm

@@ -1,0 +1,152 @@
+//! Parameter blocks of the SpMM kernels (`kernels/spmm.cu`, `kernels/spmm_blocked.cu`).
+//!
+//! Every kernel computes C = alpha * op(A) * op(B) + beta * C for one batch per `blockIdx.y`.
+//! The dense operands are described after the operation is applied: element (r, c) of op(B) lies
+//! at `r * row_stride + c * col_stride`, so transposed and column-major B need no separate kernels.
+
+use super::Scalar;
+
+/// A dense operand as a kernel reads it: (r, c) at `values + batch * batch_stride + r *
+/// row_stride + c * col_stride` (strides in elements). `conj` conjugates every element read.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpmmDense {
+    pub values: u64,
+    pub row_stride: i64,
+    pub col_stride: i64,
+    pub batch_stride: i64,
+    pub conj: i32,
+    pub pad: i32,
+}
+
+/// The problem: op(A) is `m x k`, op(B) is `k x n`, C is `m x n`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpmmShape {
+    pub m: i64,
+    pub k: i64,
+    pub n: i64,
+    pub alpha: Scalar,
+    pub beta: Scalar,
+}
+
+/// op(A) as rows: row r holds entries `offsets[r] - base .. offsets[r + 1] - base`; entry q lies in
+/// column `cols[q] - base` and has value `values[perm ? perm[q] : q]` (conjugated when `conj`).
+/// `perm` is set when the rows are a view built in the workspace over the user's values.
+/// Batch b adds `b * *_batch_stride` elements to each array (0: shared by all batches).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpmmRows {
+    pub offsets: u64,
+    pub cols: u64,
+    pub values: u64,
+    pub perm: u64,
+    pub base: i64,
+    pub offsets_batch_stride: i64,
+    pub cols_batch_stride: i64,
+    pub values_batch_stride: i64,
+    pub conj: i32,
+    pub pad: i32,
+}
+
+/// Where the long-row schedule lies in the workspace (all zero when there is none).
+///
+/// Rows longer than `long_row` entries are cut into chunks of `chunk` entries. Each chunk's
+/// partial sum (n values of the compute type) goes to `partials`; the last chunk of a row to
+/// finish (counted in `arrivals`, which it resets to 0 for the next call) adds the partials in
+/// chunk order and writes C. So the result does not depend on which block ran first.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpmmSchedule {
+    /// Two u32 counters (long rows found, chunks listed), then at byte 8 the u64 token of the
+    /// build that wrote this schedule.
+    pub counters: u64,
+    /// The token this call expects. A buffer whose token differs (reallocated, overwritten) is not
+    /// trusted: the row groups then do the long rows themselves, in the same chunk order.
+    pub token: u64,
+    /// Per long row: (row, first chunk, chunk count) as three i64.
+    pub long_rows: u64,
+    /// Per chunk: its long-row slot (u32).
+    pub chunk_owner: u64,
+    /// Per long row: arrivals so far (u32).
+    pub arrivals: u64,
+    /// Chunk partials, `n` compute values per chunk.
+    pub partials: u64,
+    pub long_row: i64,
+    pub chunk: i64,
+    /// Capacity of `long_rows` and `chunk_owner`.
+    pub max_long_rows: i64,
+    pub max_chunks: i64,
+}
+
+/// The row kernels (`oxs_spmm_rows_*` strided, `oxs_spmm_rowvec_*` vectorised).
+/// Blocks `0 .. row_blocks` work on rows; the vectorised kernel's further blocks work on chunks.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpmmRowsParams {
+    pub shape: SpmmShape,
+    pub a: SpmmRows,
+    pub b: SpmmDense,
+    pub c: SpmmDense,
+    pub sched: SpmmSchedule,
+    pub row_blocks: u32,
+    pub pad: u32,
+}
+
+/// `oxs_spmm_find_long_*`: lists the rows longer than `sched.long_row` and their chunks.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpmmFindLongParams {
+    pub a: SpmmRows,
+    pub m: i64,
+    pub sched: SpmmSchedule,
+}
+
+/// BSR A (opA = N): `offsets` over block rows, one block-column index per block, blocks of
+/// `row_block x col_block` values, row-major inside a block unless `col_major_blocks`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpmmBsrParams {
+    pub shape: SpmmShape,
+    pub b: SpmmDense,
+    pub c: SpmmDense,
+    pub offsets: u64,
+    pub col_ind: u64,
+    pub values: u64,
+    pub base: i64,
+    pub row_block: i64,
+    pub col_block: i64,
+    pub col_major_blocks: i32,
+    pub pad: i32,
+}
+
+/// Blocked-ELL A (opA = N): values are `m x ell_cols` row-major; block row `br` stores
+/// `ell_cols / block_size` block-column indices at `col_ind[br * (ell_cols / block_size)]`, -1
+/// (after removing the base) marks an empty slot.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpmmBellParams {
+    pub shape: SpmmShape,
+    pub b: SpmmDense,
+    pub c: SpmmDense,
+    pub col_ind: u64,
+    pub values: u64,
+    pub base: i64,
+    pub block_size: i64,
+    pub ell_cols: i64,
+}
+
+/// `oxs_spmm_stage_*`: copies a `rows x cols` matrix between a strided operand and a row-major
+/// scratch in the workspace, through shared-memory tiles so both sides are read and written
+/// coalesced. Stage B copies op(B) as is; stage C writes `alpha * src + beta * dst` into C
+/// (`dst` is not read when beta is 0). Batch b is `blockIdx.z`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpmmStageParams {
+    pub src: SpmmDense,
+    pub dst: SpmmDense,
+    pub rows: i64,
+    pub cols: i64,
+    pub alpha: Scalar,
+    pub beta: Scalar,
+}

@@ -1,0 +1,132 @@
+//! Launchers for `kernels/spmm.cu` (row kernels and the long-row schedule) and
+//! `kernels/spmm_blocked.cu` (BSR, Blocked-ELL). The plan (src/ops/spmm/plan.rs) has already
+//! chosen the kernel and filled the parameter blocks; these functions only pick the
+//! instantiation's name and the grid.
+
+use super::params::spmm::*;
+use super::{launch, MAX_GRID};
+use crate::context::Handle;
+use crate::error::{Error, Result};
+use crate::types::{DataType, IndexType};
+use cudarc::driver::result;
+
+/// Threads per block of every SpMM kernel (`spmm::BLOCK` in kernels/common/spmm.cuh).
+pub const BLOCK: u32 = 256;
+const WARP: u64 = 32;
+
+/// The value types of one call: A and B storage, C storage, compute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Types {
+    pub ab: DataType,
+    pub c: DataType,
+    pub compute: DataType,
+}
+
+impl Types {
+    fn suffix(&self) -> String {
+        format!("{}_{}_{}", self.ab.kernel_suffix(), self.c.kernel_suffix(), self.compute.kernel_suffix())
+    }
+}
+
+fn index_suffix(t: IndexType) -> &'static str {
+    match t {
+        IndexType::OXSPARSE_INDEX_64I => "i64",
+        _ => "i32",
+    }
+}
+
+/// Blocks for one warp per row, grid-stride beyond `MAX_GRID`.
+fn warp_per_row_blocks(rows: i64) -> u32 {
+    (rows.max(1) as u64 * WARP).div_ceil(BLOCK as u64).clamp(1, MAX_GRID) as u32
+}
+
+/// The strided row kernel: any type, layout and op(B).
+pub fn rows_strided(h: &Handle, p: &SpmmRowsParams, types: Types, index: IndexType, batches: u32) -> Result<()> {
+    let name = format!("oxs_spmm_rows_{}_{}", types.suffix(), index_suffix(index));
+    launch(h, "spmm", &name, (warp_per_row_blocks(p.shape.m), batches, 1), BLOCK, 0, p)
+}
+
+/// Geometry of the vectorised row kernel for columns-per-pass `width` (32, 64, 128 or 256):
+/// (lanes per row, vectors per lane); mirrors `RowVecShape` in kernels/spmm.cu.
+pub fn rowvec_geometry(ab: DataType, width: u32) -> (u32, u32) {
+    let vec = 16 / ab.size_bytes() as u32;
+    let per_lane = if width / vec > 32 { width / vec / 32 } else { 1 };
+    (width / (vec * per_lane), per_lane)
+}
+
+/// Blocks of the vectorised kernel that work on rows (one group of lanes per row).
+pub fn rowvec_row_blocks(ab: DataType, width: u32, rows: i64) -> Result<u32> {
+    let (lanes, _) = rowvec_geometry(ab, width);
+    let blocks = (rows.max(1) as u64 * lanes as u64).div_ceil(BLOCK as u64);
+    u32::try_from(blocks).ok().filter(|&b| b < i32::MAX as u32).ok_or_else(|| Error::NotSupported(format!("{rows} rows exceed the grid")))
+}
+
+/// The vectorised row kernel; `chunk_blocks` extra blocks work on the long-row chunks.
+pub fn rowvec(h: &Handle, p: &SpmmRowsParams, types: Types, index: IndexType, width: u32, chunk_blocks: u32, batches: u32) -> Result<()> {
+    let name = format!("oxs_spmm_rowvec_{}_{}_w{width}", types.suffix(), index_suffix(index));
+    launch(h, "spmm", &name, (p.row_blocks + chunk_blocks, batches, 1), BLOCK, 0, p)
+}
+
+/// Builds the long-row schedule: zeroes its two counters, then lists the long rows.
+pub fn find_long_rows(h: &Handle, p: &SpmmFindLongParams, index: IndexType, batches: u32) -> Result<()> {
+    {
+        let _bound = h.bind()?;
+        // SAFETY: `counters` is an 8-byte region of the caller's workspace (see the plan's layout).
+        unsafe { result::memset_d8_async(p.sched.counters, 0, 8, h.cu_stream()) }
+            .map_err(|e| Error::from_driver("clearing the SpMM schedule counters", e))?;
+    }
+    let blocks = (p.m.max(1) as u64).div_ceil(BLOCK as u64).clamp(1, MAX_GRID) as u32;
+    let name = format!("oxs_spmm_find_long_{}", index_suffix(index));
+    launch(h, "spmm", &name, (blocks, batches, 1), BLOCK, 0, p)
+}
+
+/// Tiles of the staging copies: grid x over row tiles (up to 2^31), y over column tiles.
+fn stage_grid(rows: i64, cols: i64, batches: u32) -> Result<(u32, u32, u32)> {
+    let x = (rows.max(1) as u64).div_ceil(32);
+    let y = (cols.max(1) as u64).div_ceil(32);
+    if x >= i32::MAX as u64 || y > 65_535 {
+        return Err(Error::NotSupported(format!("a {rows} x {cols} operand exceeds the staging grid")));
+    }
+    Ok((x as u32, y as u32, batches))
+}
+
+/// Copies op(B) into the row-major scratch `p.dst`.
+pub fn stage_b(h: &Handle, p: &SpmmStageParams, ab: DataType, batches: u32) -> Result<()> {
+    let name = format!("oxs_spmm_stage_b_{}", ab.kernel_suffix());
+    launch(h, "spmm_stage", &name, stage_grid(p.rows, p.cols, batches)?, BLOCK, 0, p)
+}
+
+/// Writes C = alpha * scratch + beta * C from the row-major scratch `p.src`.
+pub fn stage_c(h: &Handle, p: &SpmmStageParams, types: Types, batches: u32) -> Result<()> {
+    let name = format!("oxs_spmm_stage_c_{}_{}", types.c.kernel_suffix(), types.compute.kernel_suffix());
+    launch(h, "spmm_stage", &name, stage_grid(p.rows, p.cols, batches)?, BLOCK, 0, p)
+}
+
+pub fn bsr(h: &Handle, p: &SpmmBsrParams, types: Types, index: IndexType) -> Result<()> {
+    let name = format!("oxs_spmm_bsr_{}_{}", types.suffix(), index_suffix(index));
+    launch(h, "spmm_blocked", &name, (warp_per_row_blocks(p.shape.m), 1, 1), BLOCK, 0, p)
+}
+
+pub fn blocked_ell(h: &Handle, p: &SpmmBellParams, types: Types, index: IndexType) -> Result<()> {
+    let name = format!("oxs_spmm_bell_{}_{}", types.suffix(), index_suffix(index));
+    launch(h, "spmm_blocked", &name, (warp_per_row_blocks(p.shape.m), 1, 1), BLOCK, 0, p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::DataType::*;
+
+    #[test]
+    fn rowvec_geometry_matches_the_kernel_shapes() {
+        // f32: 4 per vector. 32 columns -> 8 lanes; 256 -> 32 lanes x 2 vectors.
+        assert_eq!(rowvec_geometry(CUDA_R_32F, 32), (8, 1));
+        assert_eq!(rowvec_geometry(CUDA_R_32F, 128), (32, 1));
+        assert_eq!(rowvec_geometry(CUDA_R_32F, 256), (32, 2));
+        // f64: 2 per vector; f16: 8 per vector.
+        assert_eq!(rowvec_geometry(CUDA_R_64F, 32), (16, 1));
+        assert_eq!(rowvec_geometry(CUDA_R_64F, 256), (32, 4));
+        assert_eq!(rowvec_geometry(CUDA_R_16F, 32), (4, 1));
+        assert_eq!(rowvec_geometry(CUDA_R_16F, 256), (32, 1));
+    }
+}

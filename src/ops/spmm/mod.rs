@@ -1,0 +1,307 @@
+//! SpMM: C = alpha * op(A) * op(B) + beta * C, A sparse (CSR, CSC, COO, BSR, Blocked-ELL).
+//!
+//! * `check`: the arguments, in the API's order, and what cuSPARSE supports.
+//! * `plan`: how A is read, which kernel runs, the workspace layout (host facts only).
+//! * here: the three entry points, and the launches in order: row views (CSR with opA = T/H,
+//!   CSC with N, COO), the long-row schedule, then the kernel. `preprocess` builds the schedule
+//!   into the user's buffer and records it as the matrix's active buffer; a later call with the
+//!   same arguments and that buffer skips that step. The schedule carries a token, so a buffer
+//!   freed and reallocated at the same address is detected on the GPU and not trusted (the
+//!   kernel then does the long rows itself, with the same arithmetic). Row views are rebuilt by
+//!   every call: they hold indices the kernels follow, so a stale one must never be read.
+
+pub mod check;
+pub mod plan;
+
+use crate::context::Handle;
+use crate::descr::{DnMat, SpMat};
+use crate::error::{invalid, Result};
+use crate::kernels::params::spmm::*;
+use crate::kernels::params::Scalar;
+use crate::kernels::{self, row_view, spmm as k};
+use crate::types::{DataType, Operation, SpMMAlg};
+use plan::{align_up, ARead, Kernel, Plan};
+use std::ffi::c_void;
+
+/// The arguments of one SpMM call, decoded.
+#[derive(Clone, Copy, Debug)]
+pub struct Call<'a> {
+    pub op_a: Operation,
+    pub op_b: Operation,
+    pub a: &'a SpMat,
+    pub b: &'a DnMat,
+    pub c: &'a DnMat,
+    pub compute: DataType,
+    pub alg: SpMMAlg,
+    pub alpha: *const c_void,
+    pub beta: *const c_void,
+}
+
+/// What `preprocess` left in the user's buffer, and for which arguments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActiveBuffer {
+    pub buffer: u64,
+    pub signature: String,
+    /// The token the schedule was built with.
+    pub token: u64,
+}
+
+/// A fresh token for a schedule build: unique within the process, unlikely to match stale bytes.
+fn new_token() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+    let mut rng = crate::reference::rng::SplitMix64::new(nanos ^ NEXT.fetch_add(1, Ordering::Relaxed).rotate_left(32));
+    rng.next_u64() | 1
+}
+
+/// Checks the call and plans it.
+pub fn make_plan(call: &Call) -> Result<Plan> {
+    let d = check::dims(call)?;
+    if !d.is_empty() {
+        check::pointers(call, &d)?;
+    }
+    let types = check::support(call, &d)?;
+    Ok(plan::plan(call, d, types))
+}
+
+/// `oxsparseSpMM_bufferSize`.
+pub fn buffer_size(_h: &Handle, call: &Call) -> Result<usize> {
+    Ok(make_plan(call)?.workspace)
+}
+
+/// `oxsparseSpMM_preprocess`: builds the views and the schedule into `buffer`.
+pub fn preprocess(h: &Handle, call: &Call, buffer: u64) -> Result<Option<ActiveBuffer>> {
+    let p = make_plan(call)?;
+    report(&p, "preprocess");
+    if p.kernel == Kernel::Nothing {
+        return Ok(None);
+    }
+    let ws = workspace(&p, buffer)?;
+    let token = new_token();
+    build_views(h, call, &p, ws)?;
+    build_schedule(h, call, &p, ws, token)?;
+    Ok(Some(ActiveBuffer { buffer, signature: signature(call, &p), token }))
+}
+
+/// `oxsparseSpMM`.
+pub fn spmm(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>) -> Result<()> {
+    let p = make_plan(call)?;
+    report(&p, "SpMM");
+    if p.kernel == Kernel::Nothing {
+        return Ok(());
+    }
+    let ws = workspace(&p, buffer)?;
+    build_views(h, call, &p, ws)?;
+    let token = match active {
+        Some(a) if a.buffer == buffer && a.signature == signature(call, &p) => a.token,
+        _ => {
+            let token = new_token();
+            build_schedule(h, call, &p, ws, token)?;
+            token
+        }
+    };
+    launch(h, call, &p, ws, token)
+}
+
+fn report(p: &Plan, what: &str) {
+    if plan::print_enabled() {
+        eprintln!("oxsparse: {what} plan: {p}");
+    }
+}
+
+/// The aligned workspace address, or an error when a needed buffer is missing.
+fn workspace(p: &Plan, buffer: u64) -> Result<u64> {
+    if p.workspace == 0 {
+        return Ok(0);
+    }
+    if buffer == 0 {
+        invalid!("externalBuffer is NULL but SpMM needs {} bytes (see oxsparseSpMM_bufferSize)", p.workspace);
+    }
+    Ok(align_up(buffer as usize) as u64)
+}
+
+/// Everything that must be equal for a preprocessed buffer to be reused: all arguments except
+/// alpha, beta and the value arrays, plus the plan made from them.
+fn signature(call: &Call, p: &Plan) -> String {
+    let mut a = call.a.clone();
+    a.arrays.values = 0;
+    let (mut b, mut c) = (call.b.clone(), call.c.clone());
+    b.values = 0;
+    c.values = 0;
+    format!("{:?}|{:?}|{a:?}|{b:?}|{c:?}|{:?}|{:?}|{:?}|{:?}|{:?}", call.op_a, call.op_b, call.compute, call.alg, p.a, p.kernel, p.schedule)
+}
+
+/// Builds the row views into the workspace.
+fn build_views(h: &Handle, call: &Call, p: &Plan, ws: u64) -> Result<()> {
+    if let ARead::View { src, copies, region } = p.a {
+        let isize = call.a.index_type.size_bytes();
+        for b in 0..copies as u64 {
+            let mut s = src;
+            s.major = match src.major {
+                row_view::Major::Offsets { ptr, lines } => row_view::Major::Offsets { ptr: ptr + b * call.a.batch.offsets_stride as u64 * isize, lines },
+                row_view::Major::Indices { ptr } => row_view::Major::Indices { ptr: ptr + b * call.a.batch.offsets_stride as u64 * isize },
+            };
+            s.minor = src.minor + b * call.a.batch.indices_stride as u64 * isize;
+            row_view::build(h, &s, ws + b * region as u64)?;
+        }
+    }
+    Ok(())
+}
+
+/// Builds the long-row schedule into the workspace (after the views it may read).
+fn build_schedule(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Result<()> {
+    if let Some(s) = p.schedule {
+        let fp = SpmmFindLongParams { a: rows(call, p, ws), m: p.dims.m, sched: schedule_params(p, ws, s, token) };
+        k::find_long_rows(h, &fp, p.index, p.dims.batches as u32)?;
+    }
+    Ok(())
+}
+
+/// op(A) as the row kernels read it.
+fn rows(call: &Call, p: &Plan, ws: u64) -> SpmmRows {
+    let a = call.a;
+    let batched = a.batch.count > 1;
+    let stride = |s: i64| if batched { s } else { 0 };
+    let conj = (call.op_a == Operation::OXSPARSE_OPERATION_CONJUGATE_TRANSPOSE && a.value_type.is_complex()) as i32;
+    let values_batch_stride = stride(a.batch.values_stride);
+    match p.a {
+        ARead::Rows { .. } => SpmmRows {
+            offsets: a.arrays.offsets,
+            cols: a.arrays.indices,
+            values: a.arrays.values,
+            perm: 0,
+            base: a.index_base.offset(),
+            offsets_batch_stride: stride(a.batch.offsets_stride),
+            cols_batch_stride: stride(a.batch.indices_stride),
+            values_batch_stride,
+            conj,
+            pad: 0,
+        },
+        ARead::View { src, copies, region } => {
+            let v = row_view::layout(&src, ws);
+            let view_stride = if copies > 1 { (region as u64 / a.index_type.size_bytes()) as i64 } else { 0 };
+            SpmmRows {
+                offsets: v.offsets,
+                cols: v.cols,
+                values: a.arrays.values,
+                perm: v.perm,
+                base: 0,
+                offsets_batch_stride: view_stride,
+                cols_batch_stride: view_stride,
+                values_batch_stride,
+                conj,
+                pad: 0,
+            }
+        }
+        _ => SpmmRows::default(),
+    }
+}
+
+fn schedule_params(p: &Plan, ws: u64, s: plan::Schedule, token: u64) -> SpmmSchedule {
+    let at = ws + p.schedule_at as u64;
+    SpmmSchedule {
+        counters: at,
+        token,
+        long_rows: at + s.long_rows_at as u64,
+        chunk_owner: at + s.owner_at as u64,
+        arrivals: at + s.arrivals_at as u64,
+        partials: at + s.partials_at as u64,
+        long_row: s.long_row,
+        chunk: s.chunk,
+        max_long_rows: s.max_long_rows,
+        max_chunks: s.max_chunks,
+    }
+}
+
+/// A host scalar of the compute type (f32 or f64: the vectorised kernel's compute types).
+fn host_scalar(compute: DataType, v: f64) -> Scalar {
+    let mut host = [0u64; 2];
+    host[0] = if compute == DataType::CUDA_R_64F { v.to_bits() } else { (v as f32).to_bits() as u64 };
+    Scalar { host, device: 0 }
+}
+
+/// The vectorised kernel, with its staging copies around it when op(B) or C is not row-major.
+fn row_vectors(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64), shape: SpmmShape, width: u32, (stage_b, stage_c): (bool, bool)) -> Result<()> {
+    let d = p.dims;
+    let batches = d.batches as u32;
+    let (mut b, mut c, mut types, mut kshape) = (p.b, p.c, p.types, shape);
+    let row_major = |values: u64, rows: i64, batched: bool| SpmmDense {
+        values,
+        row_stride: d.n,
+        col_stride: 1,
+        batch_stride: if batched { rows * d.n } else { 0 },
+        conj: 0,
+        pad: 0,
+    };
+    if stage_b {
+        b = row_major(ws + p.stage_b_at as u64, d.k, p.b.batch_stride != 0);
+        let sp = SpmmStageParams { src: p.b, dst: b, rows: d.k, cols: d.n, alpha: Scalar::default(), beta: Scalar::default() };
+        k::stage_b(h, &sp, p.types.ab, if p.b.batch_stride != 0 { batches } else { 1 })?;
+    }
+    if stage_c {
+        // The kernel writes op(A) * op(B) exactly (alpha 1, beta 0) in the compute type; the
+        // staging copy applies alpha and beta once, as the direct kernel does.
+        c = row_major(ws + p.stage_c_at as u64, d.m, true);
+        types.c = types.compute;
+        kshape.alpha = host_scalar(p.types.compute, 1.0);
+        kshape.beta = host_scalar(p.types.compute, 0.0);
+    }
+    let row_blocks = k::rowvec_row_blocks(types.ab, width, d.m)?;
+    let (sched, chunk_blocks) = match p.schedule {
+        Some(s) => {
+            let (lanes, _) = k::rowvec_geometry(types.ab, width);
+            let needed = (s.max_chunks as u64 * lanes as u64).div_ceil(k::BLOCK as u64);
+            (schedule_params(p, ws, s, token), needed.clamp(1, h.sm_count.max(1) as u64 * 16) as u32)
+        }
+        None => (SpmmSchedule::default(), 0),
+    };
+    let rp = SpmmRowsParams { shape: kshape, a: rows(call, p, ws), b, c, sched, row_blocks, pad: 0 };
+    k::rowvec(h, &rp, types, p.index, width, chunk_blocks, batches)?;
+    if stage_c {
+        let sp = SpmmStageParams { src: c, dst: p.c, rows: d.m, cols: d.n, alpha: shape.alpha, beta: shape.beta };
+        k::stage_c(h, &sp, p.types, batches)?;
+    }
+    Ok(())
+}
+
+/// Enqueues the chosen kernel.
+fn launch(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Result<()> {
+    // SAFETY: the FFI layer checked alpha and beta are non-NULL; in host mode they point to a
+    // value of the compute type (the API's contract).
+    let (alpha, beta): (Scalar, Scalar) = unsafe { (kernels::scalar(h, call.alpha, call.compute)?, kernels::scalar(h, call.beta, call.compute)?) };
+    let d = p.dims;
+    let shape = SpmmShape { m: d.m, k: d.k, n: d.n, alpha, beta };
+    let batches = d.batches as u32;
+    let a = call.a;
+    match p.kernel {
+        Kernel::Nothing => Ok(()),
+        Kernel::RowsStrided => {
+            let rp = SpmmRowsParams { shape, a: rows(call, p, ws), b: p.b, c: p.c, sched: SpmmSchedule::default(), row_blocks: 0, pad: 0 };
+            k::rows_strided(h, &rp, p.types, p.index, batches)
+        }
+        Kernel::RowVec { width, stage_b, stage_c } => row_vectors(h, call, p, (ws, token), shape, width, (stage_b, stage_c)),
+        Kernel::Bsr => {
+            let crate::descr::FormatInfo::Bsr { row_block, col_block, block_order, .. } = a.format else { unreachable!() };
+            let bp = SpmmBsrParams {
+                shape,
+                b: p.b,
+                c: p.c,
+                offsets: a.arrays.offsets,
+                col_ind: a.arrays.indices,
+                values: a.arrays.values,
+                base: a.index_base.offset(),
+                row_block,
+                col_block,
+                col_major_blocks: (block_order == crate::types::Order::OXSPARSE_ORDER_COL) as i32,
+                pad: 0,
+            };
+            k::bsr(h, &bp, p.types, p.index)
+        }
+        Kernel::BlockedEll => {
+            let crate::descr::FormatInfo::BlockedEll { block_size, ell_cols } = a.format else { unreachable!() };
+            let bp = SpmmBellParams { shape, b: p.b, c: p.c, col_ind: a.arrays.indices, values: a.arrays.values, base: a.index_base.offset(), block_size, ell_cols };
+            k::blocked_ell(h, &bp, p.types, p.index)
+        }
+    }
+}

@@ -1,0 +1,290 @@
+//! The SpMM planner: from the checked arguments, decide how op(A) is read (directly, or through a
+//! row view built in the workspace), which kernel runs, whether long rows get a schedule, and
+//! where everything lies in the user's workspace. Only host-known facts are used (shapes, nnz,
+//! layouts, types, addresses), so `preprocess` and a plain call make the same plan and therefore
+//! produce bitwise the same C. `OXSPARSE_PRINT_PLAN=1` prints every plan to stderr.
+
+use super::check::Dims;
+use super::Call;
+use crate::descr::FormatInfo;
+use crate::kernels::params::spmm::SpmmDense;
+use crate::kernels::row_view::{self, Major, RowViewSource};
+use crate::kernels::spmm::Types;
+use crate::types::DataType::*;
+use crate::types::{IndexType, Operation, Order};
+use std::fmt;
+
+/// Sub-arrays of the workspace start on this boundary.
+pub const ALIGN: usize = 256;
+
+pub fn align_up(x: usize) -> usize {
+    x.div_ceil(ALIGN) * ALIGN
+}
+
+/// How the kernels read op(A).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ARead {
+    /// op(A)'s rows are stored: CSR with opA = N, CSC with opA = T/H.
+    Rows { csc: bool },
+    /// A row view is built in the workspace (CSR with T/H, CSC with N, COO): `copies` views of
+    /// `region` bytes each (one per batch when the batches' structures differ).
+    View { src: RowViewSource, copies: i32, region: usize },
+    /// Nothing stored (nnz == 0 or k == 0): C = beta * C.
+    Empty,
+    Bsr,
+    BlockedEll,
+}
+
+/// Which kernel runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// m == 0 or n == 0.
+    Nothing,
+    RowsStrided,
+    /// Vectorised rows, `width` columns per pass. `stage_b`: op(B) is first copied to a row-major
+    /// scratch; `stage_c`: the kernel writes a row-major scratch that is then written into C.
+    RowVec { width: u32, stage_b: bool, stage_c: bool },
+    Bsr,
+    BlockedEll,
+}
+
+/// Rows longer than `long_row` entries are cut into chunks of `chunk` (see SpmmSchedule).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Schedule {
+    pub long_row: i64,
+    pub chunk: i64,
+    pub max_long_rows: i64,
+    pub max_chunks: i64,
+    /// Byte offsets inside the schedule's region.
+    pub long_rows_at: usize,
+    pub owner_at: usize,
+    pub arrivals_at: usize,
+    pub partials_at: usize,
+    pub bytes: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    pub dims: Dims,
+    pub types: Types,
+    pub index: IndexType,
+    pub a: ARead,
+    pub kernel: Kernel,
+    /// op(B) and C as the kernels read them (batch addresses still to be added by the launch).
+    pub b: SpmmDense,
+    pub c: SpmmDense,
+    pub schedule: Option<Schedule>,
+    /// Byte offsets of the schedule and of the staged op(B) and C in the (aligned) workspace.
+    pub schedule_at: usize,
+    pub stage_b_at: usize,
+    pub stage_c_at: usize,
+    /// Bytes to ask the user for (0: the buffer may be NULL).
+    pub workspace: usize,
+}
+
+impl fmt::Display for Plan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let d = &self.dims;
+        write!(f, "m={} k={} n={} batches={} types={:?}/{:?}/{:?} A={:?} kernel={:?}", d.m, d.k, d.n, d.batches,
+            self.types.ab, self.types.c, self.types.compute, self.a, self.kernel)?;
+        if let Some(s) = &self.schedule {
+            write!(f, " long_row={} chunk={} (<= {} long rows)", s.long_row, s.chunk, s.max_long_rows)?;
+        }
+        write!(f, " workspace={}B", self.workspace)
+    }
+}
+
+fn transposed(op: Operation) -> bool {
+    op != Operation::OXSPARSE_OPERATION_NON_TRANSPOSE
+}
+
+/// op(X) of a dense descriptor as strides: element (r, c) of op(X) at r * row_stride + c * col_stride.
+fn dense(x: &crate::descr::DnMat, op: Operation, batched: bool) -> SpmmDense {
+    let row_major = x.order == Order::OXSPARSE_ORDER_ROW;
+    let (stored_row, stored_col) = if row_major { (x.ld, 1) } else { (1, x.ld) };
+    let (row_stride, col_stride) = if transposed(op) { (stored_col, stored_row) } else { (stored_row, stored_col) };
+    let conj = op == Operation::OXSPARSE_OPERATION_CONJUGATE_TRANSPOSE && x.value_type.is_complex();
+    SpmmDense { values: x.values, row_stride, col_stride, batch_stride: if batched { x.batch_stride } else { 0 }, conj: conj as i32, pad: 0 }
+}
+
+/// How op(A) is read, from its format and opA.
+fn a_read(call: &Call, d: &Dims) -> ARead {
+    let a = call.a;
+    if a.nnz == 0 || d.k == 0 {
+        return ARead::Empty;
+    }
+    let t = transposed(call.op_a);
+    let base = a.index_base.offset();
+    let view = |major: Major, key_is_minor: bool| {
+        let src = RowViewSource {
+            major,
+            minor: a.arrays.indices,
+            nnz: a.nnz,
+            base,
+            index_type: a.index_type,
+            key_is_minor,
+            out_rows: d.m,
+            out_cols: d.k,
+        };
+        // One view serves every batch when the batches share A's structure.
+        let shared = a.batch.count == 1 || (a.batch.offsets_stride == 0 && a.batch.indices_stride == 0);
+        let copies = if shared { 1 } else { a.batch.count };
+        ARead::View { src, copies, region: align_up(row_view::workspace_bytes(&src)) }
+    };
+    match a.format {
+        FormatInfo::Csr if !t => ARead::Rows { csc: false },
+        FormatInfo::Csc if t => ARead::Rows { csc: true },
+        FormatInfo::Csr => view(Major::Offsets { ptr: a.arrays.offsets, lines: a.rows }, true),
+        FormatInfo::Csc => view(Major::Offsets { ptr: a.arrays.offsets, lines: a.cols }, true),
+        FormatInfo::Coo => view(Major::Indices { ptr: a.arrays.offsets }, t),
+        FormatInfo::Bsr { .. } => ARead::Bsr,
+        FormatInfo::BlockedEll { .. } => ARead::BlockedEll,
+        FormatInfo::SlicedEll { .. } => unreachable!("refused by check::support"),
+    }
+}
+
+/// The type combinations with a vectorised kernel.
+fn vectorised_types(t: Types) -> bool {
+    matches!(
+        (t.ab, t.c, t.compute),
+        (CUDA_R_32F, CUDA_R_32F, CUDA_R_32F)
+            | (CUDA_R_64F, CUDA_R_64F, CUDA_R_64F)
+            | (CUDA_R_16F, CUDA_R_16F | CUDA_R_32F, CUDA_R_32F)
+            | (CUDA_R_16BF, CUDA_R_16BF | CUDA_R_32F, CUDA_R_32F)
+    )
+}
+
+/// Whether a dense operand can be read or written by the vectorised kernel in place: rows
+/// contiguous and every row start on a vector boundary. `addresses` also checks the base address
+/// (the workspace size must not depend on it, so bufferSize checks only the layout).
+fn row_vectors(x: &SpmmDense, vec: i64, vec_bytes: u64, addresses: bool) -> bool {
+    x.col_stride == 1 && x.row_stride % vec == 0 && x.batch_stride % vec == 0 && (!addresses || x.values % vec_bytes == 0)
+}
+
+/// Columns per pass of the vectorised kernel.
+fn pass_width(n: i64) -> u32 {
+    match n {
+        ..=32 => 32,
+        33..=64 => 64,
+        65..=128 => 128,
+        _ => 256,
+    }
+}
+
+/// Row length beyond which a row is chunked: long enough that chunking is rare on regular
+/// matrices, short enough that one row cannot hold the whole grid back (a group streams about
+/// eight B rows per memory latency).
+pub fn long_row_threshold(m: i64, nnz: i64) -> i64 {
+    let floor = match nnz {
+        ..=2_000_000 => 64,
+        2_000_001..=16_000_000 => 128,
+        _ => 256,
+    };
+    let avg = nnz / m.max(1);
+    ((4 * avg + 31) / 32 * 32).clamp(floor, 4096)
+}
+
+fn schedule(d: &Dims, t: Types, nnz: i64, batches: i64) -> Schedule {
+    let long_row = long_row_threshold(d.m, nnz);
+    let chunk = long_row;
+    let max_long_rows = nnz / (long_row + 1) + 1;
+    let max_chunks = (nnz + chunk - 1) / chunk + max_long_rows;
+    let long_rows_at = ALIGN; // after the two counters
+    let owner_at = long_rows_at + align_up(max_long_rows as usize * 24);
+    let arrivals_at = owner_at + align_up(max_chunks as usize * 4);
+    let partials_at = arrivals_at + align_up((batches * max_long_rows) as usize * 4);
+    let bytes = partials_at + align_up((batches * max_chunks * d.n) as usize * t.compute.size_bytes() as usize);
+    Schedule { long_row, chunk, max_long_rows, max_chunks, long_rows_at, owner_at, arrivals_at, partials_at, bytes }
+}
+
+/// The plan for a checked call. `types` come from `check::support`.
+pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
+    let b = dense(call.b, call.op_b, call.b.batch_count > 1);
+    let c = dense(call.c, Operation::OXSPARSE_OPERATION_NON_TRANSPOSE, call.c.batch_count > 1);
+    let a = a_read(call, &d);
+    let mut p = Plan {
+        dims: d, types, index: call.a.index_type, a, kernel: Kernel::Nothing, b, c,
+        schedule: None, schedule_at: 0, stage_b_at: 0, stage_c_at: 0, workspace: 0,
+    };
+    if d.is_empty() {
+        return p;
+    }
+    // The vectorised kernel: real floating types, whole vectors per row, op(A) as rows. An operand
+    // whose rows are not contiguous (column-major, or op(B) transposed) is staged through the
+    // workspace; one that is contiguous but misaligned sends the call to the strided kernel.
+    let vec = 16 / types.ab.size_bytes() as i64;
+    let rows_like = matches!(a, ARead::Rows { .. } | ARead::View { .. });
+    let vectorised = rows_like && vectorised_types(types) && d.n % vec == 0;
+    let stage_b = !row_vectors(&b, vec, 16, false);
+    let stage_c = !row_vectors(&c, vec, vec as u64 * types.c.size_bytes(), false);
+    let aligned = (stage_b || row_vectors(&b, vec, 16, true)) && (stage_c || row_vectors(&c, vec, vec as u64 * types.c.size_bytes(), true));
+    p.kernel = match a {
+        ARead::Bsr => Kernel::Bsr,
+        ARead::BlockedEll => Kernel::BlockedEll,
+        _ if vectorised && aligned => Kernel::RowVec { width: pass_width(d.n), stage_b, stage_c },
+        _ => Kernel::RowsStrided,
+    };
+    let views = match a {
+        ARead::View { copies, region, .. } => copies as usize * region,
+        _ => 0,
+    };
+    // The schedule needs one structure for all batches, and enough entries for a long row.
+    let shared_structure = match a {
+        ARead::Rows { .. } => call.a.batch.count == 1 || (call.a.batch.offsets_stride == 0 && call.a.batch.indices_stride == 0),
+        ARead::View { copies, .. } => copies == 1,
+        _ => false,
+    };
+    if vectorised && shared_structure && call.a.nnz > long_row_threshold(d.m, call.a.nnz) {
+        p.schedule = Some(schedule(&d, types, call.a.nnz, d.batches as i64));
+    }
+    p.schedule_at = views;
+    p.stage_b_at = views + p.schedule.map_or(0, |s| s.bytes);
+    let b_batches = if b.batch_stride != 0 { d.batches as usize } else { 1 };
+    let stage_b_bytes = if vectorised && stage_b { align_up(b_batches * (d.k * d.n) as usize * types.ab.size_bytes() as usize) } else { 0 };
+    p.stage_c_at = p.stage_b_at + stage_b_bytes;
+    let stage_c_bytes = if vectorised && stage_c { align_up(d.batches as usize * (d.m * d.n) as usize * types.compute.size_bytes() as usize) } else { 0 };
+    let total = p.stage_c_at + stage_c_bytes;
+    p.workspace = if total > 0 { ALIGN + total } else { 0 };
+    p
+}
+
+/// `OXSPARSE_PRINT_PLAN=1`: print every SpMM plan.
+pub fn print_enabled() -> bool {
+    static ON: once_cell::sync::Lazy<bool> =
+        once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_PRINT_PLAN").is_ok_and(|v| !v.is_empty() && v != "0"));
+    *ON
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::spmm::rowvec_geometry;
+
+    #[test]
+    fn pass_width_covers_n() {
+        assert_eq!(pass_width(1), 32);
+        assert_eq!(pass_width(32), 32);
+        assert_eq!(pass_width(33), 64);
+        assert_eq!(pass_width(128), 128);
+        assert_eq!(pass_width(129), 256);
+        assert_eq!(pass_width(1000), 256);
+    }
+
+    #[test]
+    fn long_row_threshold_grows_with_size_and_degree() {
+        assert_eq!(long_row_threshold(15_606, 91_756), 64);
+        assert_eq!(long_row_threshold(232_965, 78_600_000), 1376);
+        assert_eq!(long_row_threshold(10, 1_000_000_000), 4096);
+        assert_eq!(long_row_threshold(0, 0), 64);
+    }
+
+    #[test]
+    fn rowvec_geometry_is_consistent_with_pass_width() {
+        for t in [CUDA_R_32F, CUDA_R_64F, CUDA_R_16F] {
+            for w in [32, 64, 128, 256] {
+                let (g, r) = rowvec_geometry(t, w);
+                assert_eq!(g * r * (16 / t.size_bytes() as u32), w);
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+//! SpMM, C = alpha * op(A) * op(B) + beta * C, through the exported C functions (descriptors made
+//! by the exported oxsparseCreate* functions), against the float64 CPU reference
+//! `oxsparse::reference::spmm`.
+//!
+//! The parameter matrix is covered group by group, each cycling the parameters it does not cross:
+//!
+//! * `formats`: every format x opA x opB x order of B and C (FP32), and a complex sweep for H;
+//! * `types`: every (A/B, C, compute) type combination over the formats and ops;
+//! * `shapes`: m, k, n in {0, 1, 7, 33, 1000+}, empty rows, a row of 20000 entries, one column,
+//!   no entries, i32/i64 indices x base 0/1, wide leading dimensions, both pointer modes;
+//! * `batches`: C_i = A_i B_i, A B_i, A_i B (CSR, COO, CSR with shared row offsets);
+//! * `determinism`: bitwise equality run to run and with/without preprocess; new values after
+//!   preprocess;
+//! * `c_api`: the CUDALibrarySamples data, and the status of every refused call.
+//!
+//! Data are seeded random values that each type holds exactly (never all ones); A's columns are
+//! unsorted within rows. C's padding, the gaps between batches and the workspace are poisoned
+//! (0xFF) before every run; when beta == 0, C itself is poisoned (NaN) and must come back finite
+//! and right. Tolerances (harness::Tolerance): per component, rel * scale + half an ulp of a 16-bit
+//! output, where scale = sum_k |alpha||a_ik||b_kj| + |beta||c_ij| and rel is 1e-5 for FP32
+//! compute, 1e-12 for FP64, 0 (exact) for int8 -> int32.
+
+mod common;
+use common::bytes::{decode_element, encode};
+use common::*;
+
+#[path = "gpu_spmm/batches.rs"]
+mod batches;
+#[path = "gpu_spmm/calls.rs"]
+mod calls;
+#[path = "gpu_spmm/c_api.rs"]
+mod c_api;
+#[path = "gpu_spmm/determinism.rs"]
+mod determinism;
+#[path = "gpu_spmm/formats.rs"]
+mod formats;
+#[path = "gpu_spmm/gen.rs"]
+mod gen;
+#[path = "gpu_spmm/harness.rs"]
+mod harness;
+#[path = "gpu_spmm/refusals.rs"]
+mod refusals;
+#[path = "gpu_spmm/shapes.rs"]
+mod shapes;
+#[path = "gpu_spmm/types.rs"]
+mod types;

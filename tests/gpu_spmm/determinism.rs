@@ -1,0 +1,94 @@
+//! Determinism and preprocess: the same inputs give bitwise the same C run after run and with or
+//! without preprocess; after preprocess, new values of A (same pointer), then new B and scalars,
+//! give the result for the new values.
+
+use super::gen;
+use super::harness::*;
+use super::*;
+use oxsparse::types::DataType::*;
+
+const FORMATS: [Fmt; 5] = [Fmt::Csr, Fmt::Csc, Fmt::Coo, Fmt::Bsr(ROW), Fmt::Bell];
+
+/// Large enough that atomics or a split reduction would show (with opA = T especially).
+pub fn cases() -> Vec<Case> {
+    let mut cases = Vec::new();
+    for fmt in FORMATS {
+        for &op_a in ops_for(fmt).0.iter().take(2) {
+            cases.push(Case { op_a, ..Case::new(fmt, (1000, 1000, 33)) });
+        }
+    }
+    for op_a in [N, T] {
+        cases.push(Case { op_a, pattern: Pattern::HeavyRow(20000), ..Case::new(Fmt::Csr, if op_a == N { (64, 20011, 33) } else { (20011, 64, 33) }) });
+    }
+    cases.push(Case { op_a: T, pattern: Pattern::HeavyRow(20000), ..Case::new(Fmt::Coo, (20011, 64, 16)) });
+    cases.push(Case { op_a: H, types: (CUDA_C_32F, CUDA_C_32F, CUDA_C_32F), ..Case::new(Fmt::Csr, (1000, 1000, 16)) });
+    cases.push(Case { types: (CUDA_R_16F, CUDA_R_16F, CUDA_R_32F), ..Case::new(Fmt::Bell, (1000, 1000, 32)) });
+    cases.into_iter().enumerate().map(|(i, c)| vary(c, 13_000 + i)).collect()
+}
+
+#[test]
+fn bitwise_identical_runs_with_and_without_preprocess() {
+    let Some(_gpu) = gpu("spmm determinism") else { return };
+    let h = CHandle::new();
+    let mut failures = Vec::new();
+    for case in cases() {
+        let p = Problem::new(&case);
+        let outcome = Gpu::upload(&p).and_then(|g| {
+            let plain = run(&h, &p, &g, false)?;
+            p.check(&plain)?;
+            for (n, pre) in [false, true, true, false].into_iter().enumerate() {
+                if run(&h, &p, &g, pre)? != plain {
+                    return Err(format!("run {} (preprocess {pre}) differs bitwise from the first", n + 2));
+                }
+            }
+            Ok(())
+        });
+        if let Err(e) = outcome {
+            failures.push(format!("{}: {e}", case.label()));
+        }
+    }
+    assert!(failures.is_empty(), "{} failing:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// Preprocess, then new A values in place, SpMM; then new B and scalars, SpMM again.
+fn new_values_after_preprocess(h: &CHandle, case: &Case) -> Result<(), String> {
+    let mut p = Problem::new(case);
+    let g = Gpu::upload(&p)?;
+    let (alpha, beta) = scalars(h, &p);
+    let args = g.args(&p, &alpha, &beta);
+    let ws = args.workspace(h)?;
+    expect(unsafe { args.preprocess(h, ws_ptr(&ws)) }, "SpMM_preprocess")?;
+    p.renew_a_values(case.seed ^ 0xA);
+    g.rewrite(&p);
+    expect(unsafe { args.spmm(h, ws_ptr(&ws)) }, "SpMM")?;
+    p.check(&g.c_buf.to_vec()).map_err(|e| format!("after new A values: {e}"))?;
+
+    let mut rng = Rng::new(case.seed ^ 0xB);
+    (p.b, p.b_bytes) = gen::dense(&mut rng, case.b_shape(), case.order_b, case.pad_b, case.batch.b, case.types.0, true);
+    (p.alpha, p.beta) = (fit(case.types.2, (-2.0, 0.5)), fit(case.types.2, (0.5, -1.0)));
+    // beta is now nonzero, so C must hold finite values (the first pass may have had a poisoned C).
+    (p.c, p.c_bytes) = gen::dense(&mut rng, (case.m, case.n), case.order_c, case.pad_c, case.batch.c, case.types.1, true);
+    g.rewrite(&p);
+    let (alpha, beta) = scalars(h, &p);
+    let args = g.args(&p, &alpha, &beta);
+    expect(unsafe { args.spmm(h, ws_ptr(&ws)) }, "SpMM")?;
+    p.check(&g.c_buf.to_vec()).map_err(|e| format!("after new B, alpha and beta: {e}"))
+}
+
+#[test]
+fn new_values_after_preprocess_are_used() {
+    let Some(_gpu) = gpu("spmm new values after preprocess") else { return };
+    let h = CHandle::new();
+    let mut failures = Vec::new();
+    for (i, fmt) in FORMATS.into_iter().enumerate() {
+        for &op_a in ops_for(fmt).0 {
+            let case = vary(Case { op_a, ..Case::new(fmt, (36, 48, 12)) }, 14_000 + 3 * i + op_a as usize);
+            for case in [case, Case { types: (CUDA_R_16BF, CUDA_R_32F, CUDA_R_32F), ..case }] {
+                if let Err(e) = new_values_after_preprocess(&h, &case) {
+                    failures.push(format!("{}: {e}", case.label()));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} failing:\n{}", failures.len(), failures.join("\n"));
+}

@@ -1,0 +1,229 @@
+//! Test data: seeded random sparse patterns in every format (columns unsorted within rows, no
+//! duplicates, rows r % 5 == 3 empty), dense operands with padding and batch gaps, and values that
+//! every storage type holds exactly.
+
+use super::harness::{Case, Fmt, Pattern};
+use super::*;
+use oxsparse::descr::{FormatInfo, SpBatch};
+use oxsparse::reference::sparse_to_dense::HostSparse;
+use oxsparse::reference::spmm::{BatchedDense, BatchedSparse};
+use oxsparse::reference::vector_ops::Value;
+use oxsparse::types::{DataType, DataType::*, IndexType, Order};
+
+/// Entries left between sparse batches, holding in-range garbage: an implementation that reads
+/// them computes a wrong result (caught) rather than faulting.
+const GAP: i64 = 2;
+const GAP_VALUE: Value = (100.0, 0.0);
+
+/// One random component exact in `t`: int8 over its whole range, int32 in [-1000, 1000], 16-bit
+/// types on a grid of their precision in [-1, 1], wider types anywhere in [-1, 1).
+pub fn component(rng: &mut Rng, t: DataType) -> f64 {
+    let grid = |rng: &mut Rng, steps: i64| (rng.below(2 * steps as u64 + 1) as i64 - steps) as f64 / steps as f64;
+    match t {
+        CUDA_R_8I => rng.below(256) as f64 - 128.0,
+        CUDA_R_32I => rng.below(2001) as f64 - 1000.0,
+        CUDA_R_16F | CUDA_C_16F => grid(rng, 1024),
+        CUDA_R_16BF | CUDA_C_16BF => grid(rng, 128),
+        CUDA_R_32F | CUDA_C_32F => rng.value() as f32 as f64,
+        CUDA_R_64F | CUDA_C_64F => rng.value(),
+    }
+}
+
+/// `n` random values of `t` (imaginary parts 0 for real types).
+pub fn random(rng: &mut Rng, t: DataType, n: usize) -> Vec<Value> {
+    (0..n).map(|_| (component(rng, t), if t.is_complex() { component(rng, t) } else { 0.0 })).collect()
+}
+
+pub fn encode_indices(t: IndexType, v: &[i64]) -> Vec<u8> {
+    match t {
+        IndexType::OXSPARSE_INDEX_32I => v.iter().flat_map(|&i| i32::try_from(i).unwrap().to_le_bytes()).collect(),
+        IndexType::OXSPARSE_INDEX_64I => v.iter().flat_map(|&i| i.to_le_bytes()).collect(),
+        IndexType::OXSPARSE_INDEX_16U => v.iter().flat_map(|&i| u16::try_from(i).unwrap().to_le_bytes()).collect(),
+    }
+}
+
+fn shuffle<T>(rng: &mut Rng, v: &mut [T]) {
+    for i in (1..v.len()).rev() {
+        v.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+}
+
+/// Distinct (row, column) positions of a `rows x cols` grid, in random order.
+pub fn positions(rng: &mut Rng, rows: i64, cols: i64, pattern: Pattern) -> Vec<(i64, i64)> {
+    let mut out = Vec::new();
+    if rows == 0 || cols == 0 {
+        return out;
+    }
+    match pattern {
+        Pattern::Empty => {}
+        Pattern::OneColumn => out.extend((0..rows).map(|r| (r, cols / 2))),
+        Pattern::Random | Pattern::HeavyRow(_) => {
+            // About a quarter full, ~12000 entries at most.
+            let avg = (cols / 4 + 1).min((12_000 / rows).max(1));
+            for r in 0..rows {
+                let count = match pattern {
+                    Pattern::HeavyRow(e) if r == rows / 2 => e,
+                    Pattern::HeavyRow(_) => rng.below(4) as i64,
+                    _ if r % 5 == 3 => 0,
+                    _ => rng.below(2 * avg as u64 + 1) as i64,
+                };
+                out.extend(rng.distinct(cols as u64, count.min(cols) as usize).into_iter().map(|c| (r, c as i64)));
+            }
+        }
+    }
+    shuffle(rng, &mut out);
+    out
+}
+
+/// The same number of entries elsewhere: columns permuted, and rows too unless `keep_rows`.
+fn relabel(rng: &mut Rng, pos: &[(i64, i64)], rows: i64, cols: i64, keep_rows: bool) -> Vec<(i64, i64)> {
+    let row_map: Vec<u64> = if keep_rows { (0..rows as u64).collect() } else { rng.distinct(rows as u64, rows as usize) };
+    let col_map = rng.distinct(cols as u64, cols as usize);
+    pos.iter().map(|&(r, c)| (row_map[r as usize] as i64, col_map[c as usize] as i64)).collect()
+}
+
+/// CSR, CSC or COO arrays of the given entries. The stable sort keeps each line's random order.
+fn element(fmt: Fmt, rows: i64, cols: i64, base: i64, mut e: Vec<(i64, i64, Value)>) -> HostSparse {
+    let by_col = fmt == Fmt::Csc;
+    let key = |x: &(i64, i64, Value)| if by_col { x.1 } else { x.0 };
+    e.sort_by_key(key);
+    let offsets = if fmt == Fmt::Coo {
+        e.iter().map(|x| x.0 + base).collect()
+    } else {
+        let lines = if by_col { cols } else { rows };
+        let mut o = vec![0i64; lines as usize + 1];
+        for x in &e {
+            o[key(x) as usize + 1] += 1;
+        }
+        for i in 0..lines as usize {
+            o[i + 1] += o[i];
+        }
+        o.iter().map(|v| v + base).collect()
+    };
+    let format = match fmt {
+        Fmt::Csr => FormatInfo::Csr,
+        Fmt::Csc => FormatInfo::Csc,
+        _ => FormatInfo::Coo,
+    };
+    let indices = e.iter().map(|x| if by_col { x.0 } else { x.1 } + base).collect();
+    HostSparse { format, rows, cols, base, offsets, indices, values: e.iter().map(|x| x.2).collect() }
+}
+
+/// Batches back to back, `GAP` garbage entries apart; CSR batches share their row offsets when
+/// `shared`, COO uses one stride for all three arrays.
+fn concat(mats: Vec<HostSparse>, shared: bool, nnz: i64) -> BatchedSparse {
+    let count = mats.len() as i64;
+    let coo = mats[0].format == FormatInfo::Coo;
+    let n_offsets = mats[0].offsets.len() as i64;
+    let offsets_stride = if count == 1 || (shared && !coo) { 0 } else if coo { nnz + GAP } else { n_offsets + GAP };
+    let entries_stride = if count == 1 { 0 } else { nnz + GAP };
+    let base = mats[0].base;
+    let mut m = HostSparse { offsets: vec![], indices: vec![], values: vec![], ..mats[0].clone() };
+    for (i, x) in mats.iter().enumerate() {
+        let last = i as i64 == count - 1;
+        if i == 0 || offsets_stride > 0 {
+            m.offsets.extend(&x.offsets);
+            m.offsets.extend(std::iter::repeat_n(base, if last || offsets_stride == 0 { 0 } else { GAP as usize }));
+        }
+        m.indices.extend(&x.indices);
+        m.values.extend(&x.values);
+        if !last {
+            m.indices.extend([base; GAP as usize]);
+            m.values.extend([GAP_VALUE; GAP as usize]);
+        }
+    }
+    BatchedSparse { m, nnz, batch: SpBatch { count: count as i32, offsets_stride, indices_stride: entries_stride, values_stride: entries_stride } }
+}
+
+/// A for `case` (stored `a_shape()`, every batch).
+pub fn sparse(rng: &mut Rng, case: &Case) -> BatchedSparse {
+    let (rows, cols) = case.a_shape();
+    let (t, base, count) = (case.types.0, case.base.offset(), case.batch.a as i64);
+    let single = |m: HostSparse, nnz: i64| BatchedSparse { m, nnz, batch: SpBatch { count: 1, offsets_stride: 0, indices_stride: 0, values_stride: 0 } };
+    match case.fmt {
+        Fmt::Csr | Fmt::Csc | Fmt::Coo => {
+            let first = positions(rng, rows, cols, case.pattern);
+            let mut mats = Vec::new();
+            for i in 0..count {
+                let pos = if i == 0 { first.clone() } else { relabel(rng, &first, rows, cols, case.batch.shared) };
+                let values = random(rng, t, pos.len());
+                mats.push(element(case.fmt, rows, cols, base, pos.iter().zip(values).map(|(p, v)| (p.0, p.1, v)).collect()));
+            }
+            concat(mats, case.batch.shared, first.len() as i64)
+        }
+        Fmt::Bsr(block_order) => {
+            assert_eq!(count, 1, "the generator makes no BSR batches");
+            let (rb, cb) = case.blocks();
+            let (brows, bcols) = (rows / rb, cols / cb);
+            let pattern = match case.pattern {
+                Pattern::HeavyRow(e) => Pattern::HeavyRow((e / (rb * cb)).max(1)),
+                p => p,
+            };
+            let blocks = positions(rng, brows, bcols, pattern);
+            let mut m = element(Fmt::Csr, brows, bcols, base, blocks.iter().map(|p| (p.0, p.1, (0.0, 0.0))).collect());
+            let bnnz = blocks.len() as i64;
+            m.values = random(rng, t, (bnnz * rb * cb) as usize);
+            m.format = FormatInfo::Bsr { brows, bcols, bnnz, row_block: rb, col_block: cb, block_order };
+            (m.rows, m.cols) = (rows, cols);
+            single(m, bnnz)
+        }
+        Fmt::Bell => {
+            assert_eq!(count, 1, "Blocked-ELL has no batches");
+            let bs = case.blocks().0;
+            let (brows, bcols) = (rows / bs, cols / bs);
+            let slots = match case.pattern {
+                Pattern::Empty => 0,
+                Pattern::OneColumn => bcols.min(1),
+                _ => bcols.min(3),
+            };
+            let mut indices = Vec::new();
+            for br in 0..brows {
+                let chosen = match case.pattern {
+                    Pattern::OneColumn if slots > 0 => vec![bcols as u64 / 2],
+                    _ => rng.distinct(bcols as u64, slots as usize),
+                };
+                for bc in chosen {
+                    // Empty slots (-1): whole block rows r % 5 == 3, and one slot in four elsewhere.
+                    let empty = case.pattern == Pattern::Random && (br % 5 == 3 || rng.below(4) == 0);
+                    indices.push(if empty { -1 } else { bc as i64 + base });
+                }
+            }
+            // The values of empty slots are garbage that must not reach C.
+            let values = random(rng, t, (rows * slots * bs) as usize);
+            let format = FormatInfo::BlockedEll { block_size: bs, ell_cols: slots * bs };
+            single(HostSparse { format, rows, cols, base, offsets: vec![], indices, values }, rows * slots * bs)
+        }
+    }
+}
+
+/// A dense operand of `count` matrices, `pad` elements of padding per line and 5 between batches.
+/// Padding holds 0xFF bytes (NaN on the host); the matrices random values of `t`, or the same
+/// poison when not `fill` (a C that beta == 0 must never read).
+pub fn dense(rng: &mut Rng, (rows, cols): (i64, i64), order: Order, pad: i64, count: i32, t: DataType, fill: bool) -> (BatchedDense, Vec<u8>) {
+    let (len, lines) = if order == Order::OXSPARSE_ORDER_COL { (rows, cols) } else { (cols, rows) };
+    let ld = len.max(1) + pad;
+    let span = ld * lines;
+    let count = count as i64;
+    let stride = if count > 1 { span + 5 } else { 0 };
+    let total = (stride * (count - 1) + span) as usize;
+    let nan = (f64::NAN, f64::NAN);
+    let mut d = BatchedDense { rows, cols, ld, order, count, stride, values: vec![nan; total] };
+    let width = t.size_bytes() as usize;
+    let mut bytes = vec![0xFFu8; total * width];
+    if fill {
+        let fresh = random(rng, t, (count * rows * cols) as usize);
+        let encoded = encode(t, &fresh);
+        let mut next = 0;
+        for b in 0..count {
+            for r in 0..rows {
+                for c in 0..cols {
+                    let at = d.index(b, r, c);
+                    d.values[at] = fresh[next];
+                    bytes[at * width..(at + 1) * width].copy_from_slice(&encoded[next * width..(next + 1) * width]);
+                    next += 1;
+                }
+            }
+        }
+    }
+    (d, bytes)
+}

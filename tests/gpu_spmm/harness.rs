@@ -1,0 +1,398 @@
+//! One point of the parameter matrix (`Case`), its host data and expected C (`Problem`), its upload
+//! through the exported descriptor functions (`Gpu`), and SpMM runs through the exported C API.
+
+pub use super::calls::*;
+use super::gen;
+use super::*;
+use oxsparse::descr::FormatInfo;
+use oxsparse::ffi::descr_dense::*;
+use oxsparse::ffi::descr_sparse::*;
+use oxsparse::ffi::descr_sparse_access::{oxsparseCooSetStridedBatch, oxsparseCsrSetStridedBatch};
+use oxsparse::ffi::*;
+use oxsparse::reference::spmm::{self as reference, BatchedDense, BatchedSparse};
+use oxsparse::reference::vector_ops::{Value, ZERO};
+use oxsparse::types::{DataType, DataType::*, IndexBase, IndexType, Operation, Order, PointerMode, SpMMAlg, Status};
+use std::ffi::c_void;
+use std::ptr::null_mut;
+
+pub const N: Operation = Operation::OXSPARSE_OPERATION_NON_TRANSPOSE;
+pub const T: Operation = Operation::OXSPARSE_OPERATION_TRANSPOSE;
+pub const H: Operation = Operation::OXSPARSE_OPERATION_CONJUGATE_TRANSPOSE;
+pub const COL: Order = Order::OXSPARSE_ORDER_COL;
+pub const ROW: Order = Order::OXSPARSE_ORDER_ROW;
+pub const HOST: PointerMode = PointerMode::OXSPARSE_POINTER_MODE_HOST;
+pub const DEVICE: PointerMode = PointerMode::OXSPARSE_POINTER_MODE_DEVICE;
+pub const I32: IndexType = IndexType::OXSPARSE_INDEX_32I;
+pub const I64: IndexType = IndexType::OXSPARSE_INDEX_64I;
+pub const BASE0: IndexBase = IndexBase::OXSPARSE_INDEX_BASE_ZERO;
+pub const BASE1: IndexBase = IndexBase::OXSPARSE_INDEX_BASE_ONE;
+pub const OK: i32 = Status::OXSPARSE_STATUS_SUCCESS as i32;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Fmt {
+    Csr,
+    Csc,
+    Coo,
+    /// BSR with blocks stored in this order.
+    Bsr(Order),
+    Bell,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Pattern {
+    /// About a quarter full, rows r % 5 == 3 empty (Blocked-ELL: some empty slots).
+    Random,
+    /// No stored entries.
+    Empty,
+    /// This many entries in the middle row, 0 to 3 in the others.
+    HeavyRow(i64),
+    /// Every row has one entry, all in the middle column.
+    OneColumn,
+}
+
+/// Batch counts of A, B and C; `shared` gives CSR batches one row-offsets array (stride 0).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Batch {
+    pub a: i32,
+    pub b: i32,
+    pub c: i32,
+    pub shared: bool,
+}
+pub const NO_BATCH: Batch = Batch { a: 1, b: 1, c: 1, shared: false };
+
+/// (A and B, C, compute) value types.
+pub type Types = (DataType, DataType, DataType);
+pub const F32: Types = (CUDA_R_32F, CUDA_R_32F, CUDA_R_32F);
+
+#[derive(Clone, Copy, Debug)]
+pub struct Case {
+    pub fmt: Fmt,
+    pub op_a: Operation,
+    pub op_b: Operation,
+    /// op(A) is m x k, op(B) k x n, C m x n.
+    pub m: i64,
+    pub k: i64,
+    pub n: i64,
+    pub pattern: Pattern,
+    pub types: Types,
+    pub it: IndexType,
+    pub base: IndexBase,
+    pub order_b: Order,
+    pub order_c: Order,
+    /// Elements of padding per line beyond the smallest valid ld.
+    pub pad_b: i64,
+    pub pad_c: i64,
+    pub mode: PointerMode,
+    /// Scalars before `fit` to the compute type.
+    pub alpha: Value,
+    pub beta: Value,
+    pub alg: SpMMAlg,
+    pub batch: Batch,
+    pub preprocess: bool,
+    pub seed: u64,
+}
+
+impl Case {
+    pub fn new(fmt: Fmt, (m, k, n): (i64, i64, i64)) -> Case {
+        Case {
+            fmt, op_a: N, op_b: N, m, k, n, pattern: Pattern::Random, types: F32, it: I32, base: BASE0,
+            order_b: COL, order_c: COL, pad_b: 0, pad_c: 0, mode: HOST, alpha: (1.5, -0.5), beta: (-0.75, 0.25),
+            alg: SpMMAlg::OXSPARSE_SPMM_ALG_DEFAULT, batch: NO_BATCH, preprocess: false, seed: 1,
+        }
+    }
+
+    /// Stored shape of A and of B.
+    pub fn a_shape(&self) -> (i64, i64) {
+        if self.op_a == N { (self.m, self.k) } else { (self.k, self.m) }
+    }
+    pub fn b_shape(&self) -> (i64, i64) {
+        if self.op_b == N { (self.k, self.n) } else { (self.n, self.k) }
+    }
+
+    /// BSR block (rows, cols), or the Blocked-ELL block size twice: the first of 2, 3, 4 (in an
+    /// order rotated by the seed) that divides the shape, else 1; BSR block columns skip the
+    /// rotation's first size, so that blocks tend to be rectangular.
+    pub fn blocks(&self) -> (i64, i64) {
+        let (rows, cols) = self.a_shape();
+        let mut ds = [2, 3, 4];
+        ds.rotate_left(self.seed as usize % 3);
+        let first = |ok: &dyn Fn(i64) -> bool| ds.iter().copied().find(|&d| ok(d)).unwrap_or(1);
+        match self.fmt {
+            Fmt::Bell => {
+                let bs = first(&|d| rows % d == 0 && cols % d == 0);
+                (bs, bs)
+            }
+            _ => (first(&|d| rows % d == 0), first(&|d| cols % d == 0 && d != ds[0])),
+        }
+    }
+
+    /// A short description for failure messages.
+    pub fn label(&self) -> String {
+        let op = |o: Operation| ["N", "T", "H"][o as usize];
+        let ord = |o: Order| if o == COL { "col" } else { "row" };
+        let (t, ct, comp) = self.types;
+        let alg = format!("{:?}", self.alg).replace("OXSPARSE_SPMM_", "");
+        format!(
+            "{:?} op {}{} {}x{}x{} {:?} {}/{}/{} i{} base{} B {}+{} C {}+{} {:?} alpha {:?} beta {:?} {alg} {:?}{} seed {}",
+            self.fmt, op(self.op_a), op(self.op_b), self.m, self.k, self.n, self.pattern,
+            t.kernel_suffix(), ct.kernel_suffix(), comp.kernel_suffix(), self.it.size_bytes() * 8, self.base as i32,
+            ord(self.order_b), self.pad_b, ord(self.order_c), self.pad_c, self.mode, self.alpha, self.beta,
+            self.batch, if self.preprocess { " preprocess" } else { "" }, self.seed
+        )
+    }
+}
+
+/// A scalar as the compute type holds it: real part only for real types; for integer compute,
+/// four times the real part rounded (1.5 -> 6, -0.75 -> -3).
+pub fn fit(compute: DataType, v: Value) -> Value {
+    match compute {
+        CUDA_R_32I => ((v.0 * 4.0).round(), 0.0),
+        t if t.is_complex() => v,
+        _ => (v.0, 0.0),
+    }
+}
+
+/// Host data of one case.
+pub struct Problem {
+    pub case: Case,
+    pub alpha: Value,
+    pub beta: Value,
+    pub a: BatchedSparse,
+    pub b: BatchedDense,
+    pub b_bytes: Vec<u8>,
+    pub c: BatchedDense,
+    pub c_bytes: Vec<u8>,
+}
+
+impl Problem {
+    pub fn new(case: &Case) -> Problem {
+        let mut rng = Rng::new(case.seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ 0x5EED);
+        let (t, ct, compute) = case.types;
+        let (alpha, beta) = (fit(compute, case.alpha), fit(compute, case.beta));
+        let a = gen::sparse(&mut rng, case);
+        let (b, b_bytes) = gen::dense(&mut rng, case.b_shape(), case.order_b, case.pad_b, case.batch.b, t, true);
+        let (c, c_bytes) = gen::dense(&mut rng, (case.m, case.n), case.order_c, case.pad_c, case.batch.c, ct, beta != ZERO);
+        Problem { case: *case, alpha, beta, a, b, b_bytes, c, c_bytes }
+    }
+
+    /// New values for A (same pattern), as after the user rewrote them in place.
+    pub fn renew_a_values(&mut self, seed: u64) {
+        let mut rng = Rng::new(seed);
+        let fresh = gen::random(&mut rng, self.case.types.0, self.a.m.values.len());
+        self.a.m.values = fresh;
+    }
+
+    /// The expected C buffer and the error scale of each entry.
+    pub fn expected(&self) -> (Vec<Value>, Vec<f64>) {
+        let (op_a, op_b) = (self.case.op_a, self.case.op_b);
+        let mut c = self.c.clone();
+        reference::spmm(op_a, op_b, self.alpha, &self.a, &self.b, self.beta, &mut c);
+        let scale = reference::error_scale(op_a, op_b, self.alpha, &self.a, &self.b, self.beta, &self.c);
+        (c.values, scale)
+    }
+
+    /// `got` (C's bytes after the run) against the reference; padding must keep its bytes.
+    pub fn check(&self, got: &[u8]) -> Result<(), String> {
+        let (want, scale) = self.expected();
+        let (_, ct, compute) = self.case.types;
+        let w = ct.size_bytes() as usize;
+        if got.len() != self.c_bytes.len() {
+            return Err(format!("C has {} bytes, expected {}", got.len(), self.c_bytes.len()));
+        }
+        let tol = Tolerance::of(ct, compute);
+        let mut logical = vec![false; want.len()];
+        let (mut bad, mut first) = (0usize, String::new());
+        for b in 0..self.c.count {
+            for i in 0..self.c.rows {
+                for j in 0..self.c.cols {
+                    let at = self.c.index(b, i, j);
+                    logical[at] = true;
+                    let g = decode_element(ct, &got[at * w..(at + 1) * w]);
+                    if !tol.accepts(g, want[at], scale[at]) {
+                        if bad == 0 {
+                            first = format!("C[batch {b}][{i}][{j}] = {g:?}, want {:?} (scale {:e})", want[at], scale[at]);
+                        }
+                        bad += 1;
+                    }
+                }
+            }
+        }
+        if bad > 0 {
+            return Err(format!("{bad} wrong entries; first: {first}"));
+        }
+        match (0..want.len()).find(|&at| !logical[at] && got[at * w..(at + 1) * w] != self.c_bytes[at * w..(at + 1) * w]) {
+            Some(at) => Err(format!("C element {at} outside the matrices (padding) was written")),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A problem on the device: A's arrays, B and C, and their descriptors.
+pub struct Gpu {
+    pub a_arrays: [DevBuf; 3],
+    pub b_buf: DevBuf,
+    pub c_buf: DevBuf,
+    pub a: oxsparseSpMatDescr_t,
+    pub b: oxsparseDnMatDescr_t,
+    pub c: oxsparseDnMatDescr_t,
+}
+
+impl Drop for Gpu {
+    fn drop(&mut self) {
+        unsafe {
+            oxsparseDestroySpMat(self.a);
+            oxsparseDestroyDnMat(self.b);
+            oxsparseDestroyDnMat(self.c);
+        }
+    }
+}
+
+unsafe fn dn_mat(d: &BatchedDense, buf: &DevBuf, t: DataType) -> Result<oxsparseDnMatDescr_t, String> {
+    let mut out = null_mut();
+    expect(oxsparseCreateDnMat(&mut out, d.rows, d.cols, d.ld, buf.ptr as *mut c_void, t as i32, d.order as i32), "oxsparseCreateDnMat")?;
+    if d.count > 1 {
+        expect(oxsparseDnMatSetStridedBatch(out, d.count as i32, d.stride), "oxsparseDnMatSetStridedBatch")?;
+    }
+    Ok(out)
+}
+
+impl Gpu {
+    pub fn upload(p: &Problem) -> Result<Gpu, String> {
+        let (case, a) = (&p.case, &p.a.m);
+        let (t, it, base) = (case.types.0 as i32, case.it, case.base as i32);
+        let a_arrays = [
+            DevBuf::from_slice(&gen::encode_indices(it, &a.offsets)),
+            DevBuf::from_slice(&gen::encode_indices(it, &a.indices)),
+            DevBuf::from_slice(&encode(case.types.0, &a.values)),
+        ];
+        let [o, i, v] = [0, 1, 2].map(|x| a_arrays[x].ptr as *mut c_void);
+        let b_buf = DevBuf::from_slice(&p.b_bytes);
+        let c_buf = DevBuf::from_slice(&p.c_bytes);
+        let mut g = Gpu { a_arrays, b_buf, c_buf, a: null_mut(), b: null_mut(), c: null_mut() };
+        let (rows, cols, nnz, it) = (a.rows, a.cols, p.a.nnz, it as i32);
+        unsafe {
+            let s = match a.format {
+                FormatInfo::Csr => oxsparseCreateCsr(&mut g.a, rows, cols, nnz, o, i, v, it, it, base, t),
+                FormatInfo::Csc => oxsparseCreateCsc(&mut g.a, rows, cols, nnz, o, i, v, it, it, base, t),
+                FormatInfo::Coo => oxsparseCreateCoo(&mut g.a, rows, cols, nnz, o, i, v, it, base, t),
+                FormatInfo::Bsr { brows, bcols, bnnz, row_block, col_block, block_order } => {
+                    oxsparseCreateBsr(&mut g.a, brows, bcols, bnnz, row_block, col_block, o, i, v, it, it, base, t, block_order as i32)
+                }
+                FormatInfo::BlockedEll { block_size, ell_cols } => oxsparseCreateBlockedEll(&mut g.a, rows, cols, block_size, ell_cols, i, v, it, base, t),
+                FormatInfo::SlicedEll { .. } => unreachable!(),
+            };
+            expect(s, "creating A")?;
+            let sb = p.a.batch;
+            if sb.count > 1 {
+                let s = match a.format {
+                    FormatInfo::Coo => oxsparseCooSetStridedBatch(g.a, sb.count, sb.indices_stride),
+                    _ => oxsparseCsrSetStridedBatch(g.a, sb.count, sb.offsets_stride, sb.indices_stride),
+                };
+                expect(s, "setting A's strided batch")?;
+            }
+            g.b = dn_mat(&p.b, &g.b_buf, case.types.0)?;
+            g.c = dn_mat(&p.c, &g.c_buf, case.types.1)?;
+        }
+        Ok(g)
+    }
+
+    pub fn args(&self, p: &Problem, alpha: &Scalar, beta: &Scalar) -> Args {
+        let c = &p.case;
+        Args {
+            op_a: c.op_a as i32, op_b: c.op_b as i32, alpha: alpha.ptr(), a: self.a, b: self.b, beta: beta.ptr(), c: self.c,
+            compute: c.types.2 as i32, alg: c.alg as i32,
+        }
+    }
+
+    /// Uploads `p`'s A values, B and C again (same buffers, same descriptors).
+    pub fn rewrite(&self, p: &Problem) {
+        write(&self.a_arrays[2], &encode(p.case.types.0, &p.a.m.values));
+        write(&self.b_buf, &p.b_bytes);
+        write(&self.c_buf, &p.c_bytes);
+    }
+}
+
+/// Scalars of `p` in its pointer mode (the handle is switched to it).
+pub fn scalars(h: &CHandle, p: &Problem) -> (Scalar, Scalar) {
+    h.set_mode(p.case.mode);
+    let compute = p.case.types.2;
+    (Scalar::new(p.case.mode, compute, p.alpha), Scalar::new(p.case.mode, compute, p.beta))
+}
+
+/// One SpMM on a fresh copy of C: bufferSize, a poisoned workspace of that size, preprocess when
+/// asked, SpMM. Returns C's bytes.
+pub fn run(h: &CHandle, p: &Problem, g: &Gpu, preprocess: bool) -> Result<Vec<u8>, String> {
+    write(&g.c_buf, &p.c_bytes);
+    let (alpha, beta) = scalars(h, p);
+    let args = g.args(p, &alpha, &beta);
+    let ws = args.workspace(h)?;
+    if preprocess {
+        expect(unsafe { args.preprocess(h, ws_ptr(&ws)) }, "SpMM_preprocess")?;
+    }
+    expect(unsafe { args.spmm(h, ws_ptr(&ws)) }, "SpMM")?;
+    Ok(g.c_buf.to_vec())
+}
+
+pub fn run_case(h: &CHandle, case: &Case) -> Result<(), String> {
+    let p = Problem::new(case);
+    let g = Gpu::upload(&p)?;
+    p.check(&run(h, &p, &g, case.preprocess)?)
+}
+
+/// Runs every case (a SKIP line without a GPU) and fails listing the first failures.
+pub fn sweep(test: &str, cases: &[Case]) {
+    let Some(_gpu) = gpu(test) else { return };
+    let h = CHandle::new();
+    let failures: Vec<String> = cases.iter().filter_map(|c| run_case(&h, c).err().map(|e| format!("{}: {e}", c.label()))).collect();
+    assert!(failures.is_empty(), "{test}: {} of {} cases failed; first ones:\n{}", failures.len(), cases.len(), failures[..failures.len().min(10)].join("\n"));
+    println!("{test}: {} cases passed", cases.len());
+}
+
+/// (alpha, beta) pairs; beta == 0 in one case of three.
+pub const SCALARS: [(Value, Value); 3] = [((1.5, -0.5), (-0.75, 0.25)), ((-0.75, 0.25), ZERO), ((0.5, 1.0), (1.0, 0.0))];
+
+/// `c` with the parameters a group does not cross drawn (seeded by `i`, independently of the
+/// loops that made `c`): scalars, index type, base, pointer mode, padding of B and C, algorithm.
+pub fn vary(c: Case, i: usize) -> Case {
+    let mut rng = Rng::new(0xC0FF_EE00 ^ i as u64);
+    let mut choose = |n: usize| rng.below(n as u64) as usize;
+    let (alpha, beta) = SCALARS[choose(3)];
+    let algs = algs_for(c.fmt);
+    Case {
+        alpha,
+        beta,
+        it: [I32, I64][choose(2)],
+        base: [BASE0, BASE1][choose(2)],
+        mode: [HOST, DEVICE][choose(2)],
+        pad_b: [0, 3][choose(2)],
+        pad_c: [0, 2, 5][choose(3)],
+        alg: algs[choose(algs.len())],
+        seed: i as u64,
+        ..c
+    }
+}
+
+/// `list[i % len]`: parameters cycled through the cases.
+pub fn pick<X: Copy>(list: &[X], i: usize) -> X {
+    list[i % list.len()]
+}
+
+/// The algorithms meant for `fmt`: DEFAULT and the format's own.
+pub fn algs_for(fmt: Fmt) -> Vec<SpMMAlg> {
+    use SpMMAlg::*;
+    match fmt {
+        Fmt::Csr | Fmt::Csc => vec![OXSPARSE_SPMM_ALG_DEFAULT, OXSPARSE_SPMM_CSR_ALG1, OXSPARSE_SPMM_CSR_ALG2, OXSPARSE_SPMM_CSR_ALG3],
+        Fmt::Coo => vec![OXSPARSE_SPMM_ALG_DEFAULT, OXSPARSE_SPMM_COO_ALG1, OXSPARSE_SPMM_COO_ALG2, OXSPARSE_SPMM_COO_ALG3, OXSPARSE_SPMM_COO_ALG4],
+        Fmt::Bsr(_) => vec![OXSPARSE_SPMM_ALG_DEFAULT, OXSPARSE_SPMM_BSR_ALG1],
+        Fmt::Bell => vec![OXSPARSE_SPMM_ALG_DEFAULT, OXSPARSE_SPMM_BLOCKED_ELL_ALG1],
+    }
+}
+
+/// The ops each format accepts: (opA list, opB list).
+pub fn ops_for(fmt: Fmt) -> (&'static [Operation], &'static [Operation]) {
+    match fmt {
+        Fmt::Csr | Fmt::Csc | Fmt::Coo => (&[N, T, H], &[N, T, H]),
+        Fmt::Bsr(_) => (&[N], &[N, T, H]),
+        Fmt::Bell => (&[N], &[N, T]),
+    }
+}
