@@ -32,7 +32,8 @@ pub fn grid_for(n: u64, block: u32) -> u32 {
 /// Enqueues `family`'s kernel `name` with one parameter block on the handle's stream.
 pub fn launch<P: Copy>(h: &Handle, family: &'static str, name: &str, grid: (u32, u32, u32), block: u32, shared: u32, params: &P) -> Result<()> {
     let _bound = h.bind()?;
-    let f = module::function(h.context(), family, name)?;
+    // SAFETY: the handle keeps its context alive and `_bound` made it current.
+    let f = unsafe { module::function(h.context(), family, name)? };
     let mut args = [params as *const P as *mut c_void];
     if log_enabled() {
         eprintln!("oxsparse: launch {name} grid {grid:?} block {block} shared {shared}");

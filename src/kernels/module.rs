@@ -34,8 +34,11 @@ fn fatbin(family: &str) -> Result<&'static [u8]> {
     }
 }
 
-/// The kernel `name` of `family`, loaded into `ctx` (which must be current).
-pub fn function(ctx: sys::CUcontext, family: &'static str, name: &str) -> Result<sys::CUfunction> {
+/// The kernel `name` of `family`, loaded into `ctx`.
+///
+/// # Safety
+/// `ctx` must be a live context, current on this thread (a handle's bound context).
+pub unsafe fn function(ctx: sys::CUcontext, family: &'static str, name: &str) -> Result<sys::CUfunction> {
     let mut id: std::os::raw::c_ulonglong = 0;
     // SAFETY: ctx is a live context (the caller holds a handle on it); id is a local out-pointer.
     unsafe { sys::cuCtxGetId(ctx, &mut id) }.result().map_err(|e| Error::from_driver("cuCtxGetId", e))?;

@@ -6,12 +6,16 @@
 use crate::cusparse::Cusparse;
 use crate::Result;
 use oxsparse::ffi::{self, descr_dense as oxd, descr_sparse as oxs, handle as oxh};
-use oxsparse::types::{DataType, IndexBase, IndexType, Operation, Order, PointerMode, SparseToDenseAlg};
+use oxsparse::ffi::spmm as oxmm;
+use oxsparse::types::{DataType, IndexBase, IndexType, Operation, Order, PointerMode, SpMMAlg, SparseToDenseAlg, Status};
 use std::ffi::{c_int, c_void, CStr};
 use std::ptr::null_mut;
 
 // The enum values used by the benchmark; the same numbers for both libraries.
 pub const R_32F: c_int = DataType::CUDA_R_32F as c_int;
+pub const R_64F: c_int = DataType::CUDA_R_64F as c_int;
+pub const R_16F: c_int = DataType::CUDA_R_16F as c_int;
+pub const ORDER_COL: c_int = Order::OXSPARSE_ORDER_COL as c_int;
 pub const INDEX_32I: c_int = IndexType::OXSPARSE_INDEX_32I as c_int;
 pub const BASE_ZERO: c_int = IndexBase::OXSPARSE_INDEX_BASE_ZERO as c_int;
 pub const ORDER_ROW: c_int = Order::OXSPARSE_ORDER_ROW as c_int;
@@ -19,6 +23,12 @@ pub const NON_TRANSPOSE: c_int = Operation::OXSPARSE_OPERATION_NON_TRANSPOSE as 
 pub const POINTER_HOST: c_int = PointerMode::OXSPARSE_POINTER_MODE_HOST as c_int;
 pub const POINTER_DEVICE: c_int = PointerMode::OXSPARSE_POINTER_MODE_DEVICE as c_int;
 pub const S2D_DEFAULT: c_int = SparseToDenseAlg::OXSPARSE_SPARSETODENSE_ALG_DEFAULT as c_int;
+pub const SPMM_DEFAULT: c_int = SpMMAlg::OXSPARSE_SPMM_ALG_DEFAULT as c_int;
+pub const SPMM_CSR_ALG1: c_int = SpMMAlg::OXSPARSE_SPMM_CSR_ALG1 as c_int;
+pub const SPMM_CSR_ALG2: c_int = SpMMAlg::OXSPARSE_SPMM_CSR_ALG2 as c_int;
+pub const SPMM_CSR_ALG3: c_int = SpMMAlg::OXSPARSE_SPMM_CSR_ALG3 as c_int;
+/// NOT_SUPPORTED, the same number in both libraries.
+const NOT_SUPPORTED: c_int = Status::OXSPARSE_STATUS_NOT_SUPPORTED as c_int;
 
 /// An oxsparse handle, destroyed on drop.
 pub struct OxHandle(pub ffi::oxsparseHandle_t);
@@ -48,6 +58,13 @@ impl Drop for OxHandle {
 pub fn ox_status_name(status: c_int) -> String {
     // SAFETY: returns a static string for every code.
     unsafe { CStr::from_ptr(oxh::oxsparseGetErrorName(status)) }.to_string_lossy().into_owned()
+}
+
+/// Whether an error of this module (or of `Cusparse::check`) is a NOT_SUPPORTED status: a
+/// configuration a library does not offer, reported as such rather than as a failure. Both
+/// format a failed status as "<call> failed: <NAME> (<number>)".
+pub fn is_not_supported(error: &str) -> bool {
+    error.contains(&format!("STATUS_NOT_SUPPORTED ({NOT_SUPPORTED})"))
 }
 
 fn ox_check(call: &str, status: c_int) -> Result<()> {
@@ -233,6 +250,60 @@ impl<'a> Lib<'a> {
     }
 }
 
+/// The arguments of the three SpMM calls (C = alpha op(A) op(B) + beta C), in the API's order.
+/// `alpha` and `beta` point to host scalars of the compute type that outlive the calls.
+pub struct SpmmArgs<'d, 'a> {
+    pub op_a: c_int,
+    pub op_b: c_int,
+    pub alpha: *const c_void,
+    pub a: &'d Descr<'a>,
+    pub b: &'d Descr<'a>,
+    pub beta: *const c_void,
+    pub c: &'d Descr<'a>,
+    pub compute: c_int,
+    pub alg: c_int,
+}
+
+impl Lib<'_> {
+    pub fn spmm_buffer_size(&self, s: &SpmmArgs) -> Result<usize> {
+        let mut size = 0usize;
+        let (a, b, c) = (s.a.ptr, s.b.ptr, s.c.ptr);
+        match self {
+            Lib::Ox(h) => self.check("oxsparseSpMM_bufferSize", unsafe {
+                oxmm::oxsparseSpMM_bufferSize(*h, s.op_a, s.op_b, s.alpha, a as _, b as _, s.beta, c as _, s.compute, s.alg, &mut size)
+            })?,
+            Lib::Cu(cu) => self.check("cusparseSpMM_bufferSize", unsafe {
+                (cu.api.cusparseSpMM_bufferSize()?)(cu.handle, s.op_a, s.op_b, s.alpha, a, b, s.beta, c, s.compute, s.alg, &mut size)
+            })?,
+        }
+        Ok(size)
+    }
+
+    pub fn spmm_preprocess(&self, s: &SpmmArgs, buffer: u64) -> Result<()> {
+        let (a, b, c) = (s.a.ptr, s.b.ptr, s.c.ptr);
+        match self {
+            Lib::Ox(h) => self.check("oxsparseSpMM_preprocess", unsafe {
+                oxmm::oxsparseSpMM_preprocess(*h, s.op_a, s.op_b, s.alpha, a as _, b as _, s.beta, c as _, s.compute, s.alg, vp(buffer))
+            }),
+            Lib::Cu(cu) => self.check("cusparseSpMM_preprocess", unsafe {
+                (cu.api.cusparseSpMM_preprocess()?)(cu.handle, s.op_a, s.op_b, s.alpha, a, b, s.beta, c, s.compute, s.alg, vp(buffer))
+            }),
+        }
+    }
+
+    pub fn spmm(&self, s: &SpmmArgs, buffer: u64) -> Result<()> {
+        let (a, b, c) = (s.a.ptr, s.b.ptr, s.c.ptr);
+        match self {
+            Lib::Ox(h) => self.check("oxsparseSpMM", unsafe {
+                oxmm::oxsparseSpMM(*h, s.op_a, s.op_b, s.alpha, a as _, b as _, s.beta, c as _, s.compute, s.alg, vp(buffer))
+            }),
+            Lib::Cu(cu) => self.check("cusparseSpMM", unsafe {
+                (cu.api.cusparseSpMM()?)(cu.handle, s.op_a, s.op_b, s.alpha, a, b, s.beta, c, s.compute, s.alg, vp(buffer))
+            }),
+        }
+    }
+}
+
 /// Sets a pointer mode for as long as it lives, then puts back host mode (the default).
 pub struct PointerModeGuard<'a>(Lib<'a>);
 
@@ -248,5 +319,19 @@ impl Drop for PointerModeGuard<'_> {
         if let Err(e) = self.0.set_pointer_mode(POINTER_HOST) {
             eprintln!("oxsparse-bench: warning: {e}");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn not_supported_is_told_apart() {
+        let e = ox_check("oxsparseSpMM", NOT_SUPPORTED).unwrap_err();
+        assert!(is_not_supported(&e), "{e}");
+        let other = Status::OXSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED as c_int;
+        assert!(!is_not_supported(&ox_check("oxsparseSpMM", other).unwrap_err()));
+        assert!(!is_not_supported("cuMemAlloc failed: CUDA_ERROR_OUT_OF_MEMORY"));
     }
 }

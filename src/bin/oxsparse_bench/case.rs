@@ -1,8 +1,8 @@
 //! What an operation provides to the harness ([`Case`]), and the harness itself ([`measure`]):
-//! for each library, prepare its calls, poison the outputs, run one call and check it against the
-//! float64 CPU reference, then time it.
+//! for each library and each of its variants (algorithms), prepare its calls, poison the outputs,
+//! run one call and check it against the float64 CPU reference, then time it.
 
-use crate::api::Lib;
+use crate::api::{self, Lib};
 use crate::device::{sync, Gpu};
 use crate::report::{Check, LibResult, Row};
 use crate::timing::{self, copies_for};
@@ -21,9 +21,26 @@ pub struct Prepared<'a> {
     /// Dropped after the calls (fields drop in order); held only for that.
     #[allow(dead_code)]
     pub keep: Vec<Box<dyn Keep + 'a>>,
+    /// The one-off preparation timed apart from the calls (SpMM's preprocess), median over the
+    /// copies, in ms; None when there is none.
+    pub preprocess_ms: Option<f64>,
 }
 
+/// One way a library runs a case: an algorithm, or the only way (`ONLY`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Variant {
+    /// e.g. "CSR_ALG2"; "" when the library runs the case one way only.
+    pub label: &'static str,
+    /// The operation's own number for it (SpMM: the algorithm enum).
+    pub code: i32,
+    /// Reported but never the library's time in the speedup (oxsparse without preprocess).
+    pub extra: bool,
+}
+
+pub const ONLY: Variant = Variant { label: "", code: 0, extra: false };
+
 /// What a case is, for the report.
+#[derive(Default)]
 pub struct Info {
     /// The API routine, e.g. "SparseToDense"; `--ops` selects by it.
     pub op: &'static str,
@@ -39,16 +56,34 @@ pub struct Info {
     pub traffic_bytes: u64,
     /// Device bytes of one copy of the operands.
     pub copy_bytes: u64,
+    /// Floating-point operations of one call (the numerator of GFLOP/s), 0 when not counted.
+    pub flops: u64,
+    /// The matrix set the summaries keep apart ("Matrix Market", "R-MAT", "generated", "vector").
+    pub set: &'static str,
+    /// The summary groups the case counts in, e.g. ["FP32 row-major, N=32/128/256", "FP32
+    /// row-major N=32"]; none: the operation's one summary.
+    pub summary_groups: Vec<String>,
+    /// The series of the SVG chart the case is a bar of ("N=32"), if any.
+    pub chart_series: Option<&'static str>,
 }
 
 /// One operation in one configuration on one input.
 pub trait Case {
     fn info(&self) -> Info;
+    /// Why the case is not measured at all (too large), before anything is allocated.
+    fn skip(&self) -> Option<String> {
+        None
+    }
+    /// The variants measured with `lib`, each checked and timed on its own.
+    fn variants(&self, _lib: Lib) -> Vec<Variant> {
+        vec![ONLY]
+    }
     /// Allocates `copies` copies of the operands on the GPU and uploads the inputs.
     fn alloc(&mut self, copies: usize) -> Result<()>;
-    /// Creates `lib`'s descriptors (and workspace) and returns one call per copy.
-    fn prepare<'s>(&'s self, lib: Lib<'s>) -> Result<Prepared<'s>>;
-    /// Poisons copy 0's outputs (0xFF bytes), so that an output a call never writes is caught.
+    /// Creates `lib`'s descriptors (and workspace) for `variant` and returns one call per copy.
+    fn prepare<'s>(&'s self, lib: Lib<'s>, variant: Variant) -> Result<Prepared<'s>>;
+    /// Poisons copy 0's outputs (0xFF bytes, NaN, unless the case says why another pattern), so
+    /// that an output a call never writes is caught.
     fn poison(&self) -> Result<()>;
     /// Compares copy 0's outputs with the float64 reference.
     fn check(&self) -> Result<Check>;
@@ -59,8 +94,9 @@ pub struct Settings {
     pub runs: usize,
 }
 
-/// Measures a case with every library, oxsparse first. Errors are recorded in the row.
-pub fn measure(case: &mut dyn Case, libs: &[Lib], gpu: &Gpu, s: &Settings) -> Row {
+/// Measures a case with every library, oxsparse first, and every variant of each. Errors are
+/// recorded in the row; `status` hears which variant runs.
+pub fn measure(case: &mut dyn Case, libs: &[Lib], gpu: &Gpu, s: &Settings, status: &mut dyn FnMut(&str)) -> Row {
     let info = case.info();
     let mut row = Row::new(&info);
     let copies = match gpu.free_bytes() {
@@ -76,20 +112,26 @@ pub fn measure(case: &mut dyn Case, libs: &[Lib], gpu: &Gpu, s: &Settings) -> Ro
         return row;
     }
     for &lib in libs {
-        row.libs.push(measure_lib(case, lib, copies, s));
+        for v in case.variants(lib) {
+            status(&format!("{} {} {}", info.op, info.variant, [lib.name(), v.label].join(" ").trim_end()));
+            let mut result = measure_lib(case, lib, v, copies, s);
+            result.unsupported = result.error.as_deref().is_some_and(api::is_not_supported);
+            row.libs.push(result);
+        }
     }
     row
 }
 
-fn measure_lib(case: &dyn Case, lib: Lib, copies: usize, s: &Settings) -> LibResult {
-    let mut out = LibResult { lib: lib.name(), time: None, check: None, error: None };
-    let mut prepared = match case.prepare(lib) {
+fn measure_lib(case: &dyn Case, lib: Lib, v: Variant, copies: usize, s: &Settings) -> LibResult {
+    let mut out = LibResult::new(lib.name(), v);
+    let mut prepared = match case.prepare(lib, v) {
         Ok(p) => p,
         Err(e) => {
             out.error = Some(e);
             return out;
         }
     };
+    out.preprocess_ms = prepared.preprocess_ms;
     assert_eq!(prepared.calls.len(), copies, "a case must prepare one call per copy");
     let checked = (|| {
         case.poison()?;
@@ -116,21 +158,25 @@ pub struct Checker {
     compared: u64,
     mismatches: u64,
     max_abs_err: f64,
+    worst_ratio: f64,
     first: Option<String>,
 }
 
 impl Checker {
     pub fn new() -> Checker {
-        Checker { compared: 0, mismatches: 0, max_abs_err: 0.0, first: None }
+        Checker { compared: 0, mismatches: 0, max_abs_err: 0.0, worst_ratio: 0.0, first: None }
     }
 
-    /// Compares one value; `at` names its position for the report of the first mismatch.
-    /// A NaN (a poisoned output never written) always mismatches.
-    pub fn value(&mut self, got: f32, want: f64, tol: f64, at: impl FnOnce() -> String) {
+    /// Compares one value (of any precision); `at` names its position for the report of the
+    /// first mismatch. A NaN (a poisoned output never written) always mismatches.
+    pub fn value(&mut self, got: impl Into<f64>, want: f64, tol: f64, at: impl FnOnce() -> String) {
+        let got = got.into();
         self.compared += 1;
-        let err = (got as f64 - want).abs();
+        let err = (got - want).abs();
         let err = if err.is_nan() { f64::INFINITY } else { err };
         self.max_abs_err = self.max_abs_err.max(err);
+        let ratio = if tol > 0.0 { err / tol } else if err == 0.0 { 0.0 } else { f64::INFINITY };
+        self.worst_ratio = self.worst_ratio.max(ratio);
         if err <= tol {
             return;
         }
@@ -140,8 +186,9 @@ impl Checker {
         }
     }
 
-    pub fn finish(self) -> Check {
-        Check { compared: self.compared, mismatches: self.mismatches, max_abs_err: self.max_abs_err, first: self.first }
+    /// The check; `scope` says what was compared when not every output was (a sample).
+    pub fn finish(self, scope: Option<String>) -> Check {
+        Check { compared: self.compared, mismatches: self.mismatches, max_abs_err: self.max_abs_err, worst_ratio: self.worst_ratio, first: self.first, scope }
     }
 }
 
@@ -156,11 +203,22 @@ mod tests {
         c.value(2.0, 2.5, 0.1, || "b".into());
         c.value(f32::NAN, 0.0, 1e30, || "c".into());
         c.value(3.0, 3.05, 0.1, || "d".into());
-        let r = c.finish();
+        let r = c.finish(None);
         assert_eq!((r.compared, r.mismatches), (4, 2));
         assert!(r.first.as_deref().unwrap().starts_with("b: got"));
         assert_eq!(r.max_abs_err, f64::INFINITY);
         assert!(!r.ok());
-        assert!(Checker::new().finish().ok());
+        assert!(Checker::new().finish(None).ok());
+    }
+
+    #[test]
+    fn checker_takes_doubles_and_tracks_the_worst_ratio() {
+        let mut c = Checker::new();
+        c.value(1.0f64 + 1e-13, 1.0, 1e-12, || "a".into());
+        c.value(2.0f64, 2.0, 0.0, || "b".into());
+        let r = c.finish(Some("half".into()));
+        assert!(r.ok());
+        assert!((r.worst_ratio - 0.1).abs() < 1e-3, "{}", r.worst_ratio);
+        assert_eq!(r.scope.as_deref(), Some("half"));
     }
 }

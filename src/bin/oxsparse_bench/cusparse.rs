@@ -55,6 +55,9 @@ api! {
     cusparseGather(P, CP, P);
     cusparseSpVV_bufferSize(P, c_int, CP, CP, CP, c_int, *mut usize);
     cusparseSpVV(P, c_int, CP, CP, P, c_int, P);
+    cusparseSpMM_bufferSize(P, c_int, c_int, CP, CP, CP, CP, P, c_int, c_int, *mut usize);
+    cusparseSpMM_preprocess(P, c_int, c_int, CP, CP, CP, CP, P, c_int, c_int, P);
+    cusparseSpMM(P, c_int, c_int, CP, CP, CP, CP, P, c_int, c_int, P);
 }
 
 /// The library, its function table and one handle (on the legacy default stream, host pointer mode).

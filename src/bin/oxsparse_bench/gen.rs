@@ -1,51 +1,10 @@
-//! Generated matrices, each a pure function of its parameters and seed: R-MAT power-law graphs,
-//! uniform random matrices and banded matrices. Values are uniform in [-1, 1).
+//! Generated matrices, each a pure function of its parameters and seed: uniform random, banded,
+//! block-diagonal and 27-point 3-D stencil matrices (R-MAT graphs are in `rmat.rs`). Values are
+//! uniform in [-1, 1).
 
 use crate::matrix::{Csr, Rng, MAX_I32};
 use crate::Result;
 use std::collections::HashSet;
-
-/// R-MAT quadrant probabilities (Graph500's): a = top-left, b = top-right, c = bottom-left.
-pub const RMAT_ABC: (f64, f64, f64) = (0.57, 0.19, 0.19);
-
-/// A `nodes` x `nodes` R-MAT graph of `edges` drawn edges (duplicates summed, so nnz <= edges),
-/// with a random vertex permutation so that the heavy rows are not all at the top.
-pub fn rmat(nodes: usize, edges: usize, seed: u64) -> Result<Csr> {
-    if nodes == 0 || nodes > MAX_I32 || edges > MAX_I32 {
-        return Err(format!("R-MAT {nodes}:{edges}: nodes must be in 1..=2^31-1 and edges at most 2^31-1"));
-    }
-    let (a, b, c) = RMAT_ABC;
-    let scale = usize::BITS - (nodes - 1).leading_zeros(); // 2^scale >= nodes
-    let mut rng = Rng::new(seed);
-    let mut triplets = Vec::with_capacity(edges);
-    while triplets.len() < edges {
-        let (mut r, mut col) = (0usize, 0usize);
-        for _ in 0..scale {
-            let u = rng.unit();
-            let (down, right) = if u < a {
-                (0, 0)
-            } else if u < a + b {
-                (0, 1)
-            } else if u < a + b + c {
-                (1, 0)
-            } else {
-                (1, 1)
-            };
-            r = 2 * r + down;
-            col = 2 * col + right;
-        }
-        // Outside the graph when nodes is not a power of two: draw again.
-        if r < nodes && col < nodes {
-            triplets.push((r as u32, col as u32, rng.value()));
-        }
-    }
-    let perm = permutation(nodes, &mut rng);
-    for t in &mut triplets {
-        t.0 = perm[t.0 as usize];
-        t.1 = perm[t.1 as usize];
-    }
-    Csr::from_triplets(nodes, nodes, triplets)
-}
 
 /// A rows x cols matrix with each entry present with probability about `density`: every row gets
 /// floor(density * cols) or one more distinct columns, so the total is about density * rows * cols.
@@ -59,21 +18,76 @@ pub fn uniform(rows: usize, cols: usize, density: f64, seed: u64) -> Result<Csr>
     let mut m = Csr { rows, cols, row_ptr: vec![0], col_idx: Vec::new(), values: Vec::new() };
     for _ in 0..rows {
         let k = (whole + usize::from(rng.unit() < frac)).min(cols);
-        // Floyd's sampling: k distinct columns in O(k).
-        let mut chosen = HashSet::with_capacity(k);
-        for j in cols - k..cols {
-            let t = rng.below(j as u64 + 1) as usize;
-            if !chosen.insert(t) {
-                chosen.insert(j);
-            }
-        }
-        let mut row: Vec<usize> = chosen.into_iter().collect();
-        row.sort_unstable();
-        for c in row {
+        for c in distinct_sorted(cols, k, &mut rng) {
             m.col_idx.push(c as i32);
             m.values.push(rng.value());
         }
         push_row_end(&mut m)?;
+    }
+    Ok(m)
+}
+
+/// `k` distinct values of 0..n, sorted, by Floyd's sampling: O(k) draws whatever n is.
+fn distinct_sorted(n: usize, k: usize, rng: &mut Rng) -> Vec<usize> {
+    let mut chosen = HashSet::with_capacity(k);
+    for j in n - k..n {
+        let t = rng.below(j as u64 + 1) as usize;
+        if !chosen.insert(t) {
+            chosen.insert(j);
+        }
+    }
+    let mut v: Vec<usize> = chosen.into_iter().collect();
+    v.sort_unstable();
+    v
+}
+
+/// An n x n block-diagonal matrix: diagonal blocks of `block` rows and columns (the last one
+/// smaller when `block` does not divide n), each row storing about `density` of its block's
+/// columns (floor(density * width) or one more, distinct).
+pub fn block_diagonal(n: usize, block: usize, density: f64, seed: u64) -> Result<Csr> {
+    if n > MAX_I32 || block == 0 || !(0.0..=1.0).contains(&density) {
+        return Err(format!("block-diagonal {n}:{block}:{density}: at most 2^31-1 rows, a block of at least 1, density in [0, 1]"));
+    }
+    let mut rng = Rng::new(seed);
+    let mut m = Csr { rows: n, cols: n, row_ptr: vec![0], col_idx: Vec::new(), values: Vec::new() };
+    for i in 0..n {
+        let start = i / block * block;
+        let width = block.min(n - start);
+        let per_row = density * width as f64;
+        let k = (per_row.floor() as usize + usize::from(rng.unit() < per_row.fract())).min(width);
+        for c in distinct_sorted(width, k, &mut rng) {
+            m.col_idx.push((start + c) as i32);
+            m.values.push(rng.value());
+        }
+        push_row_end(&mut m)?;
+    }
+    Ok(m)
+}
+
+/// The 27-point stencil of an nx x nx x nx grid: row (x, y, z), numbered x + nx (y + nx z),
+/// stores every grid neighbour at distance at most 1 in each coordinate, itself included: 27
+/// entries in interior rows, fewer on the faces; (3 nx - 2)^3 in all.
+pub fn stencil27(nx: usize, seed: u64) -> Result<Csr> {
+    let n = nx.checked_pow(3).filter(|&n| n <= MAX_I32).ok_or(format!("stencil {nx}: nx^3 must be at most 2^31-1"))?;
+    let mut rng = Rng::new(seed);
+    let mut m = Csr { rows: n, cols: n, row_ptr: Vec::with_capacity(n + 1), col_idx: Vec::new(), values: Vec::new() };
+    m.row_ptr.push(0);
+    let near = |v: usize| v.saturating_sub(1)..=(v + 1).min(nx - 1);
+    for z in 0..nx {
+        for y in 0..nx {
+            for x in 0..nx {
+                // z, then y, then x ascending: the columns come out sorted.
+                for zz in near(z) {
+                    for yy in near(y) {
+                        for xx in near(x) {
+                            m.col_idx.push((xx + nx * (yy + nx * zz)) as i32);
+                            m.values.push(rng.value());
+                        }
+                    }
+                }
+                push_row_end(&mut m)?;
+            }
+        }
     }
     Ok(m)
 }
@@ -103,21 +117,12 @@ fn push_row_end(m: &mut Csr) -> Result<()> {
     Ok(())
 }
 
-/// A uniformly random permutation of 0..n (Fisher-Yates).
-fn permutation(n: usize, rng: &mut Rng) -> Vec<u32> {
-    let mut p: Vec<u32> = (0..n as u32).collect();
-    for i in (1..n).rev() {
-        p.swap(i, rng.below(i as u64 + 1) as usize);
-    }
-    p
-}
-
 #[cfg(test)]
-mod tests {
+pub mod tests {
     use super::*;
 
     /// Rows sorted, columns in range and distinct, row_ptr consistent.
-    fn well_formed(m: &Csr) -> bool {
+    pub fn well_formed(m: &Csr) -> bool {
         m.row_ptr.len() == m.rows + 1
             && *m.row_ptr.last().unwrap() as usize == m.nnz()
             && m.values.len() == m.nnz()
@@ -125,34 +130,6 @@ mod tests {
                 let row = &m.col_idx[m.row_ptr[r] as usize..m.row_ptr[r + 1] as usize];
                 row.windows(2).all(|w| w[0] < w[1]) && row.iter().all(|&c| c >= 0 && (c as usize) < m.cols)
             })
-    }
-
-    #[test]
-    fn rmat_is_deterministic_and_well_formed() {
-        let a = rmat(1000, 8000, 1).unwrap();
-        assert!(well_formed(&a));
-        assert_eq!(a, rmat(1000, 8000, 1).unwrap());
-        assert_ne!(a, rmat(1000, 8000, 2).unwrap());
-        // Duplicates are merged: fewer entries than edges, but most survive at this density.
-        assert!(a.nnz() <= 8000 && a.nnz() > 6000, "nnz {}", a.nnz());
-    }
-
-    #[test]
-    fn rmat_is_skewed() {
-        let m = rmat(1 << 12, 1 << 16, 3).unwrap();
-        let mut degrees: Vec<i32> = m.row_ptr.windows(2).map(|w| w[1] - w[0]).collect();
-        degrees.sort_unstable();
-        let max = *degrees.last().unwrap() as f64;
-        let mean = m.nnz() as f64 / m.rows as f64;
-        assert!(max > 10.0 * mean, "max degree {max}, mean {mean}");
-    }
-
-    #[test]
-    fn rmat_handles_tiny_and_odd_sizes() {
-        assert!(well_formed(&rmat(1, 5, 0).unwrap()));
-        assert!(well_formed(&rmat(1000, 0, 0).unwrap()));
-        assert!(well_formed(&rmat(513, 5000, 0).unwrap()));
-        assert!(rmat(0, 5, 0).is_err());
     }
 
     #[test]
@@ -173,5 +150,59 @@ mod tests {
         assert_eq!(m.nnz(), 10 * 5 - 2 * (2 + 1));
         assert_eq!(&m.col_idx[..3], &[0, 1, 2]);
         assert_eq!(banded(0, 3, 0).unwrap().nnz(), 0);
+    }
+
+    #[test]
+    fn block_diagonal_stays_in_its_blocks() {
+        let m = block_diagonal(1000, 64, 0.25, 4).unwrap();
+        assert!(well_formed(&m));
+        for r in 0..m.rows {
+            let block = r / 64;
+            for &c in &m.col_idx[m.row_ptr[r] as usize..m.row_ptr[r + 1] as usize] {
+                assert_eq!(c as usize / 64, block, "row {r} stores column {c}");
+            }
+        }
+        // 15 full blocks and one of 40: density * (15 * 64^2 + 40^2) entries, about.
+        let want = 0.25 * (15.0 * 64.0 * 64.0 + 40.0 * 40.0);
+        assert!((m.nnz() as f64 - want).abs() < 0.02 * want, "nnz {}", m.nnz());
+        assert_eq!(m, block_diagonal(1000, 64, 0.25, 4).unwrap());
+    }
+
+    #[test]
+    fn full_blocks_and_edge_cases() {
+        let m = block_diagonal(12, 4, 1.0, 0).unwrap();
+        assert_eq!(m.nnz(), 3 * 16);
+        assert_eq!(&m.col_idx[..4], &[0, 1, 2, 3]);
+        assert_eq!(&m.col_idx[m.row_ptr[11] as usize..], &[8, 9, 10, 11]);
+        assert_eq!(block_diagonal(10, 1, 1.0, 0).unwrap().nnz(), 10, "blocks of one: the diagonal");
+        assert_eq!(block_diagonal(10, 100, 1.0, 0).unwrap().nnz(), 100, "one block, smaller than asked");
+        assert_eq!(block_diagonal(10, 5, 0.0, 0).unwrap().nnz(), 0);
+        assert!(block_diagonal(10, 0, 0.5, 0).is_err());
+        assert!(block_diagonal(10, 5, 1.5, 0).is_err());
+    }
+
+    #[test]
+    fn stencil_rows_and_counts() {
+        for nx in [1, 2, 3, 5] {
+            let m = stencil27(nx, 0).unwrap();
+            assert!(well_formed(&m));
+            assert_eq!((m.rows, m.cols), (nx * nx * nx, nx * nx * nx));
+            assert_eq!(m.nnz(), (3 * nx - 2).pow(3), "nx {nx}");
+        }
+        let m = stencil27(4, 0).unwrap();
+        let len = |r: usize| (m.row_ptr[r + 1] - m.row_ptr[r]) as usize;
+        let id = |x: usize, y: usize, z: usize| x + 4 * (y + 4 * z);
+        assert_eq!(len(id(1, 2, 1)), 27, "interior");
+        assert_eq!(len(id(0, 0, 0)), 8, "corner");
+        assert_eq!(len(id(0, 0, 2)), 12, "edge");
+        assert_eq!(len(id(0, 1, 2)), 18, "face");
+        // Symmetric pattern: (r, c) stored exactly when (c, r) is.
+        for r in 0..m.rows {
+            for &c in &m.col_idx[m.row_ptr[r] as usize..m.row_ptr[r + 1] as usize] {
+                let back = &m.col_idx[m.row_ptr[c as usize] as usize..m.row_ptr[c as usize + 1] as usize];
+                assert!(back.contains(&(r as i32)));
+            }
+        }
+        assert!(stencil27(1291, 0).is_err(), "1291^3 > 2^31-1");
     }
 }

@@ -19,6 +19,9 @@ pub struct Matrix {
     pub name: String,
     /// The class in MANIFEST.tsv, "generated", or "" when unknown.
     pub group: String,
+    /// The set it belongs to, which the summaries keep apart: "Matrix Market", "R-MAT" or
+    /// "generated".
+    pub set: &'static str,
     pub csr: Csr,
 }
 
@@ -84,12 +87,21 @@ impl Csr {
     }
 }
 
+/// SplitMix64's state increment per draw.
+const SPLITMIX_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+
 /// Seeded benchmark data on top of the shared SplitMix64 generator: reproducible on every machine.
 pub struct Rng(oxsparse::reference::rng::SplitMix64);
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
         Rng(oxsparse::reference::rng::SplitMix64::new(seed))
+    }
+
+    /// The generator `Rng::new(seed)` becomes after `n` draws, in O(1): SplitMix64's state only
+    /// advances by a constant per draw. Lets threads fill parts of one sequence independently.
+    pub fn at(seed: u64, n: u64) -> Rng {
+        Rng::new(seed.wrapping_add(n.wrapping_mul(SPLITMIX_GAMMA)))
     }
 
     pub fn next_u64(&mut self) -> u64 {
@@ -167,6 +179,15 @@ mod tests {
             assert!(v.windows(2).all(|w| w[0] < w[1]));
             assert!(v.iter().all(|&i| (i as u64) < n));
             assert_eq!(v, Rng::new(7).distinct_sorted(n, k));
+        }
+    }
+
+    #[test]
+    fn at_jumps_within_the_sequence() {
+        let mut r = Rng::new(42);
+        let seq: Vec<u64> = (0..10).map(|_| r.next_u64()).collect();
+        for (n, &want) in seq.iter().enumerate() {
+            assert_eq!(Rng::at(42, n as u64).next_u64(), want);
         }
     }
 

@@ -110,6 +110,23 @@ pub fn measure(warmup: usize, runs: usize, copies: usize, mut call: impl FnMut(u
     Ok(summarize(&sample))
 }
 
+/// The time of one call that enqueues work on the legacy default stream (a preprocess), between
+/// two events on an idle stream: host work inside the call counts too, as it delays the work
+/// after it.
+pub fn time_once(call: impl FnOnce() -> Result<()>) -> Result<f64> {
+    sync("the work before a timed set-up call")?;
+    let ev = Events::new()?;
+    let null: sys::CUstream = std::ptr::null_mut();
+    // SAFETY: live events, the legacy stream.
+    unsafe {
+        cu("cuEventRecord", result::event::record(ev.start, null))?;
+        call()?;
+        cu("cuEventRecord", result::event::record(ev.stop, null))?;
+        cu("cuEventSynchronize", result::event::synchronize(ev.stop))?;
+        Ok(cu("cuEventElapsedTime", result::event::elapsed(ev.start, ev.stop))? as f64)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

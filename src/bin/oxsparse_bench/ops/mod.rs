@@ -1,21 +1,28 @@
-//! The operations measured, each in its own file. To add one (SpMV, SpMM, ...): write a `Case`
-//! (see `sparse_to_dense.rs`, the template), add its C functions to `cusparse.rs` and `api.rs`,
-//! and list it here.
+//! The operations measured, each in its own file. To add one (SpMV, SDDMM, ...): write a `Case`
+//! (see `sparse_to_dense.rs`, the template, and `spmm/` for one with several algorithms), add its
+//! C functions to `cusparse.rs` and `api.rs`, and list it here.
 
 mod sparse_to_dense;
+mod spmm;
 mod vector;
 
 use crate::case::Case;
 use crate::matrix::Matrix;
+
+/// Settings of the matrix operations from the command line.
+pub struct OpConfig {
+    /// The most bytes of dense operands (one copy) an SpMM case may take.
+    pub dense_cap_bytes: u64,
+}
 
 /// An operation measured on every matrix of the set.
 pub struct MatrixOp {
     pub name: &'static str,
     /// Why a matrix of this shape is not measured, or None when it is. `max_nnz` is an upper
     /// bound (symmetric files are expanded). Decided before the matrix is read.
-    pub skip: fn(rows: u64, cols: u64, max_nnz: u64) -> Option<String>,
+    pub skip: fn(rows: u64, cols: u64, max_nnz: u64, cfg: &OpConfig) -> Option<String>,
     /// The configurations to measure on one matrix; nothing is allocated until `Case::alloc`.
-    pub cases: for<'m> fn(&'m Matrix) -> Vec<Box<dyn Case + 'm>>,
+    pub cases: for<'m> fn(&'m Matrix, &OpConfig) -> Vec<Box<dyn Case + 'm>>,
 }
 
 /// An operation on generated vectors, independent of the matrix set.
@@ -24,7 +31,7 @@ pub struct VectorOp {
     pub cases: fn(quick: bool) -> Vec<Box<dyn Case>>,
 }
 
-pub const MATRIX_OPS: &[MatrixOp] = &[sparse_to_dense::OP];
+pub const MATRIX_OPS: &[MatrixOp] = &[sparse_to_dense::OP, spmm::OP];
 pub const VECTOR_OPS: &[VectorOp] = &[vector::GATHER, vector::SPVV];
 
 /// Every operation's name, for `--ops`.

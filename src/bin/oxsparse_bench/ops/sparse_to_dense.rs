@@ -1,9 +1,9 @@
 //! SparseToDense: CSR (FP32 values, 32-bit indices, base 0) to a row-major dense matrix, on every
 //! matrix whose dense form is at most 256 MiB.
 
-use super::MatrixOp;
+use super::{MatrixOp, OpConfig};
 use crate::api::{Lib, BASE_ZERO, INDEX_32I, ORDER_ROW, R_32F, S2D_DEFAULT};
-use crate::case::{Call, Case, Checker, Info, Prepared};
+use crate::case::{Call, Case, Checker, Info, Prepared, Variant};
 use crate::device::DevBuf;
 use crate::matrix::{Csr, Matrix};
 use crate::report::Check;
@@ -14,7 +14,7 @@ pub const MAX_DENSE_BYTES: u64 = 256 << 20;
 
 pub const OP: MatrixOp = MatrixOp { name: "SparseToDense", skip, cases };
 
-fn skip(rows: u64, cols: u64, _max_nnz: u64) -> Option<String> {
+fn skip(rows: u64, cols: u64, _max_nnz: u64, _cfg: &OpConfig) -> Option<String> {
     match Csr::dense_bytes(rows, cols) {
         Some(b) if b <= MAX_DENSE_BYTES => None,
         Some(b) => Some(format!("dense form {:.2} GiB > 256 MiB", b as f64 / (1u64 << 30) as f64)),
@@ -22,7 +22,7 @@ fn skip(rows: u64, cols: u64, _max_nnz: u64) -> Option<String> {
     }
 }
 
-fn cases(m: &Matrix) -> Vec<Box<dyn Case + '_>> {
+fn cases<'m>(m: &'m Matrix, _cfg: &OpConfig) -> Vec<Box<dyn Case + 'm>> {
     vec![Box::new(SparseToDense { m, copies: Vec::new() })]
 }
 
@@ -64,6 +64,8 @@ impl Case for SparseToDense<'_> {
             nnz: a.nnz() as u64,
             traffic_bytes: sparse + self.dense_bytes(),
             copy_bytes: sparse + self.dense_bytes(),
+            set: self.m.set,
+            ..Info::default()
         }
     }
 
@@ -80,7 +82,7 @@ impl Case for SparseToDense<'_> {
         Ok(())
     }
 
-    fn prepare<'s>(&'s self, lib: Lib<'s>) -> Result<Prepared<'s>> {
+    fn prepare<'s>(&'s self, lib: Lib<'s>, _variant: Variant) -> Result<Prepared<'s>> {
         let (rows, cols, nnz) = self.shape();
         let mut descrs = Vec::new();
         let mut work_bytes = 0;
@@ -94,7 +96,7 @@ impl Case for SparseToDense<'_> {
         let work = if work_bytes > 0 { Some(DevBuf::new(work_bytes)?) } else { None };
         let wp = work.as_ref().map_or(0, |w| w.ptr);
         let calls = descrs.into_iter().map(|(a, b)| Box::new(move || lib.sparse_to_dense(&a, &b, S2D_DEFAULT, wp)) as Call).collect();
-        Ok(Prepared { calls, keep: vec![Box::new(work)] })
+        Ok(Prepared { calls, keep: vec![Box::new(work)], preprocess_ms: None })
     }
 
     fn poison(&self) -> Result<()> {
@@ -122,25 +124,27 @@ fn compare(a: &Csr, dense: &[f32]) -> Check {
             c.value(dense[r * a.cols + col], want, 0.0, || format!("B[{r}][{col}]"));
         }
     }
-    c.finish()
+    c.finish(None)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    const CFG: OpConfig = OpConfig { dense_cap_bytes: 8 << 30 };
+
     #[test]
     fn dense_forms_up_to_256_mib_are_measured() {
-        assert_eq!(skip(8192, 8192, 0), None);
-        assert_eq!(skip(1, 1 << 26, 0), None);
-        assert!(skip(8193, 8192, 0).unwrap().contains("> 256 MiB"));
-        assert!(skip(1 << 40, 1 << 40, 0).is_some());
+        assert_eq!(skip(8192, 8192, 0, &CFG), None);
+        assert_eq!(skip(1, 1 << 26, 0, &CFG), None);
+        assert!(skip(8193, 8192, 0, &CFG).unwrap().contains("> 256 MiB"));
+        assert!(skip(1 << 40, 1 << 40, 0, &CFG).is_some());
     }
 
     #[test]
     fn traffic_counts_the_csr_arrays_and_the_dense_matrix() {
-        let m = Matrix { name: "t".into(), group: "g".into(), csr: Csr::from_triplets(3, 5, vec![(0, 1, 1.0), (2, 4, 2.0)]).unwrap() };
-        let cases = cases(&m);
+        let m = Matrix { name: "t".into(), group: "g".into(), set: "generated", csr: Csr::from_triplets(3, 5, vec![(0, 1, 1.0), (2, 4, 2.0)]).unwrap() };
+        let cases = cases(&m, &CFG);
         let i = cases[0].info();
         assert_eq!((i.op, i.rows, i.cols, i.nnz), ("SparseToDense", 3, 5, 2));
         assert_eq!(i.traffic_bytes, 4 * 4 + 8 * 2 + 4 * 15);

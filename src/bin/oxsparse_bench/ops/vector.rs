@@ -8,7 +8,7 @@
 
 use super::VectorOp;
 use crate::api::{Lib, PointerModeGuard, BASE_ZERO, INDEX_32I, NON_TRANSPOSE, POINTER_DEVICE, R_32F};
-use crate::case::{Call, Case, Checker, Info, Prepared};
+use crate::case::{Call, Case, Checker, Info, Prepared, Variant};
 use crate::device::DevBuf;
 use crate::matrix::Rng;
 use crate::report::Check;
@@ -100,6 +100,8 @@ impl Case for VectorCase {
             // indices + X's values + the Y entries they index (+ SpVV's result).
             traffic_bytes: 12 * nnz + if self.kind == Kind::SpVV { 4 } else { 0 },
             copy_bytes: 8 * nnz + 4 * self.n as u64 + 4,
+            set: "vector",
+            ..Info::default()
         }
     }
 
@@ -113,7 +115,7 @@ impl Case for VectorCase {
         Ok(())
     }
 
-    fn prepare<'s>(&'s self, lib: Lib<'s>) -> Result<Prepared<'s>> {
+    fn prepare<'s>(&'s self, lib: Lib<'s>, _variant: Variant) -> Result<Prepared<'s>> {
         let (n, nnz) = (self.n as i64, self.nnz as i64);
         let mut keep: Vec<Box<dyn crate::case::Keep>> = Vec::new();
         if self.kind == Kind::SpVV {
@@ -142,7 +144,7 @@ impl Case for VectorCase {
                 }) as Call
             })
             .collect();
-        Ok(Prepared { calls, keep })
+        Ok(Prepared { calls, keep, preprocess_ms: None })
     }
 
     fn poison(&self) -> Result<()> {
@@ -168,7 +170,7 @@ impl Case for VectorCase {
                 c.value(got[0], want, tol, || "result".into());
             }
         }
-        Ok(c.finish())
+        Ok(c.finish(None))
     }
 }
 

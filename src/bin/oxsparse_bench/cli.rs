@@ -1,0 +1,247 @@
+//! The command line: options, their defaults and the usage text.
+
+use crate::ops;
+use crate::sources::{RmatSet, Source};
+use crate::Result;
+use std::path::PathBuf;
+
+pub const USAGE: &str = "usage: oxsparse-bench [options]
+Inputs (naming any replaces the default set: ../shared/matrices plus the R-MAT set):
+  --matrices DIR|FILE...   Matrix Market files (.mtx or .mtx.gz); a DIR means its MANIFEST.tsv, or
+                           every .mtx[.gz] in it
+  --rmat-set none|small|all  the R-MAT graphs sized like ogbl-ddi, ogbn-arxiv and YouTube (small:
+                           up to 6M nnz), then ogbn-proteins, Reddit and ogbn-products (all, the
+                           default; generating those takes several GiB of host memory)
+  --rmat NODES:EDGES       an R-MAT graph (a=0.57 b=0.19 c=0.19, duplicates summed); repeatable
+  --uniform ROWS:COLS:DENSITY   a uniform random matrix; repeatable
+  --banded N:HALF_WIDTH    a banded matrix; repeatable
+  --blockdiag N:BLOCK:DENSITY   N rows of diagonal BLOCK x BLOCK blocks, DENSITY inside them
+  --stencil NX             the 27-point stencil of an NX^3 grid (NX^3 rows); repeatable
+  --quick                  a smoke test: five small generated matrices, 2^20-long vectors, and 5
+                           runs after 1 warm-up unless --runs / --warmup say otherwise
+Measuring:
+  --ops NAME,...           only these operations (SparseToDense, SpMM, Gather, SpVV)
+  --runs N                 timed calls per case, median reported (default 20)
+  --warmup N               untimed calls before them (default 3)
+  --dense-cap-gib G        skip an SpMM case whose dense B and C (one copy) exceed G GiB (default 8)
+Output (the table always goes to stdout, progress to stderr):
+  --json PATH, --csv PATH  also write the results there
+  --svg PATH               a bar chart of oxsparse's SpMM speedup (FP32, row-major, N=32/128/256)
+Environment: OXSPARSE_BENCH_CUSPARSE=/path/to/libcusparse.so.12 overrides the search for cuSPARSE.";
+
+#[derive(Debug, PartialEq)]
+pub struct Options {
+    /// Files and directories, expanded later.
+    pub paths: Vec<PathBuf>,
+    pub generated: Vec<Source>,
+    /// The R-MAT set asked for; None leaves it to the default (all, when no input is named).
+    pub rmat_set: Option<RmatSet>,
+    pub quick: bool,
+    pub ops: Option<Vec<&'static str>>,
+    pub runs: usize,
+    pub warmup: usize,
+    pub dense_cap_bytes: u64,
+    pub json: Option<PathBuf>,
+    pub csv: Option<PathBuf>,
+    pub svg: Option<PathBuf>,
+}
+
+impl Options {
+    /// Whether any input was named (which replaces the default set).
+    pub fn inputs_named(&self) -> bool {
+        !self.paths.is_empty() || !self.generated.is_empty()
+    }
+}
+
+pub fn parse_args(args: &[String]) -> Result<Option<Options>> {
+    let mut o = Options {
+        paths: vec![],
+        generated: vec![],
+        rmat_set: None,
+        quick: false,
+        ops: None,
+        runs: 0,
+        warmup: 0,
+        dense_cap_bytes: 8 << 30,
+        json: None,
+        csv: None,
+        svg: None,
+    };
+    let (mut runs, mut warmup) = (None, None);
+    let mut i = 0;
+    let value = |i: &mut usize, flag: &str| -> Result<String> {
+        *i += 1;
+        args.get(*i).filter(|v| !v.starts_with("--")).cloned().ok_or(format!("{flag} needs a value"))
+    };
+    while i < args.len() {
+        let a = args[i].as_str();
+        match a {
+            "-h" | "--help" => return Ok(None),
+            "--quick" => o.quick = true,
+            "--matrices" => {
+                let start = o.paths.len();
+                while args.get(i + 1).is_some_and(|v| !v.starts_with("--")) {
+                    i += 1;
+                    o.paths.push(PathBuf::from(&args[i]));
+                }
+                if o.paths.len() == start {
+                    return Err("--matrices needs at least one DIR or FILE".into());
+                }
+            }
+            "--rmat-set" => {
+                o.rmat_set = Some(match value(&mut i, a)?.as_str() {
+                    "none" => RmatSet::None,
+                    "small" => RmatSet::Small,
+                    "all" => RmatSet::All,
+                    other => return Err(format!("--rmat-set: expected none, small or all, got {other:?}")),
+                })
+            }
+            "--rmat" => {
+                let n = numbers(&value(&mut i, a)?, 2, 2, a)?;
+                o.generated.push(Source::Rmat { nodes: n[0] as usize, edges: n[1] as usize, name: None });
+            }
+            "--uniform" => {
+                let n = numbers(&value(&mut i, a)?, 3, 2, a)?;
+                o.generated.push(Source::Uniform { rows: n[0] as usize, cols: n[1] as usize, density: n[2] });
+            }
+            "--banded" => {
+                let n = numbers(&value(&mut i, a)?, 2, 2, a)?;
+                o.generated.push(Source::Banded { n: n[0] as usize, half_width: n[1] as usize });
+            }
+            "--blockdiag" => {
+                let n = numbers(&value(&mut i, a)?, 3, 2, a)?;
+                if n[1] == 0.0 || n[2] > 1.0 {
+                    return Err(format!("{a}: the block size must be at least 1 and the density at most 1"));
+                }
+                o.generated.push(Source::BlockDiag { n: n[0] as usize, block: n[1] as usize, density: n[2] });
+            }
+            "--stencil" => {
+                let n = numbers(&value(&mut i, a)?, 1, 1, a)?;
+                o.generated.push(Source::Stencil { nx: n[0] as usize });
+            }
+            "--ops" => {
+                let known = ops::names();
+                let mut chosen = Vec::new();
+                for name in value(&mut i, a)?.split(',').filter(|s| !s.is_empty()) {
+                    let op = known.iter().find(|k| k.eq_ignore_ascii_case(name));
+                    chosen.push(*op.ok_or(format!("unknown operation {name:?} (known: {})", known.join(", ")))?);
+                }
+                o.ops = Some(chosen);
+            }
+            "--runs" => runs = Some(count(&value(&mut i, a)?, a)?),
+            "--warmup" => warmup = Some(count(&value(&mut i, a)?, a)?),
+            "--dense-cap-gib" => {
+                let v = value(&mut i, a)?;
+                let gib: f64 = v.parse().ok().filter(|g: &f64| g.is_finite() && *g > 0.0).ok_or(format!("{a}: {v:?} is not a positive number"))?;
+                o.dense_cap_bytes = (gib * (1u64 << 30) as f64) as u64;
+            }
+            "--json" => o.json = Some(PathBuf::from(value(&mut i, a)?)),
+            "--csv" => o.csv = Some(PathBuf::from(value(&mut i, a)?)),
+            "--svg" => o.svg = Some(PathBuf::from(value(&mut i, a)?)),
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+        i += 1;
+    }
+    // --quick is a smoke test: few runs unless asked for more.
+    o.runs = runs.unwrap_or(if o.quick { 5 } else { 20 });
+    o.warmup = warmup.unwrap_or(if o.quick { 1 } else { 3 });
+    if o.runs == 0 {
+        return Err("--runs must be at least 1".into());
+    }
+    Ok(Some(o))
+}
+
+fn count(s: &str, flag: &str) -> Result<usize> {
+    s.parse().map_err(|_| format!("{flag}: {s:?} is not a count"))
+}
+
+/// "A[:B[:C]]" as `n` non-negative numbers, the first `integers` of them whole.
+fn numbers(s: &str, n: usize, integers: usize, flag: &str) -> Result<Vec<f64>> {
+    let v: Vec<f64> = s.split(':').map(|x| x.parse::<f64>()).collect::<std::result::Result<_, _>>().map_err(|_| format!("{flag}: bad value {s:?}"))?;
+    if v.len() != n || v.iter().any(|x| !x.is_finite() || *x < 0.0) {
+        return Err(format!("{flag}: expected {n} non-negative numbers separated by ':', got {s:?}"));
+    }
+    if v[..integers.min(n)].iter().any(|x| x.fract() != 0.0) {
+        return Err(format!("{flag}: sizes must be whole numbers, got {s:?}"));
+    }
+    Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn options_parse() {
+        let o = parse_args(&args("--matrices a.mtx dir --rmat 100:1000 --runs 5 --warmup 0 --ops spvv,Gather,spmm --quick --json r.json --svg s.svg"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(o.paths, vec![PathBuf::from("a.mtx"), PathBuf::from("dir")]);
+        assert_eq!(o.generated, vec![Source::Rmat { nodes: 100, edges: 1000, name: None }]);
+        assert_eq!((o.runs, o.warmup, o.quick), (5, 0, true));
+        assert_eq!(o.ops, Some(vec!["SpVV", "Gather", "SpMM"]));
+        assert_eq!(o.json, Some(PathBuf::from("r.json")));
+        assert_eq!(o.svg, Some(PathBuf::from("s.svg")));
+        assert!(o.inputs_named());
+        let d = parse_args(&[]).unwrap().unwrap();
+        assert_eq!((d.runs, d.warmup, d.quick, d.rmat_set), (20, 3, false, None));
+        assert_eq!(d.dense_cap_bytes, 8 << 30);
+        assert!(!d.inputs_named());
+        assert_eq!(d.ops, None);
+        assert!(parse_args(&args("--help")).unwrap().is_none());
+    }
+
+    #[test]
+    fn quick_means_few_runs_unless_told() {
+        let q = parse_args(&args("--quick")).unwrap().unwrap();
+        assert_eq!((q.runs, q.warmup), (5, 1));
+        let q = parse_args(&args("--quick --runs 7 --warmup 2")).unwrap().unwrap();
+        assert_eq!((q.runs, q.warmup), (7, 2));
+    }
+
+    #[test]
+    fn generators_and_sets() {
+        let u = parse_args(&args("--uniform 10:20:0.5 --banded 9:2 --blockdiag 100:10:0.3 --stencil 8 --rmat-set small --dense-cap-gib 0.5")).unwrap().unwrap();
+        assert_eq!(
+            u.generated,
+            vec![
+                Source::Uniform { rows: 10, cols: 20, density: 0.5 },
+                Source::Banded { n: 9, half_width: 2 },
+                Source::BlockDiag { n: 100, block: 10, density: 0.3 },
+                Source::Stencil { nx: 8 },
+            ]
+        );
+        assert_eq!(u.rmat_set, Some(RmatSet::Small));
+        assert_eq!(u.dense_cap_bytes, 512 << 20);
+        assert_eq!(parse_args(&args("--rmat-set none")).unwrap().unwrap().rmat_set, Some(RmatSet::None));
+    }
+
+    #[test]
+    fn bad_options_are_refused() {
+        for bad in [
+            "--runs",
+            "--runs x",
+            "--runs 0",
+            "--rmat 5",
+            "--rmat 5:1.5",
+            "--uniform 5:5",
+            "--ops SpMV",
+            "--matrices",
+            "--frobnicate",
+            "--rmat-set some",
+            "--blockdiag 10:0:0.5",
+            "--blockdiag 10:2:1.5",
+            "--blockdiag 10.5:2:0.5",
+            "--stencil 2.5",
+            "--stencil 4:4",
+            "--dense-cap-gib 0",
+            "--svg",
+        ] {
+            assert!(parse_args(&args(bad)).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,299 @@
+//! SpMM: C = A B with A in CSR (32-bit indices, base 0), dense B (k x N) and C (m x N), alpha = 1,
+//! beta = 0, on every matrix, in six configurations (FP32 row-major N = 32 / 128 / 256, FP32
+//! column-major N = 128, FP64 and FP16 row-major N = 128; FP16 computes in FP32).
+//!
+//! oxsparse runs its default algorithm twice: after `oxsparseSpMM_preprocess` (its time, taken
+//! apart with events, is reported; this is the time in the speedup) and on fresh descriptors that
+//! never saw a preprocess (reported only). cuSPARSE runs every CSR algorithm that suits the layout
+//! (row-major: CSR_ALG2, DEFAULT, CSR_ALG3; column-major: DEFAULT, CSR_ALG1) and the speedup is
+//! against its best; `cusparseSpMM_preprocess` is called before CSR_ALG1 and CSR_ALG3, the two
+//! its documentation says it speeds up. Each algorithm's result is checked.
+//!
+//! Every copy of the rotation has its own A, B and C (and, for a preprocessed variant, its own
+//! workspace holding the plan of that copy's A).
+
+mod check;
+mod data;
+
+use super::{MatrixOp, OpConfig};
+use crate::api::{Descr, Lib, SpmmArgs, BASE_ZERO, INDEX_32I, NON_TRANSPOSE, SPMM_CSR_ALG1, SPMM_CSR_ALG2, SPMM_CSR_ALG3, SPMM_DEFAULT};
+use crate::case::{Call, Case, Info, Keep, Prepared, Variant};
+use crate::device::{sync, DevBuf};
+use crate::matrix::Matrix;
+use crate::report::Check;
+use crate::timing::{median, time_once};
+use crate::Result;
+use check::{Reference, Sample};
+use data::{Half, Layout, Precision, Scalar, Values};
+
+pub const OP: MatrixOp = MatrixOp { name: "SpMM", skip, cases };
+
+/// The seed of B's values (the configurations with one N share one B).
+const DENSE_SEED: u64 = 0xB5EED;
+/// Written over C before a checked call: finite (cuSPARSE may compute beta * C even with beta = 0,
+/// and 0 * NaN would be NaN) but far from any result, so an output never written is caught.
+const POISON_BYTE: u8 = 0x7B;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Config {
+    p: Precision,
+    layout: Layout,
+    n: usize,
+}
+
+const CONFIGS: [Config; 6] = [
+    Config { p: Precision::F32, layout: Layout::Row, n: 32 },
+    Config { p: Precision::F32, layout: Layout::Row, n: 128 },
+    Config { p: Precision::F32, layout: Layout::Row, n: 256 },
+    Config { p: Precision::F32, layout: Layout::Col, n: 128 },
+    Config { p: Precision::F64, layout: Layout::Row, n: 128 },
+    Config { p: Precision::F16, layout: Layout::Row, n: 128 },
+];
+
+impl Config {
+    /// Bytes of one B and one C.
+    fn dense_bytes(&self, rows: u64, cols: u64) -> u64 {
+        (rows + cols).saturating_mul(self.n as u64).saturating_mul(self.p.bytes())
+    }
+}
+
+fn skip(rows: u64, cols: u64, _max_nnz: u64, cfg: &OpConfig) -> Option<String> {
+    let smallest = CONFIGS.iter().map(|c| c.dense_bytes(rows, cols)).min().unwrap_or(0);
+    (smallest > cfg.dense_cap_bytes).then(|| format!("even the smallest B and C take {} > the cap of {} (--dense-cap-gib)", gib(smallest), gib(cfg.dense_cap_bytes)))
+}
+
+fn gib(bytes: u64) -> String {
+    format!("{:.2} GiB", bytes as f64 / (1u64 << 30) as f64)
+}
+
+fn cases<'m>(m: &'m Matrix, cfg: &OpConfig) -> Vec<Box<dyn Case + 'm>> {
+    CONFIGS.iter().map(|&c| Box::new(SpmmCase { m, cfg: c, dense_cap: cfg.dense_cap_bytes, copies: Vec::new(), reference: None, scope: None }) as Box<dyn Case>).collect()
+}
+
+struct SpmmCase<'m> {
+    m: &'m Matrix,
+    cfg: Config,
+    dense_cap: u64,
+    copies: Vec<Operands>,
+    reference: Option<Reference>,
+    /// What the check covers, when not every row or not the values as given.
+    scope: Option<String>,
+}
+
+struct Operands {
+    offsets: DevBuf,
+    indices: DevBuf,
+    values: DevBuf,
+    b: DevBuf,
+    c: DevBuf,
+}
+
+/// One copy's descriptors.
+struct Descrs<'a> {
+    a: Descr<'a>,
+    b: Descr<'a>,
+    c: Descr<'a>,
+}
+
+impl SpmmCase<'_> {
+    fn args<'d, 'a>(&self, d: &'d Descrs<'a>, alg: i32) -> SpmmArgs<'d, 'a> {
+        let (alpha, beta) = self.cfg.p.alpha_beta();
+        SpmmArgs { op_a: NON_TRANSPOSE, op_b: NON_TRANSPOSE, alpha, a: &d.a, b: &d.b, beta, c: &d.c, compute: self.cfg.p.compute_type(), alg }
+    }
+
+    fn descrs<'a>(&self, lib: Lib<'a>, o: &Operands) -> Result<Descrs<'a>> {
+        let a = &self.m.csr;
+        let (m, k, n) = (a.rows, a.cols, self.cfg.n);
+        let (vt, layout) = (self.cfg.p.value_type(), self.cfg.layout);
+        Ok(Descrs {
+            a: lib.create_csr(m as i64, k as i64, a.nnz() as i64, o.offsets.ptr, o.indices.ptr, o.values.ptr, INDEX_32I, INDEX_32I, BASE_ZERO, vt)?,
+            b: lib.create_dn_mat(k as i64, n as i64, layout.ld(k, n) as i64, o.b.ptr, vt, layout.order())?,
+            c: lib.create_dn_mat(m as i64, n as i64, layout.ld(m, n) as i64, o.c.ptr, vt, layout.order())?,
+        })
+    }
+
+    fn compare<T: Scalar>(&self, c: &DevBuf) -> Result<Check> {
+        let a = &self.m.csr;
+        let r = self.reference.as_ref().expect("alloc computes the reference");
+        let got: Vec<T> = c.download(a.rows * self.cfg.n)?;
+        Ok(check::compare(r, &got, self.cfg.layout, a.rows, self.cfg.p, self.scope.clone()))
+    }
+}
+
+impl Case for SpmmCase<'_> {
+    fn info(&self) -> Info {
+        let a = &self.m.csr;
+        let Config { p, layout, n } = self.cfg;
+        let (m, k, nnz) = (a.rows as u64, a.cols as u64, a.nnz() as u64);
+        let sparse = 4 * (m + 1) + (4 + p.bytes()) * nnz;
+        let compute = if p == Precision::F16 { " (FP32 compute)" } else { "" };
+        let (groups, series) = match (p, layout) {
+            (Precision::F32, Layout::Row) => {
+                let series = match n {
+                    32 => "N=32",
+                    128 => "N=128",
+                    _ => "N=256",
+                };
+                (vec!["FP32 row-major, N=32/128/256".to_string(), format!("FP32 row-major N={n}")], Some(series))
+            }
+            _ => (vec![format!("{} {} N={n}", p.name(), layout.name())], None),
+        };
+        Info {
+            op: OP.name,
+            variant: format!("csr {}{compute}, {}, N={n}", p.name(), layout.name()),
+            input: self.m.name.clone(),
+            group: self.m.group.clone(),
+            rows: m,
+            cols: k,
+            nnz,
+            traffic_bytes: sparse + self.cfg.dense_bytes(m, k),
+            copy_bytes: sparse + self.cfg.dense_bytes(m, k),
+            flops: 2 * nnz * n as u64,
+            set: self.m.set,
+            summary_groups: groups,
+            chart_series: series,
+        }
+    }
+
+    fn skip(&self) -> Option<String> {
+        let a = &self.m.csr;
+        let bytes = self.cfg.dense_bytes(a.rows as u64, a.cols as u64);
+        (bytes > self.dense_cap).then(|| format!("B and C take {} > the cap of {} (--dense-cap-gib)", gib(bytes), gib(self.dense_cap)))
+    }
+
+    fn variants(&self, lib: Lib) -> Vec<Variant> {
+        let v = |label, code, extra| Variant { label, code, extra };
+        match (lib, self.cfg.layout) {
+            (Lib::Ox(_), _) => vec![v("DEFAULT", SPMM_DEFAULT, false), v("DEFAULT, no preprocess", SPMM_DEFAULT, true)],
+            (Lib::Cu(_), Layout::Row) => vec![v("CSR_ALG2", SPMM_CSR_ALG2, false), v("DEFAULT", SPMM_DEFAULT, false), v("CSR_ALG3", SPMM_CSR_ALG3, false)],
+            (Lib::Cu(_), Layout::Col) => vec![v("DEFAULT", SPMM_DEFAULT, false), v("CSR_ALG1", SPMM_CSR_ALG1, false)],
+        }
+    }
+
+    fn alloc(&mut self, copies: usize) -> Result<()> {
+        let a = &self.m.csr;
+        let Config { p, layout, n } = self.cfg;
+        let (a_vals, scaled) = data::matrix_values(a, p);
+        let b = data::dense_b(a.cols, n, layout, p, DENSE_SEED ^ n as u64);
+        let Sample { rows, scope } = check::sample_rows(a, n);
+        self.scope = match (scaled, scope) {
+            (None, s) => s,
+            (Some(x), None) => Some(x),
+            (Some(x), Some(s)) => Some(format!("{x}; {s}")),
+        };
+        self.reference = Some(match (&a_vals, &b) {
+            (Values::F32(av), Values::F32(bv)) => check::reference(a, av, bv, layout, n, rows),
+            (Values::F64(av), Values::F64(bv)) => check::reference(a, av, bv, layout, n, rows),
+            (Values::F16(av), Values::F16(bv)) => check::reference(a, av, bv, layout, n, rows),
+            _ => unreachable!("A and B share one precision"),
+        });
+        let c_bytes = a.rows * n * p.bytes() as usize;
+        for _ in 0..copies {
+            self.copies.push(Operands {
+                offsets: DevBuf::upload(&a.row_ptr)?,
+                indices: DevBuf::upload(&a.col_idx)?,
+                values: a_vals.upload()?,
+                b: b.upload()?,
+                c: DevBuf::new(c_bytes)?,
+            });
+        }
+        Ok(())
+    }
+
+    fn prepare<'s>(&'s self, lib: Lib<'s>, v: Variant) -> Result<Prepared<'s>> {
+        let preprocess = match lib {
+            Lib::Ox(_) => !v.extra,
+            Lib::Cu(_) => v.code == SPMM_CSR_ALG1 || v.code == SPMM_CSR_ALG3,
+        };
+        let mut sets = Vec::with_capacity(self.copies.len());
+        let mut sizes = Vec::with_capacity(self.copies.len());
+        for o in &self.copies {
+            let d = self.descrs(lib, o)?;
+            sizes.push(lib.spmm_buffer_size(&self.args(&d, v.code))?);
+            sets.push(d);
+        }
+        // A preprocessed variant keeps a plan per A in its workspace, so each copy needs its own;
+        // otherwise the calls, run one after another, share one.
+        let buffers: Vec<Option<DevBuf>> = if preprocess {
+            sizes.iter().map(|&s| (s > 0).then(|| DevBuf::new(s)).transpose()).collect::<Result<_>>()?
+        } else {
+            let max = sizes.iter().copied().max().unwrap_or(0);
+            vec![(max > 0).then(|| DevBuf::new(max)).transpose()?]
+        };
+        let ptr = |c: usize| buffers[if preprocess { c } else { 0 }].as_ref().map_or(0, |b| b.ptr);
+        let mut preprocess_ms = None;
+        if preprocess {
+            // One untimed preprocess first, so the times below exclude first-use costs (module
+            // loading); then each copy's, timed.
+            lib.spmm_preprocess(&self.args(&sets[0], v.code), ptr(0))?;
+            sync("the first preprocess")?;
+            let mut times = Vec::with_capacity(sets.len());
+            for (c, d) in sets.iter().enumerate() {
+                times.push(time_once(|| lib.spmm_preprocess(&self.args(d, v.code), ptr(c)))?);
+            }
+            preprocess_ms = Some(median(&times));
+        }
+        let calls = sets
+            .into_iter()
+            .enumerate()
+            .map(|(c, d)| {
+                let buffer = ptr(c);
+                Box::new(move || lib.spmm(&self.args(&d, v.code), buffer)) as Call
+            })
+            .collect();
+        let keep: Vec<Box<dyn Keep>> = vec![Box::new(buffers)];
+        Ok(Prepared { calls, keep, preprocess_ms })
+    }
+
+    fn poison(&self) -> Result<()> {
+        self.copies[0].c.fill(POISON_BYTE)
+    }
+
+    fn check(&self) -> Result<Check> {
+        let c = &self.copies[0].c;
+        match self.cfg.p {
+            Precision::F32 => self.compare::<f32>(c),
+            Precision::F64 => self.compare::<f64>(c),
+            Precision::F16 => self.compare::<Half>(c),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matrix::Csr;
+
+    fn matrix() -> Matrix {
+        let csr = Csr::from_triplets(1000, 500, (0..1000u32).map(|r| (r, r % 500, 1.0)).collect()).unwrap();
+        Matrix { name: "t".into(), group: "g".into(), set: "generated", csr }
+    }
+
+    #[test]
+    fn six_configurations_with_flops_and_groups() {
+        let m = matrix();
+        let cs = cases(&m, &OpConfig { dense_cap_bytes: 8 << 30 });
+        assert_eq!(cs.len(), 6);
+        let i = cs[1].info();
+        assert_eq!((i.op, i.flops, i.chart_series), ("SpMM", 2 * 1000 * 128, Some("N=128")));
+        assert_eq!(i.variant, "csr FP32, row-major, N=128");
+        assert_eq!(i.summary_groups, vec!["FP32 row-major, N=32/128/256", "FP32 row-major N=128"]);
+        assert_eq!(i.traffic_bytes, 4 * 1001 + 8 * 1000 + 4 * 1500 * 128);
+        let h = cs[5].info();
+        assert_eq!(h.variant, "csr FP16 (FP32 compute), row-major, N=128");
+        assert_eq!((h.summary_groups.len(), h.chart_series), (1, None));
+        assert_eq!(cs[3].info().summary_groups, vec!["FP32 col-major N=128"]);
+        assert!(cs.iter().all(|c| c.skip().is_none()));
+    }
+
+    #[test]
+    fn dense_operands_over_the_cap_are_skipped() {
+        let m = matrix();
+        // FP32 N=256: 1500 * 256 * 4 = 1.5 MB; FP64 N=128 the same; N=32: 192 kB.
+        let cs = cases(&m, &OpConfig { dense_cap_bytes: 1 << 20 });
+        let skipped: Vec<bool> = cs.iter().map(|c| c.skip().is_some()).collect();
+        assert_eq!(skipped, vec![false, false, true, false, true, false]);
+        assert!(skip(1000, 500, 0, &OpConfig { dense_cap_bytes: 1 << 20 }).is_none());
+        assert!(skip(1000, 500, 0, &OpConfig { dense_cap_bytes: 100_000 }).unwrap().contains("smallest"));
+    }
+}

@@ -1,0 +1,373 @@
+//! Results: one [`Row`] per case, printed as a table on stdout and written as JSON and CSV
+//! (`files.rs`), summarized per operation, matrix set and case group (`summary.rs`).
+//!
+//! A row holds one [`LibResult`] per library and variant (algorithm). A library's time in a row is
+//! its best variant's median, leaving out the `extra` variants (oxsparse without preprocess);
+//! speedup is cuSPARSE's time over oxsparse's: above 1 means oxsparse is faster. GB/s counts the
+//! bytes a call must read and write at least (`Info::traffic_bytes`, 1 GB = 1e9 B); GFLOP/s
+//! counts `Info::flops`.
+
+mod files;
+mod table;
+mod summary;
+
+use crate::case::{Info, Variant};
+use crate::svg;
+use crate::timing::Timing;
+use files::{jn, js};
+pub use summary::summarize;
+
+/// Result of comparing one library's output with the float64 reference.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Check {
+    pub compared: u64,
+    pub mismatches: u64,
+    pub max_abs_err: f64,
+    /// The largest error as a fraction of its tolerance (above 1 is a mismatch).
+    pub worst_ratio: f64,
+    /// Where and how the first mismatch differs.
+    pub first: Option<String>,
+    /// What was compared when not all outputs were, or how the inputs were adapted.
+    pub scope: Option<String>,
+}
+
+impl Check {
+    pub fn ok(&self) -> bool {
+        self.mismatches == 0
+    }
+}
+
+/// One library's measurement of a case in one variant.
+pub struct LibResult {
+    pub lib: &'static str,
+    /// The algorithm, or "" for a library's only way.
+    pub alg: &'static str,
+    /// Reported only: never the library's time in the speedup.
+    pub extra: bool,
+    pub time: Option<Timing>,
+    pub preprocess_ms: Option<f64>,
+    pub check: Option<Check>,
+    pub error: Option<String>,
+    /// The error is a NOT_SUPPORTED status: reported, but not a failure of the run.
+    pub unsupported: bool,
+}
+
+impl LibResult {
+    pub fn new(lib: &'static str, v: Variant) -> LibResult {
+        LibResult { lib, alg: v.label, extra: v.extra, time: None, preprocess_ms: None, check: None, error: None, unsupported: false }
+    }
+
+    pub fn failed(&self) -> bool {
+        (self.error.is_some() && !self.unsupported) || self.check.as_ref().is_some_and(|c| !c.ok())
+    }
+
+    pub fn status(&self) -> &'static str {
+        match (&self.error, &self.check) {
+            (Some(_), _) if self.unsupported => "unsupported",
+            (Some(_), _) => "ERROR",
+            (None, Some(c)) if !c.ok() => "MISMATCH",
+            (None, Some(_)) => "ok",
+            (None, None) => "-",
+        }
+    }
+
+    /// "cuSPARSE CSR_ALG2", or the library alone.
+    pub fn label(&self) -> String {
+        if self.alg.is_empty() {
+            self.lib.to_string()
+        } else {
+            format!("{} {}", self.lib, self.alg)
+        }
+    }
+
+    pub fn median(&self) -> Option<f64> {
+        self.time.map(|t| t.median_ms)
+    }
+
+    /// The problem, for the lines under the table and stderr (NOT_SUPPORTED is none).
+    pub fn problem(&self) -> Option<String> {
+        if !self.failed() {
+            return None;
+        }
+        if let Some(e) = &self.error {
+            return Some(format!("{}: {e}", self.label()));
+        }
+        let c = self.check.as_ref()?;
+        Some(format!(
+            "{}: MISMATCH: {} of {} values differ from the float64 reference; first {}",
+            self.label(),
+            c.mismatches,
+            c.compared,
+            c.first.as_deref().unwrap_or("?")
+        ))
+    }
+}
+
+pub struct Row {
+    pub op: &'static str,
+    pub variant: String,
+    pub input: String,
+    pub group: String,
+    pub set: String,
+    pub summary_groups: Vec<String>,
+    pub chart_series: Option<&'static str>,
+    pub rows: u64,
+    pub cols: u64,
+    pub nnz: u64,
+    pub traffic_bytes: u64,
+    pub flops: u64,
+    pub copies: usize,
+    /// oxsparse's variants first, then cuSPARSE's when it is loaded.
+    pub libs: Vec<LibResult>,
+    /// A failure before any library ran (allocating the operands).
+    pub error: Option<String>,
+}
+
+impl Row {
+    pub fn new(i: &Info) -> Row {
+        Row {
+            op: i.op,
+            variant: i.variant.clone(),
+            input: i.input.clone(),
+            group: i.group.clone(),
+            set: i.set.to_string(),
+            summary_groups: i.summary_groups.clone(),
+            chart_series: i.chart_series,
+            rows: i.rows,
+            cols: i.cols,
+            nnz: i.nnz,
+            traffic_bytes: i.traffic_bytes,
+            flops: i.flops,
+            copies: 0,
+            libs: Vec::new(),
+            error: None,
+        }
+    }
+
+    /// The library's variant that stands for it: the fastest of those not `extra`, else (none
+    /// timed) the first of them, for its status.
+    pub fn primary(&self, lib: &str) -> Option<&LibResult> {
+        let main = || self.libs.iter().filter(|l| l.lib == lib && !l.extra);
+        let fastest = main().filter_map(|l| Some((l.median()?, l))).min_by(|a, b| a.0.total_cmp(&b.0)).map(|(_, l)| l);
+        fastest.or_else(|| main().next())
+    }
+
+    /// The library's first `extra` variant (oxsparse without preprocess).
+    pub fn extra(&self, lib: &str) -> Option<&LibResult> {
+        self.libs.iter().find(|l| l.lib == lib && l.extra)
+    }
+
+    pub fn median(&self, lib: &str) -> Option<f64> {
+        self.primary(lib)?.median()
+    }
+
+    pub fn speedup(&self) -> Option<f64> {
+        Some(self.median("cuSPARSE")? / self.median("oxsparse")?)
+    }
+
+    /// Whether every main variant of `lib` answered NOT_SUPPORTED.
+    pub fn unsupported(&self, lib: &str) -> bool {
+        let mut main = self.libs.iter().filter(|l| l.lib == lib && !l.extra).peekable();
+        main.peek().is_some() && main.all(|l| l.unsupported)
+    }
+
+    pub fn failed(&self) -> bool {
+        self.error.is_some() || self.libs.iter().any(LibResult::failed)
+    }
+
+    /// The most severe status of a library's variants (of all, for None).
+    pub fn status(&self, lib: Option<&str>) -> &'static str {
+        if self.error.is_some() {
+            return "ERROR";
+        }
+        worst(self.libs.iter().filter(|l| lib.is_none_or(|n| l.lib == n)).map(LibResult::status))
+    }
+
+    /// Every problem of the row, one line each.
+    pub fn problems(&self) -> Vec<String> {
+        let what = format!("{} {} ({})", self.op, self.input, self.variant);
+        let mut v: Vec<String> = self.error.iter().map(|e| format!("{what}: {e}")).collect();
+        v.extend(self.libs.iter().filter_map(|l| l.problem()).map(|p| format!("{what}: {p}")));
+        v
+    }
+
+    /// GFLOP/s when the case counts flops, else GB/s, of a time in ms.
+    pub fn rate(&self, ms: Option<f64>) -> Option<f64> {
+        let work = if self.flops > 0 { self.flops } else { self.traffic_bytes };
+        Some(work as f64 / ms? / 1e6)
+    }
+
+    pub fn gbps(&self, ms: Option<f64>) -> Option<f64> {
+        Some(self.traffic_bytes as f64 / ms? / 1e6)
+    }
+
+    pub fn gflops(&self, ms: Option<f64>) -> Option<f64> {
+        (self.flops > 0).then_some(())?;
+        Some(self.flops as f64 / ms? / 1e6)
+    }
+}
+
+/// The whole run.
+pub struct Report {
+    pub device: String,
+    /// "12.6.3 (libcusparse.so.12)", or None when cuSPARSE was not measured.
+    pub cusparse: Option<String>,
+    pub runs: usize,
+    pub warmup: usize,
+    pub notes: Vec<String>,
+    pub rows: Vec<Row>,
+}
+
+impl Report {
+    /// The SVG bar chart of the rows that are bars of one (SpMM FP32 row-major), or None when
+    /// there are none.
+    pub fn svg(&self) -> Option<String> {
+        let first = self.rows.iter().find(|r| r.chart_series.is_some())?;
+        let title = format!("oxsparse {} speedup over the best cuSPARSE algorithm (FP32, row-major B and C) on {}", first.op, self.device);
+        let mut chart = svg::Chart { title, series: Vec::new(), groups: Vec::new() };
+        for r in self.rows.iter().filter(|r| r.chart_series.is_some()) {
+            let series = r.chart_series.expect("filtered");
+            let k = chart.series.iter().position(|&s| s == series).unwrap_or_else(|| {
+                chart.series.push(series);
+                chart.series.len() - 1
+            });
+            let g = chart.groups.iter().position(|(name, _)| *name == r.input).unwrap_or_else(|| {
+                chart.groups.push((r.input.clone(), Vec::new()));
+                chart.groups.len() - 1
+            });
+            let bars = &mut chart.groups[g].1;
+            bars.resize(bars.len().max(k + 1), None);
+            bars[k] = r.speedup();
+        }
+        Some(svg::render(&chart))
+    }
+}
+
+/// The most severe of the statuses: ERROR, MISMATCH, unsupported, ok, or "-" when none ran.
+fn worst<'a>(statuses: impl Iterator<Item = &'a str>) -> &'a str {
+    let rank = |s: &str| match s {
+        "ERROR" => 4,
+        "MISMATCH" => 3,
+        "unsupported" => 2,
+        "ok" => 1,
+        _ => 0,
+    };
+    statuses.max_by_key(|s| rank(s)).unwrap_or("-")
+}
+
+#[cfg(test)]
+pub mod tests {
+    use super::*;
+    use crate::case::ONLY;
+
+    pub fn timing(ms: f64) -> Option<Timing> {
+        Some(Timing { median_ms: ms, min_ms: ms, max_ms: ms, runs: 1 })
+    }
+
+    fn check(bad: u64) -> Option<Check> {
+        Some(Check { compared: 10, mismatches: bad, max_abs_err: 0.0, worst_ratio: 0.0, first: (bad > 0).then(|| "at 3".into()), scope: None })
+    }
+
+    pub fn row(ox_ms: f64, cu_ms: Option<f64>, mismatch: bool) -> Row {
+        let info = Info { op: "Gather", variant: "f32, \"sorted\"".into(), input: "n=1024".into(), rows: 1024, cols: 1, nnz: 10, traffic_bytes: 1_000_000, ..Info::default() };
+        let mut r = Row::new(&info);
+        r.libs.push(LibResult { time: timing(ox_ms), check: check(u64::from(mismatch)), ..LibResult::new("oxsparse", ONLY) });
+        if let Some(c) = cu_ms {
+            r.libs.push(LibResult { time: timing(c), check: check(0), ..LibResult::new("cuSPARSE", ONLY) });
+        }
+        r
+    }
+
+    /// An SpMM-like row: oxsparse with and without preprocess (None: NOT_SUPPORTED), three
+    /// cuSPARSE algorithms.
+    pub fn spmm_row(input: &str, set: &'static str, series: &'static str, ox_ms: Option<f64>, cu_ms: [f64; 3]) -> Row {
+        let info = Info {
+            op: "SpMM",
+            variant: format!("csr FP32, row-major, {series}"),
+            input: input.into(),
+            set,
+            nnz: 1000,
+            flops: 2_000_000,
+            summary_groups: vec!["FP32 row-major, N=32/128/256".into(), format!("FP32 row-major {series}")],
+            chart_series: Some(series),
+            ..Info::default()
+        };
+        let mut r = Row::new(&info);
+        let v = |label, extra| Variant { label, code: 0, extra };
+        let mut ox = LibResult { time: ox_ms.and_then(timing), check: check(0), preprocess_ms: Some(0.5), ..LibResult::new("oxsparse", v("DEFAULT", false)) };
+        let mut no_prep = LibResult { time: ox_ms.map(|t| t * 2.0).and_then(timing), check: check(0), ..LibResult::new("oxsparse", v("DEFAULT, no preprocess", true)) };
+        if ox_ms.is_none() {
+            for l in [&mut ox, &mut no_prep] {
+                (l.error, l.unsupported, l.check, l.preprocess_ms) = (Some("oxsparseSpMM_bufferSize failed: OXSPARSE_STATUS_NOT_SUPPORTED (10)".into()), true, None, None);
+            }
+        }
+        r.libs.extend([ox, no_prep]);
+        for (alg, ms) in ["CSR_ALG2", "DEFAULT", "CSR_ALG3"].into_iter().zip(cu_ms) {
+            r.libs.push(LibResult { time: timing(ms), check: check(0), ..LibResult::new("cuSPARSE", v(alg, false)) });
+        }
+        r
+    }
+
+    pub fn report(rows: Vec<Row>) -> Report {
+        Report { device: "GPU".into(), cusparse: None, runs: 1, warmup: 0, notes: vec!["a \"note\"".into()], rows }
+    }
+
+    #[test]
+    fn speedup_gbps_and_failures() {
+        let r = row(0.5, Some(1.0), false);
+        assert_eq!(r.speedup(), Some(2.0));
+        assert_eq!(r.gbps(r.median("oxsparse")), Some(2.0));
+        assert_eq!(r.gflops(Some(1.0)), None, "no flops counted");
+        assert!(!r.failed());
+        assert_eq!(row(0.5, None, false).speedup(), None);
+        let bad = row(0.5, None, true);
+        assert!(bad.failed());
+        assert!(bad.problems()[0].contains("MISMATCH: 1 of 10"));
+    }
+
+    #[test]
+    fn speedup_is_against_the_best_algorithm_and_ignores_extras() {
+        let r = spmm_row("m", "Matrix Market", "N=32", Some(1.0), [3.0, 2.0, 1.5]);
+        assert_eq!(r.speedup(), Some(1.5));
+        assert_eq!(r.primary("cuSPARSE").unwrap().alg, "CSR_ALG3");
+        assert_eq!(r.primary("oxsparse").unwrap().alg, "DEFAULT", "the slower no-preprocess run is not oxsparse's time");
+        assert_eq!(r.extra("oxsparse").unwrap().median(), Some(2.0));
+        assert_eq!(r.gflops(Some(1.0)), Some(2.0));
+        assert_eq!(r.rate(Some(1.0)), Some(2.0), "GFLOP/s where flops are counted");
+    }
+
+    #[test]
+    fn not_supported_is_reported_not_failed() {
+        let r = spmm_row("m", "Matrix Market", "N=32", None, [3.0, 2.0, 1.5]);
+        assert!(r.unsupported("oxsparse") && !r.unsupported("cuSPARSE"));
+        assert!(!r.failed());
+        assert!(r.problems().is_empty());
+        assert_eq!(r.speedup(), None);
+        assert_eq!(r.status(None), "unsupported");
+        assert_eq!(r.status(Some("cuSPARSE")), "ok");
+        let t = report(vec![r]).table();
+        assert!(t.contains("unsupp"), "{t}");
+        assert!(!t.contains("PROBLEM"));
+    }
+
+    #[test]
+    fn tables_have_a_section_per_operation() {
+        let t = report(vec![row(1.0, Some(2.0), false), spmm_row("cora", "Matrix Market", "N=32", Some(1.0), [3.0, 2.0, 1.5])]).table();
+        assert!(t.contains("GB/s") && t.contains("GFLOP/s") && t.contains("no-prep ms") && t.contains("CSR_ALG3"), "{t}");
+        assert!(t.contains("1.50x") && t.contains("CSR_ALG2 3.0000, DEFAULT 2.0000, CSR_ALG3 1.5000"), "{t}");
+    }
+
+    #[test]
+    fn the_chart_has_a_group_per_matrix_and_a_bar_per_n() {
+        let rows = vec![
+            spmm_row("a", "Matrix Market", "N=32", Some(1.0), [2.0, 2.0, 2.0]),
+            spmm_row("a", "Matrix Market", "N=128", Some(1.0), [3.0, 3.0, 3.0]),
+            spmm_row("b", "R-MAT", "N=32", None, [2.0, 2.0, 2.0]),
+            row(1.0, Some(1.0), false),
+        ];
+        let svg = report(rows).svg().unwrap();
+        assert_eq!(svg.matches("class=\"bar\"").count(), 2, "b has no speedup: no bar");
+        assert!(svg.contains(">a</text>") && svg.contains(">b</text>") && svg.contains(">N=128</text>"));
+        assert!(report(vec![row(1.0, Some(1.0), false)]).svg().is_none());
+    }
+}
