@@ -142,7 +142,7 @@ __device__ __forceinline__ void store_row(const Dense<O>& c, int64_t r, int64_t 
             if (read_c) x = x + beta * to_compute<C>(out.v[v]);
             out.v[v] = from_compute<O>(x);
         }
-        *reinterpret_cast<Vec<O, S::VEC>*>(p) = out;
+        store_vec<O, S::VEC>(p, out);
     }
 }
 

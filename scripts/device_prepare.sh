@@ -5,8 +5,8 @@
 #   run(command="bash scripts/device_suite.sh", carry=[".device"])
 #
 # .device/ holds: lib/ + include/ + cmake (the installed package), bin/ (Rust test binaries, release),
-# c_tests/ (the C, C++ and Fortran consumer binaries built here through find_package), and
-# matrices/ (a few matrices for the benchmark, when there is one).
+# c_tests/ (the C, C++ and Fortran consumer binaries built here through find_package).
+# .device-bench/ holds oxsparse-bench and every matrix of ../shared/matrices.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh >/dev/null
@@ -36,11 +36,13 @@ for line in sys.stdin:
         shutil.copy(m["executable"], os.path.join(".device/bin", name))
         print("device_prepare: test binary", name)
 '
-# The benchmark and the matrices of the default set whose dense form it measures (<= 8192 x 8192).
+# The benchmark and the whole matrix set travel separately in .device-bench/ (the carry limit is
+# 64 MiB per call): run(command="bash scripts/device_bench.sh", carry=[".device-bench"]).
 cargo build --release --bin oxsparse-bench 2>/dev/null
-cp target/device/release/oxsparse-bench .device/
-mkdir -p .device/matrices
-awk -F'\t' 'NR > 1 && $3 <= 8192 && $4 <= 8192 {print $1}' ../shared/matrices/MANIFEST.tsv |
-    while read -r f; do cp "../shared/matrices/$f" .device/matrices/; done
-strip .device/bin/* .device/c_tests/* .device/oxsparse-bench 2>/dev/null || true
+rm -rf .device-bench && mkdir -p .device-bench/matrices
+cp target/device/release/oxsparse-bench .device-bench/
+cp ../shared/matrices/*.mtx.gz ../shared/matrices/MANIFEST.tsv .device-bench/matrices/
+strip .device-bench/oxsparse-bench
+du -sh .device-bench
+strip .device/bin/* .device/c_tests/* 2>/dev/null || true
 du -sh .device

@@ -5,7 +5,7 @@
 #   3. the C and C++ consumers configured and built there, with that machine's CUDA toolkit, through
 #      find_package(oxsparse CONFIG REQUIRED) against the carried package, and run by ctest
 #   4. nm -D on the library: only oxsparse* symbols
-#   5. oxsparse-bench on the carried matrices, against cuSPARSE (its checks count as one test)
+# The benchmark runs separately: scripts/device_bench.sh.
 # Ends with "device: N passed, N failed". Logs go to $OUT when set.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -56,15 +56,6 @@ lib=$(ls "$dev"/prefix/lib/liboxsparse.so.0.* | head -1)
 others=$(nm -D --defined-only "$lib" | awk '{print $NF}' | grep -v '^oxsparse')
 if [ -z "$others" ]; then passed=$((passed + 1)); echo "only oxsparse* exported ($(nm -D --defined-only "$lib" | wc -l) symbols)"
 else failed=$((failed + 1)); echo "unexpected exports: $others"; fi
-
-echo "=== benchmark (oxsparse-bench against cuSPARSE, same process)"
-if [ -x "$dev/oxsparse-bench" ]; then
-    if "$dev/oxsparse-bench" --matrices "$dev/matrices" --json "$out/bench.json" --csv "$out/bench.csv" >"$out/bench.txt" 2>"$logs/bench.err"; then
-        passed=$((passed + 1)); cat "$out/bench.txt"
-    else
-        failed=$((failed + 1)); echo "benchmark FAILED"; tail -20 "$logs/bench.err"; cat "$out/bench.txt"
-    fi
-fi
 
 cat "$logs"/rust-*.log >"$out/rust-tests.log" 2>/dev/null
 cat "$logs"/c-*.log >"$out/c-tests.log" 2>/dev/null

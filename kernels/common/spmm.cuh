@@ -99,9 +99,27 @@ struct alignas(sizeof(T) * N) Vec {
     T v[N];
 };
 
+// Reads through the read-only (non-coherent) path: B and A are never written by a kernel that
+// reads them. 16- and 32-byte vectors are one or two 128-bit loads.
 template <typename T, int N>
 __device__ __forceinline__ Vec<T, N> load_vec(const T* p) {
-    return *reinterpret_cast<const Vec<T, N>*>(p);
+    static_assert(sizeof(Vec<T, N>) % 16 == 0, "whole 16-byte words");
+    Vec<T, N> v;
+    const uint4* src = reinterpret_cast<const uint4*>(p);
+    uint4* dst = reinterpret_cast<uint4*>(&v);
+#pragma unroll
+    for (int i = 0; i < int(sizeof(v) / 16); ++i) dst[i] = __ldg(src + i);
+    return v;
+}
+
+// Writes with the streaming hint: C is not read again by this kernel, so keep L2 for B.
+template <typename T, int N>
+__device__ __forceinline__ void store_vec(T* p, const Vec<T, N>& v) {
+    static_assert(sizeof(Vec<T, N>) % 16 == 0, "whole 16-byte words");
+    const uint4* src = reinterpret_cast<const uint4*>(&v);
+    uint4* dst = reinterpret_cast<uint4*>(p);
+#pragma unroll
+    for (int i = 0; i < int(sizeof(v) / 16); ++i) __stcs(dst + i, src[i]);
 }
 
 }  // namespace spmm

@@ -38,10 +38,10 @@ pub struct Call<'a> {
 }
 
 /// What `preprocess` left in the user's buffer, and for which arguments.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ActiveBuffer {
     pub buffer: u64,
-    pub signature: String,
+    pub signature: Signature,
     /// The token the schedule was built with.
     pub token: u64,
 }
@@ -122,14 +122,26 @@ fn workspace(p: &Plan, buffer: u64) -> Result<u64> {
 }
 
 /// Everything that must be equal for a preprocessed buffer to be reused: all arguments except
-/// alpha, beta and the value arrays, plus the plan made from them.
-fn signature(call: &Call, p: &Plan) -> String {
+/// alpha, beta and the value arrays, plus the plan made from them. Compared field by field on
+/// every call, so it is plain data (no formatting, no hashing).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Signature {
+    ops: (Operation, Operation),
+    a: SpMat,
+    b: DnMat,
+    c: DnMat,
+    compute: DataType,
+    alg: SpMMAlg,
+    plan: (ARead, Kernel, Option<plan::Schedule>),
+}
+
+fn signature(call: &Call, p: &Plan) -> Signature {
     let mut a = call.a.clone();
     a.arrays.values = 0;
     let (mut b, mut c) = (call.b.clone(), call.c.clone());
     b.values = 0;
     c.values = 0;
-    format!("{:?}|{:?}|{a:?}|{b:?}|{c:?}|{:?}|{:?}|{:?}|{:?}|{:?}", call.op_a, call.op_b, call.compute, call.alg, p.a, p.kernel, p.schedule)
+    Signature { ops: (call.op_a, call.op_b), a, b, c, compute: call.compute, alg: call.alg, plan: (p.a, p.kernel, p.schedule) }
 }
 
 /// Builds the row views into the workspace.
