@@ -73,49 +73,61 @@ struct RowVecShape {
 };
 
 // The multiply of one row segment [begin, end) into `acc`, for the columns of pass `j0`.
-// All G lanes of the group call it together (the shuffles are group-wide).
+// All G lanes of the group call it together (the shuffles are group-wide). A load round reads
+// 32 entries (K per lane), so narrow groups do not pay one index round trip per G entries.
 template <typename V, typename C, typename I, int W>
 __device__ __forceinline__ void multiply_segment(const Rows<V, I>& a, const Dense<const V>& b, int64_t k, int64_t n,
                                                  int64_t begin, int64_t end, int64_t j0,
                                                  C (&acc)[RowVecShape<V, W>::R][RowVecShape<V, W>::VEC]) {
     using S = RowVecShape<V, W>;
+    constexpr int K = S::G >= WARP ? 1 : WARP / S::G;  // entries per lane per load round
     const unsigned mask = group_mask(S::G);
     const int li = threadIdx.x % S::G;
-    for (int64_t q0 = begin; q0 < end; q0 += S::G) {
-        // Load stage: each lane of the group reads one entry (column and value).
-        const int64_t q = q0 + li;
-        int64_t my_col = -1;
-        C my_val = zero<C>();
-        if (q < end) {
-            my_col = a.col(q, k);
-            my_val = a.template value<C>(q);
-        }
-        const int count = int(min(int64_t(S::G), end - q0));
-        for (int e0 = 0; e0 < count; e0 += S::UNROLL) {
-            // Fetch stage: the B rows of UNROLL entries, all loads issued before any use.
-            Vec<V, S::VEC> bv[S::UNROLL][S::R];
-            int64_t kk[S::UNROLL];
+    for (int64_t q0 = begin; q0 < end; q0 += S::G * K) {
+        // Load stage: lane li reads entries q0 + s * G + li (coalesced per slot s).
+        int64_t my_col[K];
+        C my_val[K];
 #pragma unroll
-            for (int u = 0; u < S::UNROLL; ++u) {
-                kk[u] = shfl(mask, my_col, (e0 + u) % S::G, S::G);
-                if (e0 + u >= count) kk[u] = -1;
-#pragma unroll
-                for (int rr = 0; rr < S::R; ++rr) {
-                    const int64_t j = j0 + (int64_t(rr) * S::G + li) * S::VEC;
-                    if (kk[u] >= 0 && j < n) bv[u][rr] = load_vec<V, S::VEC>(b.at(kk[u], j));
-                }
+        for (int s = 0; s < K; ++s) {
+            const int64_t q = q0 + s * S::G + li;
+            my_col[s] = -1;
+            my_val[s] = zero<C>();
+            if (q < end) {
+                my_col[s] = a.col(q, k);
+                my_val[s] = a.template value<C>(q);
             }
-            // Compute stage: multiply-add in the row's order.
+        }
+        const int count = int(min(int64_t(S::G * K), end - q0));
 #pragma unroll
-            for (int u = 0; u < S::UNROLL; ++u) {
-                const C av = shfl(mask, my_val, (e0 + u) % S::G, S::G);
-                if (kk[u] < 0) continue;
+        for (int s = 0; s < K; ++s) {
+            if (s * S::G >= count) break;  // the same for the whole group
+            const int in_slot = min(S::G, count - s * S::G);
+            for (int e0 = 0; e0 < in_slot; e0 += S::UNROLL) {
+                // Fetch stage: the B rows of UNROLL entries, all loads issued before any use.
+                Vec<V, S::VEC> bv[S::UNROLL][S::R];
+                int64_t kk[S::UNROLL];
 #pragma unroll
-                for (int rr = 0; rr < S::R; ++rr) {
-                    const int64_t j = j0 + (int64_t(rr) * S::G + li) * S::VEC;
-                    if (j >= n) continue;
+                for (int u = 0; u < S::UNROLL; ++u) {
+                    kk[u] = shfl(mask, my_col[s], (e0 + u) % S::G, S::G);
+                    if (e0 + u >= in_slot) kk[u] = -1;
 #pragma unroll
-                    for (int v = 0; v < S::VEC; ++v) acc[rr][v] = acc[rr][v] + av * to_compute<C>(bv[u][rr].v[v]);
+                    for (int rr = 0; rr < S::R; ++rr) {
+                        const int64_t j = j0 + (int64_t(rr) * S::G + li) * S::VEC;
+                        if (kk[u] >= 0 && j < n) bv[u][rr] = load_vec<V, S::VEC>(b.at(kk[u], j));
+                    }
+                }
+                // Compute stage: multiply-add in the row's order.
+#pragma unroll
+                for (int u = 0; u < S::UNROLL; ++u) {
+                    const C av = shfl(mask, my_val[s], (e0 + u) % S::G, S::G);
+                    if (kk[u] < 0) continue;
+#pragma unroll
+                    for (int rr = 0; rr < S::R; ++rr) {
+                        const int64_t j = j0 + (int64_t(rr) * S::G + li) * S::VEC;
+                        if (j >= n) continue;
+#pragma unroll
+                        for (int v = 0; v < S::VEC; ++v) acc[rr][v] = acc[rr][v] + av * to_compute<C>(bv[u][rr].v[v]);
+                    }
                 }
             }
         }
