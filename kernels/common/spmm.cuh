@@ -123,3 +123,14 @@ __device__ __forceinline__ void store_vec(T* p, const Vec<T, N>& v) {
 }
 
 }  // namespace spmm
+
+// (name, A/B storage, C storage, compute) of every type combination SpMM accepts
+// (src/ops/spmm/check.rs, TYPE_COMBINATIONS), shared by every SpMM kernel family.
+#define OXS_SPMM_TYPES(X)                                                                                   \
+    X(f32_f32_f32, float, float, float) X(f64_f64_f64, double, double, double)                              \
+    X(c32_c32_c32, float2, float2, float2) X(c64_c64_c64, double2, double2, double2)                        \
+    X(f16_f16_f32, __half, __half, float) X(f16_f32_f32, __half, float, float)                              \
+    X(bf16_bf16_f32, __nv_bfloat16, __nv_bfloat16, float) X(bf16_f32_f32, __nv_bfloat16, float, float)     \
+    X(i8_i32_i32, int8_t, int32_t, int32_t) X(i8_f32_f32, int8_t, float, float)                             \
+    X(c16_c16_c32, complex_half, complex_half, float2) X(cbf16_cbf16_c32, complex_bf16, complex_bf16, float2)
+
