@@ -6,6 +6,7 @@
 
 use crate::descr::FormatInfo;
 use crate::types::Order;
+use super::vector_ops::Value;
 
 /// A sparse matrix on the host, arrays laid out as in `descr::SpArrays`.
 #[derive(Clone, Debug)]
@@ -37,32 +38,35 @@ pub fn sparse_to_dense(a: &HostSparse, order: Order, ld: i64, b: &mut [(f64, f64
             b[dense_offset(order, ld, r, c)] = (0.0, 0.0);
         }
     }
-    let mut put = |r: i64, c: i64, v: (f64, f64)| {
-        assert!((0..a.rows).contains(&r) && (0..a.cols).contains(&c), "entry ({r}, {c}) outside {} x {}", a.rows, a.cols);
+    for (r, c, v) in entries(a) {
         b[dense_offset(order, ld, r, c)] = v;
-    };
+    }
+}
+
+/// The stored entries of one matrix as (row, column, value), base removed, in storage order.
+/// Empty Blocked-ELL slots (block column -1) give nothing.
+pub fn entries(a: &HostSparse) -> Vec<(i64, i64, Value)> {
     let base = a.base;
+    let mut out = Vec::new();
     match a.format {
         FormatInfo::Coo => {
-            for k in 0..a.values.len() {
-                put(a.offsets[k] - base, a.indices[k] - base, a.values[k]);
+            for i in 0..a.values.len() {
+                out.push((a.offsets[i] - base, a.indices[i] - base, a.values[i]));
             }
         }
         FormatInfo::Csr | FormatInfo::Csc => {
             let lines = if a.format == FormatInfo::Csr { a.rows } else { a.cols };
-            for line in 0..lines {
-                let (begin, end) = (a.offsets[line as usize] - base, a.offsets[line as usize + 1] - base);
-                for k in begin..end {
-                    let m = a.indices[k as usize] - base;
-                    let v = a.values[k as usize];
-                    if a.format == FormatInfo::Csr { put(line, m, v) } else { put(m, line, v) }
+            for line in 0..lines as usize {
+                for i in (a.offsets[line] - base) as usize..(a.offsets[line + 1] - base) as usize {
+                    let other = a.indices[i] - base;
+                    let (r, c) = if a.format == FormatInfo::Csr { (line as i64, other) } else { (other, line as i64) };
+                    out.push((r, c, a.values[i]));
                 }
             }
         }
         FormatInfo::Bsr { brows, row_block, col_block, block_order, .. } => {
             for br in 0..brows {
-                let (begin, end) = (a.offsets[br as usize] - base, a.offsets[br as usize + 1] - base);
-                for blk in begin..end {
+                for blk in a.offsets[br as usize] - base..a.offsets[br as usize + 1] - base {
                     let bc = a.indices[blk as usize] - base;
                     for i in 0..row_block {
                         for j in 0..col_block {
@@ -71,7 +75,7 @@ pub fn sparse_to_dense(a: &HostSparse, order: Order, ld: i64, b: &mut [(f64, f64
                                 Order::OXSPARSE_ORDER_COL => j * row_block + i,
                             };
                             let v = a.values[(blk * row_block * col_block + within) as usize];
-                            put(br * row_block + i, bc * col_block + j, v);
+                            out.push((br * row_block + i, bc * col_block + j, v));
                         }
                     }
                 }
@@ -82,15 +86,19 @@ pub fn sparse_to_dense(a: &HostSparse, order: Order, ld: i64, b: &mut [(f64, f64
             for r in 0..a.rows {
                 for e in 0..ell_cols {
                     let raw = a.indices[((r / block_size) * slots + e / block_size) as usize];
-                    if raw == -1 {
-                        continue; // empty block slot
+                    if raw != -1 {
+                        let c = (raw - base) * block_size + e % block_size;
+                        out.push((r, c, a.values[(r * ell_cols + e) as usize]));
                     }
-                    put(r, (raw - base) * block_size + e % block_size, a.values[(r * ell_cols + e) as usize]);
                 }
             }
         }
-        FormatInfo::SlicedEll { .. } => panic!("SparseToDense has no Sliced-ELL reference: the routine refuses the format"),
+        FormatInfo::SlicedEll { .. } => panic!("no Sliced-ELL reference: the routines refuse the format"),
     }
+    for &(r, c, _) in &out {
+        assert!((0..a.rows).contains(&r) && (0..a.cols).contains(&c), "entry ({r}, {c}) outside {} x {}", a.rows, a.cols);
+    }
+    out
 }
 
 #[cfg(test)]

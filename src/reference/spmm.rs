@@ -9,7 +9,7 @@
 //! is the same as T). beta == 0 means C is only written, never read. Batches: C has the largest
 //! count; A and B have count 1 (shared by every batch of C) or C's count.
 
-use super::sparse_to_dense::{dense_offset, HostSparse};
+use super::sparse_to_dense::{dense_offset, entries, HostSparse};
 use super::vector_ops::{add, conj, mul, Value, ZERO};
 use crate::descr::{FormatInfo, SpBatch};
 use crate::types::{Operation, Order};
@@ -74,63 +74,6 @@ impl BatchedSparse {
     }
 }
 
-/// The stored entries of one matrix as (row, column, value), base removed, in storage order.
-/// Empty Blocked-ELL slots (block column -1) give nothing.
-pub fn entries(a: &HostSparse) -> Vec<(i64, i64, Value)> {
-    let base = a.base;
-    let mut out = Vec::new();
-    match a.format {
-        FormatInfo::Coo => {
-            for i in 0..a.values.len() {
-                out.push((a.offsets[i] - base, a.indices[i] - base, a.values[i]));
-            }
-        }
-        FormatInfo::Csr | FormatInfo::Csc => {
-            let lines = if a.format == FormatInfo::Csr { a.rows } else { a.cols };
-            for line in 0..lines as usize {
-                for i in (a.offsets[line] - base) as usize..(a.offsets[line + 1] - base) as usize {
-                    let other = a.indices[i] - base;
-                    let (r, c) = if a.format == FormatInfo::Csr { (line as i64, other) } else { (other, line as i64) };
-                    out.push((r, c, a.values[i]));
-                }
-            }
-        }
-        FormatInfo::Bsr { brows, row_block, col_block, block_order, .. } => {
-            for br in 0..brows {
-                for blk in a.offsets[br as usize] - base..a.offsets[br as usize + 1] - base {
-                    let bc = a.indices[blk as usize] - base;
-                    for i in 0..row_block {
-                        for j in 0..col_block {
-                            let within = match block_order {
-                                Order::OXSPARSE_ORDER_ROW => i * col_block + j,
-                                Order::OXSPARSE_ORDER_COL => j * row_block + i,
-                            };
-                            let v = a.values[(blk * row_block * col_block + within) as usize];
-                            out.push((br * row_block + i, bc * col_block + j, v));
-                        }
-                    }
-                }
-            }
-        }
-        FormatInfo::BlockedEll { block_size, ell_cols } => {
-            let slots = if block_size == 0 { 0 } else { ell_cols / block_size };
-            for r in 0..a.rows {
-                for e in 0..ell_cols {
-                    let raw = a.indices[((r / block_size) * slots + e / block_size) as usize];
-                    if raw != -1 {
-                        let c = (raw - base) * block_size + e % block_size;
-                        out.push((r, c, a.values[(r * ell_cols + e) as usize]));
-                    }
-                }
-            }
-        }
-        FormatInfo::SlicedEll { .. } => panic!("SpMM has no Sliced-ELL reference: the routine refuses the format"),
-    }
-    for &(r, c, _) in &out {
-        assert!((0..a.rows).contains(&r) && (0..a.cols).contains(&c), "entry ({r}, {c}) outside {} x {}", a.rows, a.cols);
-    }
-    out
-}
 
 /// (rows, cols) of op(X) for an X of `rows x cols`.
 fn op_shape(op: Operation, rows: i64, cols: i64) -> (i64, i64) {
