@@ -234,7 +234,7 @@ fn host_scalar(compute: DataType, v: f64) -> Scalar {
 }
 
 /// The vectorised kernel, with its staging copies around it when op(B) or C is not row-major.
-fn row_vectors(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64), shape: SpmmShape, width: u32, (stage_b, stage_c): (bool, bool)) -> Result<()> {
+fn launch_rowvec(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64), shape: SpmmShape, width: u32, (stage_b, stage_c): (bool, bool)) -> Result<()> {
     let d = p.dims;
     let batches = d.batches as u32;
     let (mut b, mut c, mut types, mut kshape) = (p.b, p.c, p.types, shape);
@@ -292,7 +292,7 @@ fn launch(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Result<()> 
             let rp = SpmmRowsParams { shape, a: rows(call, p, ws), b: p.b, c: p.c, sched: SpmmSchedule::default(), row_blocks: 0, pad: 0 };
             k::rows_strided(h, &rp, p.types, p.index, batches)
         }
-        Kernel::RowVec { width, stage_b, stage_c } => row_vectors(h, call, p, (ws, token), shape, width, (stage_b, stage_c)),
+        Kernel::RowVec { width, stage_b, stage_c } => launch_rowvec(h, call, p, (ws, token), shape, width, (stage_b, stage_c)),
         Kernel::Bsr => {
             let crate::descr::FormatInfo::Bsr { row_block, col_block, block_order, .. } = a.format else { unreachable!() };
             let bp = SpmmBsrParams {

@@ -157,7 +157,7 @@ fn vectorised_types(t: Types) -> bool {
 /// Whether a dense operand can be read or written by the vectorised kernel in place: rows
 /// contiguous and every row start on a vector boundary. `addresses` also checks the base address
 /// (the workspace size must not depend on it, so bufferSize checks only the layout).
-fn row_vectors(x: &SpmmDense, vec: i64, vec_bytes: u64, addresses: bool) -> bool {
+fn rows_are_vectors(x: &SpmmDense, vec: i64, vec_bytes: u64, addresses: bool) -> bool {
     x.col_stride == 1 && x.row_stride % vec == 0 && x.batch_stride % vec == 0 && (!addresses || x.values % vec_bytes == 0)
 }
 
@@ -214,9 +214,9 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
     let vec = 16 / types.ab.size_bytes() as i64;
     let rows_like = matches!(a, ARead::Rows { .. } | ARead::View { .. });
     let vectorised = rows_like && vectorised_types(types) && d.n % vec == 0;
-    let stage_b = !row_vectors(&b, vec, 16, false);
-    let stage_c = !row_vectors(&c, vec, vec as u64 * types.c.size_bytes(), false);
-    let aligned = (stage_b || row_vectors(&b, vec, 16, true)) && (stage_c || row_vectors(&c, vec, vec as u64 * types.c.size_bytes(), true));
+    let stage_b = !rows_are_vectors(&b, vec, 16, false);
+    let stage_c = !rows_are_vectors(&c, vec, vec as u64 * types.c.size_bytes(), false);
+    let aligned = (stage_b || rows_are_vectors(&b, vec, 16, true)) && (stage_c || rows_are_vectors(&c, vec, vec as u64 * types.c.size_bytes(), true));
     p.kernel = match a {
         ARead::Bsr => Kernel::Bsr,
         ARead::BlockedEll => Kernel::BlockedEll,
