@@ -1,5 +1,6 @@
 /* Ports of NVIDIA CUDALibrarySamples' cuSPARSE programs sparse2dense_csr,
- * gather, scatter, axpby, rot, spvv, spmm_csr and spmm_coo to oxsparse. Unlike the originals:
+ * gather, scatter, axpby, rot, spvv, spmm_csr, spmm_coo, spmv_csr, spmv_coo and spmv_sell to
+ * oxsparse. Unlike the originals:
  *   - inputs are pseudo-random from a fixed seed, and the expected results are
  *     computed here on the host in double precision;
  *   - each program runs twice: float with 32-bit indices and base 0, and double
@@ -442,6 +443,102 @@ static void spmm_sample(const config_t *c, int coo) {
 static void spmm_csr(const config_t *c) { spmm_sample(c, 0); }
 static void spmm_coo(const config_t *c) { spmm_sample(c, 1); }
 
+/* spmv_csr, spmv_coo and spmv_sell: y = alpha * A * x + beta * y with the same 4x4 pattern; the
+ * Sliced-ELL form is the spmv_sell sample's (slice size 2, 12 slots, padding column -1). Two calls:
+ * beta 0 over a poisoned y, then beta 0.5 over the first result. */
+enum { MV_SLICE = 2, MV_SLOTS = 12 };
+/* slot -> entry of the CSR order (-1: padding), column by column inside each slice */
+static const int mv_sell_entry[MV_SLOTS] = {0, 3, 1, -1, 2, -1, 4, 7, 5, 8, 6, -1};
+static const int64_t mv_slice_offsets0[3] = {0, 6, 12};
+
+enum { MV_CSR, MV_COO, MV_SELL };
+
+static void spmv_sample(const config_t *c, int format) {
+    int64_t offsets[MM_ROWS + 1], rows[MM_NNZ], columns[MM_NNZ], sell_cols[MV_SLOTS], sell_off[3], i, k;
+    double values[MM_NNZ], sell_values[MV_SLOTS], x[MM_K], want[MM_ROWS], got[MM_ROWS], scale = 0;
+    void *d_off, *d_col, *d_val, *d_x, *d_y, *d_buf = NULL;
+    size_t buffer_size = 0;
+    scalar_t alpha = scalar(1.0), beta = scalar(0.0), beta2 = scalar(0.5);
+    oxsparseSpMatDescr_t matA;
+    oxsparseDnVecDescr_t vecX, vecY;
+    int pass;
+
+    for (i = 0; i <= MM_ROWS; i++)
+        offsets[i] = mm_offsets0[i] + c->base;
+    for (k = 0; k < MM_NNZ; k++) {
+        rows[k] = mm_rows0[k] + c->base;
+        columns[k] = mm_columns0[k] + c->base;
+        values[k] = rnd(c->vtype);
+    }
+    for (k = 0; k < MV_SLOTS; k++) {
+        int e = mv_sell_entry[k];
+        sell_cols[k] = e < 0 ? -1 : columns[e];
+        sell_values[k] = e < 0 ? 0.0 : values[e];
+    }
+    for (k = 0; k < 3; k++)
+        sell_off[k] = mv_slice_offsets0[k] + c->base;
+    for (k = 0; k < MM_K; k++)
+        x[k] = rnd(c->vtype);
+    for (k = 0; k < MM_ROWS; k++)
+        want[k] = 0.0;
+    for (k = 0; k < MM_NNZ; k++)
+        want[mm_rows0[k]] += values[k] * x[mm_columns0[k]];
+    for (k = 0; k < MM_ROWS; k++)
+        scale = fmax(scale, fabs(want[k]) + 8.0);
+
+    if (format == MV_SELL) {
+        d_off = upload_indices(sell_off, 3, c->itype);
+        d_col = upload_indices(sell_cols, MV_SLOTS, c->itype);
+        d_val = upload_values(sell_values, MV_SLOTS, c->vtype);
+        OK(oxsparseCreateSlicedEll(&matA, MM_ROWS, MM_K, MM_NNZ, MV_SLOTS, MV_SLICE, d_off, d_col, d_val,
+                                   c->itype, c->itype, c->base, c->vtype));
+    } else {
+        d_off = upload_indices(format == MV_COO ? rows : offsets, format == MV_COO ? MM_NNZ : MM_ROWS + 1,
+                               c->itype);
+        d_col = upload_indices(columns, MM_NNZ, c->itype);
+        d_val = upload_values(values, MM_NNZ, c->vtype);
+        if (format == MV_COO)
+            OK(oxsparseCreateCoo(&matA, MM_ROWS, MM_K, MM_NNZ, d_off, d_col, d_val, c->itype, c->base,
+                                 c->vtype));
+        else
+            OK(oxsparseCreateCsr(&matA, MM_ROWS, MM_K, MM_NNZ, d_off, d_col, d_val, c->itype, c->itype,
+                                 c->base, c->vtype));
+    }
+    d_x = upload_values(x, MM_K, c->vtype);
+    CUDA_OK(cudaMalloc(&d_y, (size_t)MM_ROWS * vsize(c->vtype)));
+    poison(d_y, MM_ROWS, c->vtype);
+    OK(oxsparseCreateDnVec(&vecX, MM_K, d_x, c->vtype));
+    OK(oxsparseCreateDnVec(&vecY, MM_ROWS, d_y, c->vtype));
+    OK(oxsparseSpMV_bufferSize(handle, OXSPARSE_OPERATION_NON_TRANSPOSE, scalar_ptr(&alpha, c->vtype), matA,
+                               vecX, scalar_ptr(&beta, c->vtype), vecY, c->vtype, OXSPARSE_SPMV_ALG_DEFAULT,
+                               &buffer_size));
+    if (buffer_size)
+        CUDA_OK(cudaMalloc(&d_buf, buffer_size));
+    for (pass = 0; pass < 2; pass++) {
+        OK(oxsparseSpMV(handle, OXSPARSE_OPERATION_NON_TRANSPOSE, scalar_ptr(&alpha, c->vtype), matA, vecX,
+                        scalar_ptr(pass ? &beta2 : &beta, c->vtype), vecY, c->vtype, OXSPARSE_SPMV_ALG_DEFAULT,
+                        d_buf));
+        download_values(d_y, MM_ROWS, c->vtype, got);
+        compare(pass ? "y (beta 0.5)" : "y", got, want, MM_ROWS, c->vtype, scale);
+        for (k = 0; k < MM_ROWS; k++)
+            want[k] *= 1.5;
+    }
+    OK(oxsparseDestroySpMat(matA));
+    OK(oxsparseDestroyDnVec(vecX));
+    OK(oxsparseDestroyDnVec(vecY));
+    if (d_buf)
+        CUDA_OK(cudaFree(d_buf));
+    CUDA_OK(cudaFree(d_off));
+    CUDA_OK(cudaFree(d_col));
+    CUDA_OK(cudaFree(d_val));
+    CUDA_OK(cudaFree(d_x));
+    CUDA_OK(cudaFree(d_y));
+}
+
+static void spmv_csr(const config_t *c) { spmv_sample(c, MV_CSR); }
+static void spmv_coo(const config_t *c) { spmv_sample(c, MV_COO); }
+static void spmv_sell(const config_t *c) { spmv_sample(c, MV_SELL); }
+
 int main(void) {
     static const struct {
         const char *name;
@@ -455,6 +552,9 @@ int main(void) {
         {"spvv", spvv},
         {"spmm_csr", spmm_csr},
         {"spmm_coo", spmm_coo},
+        {"spmv_csr", spmv_csr},
+        {"spmv_coo", spmv_coo},
+        {"spmv_sell", spmv_sell},
     };
     int devices = 0, failed_samples = 0;
     size_t s, k;

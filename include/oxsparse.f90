@@ -983,6 +983,45 @@ module oxsparse
     end function oxsparseSpMM
 
     ! ------------------------------------------------------------------------------------
+    ! SpMV: y = alpha * op(A) * x + beta * y
+    ! ------------------------------------------------------------------------------------
+    function oxsparseSpMV_bufferSize(handle, opA, alpha, matA, vecX, beta, vecY, &
+            computeType, alg, bufferSize) &
+        bind(C, name="oxsparseSpMV_bufferSize") result(res)
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: handle
+      integer(c_int), value :: opA
+      type(c_ptr), value :: alpha, matA, vecX, beta, vecY
+      integer(c_int), value :: computeType, alg
+      integer(c_size_t), intent(out) :: bufferSize
+      integer(c_int) :: res
+    end function oxsparseSpMV_bufferSize
+
+    function oxsparseSpMV_preprocess(handle, opA, alpha, matA, vecX, beta, vecY, &
+            computeType, alg, externalBuffer) &
+        bind(C, name="oxsparseSpMV_preprocess") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle
+      integer(c_int), value :: opA
+      type(c_ptr), value :: alpha, matA, vecX, beta, vecY
+      integer(c_int), value :: computeType, alg
+      type(c_ptr), value :: externalBuffer
+      integer(c_int) :: res
+    end function oxsparseSpMV_preprocess
+
+    function oxsparseSpMV(handle, opA, alpha, matA, vecX, beta, vecY, &
+            computeType, alg, externalBuffer) &
+        bind(C, name="oxsparseSpMV") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle
+      integer(c_int), value :: opA
+      type(c_ptr), value :: alpha, matA, vecX, beta, vecY
+      integer(c_int), value :: computeType, alg
+      type(c_ptr), value :: externalBuffer
+      integer(c_int) :: res
+    end function oxsparseSpMV
+
+    ! ------------------------------------------------------------------------------------
     ! SparseToDense
 
     function oxsparseSparseToDense_bufferSize(handle, matA, matB, alg, bufferSize) &

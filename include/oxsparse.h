@@ -441,6 +441,26 @@ oxsparseStatus_t oxsparseSpMM_preprocess(oxsparseHandle_t handle, oxsparseOperat
 oxsparseStatus_t oxsparseSpMM(oxsparseHandle_t handle, oxsparseOperation_t opA, oxsparseOperation_t opB, const void *alpha, oxsparseConstSpMatDescr_t matA, oxsparseConstDnMatDescr_t matB, const void *beta, oxsparseDnMatDescr_t matC, cudaDataType computeType, oxsparseSpMMAlg_t alg, void *externalBuffer);
 
 /**
+ * Workspace size in bytes for `oxsparseSpMV_preprocess` and `oxsparseSpMV` with these arguments.
+ */
+oxsparseStatus_t oxsparseSpMV_bufferSize(oxsparseHandle_t handle, oxsparseOperation_t opA, const void *alpha, oxsparseConstSpMatDescr_t matA, oxsparseConstDnVecDescr_t vecX, const void *beta, oxsparseDnVecDescr_t vecY, cudaDataType computeType, oxsparseSpMVAlg_t alg, size_t *bufferSize);
+
+/**
+ * Optional: builds the plan for these arguments (where each tile's rows start) into
+ * `externalBuffer` and makes it the active buffer of `matA`. Later `oxsparseSpMV` calls with the
+ * same arguments (alpha, beta, x, y and A's values may change) and that buffer skip that work.
+ * Asynchronous.
+ */
+oxsparseStatus_t oxsparseSpMV_preprocess(oxsparseHandle_t handle, oxsparseOperation_t opA, const void *alpha, oxsparseConstSpMatDescr_t matA, oxsparseConstDnVecDescr_t vecX, const void *beta, oxsparseDnVecDescr_t vecY, cudaDataType computeType, oxsparseSpMVAlg_t alg, void *externalBuffer);
+
+/**
+ * y = alpha * op(A) * x + beta * y on the handle's stream. When beta is zero y is only written.
+ * Deterministic: the same inputs give bitwise the same y, with or without preprocess, for every
+ * algorithm and opA.
+ */
+oxsparseStatus_t oxsparseSpMV(oxsparseHandle_t handle, oxsparseOperation_t opA, const void *alpha, oxsparseConstSpMatDescr_t matA, oxsparseConstDnVecDescr_t vecX, const void *beta, oxsparseDnVecDescr_t vecY, cudaDataType computeType, oxsparseSpMVAlg_t alg, void *externalBuffer);
+
+/**
  * Y = alpha * X + beta * Y for the sparse vector X and the dense vector Y: every entry of Y is
  * scaled by beta, the entries X indexes also get alpha * X. alpha and beta are of the compute type
  * (float for 16-bit real data, cuComplex for 16-bit complex data).

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs oxsparse-bench on the GPU machine from what scripts/device_prepare.sh put in .device-bench/:
 # every matrix of ../shared/matrices plus the R-MAT set (RMAT_SET=none|small|all, default all),
-# against cuSPARSE in the same process. Results go to $OUT/bench.{txt,json,csv,svg}.
+# plus SpMV's 27-point stencil (SPMV_STENCIL=NX|none, default 80: 13.5M nnz), against cuSPARSE in
+# the same process. Results go to $OUT/bench.{txt,json,csv,svg}.
 #   run(command="bash scripts/device_bench.sh", carry=[".device-bench"])
 # Extra arguments are passed to oxsparse-bench (e.g. --ops spmm --runs 20).
 set -uo pipefail
@@ -9,7 +10,7 @@ cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/oxsparse-out}; mkdir -p "$out"
 dev=$PWD/.device-bench
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
-"$dev/oxsparse-bench" --matrices "$dev/matrices" --rmat-set "${RMAT_SET:-all}" \
+"$dev/oxsparse-bench" --matrices "$dev/matrices" --rmat-set "${RMAT_SET:-all}" --spmv-stencil "${SPMV_STENCIL:-80}" \
     --json "$out/bench.json" --csv "$out/bench.csv" --svg "$out/bench.svg" "$@" >"$out/bench.txt" 2>"$out/bench.err"
 rc=$?
 cat "$out/bench.txt"; tail -5 "$out/bench.err"

@@ -45,6 +45,9 @@ template <> __device__ __forceinline__ float to_compute(__nv_bfloat16 v) { retur
 template <> __device__ __forceinline__ float to_compute(int8_t v) { return float(v); }
 template <> __device__ __forceinline__ int32_t to_compute(int8_t v) { return int32_t(v); }
 template <> __device__ __forceinline__ float2 to_compute(float2 v) { return v; }
+// A real value in a complex computation (SpMV's mixed real/complex cases).
+template <> __device__ __forceinline__ float2 to_compute(float v) { return make_float2(v, 0.f); }
+template <> __device__ __forceinline__ double2 to_compute(double v) { return make_double2(v, 0.0); }
 template <> __device__ __forceinline__ double2 to_compute(double2 v) { return v; }
 template <> __device__ __forceinline__ float2 to_compute(complex_half v) {
     return make_float2(__half2float(v.x), __half2float(v.y));

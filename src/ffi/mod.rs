@@ -23,6 +23,7 @@ pub mod descr_sparse_access;
 pub mod handle;
 pub mod sparse_to_dense;
 pub mod spmm;
+pub mod spmv;
 pub mod types;
 pub mod vector_ops;
 

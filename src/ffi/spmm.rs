@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::ops::spmm::{self as op, Call};
+use crate::ops::ActiveBuffer;
 use crate::types::{DataType, Operation, SpMMAlg};
 use std::os::raw::c_void;
 
@@ -81,7 +82,7 @@ pub unsafe extern "C" fn oxsparseSpMM_preprocess(
         let (h, a, call) = call(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg)?;
         let mut active = a.active.lock().unwrap_or_else(|p| p.into_inner());
         *active = None;
-        *active = op::preprocess(&h.inner, &call, externalBuffer as u64)?;
+        *active = op::preprocess(&h.inner, &call, externalBuffer as u64)?.map(ActiveBuffer::SpMM);
         Ok(())
     })
 }
@@ -104,7 +105,10 @@ pub unsafe extern "C" fn oxsparseSpMM(
 ) -> oxsparseStatus_t {
     guard("oxsparseSpMM", || {
         let (h, a, call) = call(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg)?;
-        let active = a.active.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let active = match &*a.active.lock().unwrap_or_else(|p| p.into_inner()) {
+            Some(ActiveBuffer::SpMM(b)) => Some(b.clone()),
+            _ => None,
+        };
         op::spmm(&h.inner, &call, externalBuffer as u64, active.as_ref())
     })
 }

@@ -4,4 +4,5 @@
 pub mod rng;
 pub mod sparse_to_dense;
 pub mod spmm;
+pub mod spmv;
 pub mod vector_ops;

@@ -15,9 +15,12 @@ pub struct HostSparse {
     pub rows: i64,
     pub cols: i64,
     pub base: i64,
-    /// CSR/CSC/BSR offsets; COO row indices; unused for Blocked-ELL.
+    /// CSR/CSC/BSR offsets; COO row indices; Sliced-ELL slice offsets (ceil(rows / slice_size) + 1
+    /// of them, the base added like CSR offsets: slice s holds slots offsets[s] - base to
+    /// offsets[s + 1] - base); unused for Blocked-ELL.
     pub offsets: Vec<i64>,
-    /// CSR column / CSC row / COO column / BSR and Blocked-ELL block-column indices.
+    /// CSR column / CSC row / COO column / BSR and Blocked-ELL block-column / Sliced-ELL column
+    /// indices (Sliced-ELL: one per slot, -1 for a padding slot whatever the base).
     pub indices: Vec<i64>,
     pub values: Vec<(f64, f64)>,
 }
@@ -44,7 +47,13 @@ pub fn sparse_to_dense(a: &HostSparse, order: Order, ld: i64, b: &mut [(f64, f64
 }
 
 /// The stored entries of one matrix as (row, column, value), base removed, in storage order.
-/// Empty Blocked-ELL slots (block column -1) give nothing.
+/// Empty Blocked-ELL slots (block column -1) and Sliced-ELL padding slots (column -1) give nothing.
+///
+/// Sliced-ELL (cuSPARSE's layout, CUDALibrarySamples `spmv_sell`): rows are cut into slices of
+/// `slice_size`; slice s is a column-major `slice_size x width` block of slots, width =
+/// (offsets[s + 1] - offsets[s]) / slice_size, so slot (ELL column j, row s * slice_size + i) is
+/// at offsets[s] - base + j * slice_size + i. The last slice keeps the full `slice_size` stride
+/// even when it has fewer rows: the slots of its missing rows must be padding.
 pub fn entries(a: &HostSparse) -> Vec<(i64, i64, Value)> {
     let base = a.base;
     let mut out = Vec::new();
@@ -93,7 +102,21 @@ pub fn entries(a: &HostSparse) -> Vec<(i64, i64, Value)> {
                 }
             }
         }
-        FormatInfo::SlicedEll { .. } => panic!("no Sliced-ELL reference: the routines refuse the format"),
+        FormatInfo::SlicedEll { slice_size: size, .. } => {
+            let slices = (a.rows + size - 1) / size;
+            for s in 0..slices as usize {
+                let (start, end) = (a.offsets[s] - base, a.offsets[s + 1] - base);
+                assert!(start <= end && (end - start) % size == 0, "slice {s} spans slots {start}..{end}, not a multiple of {size}");
+                for j in 0..(end - start) / size {
+                    for i in 0..size {
+                        let slot = (start + j * size + i) as usize;
+                        if a.indices[slot] != -1 {
+                            out.push((s as i64 * size + i, a.indices[slot] - base, a.values[slot]));
+                        }
+                    }
+                }
+            }
+        }
     }
     for &(r, c, _) in &out {
         assert!((0..a.rows).contains(&r) && (0..a.cols).contains(&c), "entry ({r}, {c}) outside {} x {}", a.rows, a.cols);
@@ -165,6 +188,43 @@ mod tests {
         a.indices = vec![-1];
         sparse_to_dense(&a, OXSPARSE_ORDER_ROW, 4, &mut b);
         assert!(b.iter().all(|v| *v == (0.0, 0.0)));
+    }
+
+    #[test]
+    fn sliced_ell_reads_slices_column_by_column_and_skips_padding() {
+        // CUDALibrarySamples spmv_sell: [1 0 2 3; 0 4 0 0; 5 0 6 7; 0 8 0 9], slices of 2 rows.
+        let v = |x: &[f64]| x.iter().map(|&r| (r, 0.0)).collect::<Vec<_>>();
+        let mut a = HostSparse {
+            format: FormatInfo::SlicedEll { slice_size: 2, values_size: 12 },
+            rows: 4,
+            cols: 4,
+            base: 0,
+            offsets: vec![0, 6, 12],
+            indices: vec![0, 1, 2, -1, 3, -1, 0, 1, 2, 3, 3, -1],
+            values: v(&[1.0, 4.0, 2.0, 0.0, 3.0, 0.0, 5.0, 8.0, 6.0, 9.0, 7.0, 0.0]),
+        };
+        let mut b = vec![PAD; 16];
+        sparse_to_dense(&a, OXSPARSE_ORDER_ROW, 4, &mut b);
+        let want = [1.0, 0.0, 2.0, 3.0, 0.0, 4.0, 0.0, 0.0, 5.0, 0.0, 6.0, 7.0, 0.0, 8.0, 0.0, 9.0];
+        assert_eq!(b.iter().map(|v| v.0).collect::<Vec<_>>(), want);
+        // Base one: offsets and columns shifted, padding still -1.
+        a.base = 1;
+        a.offsets = vec![1, 7, 13];
+        a.indices = a.indices.iter().map(|&c| if c == -1 { -1 } else { c + 1 }).collect();
+        let mut b1 = vec![PAD; 16];
+        sparse_to_dense(&a, OXSPARSE_ORDER_ROW, 4, &mut b1);
+        assert_eq!(b1, b);
+        // Three rows: the last slice still has two rows of slots, the missing row's padding.
+        let c = HostSparse {
+            format: FormatInfo::SlicedEll { slice_size: 2, values_size: 6 },
+            rows: 3,
+            cols: 2,
+            base: 0,
+            offsets: vec![0, 4, 6],
+            indices: vec![1, 0, -1, 1, 0, -1],
+            values: v(&[1.0, 2.0, 0.0, 3.0, 4.0, 0.0]),
+        };
+        assert_eq!(entries(&c), vec![(0, 1, (1.0, 0.0)), (1, 0, (2.0, 0.0)), (1, 1, (3.0, 0.0)), (2, 0, (4.0, 0.0))]);
     }
 
     #[test]

@@ -7,7 +7,8 @@ use crate::cusparse::Cusparse;
 use crate::Result;
 use oxsparse::ffi::{self, descr_dense as oxd, descr_sparse as oxs, handle as oxh};
 use oxsparse::ffi::spmm as oxmm;
-use oxsparse::types::{DataType, IndexBase, IndexType, Operation, Order, PointerMode, SpMMAlg, SparseToDenseAlg, Status};
+use oxsparse::ffi::spmv as oxmv;
+use oxsparse::types::{DataType, IndexBase, IndexType, Operation, Order, PointerMode, SpMMAlg, SpMVAlg, SparseToDenseAlg, Status};
 use std::ffi::{c_int, c_void, CStr};
 use std::ptr::null_mut;
 
@@ -27,6 +28,9 @@ pub const SPMM_DEFAULT: c_int = SpMMAlg::OXSPARSE_SPMM_ALG_DEFAULT as c_int;
 pub const SPMM_CSR_ALG1: c_int = SpMMAlg::OXSPARSE_SPMM_CSR_ALG1 as c_int;
 pub const SPMM_CSR_ALG2: c_int = SpMMAlg::OXSPARSE_SPMM_CSR_ALG2 as c_int;
 pub const SPMM_CSR_ALG3: c_int = SpMMAlg::OXSPARSE_SPMM_CSR_ALG3 as c_int;
+pub const SPMV_DEFAULT: c_int = SpMVAlg::OXSPARSE_SPMV_ALG_DEFAULT as c_int;
+pub const SPMV_CSR_ALG1: c_int = SpMVAlg::OXSPARSE_SPMV_CSR_ALG1 as c_int;
+pub const SPMV_CSR_ALG2: c_int = SpMVAlg::OXSPARSE_SPMV_CSR_ALG2 as c_int;
 /// NOT_SUPPORTED, the same number in both libraries.
 const NOT_SUPPORTED: c_int = Status::OXSPARSE_STATUS_NOT_SUPPORTED as c_int;
 
@@ -300,6 +304,57 @@ impl Lib<'_> {
             Lib::Cu(cu) => self.check("cusparseSpMM", unsafe {
                 (cu.api.cusparseSpMM()?)(cu.handle, s.op_a, s.op_b, s.alpha, a, b, s.beta, c, s.compute, s.alg, vp(buffer))
             }),
+        }
+    }
+}
+
+/// The arguments of the three SpMV calls (Y = alpha op(A) X + beta Y), in the API's order.
+/// `alpha` and `beta` point to host scalars of the compute type that outlive the calls.
+pub struct SpmvArgs<'d, 'a> {
+    pub op_a: c_int,
+    pub alpha: *const c_void,
+    pub a: &'d Descr<'a>,
+    pub x: &'d Descr<'a>,
+    pub beta: *const c_void,
+    pub y: &'d Descr<'a>,
+    pub compute: c_int,
+    pub alg: c_int,
+}
+
+impl Lib<'_> {
+    pub fn spmv_buffer_size(&self, s: &SpmvArgs) -> Result<usize> {
+        let mut size = 0usize;
+        let (a, x, y) = (s.a.ptr, s.x.ptr, s.y.ptr);
+        match self {
+            Lib::Ox(h) => self.check("oxsparseSpMV_bufferSize", unsafe {
+                oxmv::oxsparseSpMV_bufferSize(*h, s.op_a, s.alpha, a as _, x as _, s.beta, y as _, s.compute, s.alg, &mut size)
+            })?,
+            Lib::Cu(cu) => self.check("cusparseSpMV_bufferSize", unsafe {
+                (cu.api.cusparseSpMV_bufferSize()?)(cu.handle, s.op_a, s.alpha, a, x, s.beta, y, s.compute, s.alg, &mut size)
+            })?,
+        }
+        Ok(size)
+    }
+
+    pub fn spmv_preprocess(&self, s: &SpmvArgs, buffer: u64) -> Result<()> {
+        let (a, x, y) = (s.a.ptr, s.x.ptr, s.y.ptr);
+        match self {
+            Lib::Ox(h) => self.check("oxsparseSpMV_preprocess", unsafe {
+                oxmv::oxsparseSpMV_preprocess(*h, s.op_a, s.alpha, a as _, x as _, s.beta, y as _, s.compute, s.alg, vp(buffer))
+            }),
+            Lib::Cu(cu) => self.check("cusparseSpMV_preprocess", unsafe {
+                (cu.api.cusparseSpMV_preprocess()?)(cu.handle, s.op_a, s.alpha, a, x, s.beta, y, s.compute, s.alg, vp(buffer))
+            }),
+        }
+    }
+
+    pub fn spmv(&self, s: &SpmvArgs, buffer: u64) -> Result<()> {
+        let (a, x, y) = (s.a.ptr, s.x.ptr, s.y.ptr);
+        match self {
+            Lib::Ox(h) => self.check("oxsparseSpMV", unsafe {
+                oxmv::oxsparseSpMV(*h, s.op_a, s.alpha, a as _, x as _, s.beta, y as _, s.compute, s.alg, vp(buffer))
+            }),
+            Lib::Cu(cu) => self.check("cusparseSpMV", unsafe { (cu.api.cusparseSpMV()?)(cu.handle, s.op_a, s.alpha, a, x, s.beta, y, s.compute, s.alg, vp(buffer)) }),
         }
     }
 }

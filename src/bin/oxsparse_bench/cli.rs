@@ -6,7 +6,8 @@ use crate::Result;
 use std::path::PathBuf;
 
 pub const USAGE: &str = "usage: oxsparse-bench [options]
-Inputs (naming any replaces the default set: ../shared/matrices plus the R-MAT set):
+Inputs (naming any replaces the default set: ../shared/matrices plus the R-MAT set, plus for SpMV
+the stencil of --spmv-stencil):
   --matrices DIR|FILE...   Matrix Market files (.mtx or .mtx.gz); a DIR means its MANIFEST.tsv, or
                            every .mtx[.gz] in it
   --rmat-set none|small|all  the R-MAT graphs sized like ogbl-ddi, ogbn-arxiv and YouTube (small:
@@ -17,16 +18,22 @@ Inputs (naming any replaces the default set: ../shared/matrices plus the R-MAT s
   --banded N:HALF_WIDTH    a banded matrix; repeatable
   --blockdiag N:BLOCK:DENSITY   N rows of diagonal BLOCK x BLOCK blocks, DENSITY inside them
   --stencil NX             the 27-point stencil of an NX^3 grid (NX^3 rows); repeatable
+  --spmv-stencil NX|none   the 27-point stencil that SpMV alone measures, reported as the set
+                           \"stencil\" (default 80: 512,000 rows, 13.5M nnz, in the default set;
+                           none when inputs are named or with --quick)
   --quick                  a smoke test: five small generated matrices, 2^20-long vectors, and 5
                            runs after 1 warm-up unless --runs / --warmup say otherwise
 Measuring:
-  --ops NAME,...           only these operations (SparseToDense, SpMM, Gather, SpVV)
+  --ops NAME,...           only these operations (SparseToDense, SpMM, SpMV, Gather, SpVV)
   --runs N                 timed calls per case, median reported (default 20)
   --warmup N               untimed calls before them (default 3)
   --dense-cap-gib G        skip an SpMM case whose dense B and C (one copy) exceed G GiB (default 8)
+  --spmv-alpha X, --spmv-beta X   SpMV's alpha and beta in Y = alpha A X + beta Y (default 0.7
+                           and 0; with beta != 0 Y starts from random values)
 Output (the table always goes to stdout, progress to stderr):
   --json PATH, --csv PATH  also write the results there
-  --svg PATH               a bar chart of oxsparse's SpMM speedup (FP32, row-major, N=32/128/256)
+  --svg PATH               bar charts of oxsparse's speedup: SpMM (FP32, row-major, N=32/128/256),
+                           SpMV (FP32, FP64), one under the other
 Environment: OXSPARSE_BENCH_CUSPARSE=/path/to/libcusparse.so.12 overrides the search for cuSPARSE.";
 
 #[derive(Debug, PartialEq)]
@@ -41,6 +48,9 @@ pub struct Options {
     pub runs: usize,
     pub warmup: usize,
     pub dense_cap_bytes: u64,
+    pub spmv: ops::SpmvScalars,
+    /// The grid size of SpMV's stencil: Some(None) for none, None to leave it to the default.
+    pub spmv_stencil: Option<Option<usize>>,
     pub json: Option<PathBuf>,
     pub csv: Option<PathBuf>,
     pub svg: Option<PathBuf>,
@@ -63,6 +73,8 @@ pub fn parse_args(args: &[String]) -> Result<Option<Options>> {
         runs: 0,
         warmup: 0,
         dense_cap_bytes: 8 << 30,
+        spmv: ops::SPMV_DEFAULT_SCALARS,
+        spmv_stencil: None,
         json: None,
         csv: None,
         svg: None,
@@ -134,6 +146,21 @@ pub fn parse_args(args: &[String]) -> Result<Option<Options>> {
                 let v = value(&mut i, a)?;
                 let gib: f64 = v.parse().ok().filter(|g: &f64| g.is_finite() && *g > 0.0).ok_or(format!("{a}: {v:?} is not a positive number"))?;
                 o.dense_cap_bytes = (gib * (1u64 << 30) as f64) as u64;
+            }
+            "--spmv-stencil" => {
+                let v = value(&mut i, a)?;
+                o.spmv_stencil = Some(if v == "none" { None } else { Some(numbers(&v, 1, 1, a)?[0] as usize).filter(|&n| n > 0) });
+            }
+            "--spmv-alpha" | "--spmv-beta" => {
+                // Not `value`: a negative number starts with '-', never with "--".
+                i += 1;
+                let v = args.get(i).ok_or(format!("{a} needs a value"))?;
+                let x: f64 = v.parse().ok().filter(|x: &f64| x.is_finite()).ok_or(format!("{a}: {v:?} is not a finite number"))?;
+                if a == "--spmv-alpha" {
+                    o.spmv.alpha = x;
+                } else {
+                    o.spmv.beta = x;
+                }
             }
             "--json" => o.json = Some(PathBuf::from(value(&mut i, a)?)),
             "--csv" => o.csv = Some(PathBuf::from(value(&mut i, a)?)),
@@ -221,6 +248,17 @@ mod tests {
     }
 
     #[test]
+    fn spmv_options() {
+        let d = parse_args(&[]).unwrap().unwrap();
+        assert_eq!((d.spmv, d.spmv_stencil), (ops::SPMV_DEFAULT_SCALARS, None));
+        let o = parse_args(&args("--ops SpMV --spmv-alpha -1.5 --spmv-beta 0.25 --spmv-stencil 40")).unwrap().unwrap();
+        assert_eq!(o.ops, Some(vec!["SpMV"]));
+        assert_eq!((o.spmv.alpha, o.spmv.beta, o.spmv_stencil), (-1.5, 0.25, Some(Some(40))));
+        assert_eq!(parse_args(&args("--spmv-stencil none")).unwrap().unwrap().spmv_stencil, Some(None));
+        assert_eq!(parse_args(&args("--spmv-stencil 0")).unwrap().unwrap().spmv_stencil, Some(None));
+    }
+
+    #[test]
     fn bad_options_are_refused() {
         for bad in [
             "--runs",
@@ -229,7 +267,11 @@ mod tests {
             "--rmat 5",
             "--rmat 5:1.5",
             "--uniform 5:5",
-            "--ops SpMV",
+            "--ops SpMX",
+            "--spmv-alpha",
+            "--spmv-beta nan",
+            "--spmv-alpha x",
+            "--spmv-stencil 2.5",
             "--matrices",
             "--frobnicate",
             "--rmat-set some",

@@ -58,6 +58,9 @@ api! {
     cusparseSpMM_bufferSize(P, c_int, c_int, CP, CP, CP, CP, P, c_int, c_int, *mut usize);
     cusparseSpMM_preprocess(P, c_int, c_int, CP, CP, CP, CP, P, c_int, c_int, P);
     cusparseSpMM(P, c_int, c_int, CP, CP, CP, CP, P, c_int, c_int, P);
+    cusparseSpMV_bufferSize(P, c_int, CP, CP, CP, CP, P, c_int, c_int, *mut usize);
+    cusparseSpMV_preprocess(P, c_int, CP, CP, CP, CP, P, c_int, c_int, P);
+    cusparseSpMV(P, c_int, CP, CP, CP, CP, P, c_int, c_int, P);
 }
 
 /// The library, its function table and one handle (on the legacy default stream, host pointer mode).

@@ -96,6 +96,7 @@ fn run(opts: Options) -> i32 {
     };
     let settings = Settings { warmup: opts.warmup, runs: opts.runs };
     let op_config = ops::OpConfig { dense_cap_bytes: opts.dense_cap_bytes };
+    ops::set_spmv_scalars(opts.spmv);
     let mut bench = Bench { libs: vec![Lib::Ox(ox.0)], gpu: &gpu, settings, op_config, rows: vec![], notes: vec![], failures: 0, progress: Progress::new() };
     let cusparse = match Cusparse::load() {
         Ok(c) => Some(c),
@@ -114,6 +115,23 @@ fn run(opts: Options) -> i32 {
     bench.libs.extend(cusparse.as_ref().map(Lib::Cu));
     let cusparse_desc = cusparse.as_ref().map(|c| format!("{} ({})", c.version_string(), c.path));
     eprintln!("oxsparse-bench: {}; cuSPARSE {}", gpu.describe(), cusparse_desc.as_deref().unwrap_or("not loaded"));
+    // SpMV's bandwidth is compared with the copy bandwidth, measured once, before any matrix
+    // takes device memory. Without it the run goes on, without the percentages.
+    let copy_bandwidth = if matrix_ops.iter().any(|o| o.name == ops::SPMV) {
+        match ops::measure_copy_bandwidth(&gpu, opts.warmup, opts.runs) {
+            Ok(c) => {
+                eprintln!("oxsparse-bench: copy bandwidth {:.1} GB/s ({} MiB device-to-device, median {:.4} ms)", c.gbps, c.bytes >> 20, c.median_ms);
+                Some(c)
+            }
+            Err(e) => {
+                eprintln!("oxsparse-bench: copy bandwidth not measured: {e}");
+                bench.notes.push(format!("copy bandwidth not measured: {e}"));
+                None
+            }
+        }
+    } else {
+        None
+    };
 
     bench.matrices(&sources, &matrix_ops);
     let vector_ops: Vec<&ops::VectorOp> = ops::VECTOR_OPS.iter().filter(|o| selected(o.name)).collect();
@@ -128,12 +146,12 @@ fn run(opts: Options) -> i32 {
     eprintln!("oxsparse-bench: measured in {}", bench.progress.elapsed());
 
     let mut failures = bench.failures + bench.rows.iter().filter(|r| r.failed()).count();
-    let report = Report { device: gpu.describe(), cusparse: cusparse_desc, runs: opts.runs, warmup: opts.warmup, notes: bench.notes, rows: bench.rows };
+    let report = Report { device: gpu.describe(), cusparse: cusparse_desc, runs: opts.runs, warmup: opts.warmup, copy_bandwidth, notes: bench.notes, rows: bench.rows };
     print!("{}", report.table());
     for (path, text) in [(&opts.json, Some(report.json())), (&opts.csv, Some(report.csv())), (&opts.svg, report.svg())] {
         match (path, text) {
             (Some(path), Some(text)) => failures += usize::from(!write_file(path, &text)),
-            (Some(path), None) => eprintln!("oxsparse-bench: no SpMM FP32 row-major results: {} not written", path.display()),
+            (Some(path), None) => eprintln!("oxsparse-bench: no SpMM FP32 row-major or SpMV results to chart: {} not written", path.display()),
             (None, _) => {}
         }
     }

@@ -1,6 +1,6 @@
 //! Where the matrices come from: Matrix Market files (a folder's MANIFEST.tsv), the R-MAT set
-//! sized like the graphs of the cuSPARSE reference run (/work/shared/measurements), and the
-//! generators; and reading or generating one.
+//! sized like the graphs of the cuSPARSE reference run (/work/shared/measurements), SpMV's
+//! stencil, and the generators; and reading or generating one.
 
 use crate::cli::Options;
 use crate::matrix::Matrix;
@@ -10,6 +10,9 @@ use std::path::{Path, PathBuf};
 /// The seed of every random value given to a matrix (pattern files, generators).
 pub const MATRIX_SEED: u64 = 0x0A5_5EED;
 pub const DEFAULT_MATRICES: &str = "../shared/matrices";
+/// The grid of SpMV's default stencil: 80^3 = 512,000 rows, 238^3 = 13.5M nnz (at least 10M, as
+/// the issue asks, while the rotation still gets a copy in device memory with room to spare).
+pub const SPMV_STENCIL_NX: usize = 80;
 
 /// Where a matrix comes from.
 #[derive(Clone, Debug, PartialEq)]
@@ -21,6 +24,8 @@ pub enum Source {
     Banded { n: usize, half_width: usize },
     BlockDiag { n: usize, block: usize, density: f64 },
     Stencil { nx: usize },
+    /// The stencil of SpMV's default set: measured by SpMV alone, reported as the set "stencil".
+    SpmvStencil { nx: usize },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,6 +127,11 @@ pub fn sources(opts: &Options) -> Result<Vec<Source>> {
     };
     let default_set = if opts.inputs_named() || opts.quick { RmatSet::None } else { RmatSet::All };
     v.extend(rmat_sources(opts.rmat_set.unwrap_or(default_set)));
+    let default_stencil = (!opts.inputs_named() && !opts.quick).then_some(SPMV_STENCIL_NX);
+    let spmv = opts.ops.as_ref().is_none_or(|o| o.contains(&ops::SPMV));
+    if let Some(nx) = opts.spmv_stencil.unwrap_or(default_stencil).filter(|_| spmv) {
+        v.push(Source::SpmvStencil { nx });
+    }
     Ok(v)
 }
 
@@ -173,6 +183,10 @@ fn outline(src: &Source) -> Result<(Outline, Option<mtx::MtxFile>)> {
             let n = nx.saturating_mul(*nx).saturating_mul(*nx);
             (generated(format!("stencil27_nx{nx}"), n, n, n.saturating_mul(27)), None)
         }
+        Source::SpmvStencil { nx } => {
+            let n = nx.saturating_mul(*nx).saturating_mul(*nx);
+            (Outline { name: format!("stencil27_nx{nx}"), group: "stencil".into(), set: "stencil", rows: n, cols: n, max_nnz: n.saturating_mul(27) }, None)
+        }
     })
 }
 
@@ -183,6 +197,9 @@ pub fn load(src: &Source, matrix_ops: &[&ops::MatrixOp], cfg: &ops::OpConfig, no
     let (o, file) = outline(src)?;
     let mut wanted = Vec::new();
     for (k, op) in matrix_ops.iter().enumerate() {
+        if matches!(src, Source::SpmvStencil { .. }) && op.name != ops::SPMV {
+            continue;
+        }
         match (op.skip)(o.rows as u64, o.cols as u64, o.max_nnz as u64, cfg) {
             None => wanted.push(k),
             Some(why) => notes.push(format!("{} skipped {} ({} x {}): {why}", op.name, o.name, o.rows, o.cols)),
@@ -197,7 +214,7 @@ pub fn load(src: &Source, matrix_ops: &[&ops::MatrixOp], cfg: &ops::OpConfig, no
         (Source::Uniform { rows, cols, density }, _) => gen::uniform(*rows, *cols, *density, MATRIX_SEED)?,
         (Source::Banded { n, half_width }, _) => gen::banded(*n, *half_width, MATRIX_SEED)?,
         (Source::BlockDiag { n, block, density }, _) => gen::block_diagonal(*n, *block, *density, MATRIX_SEED)?,
-        (Source::Stencil { nx }, _) => gen::stencil27(*nx, MATRIX_SEED)?,
+        (Source::Stencil { nx } | Source::SpmvStencil { nx }, _) => gen::stencil27(*nx, MATRIX_SEED)?,
         (Source::File { .. }, None) => unreachable!("a file source always has an open file"),
     };
     Ok(Some((Matrix { name: o.name, group: o.group, set: o.set, csr }, wanted)))
@@ -251,6 +268,25 @@ mod tests {
         assert_eq!(rmat_names(&sources(&opts("--stencil 4 --rmat-set all")).unwrap()).len(), 6);
         assert!(rmat_names(&sources(&opts("--stencil 4")).unwrap()).is_empty());
         assert_eq!(rmat_sources(RmatSet::All).len(), RMAT_SET.len());
+    }
+
+    #[test]
+    fn spmvs_stencil_joins_when_spmv_runs() {
+        let spmv_stencils = |s: &str| -> Vec<Source> { sources(&opts(s)).unwrap().into_iter().filter(|s| matches!(s, Source::SpmvStencil { .. })).collect() };
+        assert!(spmv_stencils("--quick").is_empty());
+        assert!(spmv_stencils("--stencil 4").is_empty(), "named inputs replace the default set");
+        assert_eq!(spmv_stencils("--stencil 4 --spmv-stencil 30"), vec![Source::SpmvStencil { nx: 30 }]);
+        assert!(spmv_stencils("--stencil 4 --spmv-stencil 30 --ops SpMM").is_empty(), "only with SpMV");
+        assert!(spmv_stencils("--quick --spmv-stencil none").is_empty());
+        assert_eq!(spmv_stencils("--quick --spmv-stencil 30 --ops spmv,SpMM"), vec![Source::SpmvStencil { nx: 30 }]);
+        // SpMV alone wants it, whatever else runs.
+        let mut notes = vec![];
+        let all: Vec<&ops::MatrixOp> = ops::MATRIX_OPS.iter().collect();
+        let cfg = ops::OpConfig { dense_cap_bytes: 8 << 30 };
+        let (m, wanted) = load(&Source::SpmvStencil { nx: 3 }, &all, &cfg, &mut notes, &|_| {}).unwrap().unwrap();
+        assert_eq!(wanted.iter().map(|&k| all[k].name).collect::<Vec<_>>(), vec![ops::SPMV]);
+        assert_eq!((m.name.as_str(), m.set, m.group.as_str(), m.csr.nnz()), ("stencil27_nx3", "stencil", "stencil", 343));
+        assert!(notes.is_empty());
     }
 
     #[test]

@@ -8,6 +8,7 @@
 pub mod row_view;
 pub mod sparse_to_dense;
 pub mod spmm;
+pub mod spmv;
 pub mod vector_ops;
 
 /// A scalar (alpha, beta, ...) of the operation's compute type: either its bytes, read on the host

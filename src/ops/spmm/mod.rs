@@ -46,15 +46,6 @@ pub struct ActiveBuffer {
     pub token: u64,
 }
 
-/// A fresh token for a schedule build: unique within the process, unlikely to match stale bytes.
-fn new_token() -> u64 {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
-    let mut rng = crate::reference::rng::SplitMix64::new(nanos ^ NEXT.fetch_add(1, Ordering::Relaxed).rotate_left(32));
-    rng.next_u64() | 1
-}
-
 /// Checks the call and plans it.
 pub fn make_plan(call: &Call) -> Result<Plan> {
     let d = check::dims(call)?;
@@ -78,7 +69,7 @@ pub fn preprocess(h: &Handle, call: &Call, buffer: u64) -> Result<Option<ActiveB
         return Ok(None);
     }
     let ws = workspace(&p, buffer)?;
-    let token = new_token();
+    let token = crate::ops::new_token();
     build_views(h, call, &p, ws)?;
     build_schedule(h, call, &p, ws, token)?;
     Ok(Some(ActiveBuffer { buffer, signature: signature(call, &p), token }))
@@ -96,7 +87,7 @@ pub fn spmm(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>)
     let token = match active {
         Some(a) if a.buffer == buffer && a.signature == signature(call, &p) => a.token,
         _ => {
-            let token = new_token();
+            let token = crate::ops::new_token();
             build_schedule(h, call, &p, ws, token)?;
             token
         }

@@ -4,7 +4,11 @@
 
 mod sparse_to_dense;
 mod spmm;
+mod spmv;
 mod vector;
+
+pub use spmv::bandwidth::measure as measure_copy_bandwidth;
+pub use spmv::{set_scalars as set_spmv_scalars, Scalars as SpmvScalars, DEFAULT_SCALARS as SPMV_DEFAULT_SCALARS, SPMV};
 
 use crate::case::Case;
 use crate::matrix::Matrix;
@@ -31,7 +35,7 @@ pub struct VectorOp {
     pub cases: fn(quick: bool) -> Vec<Box<dyn Case>>,
 }
 
-pub const MATRIX_OPS: &[MatrixOp] = &[sparse_to_dense::OP, spmm::OP];
+pub const MATRIX_OPS: &[MatrixOp] = &[sparse_to_dense::OP, spmm::OP, spmv::OP];
 pub const VECTOR_OPS: &[VectorOp] = &[vector::GATHER, vector::SPVV];
 
 /// Every operation's name, for `--ops`.

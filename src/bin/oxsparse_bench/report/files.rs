@@ -1,8 +1,9 @@
 //! The result files: JSON (everything, every algorithm of every case, and the summary) and CSV
 //! (one line per case: each library's best variant, oxsparse's preprocess and no-preprocess
-//! times, and every variant's median in one field).
+//! times, and every variant's median in one field). Both give each case's GB/s as a percentage
+//! of the copy bandwidth when it was measured (SpMV runs).
 
-use super::{summarize, LibResult, Report, Row};
+use super::{summarize, CopyBandwidth, LibResult, Report, Row};
 use std::fmt::Write as _;
 
 impl Report {
@@ -13,13 +14,15 @@ impl Report {
         let _ = writeln!(s, "  \"device\": {},", js(&self.device));
         let _ = writeln!(s, "  \"cusparse\": {},", self.cusparse.as_deref().map_or("null".into(), js));
         let _ = writeln!(s, "  \"runs\": {},\n  \"warmup\": {},", self.runs, self.warmup);
+        let copy = self.copy_bandwidth.as_ref().map_or("null".into(), |c| format!("{{\"bytes\": {}, \"median_ms\": {}, \"gbps\": {}}}", c.bytes, jn(Some(c.median_ms)), jn(Some(c.gbps))));
+        let _ = writeln!(s, "  \"copy_bandwidth\": {copy},");
         let notes: Vec<String> = self.notes.iter().map(|n| js(n)).collect();
         let _ = writeln!(s, "  \"notes\": [{}],", notes.join(", "));
-        let summary: Vec<String> = summarize(&self.rows).iter().map(|g| format!("    {}", g.json())).collect();
+        let summary: Vec<String> = summarize(&self.rows, self.copy_bandwidth.as_ref()).iter().map(|g| format!("    {}", g.json())).collect();
         let _ = writeln!(s, "  \"summary\": [\n{}\n  ],", summary.join(",\n"));
         let _ = writeln!(s, "  \"results\": [");
         for (i, r) in self.rows.iter().enumerate() {
-            s.push_str(&row_json(r));
+            s.push_str(&row_json(r, self.copy_bandwidth.as_ref()));
             s.push_str(if i + 1 < self.rows.len() { ",\n" } else { "\n" });
         }
         s.push_str("  ]\n}\n");
@@ -30,7 +33,8 @@ impl Report {
         let mut s = String::from(
             "op,variant,input,group,set,rows,cols,nnz,flops,traffic_bytes,copies,\
              oxsparse_median_ms,oxsparse_min_ms,oxsparse_gbps,oxsparse_gflops,oxsparse_check,oxsparse_preprocess_ms,oxsparse_no_preprocess_ms,\
-             cusparse_alg,cusparse_median_ms,cusparse_min_ms,cusparse_gbps,cusparse_gflops,cusparse_check,speedup,all_median_ms,error\n",
+             cusparse_alg,cusparse_median_ms,cusparse_min_ms,cusparse_gbps,cusparse_gflops,cusparse_check,speedup,\
+             speedup_no_preprocess,oxsparse_pct_copy_bw,cusparse_pct_copy_bw,all_median_ms,error\n",
         );
         for r in &self.rows {
             let mut f: Vec<String> = vec![r.op.into(), r.variant.clone(), r.input.clone(), r.group.clone(), r.set.clone()];
@@ -47,11 +51,14 @@ impl Report {
                 f.push(csv_num(r.gflops(ms)));
                 f.push(if p.is_some() { r.status(Some(lib)).into() } else { String::new() });
                 if lib == "oxsparse" {
-                    f.push(csv_num(p.and_then(|l| l.preprocess_ms)));
-                    f.push(csv_num(r.extra(lib).and_then(LibResult::median)));
+                    f.push(csv_num(r.preprocess_ms(lib)));
+                    f.push(csv_num(r.no_preprocess(lib).and_then(LibResult::median)));
                 }
             }
             f.push(csv_num(r.speedup()));
+            f.push(csv_num(r.speedup_no_preprocess()));
+            let copy = self.copy_bandwidth.as_ref();
+            f.extend(["oxsparse", "cuSPARSE"].map(|lib| csv_num(r.pct_of_copy(r.median(lib), copy))));
             let all: Vec<String> = r.libs.iter().map(|l| format!("{}={}", l.label(), l.median().map_or(l.status().to_string(), |m| m.to_string()))).collect();
             f.push(all.join("; "));
             f.push(r.problems().join("; "));
@@ -63,15 +70,15 @@ impl Report {
     }
 }
 
-fn row_json(r: &Row) -> String {
-    let entry = |l: Option<&LibResult>| l.map_or("null".into(), |l| lib_json(l, r));
+fn row_json(r: &Row, copy: Option<&CopyBandwidth>) -> String {
+    let entry = |l: Option<&LibResult>| l.map_or("null".into(), |l| lib_json(l, r, copy));
     let groups: Vec<String> = r.summary_groups.iter().map(|g| js(g)).collect();
-    let algorithms: Vec<String> = r.libs.iter().map(|l| format!("\n      {}", lib_json(l, r))).collect();
+    let algorithms: Vec<String> = r.libs.iter().map(|l| format!("\n      {}", lib_json(l, r, copy))).collect();
     let best_cu = r.primary("cuSPARSE").filter(|l| l.time.is_some()).map(|l| l.alg);
     format!(
         "    {{\"op\": {}, \"variant\": {}, \"input\": {}, \"group\": {}, \"set\": {}, \"summary_groups\": [{}], \"rows\": {}, \"cols\": {}, \
          \"nnz\": {}, \"flops\": {}, \"traffic_bytes\": {}, \"copies\": {}, \"error\": {}, \"speedup\": {}, \"oxsparse_preprocess_ms\": {}, \
-         \"oxsparse_no_preprocess_ms\": {}, \"cusparse_best_alg\": {},\n     \"oxsparse\": {},\n     \"cusparse\": {},\n     \"algorithms\": [{}]}}",
+         \"oxsparse_no_preprocess_ms\": {}, \"speedup_no_preprocess\": {}, \"cusparse_best_alg\": {},\n     \"oxsparse\": {},\n     \"cusparse\": {},\n     \"algorithms\": [{}]}}",
         js(r.op),
         js(&r.variant),
         js(&r.input),
@@ -86,8 +93,9 @@ fn row_json(r: &Row) -> String {
         r.copies,
         r.error.as_deref().map_or("null".into(), js),
         jn(r.speedup()),
-        jn(r.primary("oxsparse").and_then(|l| l.preprocess_ms)),
-        jn(r.extra("oxsparse").and_then(LibResult::median)),
+        jn(r.preprocess_ms("oxsparse")),
+        jn(r.no_preprocess("oxsparse").and_then(LibResult::median)),
+        jn(r.speedup_no_preprocess()),
         best_cu.map_or("null".into(), js),
         entry(r.primary("oxsparse")),
         entry(r.primary("cuSPARSE")),
@@ -95,12 +103,12 @@ fn row_json(r: &Row) -> String {
     )
 }
 
-fn lib_json(l: &LibResult, r: &Row) -> String {
+fn lib_json(l: &LibResult, r: &Row, copy: Option<&CopyBandwidth>) -> String {
     let t = l.time;
     let c = l.check.as_ref();
     format!(
         "{{\"lib\": {}, \"alg\": {}, \"extra\": {}, \"status\": {}, \"median_ms\": {}, \"min_ms\": {}, \"max_ms\": {}, \"runs\": {}, \
-         \"gflops\": {}, \"gbps\": {}, \"preprocess_ms\": {}, \"check\": {}, \"compared\": {}, \"mismatches\": {}, \"max_abs_err\": {}, \
+         \"gflops\": {}, \"gbps\": {}, \"pct_copy_bw\": {}, \"preprocess_ms\": {}, \"check\": {}, \"compared\": {}, \"mismatches\": {}, \"max_abs_err\": {}, \
          \"worst_err_over_tol\": {}, \"check_scope\": {}, \"first_mismatch\": {}, \"error\": {}}}",
         js(l.lib),
         js(l.alg),
@@ -112,6 +120,7 @@ fn lib_json(l: &LibResult, r: &Row) -> String {
         t.map_or(0, |t| t.runs),
         jn(r.gflops(l.median())),
         jn(r.gbps(l.median())),
+        jn(r.pct_of_copy(l.median(), copy)),
         jn(l.preprocess_ms),
         js(l.status()),
         c.map_or(0, |c| c.compared),
@@ -167,6 +176,7 @@ fn csv_field(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::spmv::tests::spmv_row;
     use super::super::tests::{report, row, spmm_row};
     use super::*;
 
@@ -198,6 +208,28 @@ mod tests {
         let c = rep.csv();
         let line = c.lines().nth(1).unwrap();
         assert!(line.contains(",CSR_ALG3,1.5,") && line.contains("cuSPARSE CSR_ALG2=3"), "{line}");
+    }
+
+    #[test]
+    fn spmv_rows_carry_both_variants_and_bandwidth() {
+        let mut rep = report(vec![spmv_row("cora", "Matrix Market", "FP64", [2.0, 1.0], [3.0, 4.0, 5.0])]);
+        rep.copy_bandwidth = Some(CopyBandwidth { bytes: 1 << 30, median_ms: 1.0, gbps: 16.0 });
+        let j = rep.json();
+        assert!(j.contains("\"copy_bandwidth\": {\"bytes\": 1073741824, \"median_ms\": 1, \"gbps\": 16}"), "{j}");
+        assert!(j.contains("\"speedup\": 3,") && j.contains("\"speedup_no_preprocess\": 1.5"), "{j}");
+        assert!(j.contains("\"oxsparse_preprocess_ms\": 0.25") && j.contains("\"oxsparse_no_preprocess_ms\": 2"), "{j}");
+        assert!(j.contains("\"pct_copy_bw\": 50,") && j.contains("\"bw_cases\": 1"), "{j}");
+        let c = rep.csv();
+        let (head, line) = (c.lines().next().unwrap(), c.lines().nth(1).unwrap());
+        // The variant ("csr FP64, alpha 0.7, beta 0") is the one quoted field: split around it.
+        let (before, rest) = line.split_once(",\"").unwrap();
+        let after = rest.split_once("\",").unwrap().1;
+        let fields: Vec<&str> = before.split(',').chain(["variant"]).chain(after.split(',')).collect();
+        let field = |name: &str| fields[head.split(',').position(|h| h == name).unwrap()].to_string();
+        assert_eq!((field("speedup"), field("speedup_no_preprocess")), ("3".into(), "1.5".into()));
+        assert_eq!((field("oxsparse_pct_copy_bw"), field("cusparse_pct_copy_bw")), ("50".into(), "16.666666666666664".into()));
+        assert_eq!((field("oxsparse_preprocess_ms"), field("oxsparse_no_preprocess_ms")), ("0.25".into(), "2".into()));
+        assert!(report(vec![]).json().contains("\"copy_bandwidth\": null"));
     }
 
     #[test]

@@ -5,17 +5,34 @@
 //! its best variant's median, leaving out the `extra` variants (oxsparse without preprocess);
 //! speedup is cuSPARSE's time over oxsparse's: above 1 means oxsparse is faster. GB/s counts the
 //! bytes a call must read and write at least (`Info::traffic_bytes`, 1 GB = 1e9 B); GFLOP/s
-//! counts `Info::flops`.
+//! counts `Info::flops`. SpMV's rows get their own table section and summary (`spmv.rs`): both
+//! oxsparse variants count in its speedup, and its GB/s is compared with the device's copy
+//! bandwidth. `chart.rs` draws the SVG bar charts.
 
+mod chart;
 mod files;
-mod table;
+mod spmv;
 mod summary;
+mod table;
 
 use crate::case::{Info, Variant};
-use crate::svg;
 use crate::timing::Timing;
 use files::{jn, js};
 pub use summary::summarize;
+
+/// The label of oxsparse's variant that runs without a preprocess where another one runs after
+/// it (SpMM, SpMV).
+pub const NO_PREPROCESS: &str = "DEFAULT, no preprocess";
+
+/// The device's copy bandwidth, measured once per run (`ops/spmv/bandwidth.rs`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CopyBandwidth {
+    /// Bytes copied per call (each read once and written once).
+    pub bytes: u64,
+    pub median_ms: f64,
+    /// 2 * bytes / time, 1 GB = 1e9 B.
+    pub gbps: f64,
+}
 
 /// Result of comparing one library's output with the float64 reference.
 #[derive(Clone, Debug, PartialEq)]
@@ -157,6 +174,34 @@ impl Row {
         self.libs.iter().find(|l| l.lib == lib && l.extra)
     }
 
+    /// The library's variant without preprocess: its `extra` one (SpMM), or the one labelled
+    /// [`NO_PREPROCESS`] (SpMV, where it also competes for the library's time).
+    pub fn no_preprocess(&self, lib: &str) -> Option<&LibResult> {
+        self.extra(lib).or_else(|| self.libs.iter().find(|l| l.lib == lib && l.alg == NO_PREPROCESS))
+    }
+
+    /// The library's preprocessed variant where it also has a [`NO_PREPROCESS`] one: the first
+    /// of its other main variants.
+    pub fn preprocessed(&self, lib: &str) -> Option<&LibResult> {
+        self.no_preprocess(lib)?;
+        self.libs.iter().find(|l| l.lib == lib && !l.extra && l.alg != NO_PREPROCESS)
+    }
+
+    /// The library's preprocess time (ms), from the variant that ran one.
+    pub fn preprocess_ms(&self, lib: &str) -> Option<f64> {
+        self.libs.iter().filter(|l| l.lib == lib).find_map(|l| l.preprocess_ms)
+    }
+
+    /// cuSPARSE's best time over oxsparse's time without preprocess.
+    pub fn speedup_no_preprocess(&self) -> Option<f64> {
+        Some(self.median("cuSPARSE")? / self.no_preprocess("oxsparse")?.median()?)
+    }
+
+    /// GB/s of a time in ms as a percentage of the copy bandwidth.
+    pub fn pct_of_copy(&self, ms: Option<f64>, copy: Option<&CopyBandwidth>) -> Option<f64> {
+        Some(100.0 * self.gbps(ms)? / copy?.gbps)
+    }
+
     pub fn median(&self, lib: &str) -> Option<f64> {
         self.primary(lib)?.median()
     }
@@ -214,33 +259,10 @@ pub struct Report {
     pub cusparse: Option<String>,
     pub runs: usize,
     pub warmup: usize,
+    /// Measured when SpMV runs; its GB/s are compared with it.
+    pub copy_bandwidth: Option<CopyBandwidth>,
     pub notes: Vec<String>,
     pub rows: Vec<Row>,
-}
-
-impl Report {
-    /// The SVG bar chart of the rows that are bars of one (SpMM FP32 row-major), or None when
-    /// there are none.
-    pub fn svg(&self) -> Option<String> {
-        let first = self.rows.iter().find(|r| r.chart_series.is_some())?;
-        let title = format!("oxsparse {} speedup over the best cuSPARSE algorithm (FP32, row-major B and C) on {}", first.op, self.device);
-        let mut chart = svg::Chart { title, series: Vec::new(), groups: Vec::new() };
-        for r in self.rows.iter().filter(|r| r.chart_series.is_some()) {
-            let series = r.chart_series.expect("filtered");
-            let k = chart.series.iter().position(|&s| s == series).unwrap_or_else(|| {
-                chart.series.push(series);
-                chart.series.len() - 1
-            });
-            let g = chart.groups.iter().position(|(name, _)| *name == r.input).unwrap_or_else(|| {
-                chart.groups.push((r.input.clone(), Vec::new()));
-                chart.groups.len() - 1
-            });
-            let bars = &mut chart.groups[g].1;
-            bars.resize(bars.len().max(k + 1), None);
-            bars[k] = r.speedup();
-        }
-        Some(svg::render(&chart))
-    }
 }
 
 /// The most severe of the statuses: ERROR, MISMATCH, unsupported, ok, or "-" when none ran.
@@ -309,7 +331,7 @@ pub mod tests {
     }
 
     pub fn report(rows: Vec<Row>) -> Report {
-        Report { device: "GPU".into(), cusparse: None, runs: 1, warmup: 0, notes: vec!["a \"note\"".into()], rows }
+        Report { device: "GPU".into(), cusparse: None, runs: 1, warmup: 0, copy_bandwidth: None, notes: vec!["a \"note\"".into()], rows }
     }
 
     #[test]
@@ -355,19 +377,5 @@ pub mod tests {
         let t = report(vec![row(1.0, Some(2.0), false), spmm_row("cora", "Matrix Market", "N=32", Some(1.0), [3.0, 2.0, 1.5])]).table();
         assert!(t.contains("GB/s") && t.contains("GFLOP/s") && t.contains("no-prep ms") && t.contains("CSR_ALG3"), "{t}");
         assert!(t.contains("1.50x") && t.contains("CSR_ALG2 3.0000, DEFAULT 2.0000, CSR_ALG3 1.5000"), "{t}");
-    }
-
-    #[test]
-    fn the_chart_has_a_group_per_matrix_and_a_bar_per_n() {
-        let rows = vec![
-            spmm_row("a", "Matrix Market", "N=32", Some(1.0), [2.0, 2.0, 2.0]),
-            spmm_row("a", "Matrix Market", "N=128", Some(1.0), [3.0, 3.0, 3.0]),
-            spmm_row("b", "R-MAT", "N=32", None, [2.0, 2.0, 2.0]),
-            row(1.0, Some(1.0), false),
-        ];
-        let svg = report(rows).svg().unwrap();
-        assert_eq!(svg.matches("class=\"bar\"").count(), 2, "b has no speedup: no bar");
-        assert!(svg.contains(">a</text>") && svg.contains(">b</text>") && svg.contains(">N=128</text>"));
-        assert!(report(vec![row(1.0, Some(1.0), false)]).svg().is_none());
     }
 }

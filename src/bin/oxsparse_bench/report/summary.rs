@@ -1,8 +1,10 @@
 //! The summary under the table: per operation, matrix set ("Matrix Market", "R-MAT", ...) and case
 //! group (`Info::summary_groups`, e.g. "FP32 row-major N=32"), the geometric-mean speedup, how
-//! often oxsparse is faster, and the smallest speedup with its matrix.
+//! often oxsparse is faster, and the smallest speedup with its matrix; SpMV's groups add their
+//! own figures (`spmv.rs`).
 
-use super::{js, jn, Row};
+use super::spmv::{self, SpmvSummary};
+use super::{js, jn, CopyBandwidth, Row};
 
 pub struct GroupSummary {
     pub op: &'static str,
@@ -21,6 +23,8 @@ pub struct GroupSummary {
     pub unsupported: usize,
     /// Cases with an error or a mismatch.
     pub failed: usize,
+    /// SpMV's additions (speedup without preprocess, bandwidth).
+    pub spmv: Option<SpmvSummary>,
 }
 
 impl GroupSummary {
@@ -39,6 +43,9 @@ impl GroupSummary {
         if self.unsupported > 0 {
             s += &format!("; oxsparse NOT_SUPPORTED in {}", self.unsupported);
         }
+        if let Some(x) = &self.spmv {
+            s += &x.line();
+        }
         if self.failed > 0 {
             s += &format!("; {} FAILED (see PROBLEM lines)", self.failed);
         }
@@ -48,7 +55,7 @@ impl GroupSummary {
     pub fn json(&self) -> String {
         format!(
             "{{\"op\": {}, \"set\": {}, \"group\": {}, \"cases\": {}, \"with_speedup\": {}, \"geomean_speedup\": {}, \"oxsparse_faster\": {}, \
-             \"min_speedup\": {}, \"min_input\": {}, \"oxsparse_unsupported\": {}, \"failed\": {}}}",
+             \"min_speedup\": {}, \"min_input\": {}, \"oxsparse_unsupported\": {}, \"failed\": {}{}}}",
             js(self.op),
             js(&self.set),
             js(&self.group),
@@ -59,7 +66,8 @@ impl GroupSummary {
             jn(self.min.as_ref().map(|m| m.0)),
             self.min.as_ref().map_or("null".into(), |m| js(&m.1)),
             self.unsupported,
-            self.failed
+            self.failed,
+            self.spmv.as_ref().map_or(String::new(), SpmvSummary::json)
         )
     }
 }
@@ -75,8 +83,16 @@ fn distinct<'a>(keys: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
     v
 }
 
-/// One summary per (operation, set, group), in order of first appearance of each.
-pub fn summarize(rows: &[Row]) -> Vec<GroupSummary> {
+/// The geometric mean and the smallest value (with its input) of positive values.
+pub fn geomean_min(v: &[(f64, &str)]) -> Option<(f64, f64, String)> {
+    let min = v.iter().min_by(|a, b| a.0.total_cmp(&b.0))?;
+    let geomean = (v.iter().map(|x| x.0.ln()).sum::<f64>() / v.len() as f64).exp();
+    Some((geomean, min.0, min.1.to_string()))
+}
+
+/// One summary per (operation, set, group), in order of first appearance of each; `copy` is the
+/// copy bandwidth SpMV's bandwidth is compared with.
+pub fn summarize(rows: &[Row], copy: Option<&CopyBandwidth>) -> Vec<GroupSummary> {
     let groups_of = |r: &Row| -> Vec<String> { if r.summary_groups.is_empty() { vec![String::new()] } else { r.summary_groups.clone() } };
     let mut out = Vec::new();
     for op in distinct(rows.iter().map(|r| r.op)) {
@@ -92,19 +108,19 @@ pub fn summarize(rows: &[Row]) -> Vec<GroupSummary> {
                     continue;
                 }
                 let sp: Vec<(f64, &str)> = members.iter().filter_map(|r| Some((r.speedup()?, r.input.as_str()))).collect();
-                let geomean = (!sp.is_empty()).then(|| (sp.iter().map(|x| x.0.ln()).sum::<f64>() / sp.len() as f64).exp());
-                let min = sp.iter().min_by(|a, b| a.0.total_cmp(&b.0)).map(|&(x, at)| (x, at.to_string()));
+                let gm = geomean_min(&sp);
                 out.push(GroupSummary {
                     op,
                     set: set.to_string(),
                     group: group.clone(),
                     cases: members.len(),
                     with_speedup: sp.len(),
-                    geomean,
+                    geomean: gm.as_ref().map(|g| g.0),
                     wins: sp.iter().filter(|x| x.0 > 1.0).count(),
-                    min,
+                    min: gm.map(|g| (g.1, g.2)),
                     unsupported: members.iter().filter(|r| r.unsupported("oxsparse")).count(),
                     failed: members.iter().filter(|r| r.failed()).count(),
+                    spmv: (op == spmv::OP).then(|| spmv::summarize(&members, copy)),
                 });
             }
         }
@@ -126,7 +142,7 @@ mod tests {
             spmm_row("g", "R-MAT", "N=32", None, [1.0, 1.0, 1.0]),
             row(1.0, Some(2.0), false),
         ];
-        let s = summarize(&rows);
+        let s = summarize(&rows, None);
         let names: Vec<String> = s.iter().map(|g| format!("{}/{}/{}", g.op, g.set, g.group)).collect();
         assert_eq!(
             names,

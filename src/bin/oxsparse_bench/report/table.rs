@@ -1,6 +1,6 @@
 //! The table on stdout: a section per operation, then the summary, the problems and the notes.
 
-use super::{summarize, LibResult, Report, Row};
+use super::{spmv, summarize, LibResult, Report, Row};
 use std::fmt::Write as _;
 
 impl Report {
@@ -16,11 +16,24 @@ impl Report {
             self.runs,
             self.warmup
         );
+        if let Some(c) = &self.copy_bandwidth {
+            let _ = writeln!(
+                s,
+                "copy bandwidth {:.1} GB/s (device-to-device copy of {:.2} GiB, read + written, median {:.4} ms; SpMV's %copy is its GB/s over this)",
+                c.gbps,
+                c.bytes as f64 / (1u64 << 30) as f64,
+                c.median_ms
+            );
+        }
         for op in ops_of(&self.rows) {
-            self.section(&mut s, op);
+            if op == spmv::OP {
+                self.spmv_section(&mut s);
+            } else {
+                self.section(&mut s, op);
+            }
         }
         let _ = writeln!(s);
-        for g in summarize(&self.rows) {
+        for g in summarize(&self.rows, self.copy_bandwidth.as_ref()) {
             let _ = writeln!(s, "{}", g.line());
         }
         for p in self.rows.iter().flat_map(Row::problems) {
@@ -55,8 +68,8 @@ impl Report {
             let shape = format!("{} x {}", r.rows, r.cols);
             let _ = write!(s, "{:<14} {:<40} {:<26} {:>19} {:>10} {:>11} {:>8}", r.op, truncate(&r.variant, 40), truncate(&r.input, 26), shape, r.nnz, ox_ms, opt(r.rate(ox), 1));
             if prep {
-                let no_prep = r.extra("oxsparse").and_then(LibResult::median);
-                let _ = write!(s, " {:>8} {:>10}", opt(r.primary("oxsparse").and_then(|l| l.preprocess_ms), 4), opt(no_prep, 4));
+                let no_prep = r.no_preprocess("oxsparse").and_then(LibResult::median);
+                let _ = write!(s, " {:>8} {:>10}", opt(r.preprocess_ms("oxsparse"), 4), opt(no_prep, 4));
             }
             let _ = write!(s, " {:>11}", opt(cu, 4));
             if algs {
@@ -74,7 +87,7 @@ impl Report {
     }
 }
 
-fn opt(v: Option<f64>, prec: usize) -> String {
+pub fn opt(v: Option<f64>, prec: usize) -> String {
     v.map_or("-".into(), |x| format!("{x:.prec$}"))
 }
 
@@ -89,7 +102,7 @@ fn ops_of(rows: &[Row]) -> Vec<&'static str> {
     ops
 }
 
-fn truncate(s: &str, n: usize) -> String {
+pub fn truncate(s: &str, n: usize) -> String {
     if s.chars().count() <= n {
         s.to_string()
     } else {

@@ -1,0 +1,111 @@
+//! SpMV: `oxsparseSpMV_bufferSize`, `oxsparseSpMV_preprocess` and `oxsparseSpMV`,
+//! y = alpha * op(A) * x + beta * y with sparse A and dense vectors x and y.
+
+use super::*;
+use crate::ops::spmv::{self as op, Call};
+use crate::ops::ActiveBuffer;
+use crate::types::{DataType, Operation, SpMVAlg};
+use std::os::raw::c_void;
+
+/// Decodes the arguments shared by the three calls, in the API's order.
+#[allow(clippy::too_many_arguments)]
+unsafe fn call<'a>(
+    handle: oxsparseHandle_t,
+    opA: oxsparseOperation_t,
+    alpha: *const c_void,
+    matA: oxsparseConstSpMatDescr_t,
+    vecX: oxsparseConstDnVecDescr_t,
+    beta: *const c_void,
+    vecY: oxsparseConstDnVecDescr_t,
+    computeType: cudaDataType,
+    alg: oxsparseSpMVAlg_t,
+) -> Result<(&'a oxsparseContext, &'a oxsparseSpMatDescr, Call<'a>)> {
+    let h = borrow(handle, Kind::Handle, "handle")?;
+    let a = borrow(matA, Kind::SpMat, "matA")?;
+    let x = &borrow(vecX, Kind::DnVec, "vecX")?.inner;
+    let y = &borrow(vecY, Kind::DnVec, "vecY")?.inner;
+    if alpha.is_null() {
+        return Err(Error::InvalidValue("alpha is NULL".into()));
+    }
+    if beta.is_null() {
+        return Err(Error::InvalidValue("beta is NULL".into()));
+    }
+    let op_a = decode(opA, "opA", Operation::from_raw)?;
+    let compute = decode(computeType, "computeType", DataType::from_raw)?;
+    let alg = decode(alg, "alg", SpMVAlg::from_raw)?;
+    Ok((h, a, Call { op_a, a: &a.inner, x, y, compute, alg, alpha, beta }))
+}
+
+/// Workspace size in bytes for `oxsparseSpMV_preprocess` and `oxsparseSpMV` with these arguments.
+#[no_mangle]
+pub unsafe extern "C" fn oxsparseSpMV_bufferSize(
+    handle: oxsparseHandle_t,
+    opA: oxsparseOperation_t,
+    alpha: *const c_void,
+    matA: oxsparseConstSpMatDescr_t,
+    vecX: oxsparseConstDnVecDescr_t,
+    beta: *const c_void,
+    vecY: oxsparseDnVecDescr_t,
+    computeType: cudaDataType,
+    alg: oxsparseSpMVAlg_t,
+    bufferSize: *mut usize,
+) -> oxsparseStatus_t {
+    guard("oxsparseSpMV_bufferSize", || {
+        let (h, _, call) = call(handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg)?;
+        let out = out_ptr(bufferSize, "bufferSize")?;
+        *out = op::buffer_size(&h.inner, &call)?;
+        Ok(())
+    })
+}
+
+/// Optional: builds the plan for these arguments (where each tile's rows start) into
+/// `externalBuffer` and makes it the active buffer of `matA`. Later `oxsparseSpMV` calls with the
+/// same arguments (alpha, beta, x, y and A's values may change) and that buffer skip that work.
+/// Asynchronous.
+#[no_mangle]
+pub unsafe extern "C" fn oxsparseSpMV_preprocess(
+    handle: oxsparseHandle_t,
+    opA: oxsparseOperation_t,
+    alpha: *const c_void,
+    matA: oxsparseConstSpMatDescr_t,
+    vecX: oxsparseConstDnVecDescr_t,
+    beta: *const c_void,
+    vecY: oxsparseDnVecDescr_t,
+    computeType: cudaDataType,
+    alg: oxsparseSpMVAlg_t,
+    externalBuffer: *mut c_void,
+) -> oxsparseStatus_t {
+    guard("oxsparseSpMV_preprocess", || {
+        let (h, a, call) = call(handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg)?;
+        let mut active = a.active.lock().unwrap_or_else(|p| p.into_inner());
+        *active = None;
+        *active = op::preprocess(&h.inner, &call, externalBuffer as u64)?.map(ActiveBuffer::SpMV);
+        Ok(())
+    })
+}
+
+/// y = alpha * op(A) * x + beta * y on the handle's stream. When beta is zero y is only written.
+/// Deterministic: the same inputs give bitwise the same y, with or without preprocess, for every
+/// algorithm and opA.
+#[no_mangle]
+pub unsafe extern "C" fn oxsparseSpMV(
+    handle: oxsparseHandle_t,
+    opA: oxsparseOperation_t,
+    alpha: *const c_void,
+    matA: oxsparseConstSpMatDescr_t,
+    vecX: oxsparseConstDnVecDescr_t,
+    beta: *const c_void,
+    vecY: oxsparseDnVecDescr_t,
+    computeType: cudaDataType,
+    alg: oxsparseSpMVAlg_t,
+    externalBuffer: *mut c_void,
+) -> oxsparseStatus_t {
+    guard("oxsparseSpMV", || {
+        let (h, a, call) = call(handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg)?;
+        let active = match &*a.active.lock().unwrap_or_else(|p| p.into_inner()) {
+            Some(ActiveBuffer::SpMV(b)) => Some(b.clone()),
+            _ => None,
+        };
+        op::spmv(&h.inner, &call, externalBuffer as u64, active.as_ref())
+    })
+}

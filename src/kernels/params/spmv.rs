@@ -1,0 +1,92 @@
+//! Parameter blocks of the SpMV kernels (`kernels/spmv.cu`, `kernels/spmv_formats.cu`):
+//! y = alpha * op(A) * x + beta * y.
+//!
+//! op(A) given as rows (CSR with opA = N, CSC with T/H, or a row view built in the workspace) is
+//! read by the tile kernel: the entries are cut into tiles of `SPMV_TILE` consecutive entries, one
+//! block each, whatever the rows' lengths, so long and short rows cost the same per entry. A row
+//! that crosses a tile boundary leaves partial sums that the fix-up kernel adds in tile order, so
+//! the result does not depend on which block ran first (no atomics touch values).
+
+use super::spmm::SpmmRows;
+use super::Scalar;
+
+/// Threads per block of every SpMV kernel.
+pub const SPMV_BLOCK: u32 = 256;
+/// Entries per tile (one block); each thread loads `SPMV_TILE / SPMV_BLOCK` of them.
+pub const SPMV_TILE: u32 = 2048;
+
+/// The problem: op(A) is `m x k`, x has k elements, y has m.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpmvShape {
+    pub m: i64,
+    pub k: i64,
+    pub x: u64,
+    pub y: u64,
+    pub alpha: Scalar,
+    pub beta: Scalar,
+}
+
+/// Where the tile kernel's bookkeeping lies in the workspace.
+///
+/// `tile_rows` (optional, built by `preprocess`): for tile t, the first row starting at or after
+/// entry `t * SPMV_TILE` (`count + 1` values of i64). It is trusted only when the 8 bytes at
+/// `token_at` equal `token`; otherwise each block finds its rows by a search of the offsets.
+/// `head[t]`: the partial sum of tile t's first row when that row started before the tile;
+/// `tail[t]`, `tail_row[t]`: the partial sum and row of the row that starts in tile t and ends
+/// after it (`tail_row[t] = -1` when there is none). Both are written by every call before the
+/// fix-up reads them, so stale workspace contents are never read.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpmvTiles {
+    /// Tiles of the entries: ceil(nnz / SPMV_TILE).
+    pub count: i64,
+    /// Entries of op(A) covered by the tiles (A's nnz).
+    pub nnz: i64,
+    pub tile_rows: u64,
+    pub token_at: u64,
+    pub token: u64,
+    pub head: u64,
+    pub tail: u64,
+    pub tail_row: u64,
+}
+
+/// The tile kernel, its fix-up and `find_tile_rows` (which builds `tiles.tile_rows`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpmvRowsParams {
+    pub shape: SpmvShape,
+    pub a: SpmmRows,
+    pub tiles: SpmvTiles,
+}
+
+/// Sliced-ELL: slice s holds rows `s * slice_size ..`, its slots `offsets[s] - base ..
+/// offsets[s + 1] - base` stored column by column (`slice_size` consecutive slots per ELL column);
+/// padding slots have column index -1.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpmvSellParams {
+    pub shape: SpmvShape,
+    pub offsets: u64,
+    pub cols: u64,
+    pub values: u64,
+    pub base: i64,
+    pub slice_size: i64,
+}
+
+/// BSR: block row i holds blocks `offsets[i] - base .. offsets[i + 1] - base`; block b lies in
+/// block column `col_ind[b] - base`, its `row_block x col_block` values at `values + b * row_block
+/// * col_block`, row-major or column-major inside the block.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpmvBsrParams {
+    pub shape: SpmvShape,
+    pub offsets: u64,
+    pub col_ind: u64,
+    pub values: u64,
+    pub base: i64,
+    pub row_block: i64,
+    pub col_block: i64,
+    pub col_major_blocks: i32,
+    pub pad: i32,
+}

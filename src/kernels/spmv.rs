@@ -1,0 +1,80 @@
+//! Launchers for `kernels/spmv.cu` (the tile kernel over op(A) as rows, its fix-up, the row table
+//! preprocess keeps, and the scale for empty A) and `kernels/spmv_formats.cu` (Sliced-ELL, BSR).
+//! The plan (src/ops/spmv/plan.rs) has chosen the kernel and filled the parameter blocks; these
+//! functions pick the instantiation's name and the grid.
+
+use super::params::spmv::*;
+use super::{grid_for, launch, MAX_GRID};
+use crate::context::Handle;
+use crate::error::{Error, Result};
+use crate::types::{DataType, IndexType};
+
+/// The value types of one call: A, x, y storage and the compute type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Types {
+    pub a: DataType,
+    pub x: DataType,
+    pub y: DataType,
+    pub compute: DataType,
+}
+
+impl Types {
+    fn suffix(&self) -> String {
+        format!("{}_{}_{}_{}", self.a.kernel_suffix(), self.x.kernel_suffix(), self.y.kernel_suffix(), self.compute.kernel_suffix())
+    }
+}
+
+fn index_suffix(t: IndexType) -> &'static str {
+    match t {
+        IndexType::OXSPARSE_INDEX_64I => "i64",
+        _ => "i32",
+    }
+}
+
+/// Tiles of `nnz` entries.
+pub fn tile_count(nnz: i64) -> i64 {
+    (nnz.max(0) as u64).div_ceil(SPMV_TILE as u64) as i64
+}
+
+/// The tile kernel: one block per tile.
+pub fn tiles(h: &Handle, p: &SpmvRowsParams, types: Types, index: IndexType) -> Result<()> {
+    let blocks = u32::try_from(p.tiles.count).ok().filter(|&b| b < i32::MAX as u32).ok_or_else(|| Error::NotSupported(format!("{} tiles exceed the grid", p.tiles.count)))?;
+    let name = format!("oxs_spmv_tiles_{}_{}", types.suffix(), index_suffix(index));
+    launch(h, "spmv", &name, (blocks, 1, 1), SPMV_BLOCK, 0, p)
+}
+
+/// The fix-up of rows that cross tiles: one warp per tile.
+pub fn fixup(h: &Handle, p: &SpmvRowsParams, types: Types, index: IndexType) -> Result<()> {
+    let blocks = (p.tiles.count as u64 * 32).div_ceil(SPMV_BLOCK as u64);
+    let blocks = u32::try_from(blocks).ok().filter(|&b| b < i32::MAX as u32).ok_or_else(|| Error::NotSupported("too many tiles".into()))?;
+    let name = format!("oxs_spmv_fixup_{}_{}", types.suffix(), index_suffix(index));
+    launch(h, "spmv", &name, (blocks, 1, 1), SPMV_BLOCK, 0, p)
+}
+
+/// Builds the row table of `p.tiles` and then stamps its token (two launches, stream-ordered).
+pub fn build_tile_rows(h: &Handle, p: &SpmvRowsParams, index: IndexType) -> Result<()> {
+    let name = format!("oxs_spmv_tile_rows_{}", index_suffix(index));
+    launch(h, "spmv", &name, (grid_for(p.tiles.count as u64, SPMV_BLOCK), 1, 1), SPMV_BLOCK, 0, p)?;
+    launch(h, "spmv", "oxs_spmv_stamp", (1, 1, 1), 1, 0, p)
+}
+
+/// y = beta * y.
+pub fn scale(h: &Handle, s: &SpmvShape, types: Types) -> Result<()> {
+    let name = format!("oxs_spmv_scale_{}", types.suffix());
+    launch(h, "spmv", &name, (grid_for(s.m as u64, SPMV_BLOCK), 1, 1), SPMV_BLOCK, 0, s)
+}
+
+/// One thread per row, grid-stride beyond `MAX_GRID` blocks.
+fn row_blocks(m: i64) -> u32 {
+    (m.max(1) as u64).div_ceil(SPMV_BLOCK as u64).clamp(1, MAX_GRID) as u32
+}
+
+pub fn sell(h: &Handle, p: &SpmvSellParams, types: Types, index: IndexType) -> Result<()> {
+    let name = format!("oxs_spmv_sell_{}_{}", types.suffix(), index_suffix(index));
+    launch(h, "spmv_formats", &name, (row_blocks(p.shape.m), 1, 1), SPMV_BLOCK, 0, p)
+}
+
+pub fn bsr(h: &Handle, p: &SpmvBsrParams, types: Types, index: IndexType) -> Result<()> {
+    let name = format!("oxs_spmv_bsr_{}_{}", types.suffix(), index_suffix(index));
+    launch(h, "spmv_formats", &name, (row_blocks(p.shape.m), 1, 1), SPMV_BLOCK, 0, p)
+}

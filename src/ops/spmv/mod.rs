@@ -1,0 +1,223 @@
+//! SpMV: y = alpha * op(A) * x + beta * y, A sparse (CSR, CSC, COO, Sliced-ELL, BSR).
+//!
+//! * `check`: the arguments, in the API's order, and what cuSPARSE supports.
+//! * `plan`: how A is read, which kernel runs, the workspace layout (host facts only).
+//! * here: the three entry points and the launches in order: the row view (CSR with opA = T/H,
+//!   CSC with N, COO), then the tile kernel and its fix-up (or the Sliced-ELL / BSR kernel, or a
+//!   scale of y when A stores nothing). `preprocess` builds the tile kernel's row table into the
+//!   user's buffer, stamped with a token, and records the buffer as the matrix's active one; a
+//!   later call with the same arguments and that buffer passes the table and token, and the
+//!   kernel trusts the table only if the stamp is still there (otherwise each block searches the
+//!   offsets, with the same result). Row views are rebuilt by every call: they hold indices the
+//!   kernels follow, so a stale one must never be read.
+
+pub mod check;
+pub mod plan;
+
+use crate::context::Handle;
+use crate::descr::{DnVec, FormatInfo, SpMat};
+use crate::error::{invalid, Result};
+use crate::kernels::params::spmm::SpmmRows;
+use crate::kernels::params::spmv::*;
+use crate::kernels::params::Scalar;
+use crate::kernels::{self, row_view, spmv as k};
+use crate::types::{DataType, Operation, Order, SpMVAlg};
+use plan::{align_up, ARead, Kernel, Plan};
+use std::ffi::c_void;
+
+/// The arguments of one SpMV call, decoded.
+#[derive(Clone, Copy, Debug)]
+pub struct Call<'a> {
+    pub op_a: Operation,
+    pub a: &'a SpMat,
+    pub x: &'a DnVec,
+    pub y: &'a DnVec,
+    pub compute: DataType,
+    pub alg: SpMVAlg,
+    pub alpha: *const c_void,
+    pub beta: *const c_void,
+}
+
+/// What `preprocess` left in the user's buffer, and for which arguments.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActiveBuffer {
+    pub buffer: u64,
+    pub signature: Signature,
+    /// The token stamped next to the row table.
+    pub token: u64,
+}
+
+/// Everything that must be equal for a preprocessed buffer to be reused: all arguments except
+/// alpha, beta and the value arrays, plus the plan. Plain data, compared field by field.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Signature {
+    op_a: Operation,
+    a: SpMat,
+    x: (i64, DataType),
+    y: (i64, DataType),
+    compute: DataType,
+    alg: SpMVAlg,
+    plan: Plan,
+}
+
+fn signature(call: &Call, p: &Plan) -> Signature {
+    let mut a = call.a.clone();
+    a.arrays.values = 0;
+    Signature {
+        op_a: call.op_a,
+        a,
+        x: (call.x.size, call.x.value_type),
+        y: (call.y.size, call.y.value_type),
+        compute: call.compute,
+        alg: call.alg,
+        plan: p.clone(),
+    }
+}
+
+/// Checks the call and plans it.
+pub fn make_plan(call: &Call) -> Result<Plan> {
+    let d = check::dims(call)?;
+    check::pointers(call, &d)?;
+    let types = check::support(call)?;
+    Ok(plan::plan(call, d, types))
+}
+
+/// `oxsparseSpMV_bufferSize`.
+pub fn buffer_size(_h: &Handle, call: &Call) -> Result<usize> {
+    Ok(make_plan(call)?.workspace)
+}
+
+/// `oxsparseSpMV_preprocess`: builds the tile kernel's row table into `buffer`.
+pub fn preprocess(h: &Handle, call: &Call, buffer: u64) -> Result<Option<ActiveBuffer>> {
+    let p = make_plan(call)?;
+    report(&p, "preprocess");
+    if p.tiles.is_none() {
+        return Ok(None); // nothing worth keeping: one tile, or not the tile kernel
+    }
+    let ws = workspace(&p, buffer)?;
+    build_view(h, &p, ws)?;
+    let token = crate::ops::new_token();
+    k::build_tile_rows(h, &rows_params(call, &p, ws, Scalars::default(), Some(token)), p.index)?;
+    Ok(Some(ActiveBuffer { buffer, signature: signature(call, &p), token }))
+}
+
+/// `oxsparseSpMV`.
+pub fn spmv(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>) -> Result<()> {
+    let p = make_plan(call)?;
+    report(&p, "SpMV");
+    if p.kernel == Kernel::Nothing {
+        return Ok(());
+    }
+    let ws = workspace(&p, buffer)?;
+    let token = match active {
+        Some(a) if a.buffer == buffer && a.signature == signature(call, &p) => Some(a.token),
+        _ => None,
+    };
+    // SAFETY: the FFI layer checked alpha and beta are non-NULL; in host mode they point to a
+    // value of the compute type (the API's contract).
+    let scalars = unsafe { Scalars { alpha: kernels::scalar(h, call.alpha, call.compute)?, beta: kernels::scalar(h, call.beta, call.compute)? } };
+    build_view(h, &p, ws)?;
+    launch(h, call, &p, ws, scalars, token)
+}
+
+fn report(p: &Plan, what: &str) {
+    if plan::print_enabled() {
+        eprintln!("oxsparse: {what} plan: {p}");
+    }
+}
+
+/// The aligned workspace address, or an error when a needed buffer is missing.
+fn workspace(p: &Plan, buffer: u64) -> Result<u64> {
+    if p.workspace == 0 {
+        return Ok(0);
+    }
+    if buffer == 0 {
+        invalid!("externalBuffer is NULL but SpMV needs {} bytes (see oxsparseSpMV_bufferSize)", p.workspace);
+    }
+    Ok(align_up(buffer as usize) as u64)
+}
+
+fn build_view(h: &Handle, p: &Plan, ws: u64) -> Result<()> {
+    if let ARead::View { src, .. } = p.a {
+        row_view::build(h, &src, ws)?;
+    }
+    Ok(())
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Scalars {
+    alpha: Scalar,
+    beta: Scalar,
+}
+
+fn shape(call: &Call, p: &Plan, s: Scalars) -> SpmvShape {
+    SpmvShape { m: p.dims.m, k: p.dims.k, x: call.x.values, y: call.y.values, alpha: s.alpha, beta: s.beta }
+}
+
+/// The tile kernel's parameters; `token` is the active buffer's stamp (None: the row table is
+/// not passed and every block searches).
+fn rows_params(call: &Call, p: &Plan, ws: u64, s: Scalars, token: Option<u64>) -> SpmvRowsParams {
+    let a = call.a;
+    let conj = (call.op_a == Operation::OXSPARSE_OPERATION_CONJUGATE_TRANSPOSE && a.value_type.is_complex()) as i32;
+    let rows = match p.a {
+        ARead::View { src, .. } => {
+            let v = row_view::layout(&src, ws);
+            SpmmRows { offsets: v.offsets, cols: v.cols, values: a.arrays.values, perm: v.perm, conj, ..Default::default() }
+        }
+        _ => SpmmRows { offsets: a.arrays.offsets, cols: a.arrays.indices, values: a.arrays.values, base: a.index_base.offset(), conj, ..Default::default() },
+    };
+    let count = match p.kernel {
+        Kernel::Tiles { count } => count,
+        _ => 0,
+    };
+    let mut tiles = SpmvTiles { count, nnz: a.nnz, ..Default::default() };
+    if let Some(l) = p.tiles {
+        let at = |off: usize| ws + off as u64;
+        tiles.head = at(l.head_at);
+        tiles.tail = at(l.tail_at);
+        tiles.tail_row = at(l.tail_row_at);
+        tiles.token_at = at(l.token_at);
+        if let Some(t) = token {
+            tiles.tile_rows = at(l.tile_rows_at);
+            tiles.token = t;
+        }
+    }
+    SpmvRowsParams { shape: shape(call, p, s), a: rows, tiles }
+}
+
+/// Enqueues the chosen kernels.
+fn launch(h: &Handle, call: &Call, p: &Plan, ws: u64, s: Scalars, token: Option<u64>) -> Result<()> {
+    let a = call.a;
+    match p.kernel {
+        Kernel::Nothing => Ok(()),
+        Kernel::Scale => k::scale(h, &shape(call, p, s), p.types),
+        Kernel::Tiles { count } => {
+            let rp = rows_params(call, p, ws, s, token);
+            k::tiles(h, &rp, p.types, p.index)?;
+            if count > 1 {
+                k::fixup(h, &rp, p.types, p.index)?;
+            }
+            Ok(())
+        }
+        Kernel::SlicedEll => {
+            let FormatInfo::SlicedEll { slice_size, .. } = a.format else { unreachable!() };
+            let sp = SpmvSellParams { shape: shape(call, p, s), offsets: a.arrays.offsets, cols: a.arrays.indices, values: a.arrays.values, base: a.index_base.offset(), slice_size };
+            k::sell(h, &sp, p.types, p.index)
+        }
+        Kernel::Bsr => {
+            let FormatInfo::Bsr { row_block, col_block, block_order, .. } = a.format else { unreachable!() };
+            let bp = SpmvBsrParams {
+                shape: shape(call, p, s),
+                offsets: a.arrays.offsets,
+                col_ind: a.arrays.indices,
+                values: a.arrays.values,
+                base: a.index_base.offset(),
+                row_block,
+                col_block,
+                col_major_blocks: (block_order == Order::OXSPARSE_ORDER_COL) as i32,
+                pad: 0,
+            };
+            k::bsr(h, &bp, p.types, p.index)
+        }
+    }
+}

@@ -1,0 +1,182 @@
+//! The SpMV planner: from the checked arguments, decide how op(A) is read (as stored rows, or
+//! through a row view built in the workspace), which kernel runs, and where everything lies in
+//! the user's workspace. Only host-known facts are used (shapes, nnz, types), so `preprocess`
+//! and a plain call make the same plan and produce bitwise the same y.
+//! `OXSPARSE_PRINT_PLAN=1` prints every plan to stderr.
+
+use super::check::{transposed, Dims};
+use super::Call;
+use crate::descr::FormatInfo;
+use crate::kernels::params::spmv::SPMV_TILE;
+use crate::kernels::row_view::{self, Major, RowViewSource};
+use crate::kernels::spmv::{tile_count, Types};
+use crate::types::IndexType;
+use std::fmt;
+
+/// Sub-arrays of the workspace start on this boundary.
+pub const ALIGN: usize = 256;
+
+pub fn align_up(x: usize) -> usize {
+    x.div_ceil(ALIGN) * ALIGN
+}
+
+/// How the kernels read op(A).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ARead {
+    /// op(A)'s rows are stored: CSR with opA = N, CSC with opA = T/H.
+    Rows,
+    /// A row view is built at the start of the workspace (CSR with T/H, CSC with N, COO).
+    View { src: RowViewSource, bytes: usize },
+    /// Nothing stored (nnz == 0 or k == 0): y = beta * y.
+    Empty,
+    SlicedEll,
+    Bsr,
+}
+
+/// Which kernels run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// m == 0.
+    Nothing,
+    Scale,
+    /// The tile kernel over `count` tiles, followed by the fix-up when `count > 1`.
+    Tiles { count: i64 },
+    SlicedEll,
+    Bsr,
+}
+
+/// Byte offsets (from the aligned workspace start) of the tile kernel's bookkeeping.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TileLayout {
+    pub token_at: usize,
+    pub tile_rows_at: usize,
+    pub head_at: usize,
+    pub tail_at: usize,
+    pub tail_row_at: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    pub dims: Dims,
+    pub types: Types,
+    pub index: IndexType,
+    pub a: ARead,
+    pub kernel: Kernel,
+    pub tiles: Option<TileLayout>,
+    /// Bytes to ask the user for (0: the buffer may be NULL).
+    pub workspace: usize,
+}
+
+impl fmt::Display for Plan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let t = &self.types;
+        write!(f, "m={} k={} types={:?}/{:?}/{:?}/{:?} index={:?} A={} kernel={:?} workspace={}B",
+            self.dims.m, self.dims.k, t.a, t.x, t.y, t.compute, self.index,
+            match self.a { ARead::View { .. } => "row view", ARead::Rows => "rows", ARead::Empty => "empty", ARead::SlicedEll => "sliced-ell", ARead::Bsr => "bsr" },
+            self.kernel, self.workspace)
+    }
+}
+
+/// How op(A) is read, from its format and opA.
+fn a_read(call: &Call, d: &Dims) -> ARead {
+    let a = call.a;
+    if a.nnz == 0 || d.k == 0 {
+        return ARead::Empty;
+    }
+    let t = transposed(call.op_a);
+    let view = |major: Major, key_is_minor: bool| {
+        let src = RowViewSource {
+            major,
+            minor: a.arrays.indices,
+            nnz: a.nnz,
+            base: a.index_base.offset(),
+            index_type: a.index_type,
+            key_is_minor,
+            out_rows: d.m,
+            out_cols: d.k,
+        };
+        ARead::View { src, bytes: align_up(row_view::workspace_bytes(&src)) }
+    };
+    match a.format {
+        FormatInfo::Csr if !t => ARead::Rows,
+        FormatInfo::Csc if t => ARead::Rows,
+        FormatInfo::Csr => view(Major::Offsets { ptr: a.arrays.offsets, lines: a.rows }, true),
+        FormatInfo::Csc => view(Major::Offsets { ptr: a.arrays.offsets, lines: a.cols }, true),
+        FormatInfo::Coo => view(Major::Indices { ptr: a.arrays.offsets }, t),
+        FormatInfo::SlicedEll { .. } => ARead::SlicedEll,
+        FormatInfo::Bsr { .. } => ARead::Bsr,
+        FormatInfo::BlockedEll { .. } => unreachable!("refused by check::support"),
+    }
+}
+
+/// The tile bookkeeping after `start` bytes: token, row table, partial sums, crossing rows.
+fn tile_layout(start: usize, count: i64, compute_bytes: usize) -> (TileLayout, usize) {
+    let count = count as usize;
+    let token_at = start;
+    let tile_rows_at = token_at + ALIGN;
+    let head_at = tile_rows_at + align_up((count + 1) * 8);
+    let tail_at = head_at + align_up(count * compute_bytes);
+    let tail_row_at = tail_at + align_up(count * compute_bytes);
+    let end = tail_row_at + align_up(count * 8);
+    (TileLayout { token_at, tile_rows_at, head_at, tail_at, tail_row_at }, end)
+}
+
+/// The plan for a checked call. `types` come from `check::support`.
+pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
+    let a = a_read(call, &d);
+    let mut p = Plan { dims: d, types, index: call.a.index_type, a, kernel: Kernel::Nothing, tiles: None, workspace: 0 };
+    if d.m == 0 {
+        return p;
+    }
+    p.kernel = match a {
+        ARead::Empty => Kernel::Scale,
+        ARead::Rows | ARead::View { .. } => Kernel::Tiles { count: tile_count(call.a.nnz) },
+        ARead::SlicedEll => Kernel::SlicedEll,
+        ARead::Bsr => Kernel::Bsr,
+    };
+    let views = match a {
+        ARead::View { bytes, .. } => bytes,
+        _ => 0,
+    };
+    let mut total = views;
+    if let Kernel::Tiles { count } = p.kernel {
+        // One tile needs no bookkeeping: no row crosses it and its rows are all of op(A).
+        if count > 1 {
+            let (layout, end) = tile_layout(views, count, types.compute.size_bytes() as usize);
+            p.tiles = Some(layout);
+            total = end;
+        }
+    }
+    p.workspace = if total > 0 { ALIGN + total } else { 0 };
+    p
+}
+
+/// Entries per tile, for reports.
+pub const TILE: u32 = SPMV_TILE;
+
+/// `OXSPARSE_PRINT_PLAN=1`: print every SpMV plan.
+pub fn print_enabled() -> bool {
+    crate::ops::spmm::plan::print_enabled()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tile_layout_is_aligned_and_disjoint() {
+        let (l, end) = tile_layout(512, 3, 8);
+        let at = [l.token_at, l.tile_rows_at, l.head_at, l.tail_at, l.tail_row_at, end];
+        assert!(at.iter().all(|x| x % ALIGN == 0));
+        assert!(at.windows(2).all(|w| w[0] < w[1]));
+        assert!(l.head_at - l.tile_rows_at >= 4 * 8);
+    }
+
+    #[test]
+    fn tiles_cover_the_entries() {
+        assert_eq!(tile_count(0), 0);
+        assert_eq!(tile_count(1), 1);
+        assert_eq!(tile_count(TILE as i64), 1);
+        assert_eq!(tile_count(TILE as i64 + 1), 2);
+    }
+}

@@ -1,0 +1,106 @@
+//! Determinism and preprocess: the same inputs give bitwise the same y run after run and with or
+//! without preprocess, for every algorithm of every format family; after preprocess, new values of
+//! A (same pointer), then new X and scalars, give the result for the new values.
+
+use super::gen;
+use super::harness::*;
+use super::*;
+use oxsparse::types::DataType::*;
+
+const FORMATS: [Fmt; 5] = [Fmt::Csr, Fmt::Csc, Fmt::Coo, Fmt::Bsr(ROW), Fmt::Sell(32)];
+
+/// Large and skewed enough that atomics, a split reduction or a schedule that depends on timing
+/// would show (opA = T especially): every (format, opA N/T, algorithm).
+pub fn cases() -> Vec<Case> {
+    let mut cases = Vec::new();
+    for fmt in FORMATS {
+        for &op in ops_for(fmt).iter().take(2) {
+            for alg in algs_for(fmt) {
+                let c = match fmt {
+                    // A padded power law would be large; one long row makes the same point.
+                    Fmt::Sell(_) => Case { pattern: Pattern::HeavyRow(20000), ..Case::new(fmt, (1000, 20011)) },
+                    _ => Case { op, pattern: Pattern::PowerLaw(20000), ..Case::new(fmt, (20000, 40000)) },
+                };
+                let i = cases.len();
+                cases.push(Case { alg, ..vary(c, 12_000 + i) });
+            }
+        }
+    }
+    cases.push(vary(Case { op: H, types: (CUDA_C_32F, CUDA_C_32F, CUDA_C_32F, CUDA_C_32F), ..Case::new(Fmt::Coo, (3000, 2000)) }, 12_900));
+    cases.push(vary(Case { types: (CUDA_R_16F, CUDA_R_16F, CUDA_R_32F, CUDA_R_32F), ..Case::new(Fmt::Csr, (3000, 2000)) }, 12_901));
+    cases
+}
+
+#[test]
+fn bitwise_identical_runs_with_and_without_preprocess() {
+    let Some(_gpu) = gpu("spmv determinism") else { return };
+    let h = CHandle::new();
+    let mut failures = Vec::new();
+    let all = cases();
+    for case in &all {
+        let p = Problem::new(case);
+        let outcome = Gpu::upload(&p).and_then(|g| {
+            let plain = run(&h, &p, &g, false)?;
+            p.check(&plain)?;
+            for (n, pre) in [false, true, true, false].into_iter().enumerate() {
+                if run(&h, &p, &g, pre)? != plain {
+                    return Err(format!("run {} (preprocess {pre}) differs bitwise from the first", n + 2));
+                }
+            }
+            Ok(())
+        });
+        if let Err(e) = outcome {
+            failures.push(format!("{}: {e}", case.label()));
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} failing:\n{}", failures.len(), all.len(), failures.join("\n"));
+    println!("spmv determinism: {} cases passed", all.len());
+}
+
+/// Preprocess, then new A values in place, SpMV; then new X and scalars, SpMV again.
+fn new_values_after_preprocess(h: &CHandle, case: &Case) -> Result<(), String> {
+    let mut p = Problem::new(case);
+    let g = Gpu::upload(&p)?;
+    let (alpha, beta) = scalars(h, &p);
+    let args = g.args(&p, &alpha, &beta);
+    let ws = args.workspace(h)?;
+    expect(unsafe { args.preprocess(h, ws_ptr(&ws)) }, "SpMV_preprocess")?;
+    p.renew_a_values(case.seed ^ 0xA);
+    g.rewrite(&p);
+    expect(unsafe { args.spmv(h, ws_ptr(&ws)) }, "SpMV")?;
+    p.check(&g.y_buf.to_vec()).map_err(|e| format!("after new A values: {e}"))?;
+
+    let mut rng = Rng::new(case.seed ^ 0xB);
+    (p.x, p.x_bytes) = gen::vector(&mut rng, case.types.1, case.k, true);
+    (p.alpha, p.beta) = (fit(case.types.3, (-2.0, 0.5)), fit(case.types.3, (0.5, -1.0)));
+    // beta is now nonzero, so Y must hold finite values (the first pass may have had a poisoned Y).
+    (p.y, p.y_bytes) = gen::vector(&mut rng, case.types.2, case.m, true);
+    g.rewrite(&p);
+    let (alpha, beta) = scalars(h, &p);
+    let args = g.args(&p, &alpha, &beta);
+    expect(unsafe { args.spmv(h, ws_ptr(&ws)) }, "SpMV")?;
+    p.check(&g.y_buf.to_vec()).map_err(|e| format!("after new X, alpha and beta: {e}"))
+}
+
+#[test]
+fn new_values_after_preprocess_are_used() {
+    let Some(_gpu) = gpu("spmv new values after preprocess") else { return };
+    let h = CHandle::new();
+    let (mut failures, mut count) = (Vec::new(), 0);
+    for (i, fmt) in FORMATS.into_iter().enumerate() {
+        for &op in ops_for(fmt) {
+            for alg in algs_for(fmt) {
+                let seed = 13_000 + 16 * i + 4 * op as usize + alg as usize;
+                let case = Case { alg, ..vary(Case { op, pattern: Pattern::HeavyRow(3000), ..Case::new(fmt, (48, 3072)) }, seed) };
+                for case in [case, Case { types: (CUDA_R_16BF, CUDA_R_16BF, CUDA_R_32F, CUDA_R_32F), ..case }] {
+                    count += 1;
+                    if let Err(e) = new_values_after_preprocess(&h, &case) {
+                        failures.push(format!("{}: {e}", case.label()));
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} of {count} failing:\n{}", failures.len(), failures.join("\n"));
+    println!("spmv new values after preprocess: {count} cases passed");
+}
