@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod bytes;
+pub mod values;
 
 use cudarc::driver::result;
 use oxsparse::context::Handle;

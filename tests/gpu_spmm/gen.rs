@@ -8,45 +8,15 @@ use oxsparse::descr::{FormatInfo, SpBatch};
 use oxsparse::reference::sparse_to_dense::HostSparse;
 use oxsparse::reference::spmm::{BatchedDense, BatchedSparse};
 use oxsparse::reference::vector_ops::Value;
-use oxsparse::types::{DataType, DataType::*, IndexType, Order};
+use oxsparse::types::{DataType, Order};
 
 /// Entries left between sparse batches, holding in-range garbage: an implementation that reads
 /// them computes a wrong result (caught) rather than faulting.
 const GAP: i64 = 2;
 const GAP_VALUE: Value = (100.0, 0.0);
 
-/// One random component exact in `t`: int8 over its whole range, int32 in [-1000, 1000], 16-bit
-/// types on a grid of their precision in [-1, 1], wider types anywhere in [-1, 1).
-pub fn component(rng: &mut Rng, t: DataType) -> f64 {
-    let grid = |rng: &mut Rng, steps: i64| (rng.below(2 * steps as u64 + 1) as i64 - steps) as f64 / steps as f64;
-    match t {
-        CUDA_R_8I => rng.below(256) as f64 - 128.0,
-        CUDA_R_32I => rng.below(2001) as f64 - 1000.0,
-        CUDA_R_16F | CUDA_C_16F => grid(rng, 1024),
-        CUDA_R_16BF | CUDA_C_16BF => grid(rng, 128),
-        CUDA_R_32F | CUDA_C_32F => rng.value() as f32 as f64,
-        CUDA_R_64F | CUDA_C_64F => rng.value(),
-    }
-}
-
-/// `n` random values of `t` (imaginary parts 0 for real types).
-pub fn random(rng: &mut Rng, t: DataType, n: usize) -> Vec<Value> {
-    (0..n).map(|_| (component(rng, t), if t.is_complex() { component(rng, t) } else { 0.0 })).collect()
-}
-
-pub fn encode_indices(t: IndexType, v: &[i64]) -> Vec<u8> {
-    match t {
-        IndexType::OXSPARSE_INDEX_32I => v.iter().flat_map(|&i| i32::try_from(i).unwrap().to_le_bytes()).collect(),
-        IndexType::OXSPARSE_INDEX_64I => v.iter().flat_map(|&i| i.to_le_bytes()).collect(),
-        IndexType::OXSPARSE_INDEX_16U => v.iter().flat_map(|&i| u16::try_from(i).unwrap().to_le_bytes()).collect(),
-    }
-}
-
-fn shuffle<T>(rng: &mut Rng, v: &mut [T]) {
-    for i in (1..v.len()).rev() {
-        v.swap(i, rng.below(i as u64 + 1) as usize);
-    }
-}
+pub use crate::common::values::{encode_indices, random};
+use crate::common::values::shuffle;
 
 /// Distinct (row, column) positions of a `rows x cols` grid, in random order.
 pub fn positions(rng: &mut Rng, rows: i64, cols: i64, pattern: Pattern) -> Vec<(i64, i64)> {

@@ -7,44 +7,14 @@ use super::*;
 use oxsparse::descr::FormatInfo;
 use oxsparse::reference::sparse_to_dense::HostSparse;
 use oxsparse::reference::vector_ops::Value;
-use oxsparse::types::{DataType, DataType::*, IndexType};
+use oxsparse::types::DataType;
 use std::collections::HashSet;
 
 /// Bytes of 0xFF on each side of X and Y (a multiple of every element size).
 pub const GUARD: usize = 64;
 
-/// One random component exact in `t`: int8 over its whole range, int32 in [-1000, 1000], 16-bit
-/// types on a grid of their precision in [-1, 1], wider types anywhere in [-1, 1).
-pub fn component(rng: &mut Rng, t: DataType) -> f64 {
-    let grid = |rng: &mut Rng, steps: i64| (rng.below(2 * steps as u64 + 1) as i64 - steps) as f64 / steps as f64;
-    match t {
-        CUDA_R_8I => rng.below(256) as f64 - 128.0,
-        CUDA_R_32I => rng.below(2001) as f64 - 1000.0,
-        CUDA_R_16F | CUDA_C_16F => grid(rng, 1024),
-        CUDA_R_16BF | CUDA_C_16BF => grid(rng, 128),
-        CUDA_R_32F | CUDA_C_32F => rng.value() as f32 as f64,
-        CUDA_R_64F | CUDA_C_64F => rng.value(),
-    }
-}
-
-/// `n` random values of `t` (imaginary parts 0 for real types).
-pub fn random(rng: &mut Rng, t: DataType, n: usize) -> Vec<Value> {
-    (0..n).map(|_| (component(rng, t), if t.is_complex() { component(rng, t) } else { 0.0 })).collect()
-}
-
-pub fn encode_indices(t: IndexType, v: &[i64]) -> Vec<u8> {
-    match t {
-        IndexType::OXSPARSE_INDEX_32I => v.iter().flat_map(|&i| i32::try_from(i).unwrap().to_le_bytes()).collect(),
-        IndexType::OXSPARSE_INDEX_64I => v.iter().flat_map(|&i| i.to_le_bytes()).collect(),
-        IndexType::OXSPARSE_INDEX_16U => v.iter().flat_map(|&i| u16::try_from(i).unwrap().to_le_bytes()).collect(),
-    }
-}
-
-fn shuffle<X>(rng: &mut Rng, v: &mut [X]) {
-    for i in (1..v.len()).rev() {
-        v.swap(i, rng.below(i as u64 + 1) as usize);
-    }
-}
+pub use crate::common::values::{encode_indices, random};
+use crate::common::values::shuffle;
 
 /// `k` distinct values of [0, n) in random order, in O(k) when k is small against n (rows of a
 /// wide matrix) and O(n) otherwise.

@@ -7,7 +7,6 @@
 use super::check::{transposed, Dims};
 use super::Call;
 use crate::descr::FormatInfo;
-use crate::kernels::params::spmv::SPMV_TILE;
 use crate::kernels::row_view::{self, Major, RowViewSource};
 use crate::kernels::spmv::{tile_count, Types};
 use crate::types::IndexType;
@@ -151,9 +150,6 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
     p
 }
 
-/// Entries per tile, for reports.
-pub const TILE: u32 = SPMV_TILE;
-
 /// `OXSPARSE_PRINT_PLAN=1`: print every SpMV plan.
 pub fn print_enabled() -> bool {
     crate::ops::spmm::plan::print_enabled()
@@ -162,6 +158,7 @@ pub fn print_enabled() -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernels::params::spmv::SPMV_TILE as TILE;
 
     #[test]
     fn tile_layout_is_aligned_and_disjoint() {
