@@ -446,17 +446,20 @@ oxsparseStatus_t oxsparseSpMM(oxsparseHandle_t handle, oxsparseOperation_t opA, 
 oxsparseStatus_t oxsparseSpMV_bufferSize(oxsparseHandle_t handle, oxsparseOperation_t opA, const void *alpha, oxsparseConstSpMatDescr_t matA, oxsparseConstDnVecDescr_t vecX, const void *beta, oxsparseDnVecDescr_t vecY, cudaDataType computeType, oxsparseSpMVAlg_t alg, size_t *bufferSize);
 
 /**
- * Optional: builds the plan for these arguments (where each tile's rows start) into
- * `externalBuffer` and makes it the active buffer of `matA`. Later `oxsparseSpMV` calls with the
- * same arguments (alpha, beta, x, y and A's values may change) and that buffer skip that work.
- * Asynchronous.
+ * Optional: measures the lengths of op(A)'s rows and keeps a schedule for these arguments (the
+ * lists of long rows, or where each tile's rows start) in `externalBuffer`, and makes it the
+ * active buffer of `matA`. Later `oxsparseSpMV` calls with the same arguments (alpha, beta, x, y
+ * and A's values may change, A's sparsity pattern may not) and that buffer run that schedule.
+ * Waits for the handle's stream once (it reads the row-length histogram back), except under
+ * graph capture, where it keeps the plain schedule.
  */
 oxsparseStatus_t oxsparseSpMV_preprocess(oxsparseHandle_t handle, oxsparseOperation_t opA, const void *alpha, oxsparseConstSpMatDescr_t matA, oxsparseConstDnVecDescr_t vecX, const void *beta, oxsparseDnVecDescr_t vecY, cudaDataType computeType, oxsparseSpMVAlg_t alg, void *externalBuffer);
 
 /**
  * y = alpha * op(A) * x + beta * y on the handle's stream. When beta is zero y is only written.
- * Deterministic: the same inputs give bitwise the same y, with or without preprocess, for every
- * algorithm and opA.
+ * Deterministic: the same inputs give bitwise the same y run to run, for every algorithm and
+ * opA; a call after preprocess may run another kernel than a plain call, so the two may differ in
+ * rounding.
  */
 oxsparseStatus_t oxsparseSpMV(oxsparseHandle_t handle, oxsparseOperation_t opA, const void *alpha, oxsparseConstSpMatDescr_t matA, oxsparseConstDnVecDescr_t vecX, const void *beta, oxsparseDnVecDescr_t vecY, cudaDataType computeType, oxsparseSpMVAlg_t alg, void *externalBuffer);
 

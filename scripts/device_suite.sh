@@ -30,6 +30,21 @@ for t in "$dev"/bin/*; do
     [ "$f" -eq 0 ] || grep -E 'panicked|FAILED|failures:' -A3 "$logs/rust-$name.log" | head -40
 done
 
+# Preprocess picks the vector kernel or the tiles by the rows' lengths; forcing each makes every
+# preprocessed case of the SpMV suite run on it.
+for kernel in vector tiles; do
+    echo "=== gpu_spmv with OXSPARSE_SPMV_KERNEL=$kernel"
+    OXSPARSE_SPMV_KERNEL=$kernel "$dev/bin/gpu_spmv" --test-threads=1 --show-output >"$logs/rust-gpu_spmv-$kernel.log" 2>&1
+    rc=$?
+    line=$(grep -E '^test result:' "$logs/rust-gpu_spmv-$kernel.log" | tail -1)
+    p=$(sed -E 's/.* ([0-9]+) passed.*/\1/' <<<"$line"); f=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")
+    [ -n "$line" ] || { p=0; f=1; }
+    [ $rc -ne 0 ] && [ "${f:-0}" -eq 0 ] && f=1
+    passed=$((passed + p)); failed=$((failed + f))
+    echo "gpu_spmv ($kernel): $p passed, $f failed"
+    [ "$f" -eq 0 ] || grep -E 'panicked|FAILED|failures:' -A3 "$logs/rust-gpu_spmv-$kernel.log" | head -40
+done
+
 echo "=== C/C++/Fortran consumers built on the CPU machine"
 for t in "$dev"/c_tests/*; do
     name=$(basename "$t")

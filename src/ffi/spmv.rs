@@ -58,10 +58,12 @@ pub unsafe extern "C" fn oxsparseSpMV_bufferSize(
     })
 }
 
-/// Optional: builds the plan for these arguments (where each tile's rows start) into
-/// `externalBuffer` and makes it the active buffer of `matA`. Later `oxsparseSpMV` calls with the
-/// same arguments (alpha, beta, x, y and A's values may change) and that buffer skip that work.
-/// Asynchronous.
+/// Optional: measures the lengths of op(A)'s rows and keeps a schedule for these arguments (the
+/// lists of long rows, or where each tile's rows start) in `externalBuffer`, and makes it the
+/// active buffer of `matA`. Later `oxsparseSpMV` calls with the same arguments (alpha, beta, x, y
+/// and A's values may change, A's sparsity pattern may not) and that buffer run that schedule.
+/// Waits for the handle's stream once (it reads the row-length histogram back), except under
+/// graph capture, where it keeps the plain schedule.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMV_preprocess(
     handle: oxsparseHandle_t,
@@ -85,8 +87,9 @@ pub unsafe extern "C" fn oxsparseSpMV_preprocess(
 }
 
 /// y = alpha * op(A) * x + beta * y on the handle's stream. When beta is zero y is only written.
-/// Deterministic: the same inputs give bitwise the same y, with or without preprocess, for every
-/// algorithm and opA.
+/// Deterministic: the same inputs give bitwise the same y run to run, for every algorithm and
+/// opA; a call after preprocess may run another kernel than a plain call, so the two may differ in
+/// rounding.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMV(
     handle: oxsparseHandle_t,

@@ -1,5 +1,6 @@
 //! Launchers for `kernels/spmv.cu` (the tile kernel over op(A) as rows, its fix-up, the row table
-//! preprocess keeps, and the scale for empty A) and `kernels/spmv_formats.cu` (Sliced-ELL, BSR).
+//! preprocess keeps, and the scale for empty A), `kernels/spmv_vector.cu` (the vector kernel, the
+//! row histogram and row lists of its schedule) and `kernels/spmv_formats.cu` (Sliced-ELL, BSR).
 //! The plan (src/ops/spmv/plan.rs) has chosen the kernel and filled the parameter blocks; these
 //! functions pick the instantiation's name and the grid.
 
@@ -77,4 +78,51 @@ pub fn sell(h: &Handle, p: &SpmvSellParams, types: Types, index: IndexType) -> R
 pub fn bsr(h: &Handle, p: &SpmvBsrParams, types: Types, index: IndexType) -> Result<()> {
     let name = format!("oxs_spmv_bsr_{}_{}", types.suffix(), index_suffix(index));
     launch(h, "spmv_formats", &name, (row_blocks(p.shape.m), 1, 1), SPMV_BLOCK, 0, p)
+}
+
+// ---- kernels/spmv_vector.cu -------------------------------------------------------------------
+
+/// Blocks of the vector kernel: the list workers, then one group of `lanes` lanes per row.
+fn vector_blocks(p: &SpmvVectorParams) -> Result<u32> {
+    let groups = (p.shape.m.max(0) as u64 * p.v.lanes as u64).div_ceil(SPMV_BLOCK as u64);
+    let blocks = groups + p.v.huge_blocks as u64 + p.v.long_blocks as u64;
+    u32::try_from(blocks).ok().filter(|&b| b < i32::MAX as u32).ok_or_else(|| Error::NotSupported(format!("{} rows exceed the grid", p.shape.m)))
+}
+
+/// The vector kernel (one launch).
+pub fn vector(h: &Handle, p: &SpmvVectorParams, types: Types, index: IndexType) -> Result<()> {
+    let name = format!("oxs_spmv_vector_{}_{}", types.suffix(), index_suffix(index));
+    launch(h, "spmv_vector", &name, (vector_blocks(p)?, 1, 1), SPMV_BLOCK, 0, p)
+}
+
+/// Row-length histogram of op(A): rows, then entries, per bucket (see `SPMV_HIST_BUCKETS`),
+/// copied back after the work already on the stream. Not to be called while capturing.
+pub fn row_histogram(h: &Handle, p: &SpmvVectorParams, index: IndexType) -> Result<[[u64; SPMV_HIST_BUCKETS as usize]; 2]> {
+    let bytes = 2 * SPMV_HIST_BUCKETS as usize * 8;
+    super::vector_ops::zero_device(h, p.v.hist, bytes)?;
+    let name = format!("oxs_spmv_row_histogram_{}", index_suffix(index));
+    launch(h, "spmv_vector", &name, (grid_for(p.shape.m as u64, SPMV_BLOCK).min(1024), 1, 1), SPMV_BLOCK, 0, p)?;
+    let mut raw = vec![0u8; bytes];
+    super::vector_ops::copy_to_host_and_wait(h, p.v.hist, &mut raw)?;
+    let mut hist = [[0u64; SPMV_HIST_BUCKETS as usize]; 2];
+    for (i, c) in raw.chunks_exact(8).enumerate() {
+        hist[i / SPMV_HIST_BUCKETS as usize][i % SPMV_HIST_BUCKETS as usize] = u64::from_ne_bytes(c.try_into().unwrap());
+    }
+    Ok(hist)
+}
+
+/// Lists the long and huge rows of `p.v` and then stamps the token that makes the lists trusted.
+pub fn list_rows(h: &Handle, p: &SpmvVectorParams, index: IndexType) -> Result<()> {
+    super::vector_ops::zero_device(h, p.v.counts, 16)?;
+    let name = format!("oxs_spmv_list_rows_{}", index_suffix(index));
+    launch(h, "spmv_vector", &name, (grid_for(p.shape.m as u64, SPMV_BLOCK), 1, 1), SPMV_BLOCK, 0, p)?;
+    launch(h, "spmv_vector", "oxs_spmv_vector_stamp", (1, 1, 1), 1, 0, p)
+}
+
+/// Whether the handle's stream is being captured into a graph (nothing may wait then).
+pub fn capturing(h: &Handle) -> Result<bool> {
+    let _bound = h.bind()?;
+    // SAFETY: the handle's live stream.
+    let status = unsafe { cudarc::driver::result::stream::is_capturing(h.cu_stream()) }.map_err(|e| Error::from_driver("cuStreamIsCapturing", e))?;
+    Ok(status != cudarc::driver::sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE)
 }

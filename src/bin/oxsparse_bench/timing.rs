@@ -1,5 +1,7 @@
 //! Timing with CUDA events on the legacy default stream: warm-up calls, then `runs` timed calls,
-//! each between two events and waited for before the next, reported as their median.
+//! each between two events and waited for before the next, reported as their median. The host
+//! time each call takes to return (its enqueueing work, which delays the GPU on an idle stream) is
+//! reported beside it.
 //!
 //! Calls rotate among several copies of the operands (see [`copies_for`]) so that a call finds
 //! its inputs in L2 only as often as a real workload would, not because the previous timed call
@@ -27,6 +29,8 @@ pub struct Timing {
     pub min_ms: f64,
     pub max_ms: f64,
     pub runs: usize,
+    /// Median host time of the call itself (from before it is made until it returns).
+    pub host_ms: f64,
 }
 
 /// Median of a non-empty sample (the mean of the middle two for an even count).
@@ -42,8 +46,9 @@ pub fn median(sample: &[f64]) -> f64 {
     }
 }
 
-pub fn summarize(sample: &[f64]) -> Timing {
+pub fn summarize(sample: &[f64], host: &[f64]) -> Timing {
     Timing {
+        host_ms: if host.is_empty() { 0.0 } else { median(host) },
         median_ms: median(sample),
         min_ms: sample.iter().copied().fold(f64::INFINITY, f64::min),
         max_ms: sample.iter().copied().fold(f64::NEG_INFINITY, f64::max),
@@ -95,11 +100,14 @@ pub fn measure(warmup: usize, runs: usize, copies: usize, mut call: impl FnMut(u
     }
     sync("the warm-up calls")?;
     let mut sample = Vec::with_capacity(runs);
+    let mut host = Vec::with_capacity(runs);
     for _ in 0..runs {
         // SAFETY: live events, the legacy stream.
         unsafe {
             cu("cuEventRecord", result::event::record(ev.start, null))?;
+            let t0 = std::time::Instant::now();
             call(next)?;
+            host.push(t0.elapsed().as_secs_f64() * 1e3);
             cu("cuEventRecord", result::event::record(ev.stop, null))?;
             cu("cuEventSynchronize", result::event::synchronize(ev.stop))?;
             sample.push(cu("cuEventElapsedTime", result::event::elapsed(ev.start, ev.stop))? as f64);
@@ -107,7 +115,7 @@ pub fn measure(warmup: usize, runs: usize, copies: usize, mut call: impl FnMut(u
         next = (next + 1) % copies;
     }
     sync("the timed calls")?;
-    Ok(summarize(&sample))
+    Ok(summarize(&sample, &host))
 }
 
 /// The time of one call that enqueues work on the legacy default stream (a preprocess), between
@@ -141,8 +149,8 @@ mod tests {
 
     #[test]
     fn summary_has_min_and_max() {
-        let t = summarize(&[0.3, 0.1, 0.2]);
-        assert_eq!(t, Timing { median_ms: 0.2, min_ms: 0.1, max_ms: 0.3, runs: 3 });
+        let t = summarize(&[0.3, 0.1, 0.2], &[0.01, 0.03, 0.02]);
+        assert_eq!(t, Timing { median_ms: 0.2, min_ms: 0.1, max_ms: 0.3, runs: 3, host_ms: 0.02 });
     }
 
     #[test]

@@ -90,3 +90,46 @@ pub struct SpmvBsrParams {
     pub col_major_blocks: i32,
     pub pad: i32,
 }
+
+/// Entries each lane of the vector kernel loads per round trip (its loads in flight).
+pub const SPMV_VECTOR_UNROLL: u32 = 4;
+/// Buckets of the row-length histogram: bucket 0 holds empty rows, bucket b >= 1 rows of
+/// 2^(b-1) ..= 2^b - 1 entries.
+pub const SPMV_HIST_BUCKETS: u32 = 64;
+
+/// The vector kernel's schedule, chosen from the row-length histogram that `preprocess` gathers.
+///
+/// Rows of at least `huge_threshold` entries are listed at `huge_rows` (i64, `*huge_count` of
+/// them) and taken by the first `huge_blocks` blocks, a whole block per row; rows of at least
+/// `long_threshold` entries are listed at `long_rows` and taken by the next `long_blocks` blocks,
+/// a warp per row; every other row gets a group of `lanes` lanes in the remaining blocks. The
+/// lists are trusted only when the 8 bytes at `token_at` equal `token`; otherwise the list blocks
+/// do nothing and the groups take every row (slower on long rows, the same sums up to rounding).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpmvVector {
+    /// Lanes per short row: a power of two from 1 to 32.
+    pub lanes: i32,
+    pub huge_blocks: i32,
+    pub long_blocks: i32,
+    pub pad: i32,
+    pub long_threshold: i64,
+    pub huge_threshold: i64,
+    pub long_rows: u64,
+    pub huge_rows: u64,
+    /// Two u64 counts: long rows, huge rows (written by preprocess).
+    pub counts: u64,
+    /// `2 * SPMV_HIST_BUCKETS` u64: rows per bucket, then entries per bucket.
+    pub hist: u64,
+    pub token_at: u64,
+    pub token: u64,
+}
+
+/// The vector kernel, the row histogram and the row lists.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpmvVectorParams {
+    pub shape: SpmvShape,
+    pub a: SpmmRows,
+    pub v: SpmvVector,
+}

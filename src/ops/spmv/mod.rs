@@ -2,17 +2,25 @@
 //!
 //! * `check`: the arguments, in the API's order, and what cuSPARSE supports.
 //! * `plan`: how A is read, which kernel runs, the workspace layout (host facts only).
+//! * `schedule`: the vector kernel's schedule, from the row lengths preprocess measures.
 //! * here: the three entry points and the launches in order: the row view (CSR with opA = T/H,
-//!   CSC with N, COO), then the tile kernel and its fix-up (or the Sliced-ELL / BSR kernel, or a
-//!   scale of y when A stores nothing). `preprocess` builds the tile kernel's row table into the
-//!   user's buffer, stamped with a token, and records the buffer as the matrix's active one; a
-//!   later call with the same arguments and that buffer passes the table and token, and the
-//!   kernel trusts the table only if the stamp is still there (otherwise each block searches the
-//!   offsets, with the same result). Row views are rebuilt by every call: they hold indices the
-//!   kernels follow, so a stale one must never be read.
+//!   CSC with N, COO), then the kernel: the tile kernel and its fix-up, or the vector kernel when
+//!   preprocess chose it (or the Sliced-ELL / BSR kernel, or a scale of y when A stores nothing).
+//!
+//! `preprocess` (op(A) as rows) reads back a histogram of row lengths and either lists the long
+//! rows for the vector kernel or builds the tile kernel's row table; either goes into the user's
+//! buffer, stamped with a token, and the buffer is recorded as the matrix's active one. A later
+//! call with the same arguments and that buffer runs what preprocess chose; the kernel trusts the
+//! buffer's lists or table only if the stamp is still there (otherwise it does without, with the
+//! same result up to rounding). Results are bitwise reproducible run to run; a preprocessed call
+//! may differ from a plain one in rounding, as it may run another kernel. Row views are rebuilt
+//! by every call: they hold indices the kernels follow, so a stale one must never be read.
+//! Preprocess waits for its histogram (a stream synchronisation); under graph capture it cannot,
+//! and keeps the tile kernel.
 
 pub mod check;
 pub mod plan;
+pub mod schedule;
 
 use crate::context::Handle;
 use crate::descr::{DnVec, FormatInfo, SpMat};
@@ -23,6 +31,7 @@ use crate::kernels::params::Scalar;
 use crate::kernels::{self, row_view, spmv as k};
 use crate::types::{DataType, Operation, Order, SpMVAlg};
 use plan::{align_up, ARead, Kernel, Plan};
+use schedule::Schedule;
 use std::ffi::c_void;
 
 /// The arguments of one SpMV call, decoded.
@@ -43,8 +52,10 @@ pub struct Call<'a> {
 pub struct ActiveBuffer {
     pub buffer: u64,
     pub signature: Signature,
-    /// The token stamped next to the row table.
+    /// The token stamped next to the row table or the row lists.
     pub token: u64,
+    /// The vector kernel's schedule (None: the tile kernel with its row table).
+    pub schedule: Option<Schedule>,
 }
 
 /// Everything that must be equal for a preprocessed buffer to be reused: all arguments except
@@ -87,18 +98,35 @@ pub fn buffer_size(_h: &Handle, call: &Call) -> Result<usize> {
     Ok(make_plan(call)?.workspace)
 }
 
-/// `oxsparseSpMV_preprocess`: builds the tile kernel's row table into `buffer`.
+/// `oxsparseSpMV_preprocess`: measures the row lengths and keeps the vector kernel's row lists,
+/// or the tile kernel's row table, in `buffer`.
 pub fn preprocess(h: &Handle, call: &Call, buffer: u64) -> Result<Option<ActiveBuffer>> {
     let p = make_plan(call)?;
     report(&p, "preprocess");
-    if p.tiles.is_none() {
-        return Ok(None); // nothing worth keeping: one tile, or not the tile kernel
-    }
+    let Kernel::Tiles { .. } = p.kernel else { return Ok(None) };
     let ws = workspace(&p, buffer)?;
     build_view(h, &p, ws)?;
     let token = crate::ops::new_token();
-    k::build_tile_rows(h, &rows_params(call, &p, ws, Scalars::default(), Some(token)), p.index)?;
-    Ok(Some(ActiveBuffer { buffer, signature: signature(call, &p), token }))
+    let forced = schedule::forced();
+    let mut vp = vector_params(call, &p, ws, Scalars::default(), None, token);
+    let chosen = if forced == Some(schedule::Forced::Tiles) || k::capturing(h)? {
+        None
+    } else {
+        let hist = k::row_histogram(h, &vp, p.index)?;
+        schedule::choose(&hist, call.a.nnz, forced)
+    };
+    if let Some(s) = chosen {
+        if plan::print_enabled() {
+            eprintln!("oxsparse: preprocess schedule: {s}");
+        }
+        vp.v = vector_schedule(&p, ws, &s, token);
+        k::list_rows(h, &vp, p.index)?;
+    } else if p.tiles.is_some() {
+        k::build_tile_rows(h, &rows_params(call, &p, ws, Scalars::default(), Some(token)), p.index)?;
+    } else {
+        return Ok(None); // one tile: nothing worth keeping
+    }
+    Ok(Some(ActiveBuffer { buffer, signature: signature(call, &p), token, schedule: chosen }))
 }
 
 /// `oxsparseSpMV`.
@@ -109,15 +137,15 @@ pub fn spmv(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>)
         return Ok(());
     }
     let ws = workspace(&p, buffer)?;
-    let token = match active {
-        Some(a) if a.buffer == buffer && a.signature == signature(call, &p) => Some(a.token),
-        _ => None,
-    };
+    let active = active.filter(|a| a.buffer == buffer && a.signature == signature(call, &p));
     // SAFETY: the FFI layer checked alpha and beta are non-NULL; in host mode they point to a
     // value of the compute type (the API's contract).
     let scalars = unsafe { Scalars { alpha: kernels::scalar(h, call.alpha, call.compute)?, beta: kernels::scalar(h, call.beta, call.compute)? } };
     build_view(h, &p, ws)?;
-    launch(h, call, &p, ws, scalars, token)
+    if let Some(ActiveBuffer { schedule: Some(s), token, .. }) = active {
+        return k::vector(h, &vector_params(call, &p, ws, scalars, Some(s), *token), p.types, p.index);
+    }
+    launch(h, call, &p, ws, scalars, active.map(|a| a.token))
 }
 
 fn report(p: &Plan, what: &str) {
@@ -183,6 +211,33 @@ fn rows_params(call: &Call, p: &Plan, ws: u64, s: Scalars, token: Option<u64>) -
         }
     }
     SpmvRowsParams { shape: shape(call, p, s), a: rows, tiles }
+}
+
+/// The vector kernel's schedule block: the schedule's numbers and the layout's addresses.
+fn vector_schedule(p: &Plan, ws: u64, s: &Schedule, token: u64) -> SpmvVector {
+    let l = p.vector.expect("a plan with the tile kernel has a vector layout");
+    let at = |off: usize| ws + off as u64;
+    SpmvVector {
+        lanes: s.lanes,
+        huge_blocks: s.huge_blocks,
+        long_blocks: s.long_blocks,
+        pad: 0,
+        long_threshold: s.long_threshold,
+        huge_threshold: s.huge_threshold,
+        long_rows: at(l.long_rows_at),
+        huge_rows: at(l.huge_rows_at),
+        counts: at(l.counts_at),
+        hist: at(l.hist_at),
+        token_at: at(l.token_at),
+        token,
+    }
+}
+
+/// The vector kernel's parameters (with `schedule` None: only what the histogram needs).
+fn vector_params(call: &Call, p: &Plan, ws: u64, s: Scalars, schedule: Option<&Schedule>, token: u64) -> SpmvVectorParams {
+    let rp = rows_params(call, p, ws, s, None);
+    let blank = Schedule { lanes: 1, long_threshold: i64::MAX, huge_threshold: i64::MAX, long_rows: 0, huge_rows: 0, long_blocks: 0, huge_blocks: 0 };
+    SpmvVectorParams { shape: rp.shape, a: rp.a, v: vector_schedule(p, ws, schedule.unwrap_or(&blank), token) }
 }
 
 /// Enqueues the chosen kernels.

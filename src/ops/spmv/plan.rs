@@ -1,10 +1,12 @@
 //! The SpMV planner: from the checked arguments, decide how op(A) is read (as stored rows, or
 //! through a row view built in the workspace), which kernel runs, and where everything lies in
-//! the user's workspace. Only host-known facts are used (shapes, nnz, types), so `preprocess`
-//! and a plain call make the same plan and produce bitwise the same y.
+//! the user's workspace. Only host-known facts are used (shapes, nnz, types): a plain call runs
+//! the tile kernel. `preprocess` may then replace it by the vector kernel, on a schedule chosen
+//! from the rows' lengths (src/ops/spmv/schedule.rs), which its buffer keeps for later calls.
 //! `OXSPARSE_PRINT_PLAN=1` prints every plan to stderr.
 
 use super::check::{transposed, Dims};
+use super::schedule;
 use super::Call;
 use crate::descr::FormatInfo;
 use crate::kernels::row_view::{self, Major, RowViewSource};
@@ -54,6 +56,16 @@ pub struct TileLayout {
     pub tail_row_at: usize,
 }
 
+/// Byte offsets (from the aligned workspace start) of the vector kernel's schedule data.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VectorLayout {
+    pub hist_at: usize,
+    pub counts_at: usize,
+    pub token_at: usize,
+    pub long_rows_at: usize,
+    pub huge_rows_at: usize,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
     pub dims: Dims,
@@ -62,6 +74,8 @@ pub struct Plan {
     pub a: ARead,
     pub kernel: Kernel,
     pub tiles: Option<TileLayout>,
+    /// Where preprocess may keep a vector schedule (with the tile kernel only).
+    pub vector: Option<VectorLayout>,
     /// Bytes to ask the user for (0: the buffer may be NULL).
     pub workspace: usize,
 }
@@ -120,10 +134,22 @@ fn tile_layout(start: usize, count: i64, compute_bytes: usize) -> (TileLayout, u
     (TileLayout { token_at, tile_rows_at, head_at, tail_at, tail_row_at }, end)
 }
 
+/// The vector schedule's data after `start` bytes: histogram, list counts, token, the two lists.
+fn vector_layout(start: usize, m: i64, nnz: i64) -> (VectorLayout, usize) {
+    let (long_cap, huge_cap) = schedule::list_capacity(m, nnz);
+    let hist_at = start;
+    let counts_at = hist_at + align_up(2 * crate::kernels::params::spmv::SPMV_HIST_BUCKETS as usize * 8);
+    let token_at = counts_at + ALIGN;
+    let long_rows_at = token_at + ALIGN;
+    let huge_rows_at = long_rows_at + align_up(long_cap * 8);
+    let end = huge_rows_at + align_up(huge_cap * 8);
+    (VectorLayout { hist_at, counts_at, token_at, long_rows_at, huge_rows_at }, end)
+}
+
 /// The plan for a checked call. `types` come from `check::support`.
 pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
     let a = a_read(call, &d);
-    let mut p = Plan { dims: d, types, index: call.a.index_type, a, kernel: Kernel::Nothing, tiles: None, workspace: 0 };
+    let mut p = Plan { dims: d, types, index: call.a.index_type, a, kernel: Kernel::Nothing, tiles: None, vector: None, workspace: 0 };
     if d.m == 0 {
         return p;
     }
@@ -145,6 +171,10 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
             p.tiles = Some(layout);
             total = end;
         }
+        // Disjoint from the tiles' bookkeeping, which a plain call with this buffer overwrites.
+        let (layout, end) = vector_layout(total, d.m, call.a.nnz);
+        p.vector = Some(layout);
+        total = end;
     }
     p.workspace = if total > 0 { ALIGN + total } else { 0 };
     p
@@ -167,6 +197,15 @@ mod tests {
         assert!(at.iter().all(|x| x % ALIGN == 0));
         assert!(at.windows(2).all(|w| w[0] < w[1]));
         assert!(l.head_at - l.tile_rows_at >= 4 * 8);
+    }
+
+    #[test]
+    fn vector_layout_is_aligned_and_disjoint() {
+        let (l, end) = vector_layout(768, 1000, 100_000);
+        let at = [l.hist_at, l.counts_at, l.token_at, l.long_rows_at, l.huge_rows_at, end];
+        assert!(at.iter().all(|x| x % ALIGN == 0));
+        assert!(at.windows(2).all(|w| w[0] < w[1]));
+        assert!(l.counts_at - l.hist_at >= 1024 && l.huge_rows_at - l.long_rows_at >= 1000 * 8);
     }
 
     #[test]

@@ -107,7 +107,7 @@ fn lib_json(l: &LibResult, r: &Row, copy: Option<&CopyBandwidth>) -> String {
     let t = l.time;
     let c = l.check.as_ref();
     format!(
-        "{{\"lib\": {}, \"alg\": {}, \"extra\": {}, \"status\": {}, \"median_ms\": {}, \"min_ms\": {}, \"max_ms\": {}, \"runs\": {}, \
+        "{{\"lib\": {}, \"alg\": {}, \"extra\": {}, \"status\": {}, \"median_ms\": {}, \"min_ms\": {}, \"max_ms\": {}, \"runs\": {}, \"host_ms\": {}, \
          \"gflops\": {}, \"gbps\": {}, \"pct_copy_bw\": {}, \"preprocess_ms\": {}, \"check\": {}, \"compared\": {}, \"mismatches\": {}, \"max_abs_err\": {}, \
          \"worst_err_over_tol\": {}, \"check_scope\": {}, \"first_mismatch\": {}, \"error\": {}}}",
         js(l.lib),
@@ -118,6 +118,7 @@ fn lib_json(l: &LibResult, r: &Row, copy: Option<&CopyBandwidth>) -> String {
         jn(t.map(|t| t.min_ms)),
         jn(t.map(|t| t.max_ms)),
         t.map_or(0, |t| t.runs),
+        jn(t.map(|t| t.host_ms)),
         jn(r.gflops(l.median())),
         jn(r.gbps(l.median())),
         jn(r.pct_of_copy(l.median(), copy)),

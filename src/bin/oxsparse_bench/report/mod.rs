@@ -283,7 +283,7 @@ pub mod tests {
     use crate::case::ONLY;
 
     pub fn timing(ms: f64) -> Option<Timing> {
-        Some(Timing { median_ms: ms, min_ms: ms, max_ms: ms, runs: 1 })
+        Some(Timing { median_ms: ms, min_ms: ms, max_ms: ms, runs: 1, host_ms: 0.0 })
     }
 
     fn check(bad: u64) -> Option<Check> {

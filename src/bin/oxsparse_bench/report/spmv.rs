@@ -20,8 +20,8 @@ impl Report {
         let copy = self.copy_bandwidth.as_ref();
         let _ = writeln!(
             s,
-            "\n{:<6} {:<30} {:<26} {:>19} {:>10} {:>11} {:>10} {:>10} {:>8} {:>11} {:<13} {:>8} {:>10} {:>8} {:>8} {:>6} {:>8}  {:<11}  every cuSPARSE algorithm, ms",
-            "op", "variant", "input", "rows x cols", "nnz", "oxsparse ms", "no-prep ms", "prep'd ms", "prep ms", "cuSPARSE ms", "best alg", "speedup", "no-prep sp", "GFLOP/s", "GB/s", "%copy", "cu %copy", "check"
+            "\n{:<6} {:<30} {:<26} {:>19} {:>10} {:>11} {:>10} {:>10} {:>8} {:>11} {:>11} {:<13} {:>8} {:>10} {:>8} {:>8} {:>6} {:>8}  {:<11}  every cuSPARSE algorithm, ms",
+            "op", "variant", "input", "rows x cols", "nnz", "oxsparse ms", "no-prep ms", "prep'd ms", "prep ms", "host us o/c", "cuSPARSE ms", "best alg", "speedup", "no-prep sp", "GFLOP/s", "GB/s", "%copy", "cu %copy", "check"
         );
         for r in self.rows.iter().filter(|r| r.op == OP) {
             let (ox, cu) = (r.median("oxsparse"), r.median("cuSPARSE"));
@@ -32,7 +32,7 @@ impl Report {
             let each: Vec<String> = r.libs.iter().filter(|l| l.lib == "cuSPARSE").map(|l| format!("{} {}", l.alg, l.median().map_or(l.status().to_string(), |m| format!("{m:.4}")))).collect();
             let _ = writeln!(
                 s,
-                "{:<6} {:<30} {:<26} {:>19} {:>10} {:>11} {:>10} {:>10} {:>8} {:>11} {:<13} {:>8} {:>10} {:>8} {:>8} {:>6} {:>8}  {:<11}  {}",
+                "{:<6} {:<30} {:<26} {:>19} {:>10} {:>11} {:>10} {:>10} {:>8} {:>11} {:>11} {:<13} {:>8} {:>10} {:>8} {:>8} {:>6} {:>8}  {:<11}  {}",
                 r.op,
                 truncate(&r.variant, 30),
                 truncate(&r.input, 26),
@@ -42,6 +42,7 @@ impl Report {
                 opt(ms(r.no_preprocess("oxsparse")), 4),
                 opt(ms(r.preprocessed("oxsparse")), 4),
                 opt(r.preprocess_ms("oxsparse"), 4),
+                host_us(r),
                 opt(cu, 4),
                 truncate(alg, 13),
                 x(r.speedup()),
@@ -55,6 +56,12 @@ impl Report {
             );
         }
     }
+}
+
+/// The median host time of one call (enqueueing only), oxsparse / cuSPARSE, in microseconds.
+fn host_us(r: &Row) -> String {
+    let us = |lib: &str| r.primary(lib).and_then(|l| l.time).map_or("-".to_string(), |t| format!("{:.1}", t.host_ms * 1e3));
+    format!("{}/{}", us("oxsparse"), us("cuSPARSE"))
 }
 
 /// What an SpMV group's summary adds to the common one.

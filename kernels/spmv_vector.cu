@@ -1,0 +1,237 @@
+// SpMV over op(A) given as rows, scheduled from the row lengths that preprocess measured.
+//
+// Kernels (parameter blocks in src/kernels/params/spmv.rs, SpmvVectorParams):
+//  * `vector`        (oxs_spmv_vector_*): one launch, three kinds of worker by block index:
+//                    blocks [0, huge_blocks) take the huge rows listed by preprocess, a block per
+//                    row; the next long_blocks blocks take the long rows, a warp per row; the rest
+//                    give every other row a group of `lanes` lanes. Each worker reads its row's
+//                    entries straight from global memory, UNROLL per lane in flight, and reduces
+//                    with a butterfly. No shared products, no fix-up, no atomics.
+//  * `row_histogram` (oxs_spmv_row_histogram_*): rows and entries per log2 bucket of row length,
+//                    which the planner reads back (src/ops/spmv/schedule.rs).
+//  * `list_rows`     (oxs_spmv_list_rows_*): the long and huge rows; `vector_stamp` then marks
+//                    the lists valid.
+//
+// Summation order, fixed so results are bitwise reproducible run to run: a row's worker (group,
+// warp or block, decided by the row's length alone) gives lane l the entries l, l + W, l + 2W, ...
+// (W lanes), added in order; lanes combine by a butterfly, warps of a block in warp order. The
+// order of the lists (built with atomics) decides only which worker takes a row, not its sums.
+#include "common/spmv.cuh"
+
+using spmm::group_mask;
+using spmm::Rows;
+using spmm::shfl;
+using spmm::WARP;
+using namespace spmv;
+
+namespace {
+
+constexpr int UNROLL = SPMV_VECTOR_UNROLL;
+constexpr int BUCKETS = SPMV_HIST_BUCKETS;
+
+// ---- loads that bypass the caches' keep policy: A is read once, x many times -------------------
+
+template <typename T>
+__device__ __forceinline__ T load_once(const T* p) {
+    static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16, "load size");
+    T v;
+    if constexpr (sizeof(T) == 1) {
+        const unsigned char u = __ldcs(reinterpret_cast<const unsigned char*>(p));
+        memcpy(&v, &u, 1);
+    } else if constexpr (sizeof(T) == 2) {
+        const unsigned short u = __ldcs(reinterpret_cast<const unsigned short*>(p));
+        memcpy(&v, &u, 2);
+    } else if constexpr (sizeof(T) == 4) {
+        const unsigned u = __ldcs(reinterpret_cast<const unsigned*>(p));
+        memcpy(&v, &u, 4);
+    } else if constexpr (sizeof(T) == 8) {
+        const unsigned long long u = __ldcs(reinterpret_cast<const unsigned long long*>(p));
+        memcpy(&v, &u, 8);
+    } else {
+        const uint4 u = __ldcs(reinterpret_cast<const uint4*>(p));
+        memcpy(&v, &u, 16);
+    }
+    return v;
+}
+
+// ---- stage 1: one lane's share of a row --------------------------------------------------------
+
+// Sum over q = s + lane, s + lane + stride, ... < e of a_q * x[col_q], in that order. The loads of
+// UNROLL entries are issued before any x is gathered.
+template <typename V, typename X, typename C, typename I>
+__device__ __forceinline__ C lane_sum(const Rows<V, I>& a, const X* x, int64_t k, int64_t s, int64_t e, int lane, int stride) {
+    C sum = zero<C>();
+    for (int64_t q = s + lane; q < e; q += int64_t(UNROLL) * stride) {
+        int64_t col[UNROLL];
+        C val[UNROLL];
+#pragma unroll
+        for (int i = 0; i < UNROLL; ++i) {
+            const int64_t qi = q + int64_t(i) * stride;
+            col[i] = -1;
+            val[i] = zero<C>();
+            if (qi < e) {
+                col[i] = int64_t(load_once(a.cols + qi)) - a.base;
+                const C v = to_compute<C>(load_once(a.values + (a.perm ? int64_t(a.perm[qi]) : qi)));
+                val[i] = a.conj ? ::conj(v) : v;
+            }
+        }
+#pragma unroll
+        for (int i = 0; i < UNROLL; ++i)
+            if (col[i] >= 0 && col[i] < k) sum = sum + val[i] * to_compute<C>(load_x(x + col[i]));
+    }
+    return sum;
+}
+
+// ---- stage 2: reductions -----------------------------------------------------------------------
+
+template <typename C>
+__device__ __forceinline__ C group_sum(C v, int g) {
+    const unsigned mask = group_mask(g);
+    const int li = threadIdx.x % g;
+    for (int d = 1; d < g; d *= 2) v = v + shfl(mask, v, li ^ d, g);
+    return v;
+}
+
+// The block's sum, valid in thread 0: warps by butterfly, then warp 0 adds the warps in order.
+template <typename C>
+__device__ C block_sum(C v) {
+    __shared__ C warps[BLOCK / WARP];
+    v = group_sum(v, WARP);
+    if (threadIdx.x % WARP == 0) warps[threadIdx.x / WARP] = v;
+    __syncthreads();
+    C total = zero<C>();
+    if (threadIdx.x == 0)
+        for (int w = 0; w < BLOCK / WARP; ++w) total = total + warps[w];
+    __syncthreads();  // `warps` is free for the next row
+    return total;
+}
+
+// ---- stage 3: the three kinds of worker --------------------------------------------------------
+
+__device__ __forceinline__ bool lists_trusted(const SpmvVector& v) {
+    return *reinterpret_cast<const volatile uint64_t*>(v.token_at) == v.token;
+}
+
+__device__ __forceinline__ int64_t list_count(const SpmvVector& v, int which) {
+    return int64_t(reinterpret_cast<const volatile uint64_t*>(v.counts)[which]);
+}
+
+// Huge rows: one block per row, worker w taking list entries w, w + workers, ...
+template <typename V, typename X, typename Y, typename C, typename I>
+__device__ void huge_rows(const SpmvVectorParams& p, const Rows<V, I>& a) {
+    if (!lists_trusted(p.v)) return;
+    const int64_t n = list_count(p.v, 1);
+    const int64_t* list = reinterpret_cast<const int64_t*>(p.v.huge_rows);
+    const X* x = reinterpret_cast<const X*>(p.shape.x);
+    for (int64_t i = blockIdx.x; i < n; i += p.v.huge_blocks) {
+        const int64_t r = list[i];
+        if (r < 0 || r >= p.shape.m) continue;  // the same for the whole block
+        const C sum = block_sum(lane_sum<V, X, C, I>(a, x, p.shape.k, a.begin(r), a.end(r), threadIdx.x, BLOCK));
+        if (threadIdx.x == 0)
+            write_y(reinterpret_cast<Y*>(p.shape.y), r, sum, load_scalar<C>(p.shape.alpha), load_scalar<C>(p.shape.beta));
+    }
+}
+
+// Long rows: one warp per row.
+template <typename V, typename X, typename Y, typename C, typename I>
+__device__ void long_rows(const SpmvVectorParams& p, const Rows<V, I>& a, int64_t worker, int64_t workers) {
+    if (!lists_trusted(p.v)) return;
+    const int64_t n = list_count(p.v, 0);
+    const int64_t* list = reinterpret_cast<const int64_t*>(p.v.long_rows);
+    const X* x = reinterpret_cast<const X*>(p.shape.x);
+    const int lane = threadIdx.x % WARP;
+    for (int64_t i = worker; i < n; i += workers) {
+        const int64_t r = list[i];
+        if (r < 0 || r >= p.shape.m) continue;  // the same for the whole warp
+        const C sum = group_sum(lane_sum<V, X, C, I>(a, x, p.shape.k, a.begin(r), a.end(r), lane, WARP), WARP);
+        if (lane == 0)
+            write_y(reinterpret_cast<Y*>(p.shape.y), r, sum, load_scalar<C>(p.shape.alpha), load_scalar<C>(p.shape.beta));
+    }
+}
+
+// Every other row: a group of g lanes. With trusted lists, rows of at least long_threshold entries
+// belong to the list workers.
+template <typename V, typename X, typename Y, typename C, typename I>
+__device__ void short_rows(const SpmvVectorParams& p, const Rows<V, I>& a, int64_t first_block) {
+    const int g = p.v.lanes;
+    const int64_t r = first_block * (BLOCK / g) + threadIdx.x / g;
+    if (r >= p.shape.m) return;  // the same for the whole group
+    const int64_t s = a.begin(r), e = a.end(r);
+    if (e - s >= p.v.long_threshold && lists_trusted(p.v)) return;
+    const C sum = group_sum(lane_sum<V, X, C, I>(a, reinterpret_cast<const X*>(p.shape.x), p.shape.k, s, e, threadIdx.x % g, g), g);
+    if (threadIdx.x % g == 0)
+        write_y(reinterpret_cast<Y*>(p.shape.y), r, sum, load_scalar<C>(p.shape.alpha), load_scalar<C>(p.shape.beta));
+}
+
+template <typename V, typename X, typename Y, typename C, typename I>
+__device__ void vector(const SpmvVectorParams& p) {
+    const Rows<V, I> a(p.a, 0);
+    const int64_t b = blockIdx.x, huge = p.v.huge_blocks, lng = p.v.long_blocks;
+    if (b < huge) {
+        huge_rows<V, X, Y, C, I>(p, a);
+    } else if (b < huge + lng) {
+        const int64_t warps = BLOCK / WARP;
+        long_rows<V, X, Y, C, I>(p, a, (b - huge) * warps + threadIdx.x / WARP, lng * warps);
+    } else {
+        short_rows<V, X, Y, C, I>(p, a, b - huge - lng);
+    }
+}
+
+// ---- preprocess --------------------------------------------------------------------------------
+
+__device__ __forceinline__ int bucket_of(int64_t len) { return len <= 0 ? 0 : 64 - __clzll((long long)len); }
+
+// hist[b] += rows in bucket b, hist[BUCKETS + b] += their entries (integers: order-free).
+template <typename I>
+__device__ void row_histogram(const SpmvVectorParams& p) {
+    __shared__ unsigned long long rows[BUCKETS], entries[BUCKETS];
+    for (int b = threadIdx.x; b < BUCKETS; b += blockDim.x) rows[b] = entries[b] = 0;
+    __syncthreads();
+    const Rows<float, I> a(p.a, 0);
+    for (int64_t r = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; r < p.shape.m; r += int64_t(gridDim.x) * blockDim.x) {
+        const int64_t len = a.end(r) - a.begin(r);
+        const int b = min(bucket_of(len), BUCKETS - 1);
+        atomicAdd(&rows[b], 1ull);
+        atomicAdd(&entries[b], (unsigned long long)max(len, int64_t(0)));
+    }
+    __syncthreads();
+    unsigned long long* hist = reinterpret_cast<unsigned long long*>(p.v.hist);
+    for (int b = threadIdx.x; b < BUCKETS; b += blockDim.x) {
+        if (rows[b]) atomicAdd(&hist[b], rows[b]);
+        if (entries[b]) atomicAdd(&hist[BUCKETS + b], entries[b]);
+    }
+}
+
+// Appends the long and huge rows to their lists (counts zeroed before).
+template <typename I>
+__device__ void list_rows(const SpmvVectorParams& p) {
+    const Rows<float, I> a(p.a, 0);
+    unsigned long long* counts = reinterpret_cast<unsigned long long*>(p.v.counts);
+    for (int64_t r = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; r < p.shape.m; r += int64_t(gridDim.x) * blockDim.x) {
+        const int64_t len = a.end(r) - a.begin(r);
+        if (len >= p.v.huge_threshold) {
+            reinterpret_cast<int64_t*>(p.v.huge_rows)[atomicAdd(&counts[1], 1ull)] = r;
+        } else if (len >= p.v.long_threshold) {
+            reinterpret_cast<int64_t*>(p.v.long_rows)[atomicAdd(&counts[0], 1ull)] = r;
+        }
+    }
+}
+
+}  // namespace
+
+#define OXS_SPMV_VECTOR(name, V, X, Y, C, I, index)                                                                          \
+    extern "C" __global__ void __launch_bounds__(BLOCK) oxs_spmv_vector_##name##_##index(const SpmvVectorParams p) { \
+        vector<V, X, Y, C, I>(p);                                                                                            \
+    }
+#define OXS_SPMV_VECTOR_BOTH(name, V, X, Y, C) OXS_SPMV_VECTOR(name, V, X, Y, C, int32_t, i32) OXS_SPMV_VECTOR(name, V, X, Y, C, int64_t, i64)
+OXS_SPMV_TYPES(OXS_SPMV_VECTOR_BOTH)
+
+extern "C" __global__ void __launch_bounds__(BLOCK) oxs_spmv_row_histogram_i32(const SpmvVectorParams p) { row_histogram<int32_t>(p); }
+extern "C" __global__ void __launch_bounds__(BLOCK) oxs_spmv_row_histogram_i64(const SpmvVectorParams p) { row_histogram<int64_t>(p); }
+extern "C" __global__ void __launch_bounds__(BLOCK) oxs_spmv_list_rows_i32(const SpmvVectorParams p) { list_rows<int32_t>(p); }
+extern "C" __global__ void __launch_bounds__(BLOCK) oxs_spmv_list_rows_i64(const SpmvVectorParams p) { list_rows<int64_t>(p); }
+
+// Stamps the token after the lists (a separate launch, so every block of list_rows is done).
+extern "C" __global__ void oxs_spmv_vector_stamp(const SpmvVectorParams p) {
+    *reinterpret_cast<uint64_t*>(p.v.token_at) = p.v.token;
+}
