@@ -1,12 +1,14 @@
 // SpMV over op(A) given as rows, scheduled from the row lengths that preprocess measured.
 //
 // Kernels (parameter blocks in src/kernels/params/spmv.rs, SpmvVectorParams):
-//  * `vector`        (oxs_spmv_vector_*): one launch, three kinds of worker by block index:
+//  * `vector`        (oxs_spmv_vector_huge_*, or oxs_spmv_vector_* without huge rows): three
+//                    kinds of worker by block index:
 //                    blocks [0, huge_blocks) take the huge rows listed by preprocess, a block per
 //                    row; the next long_blocks blocks take the long rows, a warp per row; the rest
 //                    give every other row a group of `lanes` lanes. Each worker reads its row's
 //                    entries straight from global memory, UNROLL per lane in flight, and reduces
-//                    with a butterfly. No shared products, no fix-up, no atomics.
+//                    with a butterfly. Huge rows are cut into chunks of HUGE_CHUNK entries, a block
+//                    each; the row's last block to finish adds the chunk sums. No fix-up launch.
 //  * `row_histogram` (oxs_spmv_row_histogram_*): rows and entries per log2 bucket of row length,
 //                    which the planner reads back (src/ops/spmv/schedule.rs).
 //  * `list_rows`     (oxs_spmv_list_rows_*): the long and huge rows; `vector_stamp` then marks
@@ -14,8 +16,9 @@
 //
 // Summation order, fixed so results are bitwise reproducible run to run: a row's worker (group,
 // warp or block, decided by the row's length alone) gives lane l the entries l, l + W, l + 2W, ...
-// (W lanes), added in order; lanes combine by a butterfly, warps of a block in warp order. The
-// order of the lists (built with atomics) decides only which worker takes a row, not its sums.
+// (W lanes), added in order; lanes combine by a butterfly, warps of a block in warp order, chunks
+// of a huge row in chunk order. The order of the lists (built with atomics) decides only which
+// worker takes a row, not its sums; the arrival counter only which block adds the chunks.
 #include "common/spmv.cuh"
 
 using spmm::group_mask;
@@ -28,6 +31,7 @@ namespace {
 
 constexpr int UNROLL = SPMV_VECTOR_UNROLL;
 constexpr int BUCKETS = SPMV_HIST_BUCKETS;
+constexpr int64_t HUGE_CHUNK = SPMV_HUGE_CHUNK;
 
 // ---- loads that bypass the caches' keep policy: A is read once, x many times -------------------
 
@@ -116,19 +120,46 @@ __device__ __forceinline__ int64_t list_count(const SpmvVector& v, int which) {
     return int64_t(reinterpret_cast<const volatile uint64_t*>(v.counts)[which]);
 }
 
-// Huge rows: one block per row, worker w taking list entries w, w + workers, ...
+// y[r] from the chunk sums of huge row i, in chunk order (the row's last block, thread 0).
+template <typename Y, typename C>
+__device__ void finish_huge_row(const SpmvVectorParams& p, int64_t i, int64_t r, int64_t base, int64_t n) {
+    const C* partials = reinterpret_cast<const C*>(p.v.partials);
+    C total = zero<C>();
+    for (int64_t j = 0; j < n; ++j) total = total + __ldcg(partials + base + j);  // L2: other SMs wrote them
+    write_y(reinterpret_cast<Y*>(p.shape.y), r, total, load_scalar<C>(p.shape.alpha), load_scalar<C>(p.shape.beta));
+    reinterpret_cast<unsigned*>(p.v.arrivals)[i] = 0;  // ready for the next call
+}
+
+// Huge rows: one block per chunk, worker w taking chunks w, w + workers, ...
 template <typename V, typename X, typename Y, typename C, typename I>
 __device__ void huge_rows(const SpmvVectorParams& p, const Rows<V, I>& a) {
     if (!lists_trusted(p.v)) return;
-    const int64_t n = list_count(p.v, 1);
-    const int64_t* list = reinterpret_cast<const int64_t*>(p.v.huge_rows);
+    const int64_t rows = list_count(p.v, 1), chunks = list_count(p.v, 2);
+    const int64_t* chunk_row = reinterpret_cast<const int64_t*>(p.v.chunk_row);
+    const uint64_t* chunk_info = reinterpret_cast<const uint64_t*>(p.v.chunk_info);
     const X* x = reinterpret_cast<const X*>(p.shape.x);
-    for (int64_t i = blockIdx.x; i < n; i += p.v.huge_blocks) {
-        const int64_t r = list[i];
-        if (r < 0 || r >= p.shape.m) continue;  // the same for the whole block
-        const C sum = block_sum(lane_sum<V, X, C, I>(a, x, p.shape.k, a.begin(r), a.end(r), threadIdx.x, BLOCK));
-        if (threadIdx.x == 0)
+    for (int64_t c = blockIdx.x; c < chunks; c += p.v.huge_blocks) {
+        // Everything below is the same for the whole block. The chunk's row, its slot in the huge
+        // list and its index in the row arrive in one round trip.
+        const int64_t r = chunk_row[c];
+        const uint64_t info = chunk_info[c];
+        const int64_t i = int64_t(info >> 32), j = int64_t(info & 0xffffffffu), base = c - j;
+        if (r < 0 || r >= p.shape.m || i >= rows) continue;
+        const int64_t s = a.begin(r), e = a.end(r), n = (e - s + HUGE_CHUNK - 1) / HUGE_CHUNK;
+        if (j >= n) continue;
+        const int64_t qs = s + j * HUGE_CHUNK, qe = min(e, qs + HUGE_CHUNK);
+        const C sum = block_sum(lane_sum<V, X, C, I>(a, x, p.shape.k, qs, qe, threadIdx.x, BLOCK));
+        if (threadIdx.x != 0) continue;
+        if (n == 1) {
             write_y(reinterpret_cast<Y*>(p.shape.y), r, sum, load_scalar<C>(p.shape.alpha), load_scalar<C>(p.shape.beta));
+            continue;
+        }
+        reinterpret_cast<C*>(p.v.partials)[c] = sum;
+        __threadfence();  // the partial is visible before the arrival is counted
+        if (atomicAdd(reinterpret_cast<unsigned*>(p.v.arrivals) + i, 1u) == unsigned(n - 1)) {
+            __threadfence();
+            finish_huge_row<Y, C>(p, i, r, base, n);
+        }
     }
 }
 
@@ -163,12 +194,14 @@ __device__ void short_rows(const SpmvVectorParams& p, const Rows<V, I>& a, int64
         write_y(reinterpret_cast<Y*>(p.shape.y), r, sum, load_scalar<C>(p.shape.alpha), load_scalar<C>(p.shape.beta));
 }
 
-template <typename V, typename X, typename Y, typename C, typename I>
+// WITH_HUGE = false leaves the chunk path out: the kernel then needs fewer registers (32 against
+// 48 in FP32), which the short rows' occupancy shows; the launcher picks it when huge_blocks is 0.
+template <bool WITH_HUGE, typename V, typename X, typename Y, typename C, typename I>
 __device__ void vector(const SpmvVectorParams& p) {
     const Rows<V, I> a(p.a, 0);
-    const int64_t b = blockIdx.x, huge = p.v.huge_blocks, lng = p.v.long_blocks;
+    const int64_t b = blockIdx.x, huge = WITH_HUGE ? p.v.huge_blocks : 0, lng = p.v.long_blocks;
     if (b < huge) {
-        huge_rows<V, X, Y, C, I>(p, a);
+        if constexpr (WITH_HUGE) huge_rows<V, X, Y, C, I>(p, a);
     } else if (b < huge + lng) {
         const int64_t warps = BLOCK / WARP;
         long_rows<V, X, Y, C, I>(p, a, (b - huge) * warps + threadIdx.x / WARP, lng * warps);
@@ -202,7 +235,8 @@ __device__ void row_histogram(const SpmvVectorParams& p) {
     }
 }
 
-// Appends the long and huge rows to their lists (counts zeroed before).
+// Appends the long and huge rows to their lists and gives each huge row its chunks (counts zeroed
+// before).
 template <typename I>
 __device__ void list_rows(const SpmvVectorParams& p) {
     const Rows<float, I> a(p.a, 0);
@@ -210,7 +244,14 @@ __device__ void list_rows(const SpmvVectorParams& p) {
     for (int64_t r = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; r < p.shape.m; r += int64_t(gridDim.x) * blockDim.x) {
         const int64_t len = a.end(r) - a.begin(r);
         if (len >= p.v.huge_threshold) {
-            reinterpret_cast<int64_t*>(p.v.huge_rows)[atomicAdd(&counts[1], 1ull)] = r;
+            const int64_t i = int64_t(atomicAdd(&counts[1], 1ull));
+            const int64_t n = (len + HUGE_CHUNK - 1) / HUGE_CHUNK;
+            const int64_t base = int64_t(atomicAdd(&counts[2], (unsigned long long)n));
+            reinterpret_cast<unsigned*>(p.v.arrivals)[i] = 0;
+            for (int64_t j = 0; j < n; ++j) {
+                reinterpret_cast<int64_t*>(p.v.chunk_row)[base + j] = r;
+                reinterpret_cast<uint64_t*>(p.v.chunk_info)[base + j] = (uint64_t(i) << 32) | uint64_t(j);
+            }
         } else if (len >= p.v.long_threshold) {
             reinterpret_cast<int64_t*>(p.v.long_rows)[atomicAdd(&counts[0], 1ull)] = r;
         }
@@ -221,7 +262,10 @@ __device__ void list_rows(const SpmvVectorParams& p) {
 
 #define OXS_SPMV_VECTOR(name, V, X, Y, C, I, index)                                                                          \
     extern "C" __global__ void __launch_bounds__(BLOCK) oxs_spmv_vector_##name##_##index(const SpmvVectorParams p) { \
-        vector<V, X, Y, C, I>(p);                                                                                            \
+        vector<false, V, X, Y, C, I>(p);                                                                                     \
+    }                                                                                                                        \
+    extern "C" __global__ void __launch_bounds__(BLOCK) oxs_spmv_vector_huge_##name##_##index(const SpmvVectorParams p) { \
+        vector<true, V, X, Y, C, I>(p);                                                                                      \
     }
 #define OXS_SPMV_VECTOR_BOTH(name, V, X, Y, C) OXS_SPMV_VECTOR(name, V, X, Y, C, int32_t, i32) OXS_SPMV_VECTOR(name, V, X, Y, C, int64_t, i64)
 OXS_SPMV_TYPES(OXS_SPMV_VECTOR_BOTH)

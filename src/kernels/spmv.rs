@@ -89,10 +89,22 @@ fn vector_blocks(p: &SpmvVectorParams) -> Result<u32> {
     u32::try_from(blocks).ok().filter(|&b| b < i32::MAX as u32).ok_or_else(|| Error::NotSupported(format!("{} rows exceed the grid", p.shape.m)))
 }
 
-/// The vector kernel (one launch).
-pub fn vector(h: &Handle, p: &SpmvVectorParams, types: Types, index: IndexType) -> Result<()> {
-    let name = format!("oxs_spmv_vector_{}_{}", types.suffix(), index_suffix(index));
-    launch(h, "spmv_vector", &name, (vector_blocks(p)?, 1, 1), SPMV_BLOCK, 0, p)
+/// The vector kernel. Without huge rows, its lean instantiation (fewer registers, more rows in
+/// flight); with them, the instantiation with the chunk path: in one launch, or (`split`, for
+/// large matrices, where the lean kernel's occupancy outweighs a launch) its chunk blocks alone
+/// and then the lean kernel for the other rows.
+pub fn vector(h: &Handle, p: &SpmvVectorParams, types: Types, index: IndexType, split: bool) -> Result<()> {
+    let lean = format!("oxs_spmv_vector_{}_{}", types.suffix(), index_suffix(index));
+    if p.v.huge_blocks == 0 {
+        return launch(h, "spmv_vector", &lean, (vector_blocks(p)?, 1, 1), SPMV_BLOCK, 0, p);
+    }
+    let with_huge = format!("oxs_spmv_vector_huge_{}_{}", types.suffix(), index_suffix(index));
+    if !split {
+        return launch(h, "spmv_vector", &with_huge, (vector_blocks(p)?, 1, 1), SPMV_BLOCK, 0, p);
+    }
+    launch(h, "spmv_vector", &with_huge, (p.v.huge_blocks as u32, 1, 1), SPMV_BLOCK, 0, p)?;
+    let rest = SpmvVectorParams { v: SpmvVector { huge_blocks: 0, ..p.v }, ..*p };
+    launch(h, "spmv_vector", &lean, (vector_blocks(&rest)?, 1, 1), SPMV_BLOCK, 0, &rest)
 }
 
 /// Row-length histogram of op(A): rows, then entries, per bucket (see `SPMV_HIST_BUCKETS`),
@@ -111,9 +123,10 @@ pub fn row_histogram(h: &Handle, p: &SpmvVectorParams, index: IndexType) -> Resu
     Ok(hist)
 }
 
-/// Lists the long and huge rows of `p.v` and then stamps the token that makes the lists trusted.
+/// Lists the long and huge rows of `p.v` (and the huge rows' chunks), then stamps the token that
+/// makes the lists trusted.
 pub fn list_rows(h: &Handle, p: &SpmvVectorParams, index: IndexType) -> Result<()> {
-    super::vector_ops::zero_device(h, p.v.counts, 16)?;
+    super::vector_ops::zero_device(h, p.v.counts, 24)?;
     let name = format!("oxs_spmv_list_rows_{}", index_suffix(index));
     launch(h, "spmv_vector", &name, (grid_for(p.shape.m as u64, SPMV_BLOCK), 1, 1), SPMV_BLOCK, 0, p)?;
     launch(h, "spmv_vector", "oxs_spmv_vector_stamp", (1, 1, 1), 1, 0, p)

@@ -97,14 +97,23 @@ pub const SPMV_VECTOR_UNROLL: u32 = 4;
 /// 2^(b-1) ..= 2^b - 1 entries.
 pub const SPMV_HIST_BUCKETS: u32 = 64;
 
+/// Entries of a huge row one block takes (four round trips of the block): a huge row is cut into
+/// chunks of this many entries, each a block's work, whose partial sums the last block of the row
+/// to finish adds in chunk order.
+pub const SPMV_HUGE_CHUNK: u32 = 4096;
+
 /// The vector kernel's schedule, chosen from the row-length histogram that `preprocess` gathers.
 ///
-/// Rows of at least `huge_threshold` entries are listed at `huge_rows` (i64, `*huge_count` of
-/// them) and taken by the first `huge_blocks` blocks, a whole block per row; rows of at least
-/// `long_threshold` entries are listed at `long_rows` and taken by the next `long_blocks` blocks,
-/// a warp per row; every other row gets a group of `lanes` lanes in the remaining blocks. The
-/// lists are trusted only when the 8 bytes at `token_at` equal `token`; otherwise the list blocks
-/// do nothing and the groups take every row (slower on long rows, the same sums up to rounding).
+/// Rows of at least `huge_threshold` entries are huge (`counts[1]` of them, numbered in any order
+/// by a slot i) and cut into chunks of `SPMV_HUGE_CHUNK` entries (`counts[2]` chunks); chunk c
+/// belongs to row `chunk_row[c]` (i64) and is its chunk j of slot i, `chunk_info[c] = i << 32 | j`
+/// (u64), a row's chunks being consecutive. The first `huge_blocks` blocks take the chunks. A block leaves its chunk's sum in `partials[c]` (compute type) and counts itself in
+/// `arrivals[i]` (u32, zeroed by preprocess); the row's last block adds the partials in chunk order,
+/// writes y and zeroes the count for the next call. Rows of at least `long_threshold` entries are
+/// listed at `long_rows` (`counts[0]` of them) and taken by the next `long_blocks` blocks, a warp per
+/// row; every other row gets a group of `lanes` lanes in the remaining blocks. The lists are
+/// trusted only when the 8 bytes at `token_at` equal `token`; otherwise the list blocks do nothing
+/// and the groups take every row (slower on long rows, the same sums up to rounding).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SpmvVector {
@@ -116,8 +125,11 @@ pub struct SpmvVector {
     pub long_threshold: i64,
     pub huge_threshold: i64,
     pub long_rows: u64,
-    pub huge_rows: u64,
-    /// Two u64 counts: long rows, huge rows (written by preprocess).
+    pub chunk_row: u64,
+    pub chunk_info: u64,
+    pub partials: u64,
+    pub arrivals: u64,
+    /// Three u64 counts: long rows, huge rows, chunks (written by preprocess).
     pub counts: u64,
     /// `2 * SPMV_HIST_BUCKETS` u64: rows per bucket, then entries per bucket.
     pub hist: u64,

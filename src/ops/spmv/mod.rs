@@ -113,7 +113,7 @@ pub fn preprocess(h: &Handle, call: &Call, buffer: u64) -> Result<Option<ActiveB
         None
     } else {
         let hist = k::row_histogram(h, &vp, p.index)?;
-        schedule::choose(&hist, call.a.nnz, forced)
+        schedule::choose(&hist, forced)
     };
     if let Some(s) = chosen {
         if plan::print_enabled() {
@@ -143,7 +143,7 @@ pub fn spmv(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>)
     let scalars = unsafe { Scalars { alpha: kernels::scalar(h, call.alpha, call.compute)?, beta: kernels::scalar(h, call.beta, call.compute)? } };
     build_view(h, &p, ws)?;
     if let Some(ActiveBuffer { schedule: Some(s), token, .. }) = active {
-        return k::vector(h, &vector_params(call, &p, ws, scalars, Some(s), *token), p.types, p.index);
+        return k::vector(h, &vector_params(call, &p, ws, scalars, Some(s), *token), p.types, p.index, s.split_huge);
     }
     launch(h, call, &p, ws, scalars, active.map(|a| a.token))
 }
@@ -225,7 +225,10 @@ fn vector_schedule(p: &Plan, ws: u64, s: &Schedule, token: u64) -> SpmvVector {
         long_threshold: s.long_threshold,
         huge_threshold: s.huge_threshold,
         long_rows: at(l.long_rows_at),
-        huge_rows: at(l.huge_rows_at),
+        chunk_row: at(l.chunk_row_at),
+        chunk_info: at(l.chunk_info_at),
+        partials: at(l.partials_at),
+        arrivals: at(l.arrivals_at),
         counts: at(l.counts_at),
         hist: at(l.hist_at),
         token_at: at(l.token_at),
@@ -236,7 +239,7 @@ fn vector_schedule(p: &Plan, ws: u64, s: &Schedule, token: u64) -> SpmvVector {
 /// The vector kernel's parameters (with `schedule` None: only what the histogram needs).
 fn vector_params(call: &Call, p: &Plan, ws: u64, s: Scalars, schedule: Option<&Schedule>, token: u64) -> SpmvVectorParams {
     let rp = rows_params(call, p, ws, s, None);
-    let blank = Schedule { lanes: 1, long_threshold: i64::MAX, huge_threshold: i64::MAX, long_rows: 0, huge_rows: 0, long_blocks: 0, huge_blocks: 0 };
+    let blank = Schedule { lanes: 1, long_threshold: i64::MAX, huge_threshold: i64::MAX, long_rows: 0, huge_rows: 0, chunks: 0, long_blocks: 0, huge_blocks: 0, split_huge: false };
     SpmvVectorParams { shape: rp.shape, a: rp.a, v: vector_schedule(p, ws, schedule.unwrap_or(&blank), token) }
 }
 

@@ -63,7 +63,10 @@ pub struct VectorLayout {
     pub counts_at: usize,
     pub token_at: usize,
     pub long_rows_at: usize,
-    pub huge_rows_at: usize,
+    pub arrivals_at: usize,
+    pub chunk_row_at: usize,
+    pub chunk_info_at: usize,
+    pub partials_at: usize,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -134,16 +137,20 @@ fn tile_layout(start: usize, count: i64, compute_bytes: usize) -> (TileLayout, u
     (TileLayout { token_at, tile_rows_at, head_at, tail_at, tail_row_at }, end)
 }
 
-/// The vector schedule's data after `start` bytes: histogram, list counts, token, the two lists.
-fn vector_layout(start: usize, m: i64, nnz: i64) -> (VectorLayout, usize) {
-    let (long_cap, huge_cap) = schedule::list_capacity(m, nnz);
+/// The vector schedule's data after `start` bytes: histogram, list counts, token, the long rows,
+/// the huge rows' arrival counts, chunks and partial sums.
+fn vector_layout(start: usize, m: i64, nnz: i64, compute_bytes: usize) -> (VectorLayout, usize) {
+    let cap = schedule::list_capacity(m, nnz);
     let hist_at = start;
     let counts_at = hist_at + align_up(2 * crate::kernels::params::spmv::SPMV_HIST_BUCKETS as usize * 8);
     let token_at = counts_at + ALIGN;
     let long_rows_at = token_at + ALIGN;
-    let huge_rows_at = long_rows_at + align_up(long_cap * 8);
-    let end = huge_rows_at + align_up(huge_cap * 8);
-    (VectorLayout { hist_at, counts_at, token_at, long_rows_at, huge_rows_at }, end)
+    let arrivals_at = long_rows_at + align_up(cap.long * 8);
+    let chunk_row_at = arrivals_at + align_up(cap.huge * 4);
+    let chunk_info_at = chunk_row_at + align_up(cap.chunks * 8);
+    let partials_at = chunk_info_at + align_up(cap.chunks * 8);
+    let end = partials_at + align_up(cap.chunks * compute_bytes);
+    (VectorLayout { hist_at, counts_at, token_at, long_rows_at, arrivals_at, chunk_row_at, chunk_info_at, partials_at }, end)
 }
 
 /// The plan for a checked call. `types` come from `check::support`.
@@ -172,7 +179,7 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
             total = end;
         }
         // Disjoint from the tiles' bookkeeping, which a plain call with this buffer overwrites.
-        let (layout, end) = vector_layout(total, d.m, call.a.nnz);
+        let (layout, end) = vector_layout(total, d.m, call.a.nnz, types.compute.size_bytes() as usize);
         p.vector = Some(layout);
         total = end;
     }
@@ -201,11 +208,12 @@ mod tests {
 
     #[test]
     fn vector_layout_is_aligned_and_disjoint() {
-        let (l, end) = vector_layout(768, 1000, 100_000);
-        let at = [l.hist_at, l.counts_at, l.token_at, l.long_rows_at, l.huge_rows_at, end];
+        let (l, end) = vector_layout(768, 1000, 100_000, 16);
+        let at = [l.hist_at, l.counts_at, l.token_at, l.long_rows_at, l.arrivals_at, l.chunk_row_at, l.chunk_info_at, l.partials_at, end];
         assert!(at.iter().all(|x| x % ALIGN == 0));
         assert!(at.windows(2).all(|w| w[0] < w[1]));
-        assert!(l.counts_at - l.hist_at >= 1024 && l.huge_rows_at - l.long_rows_at >= 1000 * 8);
+        assert!(l.counts_at - l.hist_at >= 1024 && l.arrivals_at - l.long_rows_at >= 1000 * 8);
+        assert!(end - l.partials_at >= (100_000 / 4096 + 100_000 / 256) * 16);
     }
 
     #[test]

@@ -1,7 +1,6 @@
 //! The vector kernel's schedule, chosen by `preprocess` from the row-length histogram it reads
 //! back from the GPU (kernels/spmv_vector.cu): how many lanes a short row gets, which rows go to a
-//! warp (long) or a block (huge), how many blocks take each list — or that the tile kernel suits
-//! the matrix better.
+//! warp (long) or blocks (huge), how many blocks take each list.
 //!
 //! The reasoning, in round trips to memory: a worker of W lanes loads `W * UNROLL` entries per
 //! round trip, and the kernel lasts as long as its slowest worker. So a group of G lanes is sized
@@ -14,7 +13,7 @@
 //! Measured on the H100 (bench/NOTES.md): a first version that let a warp or a group spend 16
 //! round trips on a row lost 2-3x on social graphs whose kernels last only a few trips.
 
-use crate::kernels::params::spmv::{SPMV_HIST_BUCKETS, SPMV_VECTOR_UNROLL};
+use crate::kernels::params::spmv::{SPMV_HIST_BUCKETS, SPMV_HUGE_CHUNK, SPMV_VECTOR_UNROLL};
 use std::fmt;
 
 const BUCKETS: usize = SPMV_HIST_BUCKETS as usize;
@@ -27,12 +26,11 @@ const MIN_LANES: i64 = 4;
 pub const LONG_MIN: i64 = MIN_LANES * UNROLL * MAX_TRIPS;
 /// The huge threshold: rows a warp would need more than MAX_TRIPS round trips for.
 pub const HUGE: i64 = 32 * UNROLL * MAX_TRIPS;
-/// Entries a block (256 lanes) loads per round trip.
-const BLOCK_TRIP: i64 = 256 * UNROLL;
-/// Bytes per microsecond the kernel streams at best (about 2.5 TB/s), and the bytes of an entry
-/// (value and index) assumed when converting a matrix's size into round trips of ~1 us.
-const BYTES_PER_TRIP: i64 = 2_500_000;
-const ENTRY_BYTES: i64 = 8;
+const CHUNK: u64 = SPMV_HUGE_CHUNK as u64;
+/// Matrices with at least this many entries launch the huge rows' chunks apart: the other rows'
+/// kernel then needs fewer registers (32 against 48 in FP32) and keeps more rows in flight, which
+/// outweighs a launch (~3 us) once the kernel takes over ~15 us.
+const SPLIT_NNZ: u64 = 4_000_000;
 /// Blocks per list at most (each takes its list's entries in a grid-stride loop).
 const MAX_LIST_BLOCKS: u64 = 65_535;
 
@@ -49,27 +47,34 @@ pub struct Schedule {
     pub long_rows: u64,
     pub huge_rows: u64,
     pub long_blocks: i32,
+    /// Chunks of the huge rows, at most (the blocks that take them).
+    pub chunks: u64,
     pub huge_blocks: i32,
+    /// Launch the huge rows' chunks apart from the other rows (large matrices).
+    pub split_huge: bool,
 }
 
 impl fmt::Display for Schedule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "vector: {} lanes per row; {} rows of >= {} entries a warp each ({} blocks); {} rows of >= {} a block each ({} blocks)",
-            self.lanes, self.long_rows, self.long_threshold, self.long_blocks, self.huge_rows, self.huge_threshold, self.huge_blocks)
+        write!(f, "vector: {} lanes per row; {} rows of >= {} entries a warp each ({} blocks); {} rows of >= {} in <= {} chunks of {CHUNK} entries, a block each ({} blocks{})",
+            self.lanes, self.long_rows, self.long_threshold, self.long_blocks, self.huge_rows, self.huge_threshold, self.chunks, self.huge_blocks, if self.split_huge { ", launched apart" } else { "" })
     }
 }
 
-/// Which kernel `OXSPARSE_SPMV_KERNEL` forces after preprocess (`tiles` or `vector`), if any.
+/// Which kernel `OXSPARSE_SPMV_KERNEL` forces after preprocess, if any: `tiles`, `vector`, or
+/// `split` (the vector kernel with the huge rows' chunks launched apart whatever the size).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Forced {
     Tiles,
     Vector,
+    Split,
 }
 
 pub fn forced() -> Option<Forced> {
     match std::env::var("OXSPARSE_SPMV_KERNEL").as_deref() {
         Ok("tiles") => Some(Forced::Tiles),
         Ok("vector") => Some(Forced::Vector),
+        Ok("split") => Some(Forced::Split),
         _ => None,
     }
 }
@@ -77,11 +82,6 @@ pub fn forced() -> Option<Forced> {
 /// Rows with at least `2^t` entries: buckets t + 1 and up.
 fn rows_from(h: &RowHistogram, t: u32) -> u64 {
     h[0][(t as usize + 1).min(BUCKETS)..].iter().sum()
-}
-
-/// The longest row's lower bound (a power of two), 0 when every row is empty.
-fn longest(h: &RowHistogram) -> i64 {
-    h[0].iter().rposition(|&n| n > 0).map_or(0, |b| if b == 0 { 0 } else { 1i64 << (b - 1) })
 }
 
 /// The upper bound of the bucket that holds the median row.
@@ -97,35 +97,44 @@ fn median_upper(h: &RowHistogram) -> i64 {
     0
 }
 
-/// The schedule for a histogram of `nnz` entries; None: the tiles suit better (or were forced).
-pub fn choose(h: &RowHistogram, nnz: i64, forced: Option<Forced>) -> Option<Schedule> {
+/// The schedule for a histogram of row lengths; None: the tiles were forced.
+pub fn choose(h: &RowHistogram, forced: Option<Forced>) -> Option<Schedule> {
     if forced == Some(Forced::Tiles) {
         return None;
     }
     let lanes = ((median_upper(h).max(1) as u64).div_ceil(UNROLL as u64).next_power_of_two() as i64).clamp(MIN_LANES, 32);
     let long_threshold = (lanes * UNROLL * MAX_TRIPS).clamp(LONG_MIN, HUGE);
-    let budget_trips = (nnz.max(0) * ENTRY_BYTES / BYTES_PER_TRIP).max(8);
-    if forced.is_none() && longest(h) > BLOCK_TRIP * budget_trips {
-        return None;
-    }
+    let huge_from = HUGE.trailing_zeros() as usize + 1;
     let huge_rows = rows_from(h, HUGE.trailing_zeros());
     let long_rows = rows_from(h, long_threshold.trailing_zeros()) - huge_rows;
+    // Each huge row has ceil(len / CHUNK) <= len / CHUNK + 1 chunks.
+    let chunks = h[1][huge_from..].iter().sum::<u64>() / CHUNK + huge_rows;
     Some(Schedule {
         lanes: lanes as i32,
         long_threshold,
         huge_threshold: HUGE,
         long_rows,
         huge_rows,
+        chunks,
         long_blocks: long_rows.div_ceil(8).min(MAX_LIST_BLOCKS) as i32,
-        huge_blocks: huge_rows.min(MAX_LIST_BLOCKS) as i32,
+        huge_blocks: chunks.min(MAX_LIST_BLOCKS) as i32,
+        split_huge: huge_rows > 0 && (forced == Some(Forced::Split) || h[1].iter().sum::<u64>() >= SPLIT_NNZ),
     })
 }
 
 /// List capacities the workspace reserves for a matrix of `m` rows and `nnz` entries: at most
-/// nnz / threshold rows reach a threshold.
-pub fn list_capacity(m: i64, nnz: i64) -> (usize, usize) {
-    let cap = |t: i64| (nnz / t + 1).min(m.max(0)).max(1) as usize;
-    (cap(LONG_MIN), cap(HUGE))
+/// nnz / threshold rows reach a threshold; their chunks number at most nnz / CHUNK + huge rows.
+pub fn list_capacity(m: i64, nnz: i64) -> ListCapacity {
+    let cap = |t: i64| (nnz.max(0) / t + 1).min(m.max(0)).max(1) as usize;
+    let huge = cap(HUGE);
+    ListCapacity { long: cap(LONG_MIN), huge, chunks: nnz.max(0) as usize / CHUNK as usize + huge }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ListCapacity {
+    pub long: usize,
+    pub huge: usize,
+    pub chunks: usize,
 }
 
 #[cfg(test)]
@@ -147,43 +156,41 @@ mod tests {
         let h = histogram(&[(63, 1), (64, 2), (127, 3), (128, 4), (0, 9)]);
         assert_eq!(rows_from(&h, 6), 9, "rows with >= 64 entries");
         assert_eq!(rows_from(&h, 7), 4, "rows with >= 128 entries");
-        assert_eq!(longest(&h), 128);
-        assert_eq!(longest(&histogram(&[(0, 5)])), 0);
+        assert_eq!(median_upper(&h), 63, "the 10th of 19 rows has 63 entries");
     }
 
     #[test]
     fn a_stencil_gets_groups_of_eight_and_no_lists() {
         let h = histogram(&[(27, 400_000), (18, 100_000), (12, 12_000)]);
-        let s = choose(&h, 13_000_000, None).unwrap();
+        let s = choose(&h, None).unwrap();
         assert_eq!(s.lanes, 8);
-        assert_eq!((s.long_rows, s.huge_rows, s.long_blocks, s.huge_blocks), (0, 0, 0, 0));
+        assert_eq!((s.long_rows, s.huge_rows, s.chunks, s.long_blocks, s.huge_blocks), (0, 0, 0, 0, 0));
         assert_eq!(s.long_threshold, 64);
     }
 
     #[test]
     fn a_power_law_lists_its_long_and_huge_rows() {
         let h = histogram(&[(3, 1_000_000), (40, 5000), (200, 500), (6_000, 3)]);
-        let s = choose(&h, 3_320_000, None).unwrap();
+        let s = choose(&h, None).unwrap();
         assert_eq!(s.lanes, MIN_LANES as i32);
         assert_eq!((s.long_threshold, s.huge_threshold), (32, 256));
         assert_eq!((s.long_rows, s.huge_rows), (5500, 3));
-        assert_eq!((s.long_blocks, s.huge_blocks), (688, 3));
-    }
-
-    #[test]
-    fn a_row_a_block_needs_too_many_trips_for_means_tiles() {
-        let h = histogram(&[(3, 1_000), (1_000_000, 1)]);
-        assert_eq!(choose(&h, 1_003_000, None), None);
-        assert!(choose(&h, 1_003_000, Some(Forced::Vector)).is_some());
-        assert_eq!(choose(&histogram(&[(27, 10)]), 270, Some(Forced::Tiles)), None);
-        // The same row in a matrix large enough to take that long anyway.
-        assert!(choose(&histogram(&[(3, 100_000_000), (1_000_000, 1)]), 301_000_000, None).is_some());
+        // Three rows of 6000 entries: 2 chunks of 4096 each, bounded by 18000 / 4096 + 3 = 7.
+        assert!(s.chunks >= 6 && s.chunks <= 7, "{}", s.chunks);
+        assert_eq!((s.long_blocks, s.huge_blocks), (688, s.chunks as i32));
+        assert!(!s.split_huge, "3.3M entries: one launch");
+        assert_eq!(choose(&h, Some(Forced::Tiles)), None);
+        let big = histogram(&[(3, 10_000_000), (6_000, 3)]);
+        assert!(choose(&big, None).unwrap().split_huge);
+        assert!(choose(&h, Some(Forced::Split)).unwrap().split_huge);
     }
 
     #[test]
     fn lists_fit_their_capacity() {
-        let (long, huge) = list_capacity(10_000, 64_000);
-        assert!(long >= 64_000 / LONG_MIN as usize && huge >= 64_000 / HUGE as usize);
-        assert_eq!(list_capacity(0, 0), (1, 1));
+        let c = list_capacity(10_000, 64_000);
+        assert!(c.long >= 64_000 / LONG_MIN as usize && c.huge >= 64_000 / HUGE as usize);
+        assert!(c.chunks >= 64_000 / CHUNK as usize + c.huge);
+        let e = list_capacity(0, 0);
+        assert_eq!((e.long, e.huge, e.chunks), (1, 1, 1));
     }
 }
