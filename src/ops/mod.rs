@@ -6,6 +6,31 @@ pub mod spmm;
 pub mod spmv;
 pub mod vector_ops;
 
+use crate::descr::{FormatInfo, SpMat};
+use crate::kernels::row_view::{Major, RowViewSource};
+
+/// The row view that presents op(A) (`m x k`) as rows where A does not store them: CSR with opA =
+/// T/H, CSC with N, COO with any opA. None where it does (CSR with N, CSC with T/H) and for the
+/// blocked formats. SpMM and SpMV plan their views from it.
+pub fn row_view_source(a: &SpMat, transposed: bool, m: i64, k: i64) -> Option<RowViewSource> {
+    let view = |major: Major, key_is_minor: bool| RowViewSource {
+        major,
+        minor: a.arrays.indices,
+        nnz: a.nnz,
+        base: a.index_base.offset(),
+        index_type: a.index_type,
+        key_is_minor,
+        out_rows: m,
+        out_cols: k,
+    };
+    match a.format {
+        FormatInfo::Csr if transposed => Some(view(Major::Offsets { ptr: a.arrays.offsets, lines: a.rows }, true)),
+        FormatInfo::Csc if !transposed => Some(view(Major::Offsets { ptr: a.arrays.offsets, lines: a.cols }, true)),
+        FormatInfo::Coo => Some(view(Major::Indices { ptr: a.arrays.offsets }, transposed)),
+        _ => None,
+    }
+}
+
 /// What the last `*_preprocess` call on a sparse matrix left in the user's buffer. A new
 /// preprocess call (of either routine) replaces it, as in cuSPARSE.
 #[derive(Clone, Debug, PartialEq)]

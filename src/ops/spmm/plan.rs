@@ -8,7 +8,7 @@ use super::check::Dims;
 use super::Call;
 use crate::descr::FormatInfo;
 use crate::kernels::params::spmm::SpmmDense;
-use crate::kernels::row_view::{self, Major, RowViewSource};
+use crate::kernels::row_view::{self, RowViewSource};
 use crate::kernels::spmm::Types;
 use crate::types::DataType::*;
 use crate::types::{IndexType, Operation, Order};
@@ -113,32 +113,18 @@ fn a_read(call: &Call, d: &Dims) -> ARead {
     if a.nnz == 0 || d.k == 0 {
         return ARead::Empty;
     }
-    let t = transposed(call.op_a);
-    let base = a.index_base.offset();
-    let view = |major: Major, key_is_minor: bool| {
-        let src = RowViewSource {
-            major,
-            minor: a.arrays.indices,
-            nnz: a.nnz,
-            base,
-            index_type: a.index_type,
-            key_is_minor,
-            out_rows: d.m,
-            out_cols: d.k,
-        };
+    if let Some(src) = crate::ops::row_view_source(a, transposed(call.op_a), d.m, d.k) {
         // One view serves every batch when the batches share A's structure.
         let shared = a.batch.count == 1 || (a.batch.offsets_stride == 0 && a.batch.indices_stride == 0);
         let copies = if shared { 1 } else { a.batch.count };
-        ARead::View { src, copies, region: align_up(row_view::workspace_bytes(&src)) }
-    };
+        return ARead::View { src, copies, region: align_up(row_view::workspace_bytes(&src)) };
+    }
     match a.format {
-        FormatInfo::Csr if !t => ARead::Rows { csc: false },
-        FormatInfo::Csc if t => ARead::Rows { csc: true },
-        FormatInfo::Csr => view(Major::Offsets { ptr: a.arrays.offsets, lines: a.rows }, true),
-        FormatInfo::Csc => view(Major::Offsets { ptr: a.arrays.offsets, lines: a.cols }, true),
-        FormatInfo::Coo => view(Major::Indices { ptr: a.arrays.offsets }, t),
+        FormatInfo::Csr => ARead::Rows { csc: false },
+        FormatInfo::Csc => ARead::Rows { csc: true },
         FormatInfo::Bsr { .. } => ARead::Bsr,
         FormatInfo::BlockedEll { .. } => ARead::BlockedEll,
+        FormatInfo::Coo => unreachable!("COO is always read through a row view"),
         FormatInfo::SlicedEll { .. } => unreachable!("refused by check::support"),
     }
 }

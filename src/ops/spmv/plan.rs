@@ -9,7 +9,7 @@ use super::check::{transposed, Dims};
 use super::schedule;
 use super::Call;
 use crate::descr::FormatInfo;
-use crate::kernels::row_view::{self, Major, RowViewSource};
+use crate::kernels::row_view::{self, RowViewSource};
 use crate::kernels::spmv::{tile_count, Types};
 use crate::types::IndexType;
 use std::fmt;
@@ -99,28 +99,14 @@ fn a_read(call: &Call, d: &Dims) -> ARead {
     if a.nnz == 0 || d.k == 0 {
         return ARead::Empty;
     }
-    let t = transposed(call.op_a);
-    let view = |major: Major, key_is_minor: bool| {
-        let src = RowViewSource {
-            major,
-            minor: a.arrays.indices,
-            nnz: a.nnz,
-            base: a.index_base.offset(),
-            index_type: a.index_type,
-            key_is_minor,
-            out_rows: d.m,
-            out_cols: d.k,
-        };
-        ARead::View { src, bytes: align_up(row_view::workspace_bytes(&src)) }
-    };
+    if let Some(src) = crate::ops::row_view_source(a, transposed(call.op_a), d.m, d.k) {
+        return ARead::View { src, bytes: align_up(row_view::workspace_bytes(&src)) };
+    }
     match a.format {
-        FormatInfo::Csr if !t => ARead::Rows,
-        FormatInfo::Csc if t => ARead::Rows,
-        FormatInfo::Csr => view(Major::Offsets { ptr: a.arrays.offsets, lines: a.rows }, true),
-        FormatInfo::Csc => view(Major::Offsets { ptr: a.arrays.offsets, lines: a.cols }, true),
-        FormatInfo::Coo => view(Major::Indices { ptr: a.arrays.offsets }, t),
+        FormatInfo::Csr | FormatInfo::Csc => ARead::Rows,
         FormatInfo::SlicedEll { .. } => ARead::SlicedEll,
         FormatInfo::Bsr { .. } => ARead::Bsr,
+        FormatInfo::Coo => unreachable!("COO is always read through a row view"),
         FormatInfo::BlockedEll { .. } => unreachable!("refused by check::support"),
     }
 }

@@ -61,19 +61,17 @@ impl fmt::Display for Schedule {
     }
 }
 
-/// Which kernel `OXSPARSE_SPMV_KERNEL` forces after preprocess, if any: `tiles`, `vector`, or
-/// `split` (the vector kernel with the huge rows' chunks launched apart whatever the size).
+/// Which kernel `OXSPARSE_SPMV_KERNEL` forces after preprocess, if any: `tiles`, or `split` (the
+/// vector kernel with the huge rows' chunks launched apart whatever the size).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Forced {
     Tiles,
-    Vector,
     Split,
 }
 
 pub fn forced() -> Option<Forced> {
     match std::env::var("OXSPARSE_SPMV_KERNEL").as_deref() {
         Ok("tiles") => Some(Forced::Tiles),
-        Ok("vector") => Some(Forced::Vector),
         Ok("split") => Some(Forced::Split),
         _ => None,
     }
