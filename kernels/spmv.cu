@@ -16,6 +16,7 @@
 // split over G lanes (lane l takes every G-th product) and combined by a butterfly; G depends only
 // on the tile's shape. A crossing row's partials are added in a fixed order. No atomics.
 #include "common/spmv.cuh"
+#include "common/row_search.cuh"
 
 using spmm::group_mask;
 using spmm::Rows;
@@ -51,37 +52,6 @@ __device__ __forceinline__ void load_entries(const Rows<V, I>& a, int64_t q0, in
 
 // ---- stage 2: the tile's rows ------------------------------------------------------------------
 
-// Smallest r in [0, m] with begin(r) >= target, for two targets at once (begin(m) is where the
-// last row ends): each half of the block probes 128 evenly spaced rows per round, so a round costs
-// one memory round trip and shrinks both ranges by 128.
-template <typename V, typename I>
-__device__ void block_lower_bounds(const Rows<V, I>& a, int64_t m, int64_t target0, int64_t target1, int64_t& lo0, int64_t& lo1) {
-    __shared__ int below[2];
-    constexpr int PROBES = BLOCK / 2;
-    int64_t hi0 = m, hi1 = m;
-    lo0 = lo1 = 0;
-    const bool second = threadIdx.x >= PROBES;
-    const int j = threadIdx.x % PROBES;
-    while (lo0 < hi0 || lo1 < hi1) {
-        if (threadIdx.x < 2) below[threadIdx.x] = 0;
-        __syncthreads();
-        const int64_t step0 = (hi0 - lo0 + PROBES - 1) / PROBES, step1 = (hi1 - lo1 + PROBES - 1) / PROBES;
-        const int64_t probe = second ? lo1 + j * step1 : lo0 + j * step0;
-        const bool is_below = probe < (second ? hi1 : hi0) && a.begin(probe) < (second ? target1 : target0);
-        const unsigned votes = __ballot_sync(0xffffffffu, is_below);
-        if (threadIdx.x % WARP == 0 && votes) atomicAdd(&below[second], __popc(votes));
-        __syncthreads();
-        // Probes 0 .. n-1 lie before the answer, probe n (if any) at or after it.
-        const int n0 = below[0], n1 = below[1];
-        const int64_t next0 = n0 == 0 ? lo0 : lo0 + (n0 - 1) * step0 + 1, next1 = n1 == 0 ? lo1 : lo1 + (n1 - 1) * step1 + 1;
-        hi0 = min(hi0, lo0 + n0 * step0);
-        hi1 = min(hi1, lo1 + n1 * step1);
-        lo0 = next0;
-        lo1 = next1;
-        __syncthreads();  // everyone has read `below` before the next round clears it
-    }
-}
-
 // Whether preprocess left a row table for this call. The token guards against a buffer that was
 // freed and reallocated, or overwritten, since preprocess.
 __device__ __forceinline__ bool table_trusted(const SpmvTiles& t) {
@@ -108,7 +78,7 @@ __device__ TileRows find_rows(const SpmvRowsParams& p, const Rows<V, I>& a, int6
         end = last ? m : table[t + 1];
     } else {
         int64_t next;
-        block_lower_bounds(a, m, q0, q1, first, next);
+        row_search::block_lower_bounds<BLOCK>(a, m, q0, q1, first, next);
         end = last ? m : next;
     }
     // Row first - 1 holds q0 when the row found starts after q0.

@@ -41,6 +41,14 @@ for kernel in tiles split; do
     echo "=== gpu_spmv with OXSPARSE_SPMV_KERNEL=$kernel"
     OXSPARSE_SPMV_KERNEL=$kernel run_rust gpu_spmv-$kernel "$dev/bin/gpu_spmv"
 done
+# SpMM's vectorised cases take the tile kernel; the row kernel stays reachable and tested. Forcing
+# the smallest and the largest tile makes every case cross tile edges, or fill whole tiles.
+echo "=== gpu_spmm with OXSPARSE_SPMM_KERNEL=rowvec"
+OXSPARSE_SPMM_KERNEL=rowvec run_rust gpu_spmm-rowvec "$dev/bin/gpu_spmm"
+for tile in 128 1024; do
+    echo "=== gpu_spmm with OXSPARSE_SPMM_TILE=$tile"
+    OXSPARSE_SPMM_TILE=$tile run_rust gpu_spmm-tile$tile "$dev/bin/gpu_spmm"
+done
 
 echo "=== C/C++/Fortran consumers built on the CPU machine"
 for t in "$dev"/c_tests/*; do

@@ -1,5 +1,6 @@
-//! Launchers for `kernels/spmm.cu` (row kernels and the long-row schedule) and
-//! `kernels/spmm_blocked.cu` (BSR, Blocked-ELL). The plan (src/ops/spmm/plan.rs) has already
+//! Launchers for `kernels/spmm.cu` (row kernels and the long-row schedule),
+//! `kernels/spmm_tiles.cu` (the tile kernel) and `kernels/spmm_blocked.cu` (BSR,
+//! Blocked-ELL). The plan (src/ops/spmm/plan.rs) has already
 //! chosen the kernel and filled the parameter blocks; these functions only pick the
 //! instantiation's name and the grid.
 
@@ -65,6 +66,23 @@ pub fn rowvec_row_blocks(ab: DataType, width: u32, rows: i64) -> Result<u32> {
 pub fn rowvec(h: &Handle, p: &SpmmRowsParams, types: Types, index: IndexType, width: u32, chunk_blocks: u32, batches: u32) -> Result<()> {
     let name = format!("oxs_spmm_rowvec_{}_{}_w{width}", types.suffix(), index_suffix(index));
     launch(h, "spmm", &name, (p.row_blocks + chunk_blocks, batches, 1), BLOCK, 0, p)
+}
+
+/// Column slices of the tile kernel for `n` columns.
+pub fn tile_slices(n: i64) -> u64 {
+    (n.max(1) as u64).div_ceil(SPMM_TILE_SLICE as u64)
+}
+
+/// The tile kernel (one launch: rows crossing tile edges are finished inside it).
+pub fn tiles(h: &Handle, p: &SpmmTilesParams, types: Types, index: IndexType, batches: u32) -> Result<()> {
+    let slices = tile_slices(p.shape.n);
+    let tiles = p.tiles.count as u64;
+    if tiles >= i32::MAX as u64 || slices > 65_535 || batches > 65_535 {
+        return Err(Error::NotSupported(format!("{tiles} tiles x {slices} column slices x {batches} batches exceed the grid")));
+    }
+    let suffix = format!("{}_{}", types.suffix(), index_suffix(index));
+    let runs = slices.div_ceil(p.tiles.slices_per_block.max(1) as u64) as u32;
+    launch(h, "spmm_tiles", &format!("oxs_spmm_tiles_{suffix}"), (tiles as u32, runs, batches), SPMM_TILE_BLOCK, 0, p)
 }
 
 /// Builds the long-row schedule: zeroes its two counters, then lists the long rows.

@@ -150,3 +150,45 @@ pub struct SpmmStageParams {
     pub alpha: Scalar,
     pub beta: Scalar,
 }
+
+/// Threads per block of the tile kernel (`kernels/spmm_tiles.cu`).
+pub const SPMM_TILE_BLOCK: u32 = 128;
+/// The largest tile, in entries; the plan picks a power of two from `SPMM_TILE_MIN` to this.
+pub const SPMM_TILE_MAX: u32 = 1024;
+pub const SPMM_TILE_MIN: u32 = 128;
+/// Columns of C per block of the tile kernel (one 16-byte vector per lane of a group).
+pub const SPMM_TILE_SLICE: u32 = 32;
+
+/// The tiles of op(A)'s entries: tile t holds entries `t * size .. min((t + 1) * size, nnz)` of
+/// every batch. A row crossing tile edges leaves partial sums (`n` compute values per batch and
+/// tile): `tail[t]` is the share of the tile where the row starts, `head[t]` the share of a tile
+/// the row runs through. `ready` holds a u64 flag per (batch, tile, column slice), set to `epoch`
+/// (new for every call) once the tile's partials for that slice are written; the tile where the
+/// row ends waits for the flags and adds the partials in tile order. Unused (may be 0) when
+/// `count` is 1.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpmmTiles {
+    pub count: i64,
+    pub size: i64,
+    /// Column slices each block of the tile kernel takes, one after another (grid y is
+    /// `ceil(slices / slices_per_block)`).
+    pub slices_per_block: i64,
+    pub nnz: i64,
+    pub head: u64,
+    pub tail: u64,
+    pub ready: u64,
+    pub epoch: u64,
+}
+
+/// `oxs_spmm_tiles_*`: grid x over tiles, y over runs of `slices_per_block` column slices of
+/// `SPMM_TILE_SLICE`, z over batches.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpmmTilesParams {
+    pub shape: SpmmShape,
+    pub a: SpmmRows,
+    pub b: SpmmDense,
+    pub c: SpmmDense,
+    pub tiles: SpmmTiles,
+}

@@ -224,8 +224,9 @@ fn host_scalar(compute: DataType, v: f64) -> Scalar {
     Scalar { host, device: 0 }
 }
 
-/// The vectorised kernel, with its staging copies around it when op(B) or C is not row-major.
-fn launch_rowvec(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64), shape: SpmmShape, width: u32, (stage_b, stage_c): (bool, bool)) -> Result<()> {
+/// A vectorised kernel (rows or tiles), with its staging copies around it when op(B) or C is not
+/// row-major.
+fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64), shape: SpmmShape, (stage_b, stage_c): (bool, bool)) -> Result<()> {
     let d = p.dims;
     let batches = d.batches as u32;
     let (mut b, mut c, mut types, mut kshape) = (p.b, p.c, p.types, shape);
@@ -250,17 +251,40 @@ fn launch_rowvec(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64), sha
         kshape.alpha = host_scalar(p.types.compute, 1.0);
         kshape.beta = host_scalar(p.types.compute, 0.0);
     }
-    let row_blocks = k::rowvec_row_blocks(types.ab, width, d.m)?;
-    let (sched, chunk_blocks) = match p.schedule {
-        Some(s) => {
-            let (lanes, _) = k::rowvec_geometry(types.ab, width);
-            let needed = (s.max_chunks as u64 * lanes as u64).div_ceil(k::BLOCK as u64);
-            (schedule_params(p, ws, s, token), needed.clamp(1, h.sm_count.max(1) as u64 * 16) as u32)
+    match p.kernel {
+        Kernel::RowVec { width, .. } => {
+            let row_blocks = k::rowvec_row_blocks(types.ab, width, d.m)?;
+            let (sched, chunk_blocks) = match p.schedule {
+                Some(s) => {
+                    let (lanes, _) = k::rowvec_geometry(types.ab, width);
+                    let needed = (s.max_chunks as u64 * lanes as u64).div_ceil(k::BLOCK as u64);
+                    (schedule_params(p, ws, s, token), needed.clamp(1, h.sm_count.max(1) as u64 * 16) as u32)
+                }
+                None => (SpmmSchedule::default(), 0),
+            };
+            let rp = SpmmRowsParams { shape: kshape, a: rows(call, p, ws), b, c, sched, row_blocks, pad: 0 };
+            k::rowvec(h, &rp, types, p.index, width, chunk_blocks, batches)?;
         }
-        None => (SpmmSchedule::default(), 0),
-    };
-    let rp = SpmmRowsParams { shape: kshape, a: rows(call, p, ws), b, c, sched, row_blocks, pad: 0 };
-    k::rowvec(h, &rp, types, p.index, width, chunk_blocks, batches)?;
+        Kernel::Tiles { size, per_block, .. } => {
+            let layout = p.tiles.expect("a tile plan has a tile layout");
+            let at = ws + p.schedule_at as u64;
+            let with_partials = layout.bytes > 0;
+            let tiles = SpmmTiles {
+                count: layout.count,
+                size: size as i64,
+                slices_per_block: per_block as i64,
+                nnz: call.a.nnz,
+                head: if with_partials { at + layout.head_at as u64 } else { 0 },
+                tail: if with_partials { at + layout.tail_at as u64 } else { 0 },
+                ready: if with_partials { at + layout.ready_at as u64 } else { 0 },
+                // A new epoch per call: flags left by earlier calls never match it.
+                epoch: crate::ops::new_token(),
+            };
+            let tp = SpmmTilesParams { shape: kshape, a: rows(call, p, ws), b, c, tiles };
+            k::tiles(h, &tp, types, p.index, batches)?;
+        }
+        _ => unreachable!("launch_vectorised takes the vectorised kernels only"),
+    }
     if stage_c {
         let sp = SpmmStageParams { src: c, dst: p.c, rows: d.m, cols: d.n, alpha: shape.alpha, beta: shape.beta };
         k::stage_c(h, &sp, p.types, batches)?;
@@ -283,7 +307,7 @@ fn launch(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Result<()> 
             let rp = SpmmRowsParams { shape, a: rows(call, p, ws), b: p.b, c: p.c, sched: SpmmSchedule::default(), row_blocks: 0, pad: 0 };
             k::rows_strided(h, &rp, p.types, p.index, batches)
         }
-        Kernel::RowVec { width, stage_b, stage_c } => launch_rowvec(h, call, p, (ws, token), shape, width, (stage_b, stage_c)),
+        Kernel::RowVec { stage_b, stage_c, .. } | Kernel::Tiles { stage_b, stage_c, .. } => launch_vectorised(h, call, p, (ws, token), shape, (stage_b, stage_c)),
         Kernel::Bsr => {
             let crate::descr::FormatInfo::Bsr { row_block, col_block, block_order, .. } = a.format else { unreachable!() };
             let bp = SpmmBsrParams {

@@ -43,7 +43,11 @@ pub enum Kernel {
     RowsStrided,
     /// Vectorised rows, `width` columns per pass. `stage_b`: op(B) is first copied to a row-major
     /// scratch; `stage_c`: the kernel writes a row-major scratch that is then written into C.
+    /// Taken only when `OXSPARSE_SPMM_KERNEL=rowvec` asks for it (the tile kernel replaced it).
     RowVec { width: u32, stage_b: bool, stage_c: bool },
+    /// Tiles of `size` consecutive entries, a block each per run of `per_block` column slices,
+    /// with the same staging as `RowVec`; the default for the vectorised cases.
+    Tiles { size: u32, per_block: u32, stage_b: bool, stage_c: bool },
     Bsr,
     BlockedEll,
 }
@@ -63,6 +67,17 @@ pub struct Schedule {
     pub bytes: usize,
 }
 
+/// Where the tile kernel's partial sums lie inside their region (see SpmmTiles); `bytes` is 0 when
+/// there is a single tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TileLayout {
+    pub count: i64,
+    pub head_at: usize,
+    pub tail_at: usize,
+    pub ready_at: usize,
+    pub bytes: usize,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
     pub dims: Dims,
@@ -74,7 +89,9 @@ pub struct Plan {
     pub b: SpmmDense,
     pub c: SpmmDense,
     pub schedule: Option<Schedule>,
-    /// Byte offsets of the schedule and of the staged op(B) and C in the (aligned) workspace.
+    pub tiles: Option<TileLayout>,
+    /// Byte offsets of the schedule (or the tile partials) and of the staged op(B) and C in the
+    /// (aligned) workspace.
     pub schedule_at: usize,
     pub stage_b_at: usize,
     pub stage_c_at: usize,
@@ -89,6 +106,9 @@ impl fmt::Display for Plan {
             self.types.ab, self.types.c, self.types.compute, self.a, self.kernel)?;
         if let Some(s) = &self.schedule {
             write!(f, " long_row={} chunk={} (<= {} long rows)", s.long_row, s.chunk, s.max_long_rows)?;
+        }
+        if let Some(t) = &self.tiles {
+            write!(f, " tiles={}", t.count)?;
         }
         write!(f, " workspace={}B", self.workspace)
     }
@@ -157,6 +177,61 @@ fn pass_width(n: i64) -> u32 {
     }
 }
 
+/// Blocks of 128 threads resident on an H100 at once (8 per multiprocessor, 132 multiprocessors).
+const RESIDENT_BLOCKS: u64 = 8 * 132;
+
+/// Entries per tile: about one block per resident block when each takes one column slice, a power of two from SPMM_TILE_MIN to
+/// SPMM_TILE_MAX (measured on the H100, session 5: 256-entry tiles suit small matrices, whose
+/// time is a block's latency; 1024 the large ones, where each block's fixed work of finding and
+/// staging its rows must be spread over many entries). Depends only on nnz, so preprocess and
+/// plain calls agree. `OXSPARSE_SPMM_TILE` overrides it (a power of two in range).
+pub fn tile_size(nnz: i64, n: i64) -> u32 {
+    use crate::kernels::params::spmm::{SPMM_TILE_MAX, SPMM_TILE_MIN};
+    static FORCED: once_cell::sync::Lazy<Option<u32>> = once_cell::sync::Lazy::new(|| {
+        std::env::var("OXSPARSE_SPMM_TILE").ok().and_then(|v| v.parse::<u32>().ok()).filter(|t| t.is_power_of_two() && (SPMM_TILE_MIN..=SPMM_TILE_MAX).contains(t))
+    });
+    if let Some(t) = *FORCED {
+        return t;
+    }
+    let ideal = (nnz.max(1) as u64 * crate::kernels::spmm::tile_slices(n) / RESIDENT_BLOCKS).max(1);
+    let pow2 = 1u64 << (63 - ideal.leading_zeros());
+    pow2.clamp(256, SPMM_TILE_MAX as u64) as u32
+}
+
+/// Column slices per block: as many as keep at least three waves of blocks, so that staging a
+/// tile once serves several slices on large problems without leaving a ragged last wave.
+pub fn slices_per_block(nnz: i64, n: i64, size: u32) -> u32 {
+    let slices = crate::kernels::spmm::tile_slices(n);
+    let tiles = (nnz.max(1) as u64).div_ceil(size as u64);
+    (tiles * slices / (3 * RESIDENT_BLOCKS)).clamp(1, slices) as u32
+}
+
+fn tile_layout(nnz: i64, n: i64, size: u32, batches: i64, compute: crate::types::DataType) -> TileLayout {
+    let count = (nnz + size as i64 - 1) / size as i64;
+    if count <= 1 {
+        return TileLayout { count, head_at: 0, tail_at: 0, ready_at: 0, bytes: 0 };
+    }
+    let partials = align_up((batches * count * n) as usize * compute.size_bytes() as usize);
+    let head_at = 0;
+    let tail_at = partials;
+    let ready_at = 2 * partials;
+    let flags = (batches * count) as usize * crate::kernels::spmm::tile_slices(n) as usize;
+    TileLayout { count, head_at, tail_at, ready_at, bytes: ready_at + align_up(flags * 8) }
+}
+
+/// The tile kernel keeps a column of op(A), and op(B)'s row stride in bytes (after staging), in
+/// 32 bits.
+fn tiles_fit(d: &Dims, t: Types, b: &SpmmDense, stage_b: bool) -> bool {
+    let ldb = if stage_b { d.n } else { b.row_stride };
+    d.k < i32::MAX as i64 && (0..=i32::MAX as i64).contains(&(ldb * t.ab.size_bytes() as i64))
+}
+
+/// `OXSPARSE_SPMM_KERNEL=rowvec` sends the vectorised cases to the row kernel (for comparisons).
+fn rowvec_forced() -> bool {
+    static ON: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_KERNEL").is_ok_and(|v| v == "rowvec"));
+    *ON
+}
+
 /// Row length beyond which a row is cut into chunks of the same length. One group of lanes walks a
 /// chunk as a chain of memory round trips (about eight B rows in flight per trip), so the chunk
 /// bounds the longest chain in the grid: 64 entries keep it near the cost of a small kernel;
@@ -189,7 +264,7 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
     let a = a_read(call, &d);
     let mut p = Plan {
         dims: d, types, index: call.a.index_type, a, kernel: Kernel::Nothing, b, c,
-        schedule: None, schedule_at: 0, stage_b_at: 0, stage_c_at: 0, workspace: 0,
+        schedule: None, tiles: None, schedule_at: 0, stage_b_at: 0, stage_c_at: 0, workspace: 0,
     };
     if d.is_empty() {
         return p;
@@ -206,6 +281,11 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
     p.kernel = match a {
         ARead::Bsr => Kernel::Bsr,
         ARead::BlockedEll => Kernel::BlockedEll,
+        _ if vectorised && aligned && rowvec_forced() => Kernel::RowVec { width: pass_width(d.n), stage_b, stage_c },
+        _ if vectorised && aligned && tiles_fit(&d, types, &b, stage_b) => {
+            let size = tile_size(call.a.nnz, d.n);
+            Kernel::Tiles { size, per_block: slices_per_block(call.a.nnz, d.n, size), stage_b, stage_c }
+        }
         _ if vectorised && aligned => Kernel::RowVec { width: pass_width(d.n), stage_b, stage_c },
         _ => Kernel::RowsStrided,
     };
@@ -219,11 +299,14 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
         ARead::View { copies, .. } => copies == 1,
         _ => false,
     };
-    if vectorised && shared_structure && call.a.nnz > long_row_threshold(d.m, call.a.nnz) {
+    if matches!(p.kernel, Kernel::RowVec { .. }) && shared_structure && call.a.nnz > long_row_threshold(d.m, call.a.nnz) {
         p.schedule = Some(schedule(&d, types, call.a.nnz, d.batches as i64));
     }
+    if let Kernel::Tiles { size, .. } = p.kernel {
+        p.tiles = Some(tile_layout(call.a.nnz, d.n, size, d.batches as i64, types.compute));
+    }
     p.schedule_at = views;
-    p.stage_b_at = views + p.schedule.map_or(0, |s| s.bytes);
+    p.stage_b_at = views + p.schedule.map_or(0, |s| s.bytes) + p.tiles.map_or(0, |t| t.bytes);
     let b_batches = if b.batch_stride != 0 { d.batches as usize } else { 1 };
     let stage_b_bytes = if vectorised && stage_b { align_up(b_batches * (d.k * d.n) as usize * types.ab.size_bytes() as usize) } else { 0 };
     p.stage_c_at = p.stage_b_at + stage_b_bytes;
@@ -253,6 +336,35 @@ mod tests {
         assert_eq!(pass_width(128), 128);
         assert_eq!(pass_width(129), 256);
         assert_eq!(pass_width(1000), 256);
+    }
+
+    #[test]
+    fn tile_size_is_about_one_tile_per_resident_block() {
+        assert_eq!(tile_size(10_556, 128), 256);
+        // 500k entries x 1 slice / 1056 blocks = 475 -> 256; x 4 slices -> 1903 -> 1024.
+        assert_eq!(tile_size(502_504, 32), 256);
+        assert_eq!(tile_size(502_504, 128), 1024);
+        assert_eq!(tile_size(150_000, 128), 512);
+        assert_eq!(tile_size(78_000_000, 32), 1024);
+    }
+
+    #[test]
+    fn slices_per_block_keeps_three_waves() {
+        // Cornell5 at N = 128: 1545 tiles x 4 slices = 6180 blocks, under 6 waves: one slice each.
+        assert_eq!(slices_per_block(1_581_554, 128, 1024), 1);
+        // 11M entries: 10.7k tiles x 4 slices / 3168 = 13 -> all 4 slices in one block.
+        assert_eq!(slices_per_block(10_973_239, 128, 1024), 4);
+        assert_eq!(slices_per_block(10_973_239, 32, 1024), 1);
+    }
+
+    #[test]
+    fn tile_layout_has_no_partials_for_one_tile() {
+        let one = tile_layout(1000, 64, 1024, 1, CUDA_R_32F);
+        assert_eq!((one.count, one.bytes), (1, 0));
+        let many = tile_layout(5000, 64, 1024, 2, CUDA_R_32F);
+        assert_eq!(many.count, 5);
+        assert_eq!(many.tail_at, align_up(2 * 5 * 64 * 4));
+        assert_eq!(many.bytes, 2 * align_up(2 * 5 * 64 * 4) + align_up(2 * 5 * 2 * 8));
     }
 
     #[test]

@@ -1,0 +1,41 @@
+// Finding rows by entry: the block-wide search that a tile kernel (SpMV, SpMM) uses to learn which
+// rows its consecutive entries belong to, without a table built beforehand.
+#pragma once
+#include "common/spmm.cuh"  // Rows
+
+namespace row_search {
+
+using spmm::WARP;
+
+// Smallest r in [0, m] with begin(r) >= target, for two targets at once (begin(m) is where the
+// last row ends): each half of the block probes BLOCK / 2 evenly spaced rows per round, so a round
+// costs one memory round trip and shrinks both ranges by BLOCK / 2. Every thread of the block calls it.
+template <int BLOCK, typename V, typename I>
+__device__ void block_lower_bounds(const spmm::Rows<V, I>& a, int64_t m, int64_t target0, int64_t target1, int64_t& lo0, int64_t& lo1) {
+    __shared__ int below[2];
+    constexpr int PROBES = BLOCK / 2;
+    int64_t hi0 = m, hi1 = m;
+    lo0 = lo1 = 0;
+    const bool second = threadIdx.x >= PROBES;
+    const int j = threadIdx.x % PROBES;
+    while (lo0 < hi0 || lo1 < hi1) {
+        if (threadIdx.x < 2) below[threadIdx.x] = 0;
+        __syncthreads();
+        const int64_t step0 = (hi0 - lo0 + PROBES - 1) / PROBES, step1 = (hi1 - lo1 + PROBES - 1) / PROBES;
+        const int64_t probe = second ? lo1 + j * step1 : lo0 + j * step0;
+        const bool is_below = probe < (second ? hi1 : hi0) && a.begin(probe) < (second ? target1 : target0);
+        const unsigned votes = __ballot_sync(0xffffffffu, is_below);
+        if (threadIdx.x % WARP == 0 && votes) atomicAdd(&below[second], __popc(votes));
+        __syncthreads();
+        // Probes 0 .. n-1 lie before the answer, probe n (if any) at or after it.
+        const int n0 = below[0], n1 = below[1];
+        const int64_t next0 = n0 == 0 ? lo0 : lo0 + (n0 - 1) * step0 + 1, next1 = n1 == 0 ? lo1 : lo1 + (n1 - 1) * step1 + 1;
+        hi0 = min(hi0, lo0 + n0 * step0);
+        hi1 = min(hi1, lo1 + n1 * step1);
+        lo0 = next0;
+        lo1 = next1;
+        __syncthreads();  // everyone has read `below` before the next round clears it
+    }
+}
+
+}  // namespace row_search
