@@ -9,10 +9,11 @@
 //    reads a B row's slice as one 16-byte vector per lane). Several slices per block spread the
 //    cost of stages 1-2 when there are blocks enough.
 //    Stages, each a function below:
-//      1. load the tile's entries (coalesced) and find its rows;
+//      1. load the tile's entries (coalesced) and find its rows (from preprocess's table when it
+//         is trusted, else by a block-wide search of the offsets);
 //      2. stage columns, values and each entry's row in shared memory;
-//      3. walk (per slice): each group multiplies its run of entries, DEPTH B rows in flight per lane, and
-//         writes the rows that start and end inside its run;
+//      3. walk (per slice): each group multiplies its run of entries, DEPTH B rows in flight
+//         per lane, and writes the rows that start and end inside its run;
 //      4. combine (per slice): rows split between groups are added in group order. A row that
 //         crosses tile edges is finished by the tile where it ends: its owner tile publishes a
 //         tail partial, the tiles it runs through publish head partials, each with a flag set to
@@ -24,7 +25,7 @@
 // in order (grid x is the tile): the B rows in use at a time are one slice of B.
 // Summation order, fixed by the structure and the tile size only (so with or without preprocess):
 // a row's products in stored order within a group, group pieces in group order, tile partials in
-// tile order. No atomics; results are bitwise reproducible.
+// tile order. No atomics on values; results are bitwise reproducible.
 #include "common/spmm.cuh"
 #include "common/row_search.cuh"
 
@@ -143,6 +144,10 @@ __device__ void find_rows(const SpmmTiles& tl, const Rows<V, I>& a, int64_t m, T
     if (tl.count == 1) {
         first = 0;
         next = m;
+    } else if (tl.rows != 0 && *reinterpret_cast<const volatile uint64_t*>(tl.token_at) == tl.token) {
+        const int64_t* table = reinterpret_cast<const int64_t*>(tl.rows);  // preprocess's table
+        first = table[tile.t];
+        next = table[tile.t + 1];
     } else {
         row_search::block_lower_bounds<TB>(a, m, tile.q0, q1, first, next);
     }
@@ -422,7 +427,31 @@ __device__ void tiles(const SpmmTilesParams& p) {
     }
 }
 
+// Preprocess: thread per t in [0, count]: rows[t] = first row starting at or after entry t * size.
+template <typename I>
+__device__ void tile_rows(const SpmmTilesParams& p) {
+    const Rows<float, I> a(p.a, 0);
+    int64_t* table = reinterpret_cast<int64_t*>(p.tiles.rows);
+    for (int64_t t = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; t <= p.tiles.count; t += int64_t(gridDim.x) * blockDim.x) {
+        const int64_t target = t * p.tiles.size;
+        int64_t lo = 0, hi = p.shape.m;
+        while (lo < hi) {
+            const int64_t mid = lo + (hi - lo) / 2;
+            if (a.begin(mid) < target) lo = mid + 1; else hi = mid;
+        }
+        table[t] = lo;
+    }
+}
+
 }  // namespace
+
+extern "C" __global__ void oxs_spmm_tile_rows_i32(const SpmmTilesParams p) { tile_rows<int32_t>(p); }
+extern "C" __global__ void oxs_spmm_tile_rows_i64(const SpmmTilesParams p) { tile_rows<int64_t>(p); }
+
+// Stamps the token after the table (a separate launch, so that every block of tile_rows is done).
+extern "C" __global__ void oxs_spmm_tile_rows_stamp(const SpmmTilesParams p) {
+    *reinterpret_cast<uint64_t*>(p.tiles.token_at) = p.tiles.token;
+}
 
 // ---- instantiations ------------------------------------------------------------------------------
 

@@ -85,6 +85,13 @@ pub fn tiles(h: &Handle, p: &SpmmTilesParams, types: Types, index: IndexType, ba
     launch(h, "spmm_tiles", &format!("oxs_spmm_tiles_{suffix}"), (tiles as u32, runs, batches), SPMM_TILE_BLOCK, 0, p)
 }
 
+/// Builds the tile row table of `p.tiles` (preprocess), then stamps its token.
+pub fn tile_rows(h: &Handle, p: &SpmmTilesParams, index: IndexType) -> Result<()> {
+    let blocks = ((p.tiles.count + 1) as u64).div_ceil(SPMM_TILE_BLOCK as u64).clamp(1, MAX_GRID) as u32;
+    launch(h, "spmm_tiles", &format!("oxs_spmm_tile_rows_{}", index_suffix(index)), (blocks, 1, 1), SPMM_TILE_BLOCK, 0, p)?;
+    launch(h, "spmm_tiles", "oxs_spmm_tile_rows_stamp", (1, 1, 1), 1, 0, p)
+}
+
 /// Builds the long-row schedule: zeroes its two counters, then lists the long rows.
 pub fn find_long_rows(h: &Handle, p: &SpmmFindLongParams, index: IndexType, batches: u32) -> Result<()> {
     {

@@ -92,3 +92,41 @@ fn new_values_after_preprocess_are_used() {
     }
     assert!(failures.is_empty(), "{} failing:\n{}", failures.len(), failures.join("\n"));
 }
+
+/// Preprocess, then every byte of the buffer overwritten: the kernels must notice that what
+/// preprocess left (the tile row table, the long-row schedule) is gone, and still give C.
+fn buffer_overwritten_after_preprocess(h: &CHandle, case: &Case) -> Result<(), String> {
+    let p = Problem::new(case);
+    let g = Gpu::upload(&p)?;
+    let (alpha, beta) = scalars(h, &p);
+    let args = g.args(&p, &alpha, &beta);
+    let ws = args.workspace(h)?;
+    expect(unsafe { args.preprocess(h, ws_ptr(&ws)) }, "SpMM_preprocess")?;
+    if let Some(ws) = &ws {
+        ws.poison(0xA5);
+    }
+    expect(unsafe { args.spmm(h, ws_ptr(&ws)) }, "SpMM")?;
+    p.check(&g.c_buf.to_vec())
+}
+
+#[test]
+fn buffer_overwritten_after_preprocess_still_gives_c() {
+    let Some(_gpu) = gpu("spmm buffer overwritten after preprocess") else { return };
+    let h = CHandle::new();
+    let mut failures = Vec::new();
+    let mut all = Vec::new();
+    for (i, (fmt, op_a)) in [(Fmt::Csr, N), (Fmt::Csr, T), (Fmt::Csc, N)].into_iter().enumerate() {
+        // The heavy row is a row of the stored matrix: a column of op(A) for CSR T and CSC N.
+        let heavy_shape = if fmt == Fmt::Csr && op_a == N { (1200, 10_000, 64) } else { (10_000, 1200, 64) };
+        for (j, (pattern, shape)) in [(Pattern::Random, (1000, 1200, 64)), (Pattern::HeavyRow(9000), heavy_shape)].into_iter().enumerate() {
+            all.push(vary(Case { op_a, pattern, ..Case::new(fmt, shape) }, 15_000 + 2 * i + j));
+        }
+    }
+    for case in &all {
+        if let Err(e) = buffer_overwritten_after_preprocess(&h, case) {
+            failures.push(format!("{}: {e}", case.label()));
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} failing:\n{}", failures.len(), all.len(), failures.join("\n"));
+    println!("spmm buffer overwritten after preprocess: {} cases passed", all.len());
+}

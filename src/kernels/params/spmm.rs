@@ -179,6 +179,13 @@ pub struct SpmmTiles {
     pub tail: u64,
     pub ready: u64,
     pub epoch: u64,
+    /// Built by preprocess when all batches share A's structure (else 0): `rows[t]` (i64, t in
+    /// `0..=count`) is the first row starting at or after entry `t * size`, so a block need not
+    /// search the offsets. Trusted only when the u64 at `token_at` equals `token` (a buffer
+    /// overwritten or reallocated since preprocess is not).
+    pub rows: u64,
+    pub token_at: u64,
+    pub token: u64,
 }
 
 /// `oxs_spmm_tiles_*`: grid x over tiles, y over runs of `slices_per_block` column slices of

@@ -72,6 +72,7 @@ pub fn preprocess(h: &Handle, call: &Call, buffer: u64) -> Result<Option<ActiveB
     let token = crate::ops::new_token();
     build_views(h, call, &p, ws)?;
     build_schedule(h, call, &p, ws, token)?;
+    build_tile_rows(h, call, &p, ws, token)?;
     Ok(Some(ActiveBuffer { buffer, signature: signature(call, &p), token }))
 }
 
@@ -159,6 +160,39 @@ fn build_schedule(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Res
         k::find_long_rows(h, &fp, p.index, p.dims.batches as u32)?;
     }
     Ok(())
+}
+
+/// Builds the tile kernel's row table (preprocess only: a plain call lets the blocks search).
+fn build_tile_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Result<()> {
+    if let (Kernel::Tiles { size, per_block, .. }, Some(layout)) = (p.kernel, p.tiles) {
+        if layout.rows_at.is_some() {
+            let tp = SpmmTilesParams { shape: SpmmShape { m: p.dims.m, ..Default::default() }, a: rows(call, p, ws), tiles: tiles_params(call, p, ws, size, per_block, token), ..Default::default() };
+            k::tile_rows(h, &tp, p.index)?;
+        }
+    }
+    Ok(())
+}
+
+/// Where the tile kernel's partial sums, flags and row table lie, for a call with `token`.
+fn tiles_params(call: &Call, p: &Plan, ws: u64, size: u32, per_block: u32, token: u64) -> SpmmTiles {
+    let layout = p.tiles.expect("a tile plan has a tile layout");
+    let at = ws + p.schedule_at as u64;
+    let with_partials = layout.bytes > 0;
+    let place = |offset: usize| if with_partials { at + offset as u64 } else { 0 };
+    SpmmTiles {
+        count: layout.count,
+        size: size as i64,
+        slices_per_block: per_block as i64,
+        nnz: call.a.nnz,
+        head: place(layout.head_at),
+        tail: place(layout.tail_at),
+        ready: place(layout.ready_at),
+        // A new epoch per call: flags left by earlier calls never match it.
+        epoch: crate::ops::new_token(),
+        rows: layout.rows_at.map_or(0, |r| at + r as u64),
+        token_at: layout.rows_at.map_or(0, |_| at + layout.token_at as u64),
+        token,
+    }
 }
 
 /// op(A) as the row kernels read it.
@@ -266,21 +300,7 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
             k::rowvec(h, &rp, types, p.index, width, chunk_blocks, batches)?;
         }
         Kernel::Tiles { size, per_block, .. } => {
-            let layout = p.tiles.expect("a tile plan has a tile layout");
-            let at = ws + p.schedule_at as u64;
-            let with_partials = layout.bytes > 0;
-            let tiles = SpmmTiles {
-                count: layout.count,
-                size: size as i64,
-                slices_per_block: per_block as i64,
-                nnz: call.a.nnz,
-                head: if with_partials { at + layout.head_at as u64 } else { 0 },
-                tail: if with_partials { at + layout.tail_at as u64 } else { 0 },
-                ready: if with_partials { at + layout.ready_at as u64 } else { 0 },
-                // A new epoch per call: flags left by earlier calls never match it.
-                epoch: crate::ops::new_token(),
-            };
-            let tp = SpmmTilesParams { shape: kshape, a: rows(call, p, ws), b, c, tiles };
+            let tp = SpmmTilesParams { shape: kshape, a: rows(call, p, ws), b, c, tiles: tiles_params(call, p, ws, size, per_block, token) };
             k::tiles(h, &tp, types, p.index, batches)?;
         }
         _ => unreachable!("launch_vectorised takes the vectorised kernels only"),

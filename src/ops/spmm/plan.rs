@@ -75,6 +75,10 @@ pub struct TileLayout {
     pub head_at: usize,
     pub tail_at: usize,
     pub ready_at: usize,
+    /// The row table that preprocess builds (`count + 1` i64) and its token (8 bytes), when
+    /// all batches share A's structure.
+    pub rows_at: Option<usize>,
+    pub token_at: usize,
     pub bytes: usize,
 }
 
@@ -206,17 +210,22 @@ pub fn slices_per_block(nnz: i64, n: i64, size: u32) -> u32 {
     (tiles * slices / (3 * RESIDENT_BLOCKS)).clamp(1, slices) as u32
 }
 
-fn tile_layout(nnz: i64, n: i64, size: u32, batches: i64, compute: crate::types::DataType) -> TileLayout {
+fn tile_layout(nnz: i64, n: i64, size: u32, batches: i64, compute: crate::types::DataType, shared_structure: bool) -> TileLayout {
     let count = (nnz + size as i64 - 1) / size as i64;
     if count <= 1 {
-        return TileLayout { count, head_at: 0, tail_at: 0, ready_at: 0, bytes: 0 };
+        return TileLayout { count, head_at: 0, tail_at: 0, ready_at: 0, rows_at: None, token_at: 0, bytes: 0 };
     }
     let partials = align_up((batches * count * n) as usize * compute.size_bytes() as usize);
     let head_at = 0;
     let tail_at = partials;
     let ready_at = 2 * partials;
     let flags = (batches * count) as usize * crate::kernels::spmm::tile_slices(n) as usize;
-    TileLayout { count, head_at, tail_at, ready_at, bytes: ready_at + align_up(flags * 8) }
+    let token_at = ready_at + align_up(flags * 8);
+    if !shared_structure {
+        return TileLayout { count, head_at, tail_at, ready_at, rows_at: None, token_at: 0, bytes: token_at };
+    }
+    let rows_at = token_at + ALIGN;
+    TileLayout { count, head_at, tail_at, ready_at, rows_at: Some(rows_at), token_at, bytes: rows_at + align_up((count + 1) as usize * 8) }
 }
 
 /// The tile kernel keeps a column of op(A), and op(B)'s row stride in bytes (after staging), in
@@ -293,7 +302,7 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
         ARead::View { copies, region, .. } => copies as usize * region,
         _ => 0,
     };
-    // The schedule needs one structure for all batches, and enough entries for a long row.
+    // The schedule and the tile row table need one structure for all batches.
     let shared_structure = match a {
         ARead::Rows { .. } => call.a.batch.count == 1 || (call.a.batch.offsets_stride == 0 && call.a.batch.indices_stride == 0),
         ARead::View { copies, .. } => copies == 1,
@@ -303,7 +312,7 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
         p.schedule = Some(schedule(&d, types, call.a.nnz, d.batches as i64));
     }
     if let Kernel::Tiles { size, .. } = p.kernel {
-        p.tiles = Some(tile_layout(call.a.nnz, d.n, size, d.batches as i64, types.compute));
+        p.tiles = Some(tile_layout(call.a.nnz, d.n, size, d.batches as i64, types.compute, shared_structure));
     }
     p.schedule_at = views;
     p.stage_b_at = views + p.schedule.map_or(0, |s| s.bytes) + p.tiles.map_or(0, |t| t.bytes);
@@ -359,12 +368,16 @@ mod tests {
 
     #[test]
     fn tile_layout_has_no_partials_for_one_tile() {
-        let one = tile_layout(1000, 64, 1024, 1, CUDA_R_32F);
+        let one = tile_layout(1000, 64, 1024, 1, CUDA_R_32F, true);
         assert_eq!((one.count, one.bytes), (1, 0));
-        let many = tile_layout(5000, 64, 1024, 2, CUDA_R_32F);
+        let many = tile_layout(5000, 64, 1024, 2, CUDA_R_32F, false);
         assert_eq!(many.count, 5);
         assert_eq!(many.tail_at, align_up(2 * 5 * 64 * 4));
         assert_eq!(many.bytes, 2 * align_up(2 * 5 * 64 * 4) + align_up(2 * 5 * 2 * 8));
+        assert_eq!(many.rows_at, None);
+        let table = tile_layout(5000, 64, 1024, 2, CUDA_R_32F, true);
+        assert_eq!(table.rows_at, Some(many.bytes + ALIGN));
+        assert_eq!(table.bytes, many.bytes + ALIGN + align_up(6 * 8));
     }
 
     #[test]
