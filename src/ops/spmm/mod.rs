@@ -3,12 +3,14 @@
 //! * `check`: the arguments, in the API's order, and what cuSPARSE supports.
 //! * `plan`: how A is read, which kernel runs, the workspace layout (host facts only).
 //! * here: the three entry points, and the launches in order: row views (CSR with opA = T/H,
-//!   CSC with N, COO), the long-row schedule, then the kernel. `preprocess` builds the schedule
-//!   into the user's buffer and records it as the matrix's active buffer; a later call with the
-//!   same arguments and that buffer skips that step. The schedule carries a token, so a buffer
-//!   freed and reallocated at the same address is detected on the GPU and not trusted (the
-//!   kernel then does the long rows itself, with the same arithmetic). Row views are rebuilt by
-//!   every call: they hold indices the kernels follow, so a stale one must never be read.
+//!   CSC with N, COO), the long-row schedule (row kernel only), then the kernel. `preprocess`
+//!   builds the schedule, or the tile kernel's row table, into the user's buffer and records it
+//!   as the matrix's active buffer; a later call with the same arguments and that buffer uses
+//!   it (a plain call builds the schedule itself; the tile blocks search their rows instead of
+//!   reading a table). Both carry a token, so a buffer freed and reallocated at the same address,
+//!   or overwritten, is detected on the GPU and not trusted (the kernels then do without, with
+//!   the same arithmetic). Row views are rebuilt by every call: they hold indices the kernels
+//!   follow, so a stale one must never be read.
 
 pub mod check;
 pub mod plan;
@@ -61,7 +63,7 @@ pub fn buffer_size(_h: &Handle, call: &Call) -> Result<usize> {
     Ok(make_plan(call)?.workspace)
 }
 
-/// `oxsparseSpMM_preprocess`: builds the views and the schedule into `buffer`.
+/// `oxsparseSpMM_preprocess`: builds the views and the schedule or tile row table into `buffer`.
 pub fn preprocess(h: &Handle, call: &Call, buffer: u64) -> Result<Option<ActiveBuffer>> {
     let p = make_plan(call)?;
     report(&p, "preprocess");
