@@ -184,11 +184,12 @@ fn pass_width(n: i64) -> u32 {
 /// Blocks of 128 threads resident on an H100 at once (8 per multiprocessor, 132 multiprocessors).
 const RESIDENT_BLOCKS: u64 = 8 * 132;
 
-/// Entries per tile: about one block per resident block when each takes one column slice, a power of two from SPMM_TILE_MIN to
-/// SPMM_TILE_MAX (measured on the H100, session 5: 256-entry tiles suit small matrices, whose
-/// time is a block's latency; 1024 the large ones, where each block's fixed work of finding and
-/// staging its rows must be spread over many entries). Depends only on nnz, so preprocess and
-/// plain calls agree. `OXSPARSE_SPMM_TILE` overrides it (a power of two in range).
+/// Entries per tile: about one block per resident block when each takes one column slice, a
+/// power of two from 256 to SPMM_TILE_MAX (measured on the H100, session 5: 256-entry tiles suit
+/// small matrices, whose time is a block's latency; 1024 the large ones, where each block's fixed
+/// work of finding and staging its rows must be spread over many entries; 128 won only below
+/// ~20k entries). Depends only on nnz and n, so preprocess and plain calls agree.
+/// `OXSPARSE_SPMM_TILE` overrides it (a power of two from SPMM_TILE_MIN to SPMM_TILE_MAX).
 pub fn tile_size(nnz: i64, n: i64) -> u32 {
     use crate::kernels::params::spmm::{SPMM_TILE_MAX, SPMM_TILE_MIN};
     static FORCED: once_cell::sync::Lazy<Option<u32>> = once_cell::sync::Lazy::new(|| {
