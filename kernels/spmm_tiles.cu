@@ -28,6 +28,7 @@
 // tile order. No atomics on values; results are bitwise reproducible.
 #include "common/spmm.cuh"
 #include "common/row_search.cuh"
+#include "common/flags.cuh"
 
 using namespace spmm;
 
@@ -321,10 +322,8 @@ __device__ void finish_crossing_row(const SpmmTiles& tl, const Rows<V, I>& a, co
     const int64_t j = slice * SLICE + li * S::VEC;
     const int64_t t0 = a.begin(tile.lo) / tl.size;
     for (int64_t u = t0; u < tile.t; ++u) {
-        const volatile uint64_t* flag = ready_flag(tl, u, slice, slices);
-        while (*flag != tl.epoch) __nanosleep(100);
+        flags::wait(ready_flag(tl, u, slice, slices), tl.epoch);
     }
-    __threadfence();
     if (j >= n) return;
     const int64_t base = int64_t(blockIdx.z) * tl.count;
     const C* tail = reinterpret_cast<const C*>(tl.tail) + (base + t0) * n + j;
@@ -417,11 +416,12 @@ __device__ void tiles(const SpmmTilesParams& p) {
         walk<V, O, C>(sm, tile, slice, size, b, ldb_bytes, c, p.shape.n, alpha, beta, read_c);
         __syncthreads();
         combine<V, O, C>(p.tiles, sm, tile, slice, c, p.shape.n, alpha, beta, read_c);
-        // Publish: every thread's partials are visible before the flag says so. This also keeps
+        // Publish: every thread's partials are visible before the flag says so (a release fence,
+        // not __threadfence, which would invalidate L1: common/flags.cuh). The barrier also keeps
         // the next slice from resetting pieces that stage 4 still reads.
-        __threadfence();
+        flags::release_fence();
         __syncthreads();
-        if (threadIdx.x == 0 && p.tiles.count > 1) *reinterpret_cast<volatile uint64_t*>(ready_flag(p.tiles, tile.t, slice, slices)) = p.tiles.epoch;
+        if (threadIdx.x == 0 && p.tiles.count > 1) flags::raise(ready_flag(p.tiles, tile.t, slice, slices), p.tiles.epoch);
         if (threadIdx.x < Slice<V>::G && crossing_row_ends_here(sm, tile))
             finish_crossing_row<V, O, C, I>(p.tiles, a, sm, tile, slice, slices, c, p.shape.n, alpha, beta, read_c);
     }

@@ -33,31 +33,6 @@ constexpr int UNROLL = SPMV_VECTOR_UNROLL;
 constexpr int BUCKETS = SPMV_HIST_BUCKETS;
 constexpr int64_t HUGE_CHUNK = SPMV_HUGE_CHUNK;
 
-// ---- loads that bypass the caches' keep policy: A is read once, x many times -------------------
-
-template <typename T>
-__device__ __forceinline__ T load_once(const T* p) {
-    static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16, "load size");
-    T v;
-    if constexpr (sizeof(T) == 1) {
-        const unsigned char u = __ldcs(reinterpret_cast<const unsigned char*>(p));
-        memcpy(&v, &u, 1);
-    } else if constexpr (sizeof(T) == 2) {
-        const unsigned short u = __ldcs(reinterpret_cast<const unsigned short*>(p));
-        memcpy(&v, &u, 2);
-    } else if constexpr (sizeof(T) == 4) {
-        const unsigned u = __ldcs(reinterpret_cast<const unsigned*>(p));
-        memcpy(&v, &u, 4);
-    } else if constexpr (sizeof(T) == 8) {
-        const unsigned long long u = __ldcs(reinterpret_cast<const unsigned long long*>(p));
-        memcpy(&v, &u, 8);
-    } else {
-        const uint4 u = __ldcs(reinterpret_cast<const uint4*>(p));
-        memcpy(&v, &u, 16);
-    }
-    return v;
-}
-
 // ---- stage 1: one lane's share of a row --------------------------------------------------------
 
 // Sum over q = s + lane, s + lane + stride, ... < e of a_q * x[col_q], in that order. The loads of

@@ -41,6 +41,10 @@ for kernel in tiles split; do
     echo "=== gpu_spmv with OXSPARSE_SPMV_KERNEL=$kernel"
     OXSPARSE_SPMV_KERNEL=$kernel run_rust gpu_spmv-$kernel "$dev/bin/gpu_spmv"
 done
+# The smallest tile (one warp step) makes every SpMV case with more than 128 entries cross tile
+# edges, with and without the row table.
+echo "=== gpu_spmv with OXSPARSE_SPMV_TILE=128 and OXSPARSE_SPMV_KERNEL=tiles"
+OXSPARSE_SPMV_TILE=128 OXSPARSE_SPMV_KERNEL=tiles run_rust gpu_spmv-tile128 "$dev/bin/gpu_spmv"
 # SpMM's vectorised cases take the tile kernel; the row kernel stays reachable and tested. Forcing
 # the smallest and the largest tile makes every case cross tile edges, or fill whole tiles.
 echo "=== gpu_spmm with OXSPARSE_SPMM_KERNEL=rowvec"

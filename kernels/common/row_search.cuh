@@ -38,4 +38,23 @@ __device__ void block_lower_bounds(const spmm::Rows<V, I>& a, int64_t m, int64_t
     }
 }
 
+// Smallest r in [0, m] with begin(r) >= target, found by one warp: each round its lanes probe 32
+// evenly spaced rows (one memory round trip) and the range shrinks 32-fold. Every lane of the
+// warp calls it and gets the answer.
+template <typename V, typename I>
+__device__ int64_t warp_lower_bound(const spmm::Rows<V, I>& a, int64_t m, int64_t target) {
+    const int lane = threadIdx.x % WARP;
+    int64_t lo = 0, hi = m;
+    while (lo < hi) {
+        const int64_t step = (hi - lo + WARP - 1) / WARP;
+        const int64_t probe = lo + lane * step;
+        const int n = __popc(__ballot_sync(0xffffffffu, probe < hi && a.begin(probe) < target));
+        // Probes 0 .. n-1 lie before the answer, probe n (if any) at or after it.
+        const int64_t next = n == 0 ? lo : lo + (n - 1) * step + 1;
+        hi = min(hi, lo + n * step);
+        lo = next;
+    }
+    return lo;
+}
+
 }  // namespace row_search

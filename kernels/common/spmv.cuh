@@ -5,9 +5,6 @@
 namespace spmv {
 
 constexpr int BLOCK = SPMV_BLOCK;
-constexpr int TILE = SPMV_TILE;
-constexpr int ITEMS = TILE / BLOCK;  // entries each thread loads per tile
-static_assert(TILE % BLOCK == 0, "a tile is whole rounds of the block");
 
 // x goes through the read-only path: no kernel writes it, and it is gathered many times.
 template <typename T> __device__ __forceinline__ T load_x(const T* p) { return __ldg(p); }
@@ -22,6 +19,51 @@ template <> __device__ __forceinline__ complex_bf16 load_x(const complex_bf16* p
     complex_bf16 v;
     memcpy(&v, &u, sizeof(v));
     return v;
+}
+
+// ---- loads of A that bypass the caches' keep policy: A is read once, x many times ---------------
+
+template <typename T>
+__device__ __forceinline__ T load_once(const T* p) {
+    static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16, "load size");
+    T v;
+    if constexpr (sizeof(T) == 1) {
+        const unsigned char u = __ldcs(reinterpret_cast<const unsigned char*>(p));
+        memcpy(&v, &u, 1);
+    } else if constexpr (sizeof(T) == 2) {
+        const unsigned short u = __ldcs(reinterpret_cast<const unsigned short*>(p));
+        memcpy(&v, &u, 2);
+    } else if constexpr (sizeof(T) == 4) {
+        const unsigned u = __ldcs(reinterpret_cast<const unsigned*>(p));
+        memcpy(&v, &u, 4);
+    } else if constexpr (sizeof(T) == 8) {
+        const unsigned long long u = __ldcs(reinterpret_cast<const unsigned long long*>(p));
+        memcpy(&v, &u, 8);
+    } else {
+        const uint4 u = __ldcs(reinterpret_cast<const uint4*>(p));
+        memcpy(&v, &u, 16);
+    }
+    return v;
+}
+
+// N consecutive elements from an address aligned to N * sizeof(T), in as few wide loads as the
+// size allows (one of 4, 8 or 16 bytes, or several of 16).
+template <int N, typename T>
+__device__ __forceinline__ void load_once_n(const T* p, T (&out)[N]) {
+    constexpr int BYTES = N * int(sizeof(T));
+    static_assert(BYTES == 4 || BYTES == 8 || BYTES % 16 == 0, "wide load size");
+    if constexpr (BYTES >= 16) {
+        uint4 w[BYTES / 16];
+#pragma unroll
+        for (int i = 0; i < BYTES / 16; ++i) w[i] = __ldcs(reinterpret_cast<const uint4*>(p) + i);
+        memcpy(out, w, BYTES);
+    } else if constexpr (BYTES == 8) {
+        const uint2 w = __ldcs(reinterpret_cast<const uint2*>(p));
+        memcpy(out, &w, BYTES);
+    } else {
+        const unsigned w = __ldcs(reinterpret_cast<const unsigned*>(p));
+        memcpy(out, &w, BYTES);
+    }
 }
 
 // y[r] = alpha * acc + beta * y[r]; with beta == 0 y is not read (BLAS convention).

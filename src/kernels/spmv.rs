@@ -1,4 +1,4 @@
-//! Launchers for `kernels/spmv.cu` (the tile kernel over op(A) as rows, its fix-up, the row table
+//! Launchers for `kernels/spmv.cu` (the tile kernel over op(A) as rows, the row table
 //! preprocess keeps, and the scale for empty A), `kernels/spmv_vector.cu` (the vector kernel, the
 //! row histogram and row lists of its schedule) and `kernels/spmv_formats.cu` (Sliced-ELL, BSR).
 //! The plan (src/ops/spmv/plan.rs) has chosen the kernel and filled the parameter blocks; these
@@ -32,23 +32,21 @@ fn index_suffix(t: IndexType) -> &'static str {
     }
 }
 
-/// Tiles of `nnz` entries.
-pub fn tile_count(nnz: i64) -> i64 {
-    (nnz.max(0) as u64).div_ceil(SPMV_TILE as u64) as i64
+/// Entries per warp step of the tile kernel; tile sizes are multiples of it.
+pub const CHUNK: i64 = 32 * SPMV_QUAD as i64;
+/// Tiles (warps) per block of the tile kernel.
+const TILES_PER_BLOCK: u64 = SPMV_BLOCK as u64 / 32;
+
+/// Tiles of `size` entries covering `nnz`.
+pub fn tile_count(nnz: i64, size: i64) -> i64 {
+    (nnz.max(0) as u64).div_ceil(size.max(1) as u64) as i64
 }
 
-/// The tile kernel: one block per tile.
+/// The tile kernel: one warp per tile.
 pub fn tiles(h: &Handle, p: &SpmvRowsParams, types: Types, index: IndexType) -> Result<()> {
-    let blocks = u32::try_from(p.tiles.count).ok().filter(|&b| b < i32::MAX as u32).ok_or_else(|| Error::NotSupported(format!("{} tiles exceed the grid", p.tiles.count)))?;
+    let blocks = (p.tiles.count.max(0) as u64).div_ceil(TILES_PER_BLOCK);
+    let blocks = u32::try_from(blocks).ok().filter(|&b| b < i32::MAX as u32).ok_or_else(|| Error::NotSupported(format!("{} tiles exceed the grid", p.tiles.count)))?;
     let name = format!("oxs_spmv_tiles_{}_{}", types.suffix(), index_suffix(index));
-    launch(h, "spmv", &name, (blocks, 1, 1), SPMV_BLOCK, 0, p)
-}
-
-/// The fix-up of rows that cross tiles: one warp per tile.
-pub fn fixup(h: &Handle, p: &SpmvRowsParams, types: Types, index: IndexType) -> Result<()> {
-    let blocks = (p.tiles.count as u64 * 32).div_ceil(SPMV_BLOCK as u64);
-    let blocks = u32::try_from(blocks).ok().filter(|&b| b < i32::MAX as u32).ok_or_else(|| Error::NotSupported("too many tiles".into()))?;
-    let name = format!("oxs_spmv_fixup_{}_{}", types.suffix(), index_suffix(index));
     launch(h, "spmv", &name, (blocks, 1, 1), SPMV_BLOCK, 0, p)
 }
 

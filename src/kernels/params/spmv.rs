@@ -2,18 +2,20 @@
 //! y = alpha * op(A) * x + beta * y.
 //!
 //! op(A) given as rows (CSR with opA = N, CSC with T/H, or a row view built in the workspace) is
-//! read by the tile kernel: the entries are cut into tiles of `SPMV_TILE` consecutive entries, one
-//! block each, whatever the rows' lengths, so long and short rows cost the same per entry. A row
-//! that crosses a tile boundary leaves partial sums that the fix-up kernel adds in tile order, so
-//! the result does not depend on which block ran first (no atomics touch values).
+//! read by the tile kernel: the entries are cut into tiles of `SpmvTiles::size` consecutive
+//! entries, one warp each, whatever the rows' lengths, so long and short rows cost the same per
+//! entry. A row that crosses tile boundaries is finished by the tile where it ends, which adds the
+//! partial sums of the tiles before in tile order, so the result does not depend on which warp ran
+//! first (no atomics touch values).
 
 use super::spmm::SpmmRows;
 use super::Scalar;
 
 /// Threads per block of every SpMV kernel.
 pub const SPMV_BLOCK: u32 = 256;
-/// Entries per tile (one block); each thread loads `SPMV_TILE / SPMV_BLOCK` of them.
-pub const SPMV_TILE: u32 = 2048;
+/// Consecutive entries each lane of the tile kernel reads per step (one wide load per array): a
+/// warp's step is a chunk of `32 * SPMV_QUAD` entries, and tile sizes are multiples of it.
+pub const SPMV_QUAD: u32 = 4;
 
 /// The problem: op(A) is `m x k`, x has k elements, y has m.
 #[repr(C)]
@@ -30,28 +32,34 @@ pub struct SpmvShape {
 /// Where the tile kernel's bookkeeping lies in the workspace.
 ///
 /// `tile_rows` (optional, built by `preprocess`): for tile t, the first row starting at or after
-/// entry `t * SPMV_TILE` (`count + 1` values of i64). It is trusted only when the 8 bytes at
-/// `token_at` equal `token`; otherwise each block finds its rows by a search of the offsets.
-/// `head[t]`: the partial sum of tile t's first row when that row started before the tile;
-/// `tail[t]`, `tail_row[t]`: the partial sum and row of the row that starts in tile t and ends
-/// after it (`tail_row[t] = -1` when there is none). Both are written by every call before the
-/// fix-up reads them, so stale workspace contents are never read.
+/// entry `t * size` (`count + 1` values of i64). It is trusted only when the 8 bytes at
+/// `token_at` equal `token`; otherwise each warp finds its rows by a search of the offsets.
+/// `partials[t]` (compute type): the sum, within tile t, of the row left open at its end (one
+/// that continues into tile t + 1); `ready[t]` (u64) holds `epoch` once tile t has written it. The
+/// tile where such a row ends adds the partials of the tiles it began in and ran through. A fresh
+/// epoch per call means flags left by earlier calls never match, so nothing needs clearing.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SpmvTiles {
-    /// Tiles of the entries: ceil(nnz / SPMV_TILE).
+    /// Tiles of the entries: ceil(nnz / size).
     pub count: i64,
     /// Entries of op(A) covered by the tiles (A's nnz).
     pub nnz: i64,
+    /// Entries per tile: a multiple of 32 * SPMV_QUAD, at most 65536.
+    pub size: i64,
+    /// 1 when whole chunks may be read with wide loads: the column and value arrays are aligned to
+    /// `SPMV_QUAD` elements and the values are not permuted.
+    pub wide: i32,
+    pub pad: i32,
     pub tile_rows: u64,
     pub token_at: u64,
     pub token: u64,
-    pub head: u64,
-    pub tail: u64,
-    pub tail_row: u64,
+    pub partials: u64,
+    pub ready: u64,
+    pub epoch: u64,
 }
 
-/// The tile kernel, its fix-up and `find_tile_rows` (which builds `tiles.tile_rows`).
+/// The tile kernel and `tile_rows` (which builds `tiles.tile_rows`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SpmvRowsParams {

@@ -4,7 +4,7 @@
 //! * `plan`: how A is read, which kernel runs, the workspace layout (host facts only).
 //! * `schedule`: the vector kernel's schedule, from the row lengths preprocess measures.
 //! * here: the three entry points and the launches in order: the row view (CSR with opA = T/H,
-//!   CSC with N, COO), then the kernel: the tile kernel and its fix-up, or the vector kernel when
+//!   CSC with N, COO), then the kernel: the tile kernel, or the vector kernel when
 //!   preprocess chose it (or the Sliced-ELL / BSR kernel, or a scale of y when A stores nothing).
 //!
 //! `preprocess` (op(A) as rows) reads back a histogram of row lengths and either lists the long
@@ -194,16 +194,18 @@ fn rows_params(call: &Call, p: &Plan, ws: u64, s: Scalars, token: Option<u64>) -
         }
         _ => SpmmRows { offsets: a.arrays.offsets, cols: a.arrays.indices, values: a.arrays.values, base: a.index_base.offset(), conj, ..Default::default() },
     };
-    let count = match p.kernel {
-        Kernel::Tiles { count } => count,
-        _ => 0,
+    let (count, size) = match p.kernel {
+        Kernel::Tiles { count, size } => (count, size),
+        _ => (0, 0),
     };
-    let mut tiles = SpmvTiles { count, nnz: a.nnz, ..Default::default() };
+    let wide = rows.perm == 0 && rows.cols % (SPMV_QUAD as u64 * p.index.size_bytes()) == 0 && rows.values % (SPMV_QUAD as u64 * p.types.a.size_bytes()) == 0;
+    let mut tiles = SpmvTiles { count, nnz: a.nnz, size, wide: wide as i32, ..Default::default() };
     if let Some(l) = p.tiles {
         let at = |off: usize| ws + off as u64;
-        tiles.head = at(l.head_at);
-        tiles.tail = at(l.tail_at);
-        tiles.tail_row = at(l.tail_row_at);
+        tiles.partials = at(l.partials_at);
+        tiles.ready = at(l.ready_at);
+        // A new epoch per call: flags left by earlier calls never match it.
+        tiles.epoch = crate::ops::new_token();
         tiles.token_at = at(l.token_at);
         if let Some(t) = token {
             tiles.tile_rows = at(l.tile_rows_at);
@@ -249,14 +251,7 @@ fn launch(h: &Handle, call: &Call, p: &Plan, ws: u64, s: Scalars, token: Option<
     match p.kernel {
         Kernel::Nothing => Ok(()),
         Kernel::Scale => k::scale(h, &shape(call, p, s), p.types),
-        Kernel::Tiles { count } => {
-            let rp = rows_params(call, p, ws, s, token);
-            k::tiles(h, &rp, p.types, p.index)?;
-            if count > 1 {
-                k::fixup(h, &rp, p.types, p.index)?;
-            }
-            Ok(())
-        }
+        Kernel::Tiles { .. } => k::tiles(h, &rows_params(call, p, ws, s, token), p.types, p.index),
         Kernel::SlicedEll => {
             let FormatInfo::SlicedEll { slice_size, .. } = a.format else { unreachable!() };
             let sp = SpmvSellParams { shape: shape(call, p, s), offsets: a.arrays.offsets, cols: a.arrays.indices, values: a.arrays.values, base: a.index_base.offset(), slice_size };

@@ -10,7 +10,7 @@ use super::schedule;
 use super::Call;
 use crate::descr::FormatInfo;
 use crate::kernels::row_view::{self, RowViewSource};
-use crate::kernels::spmv::{tile_count, Types};
+use crate::kernels::spmv::{tile_count, Types, CHUNK};
 use crate::types::IndexType;
 use std::fmt;
 
@@ -40,8 +40,8 @@ pub enum Kernel {
     /// m == 0.
     Nothing,
     Scale,
-    /// The tile kernel over `count` tiles, followed by the fix-up when `count > 1`.
-    Tiles { count: i64 },
+    /// The tile kernel over `count` tiles of `size` entries.
+    Tiles { count: i64, size: i64 },
     SlicedEll,
     Bsr,
 }
@@ -51,9 +51,8 @@ pub enum Kernel {
 pub struct TileLayout {
     pub token_at: usize,
     pub tile_rows_at: usize,
-    pub head_at: usize,
-    pub tail_at: usize,
-    pub tail_row_at: usize,
+    pub partials_at: usize,
+    pub ready_at: usize,
 }
 
 /// Byte offsets (from the aligned workspace start) of the vector kernel's schedule data.
@@ -111,16 +110,15 @@ fn a_read(call: &Call, d: &Dims) -> ARead {
     }
 }
 
-/// The tile bookkeeping after `start` bytes: token, row table, partial sums, crossing rows.
+/// The tile bookkeeping after `start` bytes: token, row table, partial sums, ready flags.
 fn tile_layout(start: usize, count: i64, compute_bytes: usize) -> (TileLayout, usize) {
     let count = count as usize;
     let token_at = start;
     let tile_rows_at = token_at + ALIGN;
-    let head_at = tile_rows_at + align_up((count + 1) * 8);
-    let tail_at = head_at + align_up(count * compute_bytes);
-    let tail_row_at = tail_at + align_up(count * compute_bytes);
-    let end = tail_row_at + align_up(count * 8);
-    (TileLayout { token_at, tile_rows_at, head_at, tail_at, tail_row_at }, end)
+    let partials_at = tile_rows_at + align_up((count + 1) * 8);
+    let ready_at = partials_at + align_up(count * compute_bytes);
+    let end = ready_at + align_up(count * 8);
+    (TileLayout { token_at, tile_rows_at, partials_at, ready_at }, end)
 }
 
 /// The vector schedule's data after `start` bytes: histogram, list counts, token, the long rows,
@@ -139,6 +137,28 @@ fn vector_layout(start: usize, m: i64, nnz: i64, compute_bytes: usize) -> (Vecto
     (VectorLayout { hist_at, counts_at, token_at, long_rows_at, arrivals_at, chunk_row_at, chunk_info_at, partials_at }, end)
 }
 
+/// Warps the tile kernel aims to start: about two per warp slot of the H100 (132 multiprocessors
+/// x 48 warps resident at the kernel's register count), so the last wave is not a ragged one.
+const TARGET_TILES: u64 = 8192;
+/// The largest automatic tile size.
+pub const TILE_MAX: i64 = 4096;
+
+/// Entries per tile (one warp): nnz / TARGET_TILES rounded down to a power of two, from 256 to
+/// TILE_MAX: small matrices get many short tiles (their time is the warps' latency), large ones
+/// long tiles, which spread the search for the first row over more entries. Depends only on nnz,
+/// so preprocess and plain calls agree. `OXSPARSE_SPMV_TILE` overrides it (a power of two from
+/// CHUNK to 16 * TILE_MAX).
+pub fn tile_size(nnz: i64) -> i64 {
+    static FORCED: once_cell::sync::Lazy<Option<i64>> = once_cell::sync::Lazy::new(|| {
+        std::env::var("OXSPARSE_SPMV_TILE").ok().and_then(|v| v.parse::<i64>().ok()).filter(|&t| t >= CHUNK && t <= 16 * TILE_MAX && (t as u64).is_power_of_two())
+    });
+    if let Some(t) = *FORCED {
+        return t;
+    }
+    let ideal = (nnz.max(1) as u64 / TARGET_TILES).max(1);
+    (1i64 << (63 - ideal.leading_zeros())).clamp(256, TILE_MAX)
+}
+
 /// The plan for a checked call. `types` come from `check::support`.
 pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
     let a = a_read(call, &d);
@@ -148,7 +168,10 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
     }
     p.kernel = match a {
         ARead::Empty => Kernel::Scale,
-        ARead::Rows | ARead::View { .. } => Kernel::Tiles { count: tile_count(call.a.nnz) },
+        ARead::Rows | ARead::View { .. } => {
+            let size = tile_size(call.a.nnz);
+            Kernel::Tiles { count: tile_count(call.a.nnz, size), size }
+        }
         ARead::SlicedEll => Kernel::SlicedEll,
         ARead::Bsr => Kernel::Bsr,
     };
@@ -157,7 +180,7 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
         _ => 0,
     };
     let mut total = views;
-    if let Kernel::Tiles { count } = p.kernel {
+    if let Kernel::Tiles { count, .. } = p.kernel {
         // One tile needs no bookkeeping: no row crosses it and its rows are all of op(A).
         if count > 1 {
             let (layout, end) = tile_layout(views, count, types.compute.size_bytes() as usize);
@@ -181,15 +204,14 @@ pub fn print_enabled() -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernels::params::spmv::SPMV_TILE as TILE;
 
     #[test]
     fn tile_layout_is_aligned_and_disjoint() {
         let (l, end) = tile_layout(512, 3, 8);
-        let at = [l.token_at, l.tile_rows_at, l.head_at, l.tail_at, l.tail_row_at, end];
+        let at = [l.token_at, l.tile_rows_at, l.partials_at, l.ready_at, end];
         assert!(at.iter().all(|x| x % ALIGN == 0));
         assert!(at.windows(2).all(|w| w[0] < w[1]));
-        assert!(l.head_at - l.tile_rows_at >= 4 * 8);
+        assert!(l.partials_at - l.tile_rows_at >= 4 * 8 && end - l.ready_at >= 3 * 8);
     }
 
     #[test]
@@ -204,9 +226,20 @@ mod tests {
 
     #[test]
     fn tiles_cover_the_entries() {
-        assert_eq!(tile_count(0), 0);
-        assert_eq!(tile_count(1), 1);
-        assert_eq!(tile_count(TILE as i64), 1);
-        assert_eq!(tile_count(TILE as i64 + 1), 2);
+        assert_eq!(tile_count(0, 256), 0);
+        assert_eq!(tile_count(1, 256), 1);
+        assert_eq!(tile_count(2048, 2048), 1);
+        assert_eq!(tile_count(2049, 2048), 2);
+    }
+
+    #[test]
+    fn tile_size_grows_with_nnz_in_whole_chunks() {
+        assert_eq!(tile_size(10_000), 256);
+        assert_eq!(tile_size(1_581_554), 256); // 193 per tile wanted
+        assert_eq!(tile_size(13_481_272), 1024); // 1645 -> 1024: 13.2k tiles
+        assert_eq!(tile_size(116_600_650), TILE_MAX);
+        for nnz in [1, 1000, 5_000_000, 60_000_000] {
+            assert_eq!(tile_size(nnz) % CHUNK, 0);
+        }
     }
 }

@@ -12,6 +12,13 @@
 //!
 //! Measured on the H100 (bench/NOTES.md): a first version that let a warp or a group spend 16
 //! round trips on a row lost 2-3x on social graphs whose kernels last only a few trips.
+//!
+//! The tile kernel is kept instead (no schedule) for skewed matrices, where at least
+//! `SKEWED_SHARE` of the entries sit in rows of four times the median length or more, and for
+//! large matrices whose median row is long: there its warps streaming whole tiles beat rows
+//! read one by one (session 6, H100: youtube_like 77 against 118 us, blogcatalog 16.0 against
+//! 19.3, fb100_Cornell5 24.4 against 27.3), while the vector kernel stays ahead on regular meshes
+//! (wave 20.4 against 25.3, the 27-point stencil in FP64 90 against 107).
 
 use crate::kernels::params::spmv::{SPMV_HIST_BUCKETS, SPMV_HUGE_CHUNK, SPMV_VECTOR_UNROLL};
 use std::fmt;
@@ -31,6 +38,13 @@ const CHUNK: u64 = SPMV_HUGE_CHUNK as u64;
 /// kernel then needs fewer registers (32 against 48 in FP32) and keeps more rows in flight, which
 /// outweighs a launch (~3 us) once the kernel takes over ~15 us.
 const SPLIT_NNZ: u64 = 4_000_000;
+/// Share of the entries in rows of at least four times the median length that makes a matrix
+/// skewed (percent).
+const SKEWED_SHARE: u64 = 30;
+/// Matrices with at least this many entries whose median row lies in a bucket reaching LONG_MEDIAN
+/// entries (32 or more) keep the tile kernel too.
+const LARGE_NNZ: u64 = 1_000_000;
+const LONG_MEDIAN: i64 = 63;
 /// Blocks per list at most (each takes its list's entries in a grid-stride loop).
 const MAX_LIST_BLOCKS: u64 = 65_535;
 
@@ -95,9 +109,21 @@ fn median_upper(h: &RowHistogram) -> i64 {
     0
 }
 
-/// The schedule for a histogram of row lengths; None: the tiles were forced.
+/// Whether the tile kernel suits this histogram better than any vector schedule (see the module
+/// comment): skewed rows, or a large matrix with long rows throughout.
+fn prefers_tiles(h: &RowHistogram) -> bool {
+    let nnz: u64 = h[1].iter().sum();
+    let median = median_upper(h);
+    // Rows of at least 4 (median + 1) entries, at least 32: buckets from that power of two up.
+    let from = ((4 * (median + 1)).max(32) as u64).next_power_of_two().trailing_zeros();
+    let skewed: u64 = h[1][(from as usize + 1).min(BUCKETS)..].iter().sum();
+    100 * skewed >= SKEWED_SHARE * nnz.max(1) || (nnz >= LARGE_NNZ && median >= LONG_MEDIAN)
+}
+
+/// The schedule for a histogram of row lengths; None: keep the tile kernel (forced, or
+/// `prefers_tiles`). `Forced::Split` always gives a schedule.
 pub fn choose(h: &RowHistogram, forced: Option<Forced>) -> Option<Schedule> {
-    if forced == Some(Forced::Tiles) {
+    if forced == Some(Forced::Tiles) || (forced.is_none() && prefers_tiles(h)) {
         return None;
     }
     let lanes = ((median_upper(h).max(1) as u64).div_ceil(UNROLL as u64).next_power_of_two() as i64).clamp(MIN_LANES, 32);
@@ -181,6 +207,20 @@ mod tests {
         let big = histogram(&[(3, 10_000_000), (6_000, 3)]);
         assert!(choose(&big, None).unwrap().split_huge);
         assert!(choose(&h, Some(Forced::Split)).unwrap().split_huge);
+    }
+
+    #[test]
+    fn skewed_or_large_long_rowed_matrices_keep_the_tiles() {
+        // A social graph: median 15, half of the entries in rows of 64+.
+        let social = histogram(&[(15, 9000), (8, 5000), (100, 500), (3000, 40)]);
+        assert!(prefers_tiles(&social));
+        assert_eq!(choose(&social, None), None);
+        assert!(choose(&social, Some(Forced::Split)).is_some(), "split forces a schedule");
+        // 1.5M entries in rows of ~80: large with long rows.
+        assert!(prefers_tiles(&histogram(&[(80, 19_000)])));
+        // The same rows in a small matrix, and a large stencil with 27-entry rows: vector.
+        assert!(!prefers_tiles(&histogram(&[(80, 5_000)])));
+        assert!(!prefers_tiles(&histogram(&[(27, 500_000)])));
     }
 
     #[test]
