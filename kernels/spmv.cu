@@ -101,18 +101,38 @@ __device__ __forceinline__ void products(const Chunk<C, I>& ch, const X* x, cons
 
 // 32 consecutive rows w .. w + 31 of op(A): lane l holds where row w + l begins and ends, as
 // offsets from the tile's first entry clamped to [-1, len + 1] (OUTSIDE past m). Clamping keeps
-// every comparison with a position of the tile exact.
+// every comparison with a position of the tile exact. The next 32 rows' offsets are loaded one
+// step ahead, so moving the window on (every chunk when rows are short) does not wait for memory.
 struct Window {
     int64_t w;
     int begin, end;
+    int next_begin, next_end;  // rows w + 32 ..
 };
+
+// Row r's begin and end relative to the tile.
+template <typename V, typename I>
+__device__ __forceinline__ int2 relative_row(const Rows<V, I>& a, int64_t m, int64_t r, int64_t q0, int len) {
+    if (r >= m) return make_int2(OUTSIDE, OUTSIDE);
+    const auto rel = [&](int64_t q) { return int(max(int64_t(-1), min(q - q0, int64_t(len) + 1))); };
+    return make_int2(rel(a.begin(r)), rel(a.end(r)));
+}
 
 template <typename V, typename I>
 __device__ __forceinline__ Window load_window(const Rows<V, I>& a, int64_t m, int64_t w, int64_t q0, int len) {
-    const int64_t r = w + lane_id();
-    if (r >= m) return Window{w, OUTSIDE, OUTSIDE};
-    const auto rel = [&](int64_t q) { return int(max(int64_t(-1), min(q - q0, int64_t(len) + 1))); };
-    return Window{w, rel(a.begin(r)), rel(a.end(r))};
+    const int2 now = relative_row(a, m, w + lane_id(), q0, len);
+    const int2 next = relative_row(a, m, w + WARP + lane_id(), q0, len);
+    return Window{w, now.x, now.y, next.x, next.y};
+}
+
+// Moves the window on by 32 rows: the loaded next rows become current, the ones after are loaded.
+template <typename V, typename I>
+__device__ __forceinline__ void advance(const Rows<V, I>& a, int64_t m, Window& win, int64_t q0, int len) {
+    win.w += WARP;
+    win.begin = win.next_begin;
+    win.end = win.next_end;
+    const int2 next = relative_row(a, m, win.w + WARP + lane_id(), q0, len);
+    win.next_begin = next.x;
+    win.next_end = next.y;
 }
 
 // The window the tile's walk starts from: its first row is the one before the first row starting
@@ -142,7 +162,7 @@ __device__ __forceinline__ void mark_row_ends(const Rows<V, I>& a, int64_t m, Wi
             else write_y(y, r, zero<C>(), alpha, beta);
         }
         if (__shfl_sync(FULL, win.end, WARP - 1) > c1) return;
-        win = load_window(a, m, win.w + WARP, q0, len);
+        advance(a, m, win, q0, len);
     }
 }
 

@@ -45,7 +45,8 @@ pub struct SpmvTiles {
     pub count: i64,
     /// Entries of op(A) covered by the tiles (A's nnz).
     pub nnz: i64,
-    /// Entries per tile: a multiple of 32 * SPMV_QUAD, at most 65536.
+    /// Entries per tile: a power of two from 32 * SPMV_QUAD to 65536 (positions in a tile are
+    /// 32-bit).
     pub size: i64,
     /// 1 when whole chunks may be read with wide loads: the column and value arrays are aligned to
     /// `SPMV_QUAD` elements and the values are not permuted.

@@ -137,26 +137,28 @@ fn vector_layout(start: usize, m: i64, nnz: i64, compute_bytes: usize) -> (Vecto
     (VectorLayout { hist_at, counts_at, token_at, long_rows_at, arrivals_at, chunk_row_at, chunk_info_at, partials_at }, end)
 }
 
-/// Warps the tile kernel aims to start: about two per warp slot of the H100 (132 multiprocessors
-/// x 48 warps resident at the kernel's register count), so the last wave is not a ragged one.
-const TARGET_TILES: u64 = 8192;
-/// The largest automatic tile size.
-pub const TILE_MAX: i64 = 4096;
+/// The largest tile size `OXSPARSE_SPMV_TILE` may force.
+pub const TILE_MAX: i64 = 65_536;
 
-/// Entries per tile (one warp): nnz / TARGET_TILES rounded down to a power of two, from 256 to
-/// TILE_MAX: small matrices get many short tiles (their time is the warps' latency), large ones
-/// long tiles, which spread the search for the first row over more entries. Depends only on nnz,
-/// so preprocess and plain calls agree. `OXSPARSE_SPMV_TILE` overrides it (a power of two from
-/// CHUNK to 16 * TILE_MAX).
+/// Entries per tile (one warp), from nnz alone so that preprocess and plain calls agree. Measured
+/// on the H100 (session 6, bench/NOTES.md) with every size forced: matrices under 1M entries want
+/// many short tiles (their time is the warps' latency); 1M-4M entries 512 (fb100_Cornell5 20.8 us
+/// against 24.6 with 256, arxiv_like 23.6 against 27.1); larger ones 2048, which spreads the
+/// search for a tile's first row over more entries without a ragged last wave (youtube_like 69.8
+/// against 73.1 with 512, reddit_like 565 against 577 with 4096; 8192 lost 5-20% everywhere).
+/// `OXSPARSE_SPMV_TILE` overrides it (a power of two from CHUNK to TILE_MAX).
 pub fn tile_size(nnz: i64) -> i64 {
     static FORCED: once_cell::sync::Lazy<Option<i64>> = once_cell::sync::Lazy::new(|| {
-        std::env::var("OXSPARSE_SPMV_TILE").ok().and_then(|v| v.parse::<i64>().ok()).filter(|&t| t >= CHUNK && t <= 16 * TILE_MAX && (t as u64).is_power_of_two())
+        std::env::var("OXSPARSE_SPMV_TILE").ok().and_then(|v| v.parse::<i64>().ok()).filter(|&t| (CHUNK..=TILE_MAX).contains(&t) && (t as u64).is_power_of_two())
     });
     if let Some(t) = *FORCED {
         return t;
     }
-    let ideal = (nnz.max(1) as u64 / TARGET_TILES).max(1);
-    (1i64 << (63 - ideal.leading_zeros())).clamp(256, TILE_MAX)
+    match nnz {
+        ..1_000_000 => 256,
+        ..4_000_000 => 512,
+        _ => 2048,
+    }
 }
 
 /// The plan for a checked call. `types` come from `check::support`.
@@ -235,11 +237,11 @@ mod tests {
     #[test]
     fn tile_size_grows_with_nnz_in_whole_chunks() {
         assert_eq!(tile_size(10_000), 256);
-        assert_eq!(tile_size(1_581_554), 256); // 193 per tile wanted
-        assert_eq!(tile_size(13_481_272), 1024); // 1645 -> 1024: 13.2k tiles
-        assert_eq!(tile_size(116_600_650), TILE_MAX);
-        for nnz in [1, 1000, 5_000_000, 60_000_000] {
-            assert_eq!(tile_size(nnz) % CHUNK, 0);
+        assert_eq!(tile_size(1_581_554), 512);
+        assert_eq!(tile_size(13_481_272), 2048);
+        for nnz in [1, 1000, 999_999, 1_000_000, 5_000_000, 60_000_000] {
+            let t = tile_size(nnz);
+            assert!(t % CHUNK == 0 && t <= TILE_MAX && (t as u64).is_power_of_two());
         }
     }
 }
