@@ -433,13 +433,7 @@ __device__ void tile_rows(const SpmmTilesParams& p) {
     const Rows<float, I> a(p.a, 0);
     int64_t* table = reinterpret_cast<int64_t*>(p.tiles.rows);
     for (int64_t t = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; t <= p.tiles.count; t += int64_t(gridDim.x) * blockDim.x) {
-        const int64_t target = t * p.tiles.size;
-        int64_t lo = 0, hi = p.shape.m;
-        while (lo < hi) {
-            const int64_t mid = lo + (hi - lo) / 2;
-            if (a.begin(mid) < target) lo = mid + 1; else hi = mid;
-        }
-        table[t] = lo;
+        table[t] = row_search::lower_bound(a, p.shape.m, t * p.tiles.size);
     }
 }
 

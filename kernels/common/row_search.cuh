@@ -1,5 +1,7 @@
-// Finding rows by entry: the block-wide search that a tile kernel (SpMV, SpMM) uses to learn which
-// rows its consecutive entries belong to, without a table built beforehand.
+// Finding rows by entry: which row holds (or starts at) a given entry of op(A), by a search of the
+// row offsets. Tile kernels (SpMV, SpMM) use it to learn which rows their consecutive entries belong
+// to without a table built beforehand (block- or warp-wide), and preprocess to build that table
+// (one thread per tile).
 #pragma once
 #include "common/spmm.cuh"  // Rows
 
@@ -36,6 +38,18 @@ __device__ void block_lower_bounds(const spmm::Rows<V, I>& a, int64_t m, int64_t
         lo1 = next1;
         __syncthreads();  // everyone has read `below` before the next round clears it
     }
+}
+
+// Smallest r in [0, m] with begin(r) >= target, by one thread (a binary search of the offsets):
+// preprocess's tables of each tile's first row.
+template <typename V, typename I>
+__device__ int64_t lower_bound(const spmm::Rows<V, I>& a, int64_t m, int64_t target) {
+    int64_t lo = 0, hi = m;
+    while (lo < hi) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        if (a.begin(mid) < target) lo = mid + 1; else hi = mid;
+    }
+    return lo;
 }
 
 // Smallest r in [0, m] with begin(r) >= target, found by one warp: each round its lanes probe 32
