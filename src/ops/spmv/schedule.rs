@@ -6,17 +6,16 @@
 //! round trip, and the kernel lasts as long as its slowest worker. So a group of G lanes is sized
 //! to the median row (one trip), at least 4 lanes so that rows somewhat longer than the median
 //! still finish in a trip or two; rows beyond two trips of the group go to a warp, rows beyond two
-//! trips of a warp to a block. A row that even a block needs more round trips for than the whole
-//! kernel would take at full bandwidth (at least 8) becomes the tail: then the tile kernel, which
-//! cuts entries evenly whatever the rows, is chosen instead.
+//! trips of a warp to a block; huge rows are cut into chunks of SPMV_HUGE_CHUNK entries, a block
+//! each.
 //!
 //! Measured on the H100 (bench/NOTES.md): a first version that let a warp or a group spend 16
 //! round trips on a row lost 2-3x on social graphs whose kernels last only a few trips.
 //!
-//! The tile kernel is kept instead (no schedule) for skewed matrices, where at least
-//! `SKEWED_SHARE` of the entries sit in rows of four times the median length or more, and for
-//! large matrices whose median row is long: there its warps streaming whole tiles beat rows
-//! read one by one (session 6, H100: youtube_like 77 against 118 us, blogcatalog 16.0 against
+//! The tile kernel, which cuts the entries evenly whatever the rows, is kept instead (no
+//! schedule) for skewed matrices, where at least `SKEWED_SHARE` of the entries sit in rows of four
+//! times the median length or more, and for large matrices whose median row is long: there its
+//! warps streaming whole tiles beat rows read one by one (session 6, H100: youtube_like 77 against 118 us, blogcatalog 16.0 against
 //! 19.3, fb100_Cornell5 24.4 against 27.3), while the vector kernel stays ahead on regular meshes
 //! (wave 20.4 against 25.3, the 27-point stencil in FP64 90 against 107).
 
