@@ -6,6 +6,7 @@
  * Expected values are cuSPARSE 12.6's (shared/reference/cusparse-api.md §2b, §2d). */
 #include "oxsparse.h" /* first, so that the header is shown to be self-contained */
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "test_util.h"
@@ -83,6 +84,7 @@ static void test_properties(void) {
 static void test_handle(void) {
     oxsparseHandle_t h = NULL;
     oxsparsePointerMode_t mode = (oxsparsePointerMode_t)-1;
+    oxsparseMath_t math = (oxsparseMath_t)-1;
     cudaStream_t stream = (cudaStream_t)FAKE(1);
     int version = -1;
     oxsparseStatus_t st;
@@ -91,6 +93,8 @@ static void test_handle(void) {
                    OXSPARSE_STATUS_NOT_INITIALIZED);
     BAD_DESCR(oxsparseSetPointerMode(NULL, OXSPARSE_POINTER_MODE_HOST));
     BAD_DESCR(oxsparseGetPointerMode(NULL, &mode));
+    BAD_DESCR(oxsparseSetMathMode(NULL, OXSPARSE_TF32_TENSOR_OP_MATH));
+    BAD_DESCR(oxsparseGetMathMode(NULL, &math));
     BAD_DESCR(oxsparseSetStream(NULL, (cudaStream_t)0));
     BAD_DESCR(oxsparseGetStream(NULL, &stream));
 
@@ -118,6 +122,22 @@ static void test_handle(void) {
     CHECK(mode == OXSPARSE_POINTER_MODE_DEVICE);
     BAD(oxsparseSetPointerMode(h, (oxsparsePointerMode_t)BAD_ENUM));
     BAD(oxsparseGetPointerMode(h, NULL));
+    OK(oxsparseGetMathMode(h, &math));
+    if (getenv("OXSPARSE_MATH_MODE") == NULL)
+        CHECK(math == OXSPARSE_DEFAULT_MATH); /* unless the environment names another */
+    OK(oxsparseSetMathMode(h, OXSPARSE_TF32_TENSOR_OP_MATH));
+    OK(oxsparseGetMathMode(h, &math));
+    CHECK(math == OXSPARSE_TF32_TENSOR_OP_MATH);
+    OK(oxsparseSetMathMode(h, OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH));
+    OK(oxsparseGetMathMode(h, &math));
+    CHECK(math == OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH);
+    BAD(oxsparseSetMathMode(h, (oxsparseMath_t)1)); /* cuBLAS's 1 and 2 are not math modes here */
+    BAD(oxsparseSetMathMode(h, (oxsparseMath_t)2));
+    BAD(oxsparseSetMathMode(h, (oxsparseMath_t)BAD_ENUM));
+    OK(oxsparseGetMathMode(h, &math));
+    CHECK(math == OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH); /* a refused mode changes nothing */
+    BAD(oxsparseGetMathMode(h, NULL));
+    OK(oxsparseSetMathMode(h, OXSPARSE_DEFAULT_MATH));
     OK(oxsparseGetStream(h, &stream));
     CHECK(stream == (cudaStream_t)0); /* the default (legacy) stream */
     OK(oxsparseSetStream(h, (cudaStream_t)0));

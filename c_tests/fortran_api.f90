@@ -118,6 +118,16 @@ contains
     call check(value == OXSPARSE_VER_PATCH, 'patch level')
     call expect(oxsparseGetProperty(3_c_int, value), OXSPARSE_STATUS_INVALID_VALUE, &
                 'GetProperty(3)')
+
+    ! math mode: a NULL handle is refused before anything else is looked at
+    value = -1
+    call expect(oxsparseSetMathMode(c_null_ptr, OXSPARSE_TF32_TENSOR_OP_MATH), &
+                OXSPARSE_STATUS_NOT_INITIALIZED, 'SetMathMode(NULL)')
+    call expect(oxsparseGetMathMode(c_null_ptr, value), OXSPARSE_STATUS_NOT_INITIALIZED, &
+                'GetMathMode(NULL)')
+    call check(value == -1, 'GetMathMode(NULL) leaves its output alone')
+    call check(OXSPARSE_DEFAULT_MATH == 0 .and. OXSPARSE_TF32_TENSOR_OP_MATH == 3 .and. &
+               OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH == 4, 'math mode values')
   end subroutine test_strings_and_properties
 
   subroutine test_csr_descriptor()
@@ -166,7 +176,7 @@ contains
     real(c_double) :: want(ld, n)
     type(c_ptr) :: handle, mat_a, mat_b, d_rows, d_cols, d_vals, d_dense, d_buf
     integer(c_size_t) :: buffer_size, dense_bytes
-    integer(c_int) :: status, devices, cuda_status
+    integer(c_int) :: status, devices, cuda_status, math
     integer :: i, j, k
 
     cuda_status = cudaGetDeviceCount(devices)
@@ -180,6 +190,20 @@ contains
     end if
     call expect(status, OXSPARSE_STATUS_SUCCESS, 'oxsparseCreate')
     if (status /= OXSPARSE_STATUS_SUCCESS) return
+
+    ! math mode round trip and refusals (SparseToDense below does not depend on it)
+    call expect(oxsparseSetMathMode(handle, OXSPARSE_TF32_TENSOR_OP_MATH), &
+                OXSPARSE_STATUS_SUCCESS, 'SetMathMode(TF32)')
+    call expect(oxsparseGetMathMode(handle, math), OXSPARSE_STATUS_SUCCESS, 'GetMathMode')
+    call check(math == OXSPARSE_TF32_TENSOR_OP_MATH, 'math mode reads back as TF32')
+    call expect(oxsparseSetMathMode(handle, 1_c_int), OXSPARSE_STATUS_INVALID_VALUE, &
+                'SetMathMode(1)')
+    call expect(oxsparseSetMathMode(handle, 99_c_int), OXSPARSE_STATUS_INVALID_VALUE, &
+                'SetMathMode(99)')
+    call expect(oxsparseSetMathMode(handle, OXSPARSE_DEFAULT_MATH), OXSPARSE_STATUS_SUCCESS, &
+                'SetMathMode(DEFAULT)')
+    call expect(oxsparseGetMathMode(handle, math), OXSPARSE_STATUS_SUCCESS, 'GetMathMode')
+    call check(math == OXSPARSE_DEFAULT_MATH, 'math mode reads back as DEFAULT')
 
     ! reference; the last row of each column is padding (ld = m + 1)
     want = 0.0_c_double

@@ -46,6 +46,13 @@ module oxsparse
     enumerator :: OXSPARSE_POINTER_MODE_DEVICE = 1
   end enum
 
+  ! oxsparseMath_t (as cuBLAS's math modes: 0 and 3 are cuBLAS's numbers; 1 and 2 unused)
+  enum, bind(c)
+    enumerator :: OXSPARSE_DEFAULT_MATH = 0
+    enumerator :: OXSPARSE_TF32_TENSOR_OP_MATH = 3
+    enumerator :: OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH = 4
+  end enum
+
   ! oxsparseOperation_t
   enum, bind(c)
     enumerator :: OXSPARSE_OPERATION_NON_TRANSPOSE = 0
@@ -265,6 +272,22 @@ module oxsparse
       integer(c_int), value :: mode
       integer(c_int) :: res
     end function oxsparseSetPointerMode
+
+    function oxsparseGetMathMode(handle, mode) &
+        bind(C, name="oxsparseGetMathMode") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle
+      integer(c_int), intent(out) :: mode
+      integer(c_int) :: res
+    end function oxsparseGetMathMode
+
+    function oxsparseSetMathMode(handle, mode) &
+        bind(C, name="oxsparseSetMathMode") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle
+      integer(c_int), value :: mode
+      integer(c_int) :: res
+    end function oxsparseSetMathMode
 
     ! ------------------------------------------------------------------------------------
     ! Sparse vector descriptor (SpVec)

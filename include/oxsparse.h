@@ -40,6 +40,26 @@ typedef enum {
   OXSPARSE_POINTER_MODE_DEVICE = 1,
 } oxsparsePointerMode_t;
 
+/**
+ * How FP32 products may be computed (`oxsparseMath_t`), as cuBLAS's math modes. 0 and 3 have
+ * cuBLAS's numbers (`CUBLAS_DEFAULT_MATH`, `CUBLAS_TF32_TENSOR_OP_MATH`).
+ */
+typedef enum {
+  /**
+   * FP32 accuracy on CUDA cores: cuSPARSE's contract for `CUDA_R_32F`.
+   */
+  OXSPARSE_DEFAULT_MATH = 0,
+  /**
+   * FP32 inputs rounded to TF32 (10-bit mantissa) for tensor cores; FP32 accumulation.
+   */
+  OXSPARSE_TF32_TENSOR_OP_MATH = 3,
+  /**
+   * Tensor cores at FP32 accuracy: each FP32 value split into a TF32 head and tail, three
+   * products per pair (3xTF32).
+   */
+  OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH = 4,
+} oxsparseMath_t;
+
 typedef enum {
   OXSPARSE_OPERATION_NON_TRANSPOSE = 0,
   OXSPARSE_OPERATION_TRANSPOSE = 1,
@@ -410,6 +430,29 @@ oxsparseStatus_t oxsparseGetStream(oxsparseHandle_t handle, cudaStream_t *stream
 oxsparseStatus_t oxsparseSetPointerMode(oxsparseHandle_t handle, oxsparsePointerMode_t mode);
 
 oxsparseStatus_t oxsparseGetPointerMode(oxsparseHandle_t handle, oxsparsePointerMode_t *mode);
+
+/**
+ * How FP32 SpMM may compute its products, as cuBLAS's `cublasSetMathMode`. cuSPARSE has no such
+ * switch; this one lets a caller trade accuracy for tensor-core speed explicitly, per handle:
+ *
+ * - `OXSPARSE_DEFAULT_MATH` (0): FP32 products and sums on CUDA cores, cuSPARSE's accuracy.
+ * - `OXSPARSE_TF32_TENSOR_OP_MATH` (3): FP32 inputs may be rounded to TF32 (10-bit mantissa) for
+ *   tensor cores, summed in FP32; each entry of C may then be off by about 1e-3 of sum |a b|.
+ * - `OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH` (4): tensor cores at FP32 accuracy (3xTF32: each value
+ *   split into a TF32 head and tail, three products per pair).
+ *
+ * As in cuBLAS, a mode permits rather than forces: a call the tensor-core path does not cover
+ * computes as in the default mode, and other value types are unaffected. New handles start in the
+ * mode that the environment variable `OXSPARSE_MATH_MODE` names (`default`, `tf32`,
+ * `fp32_accurate` or `3xtf32`, or 0, 3, 4; read once, at the first `oxsparseCreate`), so an
+ * unmodified program can opt in; otherwise in `OXSPARSE_DEFAULT_MATH`.
+ */
+oxsparseStatus_t oxsparseSetMathMode(oxsparseHandle_t handle, oxsparseMath_t mode);
+
+/**
+ * The handle's math mode (see `oxsparseSetMathMode`).
+ */
+oxsparseStatus_t oxsparseGetMathMode(oxsparseHandle_t handle, oxsparseMath_t *mode);
 
 /**
  * Workspace size in bytes for `oxsparseSparseToDense` with these arguments (always 0: none needed).

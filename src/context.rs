@@ -6,7 +6,7 @@
 //! returns `NotInitialized` and nothing else is touched.
 
 use crate::error::{Error, Result};
-use crate::types::PointerMode;
+use crate::types::{MathMode, PointerMode};
 use cudarc::driver::{result, sys};
 use std::ptr;
 
@@ -21,6 +21,8 @@ pub struct Handle {
     /// `CUstream` as an address; 0 is the legacy default stream.
     pub stream: usize,
     pub pointer_mode: PointerMode,
+    /// Whether FP32 SpMM may use tensor cores (`oxsparseSetMathMode`); starts as `OXSPARSE_MATH_MODE` says.
+    pub math_mode: MathMode,
     /// Compute capability, e.g. (9, 0).
     pub arch: (i32, i32),
     pub sm_count: i32,
@@ -88,6 +90,7 @@ impl Handle {
             ctx: primary as usize,
             stream: 0,
             pointer_mode: PointerMode::OXSPARSE_POINTER_MODE_HOST,
+            math_mode: MathMode::from_env(),
             arch,
             sm_count,
         })

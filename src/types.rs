@@ -95,6 +95,47 @@ pub enum PointerMode {
 }
 decodable!(PointerMode { OXSPARSE_POINTER_MODE_HOST, OXSPARSE_POINTER_MODE_DEVICE });
 
+/// How FP32 products may be computed (`oxsparseMath_t`), as cuBLAS's math modes. 0 and 3 have
+/// cuBLAS's numbers (`CUBLAS_DEFAULT_MATH`, `CUBLAS_TF32_TENSOR_OP_MATH`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MathMode {
+    /// FP32 accuracy on CUDA cores: cuSPARSE's contract for `CUDA_R_32F`.
+    OXSPARSE_DEFAULT_MATH = 0,
+    /// FP32 inputs rounded to TF32 (10-bit mantissa) for tensor cores; FP32 accumulation.
+    OXSPARSE_TF32_TENSOR_OP_MATH = 3,
+    /// Tensor cores at FP32 accuracy: each FP32 value split into a TF32 head and tail, three
+    /// products per pair (3xTF32).
+    OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH = 4,
+}
+decodable!(MathMode { OXSPARSE_DEFAULT_MATH, OXSPARSE_TF32_TENSOR_OP_MATH, OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH });
+
+impl MathMode {
+    /// `OXSPARSE_MATH_MODE`, read once: the mode new handles start in, so unmodified programs can
+    /// opt in. Accepts `default`, `tf32`, `fp32_accurate` (or `3xtf32`) and the numbers 0, 3, 4;
+    /// anything else leaves the default.
+    pub fn from_env() -> MathMode {
+        static MODE: once_cell::sync::Lazy<MathMode> = once_cell::sync::Lazy::new(|| {
+            std::env::var("OXSPARSE_MATH_MODE").ok().and_then(|v| MathMode::parse(&v)).unwrap_or(MathMode::OXSPARSE_DEFAULT_MATH)
+        });
+        *MODE
+    }
+
+    pub fn parse(v: &str) -> Option<MathMode> {
+        match v.trim().to_ascii_lowercase().as_str() {
+            "default" | "0" => Some(MathMode::OXSPARSE_DEFAULT_MATH),
+            "tf32" | "3" => Some(MathMode::OXSPARSE_TF32_TENSOR_OP_MATH),
+            "fp32_accurate" | "3xtf32" | "4" => Some(MathMode::OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH),
+            _ => None,
+        }
+    }
+
+    /// Whether FP32 products may run on tensor cores.
+    pub fn tensor_ops(self) -> bool {
+        self != MathMode::OXSPARSE_DEFAULT_MATH
+    }
+}
+
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Operation {
@@ -336,6 +377,33 @@ mod tests {
         assert_eq!(SpMMAlg::from_raw(12), Some(SpMMAlg::OXSPARSE_SPMM_CSR_ALG3));
         assert_eq!(DataType::from_raw(14), Some(DataType::CUDA_R_16BF));
         assert_eq!(DataType::from_raw(28), None);
+    }
+
+    #[test]
+    fn math_modes_decode_and_parse() {
+        use MathMode::*;
+        assert_eq!(MathMode::from_raw(0), Some(OXSPARSE_DEFAULT_MATH));
+        assert_eq!(MathMode::from_raw(3), Some(OXSPARSE_TF32_TENSOR_OP_MATH));
+        assert_eq!(MathMode::from_raw(4), Some(OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH));
+        for bad in [1, 2, 5, 99, -1] {
+            assert_eq!(MathMode::from_raw(bad), None, "{bad}: cuBLAS's 1 and 2 are not ours");
+        }
+        for (text, want) in [
+            ("tf32", Some(OXSPARSE_TF32_TENSOR_OP_MATH)),
+            ("TF32", Some(OXSPARSE_TF32_TENSOR_OP_MATH)),
+            (" 3 ", Some(OXSPARSE_TF32_TENSOR_OP_MATH)),
+            ("3xtf32", Some(OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH)),
+            ("fp32_accurate", Some(OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH)),
+            ("4", Some(OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH)),
+            ("0", Some(OXSPARSE_DEFAULT_MATH)),
+            ("default", Some(OXSPARSE_DEFAULT_MATH)),
+            ("bogus", None),
+            ("", None),
+            ("1", None),
+        ] {
+            assert_eq!(MathMode::parse(text), want, "{text:?}");
+        }
+        assert!(!OXSPARSE_DEFAULT_MATH.tensor_ops() && OXSPARSE_TF32_TENSOR_OP_MATH.tensor_ops());
     }
 
     #[test]

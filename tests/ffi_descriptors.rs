@@ -60,6 +60,20 @@ fn create_reports_not_initialized_without_gpu() {
             assert_eq!(mode, 0, "host pointer mode by default");
             assert_eq!(oxsparseSetPointerMode(h, 1), SUCCESS);
             assert_eq!(oxsparseSetPointerMode(h, 2), INVALID);
+            let mut math = -1;
+            assert_eq!(oxsparseGetMathMode(h, &mut math), SUCCESS);
+            assert_eq!(math, MathMode::from_env() as c_int, "new handles start in OXSPARSE_MATH_MODE's mode");
+            for m in [MathMode::OXSPARSE_TF32_TENSOR_OP_MATH, MathMode::OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH, MathMode::OXSPARSE_DEFAULT_MATH] {
+                assert_eq!(oxsparseSetMathMode(h, m as c_int), SUCCESS);
+                assert_eq!(oxsparseGetMathMode(h, &mut math), SUCCESS);
+                assert_eq!(math, m as c_int);
+            }
+            for bad in [1, 2, 5, 99, -1] {
+                assert_eq!(oxsparseSetMathMode(h, bad), INVALID, "math mode {bad}");
+            }
+            assert_eq!(oxsparseGetMathMode(h, &mut math), SUCCESS);
+            assert_eq!(math, MathMode::OXSPARSE_DEFAULT_MATH as c_int, "a refused mode leaves the mode as it was");
+            assert_eq!(oxsparseGetMathMode(h, null_mut()), INVALID);
             assert_eq!(oxsparseDestroy(h), SUCCESS);
             assert_eq!(oxsparseDestroy(h), NOT_INIT, "double destroy is refused, not a crash");
         }
@@ -73,6 +87,15 @@ fn create_reports_not_initialized_without_gpu() {
         assert_eq!(oxsparseDestroy(null_mut()), NOT_INIT);
         let mut v = 0;
         assert_eq!(oxsparseGetVersion(null_mut(), &mut v), NOT_INIT);
+        // The handle is checked first, as for the pointer mode: a NULL one is NOT_INITIALIZED
+        // whatever the other arguments are, and the out-pointer is left alone.
+        let mut math = -1;
+        assert_eq!(oxsparseSetMathMode(null_mut(), MathMode::OXSPARSE_TF32_TENSOR_OP_MATH as c_int), NOT_INIT);
+        assert_eq!(oxsparseSetMathMode(null_mut(), 99), NOT_INIT);
+        assert_eq!(oxsparseGetMathMode(null_mut(), &mut math), NOT_INIT);
+        assert_eq!(math, -1);
+        assert_eq!(oxsparseGetMathMode(null_mut(), null_mut()), NOT_INIT);
+        assert_eq!(oxsparseSetPointerMode(null_mut(), 0), NOT_INIT);
     }
 }
 

@@ -42,5 +42,7 @@ mod harness;
 mod refusals;
 #[path = "gpu_spmm/shapes.rs"]
 mod shapes;
+#[path = "gpu_spmm/tensor_core.rs"]
+mod tensor_core;
 #[path = "gpu_spmm/types.rs"]
 mod types;

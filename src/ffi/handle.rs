@@ -1,8 +1,9 @@
-//! Handle and library management: Create, Destroy, streams, pointer mode, version, error strings.
+//! Handle and library management: Create, Destroy, streams, pointer and math modes, version, error
+//! strings.
 
 use super::*;
 use crate::context::Handle;
-use crate::types::{LibraryProperty, PointerMode};
+use crate::types::{LibraryProperty, MathMode, PointerMode};
 use std::os::raw::c_char;
 
 /// Creates a library handle on the current device (device 0 when no CUDA context is current).
@@ -119,6 +120,39 @@ pub unsafe extern "C" fn oxsparseGetPointerMode(handle: oxsparseHandle_t, mode: 
     guard("oxsparseGetPointerMode", || {
         let h = borrow(handle, Kind::Handle, "handle")?;
         *out_ptr(mode, "mode")? = h.inner.pointer_mode as c_int;
+        Ok(())
+    })
+}
+
+/// How FP32 SpMM may compute its products, as cuBLAS's `cublasSetMathMode`. cuSPARSE has no such
+/// switch; this one lets a caller trade accuracy for tensor-core speed explicitly, per handle:
+///
+/// - `OXSPARSE_DEFAULT_MATH` (0): FP32 products and sums on CUDA cores, cuSPARSE's accuracy.
+/// - `OXSPARSE_TF32_TENSOR_OP_MATH` (3): FP32 inputs may be rounded to TF32 (10-bit mantissa) for
+///   tensor cores, summed in FP32; each entry of C may then be off by about 1e-3 of sum |a b|.
+/// - `OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH` (4): tensor cores at FP32 accuracy (3xTF32: each value
+///   split into a TF32 head and tail, three products per pair).
+///
+/// As in cuBLAS, a mode permits rather than forces: a call the tensor-core path does not cover
+/// computes as in the default mode, and other value types are unaffected. New handles start in the
+/// mode that the environment variable `OXSPARSE_MATH_MODE` names (`default`, `tf32`,
+/// `fp32_accurate` or `3xtf32`, or 0, 3, 4; read once, at the first `oxsparseCreate`), so an
+/// unmodified program can opt in; otherwise in `OXSPARSE_DEFAULT_MATH`.
+#[no_mangle]
+pub unsafe extern "C" fn oxsparseSetMathMode(handle: oxsparseHandle_t, mode: oxsparseMath_t) -> oxsparseStatus_t {
+    guard("oxsparseSetMathMode", || {
+        let h = borrow_mut(handle, Kind::Handle, "handle")?;
+        h.inner.math_mode = decode(mode, "mode", MathMode::from_raw)?;
+        Ok(())
+    })
+}
+
+/// The handle's math mode (see `oxsparseSetMathMode`).
+#[no_mangle]
+pub unsafe extern "C" fn oxsparseGetMathMode(handle: oxsparseHandle_t, mode: *mut oxsparseMath_t) -> oxsparseStatus_t {
+    guard("oxsparseGetMathMode", || {
+        let h = borrow(handle, Kind::Handle, "handle")?;
+        *out_ptr(mode, "mode")? = h.inner.math_mode as c_int;
         Ok(())
     })
 }

@@ -10,6 +10,7 @@ pub mod params;
 pub mod row_view;
 pub mod sparse_to_dense;
 pub mod spmm;
+pub mod spmm_tc;
 pub mod spmv;
 pub mod vector_ops;
 

@@ -39,6 +39,18 @@ pub enum ActiveBuffer {
     SpMV(spmv::ActiveBuffer),
 }
 
+/// The driver's process-wide unique ID of the allocation holding `ptr` (None when the driver does
+/// not know the address). A buffer freed and allocated again at the same address gets a new ID,
+/// so a preprocessed format is never trusted in memory it no longer owns.
+pub fn allocation_id(h: &crate::context::Handle, ptr: u64) -> Option<u64> {
+    use cudarc::driver::sys;
+    let _bound = h.bind().ok()?;
+    let mut id: u64 = 0;
+    // SAFETY: the driver writes an unsigned long long for BUFFER_ID; a bad pointer is an error return.
+    let r = unsafe { sys::cuPointerGetAttribute(&mut id as *mut u64 as *mut std::ffi::c_void, sys::CUpointer_attribute::CU_POINTER_ATTRIBUTE_BUFFER_ID, ptr) };
+    (r == sys::CUresult::CUDA_SUCCESS).then_some(id)
+}
+
 /// A fresh token for what preprocess writes into a buffer: unique within the process, unlikely to
 /// match stale bytes.
 pub fn new_token() -> u64 {

@@ -8,12 +8,15 @@ use oxsparse::ffi::handle::*;
 use oxsparse::ffi::spmm::*;
 use oxsparse::ffi::*;
 use oxsparse::reference::vector_ops::Value;
-use oxsparse::types::{DataType, DataType::*, PointerMode, Status};
+use oxsparse::types::{DataType, DataType::*, MathMode, PointerMode, Status};
 use std::ffi::c_void;
 use std::ptr::null_mut;
 
 /// |got - want| <= rel * scale + out_u * |want| + out_min per component: the accumulation error
 /// of the compute type relative to the bound scale, plus half an ulp of a 16-bit output type.
+/// Error bound of TF32 products, relative to sum |alpha||a||b| (2^-10, and some room).
+pub const TF32_REL: f64 = 1.2e-3;
+
 pub struct Tolerance {
     pub rel: f64,
     pub out_u: f64,
@@ -33,6 +36,15 @@ impl Tolerance {
             _ => (0.0, 0.0),
         };
         Tolerance { rel, out_u, out_min }
+    }
+    /// TF32 products (FP32 A and B in the TF32 math mode): each input rounded to 11 significant
+    /// bits, so a product is off by up to 2^-10 of |a||b|. The accurate mode keeps FP32's bound.
+    pub fn with_math(self, math: MathMode, types: (DataType, DataType, DataType)) -> Tolerance {
+        if math == MathMode::OXSPARSE_TF32_TENSOR_OP_MATH && types == (CUDA_R_32F, CUDA_R_32F, CUDA_R_32F) {
+            Tolerance { rel: TF32_REL, ..self }
+        } else {
+            self
+        }
     }
     pub fn accepts(&self, got: Value, want: Value, scale: f64) -> bool {
         let ok = |g: f64, w: f64| (g - w).abs() <= self.rel * scale + self.out_u * w.abs() + self.out_min;
@@ -59,6 +71,9 @@ impl CHandle {
     }
     pub fn set_mode(&self, mode: PointerMode) {
         assert_eq!(unsafe { oxsparseSetPointerMode(self.0, mode as i32) }, OK);
+    }
+    pub fn set_math(&self, math: MathMode) {
+        assert_eq!(unsafe { oxsparseSetMathMode(self.0, math as i32) }, OK);
     }
 }
 

@@ -11,7 +11,7 @@ use oxsparse::ffi::descr_sparse_access::{oxsparseCooSetStridedBatch, oxsparseCsr
 use oxsparse::ffi::*;
 use oxsparse::reference::spmm::{self as reference, BatchedDense, BatchedSparse};
 use oxsparse::reference::vector_ops::{Value, ZERO};
-use oxsparse::types::{DataType, DataType::*, IndexBase, IndexType, Operation, Order, PointerMode, SpMMAlg, Status};
+use oxsparse::types::{DataType, DataType::*, IndexBase, IndexType, MathMode, Operation, Order, PointerMode, SpMMAlg, Status};
 use std::ffi::c_void;
 use std::ptr::null_mut;
 
@@ -89,6 +89,8 @@ pub struct Case {
     pub alg: SpMMAlg,
     pub batch: Batch,
     pub preprocess: bool,
+    /// The handle's math mode (tensor cores for FP32 when not the default).
+    pub math: MathMode,
     pub seed: u64,
 }
 
@@ -97,7 +99,7 @@ impl Case {
         Case {
             fmt, op_a: N, op_b: N, m, k, n, pattern: Pattern::Random, types: F32, it: I32, base: BASE0,
             order_b: COL, order_c: COL, pad_b: 0, pad_c: 0, mode: HOST, alpha: (1.5, -0.5), beta: (-0.75, 0.25),
-            alg: SpMMAlg::OXSPARSE_SPMM_ALG_DEFAULT, batch: NO_BATCH, preprocess: false, seed: 1,
+            alg: SpMMAlg::OXSPARSE_SPMM_ALG_DEFAULT, batch: NO_BATCH, preprocess: false, math: MathMode::OXSPARSE_DEFAULT_MATH, seed: 1,
         }
     }
 
@@ -133,11 +135,11 @@ impl Case {
         let (t, ct, comp) = self.types;
         let alg = format!("{:?}", self.alg).replace("OXSPARSE_SPMM_", "");
         format!(
-            "{:?} op {}{} {}x{}x{} {:?} {}/{}/{} i{} base{} B {}+{} C {}+{} {:?} alpha {:?} beta {:?} {alg} {:?}{} seed {}",
+            "{:?} op {}{} {}x{}x{} {:?} {}/{}/{} i{} base{} B {}+{} C {}+{} {:?} alpha {:?} beta {:?} {alg} {:?}{} {:?} seed {}",
             self.fmt, op(self.op_a), op(self.op_b), self.m, self.k, self.n, self.pattern,
             t.kernel_suffix(), ct.kernel_suffix(), comp.kernel_suffix(), self.it.size_bytes() * 8, self.base as i32,
             ord(self.order_b), self.pad_b, ord(self.order_c), self.pad_c, self.mode, self.alpha, self.beta,
-            self.batch, if self.preprocess { " preprocess" } else { "" }, self.seed
+            self.batch, if self.preprocess { " preprocess" } else { "" }, self.math, self.seed
         )
     }
 }
@@ -199,7 +201,7 @@ impl Problem {
         if got.len() != self.c_bytes.len() {
             return Err(format!("C has {} bytes, expected {}", got.len(), self.c_bytes.len()));
         }
-        let tol = Tolerance::of(ct, compute);
+        let tol = Tolerance::of(ct, compute).with_math(self.case.math, self.case.types);
         let mut logical = vec![false; want.len()];
         let (mut bad, mut first) = (0usize, String::new());
         for b in 0..self.c.count {
@@ -315,6 +317,7 @@ impl Gpu {
 /// Scalars of `p` in its pointer mode (the handle is switched to it).
 pub fn scalars(h: &CHandle, p: &Problem) -> (Scalar, Scalar) {
     h.set_mode(p.case.mode);
+    h.set_math(p.case.math);
     let compute = p.case.types.2;
     (Scalar::new(p.case.mode, compute, p.alpha), Scalar::new(p.case.mode, compute, p.beta))
 }

@@ -8,7 +8,7 @@ use crate::Result;
 use oxsparse::ffi::{self, descr_dense as oxd, descr_sparse as oxs, handle as oxh};
 use oxsparse::ffi::spmm as oxmm;
 use oxsparse::ffi::spmv as oxmv;
-use oxsparse::types::{DataType, IndexBase, IndexType, Operation, Order, PointerMode, SpMMAlg, SpMVAlg, SparseToDenseAlg, Status};
+use oxsparse::types::{DataType, IndexBase, IndexType, MathMode, Operation, Order, PointerMode, SpMMAlg, SpMVAlg, SparseToDenseAlg, Status};
 use std::ffi::{c_int, c_void, CStr};
 use std::ptr::null_mut;
 
@@ -46,6 +46,21 @@ impl OxHandle {
             0 => Ok(OxHandle(h)),
             s => Err(s),
         }
+    }
+}
+
+impl OxHandle {
+    /// `oxsparseSetMathMode`, then `oxsparseGetMathMode` to confirm it: the report records the
+    /// mode the handle is in.
+    pub fn set_math_mode(&self, mode: MathMode) -> Result<()> {
+        // SAFETY: a live handle; out-pointer to a local.
+        ox_check("oxsparseSetMathMode", unsafe { oxh::oxsparseSetMathMode(self.0, mode as c_int) })?;
+        let mut got = -1;
+        ox_check("oxsparseGetMathMode", unsafe { oxh::oxsparseGetMathMode(self.0, &mut got) })?;
+        if got != mode as c_int {
+            return Err(format!("oxsparseGetMathMode returned {got} after oxsparseSetMathMode({})", mode as c_int));
+        }
+        Ok(())
     }
 }
 

@@ -85,8 +85,9 @@ pub trait Case {
     /// Poisons copy 0's outputs (0xFF bytes, NaN, unless the case says why another pattern), so
     /// that an output a call never writes is caught.
     fn poison(&self) -> Result<()>;
-    /// Compares copy 0's outputs with the float64 reference.
-    fn check(&self) -> Result<Check>;
+    /// Compares copy 0's outputs, written by `lib`, with the float64 reference (the library may
+    /// matter: oxsparse's TF32 math mode gets a looser tolerance than cuSPARSE's FP32).
+    fn check(&self, lib: Lib) -> Result<Check>;
 }
 
 pub struct Settings {
@@ -137,7 +138,7 @@ fn measure_lib(case: &dyn Case, lib: Lib, v: Variant, copies: usize, s: &Setting
         case.poison()?;
         (prepared.calls[0])()?;
         sync(&format!("{}'s first call", lib.name()))?;
-        case.check()
+        case.check(lib)
     })();
     match checked {
         Ok(c) => out.check = Some(c),
@@ -159,12 +160,14 @@ pub struct Checker {
     mismatches: u64,
     max_abs_err: f64,
     worst_ratio: f64,
+    /// Largest error over sum |a b| (`summed`); None when no value was judged that way.
+    max_rel_err: Option<f64>,
     first: Option<String>,
 }
 
 impl Checker {
     pub fn new() -> Checker {
-        Checker { compared: 0, mismatches: 0, max_abs_err: 0.0, worst_ratio: 0.0, first: None }
+        Checker { compared: 0, mismatches: 0, max_abs_err: 0.0, worst_ratio: 0.0, max_rel_err: None, first: None }
     }
 
     /// Compares one value (of any precision); `at` names its position for the report of the
@@ -186,9 +189,29 @@ impl Checker {
         }
     }
 
+    /// Compares a sum of products whose terms' magnitudes add up to `bound` (sum |a b|), with the
+    /// tolerance `rel * bound + tiny`, and keeps the largest error over `bound`: the error that a
+    /// correct summation makes scales with `bound`, so that ratio is what tells one precision or
+    /// math mode from another. A bound of 0 with any error (a NaN included) counts as infinite.
+    pub fn summed(&mut self, got: impl Into<f64>, want: f64, bound: f64, rel: f64, tiny: f64, at: impl FnOnce() -> String) {
+        let got = got.into();
+        let err = (got - want).abs();
+        let r = if err == 0.0 { 0.0 } else if bound > 0.0 && err.is_finite() { err / bound } else { f64::INFINITY };
+        self.max_rel_err = Some(self.max_rel_err.map_or(r, |m| m.max(r)));
+        self.value(got, want, rel * bound + tiny, at);
+    }
+
     /// The check; `scope` says what was compared when not every output was (a sample).
     pub fn finish(self, scope: Option<String>) -> Check {
-        Check { compared: self.compared, mismatches: self.mismatches, max_abs_err: self.max_abs_err, worst_ratio: self.worst_ratio, first: self.first, scope }
+        Check {
+            compared: self.compared,
+            mismatches: self.mismatches,
+            max_abs_err: self.max_abs_err,
+            worst_ratio: self.worst_ratio,
+            max_rel_err: self.max_rel_err,
+            first: self.first,
+            scope,
+        }
     }
 }
 
@@ -220,5 +243,24 @@ mod tests {
         assert!(r.ok());
         assert!((r.worst_ratio - 0.1).abs() < 1e-3, "{}", r.worst_ratio);
         assert_eq!(r.scope.as_deref(), Some("half"));
+        assert_eq!(r.max_rel_err, None, "only `summed` measures it");
+    }
+
+    #[test]
+    fn summed_values_track_the_error_over_the_magnitudes() {
+        let mut c = Checker::new();
+        c.summed(1.0f64 + 1e-6, 1.0, 4.0, 1e-5, 0.0, || "a".into());
+        c.summed(0.0f64, 0.0, 0.0, 1e-5, 1e-30, || "b".into());
+        let r = c.finish(None);
+        assert!(r.ok());
+        assert!((r.max_rel_err.unwrap() - 2.5e-7).abs() < 1e-12, "{:?}", r.max_rel_err);
+        let mut c = Checker::new();
+        c.summed(1.0f64 + 1e-3, 1.0, 1.0, 1e-5, 0.0, || "c".into());
+        let r = c.finish(None);
+        assert_eq!(r.mismatches, 1);
+        assert!((r.max_rel_err.unwrap() - 1e-3).abs() < 1e-9);
+        let mut c = Checker::new();
+        c.summed(f32::NAN, 0.0, 1.0, 1e-5, 0.0, || "d".into());
+        assert_eq!(c.finish(None).max_rel_err, Some(f64::INFINITY));
     }
 }

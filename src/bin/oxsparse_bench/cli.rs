@@ -3,6 +3,7 @@
 use crate::ops;
 use crate::sources::{RmatSet, Source};
 use crate::Result;
+use oxsparse::types::MathMode;
 use std::path::PathBuf;
 
 pub const USAGE: &str = "usage: oxsparse-bench [options]
@@ -30,6 +31,10 @@ Measuring:
   --dense-cap-gib G        skip an SpMM case whose dense B and C (one copy) exceed G GiB (default 8)
   --spmv-alpha X, --spmv-beta X   SpMV's alpha and beta in Y = alpha A X + beta Y (default 0.7
                            and 0; with beta != 0 Y starts from random values)
+  --math-mode default|tf32|fp32_accurate   oxsparse's math mode (oxsparseSetMathMode, replacing
+                           OXSPARSE_MATH_MODE): may its FP32 SpMM use TF32 tensor cores (tf32; its
+                           check then allows 2^-10 + 1e-5 of sum |a b|, not 1e-5) or 3xTF32
+                           (fp32_accurate); cuSPARSE is unaffected (default: default)
 Output (the table always goes to stdout, progress to stderr):
   --json PATH, --csv PATH  also write the results there
   --svg PATH               bar charts of oxsparse's speedup: SpMM (FP32, row-major, N=32/128/256),
@@ -51,6 +56,8 @@ pub struct Options {
     pub spmv: ops::SpmvScalars,
     /// The grid size of SpMV's stencil: Some(None) for none, None to leave it to the default.
     pub spmv_stencil: Option<Option<usize>>,
+    /// oxsparse's math mode for the whole run.
+    pub math_mode: MathMode,
     pub json: Option<PathBuf>,
     pub csv: Option<PathBuf>,
     pub svg: Option<PathBuf>,
@@ -75,6 +82,7 @@ pub fn parse_args(args: &[String]) -> Result<Option<Options>> {
         dense_cap_bytes: 8 << 30,
         spmv: ops::SPMV_DEFAULT_SCALARS,
         spmv_stencil: None,
+        math_mode: MathMode::OXSPARSE_DEFAULT_MATH,
         json: None,
         csv: None,
         svg: None,
@@ -162,6 +170,10 @@ pub fn parse_args(args: &[String]) -> Result<Option<Options>> {
                     o.spmv.beta = x;
                 }
             }
+            "--math-mode" => {
+                let v = value(&mut i, a)?;
+                o.math_mode = MathMode::parse(&v).ok_or(format!("{a}: expected default, tf32 or fp32_accurate, got {v:?}"))?;
+            }
             "--json" => o.json = Some(PathBuf::from(value(&mut i, a)?)),
             "--csv" => o.csv = Some(PathBuf::from(value(&mut i, a)?)),
             "--svg" => o.svg = Some(PathBuf::from(value(&mut i, a)?)),
@@ -176,6 +188,15 @@ pub fn parse_args(args: &[String]) -> Result<Option<Options>> {
         return Err("--runs must be at least 1".into());
     }
     Ok(Some(o))
+}
+
+/// The name `--math-mode` takes for a mode, as the report records it.
+pub fn math_mode_name(m: MathMode) -> &'static str {
+    match m {
+        MathMode::OXSPARSE_DEFAULT_MATH => "default",
+        MathMode::OXSPARSE_TF32_TENSOR_OP_MATH => "tf32",
+        MathMode::OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH => "fp32_accurate",
+    }
 }
 
 fn count(s: &str, flag: &str) -> Result<usize> {
@@ -259,6 +280,24 @@ mod tests {
     }
 
     #[test]
+    fn math_mode() {
+        assert_eq!(parse_args(&[]).unwrap().unwrap().math_mode, MathMode::OXSPARSE_DEFAULT_MATH);
+        for (arg, want) in [
+            ("default", MathMode::OXSPARSE_DEFAULT_MATH),
+            ("tf32", MathMode::OXSPARSE_TF32_TENSOR_OP_MATH),
+            ("fp32_accurate", MathMode::OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH),
+            ("3xtf32", MathMode::OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH),
+        ] {
+            let o = parse_args(&args(&format!("--math-mode {arg}"))).unwrap().unwrap();
+            assert_eq!(o.math_mode, want, "{arg}");
+        }
+        for &m in MathMode::ALL {
+            assert_eq!(MathMode::parse(math_mode_name(m)), Some(m), "the recorded name parses back");
+        }
+        assert!(USAGE.contains("--math-mode default|tf32|fp32_accurate"));
+    }
+
+    #[test]
     fn bad_options_are_refused() {
         for bad in [
             "--runs",
@@ -282,6 +321,9 @@ mod tests {
             "--stencil 4:4",
             "--dense-cap-gib 0",
             "--svg",
+            "--math-mode",
+            "--math-mode fast",
+            "--math-mode 1",
         ] {
             assert!(parse_args(&args(bad)).is_err(), "{bad}");
         }

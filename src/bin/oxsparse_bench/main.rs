@@ -32,6 +32,7 @@ use case::Settings;
 use cli::{parse_args, Options, USAGE};
 use cusparse::{Cusparse, LoadError};
 use device::Gpu;
+use oxsparse::types::MathMode;
 use progress::Progress;
 use report::Report;
 use sources::Source;
@@ -76,6 +77,12 @@ fn run(opts: Options) -> i32 {
             return 1;
         }
     };
+    // Always set, so that OXSPARSE_MATH_MODE in the environment cannot make the run differ from
+    // what the report says.
+    if let Err(e) = ox.set_math_mode(opts.math_mode) {
+        eprintln!("oxsparse-bench: {e}");
+        return 1;
+    }
     let gpu = match Gpu::attach() {
         Ok(g) => g,
         Err(e) => {
@@ -95,9 +102,17 @@ fn run(opts: Options) -> i32 {
         }
     };
     let settings = Settings { warmup: opts.warmup, runs: opts.runs };
-    let op_config = ops::OpConfig { dense_cap_bytes: opts.dense_cap_bytes };
+    let op_config = ops::OpConfig { dense_cap_bytes: opts.dense_cap_bytes, math_mode: opts.math_mode };
     ops::set_spmv_scalars(opts.spmv);
     let mut bench = Bench { libs: vec![Lib::Ox(ox.0)], gpu: &gpu, settings, op_config, rows: vec![], notes: vec![], failures: 0, progress: Progress::new() };
+    if opts.math_mode != MathMode::OXSPARSE_DEFAULT_MATH {
+        let tf32 = opts.math_mode == MathMode::OXSPARSE_TF32_TENSOR_OP_MATH;
+        bench.notes.push(format!(
+            "oxsparse in math mode {}: its FP32 SpMM may use tensor cores{}; every SpMM check records its largest error over sum |a b| (max_rel_err)",
+            cli::math_mode_name(opts.math_mode),
+            if tf32 { " and is checked to 2^-10 + 1e-5 of sum |a b| (cuSPARSE to 1e-5)" } else { "" }
+        ));
+    }
     let cusparse = match Cusparse::load() {
         Ok(c) => Some(c),
         Err(LoadError::Absent(why)) => {
@@ -146,7 +161,7 @@ fn run(opts: Options) -> i32 {
     eprintln!("oxsparse-bench: measured in {}", bench.progress.elapsed());
 
     let mut failures = bench.failures + bench.rows.iter().filter(|r| r.failed()).count();
-    let report = Report { device: gpu.describe(), cusparse: cusparse_desc, runs: opts.runs, warmup: opts.warmup, copy_bandwidth, notes: bench.notes, rows: bench.rows };
+    let report = Report { device: gpu.describe(), cusparse: cusparse_desc, math_mode: cli::math_mode_name(opts.math_mode), runs: opts.runs, warmup: opts.warmup, copy_bandwidth, notes: bench.notes, rows: bench.rows };
     print!("{}", report.table());
     for (path, text) in [(&opts.json, Some(report.json())), (&opts.csv, Some(report.csv())), (&opts.svg, report.svg())] {
         match (path, text) {

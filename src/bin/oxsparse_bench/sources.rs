@@ -282,7 +282,7 @@ mod tests {
         // SpMV alone wants it, whatever else runs.
         let mut notes = vec![];
         let all: Vec<&ops::MatrixOp> = ops::MATRIX_OPS.iter().collect();
-        let cfg = ops::OpConfig { dense_cap_bytes: 8 << 30 };
+        let cfg = ops::OpConfig::with_cap(8 << 30);
         let (m, wanted) = load(&Source::SpmvStencil { nx: 3 }, &all, &cfg, &mut notes, &|_| {}).unwrap().unwrap();
         assert_eq!(wanted.iter().map(|&k| all[k].name).collect::<Vec<_>>(), vec![ops::SPMV]);
         assert_eq!((m.name.as_str(), m.set, m.group.as_str(), m.csr.nnz()), ("stencil27_nx3", "stencil", "stencil", 343));
@@ -293,7 +293,7 @@ mod tests {
     fn generated_sources_load_with_their_names() {
         let mut notes = vec![];
         let ops: Vec<&ops::MatrixOp> = ops::MATRIX_OPS.iter().collect();
-        let cfg = ops::OpConfig { dense_cap_bytes: 8 << 30 };
+        let cfg = ops::OpConfig::with_cap(8 << 30);
         for (src, name, rows) in [
             (Source::Stencil { nx: 3 }, "stencil27_nx3", 27),
             (Source::BlockDiag { n: 50, block: 8, density: 0.5 }, "blockdiag_n50_b8_d0.5", 50),

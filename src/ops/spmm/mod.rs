@@ -20,8 +20,9 @@ use crate::descr::{DnMat, SpMat};
 use crate::error::{invalid, Result};
 use crate::kernels::params::spmm::*;
 use crate::kernels::params::Scalar;
-use crate::kernels::{self, row_view, spmm as k};
-use crate::types::{DataType, Operation, SpMMAlg};
+use crate::kernels::params::spmm_tc::SpmmTcParams;
+use crate::kernels::{self, row_view, spmm as k, spmm_tc};
+use crate::types::{DataType, MathMode, Operation, SpMMAlg};
 use plan::{align_up, ARead, Kernel, Plan};
 use std::ffi::c_void;
 
@@ -37,6 +38,8 @@ pub struct Call<'a> {
     pub alg: SpMMAlg,
     pub alpha: *const c_void,
     pub beta: *const c_void,
+    /// The handle's math mode: whether FP32 products may run on tensor cores.
+    pub math: MathMode,
 }
 
 /// What `preprocess` left in the user's buffer, and for which arguments.
@@ -46,6 +49,9 @@ pub struct ActiveBuffer {
     pub signature: Signature,
     /// The token the schedule was built with.
     pub token: u64,
+    /// The driver's ID of the buffer's allocation, for the tensor-core format, which has no
+    /// token the kernels could check (see `allocation_id`).
+    pub allocation: Option<u64>,
 }
 
 /// Checks the call and plans it.
@@ -75,7 +81,9 @@ pub fn preprocess(h: &Handle, call: &Call, buffer: u64) -> Result<Option<ActiveB
     build_views(h, call, &p, ws)?;
     build_schedule(h, call, &p, ws, token)?;
     build_tile_rows(h, call, &p, ws, token)?;
-    Ok(Some(ActiveBuffer { buffer, signature: signature(call, &p), token }))
+    build_tensor_core_format(h, call, &p, ws)?;
+    let allocation = if p.tc.is_some() { crate::ops::allocation_id(h, buffer) } else { None };
+    Ok(Some(ActiveBuffer { buffer, signature: signature(call, &p), token, allocation }))
 }
 
 /// `oxsparseSpMM`.
@@ -88,14 +96,23 @@ pub fn spmm(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>)
     let ws = workspace(&p, buffer)?;
     build_views(h, call, &p, ws)?;
     let token = match active {
-        Some(a) if a.buffer == buffer && a.signature == signature(call, &p) => a.token,
+        Some(a) if reusable(h, a, call, &p, buffer) => a.token,
         _ => {
             let token = crate::ops::new_token();
             build_schedule(h, call, &p, ws, token)?;
+            build_tensor_core_format(h, call, &p, ws)?;
             token
         }
     };
     launch(h, call, &p, ws, token)
+}
+
+/// Whether `buffer` is the active buffer that preprocess filled for these arguments. The tensor-core
+/// format must also still lie in the same allocation: the kernels follow its indices.
+fn reusable(h: &Handle, a: &ActiveBuffer, call: &Call, p: &Plan, buffer: u64) -> bool {
+    a.buffer == buffer
+        && a.signature == signature(call, p)
+        && (p.tc.is_none() || (a.allocation.is_some() && crate::ops::allocation_id(h, buffer) == a.allocation))
 }
 
 fn report(p: &Plan, what: &str) {
@@ -171,6 +188,17 @@ fn build_tile_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Re
             let tp = SpmmTilesParams { shape: SpmmShape { m: p.dims.m, ..Default::default() }, a: rows(call, p, ws), tiles: tiles_params(call, p, ws, size, per_block, token), ..Default::default() };
             k::tile_rows(h, &tp, p.index)?;
         }
+    }
+    Ok(())
+}
+
+/// Builds BitTCF for the tensor-core kernel (preprocess, or a call without an active buffer). Kept
+/// on the word of the preprocess contract (the buffer is not modified in between); a plain call
+/// always builds its own.
+fn build_tensor_core_format(h: &Handle, call: &Call, p: &Plan, ws: u64) -> Result<()> {
+    if let (Kernel::TensorCore { .. }, Some(layout)) = (p.kernel, p.tc) {
+        let d = p.dims;
+        spmm_tc::build(h, rows(call, p, ws), (d.m, d.k, call.a.nnz), p.index, &layout, ws + p.schedule_at as u64)?;
     }
     Ok(())
 }
@@ -305,6 +333,23 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
             let tp = SpmmTilesParams { shape: kshape, a: rows(call, p, ws), b, c, tiles: tiles_params(call, p, ws, size, per_block, token) };
             k::tiles(h, &tp, types, p.index, batches)?;
         }
+        Kernel::TensorCore { strip, accurate, .. } => {
+            let layout = p.tc.expect("a tensor-core plan has a format layout");
+            let at = ws + p.schedule_at as u64;
+            let strip = strip as i64;
+            let tp = SpmmTcParams {
+                shape: kshape,
+                a: rows(call, p, ws),
+                b,
+                c,
+                fmt: layout.format(at),
+                values: layout.values(at),
+                partials: layout.partials(at),
+                strips: (d.n + strip - 1) / strip,
+                strip_cols: strip,
+            };
+            spmm_tc::spmm(h, &tp, p.index, accurate, call.a.nnz)?;
+        }
         _ => unreachable!("launch_vectorised takes the vectorised kernels only"),
     }
     if stage_c {
@@ -329,7 +374,7 @@ fn launch(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Result<()> 
             let rp = SpmmRowsParams { shape, a: rows(call, p, ws), b: p.b, c: p.c, sched: SpmmSchedule::default(), row_blocks: 0, pad: 0 };
             k::rows_strided(h, &rp, p.types, p.index, batches)
         }
-        Kernel::RowVec { stage_b, stage_c, .. } | Kernel::Tiles { stage_b, stage_c, .. } => launch_vectorised(h, call, p, (ws, token), shape, (stage_b, stage_c)),
+        Kernel::RowVec { stage_b, stage_c, .. } | Kernel::Tiles { stage_b, stage_c, .. } | Kernel::TensorCore { stage_b, stage_c, .. } => launch_vectorised(h, call, p, (ws, token), shape, (stage_b, stage_c)),
         Kernel::Bsr => {
             let crate::descr::FormatInfo::Bsr { row_block, col_block, block_order, .. } = a.format else { unreachable!() };
             let bp = SpmmBsrParams {

@@ -10,8 +10,9 @@ use crate::descr::FormatInfo;
 use crate::kernels::params::spmm::SpmmDense;
 use crate::kernels::row_view::{self, RowViewSource};
 use crate::kernels::spmm::Types;
+use crate::kernels::spmm_tc::{self, TcLayout};
 use crate::types::DataType::*;
-use crate::types::{IndexType, Operation, Order};
+use crate::types::{IndexType, MathMode, Operation, Order};
 use std::fmt;
 
 /// Sub-arrays of the workspace start on this boundary.
@@ -48,6 +49,9 @@ pub enum Kernel {
     /// Tiles of `size` consecutive entries, a block each per run of `per_block` column slices,
     /// with the same staging as `RowVec`; the default for the vectorised cases.
     Tiles { size: u32, per_block: u32, stage_b: bool, stage_c: bool },
+    /// Tensor cores over BitTCF (src/kernels/spmm_tc.rs): FP32 with the handle in a tensor-op math
+    /// mode; `accurate`: 3xTF32. `strip` columns of C per warp and work item.
+    TensorCore { strip: u32, accurate: bool, stage_b: bool, stage_c: bool },
     Bsr,
     BlockedEll,
 }
@@ -94,6 +98,8 @@ pub struct Plan {
     pub c: SpmmDense,
     pub schedule: Option<Schedule>,
     pub tiles: Option<TileLayout>,
+    /// The tensor-core format's layout (inside the schedule region, at `schedule_at`).
+    pub tc: Option<TcLayout>,
     /// Byte offsets of the schedule (or the tile partials) and of the staged op(B) and C in the
     /// (aligned) workspace.
     pub schedule_at: usize,
@@ -113,6 +119,9 @@ impl fmt::Display for Plan {
         }
         if let Some(t) = &self.tiles {
             write!(f, " tiles={}", t.count)?;
+        }
+        if let Some(t) = &self.tc {
+            write!(f, " windows={} tc_tiles<={}", t.windows, t.tiles_max)?;
         }
         write!(f, " workspace={}B", self.workspace)
     }
@@ -236,6 +245,17 @@ fn tiles_fit(d: &Dims, t: Types, b: &SpmmDense, stage_b: bool) -> bool {
     d.k < i32::MAX as i64 && (0..=i32::MAX as i64).contains(&(ldb * t.ab.size_bytes() as i64))
 }
 
+/// The tensor-core path: FP32 with the handle in a tensor-op math mode, one batch, op(A) as rows
+/// with entries and columns that its 32-bit positions can number.
+fn tensor_cores(call: &Call, d: &Dims, t: Types) -> bool {
+    call.math.tensor_ops()
+        && (t.ab, t.c, t.compute) == (CUDA_R_32F, CUDA_R_32F, CUDA_R_32F)
+        && d.batches == 1
+        && call.a.nnz > 0
+        && call.a.nnz <= i32::MAX as i64
+        && d.k < u32::MAX as i64
+}
+
 /// `OXSPARSE_SPMM_KERNEL=rowvec` sends the vectorised cases to the row kernel (for comparisons).
 fn rowvec_forced() -> bool {
     static ON: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_KERNEL").is_ok_and(|v| v == "rowvec"));
@@ -274,7 +294,7 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
     let a = a_read(call, &d);
     let mut p = Plan {
         dims: d, types, index: call.a.index_type, a, kernel: Kernel::Nothing, b, c,
-        schedule: None, tiles: None, schedule_at: 0, stage_b_at: 0, stage_c_at: 0, workspace: 0,
+        schedule: None, tiles: None, tc: None, schedule_at: 0, stage_b_at: 0, stage_c_at: 0, workspace: 0,
     };
     if d.is_empty() {
         return p;
@@ -291,6 +311,9 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
     p.kernel = match a {
         ARead::Bsr => Kernel::Bsr,
         ARead::BlockedEll => Kernel::BlockedEll,
+        _ if vectorised && aligned && tensor_cores(call, &d, types) => {
+            Kernel::TensorCore { strip: spmm_tc::strip_cols(d.n) as u32, accurate: call.math == MathMode::OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH, stage_b, stage_c }
+        }
         _ if vectorised && aligned && rowvec_forced() => Kernel::RowVec { width: pass_width(d.n), stage_b, stage_c },
         _ if vectorised && aligned && tiles_fit(&d, types, &b, stage_b) => {
             let size = tile_size(call.a.nnz, d.n);
@@ -315,8 +338,11 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
     if let Kernel::Tiles { size, .. } = p.kernel {
         p.tiles = Some(tile_layout(call.a.nnz, d.n, size, d.batches as i64, types.compute, shared_structure));
     }
+    if let Kernel::TensorCore { accurate, .. } = p.kernel {
+        p.tc = Some(TcLayout::new(d.m, call.a.nnz, d.n, accurate));
+    }
     p.schedule_at = views;
-    p.stage_b_at = views + p.schedule.map_or(0, |s| s.bytes) + p.tiles.map_or(0, |t| t.bytes);
+    p.stage_b_at = views + p.schedule.map_or(0, |s| s.bytes) + p.tiles.map_or(0, |t| t.bytes) + p.tc.map_or(0, |t| align_up(t.bytes as usize));
     let b_batches = if b.batch_stride != 0 { d.batches as usize } else { 1 };
     let stage_b_bytes = if vectorised && stage_b { align_up(b_batches * (d.k * d.n) as usize * types.ab.size_bytes() as usize) } else { 0 };
     p.stage_c_at = p.stage_b_at + stage_b_bytes;

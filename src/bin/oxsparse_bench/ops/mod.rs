@@ -12,11 +12,22 @@ pub use spmv::{set_scalars as set_spmv_scalars, Scalars as SpmvScalars, DEFAULT_
 
 use crate::case::Case;
 use crate::matrix::Matrix;
+use oxsparse::types::MathMode;
 
 /// Settings of the matrix operations from the command line.
 pub struct OpConfig {
     /// The most bytes of dense operands (one copy) an SpMM case may take.
     pub dense_cap_bytes: u64,
+    /// The math mode oxsparse's handle is in (`--math-mode`); SpMM's check follows it.
+    pub math_mode: MathMode,
+}
+
+impl OpConfig {
+    /// The defaults of the command line, with this cap: for tests.
+    #[cfg(test)]
+    pub const fn with_cap(dense_cap_bytes: u64) -> OpConfig {
+        OpConfig { dense_cap_bytes, math_mode: MathMode::OXSPARSE_DEFAULT_MATH }
+    }
 }
 
 /// An operation measured on every matrix of the set.

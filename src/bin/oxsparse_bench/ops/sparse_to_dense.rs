@@ -103,7 +103,7 @@ impl Case for SparseToDense<'_> {
         self.copies[0].dense.fill(0xFF)
     }
 
-    fn check(&self) -> Result<Check> {
+    fn check(&self, _lib: Lib) -> Result<Check> {
         let a = &self.m.csr;
         Ok(compare(a, &self.copies[0].dense.download(a.rows * a.cols)?))
     }
@@ -131,7 +131,7 @@ fn compare(a: &Csr, dense: &[f32]) -> Check {
 mod tests {
     use super::*;
 
-    const CFG: OpConfig = OpConfig { dense_cap_bytes: 8 << 30 };
+    const CFG: OpConfig = OpConfig::with_cap(8 << 30);
 
     #[test]
     fn dense_forms_up_to_256_mib_are_measured() {

@@ -154,7 +154,7 @@ impl Case for VectorCase {
         }
     }
 
-    fn check(&self) -> Result<Check> {
+    fn check(&self, _lib: Lib) -> Result<Check> {
         let h = self.host();
         let mut c = Checker::new();
         match self.kind {

@@ -13,6 +13,7 @@ impl Report {
         let _ = writeln!(s, "  \"oxsparse_version\": {},", js(env!("CARGO_PKG_VERSION")));
         let _ = writeln!(s, "  \"device\": {},", js(&self.device));
         let _ = writeln!(s, "  \"cusparse\": {},", self.cusparse.as_deref().map_or("null".into(), js));
+        let _ = writeln!(s, "  \"math_mode\": {},", js(self.math_mode));
         let _ = writeln!(s, "  \"runs\": {},\n  \"warmup\": {},", self.runs, self.warmup);
         let copy = self.copy_bandwidth.as_ref().map_or("null".into(), |c| format!("{{\"bytes\": {}, \"median_ms\": {}, \"gbps\": {}}}", c.bytes, jn(Some(c.median_ms)), jn(Some(c.gbps))));
         let _ = writeln!(s, "  \"copy_bandwidth\": {copy},");
@@ -109,7 +110,7 @@ fn lib_json(l: &LibResult, r: &Row, copy: Option<&CopyBandwidth>) -> String {
     format!(
         "{{\"lib\": {}, \"alg\": {}, \"extra\": {}, \"status\": {}, \"median_ms\": {}, \"min_ms\": {}, \"max_ms\": {}, \"runs\": {}, \"host_ms\": {}, \
          \"gflops\": {}, \"gbps\": {}, \"pct_copy_bw\": {}, \"preprocess_ms\": {}, \"check\": {}, \"compared\": {}, \"mismatches\": {}, \"max_abs_err\": {}, \
-         \"worst_err_over_tol\": {}, \"check_scope\": {}, \"first_mismatch\": {}, \"error\": {}}}",
+         \"max_rel_err\": {}, \"worst_err_over_tol\": {}, \"check_scope\": {}, \"first_mismatch\": {}, \"error\": {}}}",
         js(l.lib),
         js(l.alg),
         l.extra,
@@ -127,6 +128,7 @@ fn lib_json(l: &LibResult, r: &Row, copy: Option<&CopyBandwidth>) -> String {
         c.map_or(0, |c| c.compared),
         c.map_or(0, |c| c.mismatches),
         jn(c.map(|c| c.max_abs_err)),
+        jn(c.and_then(|c| c.max_rel_err)),
         jn(c.map(|c| c.worst_ratio)),
         c.and_then(|c| c.scope.as_deref()).map_or("null".into(), js),
         c.and_then(|c| c.first.as_deref()).map_or("null".into(), js),
@@ -187,6 +189,8 @@ mod tests {
         let j = rep.json();
         assert!(j.contains("\"variant\": \"f32, \\\"sorted\\\"\""));
         assert!(j.contains("\"cusparse\": null"));
+        assert!(j.contains("\"math_mode\": \"default\","), "{j}");
+        assert!(j.contains("\"max_abs_err\": 0, \"max_rel_err\": null,"), "{j}");
         assert!(j.contains("\"check\": \"MISMATCH\""));
         assert!(j.contains("\"notes\": [\"a \\\"note\\\"\"]"));
         let c = rep.csv();

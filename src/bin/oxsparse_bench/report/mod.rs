@@ -42,6 +42,9 @@ pub struct Check {
     pub max_abs_err: f64,
     /// The largest error as a fraction of its tolerance (above 1 is a mismatch).
     pub worst_ratio: f64,
+    /// The largest error as a fraction of sum |a b| over the value's terms, where the check
+    /// knows it (SpMM): comparable across libraries, precisions and math modes.
+    pub max_rel_err: Option<f64>,
     /// Where and how the first mismatch differs.
     pub first: Option<String>,
     /// What was compared when not all outputs were, or how the inputs were adapted.
@@ -257,6 +260,8 @@ pub struct Report {
     pub device: String,
     /// "12.6.3 (libcusparse.so.12)", or None when cuSPARSE was not measured.
     pub cusparse: Option<String>,
+    /// oxsparse's math mode for the run (`--math-mode`): "default", "tf32" or "fp32_accurate".
+    pub math_mode: &'static str,
     pub runs: usize,
     pub warmup: usize,
     /// Measured when SpMV runs; its GB/s are compared with it.
@@ -287,7 +292,7 @@ pub mod tests {
     }
 
     fn check(bad: u64) -> Option<Check> {
-        Some(Check { compared: 10, mismatches: bad, max_abs_err: 0.0, worst_ratio: 0.0, first: (bad > 0).then(|| "at 3".into()), scope: None })
+        Some(Check { compared: 10, mismatches: bad, max_abs_err: 0.0, worst_ratio: 0.0, max_rel_err: None, first: (bad > 0).then(|| "at 3".into()), scope: None })
     }
 
     pub fn row(ox_ms: f64, cu_ms: Option<f64>, mismatch: bool) -> Row {
@@ -331,7 +336,7 @@ pub mod tests {
     }
 
     pub fn report(rows: Vec<Row>) -> Report {
-        Report { device: "GPU".into(), cusparse: None, runs: 1, warmup: 0, copy_bandwidth: None, notes: vec!["a \"note\"".into()], rows }
+        Report { device: "GPU".into(), cusparse: None, math_mode: "default", runs: 1, warmup: 0, copy_bandwidth: None, notes: vec!["a \"note\"".into()], rows }
     }
 
     #[test]
@@ -376,6 +381,7 @@ pub mod tests {
     fn tables_have_a_section_per_operation() {
         let t = report(vec![row(1.0, Some(2.0), false), spmm_row("cora", "Matrix Market", "N=32", Some(1.0), [3.0, 2.0, 1.5])]).table();
         assert!(t.contains("GB/s") && t.contains("GFLOP/s") && t.contains("no-prep ms") && t.contains("CSR_ALG3"), "{t}");
+        assert!(t.lines().nth(1).unwrap().contains("(math mode default) vs cuSPARSE"), "{t}");
         assert!(t.contains("1.50x") && t.contains("CSR_ALG2 3.0000, DEFAULT 2.0000, CSR_ALG3 1.5000"), "{t}");
     }
 }

@@ -153,7 +153,7 @@ pub mod tests {
             ..Info::default()
         };
         let mut r = Row::new(&info);
-        let ok = || Some(Check { compared: 10, mismatches: 0, max_abs_err: 0.0, worst_ratio: 0.0, first: None, scope: None });
+        let ok = || Some(Check { compared: 10, mismatches: 0, max_abs_err: 0.0, worst_ratio: 0.0, max_rel_err: None, first: None, scope: None });
         let v = |label| Variant { label, code: 0, extra: false };
         r.libs.push(LibResult { time: timing(ox_ms[0]), check: ok(), ..LibResult::new("oxsparse", v(NO_PREPROCESS)) });
         r.libs.push(LibResult { time: timing(ox_ms[1]), check: ok(), preprocess_ms: Some(0.25), ..LibResult::new("oxsparse", v("DEFAULT")) });

@@ -10,8 +10,9 @@ impl Report {
         let _ = writeln!(s, "oxsparse-bench on {}", self.device);
         let _ = writeln!(
             s,
-            "oxsparse {} vs cuSPARSE {}; median of {} runs after {} warm-up; speedup = best cuSPARSE time / oxsparse time",
+            "oxsparse {} (math mode {}) vs cuSPARSE {}; median of {} runs after {} warm-up; speedup = best cuSPARSE time / oxsparse time",
             env!("CARGO_PKG_VERSION"),
+            self.math_mode,
             self.cusparse.as_deref().unwrap_or("(not loaded)"),
             self.runs,
             self.warmup

@@ -2,7 +2,8 @@
 //!
 //! A result passes when |c - ref| <= tol * sum_k |a_ik b_kj| + tiny (see `Precision`): the error
 //! a correct summation in any order may make grows with the magnitudes summed, not with |ref|,
-//! which cancellation can make arbitrarily small.
+//! which cancellation can make arbitrarily small. The largest |c - ref| / sum |a b| is kept as the
+//! check's `max_rel_err`; oxsparse in TF32 math mode is held to `Precision::tf32_tolerance`.
 //!
 //! On large matrices a sample of rows is checked, to bound the host work and memory per case:
 //! every s-th row (from row 0), the last row and the densest rows (where row-splitting kernels
@@ -86,15 +87,16 @@ pub fn reference<T: Scalar>(a: &Csr, a_vals: &[T], b: &[T], layout: Layout, n: u
     Reference { rows, n, want, bound }
 }
 
-/// Compares an m x n C in `layout` with the reference rows.
-pub fn compare<T: Scalar>(r: &Reference, c: &[T], layout: Layout, m: usize, p: Precision, scope: Option<String>) -> Check {
+/// Compares an m x n C in `layout` with the reference rows; `tf32`: C may have been computed
+/// from inputs rounded to TF32.
+pub fn compare<T: Scalar>(r: &Reference, c: &[T], layout: Layout, m: usize, p: Precision, tf32: bool, scope: Option<String>) -> Check {
     let mut ch = Checker::new();
-    let (tol, tiny) = (p.tolerance(), p.tiny());
+    let (tol, tiny) = (if tf32 { p.tf32_tolerance() } else { p.tolerance() }, p.tiny());
     for (i, &row) in r.rows.iter().enumerate() {
         for j in 0..r.n {
             let k = i * r.n + j;
             let got = c[layout.index(row, j, m, r.n)].to_f64();
-            ch.value(got, r.want[k], tol * r.bound[k] + tiny, || format!("C[{row}][{j}]"));
+            ch.summed(got, r.want[k], r.bound[k], tol, tiny, || format!("C[{row}][{j}]"));
         }
     }
     ch.finish(scope)
@@ -132,24 +134,48 @@ mod tests {
         let vals: Vec<f64> = a.values.iter().map(|&v| v as f64).collect();
         let r = reference(&a, &vals, &b, Layout::Row, 2, vec![0, 1, 2]);
         let exact: Vec<f32> = r.want.iter().map(|&v| v as f32).collect();
-        assert!(compare(&r, &exact, Layout::Row, 3, Precision::F32, None).ok());
+        assert!(compare(&r, &exact, Layout::Row, 3, Precision::F32, false, None).ok());
         let mut near = exact.clone();
         near[4] += 4e-6; // within 1e-5 * 5.75
-        assert!(compare(&r, &near, Layout::Row, 3, Precision::F32, None).ok());
+        assert!(compare(&r, &near, Layout::Row, 3, Precision::F32, false, None).ok());
         let mut off = exact.clone();
         off[4] += 1e-4;
-        let c = compare(&r, &off, Layout::Row, 3, Precision::F32, None);
+        let c = compare(&r, &off, Layout::Row, 3, Precision::F32, false, None);
         assert_eq!((c.compared, c.mismatches), (6, 1));
         assert!(c.first.unwrap().starts_with("C[2][0]"));
         // An empty row must come out exactly zero: a poisoned or NaN value fails.
         let mut unwritten = exact.clone();
         unwritten[2] = 1.3e36;
         unwritten[3] = f32::NAN;
-        assert_eq!(compare(&r, &unwritten, Layout::Row, 3, Precision::F32, None).mismatches, 2);
+        assert_eq!(compare(&r, &unwritten, Layout::Row, 3, Precision::F32, false, None).mismatches, 2);
         // Column-major C: element (row, j) at j * m + row.
         let col: Vec<f32> = (0..6).map(|idx| exact[(idx % 3) * 2 + idx / 3]).collect();
-        assert!(compare(&r, &col, Layout::Col, 3, Precision::F32, None).ok());
-        assert!(!compare(&r, &exact, Layout::Col, 3, Precision::F32, None).ok(), "the wrong layout is caught");
+        assert!(compare(&r, &col, Layout::Col, 3, Precision::F32, false, None).ok());
+        assert!(!compare(&r, &exact, Layout::Col, 3, Precision::F32, false, None).ok(), "the wrong layout is caught");
+    }
+
+    #[test]
+    fn tf32_tolerance_allows_input_rounding_only() {
+        let (a, b) = small();
+        let vals: Vec<f64> = a.values.iter().map(|&v| v as f64).collect();
+        let r = reference(&a, &vals, &b, Layout::Row, 2, vec![0, 1, 2]);
+        let exact: Vec<f32> = r.want.iter().map(|&v| v as f32).collect();
+        let fp32 = compare(&r, &exact, Layout::Row, 3, Precision::F32, false, None);
+        assert!(fp32.ok() && fp32.max_rel_err.unwrap() < 1e-7, "{:?}", fp32.max_rel_err);
+        // C[2][0]: sum |a b| = 5.75. Off by 5e-4 of it: TF32 rounding, not FP32's.
+        let mut rounded = exact.clone();
+        rounded[4] += (5e-4 * 5.75) as f32;
+        assert!(!compare(&r, &rounded, Layout::Row, 3, Precision::F32, false, None).ok());
+        let tf32 = compare(&r, &rounded, Layout::Row, 3, Precision::F32, true, None);
+        assert!(tf32.ok());
+        assert!((tf32.max_rel_err.unwrap() - 5e-4).abs() < 1e-6, "{:?}", tf32.max_rel_err);
+        // Off by 2e-3: more than two TF32 roundings can explain.
+        let mut wrong = exact.clone();
+        wrong[4] += (2e-3 * 5.75) as f32;
+        assert!(!compare(&r, &wrong, Layout::Row, 3, Precision::F32, true, None).ok());
+        // FP64 and FP16 keep their tolerances.
+        assert_eq!(Precision::F64.tf32_tolerance(), Precision::F64.tolerance());
+        assert_eq!(Precision::F16.tf32_tolerance(), Precision::F16.tolerance());
     }
 
     #[test]
@@ -158,9 +184,9 @@ mod tests {
         let vals: Vec<f64> = a.values.iter().map(|&v| v as f64).collect();
         let r = reference(&a, &vals, &b, Layout::Row, 2, vec![0, 1, 2]);
         let h: Vec<Half> = r.want.iter().map(|&v| Half(half::from_f32(v as f32 * (1.0 + 4e-4)))).collect();
-        assert!(compare(&r, &h, Layout::Row, 3, Precision::F16, None).ok());
+        assert!(compare(&r, &h, Layout::Row, 3, Precision::F16, false, None).ok());
         let d: Vec<f64> = r.want.iter().map(|&v| v * (1.0 + 1e-9)).collect();
-        assert!(!compare(&r, &d, Layout::Row, 3, Precision::F64, None).ok());
+        assert!(!compare(&r, &d, Layout::Row, 3, Precision::F64, false, None).ok());
     }
 
     #[test]

@@ -17,6 +17,9 @@ pub enum Precision {
     F16,
 }
 
+/// The relative error of a product of two values rounded to TF32 (2 x 2^-11), to first order.
+pub const TF32_ROUNDING: f64 = 1.0 / 1024.0;
+
 static ONE_F32: f32 = 1.0;
 static ZERO_F32: f32 = 0.0;
 static ONE_F64: f64 = 1.0;
@@ -69,6 +72,18 @@ impl Precision {
             Precision::F32 => 1e-5,
             Precision::F64 => 1e-12,
             Precision::F16 => 1e-2,
+        }
+    }
+
+    /// The relative tolerance of a result that oxsparse may compute in its TF32 math mode
+    /// (`--math-mode tf32`): FP32 inputs rounded to nearest with an 11-bit significand are each
+    /// off by up to 2^-11, a product of two by up to 2^-10 (+ 2^-22), and FP32's own tolerance
+    /// covers the accumulation. FP16 values are exact in TF32 and FP64 has no TF32 path, so only
+    /// FP32 changes.
+    pub fn tf32_tolerance(self) -> f64 {
+        match self {
+            Precision::F32 => TF32_ROUNDING + Precision::F32.tolerance(),
+            p => p.tolerance(),
         }
     }
 

@@ -11,6 +11,10 @@
 //!
 //! Every copy of the rotation has its own A, B and C (and, for a preprocessed variant, its own
 //! workspace holding the plan of that copy's A).
+//!
+//! oxsparse runs in the math mode of `--math-mode` (set on its handle in `main`); in TF32 mode its
+//! FP32 results are checked with a tolerance for TF32's input rounding, cuSPARSE's with FP32's.
+//! Each check records its largest error over sum |a b| (`max_rel_err`), for both libraries.
 
 mod check;
 mod data;
@@ -25,6 +29,7 @@ use crate::timing::{median, time_once};
 use crate::Result;
 use check::{Reference, Sample};
 use data::{Half, Layout, Precision, Scalar, Values};
+use oxsparse::types::MathMode;
 
 pub const OP: MatrixOp = MatrixOp { name: "SpMM", skip, cases };
 
@@ -67,13 +72,18 @@ fn gib(bytes: u64) -> String {
 }
 
 fn cases<'m>(m: &'m Matrix, cfg: &OpConfig) -> Vec<Box<dyn Case + 'm>> {
-    CONFIGS.iter().map(|&c| Box::new(SpmmCase { m, cfg: c, dense_cap: cfg.dense_cap_bytes, copies: Vec::new(), reference: None, scope: None }) as Box<dyn Case>).collect()
+    CONFIGS
+        .iter()
+        .map(|&c| Box::new(SpmmCase { m, cfg: c, dense_cap: cfg.dense_cap_bytes, math_mode: cfg.math_mode, copies: Vec::new(), reference: None, scope: None }) as Box<dyn Case>)
+        .collect()
 }
 
 struct SpmmCase<'m> {
     m: &'m Matrix,
     cfg: Config,
     dense_cap: u64,
+    /// oxsparse's math mode: in TF32 mode its FP32 results get TF32's tolerance.
+    math_mode: MathMode,
     copies: Vec<Operands>,
     reference: Option<Reference>,
     /// What the check covers, when not every row or not the values as given.
@@ -112,11 +122,11 @@ impl SpmmCase<'_> {
         })
     }
 
-    fn compare<T: Scalar>(&self, c: &DevBuf) -> Result<Check> {
+    fn compare<T: Scalar>(&self, c: &DevBuf, tf32: bool) -> Result<Check> {
         let a = &self.m.csr;
         let r = self.reference.as_ref().expect("alloc computes the reference");
         let got: Vec<T> = c.download(a.rows * self.cfg.n)?;
-        Ok(check::compare(r, &got, self.cfg.layout, a.rows, self.cfg.p, self.scope.clone()))
+        Ok(check::compare(r, &got, self.cfg.layout, a.rows, self.cfg.p, tf32, self.scope.clone()))
     }
 }
 
@@ -249,12 +259,14 @@ impl Case for SpmmCase<'_> {
         self.copies[0].c.fill(POISON_BYTE)
     }
 
-    fn check(&self) -> Result<Check> {
+    fn check(&self, lib: Lib) -> Result<Check> {
         let c = &self.copies[0].c;
+        // Only oxsparse's handle has a math mode; cuSPARSE computes FP32 in FP32.
+        let tf32 = matches!(lib, Lib::Ox(_)) && self.math_mode == MathMode::OXSPARSE_TF32_TENSOR_OP_MATH;
         match self.cfg.p {
-            Precision::F32 => self.compare::<f32>(c),
-            Precision::F64 => self.compare::<f64>(c),
-            Precision::F16 => self.compare::<Half>(c),
+            Precision::F32 => self.compare::<f32>(c, tf32),
+            Precision::F64 => self.compare::<f64>(c, tf32),
+            Precision::F16 => self.compare::<Half>(c, tf32),
         }
     }
 }
@@ -272,7 +284,7 @@ mod tests {
     #[test]
     fn six_configurations_with_flops_and_groups() {
         let m = matrix();
-        let cs = cases(&m, &OpConfig { dense_cap_bytes: 8 << 30 });
+        let cs = cases(&m, &OpConfig::with_cap(8 << 30));
         assert_eq!(cs.len(), 6);
         let i = cs[1].info();
         assert_eq!((i.op, i.flops, i.chart_series), ("SpMM", 2 * 1000 * 128, Some("N=128")));
@@ -290,10 +302,10 @@ mod tests {
     fn dense_operands_over_the_cap_are_skipped() {
         let m = matrix();
         // FP32 N=256: 1500 * 256 * 4 = 1.5 MB; FP64 N=128 the same; N=32: 192 kB.
-        let cs = cases(&m, &OpConfig { dense_cap_bytes: 1 << 20 });
+        let cs = cases(&m, &OpConfig::with_cap(1 << 20));
         let skipped: Vec<bool> = cs.iter().map(|c| c.skip().is_some()).collect();
         assert_eq!(skipped, vec![false, false, true, false, true, false]);
-        assert!(skip(1000, 500, 0, &OpConfig { dense_cap_bytes: 1 << 20 }).is_none());
-        assert!(skip(1000, 500, 0, &OpConfig { dense_cap_bytes: 100_000 }).unwrap().contains("smallest"));
+        assert!(skip(1000, 500, 0, &OpConfig::with_cap(1 << 20)).is_none());
+        assert!(skip(1000, 500, 0, &OpConfig::with_cap(100_000)).unwrap().contains("smallest"));
     }
 }

@@ -40,8 +40,8 @@ pub struct Scalars {
 
 pub const DEFAULT_SCALARS: Scalars = Scalars { alpha: 0.7, beta: 0.0 };
 
-/// Set once by main from the command line: `OpConfig` is built as a literal by every operation's
-/// tests, so SpMV's own settings live here rather than in it.
+/// Set once by main from the command line. SpMV's own settings live here rather than in
+/// `OpConfig`, which every operation's tests build.
 static SCALARS: OnceLock<Scalars> = OnceLock::new();
 
 pub fn set_scalars(s: Scalars) {
@@ -239,7 +239,7 @@ impl Case for SpmvCase<'_> {
         }
     }
 
-    fn check(&self) -> Result<Check> {
+    fn check(&self, _lib: Lib) -> Result<Check> {
         let (r, y, m) = (self.reference.as_ref().expect("alloc computes the reference"), &self.copies[0].y, self.m.csr.rows);
         Ok(match self.p {
             Precision::F32 => data::compare(r, &y.download::<f32>(m)?, self.p),
@@ -261,7 +261,7 @@ mod tests {
     #[test]
     fn two_precisions_with_the_issues_byte_count() {
         let m = matrix();
-        let cs = cases(&m, &OpConfig { dense_cap_bytes: 8 << 30 });
+        let cs = cases(&m, &OpConfig::with_cap(8 << 30));
         assert_eq!(cs.len(), 2);
         let (f32i, f64i) = (cs[0].info(), cs[1].info());
         assert_eq!((f32i.op, f32i.flops, f32i.chart_series), ("SpMV", 2 * 1000, Some("FP32")));

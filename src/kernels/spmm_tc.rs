@@ -1,0 +1,367 @@
+//! Launchers of the tensor-core SpMM: the BitTCF build (`kernels/tc_build.cu`) and the compute
+//! kernels (`kernels/spmm_tc.cu`), with the format's layout in the workspace.
+//!
+//! BitTCF (Acc-SpMM's format): op(A)'s rows in windows of 8; each window's distinct columns in
+//! increasing order, cut into tiles of 8 columns; per tile a 64-bit mask of the entries it holds,
+//! its 8 column numbers, and the first of its value slots (slots in mask-bit order). `src` names
+//! the entry each slot comes from; every call gathers A's values through it into slot order (the
+//! user may change them between calls that share a preprocessed format). The structure is built
+//! once by `preprocess`, or by every plain call. Memory: 4 bytes per entry for `src`, 4 per
+//! value slot (8 in the accurate mode), 44 per tile (32 of columns, 8 of mask, 4 of slot offset).
+//!
+//! The workspace holds the format (`persistent`, kept from preprocess) and a `transient` region
+//! that the build's sort uses and that the compute kernels then reuse for the gathered values and
+//! the split windows' partial sums.
+
+use super::params::spmm_tc::*;
+use super::{grid_for, launch};
+use crate::context::Handle;
+use crate::error::{Error, Result};
+use crate::types::IndexType;
+use cudarc::driver::result;
+
+const BUILD: &str = "tc_build";
+const COMPUTE: &str = "spmm_tc";
+const ALIGN: u64 = 256;
+const SORT_TILE: u64 = (TC_BLOCK * TC_SORT_ROUNDS) as u64;
+const SCAN_CHUNK: u64 = (TC_BLOCK * TC_SCAN_ROUNDS) as u64;
+const TILE_BLOCKS_PER_SM: u32 = TC_TILE_BLOCKS_PER_SM;
+
+fn align_up(x: u64) -> u64 {
+    x.div_ceil(ALIGN) * ALIGN
+}
+
+/// Columns of C one warp takes per work item: 32 or 64 (a strip of 2 or 4 mmas).
+pub fn strip_cols(n: i64) -> i64 {
+    if n <= 32 {
+        32
+    } else {
+        64
+    }
+}
+
+/// Warps of the tile kernel resident at once on an H100 (132 multiprocessors x 2 blocks x 8 warps).
+const RESIDENT_WARPS: u64 = 132 * TILE_BLOCKS_PER_SM as u64 * (TC_BLOCK as u64 / 32);
+
+/// Tiles per segment: a warp walks a segment's tiles one after another, so the longest segment
+/// bounds the kernel's time. Short segments for small matrices (about four work items per
+/// resident warp), up to `TC_SEGMENT_MAX` for large ones, whose partial sums would otherwise take
+/// too much memory. A power of two, from host facts only.
+pub fn segment_tiles(nnz: i64, windows: i64, n: i64) -> u32 {
+    let tiles = nnz.max(0) as u64 / TC_TILE_COLS as u64 + windows.max(0) as u64 / 2;
+    let strips = (n.max(1) as u64).div_ceil(strip_cols(n) as u64);
+    let ideal = (tiles * strips / (4 * RESIDENT_WARPS)).max(1);
+    (1u32 << (63 - ideal.leading_zeros())).clamp(TC_SEGMENT_MIN, TC_SEGMENT_MAX)
+}
+
+/// Byte offsets of everything, relative to the start of the tensor-core region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TcLayout {
+    pub windows: i64,
+    pub segment: i64,
+    pub tiles_max: i64,
+    pub segments_max: i64,
+    pub partial_slots: i64,
+    pub slots_max: i64,
+    win_tiles: u64,
+    win_segs: u64,
+    colmap: u64,
+    masks: u64,
+    tile_vals: u64,
+    src: u64,
+    segments: u64,
+    /// Start of the transient region: the build's sort, later the values and partial sums.
+    transient: u64,
+    // Build scratch, inside the transient region.
+    keys: [u64; 2],
+    pos: [u64; 2],
+    counts: u64,
+    distinct: u64,
+    scan_sums: u64,
+    // Compute scratch, inside the transient region.
+    arrivals: u64,
+    arrivals_bytes: u64,
+    values: u64,
+    partials: u64,
+    /// Bytes of the whole region.
+    pub bytes: u64,
+}
+
+fn sort_tiles(nnz: i64) -> u64 {
+    (nnz.max(1) as u64).div_ceil(SORT_TILE)
+}
+
+fn scan_blocks(len: u64) -> u64 {
+    len.max(1).div_ceil(SCAN_CHUNK)
+}
+
+impl TcLayout {
+    /// For op(A) of `m` rows and `nnz` entries, C of `n` columns.
+    pub fn new(m: i64, nnz: i64, n: i64, accurate: bool) -> TcLayout {
+        let (m, nnz, n) = (m.max(0) as u64, nnz.max(0) as u64, n.max(0) as u64);
+        let windows = m.div_ceil(TC_WINDOW as u64);
+        // Window w has ceil(pairs_w / 8) tiles, and pairs <= entries.
+        let tiles_max = (nnz / TC_TILE_COLS as u64 + windows).min(nnz).max(1);
+        let seg = segment_tiles(nnz as i64, windows as i64, n as i64) as u64;
+        let segments_max = windows + tiles_max / seg + 1;
+        // A split window (over `seg` tiles) has ceil(t / seg) <= 2 t / seg slots.
+        let partial_slots = 2 * tiles_max / seg + 1;
+        let strip = strip_cols(n as i64) as u64;
+        let width = n.div_ceil(strip) * strip;
+
+        let mut at = 0u64;
+        let mut take = |bytes: u64| {
+            let here = at;
+            at += align_up(bytes);
+            here
+        };
+        let win_tiles = take((windows + 1) * 4);
+        let win_segs = take((windows + 1) * 8);
+        let colmap = take(tiles_max * TC_TILE_COLS as u64 * 4);
+        let masks = take(tiles_max * 8);
+        let tile_vals = take((tiles_max + 1) * 4);
+        let src = take(nnz.max(1) * 4);
+        let segments = take(segments_max * 16);
+        let arrivals = take(partial_slots * n.div_ceil(strip) * 4);
+        let transient = at;
+
+        // The build's scratch.
+        let longest_scan = (nnz + 1).max(sort_tiles(nnz as i64) * TC_BLOCK as u64).max(tiles_max + 1).max(windows + 1);
+        let mut b = transient;
+        let mut build = |bytes: u64| {
+            let here = b;
+            b += align_up(bytes);
+            here
+        };
+        let keys = [build(nnz.max(1) * 4), build(nnz.max(1) * 4)];
+        let pos = [build(nnz.max(1) * 4), build(nnz.max(1) * 4)];
+        let counts = build(sort_tiles(nnz as i64) * TC_BLOCK as u64 * 4);
+        let distinct = build((nnz + 1) * 4);
+        let scan_sums = build(scan_blocks(longest_scan) * 8);
+
+        // The compute kernels' scratch.
+        let mut c = transient;
+        let mut compute = |bytes: u64| {
+            let here = c;
+            c += align_up(bytes);
+            here
+        };
+        let values = compute(nnz.max(1) * if accurate { 8 } else { 4 });
+        let partials = compute(partial_slots * TC_WINDOW as u64 * width * 4);
+
+        TcLayout {
+            windows: windows as i64,
+            segment: seg as i64,
+            tiles_max: tiles_max as i64,
+            segments_max: segments_max as i64,
+            partial_slots: partial_slots as i64,
+            slots_max: nnz as i64,
+            win_tiles,
+            win_segs,
+            colmap,
+            masks,
+            tile_vals,
+            src,
+            segments,
+            transient,
+            keys,
+            pos,
+            counts,
+            distinct,
+            scan_sums,
+            arrivals,
+            arrivals_bytes: partial_slots * n.div_ceil(strip) * 4,
+            values,
+            partials,
+            bytes: b.max(c),
+        }
+    }
+
+    /// The format's arrays for a region starting at `at`.
+    pub fn format(&self, at: u64) -> TcFormat {
+        TcFormat {
+            windows: self.windows,
+            segment: self.segment,
+            tiles_max: self.tiles_max,
+            segments_max: self.segments_max,
+            partial_slots: self.partial_slots,
+            slots_max: self.slots_max,
+            win_tiles: at + self.win_tiles,
+            win_segs: at + self.win_segs,
+            colmap: at + self.colmap,
+            masks: at + self.masks,
+            tile_vals: at + self.tile_vals,
+            src: at + self.src,
+            segments: at + self.segments,
+            arrivals: at + self.arrivals,
+        }
+    }
+
+    pub fn values(&self, at: u64) -> u64 {
+        at + self.values
+    }
+
+    pub fn partials(&self, at: u64) -> u64 {
+        at + self.partials
+    }
+}
+
+fn index_suffix(t: IndexType) -> &'static str {
+    match t {
+        IndexType::OXSPARSE_INDEX_64I => "i64",
+        _ => "i32",
+    }
+}
+
+/// Radix passes for keys up to `max_key`.
+fn passes(max_key: u64) -> u32 {
+    (u64::BITS - max_key.leading_zeros()).div_ceil(TC_RADIX_BITS)
+}
+
+/// Exclusive prefix sum of `len` values (u32 or u64: `suffix`) at `data`, in place.
+fn scan(h: &Handle, base: &TcBuildParams, data: u64, len: u64, sums: u64, suffix: &str) -> Result<()> {
+    let blocks = scan_blocks(len);
+    let p = TcBuildParams { scan_data: data, scan_n: len as i64, scan_sums: sums, scan_blocks: blocks as i64, ..*base };
+    let b = TC_BLOCK;
+    launch(h, BUILD, &format!("oxs_tc_build_scan_reduce_{suffix}"), (blocks as u32, 1, 1), b, 0, &p)?;
+    launch(h, BUILD, &format!("oxs_tc_build_scan_sums_{suffix}"), (1, 1, 1), b, 0, &p)?;
+    launch(h, BUILD, &format!("oxs_tc_build_scan_apply_{suffix}"), (blocks as u32, 1, 1), b, 0, &p)
+}
+
+/// Builds BitTCF for op(A) (`a`: its rows, m x k with nnz entries) into the region at `at`.
+pub fn build(h: &Handle, a: super::params::spmm::SpmmRows, (m, k, nnz): (i64, i64, i64), index: IndexType, layout: &TcLayout, at: u64) -> Result<()> {
+    if nnz <= 0 || nnz > i32::MAX as i64 || k >= u32::MAX as i64 || m <= 0 {
+        return Err(Error::Internal(format!("tensor-core build for m={m} k={k} nnz={nnz}")));
+    }
+    let fmt = layout.format(at);
+    let ix = index_suffix(index);
+    let b = TC_BLOCK;
+    let entries = grid_for(nnz as u64 + 1, b);
+    let windows = grid_for(layout.windows as u64 + 1, b);
+    let sort_tiles = sort_tiles(nnz);
+    let mut p = TcBuildParams {
+        a,
+        m,
+        k,
+        nnz,
+        fmt,
+        counts: at + layout.counts,
+        sort_tiles: sort_tiles as i64,
+        distinct: at + layout.distinct,
+        ..Default::default()
+    };
+    let sums = at + layout.scan_sums;
+    {
+        let _bound = h.bind()?;
+        // SAFETY: the masks array lies inside the caller's workspace (this layout).
+        unsafe { result::memset_d8_async(fmt.masks, 0, layout.tiles_max as usize * 8, h.cu_stream()) }
+            .map_err(|e| Error::from_driver("clearing the tile masks", e))?;
+        // SAFETY: as above; the counts of split windows start at zero.
+        unsafe { result::memset_d8_async(fmt.arrivals, 0, layout.arrivals_bytes as usize, h.cu_stream()) }
+            .map_err(|e| Error::from_driver("clearing the split windows' counts", e))?;
+    }
+
+    // 1-4: sort the entries by (window, column), stably.
+    let mut cur = 0usize;
+    p.keys_out = at + layout.keys[cur];
+    p.pos_out = at + layout.pos[cur];
+    launch(h, BUILD, &format!("oxs_tc_build_column_keys_{ix}"), (entries, 1, 1), b, 0, &p)?;
+    let sort_by = |p: &mut TcBuildParams, cur: &mut usize, max_key: u64| -> Result<()> {
+        for pass in 0..passes(max_key) {
+            let next = 1 - *cur;
+            let q = TcBuildParams {
+                keys_in: at + layout.keys[*cur],
+                pos_in: at + layout.pos[*cur],
+                keys_out: at + layout.keys[next],
+                pos_out: at + layout.pos[next],
+                shift: pass * TC_RADIX_BITS,
+                ..*p
+            };
+            launch(h, BUILD, "oxs_tc_build_histogram", (sort_tiles as u32, 1, 1), b, 0, &q)?;
+            scan(h, &q, q.counts, sort_tiles * TC_BLOCK as u64, sums, "u32")?;
+            launch(h, BUILD, "oxs_tc_build_scatter", (sort_tiles as u32, 1, 1), b, 0, &q)?;
+            *cur = next;
+        }
+        Ok(())
+    };
+    sort_by(&mut p, &mut cur, k as u64)?;
+    p.pos_in = at + layout.pos[cur];
+    p.keys_out = at + layout.keys[cur];
+    launch(h, BUILD, &format!("oxs_tc_build_window_keys_{ix}"), (entries, 1, 1), b, 0, &p)?;
+    sort_by(&mut p, &mut cur, layout.windows as u64)?;
+    p.pos_in = at + layout.pos[cur];
+
+    // 5-8: pairs, tiles and segments per window.
+    launch(h, BUILD, &format!("oxs_tc_build_distinct_{ix}"), (entries, 1, 1), b, 0, &p)?;
+    scan(h, &p, p.distinct, nnz as u64 + 1, sums, "u32")?;
+    launch(h, BUILD, &format!("oxs_tc_build_window_tiles_{ix}"), (windows, 1, 1), b, 0, &p)?;
+    scan(h, &p, fmt.win_tiles, layout.windows as u64 + 1, sums, "u32")?;
+    launch(h, BUILD, "oxs_tc_build_window_segments", (windows, 1, 1), b, 0, &p)?;
+    scan(h, &p, fmt.win_segs, layout.windows as u64 + 1, sums, "u64")?;
+    launch(h, BUILD, "oxs_tc_build_segments", (windows, 1, 1), b, 0, &p)?;
+
+    // 9-11: masks, slot offsets, value sources.
+    launch(h, BUILD, &format!("oxs_tc_build_masks_{ix}"), (entries, 1, 1), b, 0, &p)?;
+    launch(h, BUILD, "oxs_tc_build_tile_counts", (grid_for(layout.tiles_max as u64 + 1, b), 1, 1), b, 0, &p)?;
+    scan(h, &p, fmt.tile_vals, layout.tiles_max as u64 + 1, sums, "u32")?;
+    launch(h, BUILD, &format!("oxs_tc_build_slots_{ix}"), (entries, 1, 1), b, 0, &p)
+}
+
+/// Gathers A's values into slot order, then runs the tiles (split windows are finished by their
+/// last segment, in the same launch).
+pub fn spmm(h: &Handle, p: &SpmmTcParams, index: IndexType, accurate: bool, nnz: i64) -> Result<()> {
+    let mode = if accurate { "3xtf32" } else { "tf32" };
+    let b = TC_BLOCK;
+    launch(h, COMPUTE, &format!("oxs_spmm_tc_gather_{mode}_{}", index_suffix(index)), (grid_for(nnz.max(1) as u64, b), 1, 1), b, 0, p)?;
+    let grid = (h.sm_count.max(1) as u32) * TILE_BLOCKS_PER_SM;
+    launch(h, COMPUTE, &format!("oxs_spmm_tc_tiles_{mode}_s{}", p.strip_cols), (grid, 1, 1), b, 0, p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passes_cover_the_largest_key() {
+        assert_eq!(passes(0), 0);
+        assert_eq!(passes(1), 1);
+        assert_eq!(passes(255), 1);
+        assert_eq!(passes(256), 2);
+        assert_eq!(passes(300_000), 3);
+    }
+
+    #[test]
+    fn layout_bounds_tiles_and_segments() {
+        // 1000 rows -> 125 windows; 5000 entries -> at most 625 + 125 tiles.
+        let l = TcLayout::new(1000, 5000, 128, false);
+        assert_eq!(l.windows, 125);
+        assert_eq!(l.tiles_max, 750);
+        assert_eq!(l.segment, TC_SEGMENT_MIN as i64);
+        assert_eq!(l.segments_max, 125 + 750 / 4 + 1);
+        // Few entries: no more tiles than entries.
+        assert_eq!(TcLayout::new(1000, 10, 128, false).tiles_max, 10);
+        // The accurate mode's values take twice the room.
+        assert!(TcLayout::new(1000, 5000, 128, true).bytes > l.bytes);
+        let f = l.format(1 << 20);
+        assert_eq!(f.win_tiles, 1 << 20);
+        assert!(f.segments + 16 * l.segments_max as u64 <= (1 << 20) + l.transient);
+    }
+
+    #[test]
+    fn segments_shorten_for_small_matrices() {
+        // blogcatalog: 668k entries, 1289 windows, N = 128: 84k tiles x 2 strips / 8448 = 19.9 -> 16.
+        assert_eq!(segment_tiles(667_966, 1289, 128), 16);
+        assert_eq!(segment_tiles(10_556, 339, 32), TC_SEGMENT_MIN);
+        // wave_squared_2hop: 11M entries, N = 128: 1.38M x 2 / 8448 = 326 -> 64.
+        assert_eq!(segment_tiles(10_973_239, 19_540, 128), 64);
+        assert_eq!(segment_tiles(0, 0, 0), TC_SEGMENT_MIN);
+    }
+
+    #[test]
+    fn strips_are_32_or_64_columns() {
+        assert_eq!(strip_cols(4), 32);
+        assert_eq!(strip_cols(32), 32);
+        assert_eq!(strip_cols(36), 64);
+        assert_eq!(strip_cols(256), 64);
+    }
+}

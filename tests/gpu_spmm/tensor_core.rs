@@ -1,0 +1,149 @@
+//! The tensor-core path (FP32 with the handle in a tensor-op math mode) against the float64
+//! reference: TF32 within its bound (harness `TF32_REL`), the FP32-accurate mode within FP32's.
+//! Shapes cover windows cut short at m, a row long enough to split its window into segments,
+//! one column, empty rows and matrices, n not a multiple of a strip, CSC and COO through row
+//! views, column-major operands through staging, both index types and bases, preprocess or not.
+
+use super::harness::*;
+use super::*;
+use oxsparse::types::MathMode;
+
+const TF32: MathMode = MathMode::OXSPARSE_TF32_TENSOR_OP_MATH;
+const ACCURATE: MathMode = MathMode::OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH;
+
+fn cases(math: MathMode, seed: usize) -> Vec<Case> {
+    let shapes: [(i64, i64, i64, Pattern); 12] = [
+        (1, 1, 4, Pattern::Random),
+        (7, 7, 4, Pattern::Random),
+        (33, 33, 32, Pattern::Random),
+        (33, 1000, 64, Pattern::Random),
+        (1000, 1000, 36, Pattern::Random),
+        (1000, 7, 128, Pattern::Random),
+        (1001, 500, 256, Pattern::Random),
+        (999, 300, 100, Pattern::Random),
+        (64, 20011, 8, Pattern::HeavyRow(20000)),
+        (1000, 36, 36, Pattern::OneColumn),
+        (100, 100, 16, Pattern::Empty),
+        (2000, 2000, 64, Pattern::Random),
+    ];
+    let mut out = Vec::new();
+    for (i, &(m, k, n, pattern)) in shapes.iter().enumerate() {
+        for j in 0..3 {
+            let at = out.len();
+            let fmt = pick(&[Fmt::Csr, Fmt::Csc, Fmt::Coo], i + j);
+            // CSC with T and CSR with N are read as rows directly; CSR with T and COO go
+            // through row views.
+            let op_a = match fmt {
+                Fmt::Csc => T,
+                Fmt::Csr => pick(&[N, T], at / 3),
+                _ => N,
+            };
+            let c = Case {
+                op_a,
+                op_b: pick(&[N, T], at / 2),
+                order_b: pick(&[ROW, COL], at),
+                order_c: pick(&[ROW, ROW, COL], at),
+                pattern,
+                preprocess: at % 2 == 0,
+                math,
+                ..Case::new(fmt, (m, k, n))
+            };
+            out.push(Case { math, ..vary(c, seed + at) });
+        }
+    }
+    out
+}
+
+#[test]
+fn tf32_matches_reference() {
+    sweep("spmm tensor cores tf32", &cases(TF32, 21_000));
+}
+
+#[test]
+fn fp32_accurate_matches_reference_at_fp32_tolerance() {
+    sweep("spmm tensor cores fp32-accurate", &cases(ACCURATE, 22_000));
+}
+
+/// The largest error relative to the bound scale, over C's logical entries.
+fn max_error(p: &Problem, got: &[u8]) -> f64 {
+    let (want, scale) = p.expected();
+    let w = p.case.types.1.size_bytes() as usize;
+    let mut worst = 0f64;
+    for i in 0..p.c.rows {
+        for j in 0..p.c.cols {
+            let at = p.c.index(0, i, j);
+            let g = decode_element(p.case.types.1, &got[at * w..(at + 1) * w]);
+            if scale[at] > 0.0 {
+                worst = worst.max((g.0 - want[at].0).abs() / scale[at]);
+            }
+        }
+    }
+    worst
+}
+
+/// The modes really differ: TF32's error is TF32-sized (so tensor cores ran), the accurate mode's
+/// is FP32-sized, and both are bitwise reproducible, with or without preprocess.
+#[test]
+fn modes_differ_and_reproduce() {
+    let Some(_gpu) = gpu("spmm tensor-core modes") else { return };
+    let h = CHandle::new();
+    let base = Case { order_b: ROW, order_c: ROW, ..Case::new(Fmt::Csr, (2000, 1500, 64)) };
+    let mut errors = Vec::new();
+    for math in [MathMode::OXSPARSE_DEFAULT_MATH, TF32, ACCURATE] {
+        let p = Problem::new(&Case { math, ..base });
+        let g = Gpu::upload(&p).unwrap();
+        let first = run(&h, &p, &g, false).unwrap();
+        p.check(&first).unwrap_or_else(|e| panic!("{math:?}: {e}"));
+        for pre in [true, false, true] {
+            assert!(run(&h, &p, &g, pre).unwrap() == first, "{math:?}: a run (preprocess {pre}) differs bitwise");
+        }
+        errors.push(max_error(&p, &first));
+    }
+    let (fp32, tf32, accurate) = (errors[0], errors[1], errors[2]);
+    println!("max error / scale: FP32 {fp32:e}, TF32 {tf32:e}, FP32-accurate tensor ops {accurate:e}");
+    assert!(tf32 > 20.0 * fp32.max(1e-9), "TF32 error {tf32:e} is not TF32-sized (FP32 {fp32:e}): did tensor cores run?");
+    assert!(accurate <= 4.0 * fp32.max(1e-8), "FP32-accurate error {accurate:e} is far above FP32's {fp32:e}");
+}
+
+/// New A values after preprocess are used (values are gathered by every call), and duplicate
+/// (row, column) entries are added.
+#[test]
+fn new_values_and_duplicates() {
+    let Some(_gpu) = gpu("spmm tensor cores: new values, duplicates") else { return };
+    let h = CHandle::new();
+    for math in [TF32, ACCURATE] {
+        let case = Case { order_b: ROW, order_c: ROW, math, ..Case::new(Fmt::Csr, (500, 400, 32)) };
+        // New values after preprocess.
+        let mut p = Problem::new(&case);
+        let g = Gpu::upload(&p).unwrap();
+        let (alpha, beta) = scalars(&h, &p);
+        let args = g.args(&p, &alpha, &beta);
+        let ws = args.workspace(&h).unwrap();
+        expect(unsafe { args.preprocess(&h, ws_ptr(&ws)) }, "SpMM_preprocess").unwrap();
+        p.renew_a_values(77);
+        g.rewrite(&p);
+        expect(unsafe { args.spmm(&h, ws_ptr(&ws)) }, "SpMM").unwrap();
+        p.check(&g.c_buf.to_vec()).unwrap_or_else(|e| panic!("{math:?}, new values after preprocess: {e}"));
+
+        // Every third row repeats one of its entries (a different value) at its end.
+        let mut p = Problem::new(&Case { seed: 5, ..case });
+        let a = &mut p.a.m;
+        let (mut offsets, mut indices, mut values) = (vec![a.offsets[0]], Vec::new(), Vec::new());
+        for r in 0..a.rows as usize {
+            let (lo, hi) = ((a.offsets[r] - a.base) as usize, (a.offsets[r + 1] - a.base) as usize);
+            indices.extend_from_slice(&a.indices[lo..hi]);
+            values.extend_from_slice(&a.values[lo..hi]);
+            if r % 3 == 0 && hi > lo {
+                indices.push(a.indices[lo]);
+                values.push((0.375 - a.values[lo].0 / 2.0, 0.0));
+            }
+            offsets.push(indices.len() as i64 + a.base);
+        }
+        p.a.nnz = indices.len() as i64;
+        (a.offsets, a.indices, a.values) = (offsets, indices, values);
+        let g = Gpu::upload(&p).unwrap();
+        for pre in [false, true] {
+            p.check(&run(&h, &p, &g, pre).unwrap()).unwrap_or_else(|e| panic!("{math:?}, duplicates, preprocess {pre}: {e}"));
+        }
+    }
+}
