@@ -56,6 +56,7 @@ __device__ __forceinline__ void split_tf32(float x, uint32_t& head, uint32_t& ta
 // wave_squared_2hop 0.68 -> 1.19 ms at N = 128: a second dependent memory trip per tile).
 template <bool ACCURATE, typename I>
 __device__ void gather(const SpmmTcParams& p) {
+    if (*reinterpret_cast<const uint32_t*>(p.fmt.use_tensor_cores) == 0) return;  // CUDA cores take it
     const I* offsets = reinterpret_cast<const I*>(p.a.offsets);
     const I* cols = reinterpret_cast<const I*>(p.a.cols);
     const I* perm = reinterpret_cast<const I*>(p.a.perm);
@@ -279,6 +280,7 @@ __device__ __forceinline__ void finish_split(const SpmmTcParams& p, const uint4&
 
 template <int J, bool ACCURATE>
 __device__ void tiles(const SpmmTcParams& p) {
+    if (*reinterpret_cast<const uint32_t*>(p.fmt.use_tensor_cores) == 0) return;  // CUDA cores take it
     const int lane = threadIdx.x % WARP, g = lane / 4, t = lane % 4;
     const uint64_t* win_segs = reinterpret_cast<const uint64_t*>(p.fmt.win_segs);
     const uint4* segments = reinterpret_cast<const uint4*>(p.fmt.segments);

@@ -388,6 +388,8 @@ __device__ void combine(const SpmmTiles& tl, Shared<V, C>& sm, const Tile& tile,
 
 template <typename V, typename O, typename C, typename I>
 __device__ void tiles(const SpmmTilesParams& p) {
+    // In a tensor-op math mode the build chose tensor cores for this matrix (src/kernels/spmm_tc.rs).
+    if (p.tiles.skip_if_set && *reinterpret_cast<const uint32_t*>(p.tiles.skip_if_set) != 0) return;
     __shared__ Shared<V, C> sm;
     const int64_t batch = blockIdx.z;
     const Rows<V, I> a(p.a, batch);

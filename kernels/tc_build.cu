@@ -14,6 +14,8 @@
 //   9. masks           each pair's column into colmap, each entry's bit into its tile's mask
 //  10. tile_counts     popcount per tile; scanned, the first value slot of each tile
 //  11. slots           src[slot] = the entry holding the slot's value
+//  12. decide          tensor cores for this matrix, or the CUDA-core tile kernel (too few
+//                      entries per pair: the tiles would read as many B rows and do more work)
 //
 // Windows, tiles and value slots are numbered by scans, never claimed by atomics; the only atomic
 // is the OR of mask bits, whose result does not depend on order. So the format, and every SpMM
@@ -225,6 +227,17 @@ __device__ void masks(const TcBuildParams& p) {
     }
 }
 
+// ---- 12: tensor cores or CUDA cores ----------------------------------------------------------------
+// One thread: pairs (the B rows the tiles read) against entries (those the CUDA-core kernel reads).
+template <typename I>
+__device__ void decide(const TcBuildParams& p) {
+    const Rows<I> a(p);
+    const uint32_t* pair = reinterpret_cast<const uint32_t*>(p.distinct);
+    const int64_t entries = a.window_start(p.fmt.windows);
+    const uint64_t pairs = pair[entries];
+    *reinterpret_cast<uint32_t*>(p.fmt.use_tensor_cores) = uint64_t(entries) * 10 >= pairs * p.min_reuse_tenths ? 1u : 0u;
+}
+
 // ---- 10: popcount per tile -----------------------------------------------------------------------------
 __device__ void tile_counts(const TcBuildParams& p) {
     const unsigned long long* mask = reinterpret_cast<const unsigned long long*>(p.fmt.masks);
@@ -268,7 +281,8 @@ __device__ void slots(const TcBuildParams& p) {
     extern "C" __global__ void oxs_tc_build_distinct_##IS(const TcBuildParams p) { distinct<I>(p); }          \
     extern "C" __global__ void oxs_tc_build_window_tiles_##IS(const TcBuildParams p) { window_tiles<I>(p); }  \
     extern "C" __global__ void oxs_tc_build_masks_##IS(const TcBuildParams p) { masks<I>(p); }                \
-    extern "C" __global__ void oxs_tc_build_slots_##IS(const TcBuildParams p) { slots<I>(p); }
+    extern "C" __global__ void oxs_tc_build_slots_##IS(const TcBuildParams p) { slots<I>(p); }                \
+    extern "C" __global__ void oxs_tc_build_decide_##IS(const TcBuildParams p) { decide<I>(p); }
 
 OXS_TC_BUILD_INDEXED(i32, int32_t)
 OXS_TC_BUILD_INDEXED(i64, int64_t)

@@ -16,6 +16,8 @@ rm -rf .device && mkdir -p .device/bin .device/c_tests
 OXSPARSE_TESTS_FORTRAN=ON bash scripts/run_c_tests.sh >build/device-prepare-c.log 2>&1 ||
     { tail -30 build/device-prepare-c.log; echo "device_prepare: C tests failed to build here" >&2; exit 1; }
 cp -a build/prefix .device/prefix
+# The release library carries debug info (about half its 20 MB); the carry limit is 64 MiB.
+strip --strip-debug .device/prefix/lib/liboxsparse.so.* 2>/dev/null || true
 for t in c_api_host cxx_header c_gpu_samples fortran_api; do
     [ -x build/c_tests/$t ] && cp build/c_tests/$t .device/c_tests/
 done

@@ -81,6 +81,7 @@ pub struct TcLayout {
     // Compute scratch, inside the transient region.
     arrivals: u64,
     arrivals_bytes: u64,
+    use_tensor_cores: u64,
     values: u64,
     partials: u64,
     /// Bytes of the whole region.
@@ -123,6 +124,7 @@ impl TcLayout {
         let src = take(nnz.max(1) * 4);
         let segments = take(segments_max * 16);
         let arrivals = take(partial_slots * n.div_ceil(strip) * 4);
+        let use_tensor_cores = take(4);
         let transient = at;
 
         // The build's scratch.
@@ -170,6 +172,7 @@ impl TcLayout {
             distinct,
             scan_sums,
             arrivals,
+            use_tensor_cores,
             arrivals_bytes: partial_slots * n.div_ceil(strip) * 4,
             values,
             partials,
@@ -194,6 +197,7 @@ impl TcLayout {
             src: at + self.src,
             segments: at + self.segments,
             arrivals: at + self.arrivals,
+            use_tensor_cores: at + self.use_tensor_cores,
         }
     }
 
@@ -229,7 +233,8 @@ fn scan(h: &Handle, base: &TcBuildParams, data: u64, len: u64, sums: u64, suffix
 }
 
 /// Builds BitTCF for op(A) (`a`: its rows, m x k with nnz entries) into the region at `at`.
-pub fn build(h: &Handle, a: super::params::spmm::SpmmRows, (m, k, nnz): (i64, i64, i64), index: IndexType, layout: &TcLayout, at: u64) -> Result<()> {
+/// `min_reuse_tenths`: see `TcBuildParams` (0 forces tensor cores).
+pub fn build(h: &Handle, a: super::params::spmm::SpmmRows, (m, k, nnz): (i64, i64, i64), index: IndexType, layout: &TcLayout, at: u64, min_reuse_tenths: u32) -> Result<()> {
     if nnz <= 0 || nnz > i32::MAX as i64 || k >= u32::MAX as i64 || m <= 0 {
         return Err(Error::Internal(format!("tensor-core build for m={m} k={k} nnz={nnz}")));
     }
@@ -247,6 +252,7 @@ pub fn build(h: &Handle, a: super::params::spmm::SpmmRows, (m, k, nnz): (i64, i6
         fmt,
         counts: at + layout.counts,
         sort_tiles: sort_tiles as i64,
+        min_reuse_tenths,
         distinct: at + layout.distinct,
         ..Default::default()
     };
@@ -304,15 +310,31 @@ pub fn build(h: &Handle, a: super::params::spmm::SpmmRows, (m, k, nnz): (i64, i6
     launch(h, BUILD, &format!("oxs_tc_build_masks_{ix}"), (entries, 1, 1), b, 0, &p)?;
     launch(h, BUILD, "oxs_tc_build_tile_counts", (grid_for(layout.tiles_max as u64 + 1, b), 1, 1), b, 0, &p)?;
     scan(h, &p, fmt.tile_vals, layout.tiles_max as u64 + 1, sums, "u32")?;
-    launch(h, BUILD, &format!("oxs_tc_build_slots_{ix}"), (entries, 1, 1), b, 0, &p)
+    launch(h, BUILD, &format!("oxs_tc_build_slots_{ix}"), (entries, 1, 1), b, 0, &p)?;
+
+    // 12: tensor cores, or the CUDA-core tile kernel.
+    launch(h, BUILD, &format!("oxs_tc_build_decide_{ix}"), (1, 1, 1), 1, 0, &p)
+}
+
+/// The build's choice (tensor cores or not), read back with a stream synchronisation; None while
+/// the stream is being captured (nothing may wait then).
+pub fn read_choice(h: &Handle, layout: &TcLayout, at: u64) -> Result<Option<bool>> {
+    if super::spmv::capturing(h)? {
+        return Ok(None);
+    }
+    let mut flag = [0u8; 4];
+    super::vector_ops::copy_to_host_and_wait(h, layout.format(at).use_tensor_cores, &mut flag)?;
+    Ok(Some(u32::from_ne_bytes(flag) != 0))
 }
 
 /// Gathers A's values into slot order, then runs the tiles (split windows are finished by their
-/// last segment, in the same launch).
+/// last segment, in the same launch). Both return at once when the build chose CUDA cores.
 pub fn spmm(h: &Handle, p: &SpmmTcParams, index: IndexType, accurate: bool, nnz: i64) -> Result<()> {
     let mode = if accurate { "3xtf32" } else { "tf32" };
     let b = TC_BLOCK;
-    launch(h, COMPUTE, &format!("oxs_spmm_tc_gather_{mode}_{}", index_suffix(index)), (grid_for(nnz.max(1) as u64, b), 1, 1), b, 0, p)?;
+    // Grid-stride, and capped: when the build chose CUDA cores every block just returns.
+    let gather_grid = grid_for(nnz.max(1) as u64, b).min(h.sm_count.max(1) as u32 * 16);
+    launch(h, COMPUTE, &format!("oxs_spmm_tc_gather_{mode}_{}", index_suffix(index)), (gather_grid, 1, 1), b, 0, p)?;
     let grid = (h.sm_count.max(1) as u32) * TILE_BLOCKS_PER_SM;
     launch(h, COMPUTE, &format!("oxs_spmm_tc_tiles_{mode}_s{}", p.strip_cols), (grid, 1, 1), b, 0, p)
 }

@@ -27,6 +27,7 @@ pub fn positions(rng: &mut Rng, rows: i64, cols: i64, pattern: Pattern) -> Vec<(
     match pattern {
         Pattern::Empty => {}
         Pattern::OneColumn => out.extend((0..rows).map(|r| (r, cols / 2))),
+        Pattern::Dense => out.extend((0..rows).flat_map(|r| (0..cols).map(move |c| (r, c)))),
         Pattern::Random | Pattern::HeavyRow(_) => {
             // About a quarter full, ~12000 entries at most.
             let avg = (cols / 4 + 1).min((12_000 / rows).max(1));

@@ -48,6 +48,9 @@ pub enum Pattern {
     HeavyRow(i64),
     /// Every row has one entry, all in the middle column.
     OneColumn,
+    /// Every position holds an entry (rows of a window share all their columns: the tensor
+    /// cores' best case).
+    Dense,
 }
 
 /// Batch counts of A, B and C; `shared` gives CSR batches one row-offsets array (stride 0).

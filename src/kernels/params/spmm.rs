@@ -186,6 +186,9 @@ pub struct SpmmTiles {
     pub rows: u64,
     pub token_at: u64,
     pub token: u64,
+    /// When not 0, the address of a u32 set by the tensor-core build: the kernel does nothing
+    /// when it is non-zero (the tensor cores take the call).
+    pub skip_if_set: u64,
 }
 
 /// `oxs_spmm_tiles_*`: grid x over tiles, y over runs of `slices_per_block` column slices of

@@ -24,6 +24,11 @@ pub const TC_RADIX_BITS: u32 = 8;
 pub const TC_SORT_ROUNDS: u32 = 16;
 /// Rounds of `TC_BLOCK` values one scan block walks.
 pub const TC_SCAN_ROUNDS: u32 = 16;
+/// Entries per distinct (window, column) pair from which the tensor cores take a matrix, in
+/// tenths. Measured (bench/NOTES.md, session 7): at N = 128 the tile kernel beat the CUDA-core one
+/// only on matrices with 3.4+ entries per pair (bcsstk13, bcsstk17, BZR_MD), and lost on all but
+/// a few below 3.
+pub const TC_MIN_REUSE_TENTHS: u32 = 30;
 /// Set in `TcFormat::src` when a slot's (row, column) appears more than once in A: the values
 /// are then added.
 pub const TC_SRC_DUPLICATE: u32 = 0x8000_0000;
@@ -61,6 +66,10 @@ pub struct TcFormat {
     pub src: u64,
     /// uint4 per segment: window, first tile, end tile, partial slot (u32::MAX: writes C).
     pub segments: u64,
+    /// u32: 1 when the matrix's windows share columns enough for tensor cores (nnz >=
+    /// `TC_MIN_REUSE` x distinct (window, column) pairs), else 0 and the CUDA-core tile kernel
+    /// takes the call. Written by the build.
+    pub use_tensor_cores: u64,
     /// u32 per (partial slot, strip): segments of a split window that have finished, counted at
     /// the window's first slot; zeroed by the build, reset by the last arriver.
     pub arrivals: u64,
@@ -84,7 +93,8 @@ pub struct TcBuildParams {
     pub counts: u64,
     pub sort_tiles: i64,
     pub shift: u32,
-    pub pad: u32,
+    /// Entries per pair, in tenths, from which the build picks tensor cores (0: always).
+    pub min_reuse_tenths: u32,
     /// u32 per sorted entry + 1: 1 where a new (window, column) pair starts, then its scan.
     pub distinct: u64,
     /// The array being scanned, its length and chunk sums.

@@ -11,6 +11,11 @@
 //!   or overwritten, is detected on the GPU and not trusted (the kernels then do without, with
 //!   the same arithmetic). Row views are rebuilt by every call: they hold indices the kernels
 //!   follow, so a stale one must never be read.
+//! * In a tensor-op math mode (`Kernel::TensorCore`) preprocess also builds BitTCF
+//!   (src/kernels/spmm_tc.rs), trusted later only in the same allocation, and waits to read back
+//!   the build's choice between tensor cores and the CUDA-core tile kernel (not under graph
+//!   capture), so that its calls launch only the chosen one; a plain call builds the format and
+//!   launches both (the other returns at once).
 
 pub mod check;
 pub mod plan;
@@ -52,6 +57,10 @@ pub struct ActiveBuffer {
     /// The driver's ID of the buffer's allocation, for the tensor-core format, which has no
     /// token the kernels could check (see `allocation_id`).
     pub allocation: Option<u64>,
+    /// The tensor-core build's choice for this matrix, read back by preprocess (None: not read,
+    /// as under graph capture). With it a call launches only the chosen kernel; without, both,
+    /// and the other returns at once. The result is the same.
+    pub tc_choice: Option<bool>,
 }
 
 /// Checks the call and plans it.
@@ -82,8 +91,11 @@ pub fn preprocess(h: &Handle, call: &Call, buffer: u64) -> Result<Option<ActiveB
     build_schedule(h, call, &p, ws, token)?;
     build_tile_rows(h, call, &p, ws, token)?;
     build_tensor_core_format(h, call, &p, ws)?;
-    let allocation = if p.tc.is_some() { crate::ops::allocation_id(h, buffer) } else { None };
-    Ok(Some(ActiveBuffer { buffer, signature: signature(call, &p), token, allocation }))
+    let (allocation, tc_choice) = match p.tc {
+        Some(layout) => (crate::ops::allocation_id(h, buffer), spmm_tc::read_choice(h, &layout, ws + p.tc_at as u64)?),
+        None => (None, None),
+    };
+    Ok(Some(ActiveBuffer { buffer, signature: signature(call, &p), token, allocation, tc_choice }))
 }
 
 /// `oxsparseSpMM`.
@@ -95,16 +107,16 @@ pub fn spmm(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>)
     }
     let ws = workspace(&p, buffer)?;
     build_views(h, call, &p, ws)?;
-    let token = match active {
-        Some(a) if reusable(h, a, call, &p, buffer) => a.token,
+    let (token, tc_choice) = match active {
+        Some(a) if reusable(h, a, call, &p, buffer) => (a.token, a.tc_choice),
         _ => {
             let token = crate::ops::new_token();
             build_schedule(h, call, &p, ws, token)?;
             build_tensor_core_format(h, call, &p, ws)?;
-            token
+            (token, None)
         }
     };
-    launch(h, call, &p, ws, token)
+    launch(h, call, &p, (ws, token), tc_choice)
 }
 
 /// Whether `buffer` is the active buffer that preprocess filled for these arguments. The tensor-core
@@ -183,7 +195,7 @@ fn build_schedule(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Res
 
 /// Builds the tile kernel's row table (preprocess only: a plain call lets the blocks search).
 fn build_tile_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Result<()> {
-    if let (Kernel::Tiles { size, per_block, .. }, Some(layout)) = (p.kernel, p.tiles) {
+    if let (Kernel::Tiles { size, per_block, .. } | Kernel::TensorCore { size, per_block, .. }, Some(layout)) = (p.kernel, p.tiles) {
         if layout.rows_at.is_some() {
             let tp = SpmmTilesParams { shape: SpmmShape { m: p.dims.m, ..Default::default() }, a: rows(call, p, ws), tiles: tiles_params(call, p, ws, size, per_block, token), ..Default::default() };
             k::tile_rows(h, &tp, p.index)?;
@@ -198,7 +210,7 @@ fn build_tile_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Re
 fn build_tensor_core_format(h: &Handle, call: &Call, p: &Plan, ws: u64) -> Result<()> {
     if let (Kernel::TensorCore { .. }, Some(layout)) = (p.kernel, p.tc) {
         let d = p.dims;
-        spmm_tc::build(h, rows(call, p, ws), (d.m, d.k, call.a.nnz), p.index, &layout, ws + p.schedule_at as u64)?;
+        spmm_tc::build(h, rows(call, p, ws), (d.m, d.k, call.a.nnz), p.index, &layout, ws + p.tc_at as u64, plan::tensor_core_min_reuse())?;
     }
     Ok(())
 }
@@ -222,6 +234,7 @@ fn tiles_params(call: &Call, p: &Plan, ws: u64, size: u32, per_block: u32, token
         rows: layout.rows_at.map_or(0, |r| at + r as u64),
         token_at: layout.rows_at.map_or(0, |_| at + layout.token_at as u64),
         token,
+        skip_if_set: 0,
     }
 }
 
@@ -290,7 +303,7 @@ fn host_scalar(compute: DataType, v: f64) -> Scalar {
 
 /// A vectorised kernel (rows or tiles), with its staging copies around it when op(B) or C is not
 /// row-major.
-fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64), shape: SpmmShape, (stage_b, stage_c): (bool, bool)) -> Result<()> {
+fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64), tc_choice: Option<bool>, shape: SpmmShape, (stage_b, stage_c): (bool, bool)) -> Result<()> {
     let d = p.dims;
     let batches = d.batches as u32;
     let (mut b, mut c, mut types, mut kshape) = (p.b, p.c, p.types, shape);
@@ -333,9 +346,9 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
             let tp = SpmmTilesParams { shape: kshape, a: rows(call, p, ws), b, c, tiles: tiles_params(call, p, ws, size, per_block, token) };
             k::tiles(h, &tp, types, p.index, batches)?;
         }
-        Kernel::TensorCore { strip, accurate, .. } => {
+        Kernel::TensorCore { strip, accurate, size, per_block, .. } => {
             let layout = p.tc.expect("a tensor-core plan has a format layout");
-            let at = ws + p.schedule_at as u64;
+            let at = ws + p.tc_at as u64;
             let strip = strip as i64;
             let tp = SpmmTcParams {
                 shape: kshape,
@@ -348,7 +361,16 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
                 strips: (d.n + strip - 1) / strip,
                 strip_cols: strip,
             };
-            spmm_tc::spmm(h, &tp, p.index, accurate, call.a.nnz)?;
+            if tc_choice != Some(false) {
+                spmm_tc::spmm(h, &tp, p.index, accurate, call.a.nnz)?;
+            }
+            // The CUDA-core tile kernel, which returns at once when the build chose tensor cores.
+            if tc_choice != Some(true) {
+                let mut tiles = tiles_params(call, p, ws, size, per_block, token);
+                tiles.skip_if_set = tp.fmt.use_tensor_cores;
+                let cp = SpmmTilesParams { shape: kshape, a: rows(call, p, ws), b, c, tiles };
+                k::tiles(h, &cp, types, p.index, batches)?;
+            }
         }
         _ => unreachable!("launch_vectorised takes the vectorised kernels only"),
     }
@@ -360,7 +382,7 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
 }
 
 /// Enqueues the chosen kernel.
-fn launch(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Result<()> {
+fn launch(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64), tc_choice: Option<bool>) -> Result<()> {
     // SAFETY: the FFI layer checked alpha and beta are non-NULL; in host mode they point to a
     // value of the compute type (the API's contract).
     let (alpha, beta): (Scalar, Scalar) = unsafe { (kernels::scalar(h, call.alpha, call.compute)?, kernels::scalar(h, call.beta, call.compute)?) };
@@ -374,7 +396,7 @@ fn launch(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Result<()> 
             let rp = SpmmRowsParams { shape, a: rows(call, p, ws), b: p.b, c: p.c, sched: SpmmSchedule::default(), row_blocks: 0, pad: 0 };
             k::rows_strided(h, &rp, p.types, p.index, batches)
         }
-        Kernel::RowVec { stage_b, stage_c, .. } | Kernel::Tiles { stage_b, stage_c, .. } | Kernel::TensorCore { stage_b, stage_c, .. } => launch_vectorised(h, call, p, (ws, token), shape, (stage_b, stage_c)),
+        Kernel::RowVec { stage_b, stage_c, .. } | Kernel::Tiles { stage_b, stage_c, .. } | Kernel::TensorCore { stage_b, stage_c, .. } => launch_vectorised(h, call, p, (ws, token), tc_choice, shape, (stage_b, stage_c)),
         Kernel::Bsr => {
             let crate::descr::FormatInfo::Bsr { row_block, col_block, block_order, .. } = a.format else { unreachable!() };
             let bp = SpmmBsrParams {

@@ -50,8 +50,10 @@ pub enum Kernel {
     /// with the same staging as `RowVec`; the default for the vectorised cases.
     Tiles { size: u32, per_block: u32, stage_b: bool, stage_c: bool },
     /// Tensor cores over BitTCF (src/kernels/spmm_tc.rs): FP32 with the handle in a tensor-op math
-    /// mode; `accurate`: 3xTF32. `strip` columns of C per warp and work item.
-    TensorCore { strip: u32, accurate: bool, stage_b: bool, stage_c: bool },
+    /// mode; `accurate`: 3xTF32. `strip` columns of C per warp and work item. The build decides
+    /// on the GPU whether the matrix's windows share enough columns; if not, the CUDA-core tile
+    /// kernel (`size`, `per_block` as in `Tiles`) takes the call instead.
+    TensorCore { strip: u32, accurate: bool, size: u32, per_block: u32, stage_b: bool, stage_c: bool },
     Bsr,
     BlockedEll,
 }
@@ -98,11 +100,12 @@ pub struct Plan {
     pub c: SpmmDense,
     pub schedule: Option<Schedule>,
     pub tiles: Option<TileLayout>,
-    /// The tensor-core format's layout (inside the schedule region, at `schedule_at`).
+    /// The tensor-core format's layout, at `tc_at`.
     pub tc: Option<TcLayout>,
     /// Byte offsets of the schedule (or the tile partials) and of the staged op(B) and C in the
     /// (aligned) workspace.
     pub schedule_at: usize,
+    pub tc_at: usize,
     pub stage_b_at: usize,
     pub stage_c_at: usize,
     /// Bytes to ask the user for (0: the buffer may be NULL).
@@ -256,6 +259,17 @@ fn tensor_cores(call: &Call, d: &Dims, t: Types) -> bool {
         && d.k < u32::MAX as i64
 }
 
+/// Entries per (window, column) pair, in tenths, from which the tensor cores take a matrix;
+/// `OXSPARSE_SPMM_KERNEL=tensor_cores` gives 0 (always, for tests and comparisons).
+pub fn tensor_core_min_reuse() -> u32 {
+    static FORCED: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_KERNEL").is_ok_and(|v| v == "tensor_cores"));
+    if *FORCED {
+        0
+    } else {
+        crate::kernels::params::spmm_tc::TC_MIN_REUSE_TENTHS
+    }
+}
+
 /// `OXSPARSE_SPMM_KERNEL=rowvec` sends the vectorised cases to the row kernel (for comparisons).
 fn rowvec_forced() -> bool {
     static ON: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_KERNEL").is_ok_and(|v| v == "rowvec"));
@@ -294,7 +308,7 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
     let a = a_read(call, &d);
     let mut p = Plan {
         dims: d, types, index: call.a.index_type, a, kernel: Kernel::Nothing, b, c,
-        schedule: None, tiles: None, tc: None, schedule_at: 0, stage_b_at: 0, stage_c_at: 0, workspace: 0,
+        schedule: None, tiles: None, tc: None, schedule_at: 0, tc_at: 0, stage_b_at: 0, stage_c_at: 0, workspace: 0,
     };
     if d.is_empty() {
         return p;
@@ -311,8 +325,16 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
     p.kernel = match a {
         ARead::Bsr => Kernel::Bsr,
         ARead::BlockedEll => Kernel::BlockedEll,
-        _ if vectorised && aligned && tensor_cores(call, &d, types) => {
-            Kernel::TensorCore { strip: spmm_tc::strip_cols(d.n) as u32, accurate: call.math == MathMode::OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH, stage_b, stage_c }
+        _ if vectorised && aligned && tensor_cores(call, &d, types) && tiles_fit(&d, types, &b, stage_b) => {
+            let size = tile_size(call.a.nnz, d.n);
+            Kernel::TensorCore {
+                strip: spmm_tc::strip_cols(d.n) as u32,
+                accurate: call.math == MathMode::OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH,
+                size,
+                per_block: slices_per_block(call.a.nnz, d.n, size),
+                stage_b,
+                stage_c,
+            }
         }
         _ if vectorised && aligned && rowvec_forced() => Kernel::RowVec { width: pass_width(d.n), stage_b, stage_c },
         _ if vectorised && aligned && tiles_fit(&d, types, &b, stage_b) => {
@@ -335,14 +357,15 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
     if matches!(p.kernel, Kernel::RowVec { .. }) && shared_structure && call.a.nnz > long_row_threshold(d.m, call.a.nnz) {
         p.schedule = Some(schedule(&d, types, call.a.nnz, d.batches as i64));
     }
-    if let Kernel::Tiles { size, .. } = p.kernel {
+    if let Kernel::Tiles { size, .. } | Kernel::TensorCore { size, .. } = p.kernel {
         p.tiles = Some(tile_layout(call.a.nnz, d.n, size, d.batches as i64, types.compute, shared_structure));
     }
     if let Kernel::TensorCore { accurate, .. } = p.kernel {
         p.tc = Some(TcLayout::new(d.m, call.a.nnz, d.n, accurate));
     }
     p.schedule_at = views;
-    p.stage_b_at = views + p.schedule.map_or(0, |s| s.bytes) + p.tiles.map_or(0, |t| t.bytes) + p.tc.map_or(0, |t| align_up(t.bytes as usize));
+    p.tc_at = views + p.schedule.map_or(0, |s| s.bytes) + p.tiles.map_or(0, |t| t.bytes);
+    p.stage_b_at = p.tc_at + p.tc.map_or(0, |t| align_up(t.bytes as usize));
     let b_batches = if b.batch_stride != 0 { d.batches as usize } else { 1 };
     let stage_b_bytes = if vectorised && stage_b { align_up(b_batches * (d.k * d.n) as usize * types.ab.size_bytes() as usize) } else { 0 };
     p.stage_c_at = p.stage_b_at + stage_b_bytes;
