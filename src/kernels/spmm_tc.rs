@@ -57,19 +57,8 @@ pub fn segment_tiles(nnz: i64, windows: i64, n: i64) -> u32 {
 /// Byte offsets of everything, relative to the start of the tensor-core region.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TcLayout {
-    pub windows: i64,
-    pub segment: i64,
-    pub tiles_max: i64,
-    pub segments_max: i64,
-    pub partial_slots: i64,
-    pub slots_max: i64,
-    win_tiles: u64,
-    win_segs: u64,
-    colmap: u64,
-    masks: u64,
-    tile_vals: u64,
-    src: u64,
-    segments: u64,
+    /// The format's sizes, with its arrays' addresses relative to the region's start.
+    pub relative: TcFormat,
     /// Start of the transient region: the build's sort, later the values and partial sums.
     transient: u64,
     // Build scratch, inside the transient region.
@@ -79,11 +68,9 @@ pub struct TcLayout {
     distinct: u64,
     scan_sums: u64,
     // Compute scratch, inside the transient region.
-    arrivals: u64,
-    arrivals_bytes: u64,
-    use_tensor_cores: u64,
     values: u64,
     partials: u64,
+    arrivals_bytes: u64,
     /// Bytes of the whole region.
     pub bytes: u64,
 }
@@ -151,7 +138,7 @@ impl TcLayout {
         let values = compute(nnz.max(1) * if accurate { 8 } else { 4 });
         let partials = compute(partial_slots * TC_WINDOW as u64 * width * 4);
 
-        TcLayout {
+        let relative = TcFormat {
             windows: windows as i64,
             segment: seg as i64,
             tiles_max: tiles_max as i64,
@@ -165,39 +152,38 @@ impl TcLayout {
             tile_vals,
             src,
             segments,
+            arrivals,
+            use_tensor_cores,
+        };
+        TcLayout {
+            relative,
             transient,
             keys,
             pos,
             counts,
             distinct,
             scan_sums,
-            arrivals,
-            use_tensor_cores,
-            arrivals_bytes: partial_slots * n.div_ceil(strip) * 4,
             values,
             partials,
+            arrivals_bytes: partial_slots * n.div_ceil(strip) * 4,
             bytes: b.max(c),
         }
     }
 
     /// The format's arrays for a region starting at `at`.
     pub fn format(&self, at: u64) -> TcFormat {
+        let r = &self.relative;
         TcFormat {
-            windows: self.windows,
-            segment: self.segment,
-            tiles_max: self.tiles_max,
-            segments_max: self.segments_max,
-            partial_slots: self.partial_slots,
-            slots_max: self.slots_max,
-            win_tiles: at + self.win_tiles,
-            win_segs: at + self.win_segs,
-            colmap: at + self.colmap,
-            masks: at + self.masks,
-            tile_vals: at + self.tile_vals,
-            src: at + self.src,
-            segments: at + self.segments,
-            arrivals: at + self.arrivals,
-            use_tensor_cores: at + self.use_tensor_cores,
+            win_tiles: at + r.win_tiles,
+            win_segs: at + r.win_segs,
+            colmap: at + r.colmap,
+            masks: at + r.masks,
+            tile_vals: at + r.tile_vals,
+            src: at + r.src,
+            segments: at + r.segments,
+            arrivals: at + r.arrivals,
+            use_tensor_cores: at + r.use_tensor_cores,
+            ..*r
         }
     }
 
@@ -242,7 +228,7 @@ pub fn build(h: &Handle, a: super::params::spmm::SpmmRows, (m, k, nnz): (i64, i6
     let ix = index_suffix(index);
     let b = TC_BLOCK;
     let entries = grid_for(nnz as u64 + 1, b);
-    let windows = grid_for(layout.windows as u64 + 1, b);
+    let windows = grid_for(layout.relative.windows as u64 + 1, b);
     let sort_tiles = sort_tiles(nnz);
     let mut p = TcBuildParams {
         a,
@@ -260,7 +246,7 @@ pub fn build(h: &Handle, a: super::params::spmm::SpmmRows, (m, k, nnz): (i64, i6
     {
         let _bound = h.bind()?;
         // SAFETY: the masks array lies inside the caller's workspace (this layout).
-        unsafe { result::memset_d8_async(fmt.masks, 0, layout.tiles_max as usize * 8, h.cu_stream()) }
+        unsafe { result::memset_d8_async(fmt.masks, 0, layout.relative.tiles_max as usize * 8, h.cu_stream()) }
             .map_err(|e| Error::from_driver("clearing the tile masks", e))?;
         // SAFETY: as above; the counts of split windows start at zero.
         unsafe { result::memset_d8_async(fmt.arrivals, 0, layout.arrivals_bytes as usize, h.cu_stream()) }
@@ -294,22 +280,22 @@ pub fn build(h: &Handle, a: super::params::spmm::SpmmRows, (m, k, nnz): (i64, i6
     p.pos_in = at + layout.pos[cur];
     p.keys_out = at + layout.keys[cur];
     launch(h, BUILD, &format!("oxs_tc_build_window_keys_{ix}"), (entries, 1, 1), b, 0, &p)?;
-    sort_by(&mut p, &mut cur, layout.windows as u64)?;
+    sort_by(&mut p, &mut cur, layout.relative.windows as u64)?;
     p.pos_in = at + layout.pos[cur];
 
     // 5-8: pairs, tiles and segments per window.
     launch(h, BUILD, &format!("oxs_tc_build_distinct_{ix}"), (entries, 1, 1), b, 0, &p)?;
     scan(h, &p, p.distinct, nnz as u64 + 1, sums, "u32")?;
     launch(h, BUILD, &format!("oxs_tc_build_window_tiles_{ix}"), (windows, 1, 1), b, 0, &p)?;
-    scan(h, &p, fmt.win_tiles, layout.windows as u64 + 1, sums, "u32")?;
+    scan(h, &p, fmt.win_tiles, layout.relative.windows as u64 + 1, sums, "u32")?;
     launch(h, BUILD, "oxs_tc_build_window_segments", (windows, 1, 1), b, 0, &p)?;
-    scan(h, &p, fmt.win_segs, layout.windows as u64 + 1, sums, "u64")?;
+    scan(h, &p, fmt.win_segs, layout.relative.windows as u64 + 1, sums, "u64")?;
     launch(h, BUILD, "oxs_tc_build_segments", (windows, 1, 1), b, 0, &p)?;
 
     // 9-11: masks, slot offsets, value sources.
     launch(h, BUILD, &format!("oxs_tc_build_masks_{ix}"), (entries, 1, 1), b, 0, &p)?;
-    launch(h, BUILD, "oxs_tc_build_tile_counts", (grid_for(layout.tiles_max as u64 + 1, b), 1, 1), b, 0, &p)?;
-    scan(h, &p, fmt.tile_vals, layout.tiles_max as u64 + 1, sums, "u32")?;
+    launch(h, BUILD, "oxs_tc_build_tile_counts", (grid_for(layout.relative.tiles_max as u64 + 1, b), 1, 1), b, 0, &p)?;
+    scan(h, &p, fmt.tile_vals, layout.relative.tiles_max as u64 + 1, sums, "u32")?;
     launch(h, BUILD, &format!("oxs_tc_build_slots_{ix}"), (entries, 1, 1), b, 0, &p)?;
 
     // 12: tensor cores, or the CUDA-core tile kernel.
@@ -356,17 +342,17 @@ mod tests {
     fn layout_bounds_tiles_and_segments() {
         // 1000 rows -> 125 windows; 5000 entries -> at most 625 + 125 tiles.
         let l = TcLayout::new(1000, 5000, 128, false);
-        assert_eq!(l.windows, 125);
-        assert_eq!(l.tiles_max, 750);
-        assert_eq!(l.segment, TC_SEGMENT_MIN as i64);
-        assert_eq!(l.segments_max, 125 + 750 / 4 + 1);
+        assert_eq!(l.relative.windows, 125);
+        assert_eq!(l.relative.tiles_max, 750);
+        assert_eq!(l.relative.segment, TC_SEGMENT_MIN as i64);
+        assert_eq!(l.relative.segments_max, 125 + 750 / 4 + 1);
         // Few entries: no more tiles than entries.
-        assert_eq!(TcLayout::new(1000, 10, 128, false).tiles_max, 10);
+        assert_eq!(TcLayout::new(1000, 10, 128, false).relative.tiles_max, 10);
         // The accurate mode's values take twice the room.
         assert!(TcLayout::new(1000, 5000, 128, true).bytes > l.bytes);
         let f = l.format(1 << 20);
         assert_eq!(f.win_tiles, 1 << 20);
-        assert!(f.segments + 16 * l.segments_max as u64 <= (1 << 20) + l.transient);
+        assert!(f.segments + 16 * l.relative.segments_max as u64 <= (1 << 20) + l.transient);
     }
 
     #[test]

@@ -124,7 +124,7 @@ impl fmt::Display for Plan {
             write!(f, " tiles={}", t.count)?;
         }
         if let Some(t) = &self.tc {
-            write!(f, " windows={} tc_tiles<={}", t.windows, t.tiles_max)?;
+            write!(f, " windows={} tc_tiles<={}", t.relative.windows, t.relative.tiles_max)?;
         }
         write!(f, " workspace={}B", self.workspace)
     }
