@@ -14,9 +14,10 @@
 //
 // Columns of C are mapped onto the mma's 16 rows so that lane (g, t) owns columns
 // [2J g, 2J g + 2J) of its strip: B is read, and C written, in 16-byte vectors. Work items are
-// (segment, strip) pairs dealt round-robin to a persistent grid of warps; a segment whose window
-// has more (a split window) writes partial sums, and the last of them to finish adds them in
-// segment order (finish_split). The result is the same on every run.
+// (segment, strip) pairs dealt round-robin to a persistent grid of warps. A window with more tiles
+// than a segment takes is split: its segments write partial sums, and the last of them to finish
+// adds them in segment order (finish_split). The result is the same on every run. Both kernels
+// return at once when the build chose the CUDA-core tile kernel for the matrix.
 #include "oxsparse_kernel_params.h"
 #include "common/scalar.cuh"
 #include "common/flags.cuh"
