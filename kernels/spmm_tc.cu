@@ -21,6 +21,7 @@
 #include "oxsparse_kernel_params.h"
 #include "common/scalar.cuh"
 #include "common/flags.cuh"
+#include "common/row_search.cuh"
 #include <stdint.h>
 
 namespace {
@@ -58,7 +59,6 @@ __device__ __forceinline__ void split_tf32(float x, uint32_t& head, uint32_t& ta
 template <bool ACCURATE, typename I>
 __device__ void gather(const SpmmTcParams& p) {
     if (*reinterpret_cast<const uint32_t*>(p.fmt.use_tensor_cores) == 0) return;  // CUDA cores take it
-    const I* offsets = reinterpret_cast<const I*>(p.a.offsets);
     const I* cols = reinterpret_cast<const I*>(p.a.cols);
     const I* perm = reinterpret_cast<const I*>(p.a.perm);
     const float* values = reinterpret_cast<const float*>(p.a.values);
@@ -72,13 +72,8 @@ __device__ void gather(const SpmmTcParams& p) {
         float v = value(q);
         if (tagged & TC_SRC_DUPLICATE) {
             // Rare: later entries of the same row and column, wherever they lie in the row.
-            int64_t lo = 0, hi = p.shape.m;  // the row: offsets[lo] - base <= q < offsets[hi] - base
-            while (hi - lo > 1) {
-                const int64_t mid = lo + (hi - lo) / 2;
-                if (int64_t(offsets[mid]) - p.a.base <= q) lo = mid;
-                else hi = mid;
-            }
-            const int64_t end = int64_t(offsets[lo + 1]) - p.a.base;
+            const spmm::Rows<float, I> rows(p.a, 0);
+            const int64_t end = rows.end(row_search::row_of(rows, p.shape.m, q));
             for (int64_t j = q + 1; j < end; ++j)
                 if (cols[j] == cols[q]) v += value(j);
         }

@@ -23,6 +23,7 @@
 #include "oxsparse_kernel_params.h"
 #include "common/radix_sort.cuh"
 #include "common/scan.cuh"
+#include "common/row_search.cuh"
 #include <stdint.h>
 
 namespace {
@@ -41,12 +42,14 @@ __device__ __forceinline__ int64_t thread_count() { return int64_t(gridDim.x) * 
 // op(A)'s rows with the lookups every stage needs.
 template <typename I>
 struct Rows {
+    SpmmRows a;
     const I* offsets;
     const I* cols;
     int64_t base, m, k, first;  // first: offsets[0] - base, where entry numbering starts
 
     __device__ explicit Rows(const TcBuildParams& p)
-        : offsets(reinterpret_cast<const I*>(p.a.offsets)),
+        : a(p.a),
+          offsets(reinterpret_cast<const I*>(p.a.offsets)),
           cols(reinterpret_cast<const I*>(p.a.cols)),
           base(p.a.base),
           m(p.m),
@@ -55,16 +58,10 @@ struct Rows {
 
     // Entries of rows [0, r) begin at start(r); start(m) ends the last row.
     __device__ int64_t start(int64_t r) const { return int64_t(offsets[min(r, m)]) - base; }
-    // The row holding entry q (binary search), or -1 when q lies in no row.
+    // The row holding entry q, or -1 when q lies in no row.
     __device__ int64_t row_of(int64_t q) const {
         if (q < first || q >= start(m)) return -1;
-        int64_t lo = 0, hi = m;  // start(lo) <= q < start(hi)
-        while (hi - lo > 1) {
-            const int64_t mid = lo + (hi - lo) / 2;
-            if (start(mid) <= q) lo = mid;
-            else hi = mid;
-        }
-        return lo;
+        return row_search::row_of(spmm::Rows<float, I>(a, 0), m, q);
     }
     // Column of entry q, or k when out of range (such entries get no mask bit).
     __device__ uint32_t col(int64_t q) const {

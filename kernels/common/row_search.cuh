@@ -1,7 +1,7 @@
 // Finding rows by entry: which row holds (or starts at) a given entry of op(A), by a search of the
 // row offsets. Tile kernels (SpMV, SpMM) use it to learn which rows their consecutive entries belong
 // to without a table built beforehand (block- or warp-wide), and preprocess to build that table
-// (one thread per tile).
+// (one thread per tile) or to place entries in the tensor-core format.
 #pragma once
 #include "common/spmm.cuh"  // Rows
 
@@ -50,6 +50,14 @@ __device__ int64_t lower_bound(const spmm::Rows<V, I>& a, int64_t m, int64_t tar
         if (a.begin(mid) < target) lo = mid + 1; else hi = mid;
     }
     return lo;
+}
+
+// The row holding entry q, by one thread; q must lie in [begin(0), begin(m)). The first row
+// starting past q, less one, is non-empty and holds q. The tensor-core build (each sorted entry's
+// row) and its value gather (rows with duplicate entries).
+template <typename V, typename I>
+__device__ int64_t row_of(const spmm::Rows<V, I>& a, int64_t m, int64_t q) {
+    return lower_bound(a, m, q + 1) - 1;
 }
 
 // Smallest r in [0, m] with begin(r) >= target, found by one warp: each round its lanes probe 32

@@ -328,6 +328,11 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
         kshape.alpha = host_scalar(p.types.compute, 1.0);
         kshape.beta = host_scalar(p.types.compute, 0.0);
     }
+    // The tile kernel, skipped on the GPU when the u32 at `skip_if_set` (if not 0) is set.
+    let cuda_core_tiles = |size: u32, per_block: u32, skip_if_set: u64| {
+        let tiles = SpmmTiles { skip_if_set, ..tiles_params(call, p, ws, size, per_block, token) };
+        k::tiles(h, &SpmmTilesParams { shape: kshape, a: rows(call, p, ws), b, c, tiles }, types, p.index, batches)
+    };
     match p.kernel {
         Kernel::RowVec { width, .. } => {
             let row_blocks = k::rowvec_row_blocks(types.ab, width, d.m)?;
@@ -342,10 +347,7 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
             let rp = SpmmRowsParams { shape: kshape, a: rows(call, p, ws), b, c, sched, row_blocks, pad: 0 };
             k::rowvec(h, &rp, types, p.index, width, chunk_blocks, batches)?;
         }
-        Kernel::Tiles { size, per_block, .. } => {
-            let tp = SpmmTilesParams { shape: kshape, a: rows(call, p, ws), b, c, tiles: tiles_params(call, p, ws, size, per_block, token) };
-            k::tiles(h, &tp, types, p.index, batches)?;
-        }
+        Kernel::Tiles { size, per_block, .. } => cuda_core_tiles(size, per_block, 0)?,
         Kernel::TensorCore { strip, accurate, size, per_block, .. } => {
             let layout = p.tc.expect("a tensor-core plan has a format layout");
             let at = ws + p.tc_at as u64;
@@ -366,10 +368,7 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
             }
             // The CUDA-core tile kernel, which returns at once when the build chose tensor cores.
             if tc_choice != Some(true) {
-                let mut tiles = tiles_params(call, p, ws, size, per_block, token);
-                tiles.skip_if_set = tp.fmt.use_tensor_cores;
-                let cp = SpmmTilesParams { shape: kshape, a: rows(call, p, ws), b, c, tiles };
-                k::tiles(h, &cp, types, p.index, batches)?;
+                cuda_core_tiles(size, per_block, tp.fmt.use_tensor_cores)?;
             }
         }
         _ => unreachable!("launch_vectorised takes the vectorised kernels only"),
