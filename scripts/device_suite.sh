@@ -41,6 +41,10 @@ for kernel in tiles split; do
     echo "=== gpu_spmv with OXSPARSE_SPMV_KERNEL=$kernel"
     OXSPARSE_SPMV_KERNEL=$kernel run_rust gpu_spmv-$kernel "$dev/bin/gpu_spmv"
 done
+# Preprocess keeps FastLoad's column order only for large matrices whose busy columns are
+# scattered; forcing it runs every preprocessed case of stored rows through the order.
+echo "=== gpu_spmv with OXSPARSE_SPMV_COLUMNS=sorted"
+OXSPARSE_SPMV_COLUMNS=sorted run_rust gpu_spmv-columns "$dev/bin/gpu_spmv"
 # The smallest tile (one warp step) makes every SpMV case with more than 128 entries cross tile
 # edges, with and without the row table.
 echo "=== gpu_spmv with OXSPARSE_SPMV_TILE=128 and OXSPARSE_SPMV_KERNEL=tiles"

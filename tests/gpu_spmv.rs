@@ -12,6 +12,8 @@
 //!   index types x bases, pointer modes x scalars (alpha == 0, beta == 0, beta == 1);
 //! * `tiles`: rows ending exactly on multiples of 256, 1024, 2048, 4096 entries, and a power-law
 //!   matrix of ~1.2M entries with rows up to 10^5, so load-balanced kernels cross tile boundaries;
+//! * `columns`: a matrix whose busy columns are scattered over a large x, which preprocess reads
+//!   in FastLoad's column order; reused with new values, and after the buffer was overwritten;
 //! * `determinism`: bitwise equality run to run and with/without preprocess for every algorithm;
 //!   new values after preprocess;
 //! * `c_api`: the CUDALibrarySamples data (spmv_csr, spmv_coo, spmv_sell), and the status of every
@@ -32,6 +34,8 @@ use common::*;
 mod calls;
 #[path = "gpu_spmv/c_api.rs"]
 mod c_api;
+#[path = "gpu_spmv/columns.rs"]
+mod columns;
 #[path = "gpu_spmv/determinism.rs"]
 mod determinism;
 #[path = "gpu_spmv/formats.rs"]

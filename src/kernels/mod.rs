@@ -12,6 +12,7 @@ pub mod sparse_to_dense;
 pub mod spmm;
 pub mod spmm_tc;
 pub mod spmv;
+pub mod spmv_columns;
 pub mod vector_ops;
 
 use crate::context::Handle;

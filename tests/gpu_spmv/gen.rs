@@ -57,6 +57,20 @@ pub fn positions(rng: &mut Rng, m: i64, k: i64, pattern: Pattern) -> Vec<(i64, i
                 out.extend(distinct(rng, k - 1, n).into_iter().map(|j| (i, if j >= mid { j + 1 } else { j })));
             }
         }
+        Pattern::HotColumns(per_row) => {
+            let ranking = distinct(rng, k, k);
+            let ln_k = (k as f64).ln();
+            for i in 0..m {
+                let mut seen = HashSet::new();
+                while (seen.len() as i64) < per_row.min(k) {
+                    let u = rng.below(1 << 53) as f64 / (1u64 << 53) as f64;
+                    let rank = ((u * ln_k).exp() as i64 - 1).clamp(0, k - 1);
+                    if seen.insert(ranking[rank as usize]) {
+                        out.push((i, ranking[rank as usize]));
+                    }
+                }
+            }
+        }
         _ => {
             let avg = (k / 4 + 1).min((50_000 / m).max(1));
             let ranks = match pattern {

@@ -47,6 +47,9 @@ pub enum Pattern {
     Cycle(&'static [i64]),
     /// Row lengths max / (rank + 1) over a random ranking of the rows (a few rows of 10^4 - 10^5).
     PowerLaw(i64),
+    /// This many entries per row, in columns drawn with probability ~ 1 / (rank + 1) over a
+    /// random ranking of the columns: a few busy columns scattered over x (a power-law graph).
+    HotColumns(i64),
 }
 
 /// (A, X, Y, compute) value types.

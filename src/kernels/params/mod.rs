@@ -10,6 +10,7 @@ pub mod sparse_to_dense;
 pub mod spmm;
 pub mod spmm_tc;
 pub mod spmv;
+pub mod spmv_columns;
 pub mod vector_ops;
 
 /// A scalar (alpha, beta, ...) of the operation's compute type: either its bytes, read on the host

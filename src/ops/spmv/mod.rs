@@ -19,6 +19,7 @@
 //! and keeps the tile kernel.
 
 pub mod check;
+pub mod columns;
 pub mod plan;
 pub mod schedule;
 
@@ -28,7 +29,7 @@ use crate::error::{invalid, Result};
 use crate::kernels::params::spmm::SpmmRows;
 use crate::kernels::params::spmv::*;
 use crate::kernels::params::Scalar;
-use crate::kernels::{self, row_view, spmv as k};
+use crate::kernels::{self, row_view, spmv as k, spmv_columns};
 use crate::types::{DataType, Operation, Order, SpMVAlg};
 use plan::{align_up, ARead, Kernel, Plan};
 use schedule::Schedule;
@@ -56,6 +57,8 @@ pub struct ActiveBuffer {
     pub token: u64,
     /// The vector kernel's schedule (None: the tile kernel with its row table).
     pub schedule: Option<Schedule>,
+    /// Whether op(A) is read in the column order kept in the buffer (columns.rs), under `token`.
+    pub sorted_columns: bool,
 }
 
 /// Everything that must be equal for a preprocessed buffer to be reused: all arguments except
@@ -108,8 +111,10 @@ pub fn preprocess(h: &Handle, call: &Call, buffer: u64) -> Result<Option<ActiveB
     build_view(h, &p, ws)?;
     let token = crate::ops::new_token();
     let forced = schedule::forced();
+    let capturing = k::capturing(h)?;
+    let sorted_columns = !capturing && sort_columns(h, call, &p, ws, token)?;
     let mut vp = vector_params(call, &p, ws, Scalars::default(), None, token);
-    let chosen = if forced == Some(schedule::Forced::Tiles) || k::capturing(h)? {
+    let chosen = if forced == Some(schedule::Forced::Tiles) || capturing {
         None
     } else {
         let hist = k::row_histogram(h, &vp, p.index)?;
@@ -123,10 +128,30 @@ pub fn preprocess(h: &Handle, call: &Call, buffer: u64) -> Result<Option<ActiveB
         k::list_rows(h, &vp, p.index)?;
     } else if p.tiles.is_some() {
         k::build_tile_rows(h, &rows_params(call, &p, ws, Scalars::default(), Some(token)), p.index)?;
-    } else {
+    } else if !sorted_columns {
         return Ok(None); // one tile: nothing worth keeping
     }
-    Ok(Some(ActiveBuffer { buffer, signature: signature(call, &p), token, schedule: chosen }))
+    Ok(Some(ActiveBuffer { buffer, signature: signature(call, &p), token, schedule: chosen, sorted_columns }))
+}
+
+/// Counts op(A)'s entries per column and, where the column order pays (columns.rs), builds it in
+/// the workspace. Returns whether it did. Waits for the counts (a stream synchronisation).
+fn sort_columns(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Result<bool> {
+    let Some((layout, at)) = p.columns else { return Ok(false) };
+    if columns::forced() == Some(columns::Forced::Natural) {
+        return Ok(false);
+    }
+    let rows = rows_params(call, p, ws, Scalars::default(), None).a;
+    let stats = spmv_columns::measure(h, rows, p.index, &layout, ws + at as u64)?;
+    let spread = columns::spread(&stats);
+    let pays = columns::pays(&spread);
+    if plan::print_enabled() {
+        eprintln!("oxsparse: preprocess columns: {spread}: {}", if pays { "column order" } else { "natural order" });
+    }
+    if pays {
+        spmv_columns::build(h, rows, p.index, &layout, ws + at as u64, token)?;
+    }
+    Ok(pays)
 }
 
 /// `oxsparseSpMV`.
@@ -142,10 +167,31 @@ pub fn spmv(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>)
     // value of the compute type (the API's contract).
     let scalars = unsafe { Scalars { alpha: kernels::scalar(h, call.alpha, call.compute)?, beta: kernels::scalar(h, call.beta, call.compute)? } };
     build_view(h, &p, ws)?;
+    let sorted = match (active, p.columns) {
+        (Some(a), Some((layout, at))) if a.sorted_columns => {
+            let at = ws + at as u64;
+            let rows = rows_params(call, &p, ws, scalars, None).a;
+            spmv_columns::gather_x(h, rows, p.index, call.x.values, p.types.x.size_bytes(), &layout, at, a.token)?;
+            Some(SortedColumns { cols: at + layout.cols, x: at + layout.x })
+        }
+        _ => None,
+    };
     if let Some(ActiveBuffer { schedule: Some(s), token, .. }) = active {
-        return k::vector(h, &vector_params(call, &p, ws, scalars, Some(s), *token), p.types, p.index, s.split_huge);
+        let mut vp = vector_params(call, &p, ws, scalars, Some(s), *token);
+        if let Some(c) = sorted {
+            vp.a.cols = c.cols;
+            vp.shape.x = c.x;
+        }
+        return k::vector(h, &vp, p.types, p.index, s.split_huge);
     }
-    launch(h, call, &p, ws, scalars, active.map(|a| a.token))
+    launch(h, call, &p, ws, scalars, active.map(|a| a.token), sorted)
+}
+
+/// Where the column order's relabelled indices and gathered x lie.
+#[derive(Clone, Copy, Debug)]
+struct SortedColumns {
+    cols: u64,
+    x: u64,
 }
 
 fn report(p: &Plan, what: &str) {
@@ -246,12 +292,20 @@ fn vector_params(call: &Call, p: &Plan, ws: u64, s: Scalars, schedule: Option<&S
 }
 
 /// Enqueues the chosen kernels.
-fn launch(h: &Handle, call: &Call, p: &Plan, ws: u64, s: Scalars, token: Option<u64>) -> Result<()> {
+fn launch(h: &Handle, call: &Call, p: &Plan, ws: u64, s: Scalars, token: Option<u64>, sorted: Option<SortedColumns>) -> Result<()> {
     let a = call.a;
     match p.kernel {
         Kernel::Nothing => Ok(()),
         Kernel::Scale => k::scale(h, &shape(call, p, s), p.types),
-        Kernel::Tiles { .. } => k::tiles(h, &rows_params(call, p, ws, s, token), p.types, p.index),
+        Kernel::Tiles { .. } => {
+            let mut rp = rows_params(call, p, ws, s, token);
+            if let Some(c) = sorted {
+                // The workspace is aligned, so whole chunks may be read with wide loads as before.
+                rp.a.cols = c.cols;
+                rp.shape.x = c.x;
+            }
+            k::tiles(h, &rp, p.types, p.index)
+        }
         Kernel::SlicedEll => {
             let FormatInfo::SlicedEll { slice_size, .. } = a.format else { unreachable!() };
             let sp = SpmvSellParams { shape: shape(call, p, s), offsets: a.arrays.offsets, cols: a.arrays.indices, values: a.arrays.values, base: a.index_base.offset(), slice_size };

@@ -6,11 +6,12 @@
 //! `OXSPARSE_PRINT_PLAN=1` prints every plan to stderr.
 
 use super::check::{transposed, Dims};
-use super::schedule;
+use super::{columns, schedule};
 use super::Call;
 use crate::descr::FormatInfo;
 use crate::kernels::row_view::{self, RowViewSource};
 use crate::kernels::spmv::{tile_count, Types, CHUNK};
+use crate::kernels::spmv_columns::ColumnLayout;
 use crate::types::IndexType;
 use std::fmt;
 
@@ -78,6 +79,9 @@ pub struct Plan {
     pub tiles: Option<TileLayout>,
     /// Where preprocess may keep a vector schedule (with the tile kernel only).
     pub vector: Option<VectorLayout>,
+    /// Where preprocess may keep the column order (op(A) stored as rows, large x; see columns.rs),
+    /// and at which byte offset.
+    pub columns: Option<(ColumnLayout, usize)>,
     /// Bytes to ask the user for (0: the buffer may be NULL).
     pub workspace: usize,
 }
@@ -85,10 +89,10 @@ pub struct Plan {
 impl fmt::Display for Plan {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let t = &self.types;
-        write!(f, "m={} k={} types={:?}/{:?}/{:?}/{:?} index={:?} A={} kernel={:?} workspace={}B",
+        write!(f, "m={} k={} types={:?}/{:?}/{:?}/{:?} index={:?} A={} kernel={:?}{} workspace={}B",
             self.dims.m, self.dims.k, t.a, t.x, t.y, t.compute, self.index,
             match self.a { ARead::View { .. } => "row view", ARead::Rows => "rows", ARead::Empty => "empty", ARead::SlicedEll => "sliced-ell", ARead::Bsr => "bsr" },
-            self.kernel, self.workspace)
+            self.kernel, if self.columns.is_some() { " (column order possible)" } else { "" }, self.workspace)
     }
 }
 
@@ -164,7 +168,7 @@ pub fn tile_size(nnz: i64) -> i64 {
 /// The plan for a checked call. `types` come from `check::support`.
 pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
     let a = a_read(call, &d);
-    let mut p = Plan { dims: d, types, index: call.a.index_type, a, kernel: Kernel::Nothing, tiles: None, vector: None, workspace: 0 };
+    let mut p = Plan { dims: d, types, index: call.a.index_type, a, kernel: Kernel::Nothing, tiles: None, vector: None, columns: None, workspace: 0 };
     if d.m == 0 {
         return p;
     }
@@ -193,6 +197,12 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
         let (layout, end) = vector_layout(total, d.m, call.a.nnz, types.compute.size_bytes() as usize);
         p.vector = Some(layout);
         total = end;
+        // Only for stored rows: a row view is rebuilt by every call, its order would be lost.
+        if a == ARead::Rows && columns::eligible(d.k, call.a.nnz, types.x.size_bytes()) {
+            let layout = ColumnLayout::new(d.k, call.a.nnz, call.a.index_type, types.x.size_bytes());
+            p.columns = Some((layout, total));
+            total += align_up(layout.bytes as usize);
+        }
     }
     p.workspace = if total > 0 { ALIGN + total } else { 0 };
     p
