@@ -42,12 +42,14 @@ pub enum Forced {
     Natural,
 }
 
+/// Read once: the plan asks on every call.
 pub fn forced() -> Option<Forced> {
-    match std::env::var("OXSPARSE_SPMV_COLUMNS").as_deref() {
+    static FORCED: once_cell::sync::Lazy<Option<Forced>> = once_cell::sync::Lazy::new(|| match std::env::var("OXSPARSE_SPMV_COLUMNS").as_deref() {
         Ok("sorted") => Some(Forced::Sorted),
         Ok("natural") => Some(Forced::Natural),
         _ => None,
-    }
+    });
+    *FORCED
 }
 
 /// Whether a plan reserves the column order's space (host facts only).
