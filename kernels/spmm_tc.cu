@@ -176,9 +176,14 @@ __device__ __forceinline__ void multiply(float (&acc)[J][4], const float (&lo)[2
 #pragma unroll
             for (int e = 0; e < 4; ++e) split_tf32(x[e], head[e], tail[e]);
             const uint32_t b_tail[2] = {s.tail[0], s.tail[1]};
-            mma_tf32(acc[j], tail, b_head);  // small terms first
-            mma_tf32(acc[j], head, b_tail);
-            mma_tf32(acc[j], head, b_head);
+            // The tile's sum on its own, then added with a rounded FP32 add: the mma's own
+            // accumulation truncates, an error that would grow with the row's tiles.
+            float d[4] = {0.f, 0.f, 0.f, 0.f};
+            mma_tf32(d, tail, b_head);  // small terms first
+            mma_tf32(d, head, b_tail);
+            mma_tf32(d, head, b_head);
+#pragma unroll
+            for (int e = 0; e < 4; ++e) acc[j][e] += d[e];
         } else {
             const uint32_t a[4] = {to_tf32(x[0]), to_tf32(x[1]), to_tf32(x[2]), to_tf32(x[3])};
             mma_tf32(acc[j], a, b_head);
