@@ -22,6 +22,7 @@
 // cuSPARSE leaves out-of-range indices undefined; here an entry whose view row or column falls
 // outside [0, out_rows) x [0, out_cols) is dropped, so a bad index can never write outside the view.
 #include "oxsparse_kernel_params.h"
+#include "common/grid.cuh"
 #include "common/radix_sort.cuh"
 #include "common/scan.cuh"
 #include <stdint.h>
@@ -36,8 +37,8 @@ constexpr int SCAN_ROUNDS = ROW_VIEW_SCAN_ROUNDS;
 static_assert(ROW_VIEW_RADIX == 1u << ROW_VIEW_RADIX_BITS, "RADIX is 2^RADIX_BITS");
 static_assert(ROW_VIEW_BLOCK == ROW_VIEW_RADIX, "the sort gives thread d of a block digit d");
 
-__device__ __forceinline__ int64_t global_thread() { return int64_t(blockIdx.x) * blockDim.x + threadIdx.x; }
-__device__ __forceinline__ int64_t thread_count() { return int64_t(gridDim.x) * blockDim.x; }
+using grid::global_thread;
+using grid::thread_count;
 
 // First i in [0, n) with a[i] > value (n if none); a is non-decreasing.
 template <typename I>

@@ -9,14 +9,15 @@
 // cuSPARSE leaves out-of-range indices undefined; here an entry whose (row, column) falls outside
 // B is skipped, so a bad index can never write outside the user's matrix.
 #include "oxsparse_kernel_params.h"
+#include "common/grid.cuh"
 #include <stdint.h>
 
 namespace {
 
 constexpr int WARP = 32;
 
-__device__ __forceinline__ int64_t global_thread() { return int64_t(blockIdx.x) * blockDim.x + threadIdx.x; }
-__device__ __forceinline__ int64_t thread_count() { return int64_t(gridDim.x) * blockDim.x; }
+using grid::global_thread;
+using grid::thread_count;
 
 // Element offset of (r, c) in B.
 __device__ __forceinline__ int64_t dense_offset(const SparseToDenseOut& b, int64_t r, int64_t c) {

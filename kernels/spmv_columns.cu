@@ -17,6 +17,7 @@
 //
 // Nothing depends on timing: the atomics only count, and the sort is stable.
 #include "oxsparse_kernel_params.h"
+#include "common/grid.cuh"
 #include "common/radix_sort.cuh"
 #include "common/scan.cuh"
 #include <stdint.h>
@@ -31,8 +32,8 @@ constexpr int LINE = SPMV_COL_LINE;
 static_assert(BLOCK == 1 << BITS, "the sort gives thread d of a block digit d");
 static_assert(LINE == 32, "a line is a warp's columns");
 
-__device__ __forceinline__ int64_t global_thread() { return int64_t(blockIdx.x) * blockDim.x + threadIdx.x; }
-__device__ __forceinline__ int64_t thread_count() { return int64_t(gridDim.x) * blockDim.x; }
+using grid::global_thread;
+using grid::thread_count;
 
 // Two classes per octave of the count (see SPMV_COL_CLASSES).
 __device__ __forceinline__ unsigned count_class(uint32_t c) {

@@ -21,6 +21,7 @@
 // is the OR of mask bits, whose result does not depend on order. So the format, and every SpMM
 // over it, is the same on every run.
 #include "oxsparse_kernel_params.h"
+#include "common/grid.cuh"
 #include "common/radix_sort.cuh"
 #include "common/scan.cuh"
 #include "common/row_search.cuh"
@@ -36,8 +37,8 @@ constexpr uint32_t WINDOW = TC_WINDOW;
 constexpr uint32_t TILE = TC_TILE_COLS;
 static_assert(TC_BLOCK == 1 << TC_RADIX_BITS, "the sort gives thread d of a block digit d");
 
-__device__ __forceinline__ int64_t global_thread() { return int64_t(blockIdx.x) * blockDim.x + threadIdx.x; }
-__device__ __forceinline__ int64_t thread_count() { return int64_t(gridDim.x) * blockDim.x; }
+using grid::global_thread;
+using grid::thread_count;
 
 // op(A)'s rows with the lookups every stage needs.
 template <typename I>
