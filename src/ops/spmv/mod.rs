@@ -3,6 +3,7 @@
 //! * `check`: the arguments, in the API's order, and what cuSPARSE supports.
 //! * `plan`: how A is read, which kernel runs, the workspace layout (host facts only).
 //! * `schedule`: the vector kernel's schedule, from the row lengths preprocess measures.
+//! * `columns`: whether preprocess keeps FastLoad's column order (busiest columns first).
 //! * here: the three entry points and the launches in order: the row view (CSR with opA = T/H,
 //!   CSC with N, COO), then the kernel: the tile kernel, or the vector kernel when
 //!   preprocess chose it (or the Sliced-ELL / BSR kernel, or a scale of y when A stores nothing).
@@ -16,7 +17,10 @@
 //! may differ from a plain one in rounding, as it may run another kernel. Row views are rebuilt
 //! by every call: they hold indices the kernels follow, so a stale one must never be read.
 //! Preprocess waits for its histogram (a stream synchronisation); under graph capture it cannot,
-//! and keeps the tile kernel.
+//! and keeps the tile kernel. Where the plan allows it, preprocess first counts the entries per
+//! column (a second synchronisation) and may keep relabelled column indices in the buffer; its
+//! calls then gather x into that order before the kernel, which reads both instead of A's indices
+//! and x (the same sums in the same order).
 
 pub mod check;
 pub mod columns;
@@ -138,9 +142,6 @@ pub fn preprocess(h: &Handle, call: &Call, buffer: u64) -> Result<Option<ActiveB
 /// the workspace. Returns whether it did. Waits for the counts (a stream synchronisation).
 fn sort_columns(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Result<bool> {
     let Some((layout, at)) = p.columns else { return Ok(false) };
-    if columns::forced() == Some(columns::Forced::Natural) {
-        return Ok(false);
-    }
     let rows = rows_params(call, p, ws, Scalars::default(), None).a;
     let stats = spmv_columns::measure(h, rows, p.index, &layout, ws + at as u64)?;
     let spread = columns::spread(&stats);
@@ -178,10 +179,7 @@ pub fn spmv(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>)
     };
     if let Some(ActiveBuffer { schedule: Some(s), token, .. }) = active {
         let mut vp = vector_params(call, &p, ws, scalars, Some(s), *token);
-        if let Some(c) = sorted {
-            vp.a.cols = c.cols;
-            vp.shape.x = c.x;
-        }
+        SortedColumns::read(sorted, &mut vp.a, &mut vp.shape);
         return k::vector(h, &vp, p.types, p.index, s.split_huge);
     }
     launch(h, call, &p, ws, scalars, active.map(|a| a.token), sorted)
@@ -192,6 +190,17 @@ pub fn spmv(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>)
 struct SortedColumns {
     cols: u64,
     x: u64,
+}
+
+impl SortedColumns {
+    /// Points a kernel's A indices and x at the column order, if there is one. The workspace is
+    /// aligned, so whole chunks may still be read with wide loads.
+    fn read(sorted: Option<SortedColumns>, a: &mut SpmmRows, shape: &mut SpmvShape) {
+        if let Some(c) = sorted {
+            a.cols = c.cols;
+            shape.x = c.x;
+        }
+    }
 }
 
 fn report(p: &Plan, what: &str) {
@@ -299,11 +308,7 @@ fn launch(h: &Handle, call: &Call, p: &Plan, ws: u64, s: Scalars, token: Option<
         Kernel::Scale => k::scale(h, &shape(call, p, s), p.types),
         Kernel::Tiles { .. } => {
             let mut rp = rows_params(call, p, ws, s, token);
-            if let Some(c) = sorted {
-                // The workspace is aligned, so whole chunks may be read with wide loads as before.
-                rp.a.cols = c.cols;
-                rp.shape.x = c.x;
-            }
+            SortedColumns::read(sorted, &mut rp.a, &mut rp.shape);
             k::tiles(h, &rp, p.types, p.index)
         }
         Kernel::SlicedEll => {
