@@ -1,12 +1,12 @@
 //! The column order preprocess keeps for SpMV (FastLoad's column sort, src/ops/spmv/columns.rs):
 //! a matrix of 1.2M entries whose busy columns are scattered over an x larger than L1, so that
 //! preprocess chooses the order by itself. Against the reference with and without preprocess, for
-//! stored rows (CSR N, CSC T), both index types and bases, FP32, FP64 and complex; then the same
-//! buffer after new A values and a new x (the gather runs every call), and after the whole buffer
-//! was overwritten (the order's stamp is gone: the natural order, the same result).
+//! stored rows (CSR N, CSC T), both index types and bases, FP32, FP64 and complex; then new A
+//! values and a new x after preprocess (the gather runs every call), and a buffer overwritten after
+//! preprocess (the order's stamp is gone: the natural order, the same result).
 //! `scripts/device_suite.sh` also runs every SpMV case with `OXSPARSE_SPMV_COLUMNS=sorted`.
 
-use super::gen;
+use super::determinism;
 use super::harness::*;
 use super::*;
 use oxsparse::types::Operation;
@@ -35,43 +35,15 @@ fn busy_scattered_columns() {
     sweep("spmv busy scattered columns", &cases());
 }
 
-/// Preprocess; SpMV; new A values and a new x, SpMV; the buffer overwritten, SpMV.
-fn reuse(h: &CHandle, case: &Case) -> Result<(), String> {
-    let mut p = Problem::new(case);
-    let g = Gpu::upload(&p)?;
-    write_at(&g.y_buf, 0, &p.y_bytes);
-    let (alpha, beta) = scalars(h, &p);
-    let args = g.args(&p, &alpha, &beta);
-    let ws = args.workspace(h)?;
-    expect(unsafe { args.preprocess(h, ws_ptr(&ws)) }, "SpMV_preprocess")?;
-    expect(unsafe { args.spmv(h, ws_ptr(&ws)) }, "SpMV")?;
-    p.check(&g.y_buf.to_vec()).map_err(|e| format!("first call: {e}"))?;
-
-    p.renew_a_values(case.seed ^ 0xC);
-    let mut rng = Rng::new(case.seed ^ 0xD);
-    (p.x, p.x_bytes) = gen::vector(&mut rng, case.types.1, case.k, true);
-    (p.y, p.y_bytes) = gen::vector(&mut rng, case.types.2, case.m, true);
-    (p.alpha, p.beta) = (fit(case.types.3, (0.5, 0.25)), fit(case.types.3, (-1.0, 0.5)));
-    g.rewrite(&p);
-    let (alpha, beta) = scalars(h, &p);
-    let args = g.args(&p, &alpha, &beta);
-    expect(unsafe { args.spmv(h, ws_ptr(&ws)) }, "SpMV")?;
-    p.check(&g.y_buf.to_vec()).map_err(|e| format!("after new A values and x: {e}"))?;
-
-    if let Some(ws) = &ws {
-        write_at(ws, 0, &vec![0x5Au8; ws.bytes]);
-    }
-    write_at(&g.y_buf, 0, &p.y_bytes);
-    expect(unsafe { args.spmv(h, ws_ptr(&ws)) }, "SpMV")?;
-    p.check(&g.y_buf.to_vec()).map_err(|e| format!("after the buffer was overwritten: {e}"))
-}
-
 #[test]
 fn busy_scattered_columns_reused_and_overwritten() {
     let Some(_gpu) = gpu("spmv column order reused") else { return };
     let h = CHandle::new();
     let all: Vec<Case> = [(Fmt::Csr, N, F32), (Fmt::Csc, T, F64)].into_iter().enumerate().map(|(i, (f, o, t))| hot_case(f, o, t, 100 + i)).collect();
-    let failures: Vec<String> = all.iter().filter_map(|c| reuse(&h, c).err().map(|e| format!("{}: {e}", c.label()))).collect();
+    // The determinism group's two checks: new A values, then a new x and scalars, after
+    // preprocess; a buffer overwritten after preprocess.
+    let reuse = |c: &Case| determinism::new_values_after_preprocess(&h, c).and_then(|_| determinism::buffer_overwritten_after_preprocess(&h, c));
+    let failures: Vec<String> = all.iter().filter_map(|c| reuse(c).err().map(|e| format!("{}: {e}", c.label()))).collect();
     assert!(failures.is_empty(), "{} of {} failing:\n{}", failures.len(), all.len(), failures.join("\n"));
     println!("spmv column order reused: {} cases passed", all.len());
 }

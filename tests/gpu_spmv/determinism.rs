@@ -67,7 +67,7 @@ fn bitwise_identical_runs_plain_and_preprocessed() {
 }
 
 /// Preprocess, then new A values in place, SpMV; then new X and scalars, SpMV again.
-fn new_values_after_preprocess(h: &CHandle, case: &Case) -> Result<(), String> {
+pub fn new_values_after_preprocess(h: &CHandle, case: &Case) -> Result<(), String> {
     let mut p = Problem::new(case);
     let g = Gpu::upload(&p)?;
     let (alpha, beta) = scalars(h, &p);
@@ -116,7 +116,7 @@ fn new_values_after_preprocess_are_used() {
 
 /// Preprocess, then the whole buffer overwritten (the kernels must notice the stamp is gone and do
 /// without the lists or table), SpMV: the right result, and no fault.
-fn buffer_overwritten_after_preprocess(h: &CHandle, case: &Case) -> Result<(), String> {
+pub fn buffer_overwritten_after_preprocess(h: &CHandle, case: &Case) -> Result<(), String> {
     let p = Problem::new(case);
     let g = Gpu::upload(&p)?;
     write_at(&g.y_buf, 0, &p.y_bytes);
