@@ -1,19 +1,21 @@
-// Tensor-core SpMM over BitTCF (built by tc_build.cu): C = alpha * A * B + beta * C, FP32 in and
-// out, TF32 products (or three of them per pair in the FP32-accurate mode), FP32 accumulation.
+// Tensor-core SpMM over BitTCF (built by tc_build.cu): C = alpha * A * B + beta * C, FP32
+// accumulation. FP32 operands take TF32 products (three per pair in the FP32-accurate mode); FP16
+// and BF16 operands exact products, with C in their type or in FP32. The precisions are policies
+// in common/tc_step.cuh; this file is the pipeline they plug into.
 //
 // The operands are swapped as in Acc-SpMM: a warp computes C^T's 16J x 8 block of one row window
-// as B^T x A^T, so the sparse 8x8 tile is the small operand (B of mma.m16n8k8) and a slice of 8
-// rows of B the large one (A of the mma). Stages of one tile:
+// as B^T x A^T, so sparse 8x8 tiles are the small mma operand and a slice of B rows the large one.
+// Stages of one step (one tile, or two for 16-bit operands):
 //
 //   load_batch   the metadata of 32 tiles, a tile per lane (mask, first value slot, 8 columns)
-//   share_of     one tile's mask and columns by shuffles, and this lane's two values (gathered into
-//                slot order by `gather` before the launch; a masked popcount finds a value's slot;
-//                absent entries are zero)
-//   load_b       the lane's 2J consecutive columns of its two B rows, as float4s
-//   multiply     J mmas (3J in the accurate mode)
+//   P::share     the step's tiles by shuffles: this lane's values (gathered into slot order by
+//                `gather` before the launch; a masked popcount finds a value's slot; absent
+//                entries are zero) and the B rows it reads
+//   P::load_b    the lane's 2J consecutive columns of those B rows, in 8- or 16-byte vectors
+//   P::multiply  J mma steps into the accumulators
 //
 // Columns of C are mapped onto the mma's 16 rows so that lane (g, t) owns columns
-// [2J g, 2J g + 2J) of its strip: B is read, and C written, in 16-byte vectors. Work items are
+// [2J g, 2J g + 2J) of its strip: B is read, and C written, in vectors. Work items are
 // (segment, strip) pairs dealt round-robin to a persistent grid of warps. A window with more tiles
 // than a segment takes is split: its segments write partial sums, and the last of them to finish
 // adds them in segment order (finish_split). The result is the same on every run. Both kernels
@@ -22,89 +24,49 @@
 #include "common/scalar.cuh"
 #include "common/flags.cuh"
 #include "common/row_search.cuh"
+#include "common/tc_step.cuh"
 #include <stdint.h>
 
 namespace {
 
 constexpr int WARP = 32;
-constexpr uint32_t TILE = TC_TILE_COLS;
 constexpr uint32_t WINDOW = TC_WINDOW;
 constexpr int BLOCK = TC_BLOCK;
 constexpr int TILE_BLOCKS = TC_TILE_BLOCKS_PER_SM;
-
-__device__ __forceinline__ uint32_t to_tf32(float x) {
-    uint32_t r;
-    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
-    return r;
-}
-
-// d += a * b, m16n8k8, TF32 operands (their low 13 bits are ignored), FP32 accumulators.
-__device__ __forceinline__ void mma_tf32(float (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
-    asm volatile(
-        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}
-
-// A TF32 head and the TF32 of what it leaves out: head + tail carries ~21 of FP32's 24 bits.
-__device__ __forceinline__ void split_tf32(float x, uint32_t& head, uint32_t& tail) {
-    head = to_tf32(x);
-    tail = to_tf32(x - __uint_as_float(head));
-}
 
 // ---- gather: A's values in slot order ------------------------------------------------------------
 // Every call: the user may change A's values between calls that share a preprocessed format. A
 // pass of its own (measured: reading values through `src` inside the tile kernel made it slower,
 // wave_squared_2hop 0.68 -> 1.19 ms at N = 128: a second dependent memory trip per tile).
-template <bool ACCURATE, typename I>
+template <class P, typename I>
 __device__ void gather(const SpmmTcParams& p) {
     if (*reinterpret_cast<const uint32_t*>(p.fmt.use_tensor_cores) == 0) return;  // CUDA cores take it
+    using In = typename P::Input;
     const I* cols = reinterpret_cast<const I*>(p.a.cols);
     const I* perm = reinterpret_cast<const I*>(p.a.perm);
-    const float* values = reinterpret_cast<const float*>(p.a.values);
+    const In* values = reinterpret_cast<const In*>(p.a.values);
     const uint32_t* src = reinterpret_cast<const uint32_t*>(p.fmt.src);
     const uint32_t tiles = reinterpret_cast<const uint32_t*>(p.fmt.win_tiles)[p.fmt.windows];
     const int64_t used = min(int64_t(reinterpret_cast<const uint32_t*>(p.fmt.tile_vals)[min(int64_t(tiles), p.fmt.tiles_max)]), p.fmt.slots_max);
-    auto value = [&](int64_t q) { return values[perm ? int64_t(perm[q]) : q]; };
+    auto value = [&](int64_t q) { return P::load_value(values, perm ? int64_t(perm[q]) : q); };
     for (int64_t s = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; s < used; s += int64_t(gridDim.x) * blockDim.x) {
         const uint32_t tagged = src[s];
         const int64_t q = min(int64_t(tagged & ~TC_SRC_DUPLICATE), p.fmt.slots_max - 1);
         float v = value(q);
         if (tagged & TC_SRC_DUPLICATE) {
             // Rare: later entries of the same row and column, wherever they lie in the row.
-            const spmm::Rows<float, I> rows(p.a, 0);
+            const spmm::Rows<In, I> rows(p.a, 0);
             const int64_t end = rows.end(row_search::row_of(rows, p.shape.m, q));
             for (int64_t j = q + 1; j < end; ++j)
                 if (cols[j] == cols[q]) v += value(j);
         }
-        if (ACCURATE) {
-            uint32_t head, tail;
-            split_tf32(v, head, tail);
-            reinterpret_cast<uint2*>(p.values)[s] = make_uint2(head, tail);
-        } else {
-            reinterpret_cast<uint32_t*>(p.values)[s] = to_tf32(v);
-        }
+        P::store_value(p.values, s, v);
     }
 }
 
 // ---- the tile kernel --------------------------------------------------------------------------------
-// One lane's share of a tile: its two values (rows g of the window, tile columns t and t + 4).
-template <bool ACCURATE>
-struct TileShare {
-    uint32_t head[2], tail[2];
-    uint32_t col[2];
-};
-
-// The metadata of up to 32 consecutive tiles, lane j holding tile `base + j`'s: one coalesced
-// load per array, so that inside the batch a tile costs shuffles, not dependent memory trips.
-struct TileBatch {
-    unsigned long long mask;
-    uint32_t first;
-    uint4 cols_lo, cols_hi;  // the tile's 8 columns
-};
-
-__device__ __forceinline__ TileBatch load_batch(const SpmmTcParams& p, uint32_t base, uint32_t end, int lane) {
-    TileBatch b{};
+__device__ __forceinline__ tc::TileBatch load_batch(const SpmmTcParams& p, uint32_t base, uint32_t end, int lane) {
+    tc::TileBatch b{};
     const uint32_t tile = base + uint32_t(lane);
     if (tile < end) {
         b.mask = reinterpret_cast<const unsigned long long*>(p.fmt.masks)[tile];
@@ -114,81 +76,6 @@ __device__ __forceinline__ TileBatch load_batch(const SpmmTcParams& p, uint32_t 
         b.cols_hi = cols[1];
     }
     return b;
-}
-
-// Tile j of the batch, as lane (g, t) needs it. Every lane must call it with the same j.
-template <bool ACCURATE>
-__device__ __forceinline__ TileShare<ACCURATE> share_of(const SpmmTcParams& p, const TileBatch& b, int j, int g, int t) {
-    constexpr unsigned FULL = 0xffffffffu;
-    const unsigned long long mask = __shfl_sync(FULL, b.mask, j);
-    const uint32_t first = __shfl_sync(FULL, b.first, j);
-    const uint32_t lo[4] = {__shfl_sync(FULL, b.cols_lo.x, j), __shfl_sync(FULL, b.cols_lo.y, j),
-                            __shfl_sync(FULL, b.cols_lo.z, j), __shfl_sync(FULL, b.cols_lo.w, j)};
-    const uint32_t hi[4] = {__shfl_sync(FULL, b.cols_hi.x, j), __shfl_sync(FULL, b.cols_hi.y, j),
-                            __shfl_sync(FULL, b.cols_hi.z, j), __shfl_sync(FULL, b.cols_hi.w, j)};
-    TileShare<ACCURATE> s;
-    s.col[0] = min(t == 0 ? lo[0] : t == 1 ? lo[1] : t == 2 ? lo[2] : lo[3], uint32_t(p.shape.k - 1));
-    s.col[1] = min(t == 0 ? hi[0] : t == 1 ? hi[1] : t == 2 ? hi[2] : hi[3], uint32_t(p.shape.k - 1));
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-        const uint32_t bit = uint32_t(g) * TILE + uint32_t(t + 4 * h);
-        s.head[h] = s.tail[h] = 0;
-        if ((mask >> bit) & 1) {
-            const uint32_t slot = min(first + __popcll(mask & ((1ull << bit) - 1)), uint32_t(p.fmt.slots_max - 1));
-            if (ACCURATE) {
-                const uint2 v = reinterpret_cast<const uint2*>(p.values)[slot];
-                s.head[h] = v.x;
-                s.tail[h] = v.y;
-            } else {
-                s.head[h] = reinterpret_cast<const uint32_t*>(p.values)[slot];
-            }
-        }
-    }
-    return s;
-}
-
-// The lane's 2J columns (from `col0`) of B row `row`; columns at or past n read as zero (n is a
-// multiple of 4, so a float4 is wholly in or out).
-template <int J>
-__device__ __forceinline__ void load_b(const float* b, int64_t ldb, uint32_t row, int64_t col0, int64_t n, float (&out)[2 * J]) {
-    const float* r = b + int64_t(row) * ldb + col0;
-#pragma unroll
-    for (int v = 0; v < J / 2; ++v) {
-        float4 x = make_float4(0.f, 0.f, 0.f, 0.f);
-        if (col0 + 4 * v < n) x = __ldg(reinterpret_cast<const float4*>(r) + v);
-        out[4 * v] = x.x;
-        out[4 * v + 1] = x.y;
-        out[4 * v + 2] = x.z;
-        out[4 * v + 3] = x.w;
-    }
-}
-
-// acc[j] += (B rows of the tile, columns 2j, 2j + 1 of each lane's run) x tile. mma j's row g is
-// column 2J g + 2j, row g + 8 column 2J g + 2j + 1; k index t reads B row col[0], t + 4 col[1].
-template <int J, bool ACCURATE>
-__device__ __forceinline__ void multiply(float (&acc)[J][4], const float (&lo)[2 * J], const float (&hi)[2 * J], const TileShare<ACCURATE>& s) {
-    const uint32_t b_head[2] = {s.head[0], s.head[1]};
-#pragma unroll
-    for (int j = 0; j < J; ++j) {
-        const float x[4] = {lo[2 * j], lo[2 * j + 1], hi[2 * j], hi[2 * j + 1]};
-        if (ACCURATE) {
-            uint32_t head[4], tail[4];
-#pragma unroll
-            for (int e = 0; e < 4; ++e) split_tf32(x[e], head[e], tail[e]);
-            const uint32_t b_tail[2] = {s.tail[0], s.tail[1]};
-            // The tile's sum on its own, then added with a rounded FP32 add: the mma's own
-            // accumulation truncates, an error that would grow with the row's tiles.
-            float d[4] = {0.f, 0.f, 0.f, 0.f};
-            mma_tf32(d, tail, b_head);  // small terms first
-            mma_tf32(d, head, b_tail);
-            mma_tf32(d, head, b_head);
-#pragma unroll
-            for (int e = 0; e < 4; ++e) acc[j][e] += d[e];
-        } else {
-            const uint32_t a[4] = {to_tf32(x[0]), to_tf32(x[1]), to_tf32(x[2]), to_tf32(x[3])};
-            mma_tf32(acc[j], a, b_head);
-        }
-    }
 }
 
 // The lane's results: rows 2t and 2t + 1 of the window, 2J consecutive columns each.
@@ -203,27 +90,68 @@ __device__ __forceinline__ void unpack(const float (&acc)[J][4], float (&row0)[2
     }
 }
 
-// C(row, col0 ..) = alpha * v + beta * C (C not read when beta is 0), in float4s.
-template <int J>
+// Four (float) or eight (16-bit) consecutive elements of C, as float.
+template <typename TC>
+struct CVector;
+
+template <>
+struct CVector<float> {
+    static constexpr int LEN = 4;
+    __device__ static void load(const float* c, float (&v)[4]) {
+        const float4 x = *reinterpret_cast<const float4*>(c);
+        v[0] = x.x, v[1] = x.y, v[2] = x.z, v[3] = x.w;
+    }
+    __device__ static void store(float* c, const float (&v)[4]) { __stcs(reinterpret_cast<float4*>(c), make_float4(v[0], v[1], v[2], v[3])); }
+};
+
+template <typename T16>
+struct CVector16 {
+    static constexpr int LEN = 4;  // an 8-byte vector: a lane's run is 4 or 8 columns
+    __device__ static uint32_t pack(float lo, float hi) {
+        const T16 a = from_compute<T16>(lo), b = from_compute<T16>(hi);
+        return uint32_t(*reinterpret_cast<const uint16_t*>(&a)) | uint32_t(*reinterpret_cast<const uint16_t*>(&b)) << 16;
+    }
+    __device__ static float half_of(uint32_t w, int h) {
+        const uint16_t bits = uint16_t(w >> (16 * h));
+        return to_compute<float>(*reinterpret_cast<const T16*>(&bits));
+    }
+    __device__ static void load(const T16* c, float (&v)[4]) {
+        const uint2 x = *reinterpret_cast<const uint2*>(c);
+        v[0] = half_of(x.x, 0), v[1] = half_of(x.x, 1), v[2] = half_of(x.y, 0), v[3] = half_of(x.y, 1);
+    }
+    __device__ static void store(T16* c, const float (&v)[4]) {
+        __stcs(reinterpret_cast<uint2*>(c), make_uint2(pack(v[0], v[1]), pack(v[2], v[3])));
+    }
+};
+template <>
+struct CVector<__half> : CVector16<__half> {};
+template <>
+struct CVector<__nv_bfloat16> : CVector16<__nv_bfloat16> {};
+
+// C(row, col0 ..) = alpha * v + beta * C (C not read when beta is 0), in vectors; the lane's run
+// is wholly in or out of [0, n) (n is a multiple of the vector for every type taken here).
+template <int J, typename TC>
 __device__ __forceinline__ void store_c(const SpmmTcParams& p, int64_t row, int64_t col0, const float (&v)[2 * J], float alpha, float beta) {
+    using V = CVector<TC>;
     if (row >= p.shape.m) return;
-    float* c = reinterpret_cast<float*>(p.c.values) + row * p.c.row_stride + col0;
+    TC* c = reinterpret_cast<TC*>(p.c.values) + row * p.c.row_stride + col0;
 #pragma unroll
-    for (int x = 0; x < J / 2; ++x) {
-        if (col0 + 4 * x >= p.shape.n) break;
-        float4 out = make_float4(alpha * v[4 * x], alpha * v[4 * x + 1], alpha * v[4 * x + 2], alpha * v[4 * x + 3]);
+    for (int x = 0; x < 2 * J / V::LEN; ++x) {
+        if (col0 + V::LEN * x >= p.shape.n) break;
+        float out[V::LEN];
+#pragma unroll
+        for (int e = 0; e < V::LEN; ++e) out[e] = alpha * v[V::LEN * x + e];
         if (beta != 0.f) {
-            const float4 old = reinterpret_cast<const float4*>(c)[x];
-            out.x += beta * old.x;
-            out.y += beta * old.y;
-            out.z += beta * old.z;
-            out.w += beta * old.w;
+            float old[V::LEN];
+            V::load(c + V::LEN * x, old);
+#pragma unroll
+            for (int e = 0; e < V::LEN; ++e) out[e] += beta * old[e];
         }
-        __stcs(reinterpret_cast<float4*>(c) + x, out);
+        V::store(c + V::LEN * x, out);
     }
 }
 
-// A split window's partial sums: slot, window row, column.
+// A split window's partial sums (FP32 for every type): slot, window row, column.
 __device__ __forceinline__ float* partial_at(const SpmmTcParams& p, uint32_t slot, int64_t row_in_window, int64_t col) {
     const int64_t width = p.strips * p.strip_cols;
     return reinterpret_cast<float*>(p.partials) + (int64_t(slot) * WINDOW + row_in_window) * width + col;
@@ -240,7 +168,7 @@ __device__ __forceinline__ void store_partial(const SpmmTcParams& p, uint32_t sl
 // window's segments to arrive (for this strip) adds every segment's partials in segment order,
 // so the sum does not depend on who arrives last, writes C and resets the count for the next
 // call. Partials are read from L2 (ld.cg), where the release fences put them (common/flags.cuh).
-template <int J>
+template <int J, typename TC>
 __device__ __forceinline__ void finish_split(const SpmmTcParams& p, const uint4& seg, int64_t strip, int64_t col0, const float (&row0)[2 * J],
                                              const float (&row1)[2 * J], float alpha, float beta) {
     const int lane = threadIdx.x % WARP, t = lane % 4;
@@ -275,17 +203,20 @@ __device__ __forceinline__ void finish_split(const SpmmTcParams& p, const uint4&
                 sum[4 * x + 3] += v.w;
             }
         }
-        store_c<J>(p, int64_t(seg.x) * WINDOW + 2 * t + r, col0, sum, alpha, beta);
+        store_c<J, TC>(p, int64_t(seg.x) * WINDOW + 2 * t + r, col0, sum, alpha, beta);
     }
 }
 
-template <int J, bool ACCURATE>
+// P: the precision (common/tc_step.cuh); J: mmas per step (a strip of 16J columns); TC: C's type.
+template <class P, int J, typename TC>
 __device__ void tiles(const SpmmTcParams& p) {
     if (*reinterpret_cast<const uint32_t*>(p.fmt.use_tensor_cores) == 0) return;  // CUDA cores take it
+    using Step = typename P::Step;
+    using Rows = typename P::template Rows<J>;
     const int lane = threadIdx.x % WARP, g = lane / 4, t = lane % 4;
     const uint64_t* win_segs = reinterpret_cast<const uint64_t*>(p.fmt.win_segs);
     const uint4* segments = reinterpret_cast<const uint4*>(p.fmt.segments);
-    const float* b = reinterpret_cast<const float*>(p.b.values);
+    const typename P::B* b = reinterpret_cast<const typename P::B*>(p.b.values);
     const int64_t items = min(int64_t(uint32_t(win_segs[p.fmt.windows])), p.fmt.segments_max) * p.strips;
     const int64_t warps = int64_t(gridDim.x) * blockDim.x / WARP;
     const float alpha = load_scalar<float>(p.shape.alpha), beta = load_scalar<float>(p.shape.beta);
@@ -296,43 +227,38 @@ __device__ void tiles(const SpmmTcParams& p) {
         const uint4 seg = segments[item / p.strips];  // window, first tile, end tile, partial slot
         const int64_t col0 = (item % p.strips) * p.strip_cols + 2 * J * g;
         float acc[J][4] = {};
-        // Tiles in batches of 32 (metadata in registers), one tile ahead inside a batch: the next
-        // tile's values and B rows are in flight during this one's mmas.
+        // Tiles in batches of 32 (metadata in registers), one step ahead inside a batch: the next
+        // step's values and B rows are in flight during this one's mmas. A batch holds a whole
+        // number of two-tile steps except at the segment's end.
         const uint32_t end = min(seg.z, uint32_t(p.fmt.tiles_max));
         for (uint32_t base = seg.y; base < end; base += WARP) {
-            const TileBatch batch = load_batch(p, base, end, lane);
+            const tc::TileBatch batch = load_batch(p, base, end, lane);
             const int count = int(min(uint32_t(WARP), end - base));
-            TileShare<ACCURATE> s = share_of<ACCURATE>(p, batch, 0, g, t);
-            float lo[2 * J], hi[2 * J];
-            load_b<J>(b, p.b.row_stride, s.col[0], col0, p.shape.n, lo);
-            load_b<J>(b, p.b.row_stride, s.col[1], col0, p.shape.n, hi);
-            for (int j = 0; j < count; ++j) {
-                TileShare<ACCURATE> next;
-                float next_lo[2 * J], next_hi[2 * J];
-                const bool more = j + 1 < count;  // the same for the whole warp
+            Step s = P::share(p, batch, 0, count, g, t);
+            Rows r;
+            P::template load_b<J>(b, p.b.row_stride, s, col0, p.shape.n, r);
+            for (int j = 0; j < count; j += P::TILES) {
+                Step next;
+                Rows next_r;
+                const bool more = j + P::TILES < count;  // the same for the whole warp
                 if (more) {
-                    next = share_of<ACCURATE>(p, batch, j + 1, g, t);
-                    load_b<J>(b, p.b.row_stride, next.col[0], col0, p.shape.n, next_lo);
-                    load_b<J>(b, p.b.row_stride, next.col[1], col0, p.shape.n, next_hi);
+                    next = P::share(p, batch, j + P::TILES, count, g, t);
+                    P::template load_b<J>(b, p.b.row_stride, next, col0, p.shape.n, next_r);
                 }
-                multiply<J, ACCURATE>(acc, lo, hi, s);
+                P::template multiply<J>(acc, r, s);
                 if (more) {
                     s = next;
-#pragma unroll
-                    for (int i = 0; i < 2 * J; ++i) {
-                        lo[i] = next_lo[i];
-                        hi[i] = next_hi[i];
-                    }
+                    r = next_r;
                 }
             }
         }
         float row0[2 * J], row1[2 * J];
         unpack<J>(acc, row0, row1);
         if (seg.w == 0xffffffffu) {  // store_c skips columns at or past n
-            store_c<J>(p, int64_t(seg.x) * WINDOW + 2 * t, col0, row0, alpha, beta);
-            store_c<J>(p, int64_t(seg.x) * WINDOW + 2 * t + 1, col0, row1, alpha, beta);
+            store_c<J, TC>(p, int64_t(seg.x) * WINDOW + 2 * t, col0, row0, alpha, beta);
+            store_c<J, TC>(p, int64_t(seg.x) * WINDOW + 2 * t + 1, col0, row1, alpha, beta);
         } else if (seg.w < p.fmt.partial_slots) {
-            finish_split<J>(p, seg, item % p.strips, col0, row0, row1, alpha, beta);
+            finish_split<J, TC>(p, seg, item % p.strips, col0, row0, row1, alpha, beta);
         }
     }
 }
@@ -340,22 +266,32 @@ __device__ void tiles(const SpmmTcParams& p) {
 }  // namespace
 
 // ---- instantiations ---------------------------------------------------------------------------------------
-// gather: oxs_spmm_tc_gather_<tf32|3xtf32>_<index>; tiles: oxs_spmm_tc_tiles_<tf32|3xtf32>_s<16J>.
-#define OXS_TC_GATHER(MODE, ACC, IS, I)                                                                        \
+// gather: oxs_spmm_tc_gather_<tf32|3xtf32|f16|bf16>_<index>.
+#define OXS_TC_GATHER(MODE, POLICY, IS, I)                                                                     \
     extern "C" __global__ void __launch_bounds__(BLOCK) oxs_spmm_tc_gather_##MODE##_##IS(const SpmmTcParams p) { \
-        gather<ACC, I>(p);                                                                                     \
+        gather<POLICY, I>(p);                                                                                  \
     }
-OXS_TC_GATHER(tf32, false, i32, int32_t)
-OXS_TC_GATHER(tf32, false, i64, int64_t)
-OXS_TC_GATHER(3xtf32, true, i32, int32_t)
-OXS_TC_GATHER(3xtf32, true, i64, int64_t)
+OXS_TC_GATHER(tf32, tc::Tf32<false>, i32, int32_t)
+OXS_TC_GATHER(tf32, tc::Tf32<false>, i64, int64_t)
+OXS_TC_GATHER(3xtf32, tc::Tf32<true>, i32, int32_t)
+OXS_TC_GATHER(3xtf32, tc::Tf32<true>, i64, int64_t)
+OXS_TC_GATHER(f16, tc::Half16<__half>, i32, int32_t)
+OXS_TC_GATHER(f16, tc::Half16<__half>, i64, int64_t)
+OXS_TC_GATHER(bf16, tc::Half16<__nv_bfloat16>, i32, int32_t)
+OXS_TC_GATHER(bf16, tc::Half16<__nv_bfloat16>, i64, int64_t)
 
-#define OXS_TC_TILES(MODE, ACC, COLS, J)                                                                       \
-    extern "C" __global__ void __launch_bounds__(BLOCK, TILE_BLOCKS) oxs_spmm_tc_tiles_##MODE##_s##COLS(      \
+// tiles: oxs_spmm_tc_tiles_<tf32|3xtf32>_s<16J> (C in FP32), oxs_spmm_tc_tiles_<f16|bf16>_<C>_s<16J>.
+#define OXS_TC_TILES(NAME, POLICY, TC, COLS, J)                                                                \
+    extern "C" __global__ void __launch_bounds__(BLOCK, TILE_BLOCKS) oxs_spmm_tc_tiles_##NAME##_s##COLS(      \
         const SpmmTcParams p) {                                                                                \
-        tiles<J, ACC>(p);                                                                                      \
+        tiles<POLICY, J, TC>(p);                                                                               \
     }
-OXS_TC_TILES(tf32, false, 32, 2)
-OXS_TC_TILES(tf32, false, 64, 4)
-OXS_TC_TILES(3xtf32, true, 32, 2)
-OXS_TC_TILES(3xtf32, true, 64, 4)
+#define OXS_TC_TILES_STRIPS(NAME, POLICY, TC)   \
+    OXS_TC_TILES(NAME, POLICY, TC, 32, 2)       \
+    OXS_TC_TILES(NAME, POLICY, TC, 64, 4)
+OXS_TC_TILES_STRIPS(tf32, tc::Tf32<false>, float)
+OXS_TC_TILES_STRIPS(3xtf32, tc::Tf32<true>, float)
+OXS_TC_TILES_STRIPS(f16_f16, tc::Half16<__half>, __half)
+OXS_TC_TILES_STRIPS(f16_f32, tc::Half16<__half>, float)
+OXS_TC_TILES_STRIPS(bf16_bf16, tc::Half16<__nv_bfloat16>, __nv_bfloat16)
+OXS_TC_TILES_STRIPS(bf16_f32, tc::Half16<__nv_bfloat16>, float)

@@ -227,13 +227,17 @@ __device__ void masks(const TcBuildParams& p) {
 
 // ---- 12: tensor cores or CUDA cores ----------------------------------------------------------------
 // One thread: pairs (the B rows the tiles read) against entries (those the CUDA-core kernel reads).
+// Fewer value slots than entries means some (row, column) is given more than once.
 template <typename I>
 __device__ void decide(const TcBuildParams& p) {
     const Rows<I> a(p);
     const uint32_t* pair = reinterpret_cast<const uint32_t*>(p.distinct);
     const int64_t entries = a.window_start(p.fmt.windows);
     const uint64_t pairs = pair[entries];
-    *reinterpret_cast<uint32_t*>(p.fmt.use_tensor_cores) = uint64_t(entries) * 10 >= pairs * p.min_reuse_tenths ? 1u : 0u;
+    const uint32_t tiles = min(int64_t(reinterpret_cast<const uint32_t*>(p.fmt.win_tiles)[p.fmt.windows]), p.fmt.tiles_max);
+    const int64_t slots = reinterpret_cast<const uint32_t*>(p.fmt.tile_vals)[tiles];
+    const bool duplicates_refused = p.refuse_duplicates != 0 && slots < entries;
+    *reinterpret_cast<uint32_t*>(p.fmt.use_tensor_cores) = !duplicates_refused && uint64_t(entries) * 10 >= pairs * p.min_reuse_tenths ? 1u : 0u;
 }
 
 // ---- 10: popcount per tile -----------------------------------------------------------------------------

@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh >/dev/null
-rm -rf .device && mkdir -p .device/bin .device/c_tests
+rm -rf .device && mkdir -p .device/bin .device/c_tests build
 
 # Release library and the C consumers, through the installed package.
 OXSPARSE_TESTS_FORTRAN=ON bash scripts/run_c_tests.sh >build/device-prepare-c.log 2>&1 ||

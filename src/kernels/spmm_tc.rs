@@ -7,7 +7,8 @@
 //! the entry each slot comes from; every call gathers A's values through it into slot order (the
 //! user may change them between calls that share a preprocessed format). The structure is built
 //! once by `preprocess`, or by every plain call. Memory: 4 bytes per entry for `src`, 4 per
-//! value slot (8 in the accurate mode), 44 per tile (32 of columns, 8 of mask, 4 of slot offset).
+//! value slot (8 in the accurate mode, 2 for FP16 / BF16), 44 per tile (32 of columns, 8 of mask,
+//! 4 of slot offset).
 //!
 //! The workspace holds the format (`persistent`, kept from preprocess) and a `transient` region
 //! that the build's sort uses and that the compute kernels then reuse for the gathered values and
@@ -17,7 +18,8 @@ use super::params::spmm_tc::*;
 use super::{grid_for, launch};
 use crate::context::Handle;
 use crate::error::{Error, Result};
-use crate::types::IndexType;
+use super::spmm::Types;
+use crate::types::{DataType, IndexType};
 use cudarc::driver::result;
 
 const BUILD: &str = "tc_build";
@@ -84,8 +86,8 @@ fn scan_blocks(len: u64) -> u64 {
 }
 
 impl TcLayout {
-    /// For op(A) of `m` rows and `nnz` entries, C of `n` columns.
-    pub fn new(m: i64, nnz: i64, n: i64, accurate: bool) -> TcLayout {
+    /// For op(A) of `m` rows and `nnz` entries, C of `n` columns, `value_bytes` per gathered value.
+    pub fn new(m: i64, nnz: i64, n: i64, value_bytes: u64) -> TcLayout {
         let (m, nnz, n) = (m.max(0) as u64, nnz.max(0) as u64, n.max(0) as u64);
         let windows = m.div_ceil(TC_WINDOW as u64);
         // Window w has ceil(pairs_w / 8) tiles, and pairs <= entries.
@@ -135,7 +137,7 @@ impl TcLayout {
             c += align_up(bytes);
             here
         };
-        let values = compute(nnz.max(1) * if accurate { 8 } else { 4 });
+        let values = compute(nnz.max(1) * value_bytes);
         let partials = compute(partial_slots * TC_WINDOW as u64 * width * 4);
 
         let relative = TcFormat {
@@ -219,8 +221,9 @@ fn scan(h: &Handle, base: &TcBuildParams, data: u64, len: u64, sums: u64, suffix
 }
 
 /// Builds BitTCF for op(A) (`a`: its rows, m x k with nnz entries) into the region at `at`.
-/// `min_reuse_tenths`: see `TcBuildParams` (0 forces tensor cores).
-pub fn build(h: &Handle, a: super::params::spmm::SpmmRows, (m, k, nnz): (i64, i64, i64), index: IndexType, layout: &TcLayout, at: u64, min_reuse_tenths: u32) -> Result<()> {
+/// `min_reuse_tenths` and `refuse_duplicates`: see `TcBuildParams` (a reuse of 0 forces tensor
+/// cores, but for refused duplicates).
+pub fn build(h: &Handle, a: super::params::spmm::SpmmRows, (m, k, nnz): (i64, i64, i64), index: IndexType, layout: &TcLayout, at: u64, (min_reuse_tenths, refuse_duplicates): (u32, bool)) -> Result<()> {
     if nnz <= 0 || nnz > i32::MAX as i64 || k >= u32::MAX as i64 || m <= 0 {
         return Err(Error::Internal(format!("tensor-core build for m={m} k={k} nnz={nnz}")));
     }
@@ -239,6 +242,7 @@ pub fn build(h: &Handle, a: super::params::spmm::SpmmRows, (m, k, nnz): (i64, i6
         counts: at + layout.counts,
         sort_tiles: sort_tiles as i64,
         min_reuse_tenths,
+        refuse_duplicates: refuse_duplicates as u32,
         distinct: at + layout.distinct,
         ..Default::default()
     };
@@ -313,16 +317,26 @@ pub fn read_choice(h: &Handle, layout: &TcLayout, at: u64) -> Result<Option<bool
     Ok(Some(u32::from_ne_bytes(flag) != 0))
 }
 
+/// The kernels' names for A and B of `types.ab` and C of `types.c` (FP32 in the tensor-op modes,
+/// FP16 or BF16 with C in the same type or FP32): (gather mode, tiles mode).
+fn modes(types: Types, accurate: bool) -> (&'static str, String) {
+    match types.ab {
+        DataType::CUDA_R_32F if accurate => ("3xtf32", "3xtf32".into()),
+        DataType::CUDA_R_32F => ("tf32", "tf32".into()),
+        ab => (ab.kernel_suffix(), format!("{}_{}", ab.kernel_suffix(), types.c.kernel_suffix())),
+    }
+}
+
 /// Gathers A's values into slot order, then runs the tiles (split windows are finished by their
 /// last segment, in the same launch). Both return at once when the build chose CUDA cores.
-pub fn spmm(h: &Handle, p: &SpmmTcParams, index: IndexType, accurate: bool, nnz: i64) -> Result<()> {
-    let mode = if accurate { "3xtf32" } else { "tf32" };
+pub fn spmm(h: &Handle, p: &SpmmTcParams, types: Types, index: IndexType, accurate: bool, nnz: i64) -> Result<()> {
+    let (gather, tiles) = modes(types, accurate);
     let b = TC_BLOCK;
     // Grid-stride, and capped: when the build chose CUDA cores every block just returns.
     let gather_grid = grid_for(nnz.max(1) as u64, b).min(h.sm_count.max(1) as u32 * 16);
-    launch(h, COMPUTE, &format!("oxs_spmm_tc_gather_{mode}_{}", index_suffix(index)), (gather_grid, 1, 1), b, 0, p)?;
+    launch(h, COMPUTE, &format!("oxs_spmm_tc_gather_{gather}_{}", index_suffix(index)), (gather_grid, 1, 1), b, 0, p)?;
     let grid = (h.sm_count.max(1) as u32) * TILE_BLOCKS_PER_SM;
-    launch(h, COMPUTE, &format!("oxs_spmm_tc_tiles_{mode}_s{}", p.strip_cols), (grid, 1, 1), b, 0, p)
+    launch(h, COMPUTE, &format!("oxs_spmm_tc_tiles_{tiles}_s{}", p.strip_cols), (grid, 1, 1), b, 0, p)
 }
 
 #[cfg(test)]
@@ -341,15 +355,16 @@ mod tests {
     #[test]
     fn layout_bounds_tiles_and_segments() {
         // 1000 rows -> 125 windows; 5000 entries -> at most 625 + 125 tiles.
-        let l = TcLayout::new(1000, 5000, 128, false);
+        let l = TcLayout::new(1000, 5000, 128, 4);
         assert_eq!(l.relative.windows, 125);
         assert_eq!(l.relative.tiles_max, 750);
         assert_eq!(l.relative.segment, TC_SEGMENT_MIN as i64);
         assert_eq!(l.relative.segments_max, 125 + 750 / 4 + 1);
         // Few entries: no more tiles than entries.
-        assert_eq!(TcLayout::new(1000, 10, 128, false).relative.tiles_max, 10);
-        // The accurate mode's values take twice the room.
-        assert!(TcLayout::new(1000, 5000, 128, true).bytes > l.bytes);
+        assert_eq!(TcLayout::new(1000, 10, 128, 4).relative.tiles_max, 10);
+        // The accurate mode's values take twice the room, 16-bit values half.
+        assert!(TcLayout::new(1000, 5000, 128, 8).bytes > l.bytes);
+        assert!(TcLayout::new(1000, 5000, 128, 2).partials < l.partials);
         let f = l.format(1 << 20);
         assert_eq!(f.win_tiles, 1 << 20);
         assert!(f.segments + 16 * l.relative.segments_max as u64 <= (1 << 20) + l.transient);
@@ -363,6 +378,16 @@ mod tests {
         // wave_squared_2hop: 11M entries, N = 128: 1.38M x 2 / 8448 = 326 -> 64.
         assert_eq!(segment_tiles(10_973_239, 19_540, 128), 64);
         assert_eq!(segment_tiles(0, 0, 0), TC_SEGMENT_MIN);
+    }
+
+    #[test]
+    fn kernel_names_follow_the_types() {
+        use DataType::*;
+        let t = |ab, c| Types { ab, c, compute: CUDA_R_32F };
+        assert_eq!(modes(t(CUDA_R_32F, CUDA_R_32F), false), ("tf32", "tf32".to_string()));
+        assert_eq!(modes(t(CUDA_R_32F, CUDA_R_32F), true), ("3xtf32", "3xtf32".to_string()));
+        assert_eq!(modes(t(CUDA_R_16F, CUDA_R_16F), false), ("f16", "f16_f16".to_string()));
+        assert_eq!(modes(t(CUDA_R_16BF, CUDA_R_32F), false), ("bf16", "bf16_f32".to_string()));
     }
 
     #[test]

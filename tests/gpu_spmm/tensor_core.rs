@@ -1,5 +1,7 @@
-//! The tensor-core path (FP32 with the handle in a tensor-op math mode) against the float64
-//! reference: TF32 within its bound (harness `TF32_REL`), the FP32-accurate mode within FP32's.
+//! The tensor-core path (FP32 with the handle in a tensor-op math mode; FP16 and BF16 in any
+//! mode) against the float64 reference: TF32 within its bound (harness `TF32_REL`), the
+//! FP32-accurate mode within FP32's, 16-bit operands within FP32 accumulation's (their products
+//! are exact) plus the output's rounding.
 //! The build sends matrices whose windows share few columns to the CUDA-core kernel; dense cases
 //! here always take the tensor cores, and the device suite runs the whole file again with
 //! `OXSPARSE_SPMM_KERNEL=tensor_cores`, which sends every case there.
@@ -9,12 +11,31 @@
 
 use super::harness::*;
 use super::*;
+use oxsparse::types::DataType::*;
 use oxsparse::types::MathMode;
 
 const TF32: MathMode = MathMode::OXSPARSE_TF32_TENSOR_OP_MATH;
 const ACCURATE: MathMode = MathMode::OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH;
 
+/// The 16-bit combinations with tensor cores: (A and B, C, compute).
+const HALF_TYPES: [Types; 4] = [
+    (CUDA_R_16F, CUDA_R_16F, CUDA_R_32F),
+    (CUDA_R_16F, CUDA_R_32F, CUDA_R_32F),
+    (CUDA_R_16BF, CUDA_R_16BF, CUDA_R_32F),
+    (CUDA_R_16BF, CUDA_R_32F, CUDA_R_32F),
+];
+
 fn cases(math: MathMode, seed: usize) -> Vec<Case> {
+    cases_of(F32, math, seed)
+}
+
+/// 16-bit B and C rows are vectors of 8 (tensor cores, and the CUDA-core vector kernels) only when
+/// n is a multiple of 8: round the shapes' n up, so that strips are still cut short (40, 104).
+fn half_cases(types: Types, seed: usize) -> Vec<Case> {
+    cases_of(types, MathMode::OXSPARSE_DEFAULT_MATH, seed).into_iter().map(|c| Case { n: (c.n + 7) / 8 * 8, ..c }).collect()
+}
+
+fn cases_of(types: Types, math: MathMode, seed: usize) -> Vec<Case> {
     let shapes: [(i64, i64, i64, Pattern); 15] = [
         (9, 40, 32, Pattern::Dense),
         (300, 64, 64, Pattern::Dense),
@@ -52,9 +73,10 @@ fn cases(math: MathMode, seed: usize) -> Vec<Case> {
                 pattern,
                 preprocess: at % 2 == 0,
                 math,
+                types,
                 ..Case::new(fmt, (m, k, n))
             };
-            out.push(Case { math, ..vary(c, seed + at) });
+            out.push(Case { math, types, ..vary(c, seed + at) });
         }
     }
     out
@@ -68,6 +90,13 @@ fn tf32_matches_reference() {
 #[test]
 fn fp32_accurate_matches_reference_at_fp32_tolerance() {
     sweep("spmm tensor cores fp32-accurate", &cases(ACCURATE, 22_000));
+}
+
+#[test]
+fn fp16_and_bf16_match_reference() {
+    for (i, &types) in HALF_TYPES.iter().enumerate() {
+        sweep(&format!("spmm tensor cores {:?} -> {:?}", types.0, types.1), &half_cases(types, 23_000 + 1000 * i));
+    }
 }
 
 /// The largest error relative to the bound scale, over C's logical entries.
@@ -112,14 +141,27 @@ fn modes_differ_and_reproduce() {
     assert!(accurate <= 4.0 * fp32.max(1e-8), "FP32-accurate error {accurate:e} is far above FP32's {fp32:e}");
 }
 
+/// A value that, added to any value of `t`'s test grid (tests/common/values.rs), gives a sum that
+/// FP16 / BF16 cannot hold for half of them (an odd multiple of the grid step above 2): a slot
+/// holding the rounded sum would be off by a 16-bit rounding, far over FP32 C's tolerance.
+fn duplicate_value(t: oxsparse::types::DataType, v: f64) -> f64 {
+    match t {
+        CUDA_R_16F => 2.0 + 1.0 / 512.0,
+        CUDA_R_16BF => 2.0 + 1.0 / 64.0,
+        _ => 0.375 - v / 2.0,
+    }
+}
+
 /// New A values after preprocess are used (values are gathered by every call), and duplicate
-/// (row, column) entries are added.
+/// (row, column) entries are added: in the slot for FP32, on CUDA cores for 16-bit values.
 #[test]
 fn new_values_and_duplicates() {
     let Some(_gpu) = gpu("spmm tensor cores: new values, duplicates") else { return };
     let h = CHandle::new();
-    for math in [TF32, ACCURATE] {
-        let case = Case { order_b: ROW, order_c: ROW, math, pattern: Pattern::Dense, ..Case::new(Fmt::Csr, (200, 120, 32)) };
+    let default = MathMode::OXSPARSE_DEFAULT_MATH;
+    let runs = [(F32, TF32), (F32, ACCURATE), (HALF_TYPES[1], default), (HALF_TYPES[3], default)];
+    for (types, math) in runs {
+        let case = Case { order_b: ROW, order_c: ROW, math, types, pattern: Pattern::Dense, ..Case::new(Fmt::Csr, (200, 120, 32)) };
         // New values after preprocess.
         let mut p = Problem::new(&case);
         let g = Gpu::upload(&p).unwrap();
@@ -130,7 +172,7 @@ fn new_values_and_duplicates() {
         p.renew_a_values(77);
         g.rewrite(&p);
         expect(unsafe { args.spmm(&h, ws_ptr(&ws)) }, "SpMM").unwrap();
-        p.check(&g.c_buf.to_vec()).unwrap_or_else(|e| panic!("{math:?}, new values after preprocess: {e}"));
+        p.check(&g.c_buf.to_vec()).unwrap_or_else(|e| panic!("{types:?} {math:?}, new values after preprocess: {e}"));
 
         // Every third row repeats one of its entries (a different value) at its end.
         let mut p = Problem::new(&Case { seed: 5, ..case });
@@ -142,7 +184,7 @@ fn new_values_and_duplicates() {
             values.extend_from_slice(&a.values[lo..hi]);
             if r % 3 == 0 && hi > lo {
                 indices.push(a.indices[lo]);
-                values.push((0.375 - a.values[lo].0 / 2.0, 0.0));
+                values.push((duplicate_value(types.0, a.values[lo].0), 0.0));
             }
             offsets.push(indices.len() as i64 + a.base);
         }
@@ -150,7 +192,7 @@ fn new_values_and_duplicates() {
         (a.offsets, a.indices, a.values) = (offsets, indices, values);
         let g = Gpu::upload(&p).unwrap();
         for pre in [false, true] {
-            p.check(&run(&h, &p, &g, pre).unwrap()).unwrap_or_else(|e| panic!("{math:?}, duplicates, preprocess {pre}: {e}"));
+            p.check(&run(&h, &p, &g, pre).unwrap()).unwrap_or_else(|e| panic!("{types:?} {math:?}, duplicates, preprocess {pre}: {e}"));
         }
     }
 }

@@ -29,6 +29,8 @@ Measuring:
   --runs N                 timed calls per case, median reported (default 20)
   --warmup N               untimed calls before them (default 3)
   --dense-cap-gib G        skip an SpMM case whose dense B and C (one copy) exceed G GiB (default 8)
+  --spmm-precisions P,...  only SpMM's configurations of these precisions (fp32, fp64, fp16;
+                           default all)
   --spmv-alpha X, --spmv-beta X   SpMV's alpha and beta in Y = alpha A X + beta Y (default 0.7
                            and 0; with beta != 0 Y starts from random values)
   --math-mode default|tf32|fp32_accurate   oxsparse's math mode (oxsparseSetMathMode, replacing
@@ -53,6 +55,8 @@ pub struct Options {
     pub runs: usize,
     pub warmup: usize,
     pub dense_cap_bytes: u64,
+    /// SpMM's precisions to measure (upper-case names, as `FP16`); empty for all.
+    pub spmm_precisions: Vec<&'static str>,
     pub spmv: ops::SpmvScalars,
     /// The grid size of SpMV's stencil: Some(None) for none, None to leave it to the default.
     pub spmv_stencil: Option<Option<usize>>,
@@ -80,6 +84,7 @@ pub fn parse_args(args: &[String]) -> Result<Option<Options>> {
         runs: 0,
         warmup: 0,
         dense_cap_bytes: 8 << 30,
+        spmm_precisions: vec![],
         spmv: ops::SPMV_DEFAULT_SCALARS,
         spmv_stencil: None,
         math_mode: MathMode::OXSPARSE_DEFAULT_MATH,
@@ -154,6 +159,12 @@ pub fn parse_args(args: &[String]) -> Result<Option<Options>> {
                 let v = value(&mut i, a)?;
                 let gib: f64 = v.parse().ok().filter(|g: &f64| g.is_finite() && *g > 0.0).ok_or(format!("{a}: {v:?} is not a positive number"))?;
                 o.dense_cap_bytes = (gib * (1u64 << 30) as f64) as u64;
+            }
+            "--spmm-precisions" => {
+                for name in value(&mut i, a)?.split(',').filter(|s| !s.is_empty()) {
+                    let p = ["FP32", "FP64", "FP16"].into_iter().find(|k| k.eq_ignore_ascii_case(name));
+                    o.spmm_precisions.push(p.ok_or(format!("{a}: unknown precision {name:?} (known: fp32, fp64, fp16)"))?);
+                }
             }
             "--spmv-stencil" => {
                 let v = value(&mut i, a)?;
@@ -277,6 +288,14 @@ mod tests {
         assert_eq!((o.spmv.alpha, o.spmv.beta, o.spmv_stencil), (-1.5, 0.25, Some(Some(40))));
         assert_eq!(parse_args(&args("--spmv-stencil none")).unwrap().unwrap().spmv_stencil, Some(None));
         assert_eq!(parse_args(&args("--spmv-stencil 0")).unwrap().unwrap().spmv_stencil, Some(None));
+    }
+
+    #[test]
+    fn spmm_precisions() {
+        assert!(parse_args(&[]).unwrap().unwrap().spmm_precisions.is_empty());
+        let o = parse_args(&args("--spmm-precisions fp16,FP32")).unwrap().unwrap();
+        assert_eq!(o.spmm_precisions, vec!["FP16", "FP32"]);
+        assert!(parse_args(&args("--spmm-precisions fp8")).unwrap_err().contains("fp8"));
     }
 
     #[test]

@@ -102,7 +102,7 @@ fn run(opts: Options) -> i32 {
         }
     };
     let settings = Settings { warmup: opts.warmup, runs: opts.runs };
-    let op_config = ops::OpConfig { dense_cap_bytes: opts.dense_cap_bytes, math_mode: opts.math_mode };
+    let op_config = ops::OpConfig { dense_cap_bytes: opts.dense_cap_bytes, math_mode: opts.math_mode, spmm_precisions: opts.spmm_precisions.clone() };
     ops::set_spmv_scalars(opts.spmv);
     let mut bench = Bench { libs: vec![Lib::Ox(ox.0)], gpu: &gpu, settings, op_config, rows: vec![], notes: vec![], failures: 0, progress: Progress::new() };
     if opts.math_mode != MathMode::OXSPARSE_DEFAULT_MATH {

@@ -95,6 +95,10 @@ pub struct TcBuildParams {
     pub shift: u32,
     /// Entries per pair, in tenths, from which the build picks tensor cores (0: always).
     pub min_reuse_tenths: u32,
+    /// 1 for FP16 / BF16 values: a slot holds one value of A's type, which cannot carry the sum
+    /// of a (row, column) given more than once, so a matrix with such entries goes to CUDA cores.
+    pub refuse_duplicates: u32,
+    pub pad: u32,
     /// u32 per sorted entry + 1: 1 where a new (window, column) pair starts, then its scan.
     pub distinct: u64,
     /// The array being scanned, its length and chunk sums.

@@ -11,7 +11,8 @@
 //!   or overwritten, is detected on the GPU and not trusted (the kernels then do without, with
 //!   the same arithmetic). Row views are rebuilt by every call: they hold indices the kernels
 //!   follow, so a stale one must never be read.
-//! * In a tensor-op math mode (`Kernel::TensorCore`) preprocess also builds BitTCF
+//! * On tensor cores (`Kernel::TensorCore`: FP32 in a tensor-op math mode, FP16 and BF16 always;
+//!   FP16 / BF16 matrices that repeat a (row, column) stay on CUDA cores) preprocess also builds BitTCF
 //!   (src/kernels/spmm_tc.rs), trusted later only in the same allocation, and waits to read back
 //!   the build's choice between tensor cores and the CUDA-core tile kernel (not under graph
 //!   capture), so that its calls launch only the chosen one; a plain call builds the format and
@@ -210,7 +211,8 @@ fn build_tile_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Re
 fn build_tensor_core_format(h: &Handle, call: &Call, p: &Plan, ws: u64) -> Result<()> {
     if let (Kernel::TensorCore { .. }, Some(layout)) = (p.kernel, p.tc) {
         let d = p.dims;
-        spmm_tc::build(h, rows(call, p, ws), (d.m, d.k, call.a.nnz), p.index, &layout, ws + p.tc_at as u64, plan::tensor_core_min_reuse())?;
+        let refuse_duplicates = p.types.ab != DataType::CUDA_R_32F;
+        spmm_tc::build(h, rows(call, p, ws), (d.m, d.k, call.a.nnz), p.index, &layout, ws + p.tc_at as u64, (plan::tensor_core_min_reuse(), refuse_duplicates))?;
     }
     Ok(())
 }
@@ -364,7 +366,7 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
                 strip_cols: strip,
             };
             if tc_choice != Some(false) {
-                spmm_tc::spmm(h, &tp, p.index, accurate, call.a.nnz)?;
+                spmm_tc::spmm(h, &tp, types, p.index, accurate, call.a.nnz)?;
             }
             // The CUDA-core tile kernel, which returns at once when the build chose tensor cores.
             if tc_choice != Some(true) {

@@ -50,7 +50,7 @@ pub enum Kernel {
     /// with the same staging as `RowVec`; the default for the vectorised cases.
     Tiles { size: u32, per_block: u32, stage_b: bool, stage_c: bool },
     /// Tensor cores over BitTCF (src/kernels/spmm_tc.rs): FP32 with the handle in a tensor-op math
-    /// mode; `accurate`: 3xTF32. `strip` columns of C per warp and work item. The build decides
+    /// mode (`accurate`: 3xTF32), FP16 and BF16 always. `strip` columns of C per warp and work item. The build decides
     /// on the GPU whether the matrix's windows share enough columns; if not, the CUDA-core tile
     /// kernel (`size`, `per_block` as in `Tiles`) takes the call instead.
     TensorCore { strip: u32, accurate: bool, size: u32, per_block: u32, stage_b: bool, stage_c: bool },
@@ -248,15 +248,31 @@ fn tiles_fit(d: &Dims, t: Types, b: &SpmmDense, stage_b: bool) -> bool {
     d.k < i32::MAX as i64 && (0..=i32::MAX as i64).contains(&(ldb * t.ab.size_bytes() as i64))
 }
 
-/// The tensor-core path: FP32 with the handle in a tensor-op math mode, one batch, op(A) as rows
-/// with entries and columns that its 32-bit positions can number.
+/// The tensor-core path: FP32 with the handle in a tensor-op math mode, or FP16 / BF16 A and B
+/// (exact products, FP32 compute) in any mode; one batch, op(A) as rows with entries and columns
+/// that its 32-bit positions can number. `OXSPARSE_SPMM_KERNEL=cuda_cores` (or `rowvec`) turns it
+/// off (for comparisons).
 fn tensor_cores(call: &Call, d: &Dims, t: Types) -> bool {
-    call.math.tensor_ops()
-        && (t.ab, t.c, t.compute) == (CUDA_R_32F, CUDA_R_32F, CUDA_R_32F)
-        && d.batches == 1
-        && call.a.nnz > 0
-        && call.a.nnz <= i32::MAX as i64
-        && d.k < u32::MAX as i64
+    static OFF: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_KERNEL").is_ok_and(|v| v == "cuda_cores" || v == "rowvec"));
+    tensor_core_types(t, call.math) && !*OFF && d.batches == 1 && call.a.nnz > 0 && call.a.nnz <= i32::MAX as i64 && d.k < u32::MAX as i64
+}
+
+fn tensor_core_types(t: Types, math: MathMode) -> bool {
+    match (t.ab, t.c, t.compute) {
+        (CUDA_R_32F, CUDA_R_32F, CUDA_R_32F) => math.tensor_ops(),
+        (CUDA_R_16F, CUDA_R_16F | CUDA_R_32F, CUDA_R_32F) | (CUDA_R_16BF, CUDA_R_16BF | CUDA_R_32F, CUDA_R_32F) => true,
+        _ => false,
+    }
+}
+
+/// Bytes of one gathered value slot of the tensor-core kernels: a TF32 word, a (head, tail) pair
+/// in the FP32-accurate mode, or A's own 16-bit value.
+fn tc_value_bytes(t: Types, accurate: bool) -> u64 {
+    match t.ab {
+        CUDA_R_32F if accurate => 8,
+        CUDA_R_32F => 4,
+        _ => 2,
+    }
 }
 
 /// Entries per (window, column) pair, in tenths, from which the tensor cores take a matrix;
@@ -329,7 +345,7 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
             let size = tile_size(call.a.nnz, d.n);
             Kernel::TensorCore {
                 strip: spmm_tc::strip_cols(d.n) as u32,
-                accurate: call.math == MathMode::OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH,
+                accurate: types.ab == CUDA_R_32F && call.math == MathMode::OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH,
                 size,
                 per_block: slices_per_block(call.a.nnz, d.n, size),
                 stage_b,
@@ -361,7 +377,7 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
         p.tiles = Some(tile_layout(call.a.nnz, d.n, size, d.batches as i64, types.compute, shared_structure));
     }
     if let Kernel::TensorCore { accurate, .. } = p.kernel {
-        p.tc = Some(TcLayout::new(d.m, call.a.nnz, d.n, accurate));
+        p.tc = Some(TcLayout::new(d.m, call.a.nnz, d.n, tc_value_bytes(types, accurate)));
     }
     p.schedule_at = views;
     p.tc_at = views + p.schedule.map_or(0, |s| s.bytes) + p.tiles.map_or(0, |t| t.bytes);
@@ -428,6 +444,22 @@ mod tests {
         let table = tile_layout(5000, 64, 1024, 2, CUDA_R_32F, true);
         assert_eq!(table.rows_at, Some(many.bytes + ALIGN));
         assert_eq!(table.bytes, many.bytes + ALIGN + align_up(6 * 8));
+    }
+
+    #[test]
+    fn tensor_cores_take_fp32_in_tensor_op_modes_and_16_bit_always() {
+        let t = |ab, c| Types { ab, c, compute: CUDA_R_32F };
+        let default = MathMode::OXSPARSE_DEFAULT_MATH;
+        assert!(!tensor_core_types(t(CUDA_R_32F, CUDA_R_32F), default));
+        assert!(tensor_core_types(t(CUDA_R_32F, CUDA_R_32F), MathMode::OXSPARSE_TF32_TENSOR_OP_MATH));
+        assert!(tensor_core_types(t(CUDA_R_32F, CUDA_R_32F), MathMode::OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH));
+        for (ab, c) in [(CUDA_R_16F, CUDA_R_16F), (CUDA_R_16F, CUDA_R_32F), (CUDA_R_16BF, CUDA_R_16BF), (CUDA_R_16BF, CUDA_R_32F)] {
+            assert!(tensor_core_types(t(ab, c), default), "{ab:?} -> {c:?}");
+            assert_eq!(tc_value_bytes(t(ab, c), false), 2);
+        }
+        assert!(!tensor_core_types(Types { ab: CUDA_R_64F, c: CUDA_R_64F, compute: CUDA_R_64F }, MathMode::OXSPARSE_TF32_TENSOR_OP_MATH));
+        assert!(!tensor_core_types(Types { ab: CUDA_R_8I, c: CUDA_R_32I, compute: CUDA_R_32I }, default));
+        assert_eq!(tc_value_bytes(t(CUDA_R_32F, CUDA_R_32F), true), 8);
     }
 
     #[test]

@@ -20,13 +20,15 @@ pub struct OpConfig {
     pub dense_cap_bytes: u64,
     /// The math mode oxsparse's handle is in (`--math-mode`); SpMM's check follows it.
     pub math_mode: MathMode,
+    /// SpMM's precisions to measure (`--spmm-precisions`, names as `FP16`); empty for all.
+    pub spmm_precisions: Vec<&'static str>,
 }
 
 impl OpConfig {
     /// The defaults of the command line, with this cap: for tests.
     #[cfg(test)]
     pub const fn with_cap(dense_cap_bytes: u64) -> OpConfig {
-        OpConfig { dense_cap_bytes, math_mode: MathMode::OXSPARSE_DEFAULT_MATH }
+        OpConfig { dense_cap_bytes, math_mode: MathMode::OXSPARSE_DEFAULT_MATH, spmm_precisions: Vec::new() }
     }
 }
 

@@ -1,6 +1,7 @@
 //! SpMM: C = A B with A in CSR (32-bit indices, base 0), dense B (k x N) and C (m x N), alpha = 1,
-//! beta = 0, on every matrix, in six configurations (FP32 row-major N = 32 / 128 / 256, FP32
-//! column-major N = 128, FP64 and FP16 row-major N = 128; FP16 computes in FP32).
+//! beta = 0, on every matrix, in ten configurations (FP32 row-major N = 32 / 64 / 128 / 256, FP32
+//! column-major N = 128, FP64 row-major N = 128, FP16 row-major N = 32 / 64 / 128 / 256; FP16
+//! computes in FP32).
 //!
 //! oxsparse runs its default algorithm twice: after `oxsparseSpMM_preprocess` (its time, taken
 //! apart with events, is reported; this is the time in the speedup) and on fresh descriptors that
@@ -39,8 +40,9 @@ const DENSE_SEED: u64 = 0xB5EED;
 /// and 0 * NaN would be NaN) but far from any result, so an output never written is caught.
 const POISON_BYTE: u8 = 0x7B;
 
-/// The summary over every FP32 row-major N.
+/// The summaries over every FP32 and every FP16 row-major N.
 const ALL_N: &str = "FP32 row-major, N=32/64/128/256";
+const ALL_N_FP16: &str = "FP16 row-major, N=32/64/128/256";
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Config {
@@ -51,14 +53,18 @@ struct Config {
 
 /// N = 64 is reported apart from the 32/128/256 summary (the CUDA-core issue's target) and in the
 /// 32/64/128/256 one (the tensor-core issue's).
-const CONFIGS: [Config; 7] = [
+/// FP16 runs at every N of the tensor-core issue (its tensor-core path is the default).
+const CONFIGS: [Config; 10] = [
     Config { p: Precision::F32, layout: Layout::Row, n: 32 },
     Config { p: Precision::F32, layout: Layout::Row, n: 64 },
     Config { p: Precision::F32, layout: Layout::Row, n: 128 },
     Config { p: Precision::F32, layout: Layout::Row, n: 256 },
     Config { p: Precision::F32, layout: Layout::Col, n: 128 },
     Config { p: Precision::F64, layout: Layout::Row, n: 128 },
+    Config { p: Precision::F16, layout: Layout::Row, n: 32 },
+    Config { p: Precision::F16, layout: Layout::Row, n: 64 },
     Config { p: Precision::F16, layout: Layout::Row, n: 128 },
+    Config { p: Precision::F16, layout: Layout::Row, n: 256 },
 ];
 
 impl Config {
@@ -68,8 +74,13 @@ impl Config {
     }
 }
 
+/// Whether `--spmm-precisions` leaves this configuration in.
+fn chosen(c: &Config, cfg: &OpConfig) -> bool {
+    cfg.spmm_precisions.is_empty() || cfg.spmm_precisions.contains(&c.p.name())
+}
+
 fn skip(rows: u64, cols: u64, _max_nnz: u64, cfg: &OpConfig) -> Option<String> {
-    let smallest = CONFIGS.iter().map(|c| c.dense_bytes(rows, cols)).min().unwrap_or(0);
+    let smallest = CONFIGS.iter().filter(|c| chosen(c, cfg)).map(|c| c.dense_bytes(rows, cols)).min().unwrap_or(0);
     (smallest > cfg.dense_cap_bytes).then(|| format!("even the smallest B and C take {} > the cap of {} (--dense-cap-gib)", gib(smallest), gib(cfg.dense_cap_bytes)))
 }
 
@@ -80,6 +91,7 @@ fn gib(bytes: u64) -> String {
 fn cases<'m>(m: &'m Matrix, cfg: &OpConfig) -> Vec<Box<dyn Case + 'm>> {
     CONFIGS
         .iter()
+        .filter(|c| chosen(c, cfg))
         .map(|&c| Box::new(SpmmCase { m, cfg: c, dense_cap: cfg.dense_cap_bytes, math_mode: cfg.math_mode, copies: Vec::new(), reference: None, scope: None }) as Box<dyn Case>)
         .collect()
 }
@@ -153,6 +165,7 @@ impl Case for SpmmCase<'_> {
                 };
                 (vec!["FP32 row-major, N=32/128/256".to_string(), ALL_N.to_string(), format!("FP32 row-major N={n}")], Some(series))
             }
+            (Precision::F16, Layout::Row) => (vec![ALL_N_FP16.to_string(), format!("{} {} N={n}", p.name(), layout.name())], None),
             _ => (vec![format!("{} {} N={n}", p.name(), layout.name())], None),
         };
         Info {
@@ -289,10 +302,10 @@ mod tests {
     }
 
     #[test]
-    fn seven_configurations_with_flops_and_groups() {
+    fn ten_configurations_with_flops_and_groups() {
         let m = matrix();
         let cs = cases(&m, &OpConfig::with_cap(8 << 30));
-        assert_eq!(cs.len(), 7);
+        assert_eq!(cs.len(), 10);
         let n64 = cs[1].info();
         assert_eq!((n64.variant.as_str(), n64.chart_series), ("csr FP32, row-major, N=64", None));
         assert_eq!(n64.summary_groups, vec![ALL_N, "FP32 row-major N=64"]);
@@ -301,21 +314,34 @@ mod tests {
         assert_eq!(i.variant, "csr FP32, row-major, N=128");
         assert_eq!(i.summary_groups, vec!["FP32 row-major, N=32/128/256", ALL_N, "FP32 row-major N=128"]);
         assert_eq!(i.traffic_bytes, 4 * 1001 + 8 * 1000 + 4 * 1500 * 128);
-        let h = cs[6].info();
+        let h = cs[8].info();
         assert_eq!(h.variant, "csr FP16 (FP32 compute), row-major, N=128");
-        assert_eq!((h.summary_groups.len(), h.chart_series), (1, None));
+        assert_eq!((h.summary_groups, h.chart_series), (vec![ALL_N_FP16.to_string(), "FP16 row-major N=128".to_string()], None));
+        assert_eq!(cs[6].info().variant, "csr FP16 (FP32 compute), row-major, N=32");
         assert_eq!(cs[4].info().summary_groups, vec!["FP32 col-major N=128"]);
         assert!(cs.iter().all(|c| c.skip().is_none()));
     }
 
     #[test]
+    fn precisions_filter_the_configurations() {
+        let m = matrix();
+        let cfg = OpConfig { spmm_precisions: vec!["FP16"], ..OpConfig::with_cap(8 << 30) };
+        let names: Vec<String> = cases(&m, &cfg).iter().map(|c| c.info().variant).collect();
+        assert_eq!(names.len(), 4);
+        assert!(names.iter().all(|v| v.contains("FP16")), "{names:?}");
+    }
+
+    #[test]
     fn dense_operands_over_the_cap_are_skipped() {
         let m = matrix();
-        // FP32 N=256: 1500 * 256 * 4 = 1.5 MB; FP64 N=128 the same; N=32: 192 kB; N=64: 384 kB.
+        // FP32 N=256: 1500 * 256 * 4 = 1.5 MB; FP64 N=128 the same; N=32: 192 kB; N=64: 384 kB;
+        // FP16 N=256: 768 kB.
         let cs = cases(&m, &OpConfig::with_cap(1 << 20));
         let skipped: Vec<bool> = cs.iter().map(|c| c.skip().is_some()).collect();
-        assert_eq!(skipped, vec![false, false, false, true, false, true, false]);
+        assert_eq!(skipped, vec![false, false, false, true, false, true, false, false, false, false]);
         assert!(skip(1000, 500, 0, &OpConfig::with_cap(1 << 20)).is_none());
-        assert!(skip(1000, 500, 0, &OpConfig::with_cap(100_000)).unwrap().contains("smallest"));
+        // The smallest: FP16 N=32, 1500 * 32 * 2 = 96 kB.
+        assert!(skip(1000, 500, 0, &OpConfig::with_cap(96_000)).is_none());
+        assert!(skip(1000, 500, 0, &OpConfig::with_cap(95_999)).unwrap().contains("smallest"));
     }
 }
