@@ -133,6 +133,9 @@ pub unsafe extern "C" fn oxsparseGetPointerMode(handle: oxsparseHandle_t, mode: 
 /// - `OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH` (4): tensor cores at FP32 accuracy (3xTF32: each value
 ///   split into a TF32 head and tail, three products per pair).
 ///
+/// FP16 and BF16 SpMM (FP32 compute) may use tensor cores in either tensor-op mode, with exact
+/// products and FP32 sums as on CUDA cores (only the order of the sums differs).
+///
 /// As in cuBLAS, a mode permits rather than forces: a call the tensor-core path does not cover
 /// computes as in the default mode, and other value types are unaffected. New handles start in the
 /// mode that the environment variable `OXSPARSE_MATH_MODE` names (`default`, `tf32`,

@@ -1,5 +1,5 @@
-//! The tensor-core path (FP32 with the handle in a tensor-op math mode; FP16 and BF16 in any
-//! mode) against the float64 reference: TF32 within its bound (harness `TF32_REL`), the
+//! The tensor-core path (FP32, FP16 and BF16 with the handle in a tensor-op math mode) against
+//! the float64 reference: TF32 within its bound (harness `TF32_REL`), the
 //! FP32-accurate mode within FP32's, 16-bit operands within FP32 accumulation's (their products
 //! are exact) plus the output's rounding.
 //! The build sends matrices whose windows share few columns to the CUDA-core kernel; dense cases
@@ -31,8 +31,9 @@ fn cases(math: MathMode, seed: usize) -> Vec<Case> {
 
 /// 16-bit B and C rows are vectors of 8 (tensor cores, and the CUDA-core vector kernels) only when
 /// n is a multiple of 8: round the shapes' n up, so that strips are still cut short (40, 104).
+/// Either tensor-op mode lets 16-bit operands on tensor cores; they compute alike.
 fn half_cases(types: Types, seed: usize) -> Vec<Case> {
-    cases_of(types, MathMode::OXSPARSE_DEFAULT_MATH, seed).into_iter().map(|c| Case { n: (c.n + 7) / 8 * 8, ..c }).collect()
+    cases_of(types, pick(&[TF32, ACCURATE], seed / 1000), seed).into_iter().map(|c| Case { n: (c.n + 7) / 8 * 8, ..c }).collect()
 }
 
 fn cases_of(types: Types, math: MathMode, seed: usize) -> Vec<Case> {
@@ -152,14 +153,30 @@ fn duplicate_value(t: oxsparse::types::DataType, v: f64) -> f64 {
     }
 }
 
+/// 16-bit operands on tensor cores are bitwise reproducible, with or without preprocess.
+#[test]
+fn half_types_reproduce() {
+    let Some(_gpu) = gpu("spmm tensor cores: 16-bit reproducibility") else { return };
+    let h = CHandle::new();
+    for (i, &types) in HALF_TYPES.iter().enumerate() {
+        let math = pick(&[TF32, ACCURATE], i);
+        let p = Problem::new(&Case { order_b: ROW, order_c: ROW, types, math, pattern: Pattern::Dense, ..Case::new(Fmt::Csr, (400, 150, 64)) });
+        let g = Gpu::upload(&p).unwrap();
+        let first = run(&h, &p, &g, false).unwrap();
+        p.check(&first).unwrap_or_else(|e| panic!("{types:?}: {e}"));
+        for pre in [true, false, true] {
+            assert!(run(&h, &p, &g, pre).unwrap() == first, "{types:?}: a run (preprocess {pre}) differs bitwise");
+        }
+    }
+}
+
 /// New A values after preprocess are used (values are gathered by every call), and duplicate
 /// (row, column) entries are added: in the slot for FP32, on CUDA cores for 16-bit values.
 #[test]
 fn new_values_and_duplicates() {
     let Some(_gpu) = gpu("spmm tensor cores: new values, duplicates") else { return };
     let h = CHandle::new();
-    let default = MathMode::OXSPARSE_DEFAULT_MATH;
-    let runs = [(F32, TF32), (F32, ACCURATE), (HALF_TYPES[1], default), (HALF_TYPES[3], default)];
+    let runs = [(F32, TF32), (F32, ACCURATE), (HALF_TYPES[1], TF32), (HALF_TYPES[3], ACCURATE)];
     for (types, math) in runs {
         let case = Case { order_b: ROW, order_c: ROW, math, types, pattern: Pattern::Dense, ..Case::new(Fmt::Csr, (200, 120, 32)) };
         // New values after preprocess.

@@ -11,8 +11,8 @@
 //!   or overwritten, is detected on the GPU and not trusted (the kernels then do without, with
 //!   the same arithmetic). Row views are rebuilt by every call: they hold indices the kernels
 //!   follow, so a stale one must never be read.
-//! * On tensor cores (`Kernel::TensorCore`: FP32 in a tensor-op math mode, FP16 and BF16 always;
-//!   FP16 / BF16 matrices that repeat a (row, column) stay on CUDA cores) preprocess also builds BitTCF
+//! * On tensor cores (`Kernel::TensorCore`: FP32, FP16 and BF16 in a tensor-op math mode; FP16 /
+//!   BF16 matrices that repeat a (row, column) stay on CUDA cores) preprocess also builds BitTCF
 //!   (src/kernels/spmm_tc.rs), trusted later only in the same allocation, and waits to read back
 //!   the build's choice between tensor cores and the CUDA-core tile kernel (not under graph
 //!   capture), so that its calls launch only the chosen one; a plain call builds the format and
@@ -368,9 +368,12 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
             if tc_choice != Some(false) {
                 spmm_tc::spmm(h, &tp, types, p.index, accurate, call.a.nnz)?;
             }
-            // The CUDA-core tile kernel, which returns at once when the build chose tensor cores.
-            if tc_choice != Some(true) {
-                cuda_core_tiles(size, per_block, tp.fmt.use_tensor_cores)?;
+            // The CUDA-core tile kernel, which returns at once when the build chose tensor cores
+            // (a flag its blocks need not read when preprocess read the choice back).
+            match tc_choice {
+                Some(true) => {}
+                Some(false) => cuda_core_tiles(size, per_block, 0)?,
+                None => cuda_core_tiles(size, per_block, tp.fmt.use_tensor_cores)?,
             }
         }
         _ => unreachable!("launch_vectorised takes the vectorised kernels only"),

@@ -49,8 +49,8 @@ pub enum Kernel {
     /// Tiles of `size` consecutive entries, a block each per run of `per_block` column slices,
     /// with the same staging as `RowVec`; the default for the vectorised cases.
     Tiles { size: u32, per_block: u32, stage_b: bool, stage_c: bool },
-    /// Tensor cores over BitTCF (src/kernels/spmm_tc.rs): FP32 with the handle in a tensor-op math
-    /// mode (`accurate`: 3xTF32), FP16 and BF16 always. `strip` columns of C per warp and work item. The build decides
+    /// Tensor cores over BitTCF (src/kernels/spmm_tc.rs): FP32, FP16 or BF16 with the handle in a
+    /// tensor-op math mode (`accurate`: 3xTF32 for FP32). `strip` columns of C per warp and work item. The build decides
     /// on the GPU whether the matrix's windows share enough columns; if not, the CUDA-core tile
     /// kernel (`size`, `per_block` as in `Tiles`) takes the call instead.
     TensorCore { strip: u32, accurate: bool, size: u32, per_block: u32, stage_b: bool, stage_c: bool },
@@ -248,21 +248,26 @@ fn tiles_fit(d: &Dims, t: Types, b: &SpmmDense, stage_b: bool) -> bool {
     d.k < i32::MAX as i64 && (0..=i32::MAX as i64).contains(&(ldb * t.ab.size_bytes() as i64))
 }
 
-/// The tensor-core path: FP32 with the handle in a tensor-op math mode, or FP16 / BF16 A and B
-/// (exact products, FP32 compute) in any mode; one batch, op(A) as rows with entries and columns
-/// that its 32-bit positions can number. `OXSPARSE_SPMM_KERNEL=cuda_cores` (or `rowvec`) turns it
-/// off (for comparisons).
+/// The tensor-core path: FP32, FP16 or BF16 A and B with the handle in a tensor-op math mode; one
+/// batch, op(A) as rows with entries and columns that its 32-bit positions can number.
+/// `OXSPARSE_SPMM_KERNEL=cuda_cores` turns it off (for comparisons).
 fn tensor_cores(call: &Call, d: &Dims, t: Types) -> bool {
-    static OFF: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_KERNEL").is_ok_and(|v| v == "cuda_cores" || v == "rowvec"));
+    static OFF: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_KERNEL").is_ok_and(|v| v == "cuda_cores"));
     tensor_core_types(t, call.math) && !*OFF && d.batches == 1 && call.a.nnz > 0 && call.a.nnz <= i32::MAX as i64 && d.k < u32::MAX as i64
 }
 
+/// 16-bit products are exact on tensor cores, so precision would not hold them back; but the
+/// engine needs the BitTCF build, which preprocess keeps and a plain call must redo (0.3-0.6 ms
+/// on 0.1-1.6M entries: a plain FP16 call on fb100_Cornell5 took 0.67 ms against 0.05 ms after
+/// preprocess, session 9), and plain and preprocessed calls must give the same C. So 16-bit
+/// operands take tensor cores under the same switch as FP32: a tensor-op math mode (either; with
+/// 16-bit operands they compute alike).
 fn tensor_core_types(t: Types, math: MathMode) -> bool {
-    match (t.ab, t.c, t.compute) {
-        (CUDA_R_32F, CUDA_R_32F, CUDA_R_32F) => math.tensor_ops(),
-        (CUDA_R_16F, CUDA_R_16F | CUDA_R_32F, CUDA_R_32F) | (CUDA_R_16BF, CUDA_R_16BF | CUDA_R_32F, CUDA_R_32F) => true,
-        _ => false,
-    }
+    let types = matches!(
+        (t.ab, t.c, t.compute),
+        (CUDA_R_32F, CUDA_R_32F, CUDA_R_32F) | (CUDA_R_16F, CUDA_R_16F | CUDA_R_32F, CUDA_R_32F) | (CUDA_R_16BF, CUDA_R_16BF | CUDA_R_32F, CUDA_R_32F)
+    );
+    types && math.tensor_ops()
 }
 
 /// Bytes of one gathered value slot of the tensor-core kernels: a TF32 word, a (head, tail) pair
@@ -447,14 +452,16 @@ mod tests {
     }
 
     #[test]
-    fn tensor_cores_take_fp32_in_tensor_op_modes_and_16_bit_always() {
+    fn tensor_cores_take_fp32_and_16_bit_in_tensor_op_modes() {
         let t = |ab, c| Types { ab, c, compute: CUDA_R_32F };
         let default = MathMode::OXSPARSE_DEFAULT_MATH;
         assert!(!tensor_core_types(t(CUDA_R_32F, CUDA_R_32F), default));
         assert!(tensor_core_types(t(CUDA_R_32F, CUDA_R_32F), MathMode::OXSPARSE_TF32_TENSOR_OP_MATH));
         assert!(tensor_core_types(t(CUDA_R_32F, CUDA_R_32F), MathMode::OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH));
         for (ab, c) in [(CUDA_R_16F, CUDA_R_16F), (CUDA_R_16F, CUDA_R_32F), (CUDA_R_16BF, CUDA_R_16BF), (CUDA_R_16BF, CUDA_R_32F)] {
-            assert!(tensor_core_types(t(ab, c), default), "{ab:?} -> {c:?}");
+            assert!(!tensor_core_types(t(ab, c), default), "{ab:?} -> {c:?}");
+            assert!(tensor_core_types(t(ab, c), MathMode::OXSPARSE_TF32_TENSOR_OP_MATH), "{ab:?} -> {c:?}");
+            assert!(tensor_core_types(t(ab, c), MathMode::OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH), "{ab:?} -> {c:?}");
             assert_eq!(tc_value_bytes(t(ab, c), false), 2);
         }
         assert!(!tensor_core_types(Types { ab: CUDA_R_64F, c: CUDA_R_64F, compute: CUDA_R_64F }, MathMode::OXSPARSE_TF32_TENSOR_OP_MATH));
