@@ -23,6 +23,7 @@
 #include "oxsparse_kernel_params.h"
 #include "common/types.cuh"
 #include <stdint.h>
+#include <type_traits>
 
 namespace tc {
 
@@ -77,13 +78,18 @@ __device__ __forceinline__ void split_tf32(float x, uint32_t& head, uint32_t& ta
     tail = to_tf32(x - __uint_as_float(head));
 }
 
-// d += a * b, m16n8k8, TF32 operands (their low 13 bits are ignored), FP32 accumulators.
-__device__ __forceinline__ void mma_tf32(float (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
-    asm volatile(
-        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}
+// d += a * b by one warp-wide mma: every shape used here takes four A registers, two B registers
+// and four FP32 accumulators. TF32 operands have their low 13 bits ignored.
+#define OXS_MMA(NAME, SHAPE_AND_TYPES)                                                                          \
+    __device__ __forceinline__ void NAME(float(&d)[4], const uint32_t(&a)[4], const uint32_t(&b)[2]) {        \
+        asm volatile("mma.sync.aligned." SHAPE_AND_TYPES " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};" \
+                     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])                                          \
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));                      \
+    }
+OXS_MMA(mma_tf32, "m16n8k8.row.col.f32.tf32.tf32.f32")
+OXS_MMA(mma_f16, "m16n8k16.row.col.f32.f16.f16.f32")
+OXS_MMA(mma_bf16, "m16n8k16.row.col.f32.bf16.bf16.f32")
+#undef OXS_MMA
 
 template <bool ACCURATE>
 struct Tf32 {
@@ -189,24 +195,12 @@ struct Tf32 {
 };
 
 // ---- FP16 and BF16 -----------------------------------------------------------------------------------
-// d = a * b (d zeroed by the caller), m16n8k16, 16-bit operands, FP32 accumulators.
 template <typename T>
-__device__ __forceinline__ void mma_16(float (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]);
-
-template <>
-__device__ __forceinline__ void mma_16<__half>(float (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
-    asm volatile(
-        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}
-
-template <>
-__device__ __forceinline__ void mma_16<__nv_bfloat16>(float (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
-    asm volatile(
-        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+__device__ __forceinline__ void mma_16(float (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
+    if constexpr (std::is_same<T, __half>::value)
+        mma_f16(d, a, b);
+    else
+        mma_bf16(d, a, b);
 }
 
 template <typename T>
@@ -217,7 +211,8 @@ struct Half16 {
 
     __device__ static float load_value(const T* values, int64_t q) { return to_compute<float>(values[q]); }
 
-    // Exact for a single entry; a duplicated (row, column) has its sum rounded to T once.
+    // Exact: the build keeps a 16-bit matrix that repeats a (row, column) on CUDA cores, so a
+    // slot holds a single entry.
     __device__ static void store_value(uint64_t values, int64_t s, float v) { reinterpret_cast<T*>(values)[s] = from_compute<T>(v); }
 
     // pair[h]: tile h's values at (window row g, tile columns 2t, 2t + 1), the low half first;
