@@ -16,9 +16,9 @@
 
 use super::params::spmm_tc::*;
 use super::{grid_for, launch};
+use super::spmm::Types;
 use crate::context::Handle;
 use crate::error::{Error, Result};
-use super::spmm::Types;
 use crate::types::{DataType, IndexType};
 use cudarc::driver::result;
 

@@ -142,9 +142,11 @@ fn modes_differ_and_reproduce() {
     assert!(accurate <= 4.0 * fp32.max(1e-8), "FP32-accurate error {accurate:e} is far above FP32's {fp32:e}");
 }
 
-/// A value that, added to any value of `t`'s test grid (tests/common/values.rs), gives a sum that
-/// FP16 / BF16 cannot hold for half of them (an odd multiple of the grid step above 2): a slot
-/// holding the rounded sum would be off by a 16-bit rounding, far over FP32 C's tolerance.
+/// A duplicate's value for an entry `v` of `t`'s test grid (tests/common/values.rs: steps of 2^-10
+/// for FP16, 2^-7 for BF16, in [-1, 1]). For v >= 0 the sum lies in [2, 3], where FP16 keeps steps
+/// of 2^-9 (BF16 2^-6); for every other such v it is an odd number of grid steps, which the type
+/// cannot hold, so a slot holding the rounded sum would be off by a 16-bit rounding, far over FP32
+/// C's tolerance.
 fn duplicate_value(t: oxsparse::types::DataType, v: f64) -> f64 {
     match t {
         CUDA_R_16F => 2.0 + 1.0 / 512.0,

@@ -50,9 +50,9 @@ pub enum Kernel {
     /// with the same staging as `RowVec`; the default for the vectorised cases.
     Tiles { size: u32, per_block: u32, stage_b: bool, stage_c: bool },
     /// Tensor cores over BitTCF (src/kernels/spmm_tc.rs): FP32, FP16 or BF16 with the handle in a
-    /// tensor-op math mode (`accurate`: 3xTF32 for FP32). `strip` columns of C per warp and work item. The build decides
-    /// on the GPU whether the matrix's windows share enough columns; if not, the CUDA-core tile
-    /// kernel (`size`, `per_block` as in `Tiles`) takes the call instead.
+    /// tensor-op math mode (`accurate`: 3xTF32 for FP32). `strip` columns of C per warp and work
+    /// item. The build decides on the GPU whether the matrix's windows share enough columns; if
+    /// not, the CUDA-core tile kernel (`size`, `per_block` as in `Tiles`) takes the call instead.
     TensorCore { strip: u32, accurate: bool, size: u32, per_block: u32, stage_b: bool, stage_c: bool },
     Bsr,
     BlockedEll,
