@@ -90,7 +90,8 @@ __device__ __forceinline__ void unpack(const float (&acc)[J][4], float (&row0)[2
     }
 }
 
-// Four (float) or eight (16-bit) consecutive elements of C, as float.
+// Four consecutive elements of C (a float4, or 8 bytes of 16-bit values), read and written as
+// float.
 template <typename TC>
 struct CVector;
 

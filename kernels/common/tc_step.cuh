@@ -17,8 +17,9 @@
 //   Step, share                      one step's tile values and B row numbers, for lane (g, t)
 //   Rows<J>, load_b                  the step's B rows, the lane's 2J consecutive columns of each
 //   multiply<J>                      acc[j] += the step's product for the lane's columns 2j, 2j + 1
-// Both accumulate each step's product apart and add it with a rounded FP32 add: the mma's own
-// accumulation truncates, an error that would grow with a row's tiles (bench/NOTES.md, session 8).
+// Half16 and the FP32-accurate Tf32 accumulate each step's product apart and add it with a rounded
+// FP32 add: the mma's own accumulation truncates, an error that would grow with a row's tiles
+// (bench/NOTES.md, session 8). Plain TF32 accumulates in the mma: its input rounding is larger.
 #pragma once
 #include "oxsparse_kernel_params.h"
 #include "common/types.cuh"
