@@ -21,6 +21,8 @@
 // worker takes a row, not its sums; the arrival counter only which block adds the chunks.
 #include "common/spmv.cuh"
 
+#include <type_traits>
+
 using spmm::group_mask;
 using spmm::Rows;
 using spmm::shfl;
@@ -35,28 +37,42 @@ constexpr int64_t HUGE_CHUNK = SPMV_HUGE_CHUNK;
 
 // ---- stage 1: one lane's share of a row --------------------------------------------------------
 
-// Sum over q = s + lane, s + lane + stride, ... < e of a_q * x[col_q], in that order. The loads of
-// UNROLL entries are issued before any x is gathered.
-template <typename V, typename X, typename C, typename I>
-__device__ __forceinline__ C lane_sum(const Rows<V, I>& a, const X* x, int64_t k, int64_t s, int64_t e, int lane, int stride) {
+// Entry q's value in the compute type. MAY_PERMUTE: A may be read through a row view, whose
+// permutation leads to the user's value array; without it the kernel leaves that check out of the
+// loop (measured, bench/NOTES.md session 10: the per-entry checks cost the 27-point stencil a
+// quarter of its time).
+template <bool MAY_PERMUTE, typename V, typename C, typename I>
+__device__ __forceinline__ C entry_value(const Rows<V, I>& a, int64_t q) {
+    const C v = to_compute<C>(load_once(a.values + (MAY_PERMUTE && a.perm ? int64_t(a.perm[q]) : q)));
+    return a.conj ? ::conj(v) : v;
+}
+
+// Sum over q = s + lane, s + lane + W, ... < e of a_q * x[col_q], in that order, W lanes sharing
+// the row (W = 0: `stride` lanes, known only at run time). The loads of UNROLL entries are issued
+// before any x is gathered. A compile-time W spares the division and the loop arithmetic of a run-
+// time stride (the stencil: 52 against 44 us in the session-10 lab).
+template <int W, bool MAY_PERMUTE, typename V, typename X, typename C, typename I>
+__device__ __forceinline__ C lane_sum(const Rows<V, I>& a, const X* x, int64_t k, int64_t s, int64_t e, int lane, int stride = W) {
+    const int64_t step = W ? W : stride;
     C sum = zero<C>();
-    for (int64_t q = s + lane; q < e; q += int64_t(UNROLL) * stride) {
+#pragma unroll 1  // the UNROLL loads per trip are the unrolling; more only costs registers
+    for (int64_t q = s + lane; q < e; q += UNROLL * step) {
         int64_t col[UNROLL];
         C val[UNROLL];
 #pragma unroll
         for (int i = 0; i < UNROLL; ++i) {
-            const int64_t qi = q + int64_t(i) * stride;
+            const int64_t qi = q + i * step;
             col[i] = -1;
             val[i] = zero<C>();
             if (qi < e) {
                 col[i] = int64_t(load_once(a.cols + qi)) - a.base;
-                const C v = to_compute<C>(load_once(a.values + (a.perm ? int64_t(a.perm[qi]) : qi)));
-                val[i] = a.conj ? ::conj(v) : v;
+                val[i] = entry_value<MAY_PERMUTE, V, C>(a, qi);
             }
         }
+        // One unsigned compare keeps columns outside [0, k) (undefined input) from reading x.
 #pragma unroll
         for (int i = 0; i < UNROLL; ++i)
-            if (col[i] >= 0 && col[i] < k) sum = sum + val[i] * to_compute<C>(load_x(x + col[i]));
+            if (uint64_t(col[i]) < uint64_t(k)) sum = sum + val[i] * to_compute<C>(load_x(x + col[i]));
     }
     return sum;
 }
@@ -70,12 +86,20 @@ __device__ __forceinline__ C group_sum(C v, int g) {
     for (int d = 1; d < g; d *= 2) v = v + shfl(mask, v, li ^ d, g);
     return v;
 }
+template <int G, typename C>
+__device__ __forceinline__ C group_sum(C v) {
+    const unsigned mask = group_mask(G);
+    const int li = threadIdx.x % G;
+#pragma unroll
+    for (int d = 1; d < G; d *= 2) v = v + shfl(mask, v, li ^ d, G);
+    return v;
+}
 
 // The block's sum, valid in thread 0: warps by butterfly, then warp 0 adds the warps in order.
 template <typename C>
 __device__ C block_sum(C v) {
     __shared__ C warps[BLOCK / WARP];
-    v = group_sum(v, WARP);
+    v = group_sum<WARP>(v);
     if (threadIdx.x % WARP == 0) warps[threadIdx.x / WARP] = v;
     __syncthreads();
     C total = zero<C>();
@@ -123,7 +147,7 @@ __device__ void huge_rows(const SpmvVectorParams& p, const Rows<V, I>& a) {
         const int64_t s = a.begin(r), e = a.end(r), n = (e - s + HUGE_CHUNK - 1) / HUGE_CHUNK;
         if (j >= n) continue;
         const int64_t qs = s + j * HUGE_CHUNK, qe = min(e, qs + HUGE_CHUNK);
-        const C sum = block_sum(lane_sum<V, X, C, I>(a, x, p.shape.k, qs, qe, threadIdx.x, BLOCK));
+        const C sum = block_sum(lane_sum<BLOCK, true, V, X, C, I>(a, x, p.shape.k, qs, qe, threadIdx.x));
         if (threadIdx.x != 0) continue;
         if (n == 1) {
             write_y(reinterpret_cast<Y*>(p.shape.y), r, sum, load_scalar<C>(p.shape.alpha), load_scalar<C>(p.shape.beta));
@@ -139,7 +163,7 @@ __device__ void huge_rows(const SpmvVectorParams& p, const Rows<V, I>& a) {
 }
 
 // Long rows: one warp per row.
-template <typename V, typename X, typename Y, typename C, typename I>
+template <bool MAY_PERMUTE, typename V, typename X, typename Y, typename C, typename I>
 __device__ void long_rows(const SpmvVectorParams& p, const Rows<V, I>& a, int64_t worker, int64_t workers) {
     if (!lists_trusted(p.v)) return;
     const int64_t n = list_count(p.v, 0);
@@ -149,24 +173,41 @@ __device__ void long_rows(const SpmvVectorParams& p, const Rows<V, I>& a, int64_
     for (int64_t i = worker; i < n; i += workers) {
         const int64_t r = list[i];
         if (r < 0 || r >= p.shape.m) continue;  // the same for the whole warp
-        const C sum = group_sum(lane_sum<V, X, C, I>(a, x, p.shape.k, a.begin(r), a.end(r), lane, WARP), WARP);
+        const C sum = group_sum<WARP>(lane_sum<WARP, MAY_PERMUTE, V, X, C, I>(a, x, p.shape.k, a.begin(r), a.end(r), lane));
         if (lane == 0)
             write_y(reinterpret_cast<Y*>(p.shape.y), r, sum, load_scalar<C>(p.shape.alpha), load_scalar<C>(p.shape.beta));
     }
 }
 
-// Every other row: a group of g lanes. With trusted lists, rows of at least long_threshold entries
-// belong to the list workers.
-template <typename V, typename X, typename Y, typename C, typename I>
-__device__ void short_rows(const SpmvVectorParams& p, const Rows<V, I>& a, int64_t first_block) {
-    const int g = p.v.lanes;
+// Every other row: a group of G lanes (G = 0: p.v.lanes, known at run time). With trusted lists,
+// rows of at least long_threshold entries belong to the list workers.
+template <int G, bool MAY_PERMUTE, typename V, typename X, typename Y, typename C, typename I>
+__device__ void short_row_groups(const SpmvVectorParams& p, const Rows<V, I>& a, int64_t first_block) {
+    const int g = G ? G : p.v.lanes;
     const int64_t r = first_block * (BLOCK / g) + threadIdx.x / g;
     if (r >= p.shape.m) return;  // the same for the whole group
     const int64_t s = a.begin(r), e = a.end(r);
     if (e - s >= p.v.long_threshold && lists_trusted(p.v)) return;
-    const C sum = group_sum(lane_sum<V, X, C, I>(a, reinterpret_cast<const X*>(p.shape.x), p.shape.k, s, e, threadIdx.x % g, g), g);
+    const X* x = reinterpret_cast<const X*>(p.shape.x);
+    C sum = lane_sum<G, MAY_PERMUTE, V, X, C, I>(a, x, p.shape.k, s, e, threadIdx.x % g, g);
+    if constexpr (G != 0) sum = group_sum<G>(sum);
+    else sum = group_sum(sum, g);
     if (threadIdx.x % g == 0)
         write_y(reinterpret_cast<Y*>(p.shape.y), r, sum, load_scalar<C>(p.shape.alpha), load_scalar<C>(p.shape.beta));
+}
+
+// The group sizes the planner gives (src/ops/spmv/schedule.rs: powers of two from 4 to 32) get
+// their own code without the permutation check; anything else takes the general path.
+template <typename V, typename X, typename Y, typename C, typename I>
+__device__ void short_rows(const SpmvVectorParams& p, const Rows<V, I>& a, int64_t first_block) {
+    if (a.perm) return short_row_groups<0, true, V, X, Y, C, I>(p, a, first_block);
+    switch (p.v.lanes) {
+        case 4: return short_row_groups<4, false, V, X, Y, C, I>(p, a, first_block);
+        case 8: return short_row_groups<8, false, V, X, Y, C, I>(p, a, first_block);
+        case 16: return short_row_groups<16, false, V, X, Y, C, I>(p, a, first_block);
+        case 32: return short_row_groups<32, false, V, X, Y, C, I>(p, a, first_block);
+        default: return short_row_groups<0, true, V, X, Y, C, I>(p, a, first_block);
+    }
 }
 
 // WITH_HUGE = false leaves the chunk path out: the kernel then needs fewer registers (32 against
@@ -179,7 +220,9 @@ __device__ void vector(const SpmvVectorParams& p) {
         if constexpr (WITH_HUGE) huge_rows<V, X, Y, C, I>(p, a);
     } else if (b < huge + lng) {
         const int64_t warps = BLOCK / WARP;
-        long_rows<V, X, Y, C, I>(p, a, (b - huge) * warps + threadIdx.x / WARP, lng * warps);
+        const int64_t worker = (b - huge) * warps + threadIdx.x / WARP;
+        if (a.perm) long_rows<true, V, X, Y, C, I>(p, a, worker, lng * warps);
+        else long_rows<false, V, X, Y, C, I>(p, a, worker, lng * warps);
     } else {
         short_rows<V, X, Y, C, I>(p, a, b - huge - lng);
     }
@@ -235,8 +278,14 @@ __device__ void list_rows(const SpmvVectorParams& p) {
 
 }  // namespace
 
+// The lean kernel of real FP32 / FP64 matrices keeps to 32 registers, so that 8 blocks (every warp
+// slot) fit on a multiprocessor: on the 27-point stencil 45 against 64 us at 40 registers
+// (session-10 lab). Other types would spill (complex heavily): 0 leaves them the compiler's choice.
+template <typename V, typename C>
+constexpr int lean_min_blocks() { return std::is_floating_point<V>::value && std::is_floating_point<C>::value ? 8 : 0; }
+
 #define OXS_SPMV_VECTOR(name, V, X, Y, C, I, index)                                                                          \
-    extern "C" __global__ void __launch_bounds__(BLOCK) oxs_spmv_vector_##name##_##index(const SpmvVectorParams p) { \
+    extern "C" __global__ void __launch_bounds__(BLOCK, lean_min_blocks<V, C>()) oxs_spmv_vector_##name##_##index(const SpmvVectorParams p) { \
         vector<false, V, X, Y, C, I>(p);                                                                                     \
     }                                                                                                                        \
     extern "C" __global__ void __launch_bounds__(BLOCK) oxs_spmv_vector_huge_##name##_##index(const SpmvVectorParams p) { \

@@ -7,7 +7,7 @@ use super::harness::*;
 use oxsparse::types::Operation;
 
 /// (op(A) shape, row lengths cycled over the rows).
-const CYCLES: [((i64, i64), &[i64]); 13] = [
+const CYCLES: [((i64, i64), &[i64]); 14] = [
     ((64, 300), &[256]),
     ((16, 1100), &[1024]),
     ((8, 2100), &[2048]),
@@ -21,6 +21,8 @@ const CYCLES: [((i64, i64), &[i64]); 13] = [
     ((4096, 100), &[64]),
     ((3000, 100), &[31, 33, 32]),
     ((1000, 600), &[511, 513, 512, 0]),
+    // A stencil's rows (median in 16..31: groups of 8 lanes after preprocess).
+    ((3000, 600), &[27, 26, 18, 12, 27, 9]),
 ];
 
 /// Where the rows of op(A) come from: stored rows (N), stored columns (T: the row view built from

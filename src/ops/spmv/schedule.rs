@@ -14,10 +14,12 @@
 //!
 //! The tile kernel, which cuts the entries evenly whatever the rows, is kept instead (no
 //! schedule) for skewed matrices, where at least `SKEWED_SHARE` of the entries sit in rows of four
-//! times the median length or more, and for large matrices whose median row is long: there its
-//! warps streaming whole tiles beat rows read one by one (session 6, H100: youtube_like 77 against 118 us, blogcatalog 16.0 against
-//! 19.3, fb100_Cornell5 24.4 against 27.3), while the vector kernel stays ahead on regular meshes
-//! (wave 20.4 against 25.3, the 27-point stencil in FP64 90 against 107).
+//! times the median length or more, and for large matrices whose median row is long unless their
+//! rows are uniform: there its warps streaming whole tiles beat rows read one by one (session 6,
+//! H100: youtube_like 77 against 118 us, blogcatalog 16.0 against 19.3; session 10:
+//! fb100_Cornell5, 14% of its entries in rows of twice the median bucket or more, 20 against 30),
+//! while the vector kernel stays ahead on regular meshes (session 10: the 27-point stencil 48.6
+//! against 67.7 us in FP32, wave_squared_2hop, rows of 64-255, 52 against 57).
 
 use crate::kernels::params::spmv::{SPMV_HIST_BUCKETS, SPMV_HUGE_CHUNK, SPMV_VECTOR_UNROLL};
 use std::fmt;
@@ -44,6 +46,9 @@ const SKEWED_SHARE: u64 = 30;
 /// entries (32 or more) keep the tile kernel too.
 const LARGE_NNZ: u64 = 1_000_000;
 const LONG_MEDIAN: i64 = 63;
+/// Such a matrix is uniform, and takes the vector kernel, when under this share of its entries
+/// sit in rows of twice the median bucket's bound or more (percent).
+const UNIFORM_SHARE: u64 = 5;
 /// Blocks per list at most (each takes its list's entries in a grid-stride loop).
 const MAX_LIST_BLOCKS: u64 = 65_535;
 
@@ -113,10 +118,14 @@ fn median_upper(h: &RowHistogram) -> i64 {
 fn prefers_tiles(h: &RowHistogram) -> bool {
     let nnz: u64 = h[1].iter().sum();
     let median = median_upper(h);
-    // Rows of at least 4 (median + 1) entries, at least 32: buckets from that power of two up.
-    let from = ((4 * (median + 1)).max(32) as u64).next_power_of_two().trailing_zeros();
-    let skewed: u64 = h[1][(from as usize + 1).min(BUCKETS)..].iter().sum();
-    100 * skewed >= SKEWED_SHARE * nnz.max(1) || (nnz >= LARGE_NNZ && median >= LONG_MEDIAN)
+    // Entries in rows of at least `len` entries (rounded up to a power of two): buckets from there up.
+    let entries_from = |len: i64| -> u64 {
+        let from = (len.max(1) as u64).next_power_of_two().trailing_zeros() as usize + 1;
+        h[1][from.min(BUCKETS)..].iter().sum()
+    };
+    let skewed = entries_from((4 * (median + 1)).max(32));
+    let uniform = 100 * entries_from(2 * (median + 1)) < UNIFORM_SHARE * nnz.max(1);
+    100 * skewed >= SKEWED_SHARE * nnz.max(1) || (nnz >= LARGE_NNZ && median >= LONG_MEDIAN && !uniform)
 }
 
 /// The schedule for a histogram of row lengths; None: keep the tile kernel (forced, or
@@ -215,10 +224,12 @@ mod tests {
         assert!(prefers_tiles(&social));
         assert_eq!(choose(&social, None), None);
         assert!(choose(&social, Some(Forced::Split)).is_some(), "split forces a schedule");
-        // 1.5M entries in rows of ~80: large with long rows.
-        assert!(prefers_tiles(&histogram(&[(80, 19_000)])));
-        // The same rows in a small matrix, and a large stencil with 27-entry rows: vector.
-        assert!(!prefers_tiles(&histogram(&[(80, 5_000)])));
+        // 1.65M entries, median row ~80, 27% of the entries in rows of 300: large with long rows.
+        assert!(prefers_tiles(&histogram(&[(80, 15_000), (300, 1_500)])));
+        // The same rows in a small matrix; a large one whose rows are all ~80 (wave_squared_2hop);
+        // a large stencil with 27-entry rows: vector.
+        assert!(!prefers_tiles(&histogram(&[(80, 3_000), (300, 300)])));
+        assert!(!prefers_tiles(&histogram(&[(80, 19_000), (100, 300)])));
         assert!(!prefers_tiles(&histogram(&[(27, 500_000)])));
     }
 

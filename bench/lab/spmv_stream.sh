@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Builds and runs bench/lab/spmv_stream.cu on the GPU machine (nvcc there). Put in .device-lab/ the
+# generated oxsparse_kernel_params.h (target/*/build/oxsparse-*/out/) and any .mtx.gz files to add
+# to the stencil, then carry the folder (LAB_STREAM=1 adds the cp.async ring variants):
+#   run(command="bash bench/lab/spmv_stream.sh", carry=[".device-lab"])
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+NVCC=$(command -v nvcc || ls /usr/local/cuda*/bin/nvcc | head -1)
+"$NVCC" -O3 -std=c++17 -arch=sm_90 -DWITH_LIBRARY -I kernels -I .device-lab -o /tmp/spmv_stream bench/lab/spmv_stream.cu
+mats=()
+for f in .device-lab/*.mtx.gz .device-lab/m/*.mtx.gz; do [ -e "$f" ] || continue; gunzip -c "$f" >"/tmp/$(basename "$f" .gz)"; mats+=("/tmp/$(basename "$f" .gz)"); done
+nvidia-smi --query-gpu=name,clocks.sm,clocks.mem --format=csv,noheader || true
+/tmp/spmv_stream "${mats[@]}"
