@@ -13,13 +13,15 @@
 //! round trips on a row lost 2-3x on social graphs whose kernels last only a few trips.
 //!
 //! The tile kernel, which cuts the entries evenly whatever the rows, is kept instead (no
-//! schedule) for skewed matrices, where at least `SKEWED_SHARE` of the entries sit in rows of four
-//! times the median length or more, and for large matrices whose median row is long unless their
-//! rows are uniform: there its warps streaming whole tiles beat rows read one by one (session 6,
-//! H100: youtube_like 77 against 118 us, blogcatalog 16.0 against 19.3; session 10:
-//! fb100_Cornell5, 14% of its entries in rows of twice the median bucket or more, 20 against 30),
-//! while the vector kernel stays ahead on regular meshes (session 10: the 27-point stencil 48.6
-//! against 67.7 us in FP32, wave_squared_2hop, rows of 64-255, 52 against 57).
+//! schedule) for matrices with huge rows (`HUGE` entries or more, which the vector kernel can take
+//! only in chunks, with more registers or a second launch) that are also skewed (at least
+//! `SKEWED_SHARE` of the entries in rows of four times the median length or more) or large with a
+//! long median row. There its warps streaming whole tiles beat rows read one by one (session 6,
+//! H100: youtube_like 77 against 118 us, blogcatalog 16.0 against 19.3; session 10: fb100_Cornell5
+//! 19 against 28, ca-CondMat, one row of 256+, 11.5 against 17.5). Everywhere else the vector
+//! kernel is ahead since its session-10 rework (the 27-point stencil 47 against 66 us in FP32,
+//! wave_squared_2hop, rows of 64-255, 52 against 57; skewed small graphs without huge rows such as
+//! usa-airports 10.3 against 12.6).
 
 use crate::kernels::params::spmv::{SPMV_HIST_BUCKETS, SPMV_HUGE_CHUNK, SPMV_VECTOR_UNROLL};
 use std::fmt;
@@ -46,9 +48,6 @@ const SKEWED_SHARE: u64 = 30;
 /// entries (32 or more) keep the tile kernel too.
 const LARGE_NNZ: u64 = 1_000_000;
 const LONG_MEDIAN: i64 = 63;
-/// Such a matrix is uniform, and takes the vector kernel, when under this share of its entries
-/// sit in rows of twice the median bucket's bound or more (percent).
-const UNIFORM_SHARE: u64 = 5;
 /// Blocks per list at most (each takes its list's entries in a grid-stride loop).
 const MAX_LIST_BLOCKS: u64 = 65_535;
 
@@ -114,18 +113,15 @@ fn median_upper(h: &RowHistogram) -> i64 {
 }
 
 /// Whether the tile kernel suits this histogram better than any vector schedule (see the module
-/// comment): skewed rows, or a large matrix with long rows throughout.
+/// comment): huge rows in a skewed matrix, or in a large matrix with long rows throughout.
 fn prefers_tiles(h: &RowHistogram) -> bool {
     let nnz: u64 = h[1].iter().sum();
     let median = median_upper(h);
-    // Entries in rows of at least `len` entries (rounded up to a power of two): buckets from there up.
-    let entries_from = |len: i64| -> u64 {
-        let from = (len.max(1) as u64).next_power_of_two().trailing_zeros() as usize + 1;
-        h[1][from.min(BUCKETS)..].iter().sum()
-    };
-    let skewed = entries_from((4 * (median + 1)).max(32));
-    let uniform = 100 * entries_from(2 * (median + 1)) < UNIFORM_SHARE * nnz.max(1);
-    100 * skewed >= SKEWED_SHARE * nnz.max(1) || (nnz >= LARGE_NNZ && median >= LONG_MEDIAN && !uniform)
+    // Rows of at least 4 (median + 1) entries, at least 32: buckets from that power of two up.
+    let from = ((4 * (median + 1)).max(32) as u64).next_power_of_two().trailing_zeros();
+    let skewed: u64 = h[1][(from as usize + 1).min(BUCKETS)..].iter().sum();
+    let huge_rows = rows_from(h, HUGE.trailing_zeros()) > 0;
+    huge_rows && (100 * skewed >= SKEWED_SHARE * nnz.max(1) || (nnz >= LARGE_NNZ && median >= LONG_MEDIAN))
 }
 
 /// The schedule for a histogram of row lengths; None: keep the tile kernel (forced, or
@@ -218,18 +214,20 @@ mod tests {
     }
 
     #[test]
-    fn skewed_or_large_long_rowed_matrices_keep_the_tiles() {
-        // A social graph: median 15, half of the entries in rows of 64+.
+    fn skewed_or_large_long_rowed_matrices_with_huge_rows_keep_the_tiles() {
+        // A social graph: median 15, half of the entries in rows of 64+, some of 3000.
         let social = histogram(&[(15, 9000), (8, 5000), (100, 500), (3000, 40)]);
         assert!(prefers_tiles(&social));
         assert_eq!(choose(&social, None), None);
         assert!(choose(&social, Some(Forced::Split)).is_some(), "split forces a schedule");
-        // 1.65M entries, median row ~80, 27% of the entries in rows of 300: large with long rows.
+        // 1.65M entries, median row ~80, rows of 300 (huge): large with long rows.
         assert!(prefers_tiles(&histogram(&[(80, 15_000), (300, 1_500)])));
-        // The same rows in a small matrix; a large one whose rows are all ~80 (wave_squared_2hop);
-        // a large stencil with 27-entry rows: vector.
+        // The same rows in a small matrix; a large one whose rows all lie under 256
+        // (wave_squared_2hop); a skewed one without huge rows (an airport graph); a large stencil
+        // with 27-entry rows: vector.
         assert!(!prefers_tiles(&histogram(&[(80, 3_000), (300, 300)])));
-        assert!(!prefers_tiles(&histogram(&[(80, 19_000), (100, 300)])));
+        assert!(!prefers_tiles(&histogram(&[(80, 19_000), (200, 300)])));
+        assert!(!prefers_tiles(&histogram(&[(3, 600), (100, 200)])));
         assert!(!prefers_tiles(&histogram(&[(27, 500_000)])));
     }
 
