@@ -196,7 +196,7 @@ __device__ void short_row_groups(const SpmvVectorParams& p, const Rows<V, I>& a,
         write_y(reinterpret_cast<Y*>(p.shape.y), r, sum, load_scalar<C>(p.shape.alpha), load_scalar<C>(p.shape.beta));
 }
 
-// The group sizes the planner gives (src/ops/spmv/schedule.rs: powers of two from 4 to 32) get
+// The group sizes the planner gives (src/ops/spmv/schedule.rs: powers of two from 4 to 16) get
 // their own code without the permutation check; anything else takes the general path.
 template <typename V, typename X, typename Y, typename C, typename I>
 __device__ void short_rows(const SpmvVectorParams& p, const Rows<V, I>& a, int64_t first_block) {
@@ -205,7 +205,6 @@ __device__ void short_rows(const SpmvVectorParams& p, const Rows<V, I>& a, int64
         case 4: return short_row_groups<4, false, V, X, Y, C, I>(p, a, first_block);
         case 8: return short_row_groups<8, false, V, X, Y, C, I>(p, a, first_block);
         case 16: return short_row_groups<16, false, V, X, Y, C, I>(p, a, first_block);
-        case 32: return short_row_groups<32, false, V, X, Y, C, I>(p, a, first_block);
         default: return short_row_groups<0, true, V, X, Y, C, I>(p, a, first_block);
     }
 }

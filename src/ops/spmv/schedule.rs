@@ -5,7 +5,8 @@
 //! The reasoning, in round trips to memory: a worker of W lanes loads `W * UNROLL` entries per
 //! round trip, and the kernel lasts as long as its slowest worker. So a group of G lanes is sized
 //! to the median row (one trip), at least 4 lanes so that rows somewhat longer than the median
-//! still finish in a trip or two; rows beyond two trips of the group go to a warp, rows beyond two
+//! still finish in a trip or two, at most 16 (measured: longer rows take two trips faster than a
+//! warp takes one); rows beyond two trips of the group go to a warp, rows beyond two
 //! trips of a warp to a block; huge rows are cut into chunks of SPMV_HUGE_CHUNK entries, a block
 //! each.
 //!
@@ -32,6 +33,10 @@ const UNROLL: i64 = SPMV_VECTOR_UNROLL as i64;
 const MAX_TRIPS: i64 = 2;
 /// Lanes per short row: at least this many.
 const MIN_LANES: i64 = 4;
+/// Lanes per short row: at most this many. Rows of 64-127 entries run faster two trips of 16 lanes
+/// than one of a warp (session-10 lab, wave_squared_2hop: 45.5 against 58.0 us in FP32, 59.4
+/// against 67.1 in FP64; the stencil's 27-entry rows stay best at 8 lanes, 48.5 against 54.0 at 4).
+const MAX_LANES: i64 = 16;
 /// The smallest long threshold (a group of MIN_LANES lanes' MAX_TRIPS trips).
 pub const LONG_MIN: i64 = MIN_LANES * UNROLL * MAX_TRIPS;
 /// The huge threshold: rows a warp would need more than MAX_TRIPS round trips for.
@@ -130,7 +135,7 @@ pub fn choose(h: &RowHistogram, forced: Option<Forced>) -> Option<Schedule> {
     if forced == Some(Forced::Tiles) || (forced.is_none() && prefers_tiles(h)) {
         return None;
     }
-    let lanes = ((median_upper(h).max(1) as u64).div_ceil(UNROLL as u64).next_power_of_two() as i64).clamp(MIN_LANES, 32);
+    let lanes = ((median_upper(h).max(1) as u64).div_ceil(UNROLL as u64).next_power_of_two() as i64).clamp(MIN_LANES, MAX_LANES);
     let long_threshold = (lanes * UNROLL * MAX_TRIPS).clamp(LONG_MIN, HUGE);
     let huge_from = HUGE.trailing_zeros() as usize + 1;
     let huge_rows = rows_from(h, HUGE.trailing_zeros());
@@ -194,6 +199,15 @@ mod tests {
         assert_eq!(s.lanes, 8);
         assert_eq!((s.long_rows, s.huge_rows, s.chunks, s.long_blocks, s.huge_blocks), (0, 0, 0, 0, 0));
         assert_eq!(s.long_threshold, 64);
+    }
+
+    #[test]
+    fn rows_of_64_to_127_get_groups_of_sixteen() {
+        // wave_squared_2hop: rows of 64-255, most under 128.
+        let h = histogram(&[(70, 118_656), (40, 35_753), (130, 1_077)]);
+        let s = choose(&h, None).unwrap();
+        assert_eq!((s.lanes, s.long_threshold), (16, 128));
+        assert_eq!((s.long_rows, s.huge_rows), (1_077, 0));
     }
 
     #[test]
