@@ -4,7 +4,7 @@
 # plus SpMV's 27-point stencil (SPMV_STENCIL=NX|none, default 80: 13.5M nnz), against cuSPARSE in
 # the same process. Results go to $OUT/bench.{txt,json,csv,svg}.
 #   run(command="bash scripts/device_bench.sh", carry=[".device-bench"])
-# Extra arguments are passed to oxsparse-bench (e.g. --ops spmm --runs 20).
+# Extra arguments are passed to oxsparse-bench (e.g. --ops spmm --runs 20; --passes 3 for a record).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/oxsparse-out}; mkdir -p "$out"

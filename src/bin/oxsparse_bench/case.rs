@@ -93,10 +93,15 @@ pub trait Case {
 pub struct Settings {
     pub warmup: usize,
     pub runs: usize,
+    /// Times every variant is measured, in turn (see `--passes`).
+    pub passes: usize,
 }
 
-/// Measures a case with every library, oxsparse first, and every variant of each. Errors are
-/// recorded in the row; `status` hears which variant runs.
+/// Measures a case with every library, oxsparse first, and every variant of each, `passes` times
+/// over (all variants, then all again): each variant's median is taken over the calls of all
+/// passes, so that a pause of the machine (seen on the H100: a few ms of host stalls inflating
+/// both libraries' times) lands on a share of every variant's sample instead of on one variant's
+/// whole sample. Errors are recorded in the row; `status` hears which variant runs.
 pub fn measure(case: &mut dyn Case, libs: &[Lib], gpu: &Gpu, s: &Settings, status: &mut dyn FnMut(&str)) -> Row {
     let info = case.info();
     let mut row = Row::new(&info);
@@ -112,27 +117,39 @@ pub fn measure(case: &mut dyn Case, libs: &[Lib], gpu: &Gpu, s: &Settings, statu
         row.error = Some(e);
         return row;
     }
-    for &lib in libs {
-        for v in case.variants(lib) {
+    let variants: Vec<(Lib, Variant)> = libs.iter().flat_map(|&lib| case.variants(lib).into_iter().map(move |v| (lib, v))).collect();
+    let mut results: Vec<LibResult> = variants.iter().map(|&(lib, v)| LibResult::new(lib.name(), v)).collect();
+    let mut samples = vec![timing::Samples::default(); variants.len()];
+    for _ in 0..s.passes.max(1) {
+        for (i, &(lib, v)) in variants.iter().enumerate() {
+            if results[i].failed() || results[i].error.is_some() {
+                continue; // measured no further once it failed or was refused
+            }
             status(&format!("{} {} {}", info.op, info.variant, [lib.name(), v.label].join(" ").trim_end()));
-            let mut result = measure_lib(case, lib, v, copies, s);
-            result.unsupported = result.error.as_deref().is_some_and(api::is_not_supported);
-            row.libs.push(result);
+            measure_lib(case, lib, v, copies, s, &mut results[i], &mut samples[i]);
         }
     }
+    for (r, sample) in results.iter_mut().zip(&samples) {
+        if r.error.is_none() && !sample.is_empty() {
+            r.time = Some(sample.summary());
+        }
+        r.unsupported = r.error.as_deref().is_some_and(api::is_not_supported);
+    }
+    row.libs = results;
     row
 }
 
-fn measure_lib(case: &dyn Case, lib: Lib, v: Variant, copies: usize, s: &Settings) -> LibResult {
-    let mut out = LibResult::new(lib.name(), v);
+/// One pass of one variant: prepare (its preprocess time is kept from the first pass), check the
+/// first call's output, then time `runs` calls into `sample`.
+fn measure_lib(case: &dyn Case, lib: Lib, v: Variant, copies: usize, s: &Settings, out: &mut LibResult, sample: &mut timing::Samples) {
     let mut prepared = match case.prepare(lib, v) {
         Ok(p) => p,
         Err(e) => {
             out.error = Some(e);
-            return out;
+            return;
         }
     };
-    out.preprocess_ms = prepared.preprocess_ms;
+    out.preprocess_ms = out.preprocess_ms.or(prepared.preprocess_ms);
     assert_eq!(prepared.calls.len(), copies, "a case must prepare one call per copy");
     let checked = (|| {
         case.poison()?;
@@ -144,14 +161,12 @@ fn measure_lib(case: &dyn Case, lib: Lib, v: Variant, copies: usize, s: &Setting
         Ok(c) => out.check = Some(c),
         Err(e) => {
             out.error = Some(e);
-            return out;
+            return;
         }
     }
-    match timing::measure(s.warmup, s.runs, copies, |c| (prepared.calls[c])()) {
-        Ok(t) => out.time = Some(t),
-        Err(e) => out.error = Some(e),
+    if let Err(e) = timing::measure_into(s.warmup, s.runs, copies, sample, |c| (prepared.calls[c])()) {
+        out.error = Some(e);
     }
-    out
 }
 
 /// Accumulates element comparisons into a [`Check`].

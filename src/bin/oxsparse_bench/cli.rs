@@ -28,6 +28,10 @@ Measuring:
   --ops NAME,...           only these operations (SparseToDense, SpMM, SpMV, Gather, SpVV)
   --runs N                 timed calls per case, median reported (default 20)
   --warmup N               untimed calls before them (default 3)
+  --passes N               measure every variant of a case N times in turn (all of them, then all
+                           again), the median taken over all N x runs calls: a pause of the
+                           machine then falls on one pass of every library, not on one library's
+                           whole sample (default 1)
   --dense-cap-gib G        skip an SpMM case whose dense B and C (one copy) exceed G GiB (default 8)
   --spmm-precisions P,...  only SpMM's configurations of these precisions (fp32, fp64, fp16;
                            default all)
@@ -54,6 +58,7 @@ pub struct Options {
     pub ops: Option<Vec<&'static str>>,
     pub runs: usize,
     pub warmup: usize,
+    pub passes: usize,
     pub dense_cap_bytes: u64,
     /// SpMM's precisions to measure (upper-case names, as `FP16`); empty for all.
     pub spmm_precisions: Vec<&'static str>,
@@ -83,6 +88,7 @@ pub fn parse_args(args: &[String]) -> Result<Option<Options>> {
         ops: None,
         runs: 0,
         warmup: 0,
+        passes: 1,
         dense_cap_bytes: 8 << 30,
         spmm_precisions: vec![],
         spmv: ops::SPMV_DEFAULT_SCALARS,
@@ -155,6 +161,12 @@ pub fn parse_args(args: &[String]) -> Result<Option<Options>> {
             }
             "--runs" => runs = Some(count(&value(&mut i, a)?, a)?),
             "--warmup" => warmup = Some(count(&value(&mut i, a)?, a)?),
+            "--passes" => {
+                o.passes = count(&value(&mut i, a)?, a)?;
+                if o.passes == 0 {
+                    return Err("--passes must be at least 1".into());
+                }
+            }
             "--dense-cap-gib" => {
                 let v = value(&mut i, a)?;
                 let gib: f64 = v.parse().ok().filter(|g: &f64| g.is_finite() && *g > 0.0).ok_or(format!("{a}: {v:?} is not a positive number"))?;
@@ -247,7 +259,8 @@ mod tests {
         assert_eq!(o.svg, Some(PathBuf::from("s.svg")));
         assert!(o.inputs_named());
         let d = parse_args(&[]).unwrap().unwrap();
-        assert_eq!((d.runs, d.warmup, d.quick, d.rmat_set), (20, 3, false, None));
+        assert_eq!((d.runs, d.warmup, d.quick, d.rmat_set, d.passes), (20, 3, false, None, 1));
+        assert_eq!(parse_args(&args("--passes 3")).unwrap().unwrap().passes, 3);
         assert_eq!(d.dense_cap_bytes, 8 << 30);
         assert!(!d.inputs_named());
         assert_eq!(d.ops, None);
@@ -322,6 +335,7 @@ mod tests {
             "--runs",
             "--runs x",
             "--runs 0",
+            "--passes 0",
             "--rmat 5",
             "--rmat 5:1.5",
             "--uniform 5:5",

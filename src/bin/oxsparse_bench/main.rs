@@ -101,7 +101,7 @@ fn run(opts: Options) -> i32 {
             return 2;
         }
     };
-    let settings = Settings { warmup: opts.warmup, runs: opts.runs };
+    let settings = Settings { warmup: opts.warmup, runs: opts.runs, passes: opts.passes };
     let op_config = ops::OpConfig { dense_cap_bytes: opts.dense_cap_bytes, math_mode: opts.math_mode, spmm_precisions: opts.spmm_precisions.clone() };
     ops::set_spmv_scalars(opts.spmv);
     let mut bench = Bench { libs: vec![Lib::Ox(ox.0)], gpu: &gpu, settings, op_config, rows: vec![], notes: vec![], failures: 0, progress: Progress::new() };
@@ -161,7 +161,17 @@ fn run(opts: Options) -> i32 {
     eprintln!("oxsparse-bench: measured in {}", bench.progress.elapsed());
 
     let mut failures = bench.failures + bench.rows.iter().filter(|r| r.failed()).count();
-    let report = Report { device: gpu.describe(), cusparse: cusparse_desc, math_mode: cli::math_mode_name(opts.math_mode), runs: opts.runs, warmup: opts.warmup, copy_bandwidth, notes: bench.notes, rows: bench.rows };
+    if opts.passes > 1 {
+        bench.notes.push(format!(
+            "each case was measured in {} passes over all its variants, {} runs each after {} warm-up; medians over all {} runs",
+            opts.passes,
+            opts.runs,
+            opts.warmup,
+            opts.passes * opts.runs
+        ));
+    }
+    let runs = opts.runs * opts.passes;
+    let report = Report { device: gpu.describe(), cusparse: cusparse_desc, math_mode: cli::math_mode_name(opts.math_mode), runs, warmup: opts.warmup, copy_bandwidth, notes: bench.notes, rows: bench.rows };
     print!("{}", report.table());
     for (path, text) in [(&opts.json, Some(report.json())), (&opts.csv, Some(report.csv())), (&opts.svg, report.svg())] {
         match (path, text) {

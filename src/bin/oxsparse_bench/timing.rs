@@ -87,9 +87,32 @@ impl Drop for Events {
     }
 }
 
+/// Event times and host times of timed calls (ms), gathered over one or more passes.
+#[derive(Clone, Debug, Default)]
+pub struct Samples {
+    pub time: Vec<f64>,
+    pub host: Vec<f64>,
+}
+
+impl Samples {
+    pub fn is_empty(&self) -> bool {
+        self.time.is_empty()
+    }
+    pub fn summary(&self) -> Timing {
+        summarize(&self.time, &self.host)
+    }
+}
+
 /// Runs `call(copy)` `warmup` times, then `runs` timed times, rotating over `copies` copies.
 /// `call` enqueues one operation on the legacy default stream.
-pub fn measure(warmup: usize, runs: usize, copies: usize, mut call: impl FnMut(usize) -> Result<()>) -> Result<Timing> {
+pub fn measure(warmup: usize, runs: usize, copies: usize, call: impl FnMut(usize) -> Result<()>) -> Result<Timing> {
+    let mut sample = Samples::default();
+    measure_into(warmup, runs, copies, &mut sample, call)?;
+    Ok(sample.summary())
+}
+
+/// As [`measure`], appending the timed calls to `sample`.
+pub fn measure_into(warmup: usize, runs: usize, copies: usize, sample: &mut Samples, mut call: impl FnMut(usize) -> Result<()>) -> Result<()> {
     assert!(runs > 0 && copies > 0);
     let ev = Events::new()?;
     let null: sys::CUstream = std::ptr::null_mut();
@@ -99,23 +122,20 @@ pub fn measure(warmup: usize, runs: usize, copies: usize, mut call: impl FnMut(u
         next = (next + 1) % copies;
     }
     sync("the warm-up calls")?;
-    let mut sample = Vec::with_capacity(runs);
-    let mut host = Vec::with_capacity(runs);
     for _ in 0..runs {
         // SAFETY: live events, the legacy stream.
         unsafe {
             cu("cuEventRecord", result::event::record(ev.start, null))?;
             let t0 = std::time::Instant::now();
             call(next)?;
-            host.push(t0.elapsed().as_secs_f64() * 1e3);
+            sample.host.push(t0.elapsed().as_secs_f64() * 1e3);
             cu("cuEventRecord", result::event::record(ev.stop, null))?;
             cu("cuEventSynchronize", result::event::synchronize(ev.stop))?;
-            sample.push(cu("cuEventElapsedTime", result::event::elapsed(ev.start, ev.stop))? as f64);
+            sample.time.push(cu("cuEventElapsedTime", result::event::elapsed(ev.start, ev.stop))? as f64);
         }
         next = (next + 1) % copies;
     }
-    sync("the timed calls")?;
-    Ok(summarize(&sample, &host))
+    sync("the timed calls")
 }
 
 /// The time of one call that enqueues work on the legacy default stream (a preprocess), between
