@@ -6,8 +6,8 @@
 // Variants, timed on the same inputs (median of 40 runs after 5 warm-ups, x rotated over 4 copies):
 //  * vec G        the library's short-row worker reduced to its core: a group of G lanes per row
 //                 (G fixed at compile time), 4 entries per lane in flight, 32-bit positions;
-//  * vec G pf D   the same, each group also asking L2 for the lines D entries further on in the
-//                 entry stream (prefetch.global.L2);
+//  * (measured once, then removed: commit 183426f) the same, each group also asking L2 for the
+//    lines D entries further on in the entry stream (prefetch.global.L2);
 //  * bisect ...   the core plus one of the library's costs: a run-time G, 64-bit positions, or the
 //                 per-entry checks (base, column range, permutation and conjugation flags);
 //  * stream E/S   a persistent grid; each block streams tiles of ~E entries (whole rows) into a
@@ -51,48 +51,10 @@ constexpr int LAB_UNROLL = 4;
 template <typename V>
 __device__ __forceinline__ V ldcs(const V* p) { return __ldcs(p); }
 
-template <int G, typename V>
-__global__ void __launch_bounds__(BLOCK) vec(const int* __restrict__ off, const int* __restrict__ col, const V* __restrict__ val,
-                                             const V* __restrict__ x, V* __restrict__ y, int m, long long nnz, long long pf) {
-    const int r = blockIdx.x * (BLOCK / G) + threadIdx.x / G, lane = threadIdx.x % G;
-    if (r >= m) return;
-    const int s = off[r], e = off[r + 1];
-    if (pf > 0) {
-        // Lines of the stream pf entries ahead: lanes take the col lines, then the val lines.
-        const long long ps = s + pf, pe = e + pf;
-        if (ps < nnz) {
-            const long long c0 = ps * 4 / 128, c1 = (min(pe, nnz) * 4 - 1) / 128;
-            const long long v0 = ps * (long long)sizeof(V) / 128, v1 = (min(pe, nnz) * (long long)sizeof(V) - 1) / 128;
-            const long long nc = c1 - c0 + 1, nv = v1 - v0 + 1;
-            for (long long i = lane; i < nc + nv; i += G) {
-                const char* p = i < nc ? reinterpret_cast<const char*>(col) + (c0 + i) * 128
-                                       : reinterpret_cast<const char*>(val) + (v0 + i - nc) * 128;
-                asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
-            }
-        }
-    }
-    V sum = 0;
-    for (int q = s + lane; q < e; q += LAB_UNROLL * G) {
-        int c[LAB_UNROLL];
-        V v[LAB_UNROLL];
-#pragma unroll
-        for (int i = 0; i < LAB_UNROLL; ++i) {
-            const int qi = q + i * G;
-            c[i] = -1;
-            v[i] = 0;
-            if (qi < e) { c[i] = ldcs(col + qi); v[i] = ldcs(val + qi); }
-        }
-#pragma unroll
-        for (int i = 0; i < LAB_UNROLL; ++i)
-            if (c[i] >= 0) sum += v[i] * __ldg(x + c[i]);
-    }
-    for (int d = 1; d < G; d *= 2) sum += __shfl_xor_sync(0xffffffffu, sum, d, G);
-    if (lane == 0) y[r] = V(0.7) * sum;
-}
-
-// Bisection of the library kernel's costs: GC = 0 takes the group size at run time; WIDE does the
-// position arithmetic in 64 bits; CHECKS adds the library's per-entry checks (base, column range,
-// permutation and conjugation flags, read from parameters).
+// The core (vec_bisect<G, false, false>) and the bisection of the library kernel's costs: GC = 0
+// takes the group size at run time; WIDE does the position arithmetic in 64 bits; CHECKS adds the
+// library's per-entry checks (base, column range, permutation and conjugation flags, read from
+// parameters).
 template <int GC, bool WIDE, bool CHECKS, typename V>
 __global__ void __launch_bounds__(BLOCK) vec_bisect(const int* __restrict__ off, const int* __restrict__ col, const V* __restrict__ val,
                                                     const V* __restrict__ x, V* __restrict__ y, int m, int k, int g_rt,
@@ -389,13 +351,10 @@ struct Run {
 
     template <int G>
     void vec_variants() {
-        const long long nnz = a.off[a.m];
         const int grid = (a.m + BLOCK / G - 1) / (BLOCK / G);
         char name[64];
-        for (long long pf : {0LL}) {
-            snprintf(name, sizeof name, "vec %d pf %lld", G, pf);
-            time(name, [&](V* xx) { vec<G, V><<<grid, BLOCK>>>(off, col, val, xx, y, a.m, nnz, pf); });
-        }
+        snprintf(name, sizeof name, "vec %d", G);
+        time(name, [&](V* xx) { vec_bisect<G, false, false, V><<<grid, BLOCK>>>(off, col, val, xx, y, a.m, a.n, G, nullptr, 0, 0); });
     }
 #ifdef WITH_LIBRARY
     void library_vector(int lanes) {
