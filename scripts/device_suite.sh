@@ -34,10 +34,11 @@ echo "=== Rust tests"
 for t in "$dev"/bin/*; do
     run_rust "$(basename "$t")" "$t"
 done
-# Preprocess schedules the vector kernel (the tiles only under graph capture), launching huge rows
-# apart only for large matrices; forcing each makes every preprocessed case of the SpMV suite run
-# the tile kernel with its row table, and the split launch, too.
-for kernel in tiles split; do
+# Preprocess chooses the tile kernel or the vector kernel (the tiles only under graph capture),
+# launching huge rows apart only for large matrices; forcing each makes every preprocessed case of
+# the SpMV suite run the tile kernel with its row table, the vector kernel in one launch, and the
+# split launch, too.
+for kernel in tiles vector split; do
     echo "=== gpu_spmv with OXSPARSE_SPMV_KERNEL=$kernel"
     OXSPARSE_SPMV_KERNEL=$kernel run_rust gpu_spmv-$kernel "$dev/bin/gpu_spmv"
 done

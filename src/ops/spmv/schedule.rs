@@ -14,15 +14,15 @@
 //! round trips on a row lost 2-3x on social graphs whose kernels last only a few trips.
 //!
 //! The tile kernel, which cuts the entries evenly whatever the rows, is kept instead (no
-//! schedule) for matrices with huge rows (`HUGE` entries or more, which the vector kernel can take
-//! only in chunks, with more registers or a second launch) that are also skewed (at least
-//! `SKEWED_SHARE` of the entries in rows of four times the median length or more) or large with a
-//! long median row. There its warps streaming whole tiles beat rows read one by one (session 6,
-//! H100: youtube_like 77 against 118 us, blogcatalog 16.0 against 19.3; session 10: fb100_Cornell5
-//! 19 against 28, ca-CondMat, one row of 256+, 11.5 against 17.5). Everywhere else the vector
-//! kernel is ahead since its session-10 rework (the 27-point stencil 47 against 66 us in FP32,
-//! wave_squared_2hop, rows of 64-255, 52 against 57; skewed small graphs without huge rows such as
-//! usa-airports 10.3 against 12.6).
+//! schedule) for matrices of `SMALL_NNZ` entries or more with huge rows (`HUGE` entries or more,
+//! which the vector kernel can take only in chunks, with more registers or a second launch) that
+//! are also skewed (at least `SKEWED_SHARE` of the entries in rows of four times the median length
+//! or more) or large with a long median row. There its warps streaming whole tiles beat rows read
+//! one by one (session 6, H100: youtube_like 77 against 118 us, blogcatalog 16.0 against 19.3;
+//! session 10: fb100_Cornell5 19 against 28, twitch_DE 15.9 against 19.4). Everywhere else the
+//! vector kernel is ahead since its session-10 rework (the 27-point stencil 47 against 66 us in
+//! FP32, wave_squared_2hop, rows of 64-255, 52 against 57; skewed small graphs such as
+//! usa-airports 10.3 against 12.6, email-Eu-core 11.4 against 13.4).
 
 use crate::kernels::params::spmv::{SPMV_HIST_BUCKETS, SPMV_HUGE_CHUNK, SPMV_VECTOR_UNROLL};
 use std::fmt;
@@ -53,6 +53,11 @@ const SKEWED_SHARE: u64 = 30;
 /// entries (32 or more) keep the tile kernel too.
 const LARGE_NNZ: u64 = 1_000_000;
 const LONG_MEDIAN: i64 = 63;
+/// Matrices under this many entries take the vector kernel even with huge rows: its blocks then all
+/// fit at once, and its single launch beats the tiles' look-back (session 10, forced in the same
+/// run: email-Eu-core 11.4 against 13.4 us, ppi_homo_sapiens 9.8 / 12.6, chameleon 10.8 / 11.9,
+/// wiki-Vote 11.3 / 13.6; between 128K and 1.6M entries the tiles won or tied).
+const SMALL_NNZ: u64 = 128 * 1024;
 /// Blocks per list at most (each takes its list's entries in a grid-stride loop).
 const MAX_LIST_BLOCKS: u64 = 65_535;
 
@@ -83,17 +88,20 @@ impl fmt::Display for Schedule {
     }
 }
 
-/// Which kernel `OXSPARSE_SPMV_KERNEL` forces after preprocess, if any: `tiles`, or `split` (the
-/// vector kernel with the huge rows' chunks launched apart whatever the size).
+/// Which kernel `OXSPARSE_SPMV_KERNEL` forces after preprocess, if any: `tiles`, `vector` (the
+/// vector kernel, its huge rows' chunks launched apart from 4M entries on, as chosen), or `split`
+/// (the vector kernel with the chunks launched apart whatever the size).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Forced {
     Tiles,
+    Vector,
     Split,
 }
 
 pub fn forced() -> Option<Forced> {
     match std::env::var("OXSPARSE_SPMV_KERNEL").as_deref() {
         Ok("tiles") => Some(Forced::Tiles),
+        Ok("vector") => Some(Forced::Vector),
         Ok("split") => Some(Forced::Split),
         _ => None,
     }
@@ -118,7 +126,8 @@ fn median_upper(h: &RowHistogram) -> i64 {
 }
 
 /// Whether the tile kernel suits this histogram better than any vector schedule (see the module
-/// comment): huge rows in a skewed matrix, or in a large matrix with long rows throughout.
+/// comment): huge rows in a skewed matrix of SMALL_NNZ entries or more, or in a large matrix with
+/// long rows throughout.
 fn prefers_tiles(h: &RowHistogram) -> bool {
     let nnz: u64 = h[1].iter().sum();
     let median = median_upper(h);
@@ -126,11 +135,11 @@ fn prefers_tiles(h: &RowHistogram) -> bool {
     let from = ((4 * (median + 1)).max(32) as u64).next_power_of_two().trailing_zeros();
     let skewed: u64 = h[1][(from as usize + 1).min(BUCKETS)..].iter().sum();
     let huge_rows = rows_from(h, HUGE.trailing_zeros()) > 0;
-    huge_rows && (100 * skewed >= SKEWED_SHARE * nnz.max(1) || (nnz >= LARGE_NNZ && median >= LONG_MEDIAN))
+    huge_rows && nnz >= SMALL_NNZ && (100 * skewed >= SKEWED_SHARE * nnz.max(1) || (nnz >= LARGE_NNZ && median >= LONG_MEDIAN))
 }
 
 /// The schedule for a histogram of row lengths; None: keep the tile kernel (forced, or
-/// `prefers_tiles`). `Forced::Split` always gives a schedule.
+/// `prefers_tiles`). `Forced::Vector` and `Forced::Split` always give a schedule.
 pub fn choose(h: &RowHistogram, forced: Option<Forced>) -> Option<Schedule> {
     if forced == Some(Forced::Tiles) || (forced.is_none() && prefers_tiles(h)) {
         return None;
@@ -225,6 +234,7 @@ mod tests {
         let big = histogram(&[(3, 10_000_000), (6_000, 3)]);
         assert!(choose(&big, None).unwrap().split_huge);
         assert!(choose(&h, Some(Forced::Split)).unwrap().split_huge);
+        assert!(!choose(&h, Some(Forced::Vector)).unwrap().split_huge);
     }
 
     #[test]
@@ -234,6 +244,7 @@ mod tests {
         assert!(prefers_tiles(&social));
         assert_eq!(choose(&social, None), None);
         assert!(choose(&social, Some(Forced::Split)).is_some(), "split forces a schedule");
+        assert!(choose(&social, Some(Forced::Vector)).is_some(), "so does vector");
         // 1.65M entries, median row ~80, rows of 300 (huge): large with long rows.
         assert!(prefers_tiles(&histogram(&[(80, 15_000), (300, 1_500)])));
         // The same rows in a small matrix; a large one whose rows all lie under 256
@@ -242,6 +253,8 @@ mod tests {
         assert!(!prefers_tiles(&histogram(&[(80, 3_000), (300, 300)])));
         assert!(!prefers_tiles(&histogram(&[(80, 19_000), (200, 300)])));
         assert!(!prefers_tiles(&histogram(&[(3, 600), (100, 200)])));
+        // A small skewed graph with a few huge rows (email-Eu-core): vector.
+        assert!(!prefers_tiles(&histogram(&[(10, 800), (40, 150), (300, 1)])));
         assert!(!prefers_tiles(&histogram(&[(27, 500_000)])));
     }
 
