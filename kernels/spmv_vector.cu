@@ -79,19 +79,14 @@ __device__ __forceinline__ C lane_sum(const Rows<V, I>& a, const X* x, int64_t k
 
 // ---- stage 2: reductions -----------------------------------------------------------------------
 
-template <typename C>
-__device__ __forceinline__ C group_sum(C v, int g) {
-    const unsigned mask = group_mask(g);
-    const int li = threadIdx.x % g;
-    for (int d = 1; d < g; d *= 2) v = v + shfl(mask, v, li ^ d, g);
-    return v;
-}
+// Butterfly sum over the caller's group of G lanes (G = 0: g lanes, known only at run time).
 template <int G, typename C>
-__device__ __forceinline__ C group_sum(C v) {
-    const unsigned mask = group_mask(G);
-    const int li = threadIdx.x % G;
+__device__ __forceinline__ C group_sum(C v, int g = G) {
+    const int w = G ? G : g;
+    const unsigned mask = group_mask(w);
+    const int li = threadIdx.x % w;
 #pragma unroll
-    for (int d = 1; d < G; d *= 2) v = v + shfl(mask, v, li ^ d, G);
+    for (int d = 1; d < w; d *= 2) v = v + shfl(mask, v, li ^ d, w);
     return v;
 }
 
@@ -189,9 +184,7 @@ __device__ void short_row_groups(const SpmvVectorParams& p, const Rows<V, I>& a,
     const int64_t s = a.begin(r), e = a.end(r);
     if (e - s >= p.v.long_threshold && lists_trusted(p.v)) return;
     const X* x = reinterpret_cast<const X*>(p.shape.x);
-    C sum = lane_sum<G, MAY_PERMUTE, V, X, C, I>(a, x, p.shape.k, s, e, threadIdx.x % g, g);
-    if constexpr (G != 0) sum = group_sum<G>(sum);
-    else sum = group_sum(sum, g);
+    const C sum = group_sum<G>(lane_sum<G, MAY_PERMUTE, V, X, C, I>(a, x, p.shape.k, s, e, threadIdx.x % g, g), g);
     if (threadIdx.x % g == 0)
         write_y(reinterpret_cast<Y*>(p.shape.y), r, sum, load_scalar<C>(p.shape.alpha), load_scalar<C>(p.shape.beta));
 }

@@ -122,8 +122,8 @@ pub fn measure(case: &mut dyn Case, libs: &[Lib], gpu: &Gpu, s: &Settings, statu
     let mut samples = vec![timing::Samples::default(); variants.len()];
     for _ in 0..s.passes.max(1) {
         for (i, &(lib, v)) in variants.iter().enumerate() {
-            if results[i].failed() || results[i].error.is_some() {
-                continue; // measured no further once it failed or was refused
+            if results[i].error.is_some() || results[i].check.as_ref().is_some_and(|c| !c.ok()) {
+                continue; // measured no further once refused, broken or wrong
             }
             status(&format!("{} {} {}", info.op, info.variant, [lib.name(), v.label].join(" ").trim_end()));
             measure_lib(case, lib, v, copies, s, &mut results[i], &mut samples[i]);
