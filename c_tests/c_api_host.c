@@ -85,6 +85,7 @@ static void test_handle(void) {
     oxsparseHandle_t h = NULL;
     oxsparsePointerMode_t mode = (oxsparsePointerMode_t)-1;
     oxsparseMath_t math = (oxsparseMath_t)-1;
+    oxsparseReorder_t reorder = (oxsparseReorder_t)-1;
     cudaStream_t stream = (cudaStream_t)FAKE(1);
     int version = -1;
     oxsparseStatus_t st;
@@ -94,6 +95,7 @@ static void test_handle(void) {
     BAD_DESCR(oxsparseSetPointerMode(NULL, OXSPARSE_POINTER_MODE_HOST));
     BAD_DESCR(oxsparseGetPointerMode(NULL, &mode));
     BAD_DESCR(oxsparseSetMathMode(NULL, OXSPARSE_TF32_TENSOR_OP_MATH));
+    BAD_DESCR(oxsparseSetReorderMode(NULL, OXSPARSE_REORDER_DATA_AFFINITY));
     BAD_DESCR(oxsparseGetMathMode(NULL, &math));
     BAD_DESCR(oxsparseSetStream(NULL, (cudaStream_t)0));
     BAD_DESCR(oxsparseGetStream(NULL, &stream));
@@ -138,6 +140,18 @@ static void test_handle(void) {
     CHECK(math == OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH); /* a refused mode changes nothing */
     BAD(oxsparseGetMathMode(h, NULL));
     OK(oxsparseSetMathMode(h, OXSPARSE_DEFAULT_MATH));
+    OK(oxsparseGetReorderMode(h, &reorder));
+    if (getenv("OXSPARSE_REORDER") == NULL)
+        CHECK(reorder == OXSPARSE_REORDER_NONE);
+    OK(oxsparseSetReorderMode(h, OXSPARSE_REORDER_DATA_AFFINITY));
+    OK(oxsparseGetReorderMode(h, &reorder));
+    CHECK(reorder == OXSPARSE_REORDER_DATA_AFFINITY);
+    BAD(oxsparseSetReorderMode(h, (oxsparseReorder_t)2));
+    BAD(oxsparseSetReorderMode(h, (oxsparseReorder_t)BAD_ENUM));
+    OK(oxsparseGetReorderMode(h, &reorder));
+    CHECK(reorder == OXSPARSE_REORDER_DATA_AFFINITY); /* a refused mode changes nothing */
+    BAD(oxsparseGetReorderMode(h, NULL));
+    OK(oxsparseSetReorderMode(h, OXSPARSE_REORDER_NONE));
     OK(oxsparseGetStream(h, &stream));
     CHECK(stream == (cudaStream_t)0); /* the default (legacy) stream */
     OK(oxsparseSetStream(h, (cudaStream_t)0));

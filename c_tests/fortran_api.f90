@@ -205,6 +205,16 @@ contains
     call expect(oxsparseGetMathMode(handle, math), OXSPARSE_STATUS_SUCCESS, 'GetMathMode')
     call check(math == OXSPARSE_DEFAULT_MATH, 'math mode reads back as DEFAULT')
 
+    ! reorder mode round trip and refusal
+    call expect(oxsparseSetReorderMode(handle, OXSPARSE_REORDER_DATA_AFFINITY), &
+                OXSPARSE_STATUS_SUCCESS, 'SetReorderMode(DATA_AFFINITY)')
+    call expect(oxsparseGetReorderMode(handle, math), OXSPARSE_STATUS_SUCCESS, 'GetReorderMode')
+    call check(math == OXSPARSE_REORDER_DATA_AFFINITY, 'reorder mode reads back as DATA_AFFINITY')
+    call expect(oxsparseSetReorderMode(handle, 2_c_int), OXSPARSE_STATUS_INVALID_VALUE, &
+                'SetReorderMode(2)')
+    call expect(oxsparseSetReorderMode(handle, OXSPARSE_REORDER_NONE), OXSPARSE_STATUS_SUCCESS, &
+                'SetReorderMode(NONE)')
+
     ! reference; the last row of each column is padding (ld = m + 1)
     want = 0.0_c_double
     want(ld, :) = ieee_value_nan()

@@ -53,6 +53,12 @@ module oxsparse
     enumerator :: OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH = 4
   end enum
 
+  ! oxsparseReorder_t (SpMM preprocess's data-affinity row reordering for tensor cores)
+  enum, bind(c)
+    enumerator :: OXSPARSE_REORDER_NONE = 0
+    enumerator :: OXSPARSE_REORDER_DATA_AFFINITY = 1
+  end enum
+
   ! oxsparseOperation_t
   enum, bind(c)
     enumerator :: OXSPARSE_OPERATION_NON_TRANSPOSE = 0
@@ -288,6 +294,22 @@ module oxsparse
       integer(c_int), value :: mode
       integer(c_int) :: res
     end function oxsparseSetMathMode
+
+    function oxsparseGetReorderMode(handle, mode) &
+        bind(C, name="oxsparseGetReorderMode") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle
+      integer(c_int), intent(out) :: mode
+      integer(c_int) :: res
+    end function oxsparseGetReorderMode
+
+    function oxsparseSetReorderMode(handle, mode) &
+        bind(C, name="oxsparseSetReorderMode") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle
+      integer(c_int), value :: mode
+      integer(c_int) :: res
+    end function oxsparseSetReorderMode
 
     ! ------------------------------------------------------------------------------------
     ! Sparse vector descriptor (SpVec)

@@ -60,6 +60,21 @@ typedef enum {
   OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH = 4,
 } oxsparseMath_t;
 
+/**
+ * Whether SpMM's preprocess may reorder A's rows for the tensor cores (`oxsparseReorder_t`).
+ */
+typedef enum {
+  /**
+   * Rows in the user's order.
+   */
+  OXSPARSE_REORDER_NONE = 0,
+  /**
+   * Data-affinity clustering of rows (src/ops/reorder.rs), kept where it lowers the B rows the
+   * tiles read; C keeps the user's row order.
+   */
+  OXSPARSE_REORDER_DATA_AFFINITY = 1,
+} oxsparseReorder_t;
+
 typedef enum {
   OXSPARSE_OPERATION_NON_TRANSPOSE = 0,
   OXSPARSE_OPERATION_TRANSPOSE = 1,
@@ -456,6 +471,29 @@ oxsparseStatus_t oxsparseSetMathMode(oxsparseHandle_t handle, oxsparseMath_t mod
  * The handle's math mode (see `oxsparseSetMathMode`).
  */
 oxsparseStatus_t oxsparseGetMathMode(oxsparseHandle_t handle, oxsparseMath_t *mode);
+
+/**
+ * Whether SpMM's preprocess may reorder A's rows for the tensor cores (issue 4's data-affinity
+ * reordering; oxsparse only, like the math modes):
+ *
+ * - `OXSPARSE_REORDER_NONE` (0): rows in the user's order.
+ * - `OXSPARSE_REORDER_DATA_AFFINITY` (1): when an SpMM runs on tensor cores (a tensor-op math
+ *   mode, FP32, FP16 or BF16), `oxsparseSpMM_preprocess` clusters A's rows by the columns they
+ *   share (on the host: A's structure is read back) and keeps the new order where it lowers the
+ *   rows of B that the tiles read by 5% or more. It is applied inside: A, B and C stay in the
+ *   user's order and C gets the same products, summed in another order. Plain `oxsparseSpMM`
+ *   calls (no preprocess) never reorder. The mode at `bufferSize` sizes the workspace: set it
+ *   before.
+ *
+ * New handles start in the mode that `OXSPARSE_REORDER` names (`none`, `affinity`, or 0, 1; read
+ * once), otherwise `OXSPARSE_REORDER_NONE`.
+ */
+oxsparseStatus_t oxsparseSetReorderMode(oxsparseHandle_t handle, oxsparseReorder_t mode);
+
+/**
+ * The handle's reorder mode (see `oxsparseSetReorderMode`).
+ */
+oxsparseStatus_t oxsparseGetReorderMode(oxsparseHandle_t handle, oxsparseReorder_t *mode);
 
 /**
  * Workspace size in bytes for `oxsparseSparseToDense` with these arguments (always 0: none needed).

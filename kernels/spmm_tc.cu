@@ -135,6 +135,7 @@ template <int J, typename TC>
 __device__ __forceinline__ void store_c(const SpmmTcParams& p, int64_t row, int64_t col0, const float (&v)[2 * J], float alpha, float beta) {
     using V = CVector<TC>;
     if (row >= p.shape.m) return;
+    if (p.fmt.row_order) row = reinterpret_cast<const uint32_t*>(p.fmt.row_order)[row];  // reordered: C's own row
     TC* c = reinterpret_cast<TC*>(p.c.values) + row * p.c.row_stride + col0;
 #pragma unroll
     for (int x = 0; x < 2 * J / V::LEN; ++x) {

@@ -270,7 +270,9 @@ __device__ void slots(const TcBuildParams& p) {
         const Place pl = place(a, p, e, i);
         const uint32_t bit = uint32_t(e.row % WINDOW) * TILE + pl.slot;
         const uint32_t slot = tile_vals[pl.tile] + __popcll(mask[pl.tile] & ((1ull << bit) - 1));
-        src[slot] = uint32_t(e.q) | (i + 1 < p.nnz && same(i + 1) ? TC_SRC_DUPLICATE : 0u);
+        // With reordering `a` is a permuted copy: name the entry of op(A)'s rows it came from.
+        const uint32_t q = p.entry_map ? reinterpret_cast<const uint32_t*>(p.entry_map)[e.q] : uint32_t(e.q);
+        src[slot] = q | (i + 1 < p.nnz && same(i + 1) ? TC_SRC_DUPLICATE : 0u);
     }
 }
 

@@ -6,7 +6,7 @@
 //! returns `NotInitialized` and nothing else is touched.
 
 use crate::error::{Error, Result};
-use crate::types::{MathMode, PointerMode};
+use crate::types::{MathMode, PointerMode, ReorderMode};
 use cudarc::driver::{result, sys};
 use std::ptr;
 
@@ -23,6 +23,9 @@ pub struct Handle {
     pub pointer_mode: PointerMode,
     /// Whether FP32 SpMM may use tensor cores (`oxsparseSetMathMode`); starts as `OXSPARSE_MATH_MODE` says.
     pub math_mode: MathMode,
+    /// Whether SpMM's preprocess may reorder rows for tensor cores (`oxsparseSetReorderMode`);
+    /// starts as `OXSPARSE_REORDER` says.
+    pub reorder_mode: ReorderMode,
     /// Compute capability, e.g. (9, 0).
     pub arch: (i32, i32),
     pub sm_count: i32,
@@ -91,6 +94,7 @@ impl Handle {
             stream: 0,
             pointer_mode: PointerMode::OXSPARSE_POINTER_MODE_HOST,
             math_mode: MathMode::from_env(),
+            reorder_mode: ReorderMode::from_env(),
             arch,
             sm_count,
         })

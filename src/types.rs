@@ -87,6 +87,37 @@ impl Status {
     }
 }
 
+/// Whether SpMM's preprocess may reorder A's rows for the tensor cores (`oxsparseReorder_t`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReorderMode {
+    /// Rows in the user's order.
+    OXSPARSE_REORDER_NONE = 0,
+    /// Data-affinity clustering of rows (src/ops/reorder.rs), kept where it lowers the B rows the
+    /// tiles read; C keeps the user's row order.
+    OXSPARSE_REORDER_DATA_AFFINITY = 1,
+}
+decodable!(ReorderMode { OXSPARSE_REORDER_NONE, OXSPARSE_REORDER_DATA_AFFINITY });
+
+impl ReorderMode {
+    /// `OXSPARSE_REORDER`, read once: the mode new handles start in. Accepts `none`, `affinity`
+    /// (or `data_affinity`) and the numbers 0, 1; anything else leaves `none`.
+    pub fn from_env() -> ReorderMode {
+        static MODE: once_cell::sync::Lazy<ReorderMode> = once_cell::sync::Lazy::new(|| {
+            std::env::var("OXSPARSE_REORDER").ok().and_then(|v| ReorderMode::parse(&v)).unwrap_or(ReorderMode::OXSPARSE_REORDER_NONE)
+        });
+        *MODE
+    }
+
+    pub fn parse(v: &str) -> Option<ReorderMode> {
+        match v.trim().to_ascii_lowercase().as_str() {
+            "none" | "0" => Some(ReorderMode::OXSPARSE_REORDER_NONE),
+            "affinity" | "data_affinity" | "1" => Some(ReorderMode::OXSPARSE_REORDER_DATA_AFFINITY),
+            _ => None,
+        }
+    }
+}
+
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PointerMode {
@@ -377,6 +408,18 @@ mod tests {
         assert_eq!(SpMMAlg::from_raw(12), Some(SpMMAlg::OXSPARSE_SPMM_CSR_ALG3));
         assert_eq!(DataType::from_raw(14), Some(DataType::CUDA_R_16BF));
         assert_eq!(DataType::from_raw(28), None);
+    }
+
+    #[test]
+    fn reorder_modes_decode_and_parse() {
+        use ReorderMode::*;
+        assert_eq!(ReorderMode::from_raw(0), Some(OXSPARSE_REORDER_NONE));
+        assert_eq!(ReorderMode::from_raw(1), Some(OXSPARSE_REORDER_DATA_AFFINITY));
+        assert_eq!(ReorderMode::from_raw(2), None);
+        assert_eq!(ReorderMode::from_raw(-1), None);
+        for (text, want) in [("none", Some(OXSPARSE_REORDER_NONE)), (" Affinity ", Some(OXSPARSE_REORDER_DATA_AFFINITY)), ("data_affinity", Some(OXSPARSE_REORDER_DATA_AFFINITY)), ("1", Some(OXSPARSE_REORDER_DATA_AFFINITY)), ("rcm", None), ("", None)] {
+            assert_eq!(ReorderMode::parse(text), want, "{text:?}");
+        }
     }
 
     #[test]

@@ -53,6 +53,8 @@ pub type oxsparsePointerMode_t = c_int;
 /// cbindgen:no-export
 pub type oxsparseMath_t = c_int;
 /// cbindgen:no-export
+pub type oxsparseReorder_t = c_int;
+/// cbindgen:no-export
 pub type oxsparseOperation_t = c_int;
 /// cbindgen:no-export
 pub type oxsparseIndexBase_t = c_int;

@@ -73,8 +73,23 @@ pub struct TcLayout {
     values: u64,
     partials: u64,
     arrivals_bytes: u64,
+    /// Room for data-affinity reordering, when the plan reserved it: the row order (persistent),
+    /// and the build's row-permuted copy of op(A)'s rows (transient).
+    pub reorder: Option<ReorderRoom>,
     /// Bytes of the whole region.
     pub bytes: u64,
+}
+
+/// Where a reordered build keeps its row order and the permuted copy it builds from (offsets from
+/// the region's start; see `TcFormat::row_order`, `TcBuildParams::entry_map`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReorderRoom {
+    /// u32 per row.
+    pub row_order: u64,
+    /// m + 1 offsets and nnz columns in A's index type (8 bytes each reserved), u32 per entry.
+    pub offsets: u64,
+    pub cols: u64,
+    pub entry_map: u64,
 }
 
 fn sort_tiles(nnz: i64) -> u64 {
@@ -86,8 +101,9 @@ fn scan_blocks(len: u64) -> u64 {
 }
 
 impl TcLayout {
-    /// For op(A) of `m` rows and `nnz` entries, C of `n` columns, `value_bytes` per gathered value.
-    pub fn new(m: i64, nnz: i64, n: i64, value_bytes: u64) -> TcLayout {
+    /// For op(A) of `m` rows and `nnz` entries, C of `n` columns, `value_bytes` per gathered value;
+    /// with room for reordering if `reorder`.
+    pub fn new(m: i64, nnz: i64, n: i64, value_bytes: u64, reorder: bool) -> TcLayout {
         let (m, nnz, n) = (m.max(0) as u64, nnz.max(0) as u64, n.max(0) as u64);
         let windows = m.div_ceil(TC_WINDOW as u64);
         // Window w has ceil(pairs_w / 8) tiles, and pairs <= entries.
@@ -114,6 +130,7 @@ impl TcLayout {
         let segments = take(segments_max * 16);
         let arrivals = take(partial_slots * n.div_ceil(strip) * 4);
         let use_tensor_cores = take(4);
+        let row_order = if reorder { Some(take(m.max(1) * 4)) } else { None };
         let transient = at;
 
         // The build's scratch.
@@ -129,6 +146,12 @@ impl TcLayout {
         let counts = build(sort_tiles(nnz as i64) * TC_BLOCK as u64 * 4);
         let distinct = build((nnz + 1) * 4);
         let scan_sums = build(scan_blocks(longest_scan) * 8);
+        let reorder = row_order.map(|row_order| ReorderRoom {
+            row_order,
+            offsets: build((m + 1) * 8),
+            cols: build(nnz.max(1) * 8),
+            entry_map: build(nnz.max(1) * 4),
+        });
 
         // The compute kernels' scratch.
         let mut c = transient;
@@ -156,6 +179,7 @@ impl TcLayout {
             segments,
             arrivals,
             use_tensor_cores,
+            row_order: 0,
         };
         TcLayout {
             relative,
@@ -168,12 +192,14 @@ impl TcLayout {
             values,
             partials,
             arrivals_bytes: partial_slots * n.div_ceil(strip) * 4,
+            reorder,
             bytes: b.max(c),
         }
     }
 
-    /// The format's arrays for a region starting at `at`.
-    pub fn format(&self, at: u64) -> TcFormat {
+    /// The format's arrays for a region starting at `at`; `reordered`: built from reordered rows
+    /// (the row order is then followed).
+    pub fn format(&self, at: u64, reordered: bool) -> TcFormat {
         let r = &self.relative;
         TcFormat {
             win_tiles: at + r.win_tiles,
@@ -185,6 +211,10 @@ impl TcLayout {
             segments: at + r.segments,
             arrivals: at + r.arrivals,
             use_tensor_cores: at + r.use_tensor_cores,
+            row_order: match self.reorder {
+                Some(room) if reordered => at + room.row_order,
+                _ => 0,
+            },
             ..*r
         }
     }
@@ -222,12 +252,20 @@ fn scan(h: &Handle, base: &TcBuildParams, data: u64, len: u64, sums: u64, suffix
 
 /// Builds BitTCF for op(A) (`a`: its rows, m x k with nnz entries) into the region at `at`.
 /// `min_reuse_tenths` and `refuse_duplicates`: see `TcBuildParams` (a reuse of 0 forces tensor
-/// cores, but for refused duplicates).
-pub fn build(h: &Handle, a: super::params::spmm::SpmmRows, (m, k, nnz): (i64, i64, i64), index: IndexType, layout: &TcLayout, at: u64, (min_reuse_tenths, refuse_duplicates): (u32, bool)) -> Result<()> {
+/// cores, but for refused duplicates). `reordered`: `a` is the row-permuted copy in the layout's
+/// reorder room, with its entry map and row order filled (src/ops/spmm/tc_reorder.rs).
+#[allow(clippy::too_many_arguments)]
+pub fn build(h: &Handle, a: super::params::spmm::SpmmRows, (m, k, nnz): (i64, i64, i64), index: IndexType, layout: &TcLayout, at: u64, (min_reuse_tenths, refuse_duplicates): (u32, bool), reordered: bool) -> Result<()> {
     if nnz <= 0 || nnz > i32::MAX as i64 || k >= u32::MAX as i64 || m <= 0 {
         return Err(Error::Internal(format!("tensor-core build for m={m} k={k} nnz={nnz}")));
     }
-    let fmt = layout.format(at);
+    let fmt = layout.format(at, reordered);
+    let entry_map = match layout.reorder {
+        Some(room) if reordered => at + room.entry_map,
+        Some(_) => 0,
+        None if reordered => return Err(Error::Internal("a reordered build without room for it".into())),
+        None => 0,
+    };
     let ix = index_suffix(index);
     let b = TC_BLOCK;
     let entries = grid_for(nnz as u64 + 1, b);
@@ -244,6 +282,7 @@ pub fn build(h: &Handle, a: super::params::spmm::SpmmRows, (m, k, nnz): (i64, i6
         min_reuse_tenths,
         refuse_duplicates: refuse_duplicates as u32,
         distinct: at + layout.distinct,
+        entry_map,
         ..Default::default()
     };
     let sums = at + layout.scan_sums;
@@ -313,7 +352,7 @@ pub fn read_choice(h: &Handle, layout: &TcLayout, at: u64) -> Result<Option<bool
         return Ok(None);
     }
     let mut flag = [0u8; 4];
-    super::vector_ops::copy_to_host_and_wait(h, layout.format(at).use_tensor_cores, &mut flag)?;
+    super::vector_ops::copy_to_host_and_wait(h, layout.format(at, false).use_tensor_cores, &mut flag)?;
     Ok(Some(u32::from_ne_bytes(flag) != 0))
 }
 
@@ -355,19 +394,31 @@ mod tests {
     #[test]
     fn layout_bounds_tiles_and_segments() {
         // 1000 rows -> 125 windows; 5000 entries -> at most 625 + 125 tiles.
-        let l = TcLayout::new(1000, 5000, 128, 4);
+        let l = TcLayout::new(1000, 5000, 128, 4, false);
         assert_eq!(l.relative.windows, 125);
         assert_eq!(l.relative.tiles_max, 750);
         assert_eq!(l.relative.segment, TC_SEGMENT_MIN as i64);
         assert_eq!(l.relative.segments_max, 125 + 750 / 4 + 1);
         // Few entries: no more tiles than entries.
-        assert_eq!(TcLayout::new(1000, 10, 128, 4).relative.tiles_max, 10);
+        assert_eq!(TcLayout::new(1000, 10, 128, 4, false).relative.tiles_max, 10);
         // The accurate mode's values take twice the room, 16-bit values half.
-        assert!(TcLayout::new(1000, 5000, 128, 8).bytes > l.bytes);
-        assert!(TcLayout::new(1000, 5000, 128, 2).partials < l.partials);
-        let f = l.format(1 << 20);
+        assert!(TcLayout::new(1000, 5000, 128, 8, false).bytes > l.bytes);
+        assert!(TcLayout::new(1000, 5000, 128, 2, false).partials < l.partials);
+        let f = l.format(1 << 20, false);
         assert_eq!(f.win_tiles, 1 << 20);
         assert!(f.segments + 16 * l.relative.segments_max as u64 <= (1 << 20) + l.transient);
+        assert_eq!(f.row_order, 0);
+        assert!(l.reorder.is_none());
+        // Room for reordering: the row order kept with the format, the permuted copy with the
+        // build's scratch; the kernels follow the order only when the build was reordered.
+        let r = TcLayout::new(1000, 5000, 128, 4, true);
+        let room = r.reorder.expect("room for reordering");
+        assert!(room.row_order >= l.relative.use_tensor_cores && room.row_order + 4000 <= r.transient);
+        assert!(room.offsets >= r.transient && room.entry_map + 5000 * 4 <= r.bytes);
+        assert!(room.cols >= room.offsets + 1001 * 8 && room.entry_map >= room.cols + 5000 * 8);
+        assert_eq!(r.format(64, false).row_order, 0);
+        assert_eq!(r.format(64, true).row_order, 64 + room.row_order);
+        assert_eq!(l.format(64, true).row_order, 0);
     }
 
     #[test]

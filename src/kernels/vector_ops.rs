@@ -104,6 +104,19 @@ pub fn zero_device(h: &Handle, dst: u64, bytes: usize) -> Result<()> {
     unsafe { result::memset_d8_async(dst, 0, bytes, h.cu_stream()) }.map_err(|e| Error::from_driver("cuMemsetD8Async", e))
 }
 
+/// Copies `src` to the device address `dst` after the work already on the handle's stream, and
+/// waits until it has landed (so `src` may go at once). Not for use under graph capture.
+pub fn copy_to_device_and_wait(h: &Handle, dst: u64, src: &[u8]) -> Result<()> {
+    let _bound = h.bind()?;
+    let stream = h.cu_stream();
+    // SAFETY: `dst` holds at least `src.len()` bytes (the caller's workspace layout); the wait
+    // keeps `src` borrowed until the copy is complete.
+    unsafe {
+        result::memcpy_htod_async(dst, src, stream).map_err(|e| Error::from_driver("cuMemcpyHtoDAsync", e))?;
+        result::stream::synchronize(stream).map_err(|e| Error::from_driver("cuStreamSynchronize", e))
+    }
+}
+
 /// Copies `dst.len()` bytes from the device address `src` to `dst` after the work already on the
 /// handle's stream, and waits until they have arrived. While the stream is being captured into a
 /// CUDA graph nothing may wait: the copy becomes a node of the graph and lands when it runs (how

@@ -8,7 +8,7 @@ use oxsparse::ffi::handle::*;
 use oxsparse::ffi::spmm::*;
 use oxsparse::ffi::*;
 use oxsparse::reference::vector_ops::Value;
-use oxsparse::types::{DataType, DataType::*, MathMode, PointerMode, Status};
+use oxsparse::types::{DataType, DataType::*, MathMode, PointerMode, ReorderMode, Status};
 use std::ffi::c_void;
 use std::ptr::null_mut;
 
@@ -74,6 +74,9 @@ impl CHandle {
     }
     pub fn set_math(&self, math: MathMode) {
         assert_eq!(unsafe { oxsparseSetMathMode(self.0, math as i32) }, OK);
+    }
+    pub fn set_reorder(&self, mode: ReorderMode) {
+        assert_eq!(unsafe { oxsparseSetReorderMode(self.0, mode as i32) }, OK);
     }
 }
 

@@ -28,6 +28,18 @@ pub fn positions(rng: &mut Rng, rows: i64, cols: i64, pattern: Pattern) -> Vec<(
         Pattern::Empty => {}
         Pattern::OneColumn => out.extend((0..rows).map(|r| (r, cols / 2))),
         Pattern::Dense => out.extend((0..rows).flat_map(|r| (0..cols).map(move |c| (r, c)))),
+        Pattern::ShuffledGroups => {
+            let groups = (rows.min(cols) / 16).max(1) as u64;
+            let row_group: Vec<u64> = (0..rows).map(|_| rng.below(groups)).collect();
+            let col_group: Vec<u64> = (0..cols).map(|_| rng.below(groups)).collect();
+            for r in 0..rows {
+                for c in 0..cols {
+                    if row_group[r as usize] == col_group[c as usize] && rng.below(2) == 0 {
+                        out.push((r, c));
+                    }
+                }
+            }
+        }
         Pattern::Random | Pattern::HeavyRow(_) => {
             // About a quarter full, ~12000 entries at most.
             let avg = (cols / 4 + 1).min((12_000 / rows).max(1));

@@ -11,7 +11,7 @@ use oxsparse::ffi::descr_sparse_access::{oxsparseCooSetStridedBatch, oxsparseCsr
 use oxsparse::ffi::*;
 use oxsparse::reference::spmm::{self as reference, BatchedDense, BatchedSparse};
 use oxsparse::reference::vector_ops::{Value, ZERO};
-use oxsparse::types::{DataType, DataType::*, IndexBase, IndexType, MathMode, Operation, Order, PointerMode, SpMMAlg, Status};
+use oxsparse::types::{DataType, DataType::*, IndexBase, IndexType, MathMode, Operation, Order, PointerMode, ReorderMode, SpMMAlg, Status};
 use std::ffi::c_void;
 use std::ptr::null_mut;
 
@@ -51,6 +51,9 @@ pub enum Pattern {
     /// Every position holds an entry (rows of a window share all their columns: the tensor
     /// cores' best case).
     Dense,
+    /// Rows and columns fall at random into groups of about 16; a row holds about half of its
+    /// group's columns. Stored order hides the groups; data-affinity reordering finds them.
+    ShuffledGroups,
 }
 
 /// Batch counts of A, B and C; `shared` gives CSR batches one row-offsets array (stride 0).
@@ -94,6 +97,8 @@ pub struct Case {
     pub preprocess: bool,
     /// The handle's math mode (tensor cores for FP32 when not the default).
     pub math: MathMode,
+    /// The handle's reorder mode (preprocess may reorder rows for tensor cores).
+    pub reorder: ReorderMode,
     pub seed: u64,
 }
 
@@ -102,7 +107,7 @@ impl Case {
         Case {
             fmt, op_a: N, op_b: N, m, k, n, pattern: Pattern::Random, types: F32, it: I32, base: BASE0,
             order_b: COL, order_c: COL, pad_b: 0, pad_c: 0, mode: HOST, alpha: (1.5, -0.5), beta: (-0.75, 0.25),
-            alg: SpMMAlg::OXSPARSE_SPMM_ALG_DEFAULT, batch: NO_BATCH, preprocess: false, math: MathMode::OXSPARSE_DEFAULT_MATH, seed: 1,
+            alg: SpMMAlg::OXSPARSE_SPMM_ALG_DEFAULT, batch: NO_BATCH, preprocess: false, math: MathMode::OXSPARSE_DEFAULT_MATH, reorder: ReorderMode::OXSPARSE_REORDER_NONE, seed: 1,
         }
     }
 
@@ -138,11 +143,11 @@ impl Case {
         let (t, ct, comp) = self.types;
         let alg = format!("{:?}", self.alg).replace("OXSPARSE_SPMM_", "");
         format!(
-            "{:?} op {}{} {}x{}x{} {:?} {}/{}/{} i{} base{} B {}+{} C {}+{} {:?} alpha {:?} beta {:?} {alg} {:?}{} {:?} seed {}",
+            "{:?} op {}{} {}x{}x{} {:?} {}/{}/{} i{} base{} B {}+{} C {}+{} {:?} alpha {:?} beta {:?} {alg} {:?}{} {:?} {:?} seed {}",
             self.fmt, op(self.op_a), op(self.op_b), self.m, self.k, self.n, self.pattern,
             t.kernel_suffix(), ct.kernel_suffix(), comp.kernel_suffix(), self.it.size_bytes() * 8, self.base as i32,
             ord(self.order_b), self.pad_b, ord(self.order_c), self.pad_c, self.mode, self.alpha, self.beta,
-            self.batch, if self.preprocess { " preprocess" } else { "" }, self.math, self.seed
+            self.batch, if self.preprocess { " preprocess" } else { "" }, self.math, self.reorder, self.seed
         )
     }
 }
@@ -321,6 +326,7 @@ impl Gpu {
 pub fn scalars(h: &CHandle, p: &Problem) -> (Scalar, Scalar) {
     h.set_mode(p.case.mode);
     h.set_math(p.case.math);
+    h.set_reorder(p.case.reorder);
     let compute = p.case.types.2;
     (Scalar::new(p.case.mode, compute, p.alpha), Scalar::new(p.case.mode, compute, p.beta))
 }

@@ -8,7 +8,7 @@ use crate::Result;
 use oxsparse::ffi::{self, descr_dense as oxd, descr_sparse as oxs, handle as oxh};
 use oxsparse::ffi::spmm as oxmm;
 use oxsparse::ffi::spmv as oxmv;
-use oxsparse::types::{DataType, IndexBase, IndexType, MathMode, Operation, Order, PointerMode, SpMMAlg, SpMVAlg, SparseToDenseAlg, Status};
+use oxsparse::types::{DataType, IndexBase, IndexType, MathMode, Operation, Order, PointerMode, ReorderMode, SpMMAlg, SpMVAlg, SparseToDenseAlg, Status};
 use std::ffi::{c_int, c_void, CStr};
 use std::ptr::null_mut;
 
@@ -59,6 +59,18 @@ impl OxHandle {
         ox_check("oxsparseGetMathMode", unsafe { oxh::oxsparseGetMathMode(self.0, &mut got) })?;
         if got != mode as c_int {
             return Err(format!("oxsparseGetMathMode returned {got} after oxsparseSetMathMode({})", mode as c_int));
+        }
+        Ok(())
+    }
+
+    /// `oxsparseSetReorderMode`, confirmed by `oxsparseGetReorderMode`.
+    pub fn set_reorder_mode(&self, mode: ReorderMode) -> Result<()> {
+        // SAFETY: a live handle; out-pointer to a local.
+        ox_check("oxsparseSetReorderMode", unsafe { oxh::oxsparseSetReorderMode(self.0, mode as c_int) })?;
+        let mut got = -1;
+        ox_check("oxsparseGetReorderMode", unsafe { oxh::oxsparseGetReorderMode(self.0, &mut got) })?;
+        if got != mode as c_int {
+            return Err(format!("oxsparseGetReorderMode returned {got} after oxsparseSetReorderMode({})", mode as c_int));
         }
         Ok(())
     }

@@ -3,7 +3,7 @@
 use crate::ops;
 use crate::sources::{RmatSet, Source};
 use crate::Result;
-use oxsparse::types::MathMode;
+use oxsparse::types::{MathMode, ReorderMode};
 use std::path::PathBuf;
 
 pub const USAGE: &str = "usage: oxsparse-bench [options]
@@ -41,6 +41,9 @@ Measuring:
                            OXSPARSE_MATH_MODE): may its FP32 SpMM use TF32 tensor cores (tf32; its
                            check then allows 2^-10 + 1e-5 of sum |a b|, not 1e-5) or 3xTF32
                            (fp32_accurate); cuSPARSE is unaffected (default: default)
+  --reorder none|affinity  oxsparse's reorder mode (oxsparseSetReorderMode, replacing
+                           OXSPARSE_REORDER): may SpMM's preprocess reorder A's rows for tensor
+                           cores; its time is part of the preprocess time (default: none)
 Output (the table always goes to stdout, progress to stderr):
   --json PATH, --csv PATH  also write the results there
   --svg PATH               bar charts of oxsparse's speedup: SpMM (FP32, row-major, N=32/128/256),
@@ -67,6 +70,8 @@ pub struct Options {
     pub spmv_stencil: Option<Option<usize>>,
     /// oxsparse's math mode for the whole run.
     pub math_mode: MathMode,
+    /// oxsparse's reorder mode for the whole run.
+    pub reorder: ReorderMode,
     pub json: Option<PathBuf>,
     pub csv: Option<PathBuf>,
     pub svg: Option<PathBuf>,
@@ -94,6 +99,7 @@ pub fn parse_args(args: &[String]) -> Result<Option<Options>> {
         spmv: ops::SPMV_DEFAULT_SCALARS,
         spmv_stencil: None,
         math_mode: MathMode::OXSPARSE_DEFAULT_MATH,
+        reorder: ReorderMode::OXSPARSE_REORDER_NONE,
         json: None,
         csv: None,
         svg: None,
@@ -197,6 +203,10 @@ pub fn parse_args(args: &[String]) -> Result<Option<Options>> {
                 let v = value(&mut i, a)?;
                 o.math_mode = MathMode::parse(&v).ok_or(format!("{a}: expected default, tf32 or fp32_accurate, got {v:?}"))?;
             }
+            "--reorder" => {
+                let v = value(&mut i, a)?;
+                o.reorder = ReorderMode::parse(&v).ok_or(format!("{a}: expected none or affinity, got {v:?}"))?;
+            }
             "--json" => o.json = Some(PathBuf::from(value(&mut i, a)?)),
             "--csv" => o.csv = Some(PathBuf::from(value(&mut i, a)?)),
             "--svg" => o.svg = Some(PathBuf::from(value(&mut i, a)?)),
@@ -219,6 +229,14 @@ pub fn math_mode_name(m: MathMode) -> &'static str {
         MathMode::OXSPARSE_DEFAULT_MATH => "default",
         MathMode::OXSPARSE_TF32_TENSOR_OP_MATH => "tf32",
         MathMode::OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH => "fp32_accurate",
+    }
+}
+
+/// The name `--reorder` takes for a mode, as the report records it.
+pub fn reorder_name(m: ReorderMode) -> &'static str {
+    match m {
+        ReorderMode::OXSPARSE_REORDER_NONE => "none",
+        ReorderMode::OXSPARSE_REORDER_DATA_AFFINITY => "affinity",
     }
 }
 
@@ -330,6 +348,17 @@ mod tests {
     }
 
     #[test]
+    fn reorder_mode() {
+        assert_eq!(parse_args(&[]).unwrap().unwrap().reorder, ReorderMode::OXSPARSE_REORDER_NONE);
+        let o = parse_args(&args("--reorder affinity")).unwrap().unwrap();
+        assert_eq!(o.reorder, ReorderMode::OXSPARSE_REORDER_DATA_AFFINITY);
+        for m in ReorderMode::ALL.iter().copied() {
+            assert_eq!(ReorderMode::parse(reorder_name(m)), Some(m), "the recorded name parses back");
+        }
+        assert!(USAGE.contains("--reorder none|affinity"));
+    }
+
+    #[test]
     fn bad_options_are_refused() {
         for bad in [
             "--runs",
@@ -355,6 +384,8 @@ mod tests {
             "--dense-cap-gib 0",
             "--svg",
             "--math-mode",
+            "--reorder",
+            "--reorder rcm",
             "--math-mode fast",
             "--math-mode 1",
         ] {

@@ -32,7 +32,7 @@ use case::Settings;
 use cli::{parse_args, Options, USAGE};
 use cusparse::{Cusparse, LoadError};
 use device::Gpu;
-use oxsparse::types::MathMode;
+use oxsparse::types::{MathMode, ReorderMode};
 use progress::Progress;
 use report::Report;
 use sources::Source;
@@ -79,7 +79,7 @@ fn run(opts: Options) -> i32 {
     };
     // Always set, so that OXSPARSE_MATH_MODE in the environment cannot make the run differ from
     // what the report says.
-    if let Err(e) = ox.set_math_mode(opts.math_mode) {
+    if let Err(e) = ox.set_math_mode(opts.math_mode).and_then(|_| ox.set_reorder_mode(opts.reorder)) {
         eprintln!("oxsparse-bench: {e}");
         return 1;
     }
@@ -111,6 +111,12 @@ fn run(opts: Options) -> i32 {
             "oxsparse in math mode {}: its FP32 SpMM may use tensor cores{}; every SpMM check records its largest error over sum |a b| (max_rel_err)",
             cli::math_mode_name(opts.math_mode),
             if tf32 { " and is checked to 2^-10 + 1e-5 of sum |a b| (cuSPARSE to 1e-5)" } else { "" }
+        ));
+    }
+    if opts.reorder != ReorderMode::OXSPARSE_REORDER_NONE {
+        bench.notes.push(format!(
+            "oxsparse in reorder mode {}: SpMM's preprocess may reorder A's rows for tensor cores (when it runs on them); its time is in the preprocess column",
+            cli::reorder_name(opts.reorder)
         ));
     }
     let cusparse = match Cusparse::load() {
@@ -171,7 +177,7 @@ fn run(opts: Options) -> i32 {
         ));
     }
     let runs = opts.runs * opts.passes;
-    let report = Report { device: gpu.describe(), cusparse: cusparse_desc, math_mode: cli::math_mode_name(opts.math_mode), runs, warmup: opts.warmup, copy_bandwidth, notes: bench.notes, rows: bench.rows };
+    let report = Report { device: gpu.describe(), cusparse: cusparse_desc, math_mode: cli::math_mode_name(opts.math_mode), reorder: cli::reorder_name(opts.reorder), runs, warmup: opts.warmup, copy_bandwidth, notes: bench.notes, rows: bench.rows };
     print!("{}", report.table());
     for (path, text) in [(&opts.json, Some(report.json())), (&opts.csv, Some(report.csv())), (&opts.svg, report.svg())] {
         match (path, text) {

@@ -73,6 +73,9 @@ pub struct TcFormat {
     /// u32 per (partial slot, strip): segments of a split window that have finished, counted at
     /// the window's first slot; zeroed by the build, reset by the last arriver.
     pub arrivals: u64,
+    /// u32 per row position: the row of op(A) (and C) that data-affinity reordering put there
+    /// (src/ops/reorder.rs); windows are cut from positions. 0: positions are rows.
+    pub row_order: u64,
 }
 
 /// The build (`oxs_tc_build_*`). Each stage reads the fields it needs; `sort` and `scan` are the
@@ -106,6 +109,9 @@ pub struct TcBuildParams {
     pub scan_n: i64,
     pub scan_sums: u64,
     pub scan_blocks: i64,
+    /// With reordering, `a` is a row-permuted copy of op(A)'s rows; u32 per entry of the copy:
+    /// the entry of op(A)'s rows it came from, which `src` then names. 0: `a` is op(A)'s rows.
+    pub entry_map: u64,
 }
 
 /// The compute kernels (`oxs_spmm_tc_*`): the value gather, then the tiles.

@@ -20,6 +20,7 @@
 
 pub mod check;
 pub mod plan;
+pub mod tc_reorder;
 
 use crate::context::Handle;
 use crate::descr::{DnMat, SpMat};
@@ -28,7 +29,7 @@ use crate::kernels::params::spmm::*;
 use crate::kernels::params::Scalar;
 use crate::kernels::params::spmm_tc::SpmmTcParams;
 use crate::kernels::{self, row_view, spmm as k, spmm_tc};
-use crate::types::{DataType, MathMode, Operation, SpMMAlg};
+use crate::types::{DataType, MathMode, Operation, ReorderMode, SpMMAlg};
 use plan::{align_up, ARead, Kernel, Plan};
 use std::ffi::c_void;
 
@@ -46,6 +47,8 @@ pub struct Call<'a> {
     pub beta: *const c_void,
     /// The handle's math mode: whether FP32 products may run on tensor cores.
     pub math: MathMode,
+    /// The handle's reorder mode: whether preprocess may reorder rows for the tensor cores.
+    pub reorder: ReorderMode,
 }
 
 /// What `preprocess` left in the user's buffer, and for which arguments.
@@ -58,10 +61,19 @@ pub struct ActiveBuffer {
     /// The driver's ID of the buffer's allocation, for the tensor-core format, which has no
     /// token the kernels could check (see `allocation_id`).
     pub allocation: Option<u64>,
-    /// The tensor-core build's choice for this matrix, read back by preprocess (None: not read,
-    /// as under graph capture). With it a call launches only the chosen kernel; without, both,
-    /// and the other returns at once. The result is the same.
-    pub tc_choice: Option<bool>,
+    /// What preprocess left of the tensor-core format.
+    pub tc: TcState,
+}
+
+/// What a call knows of the tensor-core format it runs over.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TcState {
+    /// The build's choice for this matrix, read back by preprocess (None: not read, as under
+    /// graph capture, or a plain call). With it a call launches only the chosen kernel; without,
+    /// both, and the other returns at once. The result is the same.
+    pub choice: Option<bool>,
+    /// Built from reordered rows (preprocess only; the kernels then follow the row order).
+    pub reordered: bool,
 }
 
 /// Checks the call and plans it.
@@ -91,12 +103,12 @@ pub fn preprocess(h: &Handle, call: &Call, buffer: u64) -> Result<Option<ActiveB
     build_views(h, call, &p, ws)?;
     build_schedule(h, call, &p, ws, token)?;
     build_tile_rows(h, call, &p, ws, token)?;
-    build_tensor_core_format(h, call, &p, ws)?;
-    let (allocation, tc_choice) = match p.tc {
+    let reordered = build_tensor_core_format(h, call, &p, ws, true)?;
+    let (allocation, choice) = match p.tc {
         Some(layout) => (crate::ops::allocation_id(h, buffer), spmm_tc::read_choice(h, &layout, ws + p.tc_at as u64)?),
         None => (None, None),
     };
-    Ok(Some(ActiveBuffer { buffer, signature: signature(call, &p), token, allocation, tc_choice }))
+    Ok(Some(ActiveBuffer { buffer, signature: signature(call, &p), token, allocation, tc: TcState { choice, reordered } }))
 }
 
 /// `oxsparseSpMM`.
@@ -108,16 +120,16 @@ pub fn spmm(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>)
     }
     let ws = workspace(&p, buffer)?;
     build_views(h, call, &p, ws)?;
-    let (token, tc_choice) = match active {
-        Some(a) if reusable(h, a, call, &p, buffer) => (a.token, a.tc_choice),
+    let (token, tc) = match active {
+        Some(a) if reusable(h, a, call, &p, buffer) => (a.token, a.tc),
         _ => {
             let token = crate::ops::new_token();
             build_schedule(h, call, &p, ws, token)?;
-            build_tensor_core_format(h, call, &p, ws)?;
-            (token, None)
+            build_tensor_core_format(h, call, &p, ws, false)?;
+            (token, TcState::default())
         }
     };
-    launch(h, call, &p, (ws, token), tc_choice)
+    launch(h, call, &p, (ws, token), tc)
 }
 
 /// Whether `buffer` is the active buffer that preprocess filled for these arguments. The tensor-core
@@ -207,14 +219,22 @@ fn build_tile_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Re
 
 /// Builds BitTCF for the tensor-core kernel (preprocess, or a call without an active buffer). Kept
 /// on the word of the preprocess contract (the buffer is not modified in between); a plain call
-/// always builds its own.
-fn build_tensor_core_format(h: &Handle, call: &Call, p: &Plan, ws: u64) -> Result<()> {
-    if let (Kernel::TensorCore { .. }, Some(layout)) = (p.kernel, p.tc) {
-        let d = p.dims;
-        let refuse_duplicates = p.types.ab != DataType::CUDA_R_32F;
-        spmm_tc::build(h, rows(call, p, ws), (d.m, d.k, call.a.nnz), p.index, &layout, ws + p.tc_at as u64, (plan::tensor_core_min_reuse(), refuse_duplicates))?;
-    }
-    Ok(())
+/// always builds its own. Preprocess (`may_reorder`) reorders the rows first when the plan has room
+/// for it and the clustering pays (tc_reorder.rs; never under graph capture, where nothing may
+/// wait for the structure's read-back). Returns whether it did.
+fn build_tensor_core_format(h: &Handle, call: &Call, p: &Plan, ws: u64, may_reorder: bool) -> Result<bool> {
+    let (Kernel::TensorCore { .. }, Some(layout)) = (p.kernel, p.tc) else { return Ok(false) };
+    let d = p.dims;
+    let at = ws + p.tc_at as u64;
+    let stored = rows(call, p, ws);
+    let permuted = match layout.reorder {
+        Some(room) if may_reorder && !kernels::spmv::capturing(h)? => tc_reorder::apply(h, call, &stored, (d.m, d.k, p.index), &room, at)?,
+        _ => None,
+    };
+    let refuse_duplicates = p.types.ab != DataType::CUDA_R_32F;
+    let policy = (plan::tensor_core_min_reuse(), refuse_duplicates);
+    spmm_tc::build(h, permuted.unwrap_or(stored), (d.m, d.k, call.a.nnz), p.index, &layout, at, policy, permuted.is_some())?;
+    Ok(permuted.is_some())
 }
 
 /// Where the tile kernel's partial sums, flags and row table lie, for a call with `token`.
@@ -305,7 +325,7 @@ fn host_scalar(compute: DataType, v: f64) -> Scalar {
 
 /// A vectorised kernel (rows or tiles), with its staging copies around it when op(B) or C is not
 /// row-major.
-fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64), tc_choice: Option<bool>, shape: SpmmShape, (stage_b, stage_c): (bool, bool)) -> Result<()> {
+fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64), tc: TcState, shape: SpmmShape, (stage_b, stage_c): (bool, bool)) -> Result<()> {
     let d = p.dims;
     let batches = d.batches as u32;
     let (mut b, mut c, mut types, mut kshape) = (p.b, p.c, p.types, shape);
@@ -359,18 +379,18 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
                 a: rows(call, p, ws),
                 b,
                 c,
-                fmt: layout.format(at),
+                fmt: layout.format(at, tc.reordered),
                 values: layout.values(at),
                 partials: layout.partials(at),
                 strips: (d.n + strip - 1) / strip,
                 strip_cols: strip,
             };
-            if tc_choice != Some(false) {
+            if tc.choice != Some(false) {
                 spmm_tc::spmm(h, &tp, types, p.index, accurate, call.a.nnz)?;
             }
             // The CUDA-core tile kernel, which returns at once when the build chose tensor cores
             // (a flag its blocks need not read when preprocess read the choice back).
-            match tc_choice {
+            match tc.choice {
                 Some(true) => {}
                 Some(false) => cuda_core_tiles(size, per_block, 0)?,
                 None => cuda_core_tiles(size, per_block, tp.fmt.use_tensor_cores)?,
@@ -386,7 +406,7 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
 }
 
 /// Enqueues the chosen kernel.
-fn launch(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64), tc_choice: Option<bool>) -> Result<()> {
+fn launch(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64), tc: TcState) -> Result<()> {
     // SAFETY: the FFI layer checked alpha and beta are non-NULL; in host mode they point to a
     // value of the compute type (the API's contract).
     let (alpha, beta): (Scalar, Scalar) = unsafe { (kernels::scalar(h, call.alpha, call.compute)?, kernels::scalar(h, call.beta, call.compute)?) };
@@ -400,7 +420,7 @@ fn launch(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64), tc_choice:
             let rp = SpmmRowsParams { shape, a: rows(call, p, ws), b: p.b, c: p.c, sched: SpmmSchedule::default(), row_blocks: 0, pad: 0 };
             k::rows_strided(h, &rp, p.types, p.index, batches)
         }
-        Kernel::RowVec { stage_b, stage_c, .. } | Kernel::Tiles { stage_b, stage_c, .. } | Kernel::TensorCore { stage_b, stage_c, .. } => launch_vectorised(h, call, p, (ws, token), tc_choice, shape, (stage_b, stage_c)),
+        Kernel::RowVec { stage_b, stage_c, .. } | Kernel::Tiles { stage_b, stage_c, .. } | Kernel::TensorCore { stage_b, stage_c, .. } => launch_vectorised(h, call, p, (ws, token), tc, shape, (stage_b, stage_c)),
         Kernel::Bsr => {
             let crate::descr::FormatInfo::Bsr { row_block, col_block, block_order, .. } = a.format else { unreachable!() };
             let bp = SpmmBsrParams {

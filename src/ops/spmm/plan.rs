@@ -12,7 +12,7 @@ use crate::kernels::row_view::{self, RowViewSource};
 use crate::kernels::spmm::Types;
 use crate::kernels::spmm_tc::{self, TcLayout};
 use crate::types::DataType::*;
-use crate::types::{IndexType, MathMode, Operation, Order};
+use crate::types::{IndexType, MathMode, Operation, Order, ReorderMode};
 use std::fmt;
 
 /// Sub-arrays of the workspace start on this boundary.
@@ -53,7 +53,8 @@ pub enum Kernel {
     /// tensor-op math mode (`accurate`: 3xTF32 for FP32). `strip` columns of C per warp and work
     /// item. The build decides on the GPU whether the matrix's windows share enough columns; if
     /// not, the CUDA-core tile kernel (`size`, `per_block` as in `Tiles`) takes the call instead.
-    TensorCore { strip: u32, accurate: bool, size: u32, per_block: u32, stage_b: bool, stage_c: bool },
+    /// `reorder`: the handle's reorder mode lets preprocess reorder rows (room for the order).
+    TensorCore { strip: u32, accurate: bool, size: u32, per_block: u32, stage_b: bool, stage_c: bool, reorder: bool },
     Bsr,
     BlockedEll,
 }
@@ -355,6 +356,8 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
                 per_block: slices_per_block(call.a.nnz, d.n, size),
                 stage_b,
                 stage_c,
+                // Preprocess may reorder the rows: the workspace keeps room for the order.
+                reorder: call.reorder == ReorderMode::OXSPARSE_REORDER_DATA_AFFINITY,
             }
         }
         _ if vectorised && aligned && rowvec_forced() => Kernel::RowVec { width: pass_width(d.n), stage_b, stage_c },
@@ -381,8 +384,8 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
     if let Kernel::Tiles { size, .. } | Kernel::TensorCore { size, .. } = p.kernel {
         p.tiles = Some(tile_layout(call.a.nnz, d.n, size, d.batches as i64, types.compute, shared_structure));
     }
-    if let Kernel::TensorCore { accurate, .. } = p.kernel {
-        p.tc = Some(TcLayout::new(d.m, call.a.nnz, d.n, tc_value_bytes(types, accurate)));
+    if let Kernel::TensorCore { accurate, reorder, .. } = p.kernel {
+        p.tc = Some(TcLayout::new(d.m, call.a.nnz, d.n, tc_value_bytes(types, accurate), reorder));
     }
     p.schedule_at = views;
     p.tc_at = views + p.schedule.map_or(0, |s| s.bytes) + p.tiles.map_or(0, |t| t.bytes);

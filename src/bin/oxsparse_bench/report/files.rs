@@ -14,6 +14,7 @@ impl Report {
         let _ = writeln!(s, "  \"device\": {},", js(&self.device));
         let _ = writeln!(s, "  \"cusparse\": {},", self.cusparse.as_deref().map_or("null".into(), js));
         let _ = writeln!(s, "  \"math_mode\": {},", js(self.math_mode));
+        let _ = writeln!(s, "  \"reorder\": {},", js(self.reorder));
         let _ = writeln!(s, "  \"runs\": {},\n  \"warmup\": {},", self.runs, self.warmup);
         let copy = self.copy_bandwidth.as_ref().map_or("null".into(), |c| format!("{{\"bytes\": {}, \"median_ms\": {}, \"gbps\": {}}}", c.bytes, jn(Some(c.median_ms)), jn(Some(c.gbps))));
         let _ = writeln!(s, "  \"copy_bandwidth\": {copy},");
@@ -190,6 +191,7 @@ mod tests {
         assert!(j.contains("\"variant\": \"f32, \\\"sorted\\\"\""));
         assert!(j.contains("\"cusparse\": null"));
         assert!(j.contains("\"math_mode\": \"default\","), "{j}");
+        assert!(j.contains("\"reorder\": \"none\","), "{j}");
         assert!(j.contains("\"max_abs_err\": 0, \"max_rel_err\": null,"), "{j}");
         assert!(j.contains("\"check\": \"MISMATCH\""));
         assert!(j.contains("\"notes\": [\"a \\\"note\\\"\"]"));

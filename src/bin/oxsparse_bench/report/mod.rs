@@ -262,6 +262,8 @@ pub struct Report {
     pub cusparse: Option<String>,
     /// oxsparse's math mode for the run (`--math-mode`): "default", "tf32" or "fp32_accurate".
     pub math_mode: &'static str,
+    /// oxsparse's reorder mode for the run (`--reorder`): "none" or "affinity".
+    pub reorder: &'static str,
     pub runs: usize,
     pub warmup: usize,
     /// Measured when SpMV runs; its GB/s are compared with it.
@@ -336,7 +338,7 @@ pub mod tests {
     }
 
     pub fn report(rows: Vec<Row>) -> Report {
-        Report { device: "GPU".into(), cusparse: None, math_mode: "default", runs: 1, warmup: 0, copy_bandwidth: None, notes: vec!["a \"note\"".into()], rows }
+        Report { device: "GPU".into(), cusparse: None, math_mode: "default", reorder: "none", runs: 1, warmup: 0, copy_bandwidth: None, notes: vec!["a \"note\"".into()], rows }
     }
 
     #[test]

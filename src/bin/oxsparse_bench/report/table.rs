@@ -10,9 +10,10 @@ impl Report {
         let _ = writeln!(s, "oxsparse-bench on {}", self.device);
         let _ = writeln!(
             s,
-            "oxsparse {} (math mode {}) vs cuSPARSE {}; median of {} runs after {} warm-up; speedup = best cuSPARSE time / oxsparse time",
+            "oxsparse {} (math mode {}{}) vs cuSPARSE {}; median of {} runs after {} warm-up; speedup = best cuSPARSE time / oxsparse time",
             env!("CARGO_PKG_VERSION"),
             self.math_mode,
+            if self.reorder == "none" { String::new() } else { format!(", reorder {}", self.reorder) },
             self.cusparse.as_deref().unwrap_or("(not loaded)"),
             self.runs,
             self.warmup
