@@ -1028,6 +1028,45 @@ module oxsparse
     end function oxsparseSpMM
 
     ! ------------------------------------------------------------------------------------
+    ! BitTCF: a sparse matrix in the tensor cores' tiles, optionally reordered (oxsparse only)
+    ! ------------------------------------------------------------------------------------
+    function oxsparseCreateBitTcf(handle, opA, opB, matA, matB, matC, computeType, reorder, &
+            tcf, rowOrder) &
+        bind(C, name="oxsparseCreateBitTcf") result(res)
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: handle
+      integer(c_int), value :: opA, opB
+      type(c_ptr), value :: matA, matB, matC
+      integer(c_int), value :: computeType, reorder
+      type(c_ptr), intent(out) :: tcf
+      integer(c_int64_t), intent(out) :: rowOrder(*)
+      integer(c_int) :: res
+    end function oxsparseCreateBitTcf
+
+    function oxsparseBitTcfGetInfo(tcf, rows, cols, nnz, reordered, tensorCores) &
+        bind(C, name="oxsparseBitTcfGetInfo") result(res)
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: tcf
+      integer(c_int64_t), intent(out) :: rows, cols, nnz
+      integer(c_int), intent(out) :: reordered, tensorCores
+      integer(c_int) :: res
+    end function oxsparseBitTcfGetInfo
+
+    function oxsparseSpMM_bitTcf(handle, alpha, tcf, matB, beta, matC) &
+        bind(C, name="oxsparseSpMM_bitTcf") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle, alpha, tcf, matB, beta, matC
+      integer(c_int) :: res
+    end function oxsparseSpMM_bitTcf
+
+    function oxsparseDestroyBitTcf(tcf) &
+        bind(C, name="oxsparseDestroyBitTcf") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: tcf
+      integer(c_int) :: res
+    end function oxsparseDestroyBitTcf
+
+    ! ------------------------------------------------------------------------------------
     ! SpMV: y = alpha * op(A) * x + beta * y
     ! ------------------------------------------------------------------------------------
     function oxsparseSpMV_bufferSize(handle, opA, alpha, matA, vecX, beta, vecY, &

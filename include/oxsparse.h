@@ -163,6 +163,11 @@ typedef enum {
 } oxsparseDenseToSparseAlg_t;
 
 /**
+ * A sparse matrix in BitTCF, the tensor cores' format (oxsparse only; `oxsparseCreateBitTcf`).
+ */
+typedef struct oxsparseBitTcf oxsparseBitTcf;
+
+/**
  * The library context behind `oxsparseHandle_t`.
  */
 typedef struct oxsparseContext oxsparseContext;
@@ -187,13 +192,21 @@ typedef struct oxsparseSpMatDescr oxsparseSpMatDescr;
  */
 typedef struct oxsparseSpVecDescr oxsparseSpVecDescr;
 
-typedef oxsparseDnVecDescr *oxsparseDnVecDescr_t;
+typedef oxsparseContext *oxsparseHandle_t;
 
-typedef const oxsparseDnVecDescr *oxsparseConstDnVecDescr_t;
+typedef const oxsparseSpMatDescr *oxsparseConstSpMatDescr_t;
+
+typedef const oxsparseDnMatDescr *oxsparseConstDnMatDescr_t;
+
+typedef oxsparseBitTcf *oxsparseBitTcf_t;
+
+typedef const oxsparseBitTcf *oxsparseConstBitTcf_t;
 
 typedef oxsparseDnMatDescr *oxsparseDnMatDescr_t;
 
-typedef const oxsparseDnMatDescr *oxsparseConstDnMatDescr_t;
+typedef oxsparseDnVecDescr *oxsparseDnVecDescr_t;
+
+typedef const oxsparseDnVecDescr *oxsparseConstDnVecDescr_t;
 
 typedef oxsparseSpVecDescr *oxsparseSpVecDescr_t;
 
@@ -201,13 +214,48 @@ typedef const oxsparseSpVecDescr *oxsparseConstSpVecDescr_t;
 
 typedef oxsparseSpMatDescr *oxsparseSpMatDescr_t;
 
-typedef const oxsparseSpMatDescr *oxsparseConstSpMatDescr_t;
-
-typedef oxsparseContext *oxsparseHandle_t;
-
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * Converts op(`matA`) (CSR, CSC or COO; FP32, FP16 or BF16) into BitTCF for SpMMs whose B and C
+ * have the shapes, types and layouts of `matB` and `matC` (their values may change between calls,
+ * as may A's: the object refers to A's arrays, which must outlive it). The work is that of
+ * `oxsparseSpMM_preprocess`, into device memory the object owns; it waits for the GPU.
+ *
+ * - `reorder`: `OXSPARSE_REORDER_DATA_AFFINITY` clusters op(A)'s rows (see
+ *   `oxsparseSetReorderMode`: kept only where it saves 5% or more of the B rows the tiles read);
+ *   `OXSPARSE_REORDER_NONE` keeps them as stored. The handle's own reorder mode is not used.
+ * - `rowOrder` (host, op(A)'s row count of int64, or NULL): receives the order the tiles use,
+ *   `rowOrder[i]` = the row of op(A) at position i (0-based; the identity when not reordered).
+ *   C always comes out in the user's row order.
+ * - FP32 computes in the handle's tensor-op math mode, TF32 if the handle is in the default mode.
+ *
+ * NOT_SUPPORTED when the operands cannot run on tensor cores (other value types, batches, BSR,
+ * Blocked-ELL, B or C rows that are not 16-byte vectors, 2^31 or more entries).
+ */
+oxsparseStatus_t oxsparseCreateBitTcf(oxsparseHandle_t handle, oxsparseOperation_t opA, oxsparseOperation_t opB, oxsparseConstSpMatDescr_t matA, oxsparseConstDnMatDescr_t matB, oxsparseConstDnMatDescr_t matC, cudaDataType computeType, oxsparseReorder_t reorder, oxsparseBitTcf_t *tcf, int64_t *rowOrder);
+
+/**
+ * What the object holds: op(A)'s rows, columns and entries, whether the rows were reordered, and
+ * whether its SpMMs run on tensor cores (1) or, for a matrix whose 8-row windows share too few
+ * columns, on the CUDA-core tile kernel (0; -1 when created under stream capture, where the
+ * build's choice is made on the GPU at each call). Any output pointer may be NULL.
+ */
+oxsparseStatus_t oxsparseBitTcfGetInfo(oxsparseConstBitTcf_t tcf, int64_t *rows, int64_t *cols, int64_t *nnz, int *reordered, int *tensorCores);
+
+/**
+ * C = alpha * op(A) * op(B) + beta * C over the object, on the handle's stream (asynchronous;
+ * alpha and beta in the handle's pointer mode, of `computeType` as at creation). `matB` and `matC`
+ * must have the shapes, types and layouts of creation (INVALID_VALUE otherwise).
+ */
+oxsparseStatus_t oxsparseSpMM_bitTcf(oxsparseHandle_t handle, const void *alpha, oxsparseConstBitTcf_t tcf, oxsparseConstDnMatDescr_t matB, const void *beta, oxsparseDnMatDescr_t matC);
+
+/**
+ * Frees the object and its device memory (waiting for work that uses it). NULL is a no-op.
+ */
+oxsparseStatus_t oxsparseDestroyBitTcf(oxsparseConstBitTcf_t tcf);
 
 /**
  * Creates a dense vector descriptor of `size` contiguous elements.

@@ -158,3 +158,43 @@ impl Drop for ContextGuard {
         }
     }
 }
+
+/// Device memory the library owns (not the user's workspace): the native BitTCF object's. It keeps
+/// the primary context retained while it lives, so it can be freed without a handle.
+pub struct DeviceMemory {
+    pub ptr: u64,
+    pub bytes: usize,
+    device: i32,
+    ctx: usize,
+}
+
+impl DeviceMemory {
+    /// `bytes` bytes (at least one) in the handle's context.
+    pub fn alloc(h: &Handle, bytes: usize) -> Result<DeviceMemory> {
+        let _bound = h.bind()?;
+        // SAFETY: reference-counts the primary context, released in Drop (or below on failure).
+        let ctx = drv("cuDevicePrimaryCtxRetain", unsafe { result::primary_ctx::retain(h.device) })?;
+        // SAFETY: our context is current; the pointer is freed in Drop.
+        match unsafe { result::malloc_sync(bytes.max(1)) } {
+            Ok(ptr) => Ok(DeviceMemory { ptr, bytes, device: h.device, ctx: ctx as usize }),
+            Err(e) => {
+                unsafe { result::primary_ctx::release(h.device).ok() };
+                Err(Error::AllocFailed(format!("{bytes} bytes of device memory: {e:?}")))
+            }
+        }
+    }
+}
+
+impl Drop for DeviceMemory {
+    fn drop(&mut self) {
+        // SAFETY: the context is retained by us; the caller's current context is restored after.
+        unsafe {
+            let current = result::ctx::get_current().ok().flatten();
+            if result::ctx::set_current(self.ctx as sys::CUcontext).is_ok() {
+                result::free_sync(self.ptr).ok();
+                result::ctx::set_current(current.unwrap_or(ptr::null_mut())).ok();
+            }
+            result::primary_ctx::release(self.device).ok();
+        }
+    }
+}

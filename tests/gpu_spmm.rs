@@ -26,6 +26,8 @@ use common::*;
 
 #[path = "gpu_spmm/batches.rs"]
 mod batches;
+#[path = "gpu_spmm/bittcf.rs"]
+mod bittcf;
 #[path = "gpu_spmm/calls.rs"]
 mod calls;
 #[path = "gpu_spmm/c_api.rs"]

@@ -17,6 +17,7 @@
 
 #![allow(non_snake_case)] // parameter names follow the cuSPARSE header
 
+pub mod bittcf;
 pub mod descr_dense;
 pub mod descr_sparse;
 pub mod descr_sparse_access;
@@ -66,6 +67,7 @@ pub(crate) enum Kind {
     DnVec,
     SpMat,
     DnMat,
+    BitTcf,
 }
 
 /// Addresses of every live object we handed to C.

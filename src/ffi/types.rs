@@ -35,6 +35,10 @@ pub struct oxsparseSpMatDescr {
 pub struct oxsparseDnMatDescr {
     pub(crate) inner: DnMat,
 }
+/// A sparse matrix in BitTCF, the tensor cores' format (oxsparse only; `oxsparseCreateBitTcf`).
+pub struct oxsparseBitTcf {
+    pub(crate) inner: crate::ops::spmm::bittcf::BitTcf,
+}
 
 pub type oxsparseHandle_t = *mut oxsparseContext;
 pub type oxsparseSpVecDescr_t = *mut oxsparseSpVecDescr;
@@ -45,6 +49,8 @@ pub type oxsparseSpMatDescr_t = *mut oxsparseSpMatDescr;
 pub type oxsparseConstSpMatDescr_t = *const oxsparseSpMatDescr;
 pub type oxsparseDnMatDescr_t = *mut oxsparseDnMatDescr;
 pub type oxsparseConstDnMatDescr_t = *const oxsparseDnMatDescr;
+pub type oxsparseBitTcf_t = *mut oxsparseBitTcf;
+pub type oxsparseConstBitTcf_t = *const oxsparseBitTcf;
 
 /// cbindgen:no-export
 pub type oxsparseStatus_t = c_int;

@@ -34,7 +34,7 @@ pub fn positions(rng: &mut Rng, rows: i64, cols: i64, pattern: Pattern) -> Vec<(
             let col_group: Vec<u64> = (0..cols).map(|_| rng.below(groups)).collect();
             for r in 0..rows {
                 for c in 0..cols {
-                    if row_group[r as usize] == col_group[c as usize] && rng.below(2) == 0 {
+                    if row_group[r as usize] == col_group[c as usize] && rng.below(4) != 0 {
                         out.push((r, c));
                     }
                 }

@@ -25,10 +25,11 @@ pub const TC_SORT_ROUNDS: u32 = 16;
 /// Rounds of `TC_BLOCK` values one scan block walks.
 pub const TC_SCAN_ROUNDS: u32 = 16;
 /// Entries per distinct (window, column) pair from which the tensor cores take a matrix, in
-/// tenths. Measured (bench/NOTES.md, session 7): at N = 128 the tile kernel beat the CUDA-core one
-/// only on matrices with 3.4+ entries per pair (bcsstk13, bcsstk17, BZR_MD), and lost on all but
-/// a few below 3.
-pub const TC_MIN_REUSE_TENTHS: u32 = 30;
+/// tenths. Measured (bench/NOTES.md, sessions 7 and 11): the tiles beat the CUDA-core kernel from
+/// N = 128 on bcsstk17 (4.4 entries per pair), BZR_MD (5.8) and COX2_MD (6.1); they tie or lose
+/// below 4 at every N: bcsstk13 (3.4), and the reordered squirrel (3.0), chameleon (3.1) and
+/// graphchallenge DNN layers (3.7), 1.1-1.4x slower on tensor cores.
+pub const TC_MIN_REUSE_TENTHS: u32 = 40;
 /// Set in `TcFormat::src` when a slot's (row, column) appears more than once in A: the values
 /// are then added.
 pub const TC_SRC_DUPLICATE: u32 = 0x8000_0000;

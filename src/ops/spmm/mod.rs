@@ -18,6 +18,7 @@
 //!   capture), so that its calls launch only the chosen one; a plain call builds the format and
 //!   launches both (the other returns at once).
 
+pub mod bittcf;
 pub mod check;
 pub mod plan;
 pub mod tc_reorder;
@@ -138,6 +139,27 @@ fn reusable(h: &Handle, a: &ActiveBuffer, call: &Call, p: &Plan, buffer: u64) ->
     a.buffer == buffer
         && a.signature == signature(call, p)
         && (p.tc.is_none() || (a.allocation.is_some() && crate::ops::allocation_id(h, buffer) == a.allocation))
+}
+
+/// Whether a call with `active` (from preprocess into `buffer`) would reuse it: the same
+/// arguments but for alpha, beta and the value arrays, the same allocation.
+pub fn reuses(h: &Handle, call: &Call, buffer: u64, active: &ActiveBuffer) -> Result<bool> {
+    let p = make_plan(call)?;
+    Ok(reusable(h, active, call, &p, buffer))
+}
+
+/// The row order a reordered preprocess left in `buffer` (`rows[i]`: the row of op(A) at position
+/// i), read back; None when the format was built in the stored order.
+pub fn row_order(h: &Handle, call: &Call, buffer: u64, active: &ActiveBuffer) -> Result<Option<Vec<u32>>> {
+    let p = make_plan(call)?;
+    let (Some(layout), true) = (p.tc, active.tc.reordered) else { return Ok(None) };
+    let Some(room) = layout.reorder else { return Ok(None) };
+    let at = workspace(&p, buffer)? + p.tc_at as u64 + room.row_order;
+    let mut bytes = vec![0u8; p.dims.m.max(0) as usize * 4];
+    if !bytes.is_empty() {
+        kernels::vector_ops::copy_to_host_and_wait(h, at, &mut bytes)?;
+    }
+    Ok(Some(bytes.chunks_exact(4).map(|c| u32::from_ne_bytes(c.try_into().unwrap())).collect()))
 }
 
 fn report(p: &Plan, what: &str) {
