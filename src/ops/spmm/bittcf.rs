@@ -25,6 +25,8 @@ pub struct BitTcf {
     a: SpMat,
     compute: DataType,
     math: MathMode,
+    /// The mode it was made in: part of the plan every call must match.
+    reorder: ReorderMode,
     memory: DeviceMemory,
     active: ActiveBuffer,
     /// `rows[i]`: the row of op(A) placed at position i (identity when not reordered).
@@ -38,7 +40,7 @@ pub struct BitTcf {
 
 impl BitTcf {
     fn call<'a>(&'a self, b: &'a DnMat, c: &'a DnMat, alpha: *const c_void, beta: *const c_void) -> Call<'a> {
-        Call { op_a: self.op_a, op_b: self.op_b, a: &self.a, b, c, compute: self.compute, alg: SpMMAlg::OXSPARSE_SPMM_ALG_DEFAULT, alpha, beta, math: self.math, reorder: ReorderMode::OXSPARSE_REORDER_NONE }
+        Call { op_a: self.op_a, op_b: self.op_b, a: &self.a, b, c, compute: self.compute, alg: SpMMAlg::OXSPARSE_SPMM_ALG_DEFAULT, alpha, beta, math: self.math, reorder: self.reorder }
     }
 
     /// Converts op(A) for SpMMs with operands shaped and laid out like `b` and `c`.
@@ -69,7 +71,7 @@ impl BitTcf {
         };
         let tensor_cores = active.tc.choice;
         let shape = (plan.dims.m, plan.dims.k, a.nnz);
-        Ok(BitTcf { op_a, op_b, a: a.clone(), compute, math, memory, active, rows, reordered, shape, tensor_cores })
+        Ok(BitTcf { op_a, op_b, a: a.clone(), compute, math, reorder, memory, active, rows, reordered, shape, tensor_cores })
     }
 
     /// C = alpha op(A) op(B) + beta C over the object; `b` and `c` must have the shapes, types and
