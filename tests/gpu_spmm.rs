@@ -12,6 +12,8 @@
 //! * `determinism`: bitwise equality run to run and with/without preprocess; new values after
 //!   preprocess;
 //! * `c_api`: the CUDALibrarySamples data, and the status of every refused call.
+//! * `tensor_core`: the tensor-core path in every math mode and 16-bit type, with and without
+//!   data-affinity reordering; `bittcf`: the native BitTCF object.
 //!
 //! Data are seeded random values that each type holds exactly (never all ones); A's columns are
 //! unsorted within rows. C's padding, the gaps between batches and the workspace are poisoned

@@ -103,12 +103,7 @@ pub unsafe extern "C" fn oxsparseSpMM_bitTcf(
         let t = &borrow(tcf, Kind::BitTcf, "tcf")?.inner;
         let b = &borrow(matB, Kind::DnMat, "matB")?.inner;
         let c = &borrow(matC, Kind::DnMat, "matC")?.inner;
-        if alpha.is_null() {
-            return Err(Error::InvalidValue("alpha is NULL".into()));
-        }
-        if beta.is_null() {
-            return Err(Error::InvalidValue("beta is NULL".into()));
-        }
+        scalars_given(alpha, beta)?;
         t.spmm(&h.inner, alpha, b, beta, c)
     })
 }

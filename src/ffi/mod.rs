@@ -127,6 +127,17 @@ pub(crate) unsafe fn out_ptr<'a, T>(p: *mut T, what: &str) -> Result<&'a mut T> 
     Ok(&mut *p)
 }
 
+/// Checks that alpha and beta point somewhere (their type and memory follow the pointer mode).
+pub(crate) fn scalars_given<T>(alpha: *const T, beta: *const T) -> Result<()> {
+    if alpha.is_null() {
+        return Err(Error::InvalidValue("alpha is NULL".into()));
+    }
+    if beta.is_null() {
+        return Err(Error::InvalidValue("beta is NULL".into()));
+    }
+    Ok(())
+}
+
 /// Decodes an enum received from C, naming the argument in the error.
 pub(crate) fn decode<T>(v: c_int, what: &str, f: fn(i32) -> Option<T>) -> Result<T> {
     f(v).ok_or_else(|| Error::InvalidValue(format!("{what} has invalid value {v}")))

@@ -25,12 +25,7 @@ unsafe fn call<'a>(
     let a = borrow(matA, Kind::SpMat, "matA")?;
     let b = &borrow(matB, Kind::DnMat, "matB")?.inner;
     let c = &borrow(matC, Kind::DnMat, "matC")?.inner;
-    if alpha.is_null() {
-        return Err(Error::InvalidValue("alpha is NULL".into()));
-    }
-    if beta.is_null() {
-        return Err(Error::InvalidValue("beta is NULL".into()));
-    }
+    scalars_given(alpha, beta)?;
     let op_a = decode(opA, "opA", Operation::from_raw)?;
     let op_b = decode(opB, "opB", Operation::from_raw)?;
     let compute = decode(computeType, "computeType", DataType::from_raw)?;

@@ -24,12 +24,7 @@ unsafe fn call<'a>(
     let a = borrow(matA, Kind::SpMat, "matA")?;
     let x = &borrow(vecX, Kind::DnVec, "vecX")?.inner;
     let y = &borrow(vecY, Kind::DnVec, "vecY")?.inner;
-    if alpha.is_null() {
-        return Err(Error::InvalidValue("alpha is NULL".into()));
-    }
-    if beta.is_null() {
-        return Err(Error::InvalidValue("beta is NULL".into()));
-    }
+    scalars_given(alpha, beta)?;
     let op_a = decode(opA, "opA", Operation::from_raw)?;
     let compute = decode(computeType, "computeType", DataType::from_raw)?;
     let alg = decode(alg, "alg", SpMVAlg::from_raw)?;

@@ -8,6 +8,9 @@
 //! Shapes cover windows cut short at m, a row long enough to split its window into segments,
 //! one column, empty rows and matrices, n not a multiple of a strip, CSC and COO through row
 //! views, column-major operands through staging, both index types and bases, preprocess or not.
+//! With data-affinity reordering (preprocess only): shuffled-group matrices, whose clustered order
+//! is kept, through the same parameters and every tensor-core type, and a check that the
+//! reordered build really runs (bits differ from the stored order's, C in the user's order).
 
 use super::harness::*;
 use super::*;
@@ -54,13 +57,19 @@ fn cases_of(types: Types, math: MathMode, seed: usize) -> Vec<Case> {
         (100, 100, 16, Pattern::Empty),
         (2000, 2000, 64, Pattern::Random),
     ];
+    // Every other case preprocessed.
+    over_shapes(&shapes, seed, |c, at| Case { math, types, preprocess: at % 2 == 0, ..c })
+}
+
+/// Three cases per shape through CSR, CSC and COO (CSC with T and CSR with N are read as rows
+/// directly; CSR with T and COO go through row views), both ops of B, both layouts, the other
+/// parameters drawn by `vary`; `set` fixes what the group crosses (given the case's number).
+fn over_shapes(shapes: &[(i64, i64, i64, Pattern)], seed: usize, set: impl Fn(Case, usize) -> Case) -> Vec<Case> {
     let mut out = Vec::new();
     for (i, &(m, k, n, pattern)) in shapes.iter().enumerate() {
         for j in 0..3 {
             let at = out.len();
             let fmt = pick(&[Fmt::Csr, Fmt::Csc, Fmt::Coo], i + j);
-            // CSC with T and CSR with N are read as rows directly; CSR with T and COO go
-            // through row views.
             let op_a = match fmt {
                 Fmt::Csc => T,
                 Fmt::Csr => pick(&[N, T], at / 3),
@@ -72,12 +81,9 @@ fn cases_of(types: Types, math: MathMode, seed: usize) -> Vec<Case> {
                 order_b: pick(&[ROW, COL], at),
                 order_c: pick(&[ROW, ROW, COL], at),
                 pattern,
-                preprocess: at % 2 == 0,
-                math,
-                types,
                 ..Case::new(fmt, (m, k, n))
             };
-            out.push(Case { math, types, ..vary(c, seed + at) });
+            out.push(set(vary(set(c, at), seed + at), at));
         }
     }
     out
@@ -219,8 +225,7 @@ fn new_values_and_duplicates() {
 const AFFINITY: ReorderMode = ReorderMode::OXSPARSE_REORDER_DATA_AFFINITY;
 
 /// Preprocessed calls with data-affinity reordering on: rows hidden in shuffled groups (the
-/// clustering keeps its order), and matrices it leaves as stored (random, dense, empty, tiny),
-/// through CSR, CSC and COO, both ops of B, both layouts, both index types and bases.
+/// clustering keeps its order), and matrices it leaves as stored (random, dense, empty, tiny).
 fn reorder_cases(types: Types, math: MathMode, seed: usize) -> Vec<Case> {
     let shapes: [(i64, i64, i64, Pattern); 9] = [
         (64, 64, 32, Pattern::ShuffledGroups),
@@ -233,28 +238,7 @@ fn reorder_cases(types: Types, math: MathMode, seed: usize) -> Vec<Case> {
         (100, 100, 16, Pattern::Empty),
         (1, 1, 8, Pattern::Random),
     ];
-    let mut out = Vec::new();
-    for (i, &(m, k, n, pattern)) in shapes.iter().enumerate() {
-        for j in 0..3 {
-            let at = out.len();
-            let fmt = pick(&[Fmt::Csr, Fmt::Csc, Fmt::Coo], i + j);
-            let op_a = match fmt {
-                Fmt::Csc => T,
-                Fmt::Csr => pick(&[N, T], at / 3),
-                _ => N,
-            };
-            let c = Case {
-                op_a,
-                op_b: pick(&[N, T], at / 2),
-                order_b: pick(&[ROW, COL], at),
-                order_c: pick(&[ROW, ROW, COL], at),
-                pattern,
-                ..Case::new(fmt, (m, k, n))
-            };
-            out.push(Case { math, types, preprocess: true, reorder: AFFINITY, ..vary(c, seed + at) });
-        }
-    }
-    out
+    over_shapes(&shapes, seed, |c, _| Case { math, types, preprocess: true, reorder: AFFINITY, ..c })
 }
 
 #[test]
