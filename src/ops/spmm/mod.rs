@@ -16,7 +16,9 @@
 //!   (src/kernels/spmm_tc.rs), trusted later only in the same allocation, and waits to read back
 //!   the build's choice between tensor cores and the CUDA-core tile kernel (not under graph
 //!   capture), so that its calls launch only the chosen one; a plain call builds the format and
-//!   launches both (the other returns at once).
+//!   launches both (the other returns at once). In the handle's data-affinity reorder mode,
+//!   preprocess may first reorder the rows the build reads (`tc_reorder`); `bittcf` is the same
+//!   preprocessed state in device memory of its own (`oxsparseCreateBitTcf`).
 
 pub mod bittcf;
 pub mod check;
