@@ -71,9 +71,9 @@ struct Graph {
     degree: Vec<u64>,
     /// Union-find: the community a vertex merged into (itself while a root).
     parent: Vec<u32>,
-    /// Dendrogram: first child and next sibling, in merge order.
+    /// Dendrogram: each vertex's children as a list, the last merged first (the walk's stack
+    /// turns them back into merge order).
     first_child: Vec<u32>,
-    last_child: Vec<u32>,
     next_sibling: Vec<u32>,
     /// Twice the number of entries (the sum of degrees).
     two_w: f64,
@@ -101,7 +101,6 @@ impl Graph {
             degree,
             parent: (0..v as u32).collect(),
             first_child: vec![NONE; v],
-            last_child: vec![NONE; v],
             next_sibling: vec![NONE; v],
             two_w: 2.0 * entries as f64,
         }
@@ -171,11 +170,8 @@ impl Graph {
     }
 
     fn adopt(&mut self, parent: u32, child: u32) {
-        match self.last_child[parent as usize] {
-            NONE => self.first_child[parent as usize] = child,
-            last => self.next_sibling[last as usize] = child,
-        }
-        self.last_child[parent as usize] = child;
+        self.next_sibling[child as usize] = self.first_child[parent as usize];
+        self.first_child[parent as usize] = child;
     }
 
     /// Step 3: pre-order walk of every top-level community's dendrogram.
@@ -186,14 +182,12 @@ impl Graph {
             stack.push(r);
             while let Some(x) = stack.pop() {
                 out.push(x);
-                // Children pushed last-first so that they come out in merge order.
-                let mut kids = Vec::new();
+                // The list runs last-merged first, so the stack pops children in merge order.
                 let mut c = self.first_child[x as usize];
                 while c != NONE {
-                    kids.push(c);
+                    stack.push(c);
                     c = self.next_sibling[c as usize];
                 }
-                stack.extend(kids.into_iter().rev());
             }
         }
         out

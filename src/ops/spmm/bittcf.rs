@@ -78,10 +78,7 @@ impl BitTcf {
     /// layouts the object was made for (their arrays may differ).
     pub fn spmm(&self, h: &Handle, alpha: *const c_void, b: &DnMat, beta: *const c_void, c: &DnMat) -> Result<()> {
         let call = self.call(b, c, alpha, beta);
-        if !super::reuses(h, &call, self.memory.ptr, &self.active)? {
-            invalid!("matB or matC differ in shape, type or layout from those the BitTCF was made for");
-        }
-        super::spmm(h, &call, self.memory.ptr, Some(&self.active))
+        super::spmm_preprocessed(h, &call, self.memory.ptr, &self.active)
     }
 
     /// op(A)'s shape and entries: (m, k, nnz).

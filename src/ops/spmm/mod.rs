@@ -116,16 +116,30 @@ pub fn preprocess(h: &Handle, call: &Call, buffer: u64) -> Result<Option<ActiveB
 
 /// `oxsparseSpMM`.
 pub fn spmm(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>) -> Result<()> {
+    run(h, call, buffer, active, false)
+}
+
+/// An SpMM over a buffer that must hold preprocess's state for these arguments (the BitTCF
+/// object's): a call whose arguments differ is refused before anything is written.
+pub fn spmm_preprocessed(h: &Handle, call: &Call, buffer: u64, active: &ActiveBuffer) -> Result<()> {
+    run(h, call, buffer, Some(active), true)
+}
+
+fn run(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>, must_reuse: bool) -> Result<()> {
     let p = make_plan(call)?;
     report(&p, "SpMM");
+    let reused = active.filter(|a| reusable(h, a, call, &p, buffer));
+    if must_reuse && reused.is_none() {
+        invalid!("matB or matC differ in shape, type or layout from those the preprocessed state was made for");
+    }
     if p.kernel == Kernel::Nothing {
         return Ok(());
     }
     let ws = workspace(&p, buffer)?;
     build_views(h, call, &p, ws)?;
-    let (token, tc) = match active {
-        Some(a) if reusable(h, a, call, &p, buffer) => (a.token, a.tc),
-        _ => {
+    let (token, tc) = match reused {
+        Some(a) => (a.token, a.tc),
+        None => {
             let token = crate::ops::new_token();
             build_schedule(h, call, &p, ws, token)?;
             build_tensor_core_format(h, call, &p, ws, false)?;
@@ -141,13 +155,6 @@ fn reusable(h: &Handle, a: &ActiveBuffer, call: &Call, p: &Plan, buffer: u64) ->
     a.buffer == buffer
         && a.signature == signature(call, p)
         && (p.tc.is_none() || (a.allocation.is_some() && crate::ops::allocation_id(h, buffer) == a.allocation))
-}
-
-/// Whether a call with `active` (from preprocess into `buffer`) would reuse it: the same
-/// arguments but for alpha, beta and the value arrays, the same allocation.
-pub fn reuses(h: &Handle, call: &Call, buffer: u64, active: &ActiveBuffer) -> Result<bool> {
-    let p = make_plan(call)?;
-    Ok(reusable(h, active, call, &p, buffer))
 }
 
 /// The row order a reordered preprocess left in `buffer` (`rows[i]`: the row of op(A) at position
