@@ -9,6 +9,11 @@
 //                    entries straight from global memory, UNROLL per lane in flight, and reduces
 //                    with a butterfly. Huge rows are cut into chunks of HUGE_CHUNK entries, a block
 //                    each; the row's last block to finish adds the chunk sums. No fix-up launch.
+//  * `band`          (oxs_spmv_band_*): the lean vector kernel whose short rows read their column
+//                    indices as 16-bit offsets from the row (`band_encode` writes them in
+//                    preprocess for matrices whose every entry lies within 32767 of the diagonal):
+//                    2 bytes per entry instead of 4 or 8, a sixth to a quarter of the stream.
+//                    Without the lists' token it reads A's own indices, like `vector`.
 //  * `row_histogram` (oxs_spmv_row_histogram_*): rows and entries per log2 bucket of row length,
 //                    which the planner reads back (src/ops/spmv/schedule.rs).
 //  * `list_rows`     (oxs_spmv_list_rows_*): the long and huge rows; `vector_stamp` then marks
@@ -202,10 +207,112 @@ __device__ void short_rows(const SpmvVectorParams& p, const Rows<V, I>& a, int64
     }
 }
 
+// ---- the band kernels' short rows --------------------------------------------------------------
+
+// `p` unchanged, but opaque to the compiler, which must then keep it in a register as it is.
+template <typename T>
+__device__ __forceinline__ const T* opaque(const T* p) {
+    asm("" : "+l"(p));
+    return p;
+}
+
+// Whether the band offsets may be read: present and written by the preprocess that stamped the
+// lists. Read through the read-only cache (written by an earlier launch): every thread asks, and a
+// volatile load would send each warp's question to the same L2 line.
+__device__ __forceinline__ bool band_trusted(const SpmvVector& v) {
+    return v.band && __ldg(reinterpret_cast<const unsigned long long*>(v.token_at)) == v.token;
+}
+
+
+// Entries each lane keeps in flight: FP32 twice the vector kernel's, with half the lanes per row
+// (src/kernels/spmv.rs, band_lanes), so a multiprocessor works on twice the rows at once.
+template <typename V>
+constexpr int BAND_UNROLL = sizeof(V) <= 4 ? SPMV_BAND_UNROLL_F32 : UNROLL;
+
+// One lane's share of a short row whose columns are r + off[j] (16-bit offsets), j = lane, lane +
+// W, ... < len, added in that order (as `lane_sum`), U loads per trip issued before any x is
+// gathered. Everything a lane holds is 32-bit and relative to the row, so an entry in flight costs
+// its value and one register. CHECKED compares each column with [0, k): needed only near either
+// end of x, where an offset overwritten after preprocess could leave it; those rows keep fewer
+// entries in flight (the compare's 64-bit operands would spill), with the same sums.
+template <int W, int U, bool CHECKED, typename V>
+__device__ __forceinline__ V band_lane_sum(const int16_t* off, const V* val, const V* xr, int len, int lane, int64_t r, int64_t k) {
+    // Held as they are: left to itself the compiler re-derives each address from the parameter
+    // block and 64-bit row arithmetic per load (four instructions and a constant load each), and
+    // runs short of registers for the loads in flight (session-12 lab, the stencil in FP32: 44.4
+    // against 42.6 us).
+    off = opaque(off);
+    val = opaque(val);
+    xr = opaque(xr);
+    V sum = zero<V>();
+#pragma unroll 1
+    for (int j = lane; j < len; j += U * W) {
+        int d[U];
+        V v[U];
+#pragma unroll
+        for (int i = 0; i < U; ++i) {
+            d[i] = 0;
+            v[i] = zero<V>();
+            if (j + i * W < len) {
+                d[i] = load_once(off + j + i * W);
+                v[i] = load_once(val + j + i * W);
+            }
+        }
+#pragma unroll
+        for (int i = 0; i < U; ++i)
+            if (j + i * W < len && (!CHECKED || uint64_t(r + d[i]) < uint64_t(k))) sum = sum + v[i] * load_x(xr + d[i]);
+    }
+    return sum;
+}
+
+// Short rows read through the band offsets. Trusted offsets come with trusted lists, so a row of
+// long_threshold entries or more is a list worker's, and a short row has fewer than 256 entries.
+// The stamp is read beside the row's offsets, not before them: a load ahead of everything else
+// would add a round trip to every row's chain.
+// Without the stamp the group reads A's indices and takes long rows too, as the vector kernel.
+template <int G, typename V, typename I>
+__device__ void band_row_groups(const SpmvVectorParams& p, const Rows<V, I>& a, int64_t first_block) {
+    const int64_t r = first_block * (BLOCK / G) + threadIdx.x / G;
+    if (r >= p.shape.m) return;  // the same for the whole group
+    const int64_t s = a.begin(r), e = a.end(r);
+    const int lane = threadIdx.x % G;
+    const V* x = reinterpret_cast<const V*>(p.shape.x);
+    V part = zero<V>();
+    if (!band_trusted(p.v)) {
+        // A's indices, one entry per lane and trip: a buffer overwritten after preprocess only.
+        for (int64_t q = s + lane; q < e; q += G) {
+            const int64_t c = int64_t(a.cols[q]) - a.base;
+            if (uint64_t(c) < uint64_t(p.shape.k)) part = part + a.values[q] * load_x(x + c);
+        }
+    } else {
+        if (e - s >= p.v.long_threshold) return;
+        const int16_t* off = reinterpret_cast<const int16_t*>(p.v.band) + s;
+        const int len = int(e - s);
+        // Every 16-bit offset from an interior row lands inside x.
+        const bool interior = r >= -int64_t(INT16_MIN) && p.shape.k - r > INT16_MAX;
+        part = interior ? band_lane_sum<G, BAND_UNROLL<V>, false>(off, a.values + s, x + r, len, lane, r, p.shape.k)
+                        : band_lane_sum<G, UNROLL, true>(off, a.values + s, x + r, len, lane, r, p.shape.k);
+    }
+    const V sum = group_sum<G>(part);
+    if (lane == 0) write_y(reinterpret_cast<V*>(p.shape.y), r, sum, load_scalar<V>(p.shape.alpha), load_scalar<V>(p.shape.beta));
+}
+
+template <typename V, typename I>
+__device__ void band_rows(const SpmvVectorParams& p, const Rows<V, I>& a, int64_t first_block) {
+    switch (p.v.lanes) {
+        case 4: return band_row_groups<4>(p, a, first_block);
+        case 8: return band_row_groups<8>(p, a, first_block);
+        case 16: return band_row_groups<16>(p, a, first_block);
+        default: return short_rows<V, V, V, V, I>(p, a, first_block);  // not given: A's indices
+    }
+}
+
 // WITH_HUGE = false leaves the chunk path out: the kernel then needs fewer registers (32 against
 // 48 in FP32), which the short rows' occupancy shows; the launcher picks it when huge_blocks is 0.
-template <bool WITH_HUGE, typename V, typename X, typename Y, typename C, typename I>
+// BAND (lean kernels only): short rows read the band offsets when they are trusted (band_rows).
+template <bool WITH_HUGE, bool BAND, typename V, typename X, typename Y, typename C, typename I>
 __device__ void vector(const SpmvVectorParams& p) {
+    static_assert(!(WITH_HUGE && BAND), "band kernels are lean");
     const Rows<V, I> a(p.a, 0);
     const int64_t b = blockIdx.x, huge = WITH_HUGE ? p.v.huge_blocks : 0, lng = p.v.long_blocks;
     if (b < huge) {
@@ -216,6 +323,7 @@ __device__ void vector(const SpmvVectorParams& p) {
         if (a.perm) long_rows<true, V, X, Y, C, I>(p, a, worker, lng * warps);
         else long_rows<false, V, X, Y, C, I>(p, a, worker, lng * warps);
     } else {
+        if constexpr (BAND) return band_rows<V, I>(p, a, b - huge - lng);
         short_rows<V, X, Y, C, I>(p, a, b - huge - lng);
     }
 }
@@ -268,6 +376,26 @@ __device__ void list_rows(const SpmvVectorParams& p) {
     }
 }
 
+// The band offsets of op(A) (column - row, as i16) into p.v.band, a thread per row; counts the
+// entries whose offset does not fit in p.v.counts[3] (zeroed before), which preprocess reads back.
+template <typename I>
+__device__ void band_encode(const SpmvVectorParams& p) {
+    const Rows<float, I> a(p.a, 0);
+    int16_t* band = reinterpret_cast<int16_t*>(p.v.band);
+    bool misfit = false;
+    for (int64_t r = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; r < p.shape.m; r += int64_t(gridDim.x) * blockDim.x) {
+        const int64_t e = a.end(r);
+        for (int64_t q = a.begin(r); q < e; ++q) {
+            const int64_t d = int64_t(a.cols[q]) - a.base - r;
+            misfit |= d < INT16_MIN || d > INT16_MAX;
+            band[q] = int16_t(d);
+        }
+    }
+    // One count per warp with a misfit: a wide matrix must not serialise on one atomic.
+    if (__ballot_sync(0xffffffffu, misfit) && threadIdx.x % WARP == 0)
+        atomicAdd(reinterpret_cast<unsigned long long*>(p.v.counts) + 3, 1ull);
+}
+
 }  // namespace
 
 // The lean kernel of real FP32 / FP64 matrices keeps to 32 registers, so that 8 blocks (every warp
@@ -278,13 +406,31 @@ constexpr int lean_min_blocks() { return std::is_floating_point<V>::value && std
 
 #define OXS_SPMV_VECTOR(name, V, X, Y, C, I, index)                                                                          \
     extern "C" __global__ void __launch_bounds__(BLOCK, lean_min_blocks<V, C>()) oxs_spmv_vector_##name##_##index(const SpmvVectorParams p) { \
-        vector<false, V, X, Y, C, I>(p);                                                                                     \
+        vector<false, false, V, X, Y, C, I>(p);                                                                              \
     }                                                                                                                        \
     extern "C" __global__ void __launch_bounds__(BLOCK) oxs_spmv_vector_huge_##name##_##index(const SpmvVectorParams p) { \
-        vector<true, V, X, Y, C, I>(p);                                                                                      \
+        vector<true, false, V, X, Y, C, I>(p);                                                                               \
     }
 #define OXS_SPMV_VECTOR_BOTH(name, V, X, Y, C) OXS_SPMV_VECTOR(name, V, X, Y, C, int32_t, i32) OXS_SPMV_VECTOR(name, V, X, Y, C, int64_t, i64)
 OXS_SPMV_TYPES(OXS_SPMV_VECTOR_BOTH)
+
+// The band kernels: real FP32 and FP64, where the index bytes are a quarter and a sixth of the
+// stream (src/ops/spmv/plan.rs, `band_types`). OXS_SPMV_BAND_MIN_BLOCKS lets the lab
+// (bench/lab/spmv_stream.sh) build them for another occupancy.
+#ifndef OXS_SPMV_BAND_MIN_BLOCKS
+#define OXS_SPMV_BAND_MIN_BLOCKS(V) lean_min_blocks<V, V>()
+#endif
+#define OXS_SPMV_BAND(name, V, I, index)                                                                                     \
+    extern "C" __global__ void __launch_bounds__(BLOCK, OXS_SPMV_BAND_MIN_BLOCKS(V)) oxs_spmv_band_##name##_##index(const SpmvVectorParams p) { \
+        vector<false, true, V, V, V, V, I>(p);                                                                               \
+    }
+OXS_SPMV_BAND(f32_f32_f32_f32, float, int32_t, i32)
+OXS_SPMV_BAND(f32_f32_f32_f32, float, int64_t, i64)
+OXS_SPMV_BAND(f64_f64_f64_f64, double, int32_t, i32)
+OXS_SPMV_BAND(f64_f64_f64_f64, double, int64_t, i64)
+
+extern "C" __global__ void __launch_bounds__(BLOCK) oxs_spmv_band_encode_i32(const SpmvVectorParams p) { band_encode<int32_t>(p); }
+extern "C" __global__ void __launch_bounds__(BLOCK) oxs_spmv_band_encode_i64(const SpmvVectorParams p) { band_encode<int64_t>(p); }
 
 extern "C" __global__ void __launch_bounds__(BLOCK) oxs_spmv_row_histogram_i32(const SpmvVectorParams p) { row_histogram<int32_t>(p); }
 extern "C" __global__ void __launch_bounds__(BLOCK) oxs_spmv_row_histogram_i64(const SpmvVectorParams p) { row_histogram<int64_t>(p); }

@@ -46,6 +46,11 @@ done
 # scattered; forcing it runs every preprocessed case of stored rows through the order.
 echo "=== gpu_spmv with OXSPARSE_SPMV_COLUMNS=sorted"
 OXSPARSE_SPMV_COLUMNS=sorted run_rust gpu_spmv-columns "$dev/bin/gpu_spmv"
+# Preprocess keeps the band offsets only for large banded matrices; forcing them makes every
+# preprocessed FP32 / FP64 case of stored rows on the lean vector schedule try them (and read them
+# where every column lies within 16 bits of its row).
+echo "=== gpu_spmv with OXSPARSE_SPMV_BAND=on"
+OXSPARSE_SPMV_BAND=on run_rust gpu_spmv-band "$dev/bin/gpu_spmv"
 # The smallest tile (one warp step) makes every SpMV case with more than 128 entries cross tile
 # edges, with and without the row table.
 echo "=== gpu_spmv with OXSPARSE_SPMV_TILE=128 and OXSPARSE_SPMV_KERNEL=tiles"

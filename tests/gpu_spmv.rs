@@ -12,6 +12,8 @@
 //!   index types x bases, pointer modes x scalars (alpha == 0, beta == 0, beta == 1);
 //! * `tiles`: rows ending exactly on multiples of 256, 1024, 2048, 4096 entries, and a power-law
 //!   matrix of ~1.2M entries with rows up to 10^5, so load-balanced kernels cross tile boundaries;
+//! * `band`: banded matrices whose columns preprocess keeps as 16-bit offsets from their row (and
+//!   one too wide for them); reused, overwritten, and a probe that the kernel reads the offsets;
 //! * `columns`: a matrix whose busy columns are scattered over a large x, which preprocess reads
 //!   in FastLoad's column order; reused with new values, and after the buffer was overwritten;
 //! * `determinism`: bitwise equality run to run and with/without preprocess for every algorithm;
@@ -30,6 +32,8 @@ mod common;
 use common::bytes::{decode_element, encode};
 use common::*;
 
+#[path = "gpu_spmv/band.rs"]
+mod band;
 #[path = "gpu_spmv/calls.rs"]
 mod calls;
 #[path = "gpu_spmv/c_api.rs"]

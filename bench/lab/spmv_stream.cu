@@ -10,6 +10,9 @@
 //    lines D entries further on in the entry stream (prefetch.global.L2);
 //  * bisect ...   the core plus one of the library's costs: a run-time G, 64-bit positions, or the
 //                 per-entry checks (base, column range, permutation and conjugation flags);
+//  * band G/U/B   (session 12) the core reading 16-bit column offsets from the row (column = r +
+//                 offset), U entries per lane in flight, at most B blocks' registers (B = 0: the
+//                 compiler's choice); with the library, its band kernel (oxs_spmv_band_*) too;
 //  * stream E/S   a persistent grid; each block streams tiles of ~E entries (whole rows) into a
 //                 ring of S shared-memory stages with cp.async, so S-1 tiles are in flight while
 //                 one is multiplied (all products at once, then groups of G lanes per row).
@@ -87,6 +90,102 @@ __global__ void __launch_bounds__(BLOCK) vec_bisect(const int* __restrict__ off,
     const unsigned mask = G == 32 ? 0xffffffffu : ((1u << G) - 1u) << (threadIdx.x % 32 / G * G);
     for (int d = 1; d < G; d *= 2) sum += __shfl_xor_sync(mask, sum, d, G);
     if (lane == 0) y[r] = V(0.7) * sum;
+}
+
+// ---------------------------------------------------------------- band core (session 12) ------
+// The core with 16-bit offsets from the row instead of 32-bit columns, positions relative to the
+// row, U entries per lane in flight; MINB blocks per multiprocessor asked of the compiler.
+template <int G, int U, int MINB, typename V>
+__global__ void __launch_bounds__(BLOCK, MINB) band_core(const int* __restrict__ off, const short* __restrict__ delta, const V* __restrict__ val,
+                                                         const V* __restrict__ x, V* __restrict__ y, int m) {
+    const int r = blockIdx.x * (BLOCK / G) + threadIdx.x / G;
+    const int lane = threadIdx.x % G;
+    if (r >= m) return;
+    const int s = off[r], len = off[r + 1] - s;
+    const short* d0 = delta + s;
+    const V* v0 = val + s;
+    const V* xr = x + r;
+    V sum = 0;
+    for (int j = lane; j < len; j += U * G) {
+        int d[U];
+        V v[U];
+#pragma unroll
+        for (int i = 0; i < U; ++i) {
+            d[i] = 0;
+            v[i] = 0;
+            if (j + i * G < len) {
+                d[i] = __ldcs(d0 + j + i * G);
+                v[i] = ldcs(v0 + j + i * G);
+            }
+        }
+#pragma unroll
+        for (int i = 0; i < U; ++i)
+            if (j + i * G < len) sum += v[i] * __ldg(xr + d[i]);
+    }
+    const unsigned mask = G == 32 ? 0xffffffffu : ((1u << G) - 1u) << (threadIdx.x % 32 / G * G);
+    for (int dd = 1; dd < G; dd *= 2) sum += __shfl_xor_sync(mask, sum, dd, G);
+    if (lane == 0) y[r] = V(0.7) * sum;
+}
+
+// The band core plus one of the library band kernel's costs (session 12 bisection): POS64 keeps
+// the row and its positions in 64 bits; SCALE writes alpha * sum + beta * y (beta read from a
+// pointer, y read when it is nonzero); EDGES sends rows within 32768 of either end of x through a
+// second, checked loop of 4 entries per lane; TOKEN reads a stamp beside the row's offsets and
+// falls back to the columns when it differs.
+template <int G, int U, bool POS64, bool SCALE, bool EDGES, bool TOKEN, typename V>
+__global__ void __launch_bounds__(BLOCK, 8) band_bisect(const int* __restrict__ off, const int* __restrict__ col, const short* __restrict__ delta,
+                                                        const V* __restrict__ val, const V* __restrict__ x, V* __restrict__ y, int m, int k,
+                                                        const V* beta_at, const unsigned long long* token_at) {
+    using P = typename std::conditional<POS64, long long, int>::type;
+    const P r = P(blockIdx.x) * (BLOCK / G) + threadIdx.x / G;
+    const int lane = threadIdx.x % G;
+    if (r >= m) return;
+    const P s = off[r], e = off[r + 1];
+    if (TOKEN && __ldg(token_at) != 1ull) {
+        V sum = 0;
+        for (P q = s + lane; q < e; q += G) sum += val[q] * x[col[q]];
+        for (int dd = 1; dd < G; dd *= 2) sum += __shfl_xor_sync(0xffffffffu, sum, dd, G);
+        if (lane == 0) y[r] = sum;
+        return;
+    }
+    const int len = int(e - s);
+    const short* d0 = delta + s;
+    const V* v0 = val + s;
+    const V* xr = x + r;
+    V sum = 0;
+    auto run = [&](auto u_tag, bool checked) {
+        constexpr int UU = decltype(u_tag)::value;
+        for (int j = lane; j < len; j += UU * G) {
+            int d[UU];
+            V v[UU];
+#pragma unroll
+            for (int i = 0; i < UU; ++i) {
+                d[i] = 0;
+                v[i] = 0;
+                if (j + i * G < len) {
+                    d[i] = __ldcs(d0 + j + i * G);
+                    v[i] = ldcs(v0 + j + i * G);
+                }
+            }
+#pragma unroll
+            for (int i = 0; i < UU; ++i)
+                if (j + i * G < len && (!checked || (unsigned long long)(r + d[i]) < (unsigned long long)k)) sum += v[i] * __ldg(xr + d[i]);
+        }
+    };
+    if (EDGES && !(r >= 32768 && k - r > 32767)) run(std::integral_constant<int, 4>{}, true);
+    else run(std::integral_constant<int, U>{}, false);
+    const unsigned mask = G == 32 ? 0xffffffffu : ((1u << G) - 1u) << (threadIdx.x % 32 / G * G);
+    for (int dd = 1; dd < G; dd *= 2) sum += __shfl_xor_sync(mask, sum, dd, G);
+    if (lane == 0) {
+        if (SCALE) {
+            const V beta = *beta_at;
+            V out = V(0.7) * sum;
+            if (beta != V(0)) out += beta * y[r];
+            y[r] = out;
+        } else {
+            y[r] = V(0.7) * sum;
+        }
+    }
 }
 
 // ---------------------------------------------------------------- stream kernel --------------
@@ -270,6 +369,7 @@ template <typename V>
 struct Run {
     const Csr& a;
     int *off, *col, *tiles = nullptr;
+    short* delta = nullptr;  // column - row, when every entry's fits 16 bits
     V *val, *x[4], *y;
     std::vector<double> ref;
     double bytes;
@@ -302,9 +402,22 @@ struct Run {
             ref[r] = 0.7 * s;
         }
         bytes = double(nnz + a.m + a.n) * sizeof(V) + nnz * 4.0 + (a.m + 1) * 4.0;
+        std::vector<short> hd(nnz);
+        bool fits = true;
+        for (int r = 0; r < a.m; ++r)
+            for (int q = a.off[r]; q < a.off[r + 1]; ++q) {
+                const int d = a.col[q] - r;
+                fits = fits && d >= -32768 && d <= 32767;
+                hd[q] = short(d);
+            }
+        if (fits) {
+            CK(cudaMalloc(&delta, nnz * 2));
+            CK(cudaMemcpy(delta, hd.data(), nnz * 2, cudaMemcpyHostToDevice));
+        }
     }
     ~Run() {
         cudaFree(off); cudaFree(col); cudaFree(val); cudaFree(y);
+        if (delta) cudaFree(delta);
         for (auto p : x) cudaFree(p);
         if (tiles) cudaFree(tiles);
     }
@@ -386,7 +499,64 @@ struct Run {
         });
         cudaFree(token);
     }
+    // The library's band kernel: the same parameters with the offsets and a matching token.
+    void library_band(int lanes) {
+        if (!delta) return;
+        SpmvVectorParams p{};
+        p.shape.m = a.m;
+        p.shape.k = a.n;
+        p.shape.y = reinterpret_cast<uint64_t>(y);
+        const double alpha = 0.7;
+        if (sizeof(V) == 4) { const float f = 0.7f; memcpy(p.shape.alpha.host, &f, 4); } else memcpy(p.shape.alpha.host, &alpha, 8);
+        p.a.offsets = reinterpret_cast<uint64_t>(off);
+        p.a.cols = reinterpret_cast<uint64_t>(col);
+        p.a.values = reinterpret_cast<uint64_t>(val);
+        uint64_t* token;
+        CK(cudaMalloc(&token, 64));
+        const uint64_t one = 1;
+        CK(cudaMemset(token, 0, 64));
+        CK(cudaMemcpy(token, &one, 8, cudaMemcpyHostToDevice));
+        p.v.lanes = lanes;
+        p.v.long_threshold = 1 << 30;
+        p.v.huge_threshold = 1 << 30;
+        p.v.token_at = reinterpret_cast<uint64_t>(token);
+        p.v.counts = reinterpret_cast<uint64_t>(token) + 8;
+        p.v.token = 1;
+        p.v.band = reinterpret_cast<uint64_t>(delta);
+        const int grid = (a.m + BLOCK / lanes - 1) / (BLOCK / lanes);
+        char name[64];
+        snprintf(name, sizeof name, "library band %d", lanes);
+        time(name, [&](V* xx) {
+            p.shape.x = reinterpret_cast<uint64_t>(xx);
+            if (sizeof(V) == 4) oxs_spmv_band_f32_f32_f32_f32_i32<<<grid, BLOCK>>>(p);
+            else oxs_spmv_band_f64_f64_f64_f64_i32<<<grid, BLOCK>>>(p);
+        });
+        cudaFree(token);
+    }
 #endif
+    template <int G, int U, int MINB>
+    void band_variant() {
+        if (!delta) { printf("  band: an offset outside 16 bits, skipped\n"); return; }
+        const int grid = (a.m + BLOCK / G - 1) / (BLOCK / G);
+        char name[64];
+        snprintf(name, sizeof name, "band G%d U%d B%d", G, U, MINB);
+        time(name, [&](V* xx) { band_core<G, U, MINB, V><<<grid, BLOCK>>>(off, delta, val, xx, y, a.m); });
+    }
+    template <int G, int U, bool POS64, bool SCALE, bool EDGES, bool TOKEN>
+    void band_bisect_variant(const char* what) {
+        if (!delta) return;
+        V* beta;
+        unsigned long long* token;
+        CK(cudaMalloc(&beta, sizeof(V)));
+        CK(cudaMalloc(&token, 8));
+        CK(cudaMemset(beta, 0, sizeof(V)));
+        const unsigned long long one = 1;
+        CK(cudaMemcpy(token, &one, 8, cudaMemcpyHostToDevice));
+        const int grid = (a.m + BLOCK / G - 1) / (BLOCK / G);
+        time(what, [&](V* xx) { band_bisect<G, U, POS64, SCALE, EDGES, TOKEN, V><<<grid, BLOCK>>>(off, col, delta, val, xx, y, a.m, a.n, beta, token); });
+        cudaFree(beta);
+        cudaFree(token);
+    }
     template <int G>
     void bisect() {
         const int grid = (a.m + BLOCK / G - 1) / (BLOCK / G);
@@ -428,8 +598,23 @@ static void all(const Csr& a) {
         return;
     }
     r.library_vector(G);
+    r.library_band(G);
+    r.library_band(G / 2);
 #endif
     r.template vec_variants<G>();
+    r.template band_variant<G, 4, 8>();
+    r.template band_variant<G / 2, 8, 8>();
+    r.template band_variant<G / 2, 8, 6>();
+    r.template band_variant<G / 2, 8, 0>();
+    r.template band_variant<G / 4, 16, 0>();
+    constexpr int BG = sizeof(V) == 4 ? G / 2 : G, BU = sizeof(V) == 4 ? 8 : 4;
+    r.template band_bisect_variant<BG, BU, false, false, false, false>("band bisect core");
+    r.template band_bisect_variant<BG, BU, true, false, false, false>("band bisect 64-bit");
+    r.template band_bisect_variant<BG, BU, false, true, false, false>("band bisect scale");
+    r.template band_bisect_variant<BG, BU, false, false, true, false>("band bisect edges");
+    r.template band_bisect_variant<BG, BU, false, false, false, true>("band bisect token");
+    r.template band_bisect_variant<BG, BU, true, true, true, true>("band bisect all four");
+    if (getenv("LAB_BAND_ONLY")) return;
     r.template bisect<G>();
     constexpr int E = sizeof(V) == 4 ? 2048 : 1024;
     if (getenv("LAB_STREAM")) {

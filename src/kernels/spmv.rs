@@ -88,10 +88,19 @@ fn vector_blocks(p: &SpmvVectorParams) -> Result<u32> {
 }
 
 /// The vector kernel. Without huge rows, its lean instantiation (fewer registers, more rows in
-/// flight); with them, the instantiation with the chunk path: in one launch, or (`split`, for
-/// large matrices, where the lean kernel's occupancy outweighs a launch) its chunk blocks alone
-/// and then the lean kernel for the other rows.
+/// flight), or the band kernel when `p.v.band` holds band offsets; with them, the instantiation
+/// with the chunk path: in one launch, or (`split`, for large matrices, where the lean kernel's
+/// occupancy outweighs a launch) its chunk blocks alone and then the lean kernel for the other
+/// rows.
 pub fn vector(h: &Handle, p: &SpmvVectorParams, types: Types, index: IndexType, split: bool) -> Result<()> {
+    if p.v.band != 0 {
+        if p.v.huge_blocks != 0 || !band_types(types) {
+            return Err(Error::Internal("band offsets given to a schedule or types without a band kernel".into()));
+        }
+        let band = SpmvVectorParams { v: SpmvVector { lanes: band_lanes(p.v.lanes, types), ..p.v }, ..*p };
+        let name = format!("oxs_spmv_band_{}_{}", types.suffix(), index_suffix(index));
+        return launch(h, "spmv_vector", &name, (vector_blocks(&band)?, 1, 1), SPMV_BLOCK, 0, &band);
+    }
     let lean = format!("oxs_spmv_vector_{}_{}", types.suffix(), index_suffix(index));
     if p.v.huge_blocks == 0 {
         return launch(h, "spmv_vector", &lean, (vector_blocks(p)?, 1, 1), SPMV_BLOCK, 0, p);
@@ -130,10 +139,63 @@ pub fn list_rows(h: &Handle, p: &SpmvVectorParams, index: IndexType) -> Result<(
     launch(h, "spmv_vector", "oxs_spmv_vector_stamp", (1, 1, 1), 1, 0, p)
 }
 
+/// The types the band kernels are compiled for (kernels/spmv_vector.cu): real FP32 and FP64, A, x,
+/// y and compute alike.
+pub fn band_types(t: Types) -> bool {
+    use DataType::{CUDA_R_32F, CUDA_R_64F};
+    matches!(t.a, CUDA_R_32F | CUDA_R_64F) && t.x == t.a && t.y == t.a && t.compute == t.a
+}
+
+/// Lanes per short row of a band kernel for a schedule of `lanes`: FP32 lanes keep
+/// `SPMV_BAND_UNROLL_F32` entries in flight instead of `SPMV_VECTOR_UNROLL`, so a row needs
+/// proportionally fewer (at least 4, the fewest the band kernels are compiled for) and a
+/// multiprocessor holds more rows; FP64 keeps the schedule's.
+pub fn band_lanes(lanes: i32, types: Types) -> i32 {
+    if types.a != DataType::CUDA_R_32F {
+        return lanes;
+    }
+    (lanes / (SPMV_BAND_UNROLL_F32 / SPMV_VECTOR_UNROLL) as i32).max(4)
+}
+
+/// Writes op(A)'s band offsets to `p.v.band` and returns whether every entry's fits in 16 bits
+/// (waits for the answer: a stream synchronisation). Not to be called while capturing.
+pub fn band_encode(h: &Handle, p: &SpmvVectorParams, index: IndexType) -> Result<bool> {
+    let misfits_at = p.v.counts + 3 * 8;
+    super::vector_ops::zero_device(h, misfits_at, 8)?;
+    let name = format!("oxs_spmv_band_encode_{}", index_suffix(index));
+    launch(h, "spmv_vector", &name, (grid_for(p.shape.m as u64, SPMV_BLOCK), 1, 1), SPMV_BLOCK, 0, p)?;
+    let mut raw = [0u8; 8];
+    super::vector_ops::copy_to_host_and_wait(h, misfits_at, &mut raw)?;
+    Ok(u64::from_ne_bytes(raw) == 0)
+}
+
 /// Whether the handle's stream is being captured into a graph (nothing may wait then).
 pub fn capturing(h: &Handle) -> Result<bool> {
     let _bound = h.bind()?;
     // SAFETY: the handle's live stream.
     let status = unsafe { cudarc::driver::result::stream::is_capturing(h.cu_stream()) }.map_err(|e| Error::from_driver("cuStreamIsCapturing", e))?;
     Ok(status != cudarc::driver::sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use DataType::*;
+
+    fn same(t: DataType) -> Types {
+        Types { a: t, x: t, y: t, compute: t }
+    }
+
+    #[test]
+    fn band_kernels_exist_for_real_single_types_only() {
+        assert!(band_types(same(CUDA_R_32F)) && band_types(same(CUDA_R_64F)));
+        assert!(!band_types(same(CUDA_C_32F)) && !band_types(same(CUDA_R_16F)));
+        assert!(!band_types(Types { a: CUDA_R_32F, ..same(CUDA_R_64F) }), "mixed");
+    }
+
+    #[test]
+    fn fp32_band_rows_take_half_the_lanes_from_four() {
+        assert_eq!([4, 8, 16].map(|l| band_lanes(l, same(CUDA_R_32F))), [4, 4, 8]);
+        assert_eq!([4, 8, 16].map(|l| band_lanes(l, same(CUDA_R_64F))), [4, 8, 16]);
+    }
 }

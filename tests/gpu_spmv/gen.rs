@@ -71,6 +71,15 @@ pub fn positions(rng: &mut Rng, m: i64, k: i64, pattern: Pattern) -> Vec<(i64, i
                 }
             }
         }
+        Pattern::Band { below, above, per_row } => {
+            for i in 0..m {
+                let lo = (i - below).max(0);
+                let hi = (i + above + 1).min(k);
+                if lo < hi {
+                    out.extend(distinct(rng, hi - lo, per_row).into_iter().map(|j| (i, lo + j)));
+                }
+            }
+        }
         _ => {
             let avg = (k / 4 + 1).min((50_000 / m).max(1));
             let ranks = match pattern {

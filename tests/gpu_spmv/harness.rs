@@ -50,6 +50,8 @@ pub enum Pattern {
     /// This many entries per row, in columns drawn with probability ~ 1 / (rank + 1) over a
     /// random ranking of the columns: a few busy columns scattered over x (a power-law graph).
     HotColumns(i64),
+    /// Row i has `per_row` entries (fewer near the edges) in columns i - below ..= i + above.
+    Band { below: i64, above: i64, per_row: i64 },
 }
 
 /// (A, X, Y, compute) value types.

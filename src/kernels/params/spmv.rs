@@ -102,6 +102,11 @@ pub struct SpmvBsrParams {
 
 /// Entries each lane of the vector kernel loads per round trip (its loads in flight).
 pub const SPMV_VECTOR_UNROLL: u32 = 4;
+/// Entries each lane of an FP32 band kernel loads per round trip: twice `SPMV_VECTOR_UNROLL`, with
+/// half the lanes per row (`kernels::spmv::band_lanes`), so a multiprocessor holds twice the rows
+/// in flight at the same 32 registers (a band entry in flight is its value and a 32-bit offset).
+/// FP64 band kernels keep `SPMV_VECTOR_UNROLL` (their values would need the registers).
+pub const SPMV_BAND_UNROLL_F32: u32 = 8;
 /// Buckets of the row-length histogram: bucket 0 holds empty rows, bucket b >= 1 rows of
 /// 2^(b-1) ..= 2^b - 1 entries.
 pub const SPMV_HIST_BUCKETS: u32 = 64;
@@ -144,6 +149,11 @@ pub struct SpmvVector {
     pub hist: u64,
     pub token_at: u64,
     pub token: u64,
+    /// Banded matrices (`oxs_spmv_band_*` kernels): op(A)'s column indices as 16-bit offsets from
+    /// their row (i16, column = row + offset), one per entry, written by preprocess and trusted
+    /// with the lists. The short rows' groups read these 2 bytes per entry instead of A's 4- or
+    /// 8-byte indices; 0 when there are none.
+    pub band: u64,
 }
 
 /// The vector kernel, the row histogram and the row lists.

@@ -4,6 +4,7 @@
 //! * `plan`: how A is read, which kernel runs, the workspace layout (host facts only).
 //! * `schedule`: the vector kernel's schedule, from the row lengths preprocess measures.
 //! * `columns`: whether preprocess keeps FastLoad's column order (busiest columns first).
+//! * `band`: whether preprocess keeps the column indices as 16-bit offsets from their row.
 //! * here: the three entry points and the launches in order: the row view (CSR with opA = T/H,
 //!   CSC with N, COO), then the kernel: the tile kernel, or the vector kernel when
 //!   preprocess chose it (or the Sliced-ELL / BSR kernel, or a scale of y when A stores nothing).
@@ -20,8 +21,11 @@
 //! and keeps the tile kernel. Where the plan allows it, preprocess first counts the entries per
 //! column (a second synchronisation) and may keep relabelled column indices in the buffer; its
 //! calls then gather x into that order before the kernel, which reads both instead of A's indices
-//! and x (the same sums in the same order).
+//! and x (the same sums in the same order). Otherwise, for a banded matrix on the lean vector
+//! schedule, it may keep the band offsets (band.rs), which its calls read instead of A's indices
+//! (the same sums in the same order, two bytes per entry).
 
+pub mod band;
 pub mod check;
 pub mod columns;
 pub mod plan;
@@ -63,6 +67,8 @@ pub struct ActiveBuffer {
     pub schedule: Option<Schedule>,
     /// Whether op(A) is read in the column order kept in the buffer (columns.rs), under `token`.
     pub sorted_columns: bool,
+    /// Whether the short rows read the band offsets kept in the buffer (band.rs), under `token`.
+    pub band: bool,
 }
 
 /// Everything that must be equal for a preprocessed buffer to be reused: all arguments except
@@ -118,6 +124,7 @@ pub fn preprocess(h: &Handle, call: &Call, buffer: u64) -> Result<Option<ActiveB
     let capturing = k::capturing(h)?;
     let sorted_columns = !capturing && sort_columns(h, call, &p, ws, token)?;
     let mut vp = vector_params(call, &p, ws, Scalars::default(), None, token);
+    let mut band = false;
     let chosen = if forced == Some(schedule::Forced::Tiles) || capturing {
         None
     } else {
@@ -129,13 +136,30 @@ pub fn preprocess(h: &Handle, call: &Call, buffer: u64) -> Result<Option<ActiveB
             eprintln!("oxsparse: preprocess schedule: {s}");
         }
         vp.v = vector_schedule(&p, ws, &s, token);
+        band = !sorted_columns && keep_band(h, &p, ws, &s, &vp)?;
         k::list_rows(h, &vp, p.index)?;
     } else if p.tiles.is_some() {
         k::build_tile_rows(h, &rows_params(call, &p, ws, Scalars::default(), Some(token)), p.index)?;
     } else if !sorted_columns {
         return Ok(None); // one tile: nothing worth keeping
     }
-    Ok(Some(ActiveBuffer { buffer, signature: signature(call, &p), token, schedule: chosen, sorted_columns }))
+    Ok(Some(ActiveBuffer { buffer, signature: signature(call, &p), token, schedule: chosen, sorted_columns, band }))
+}
+
+/// Writes the band offsets where the plan has room for them and the schedule runs the lean kernel,
+/// and returns whether they all fit (a stream synchronisation). The lists' stamp, launched after,
+/// makes them trusted.
+fn keep_band(h: &Handle, p: &Plan, ws: u64, s: &Schedule, vp: &SpmvVectorParams) -> Result<bool> {
+    let Some(at) = p.band else { return Ok(false) };
+    if s.huge_blocks > 0 {
+        return Ok(false);
+    }
+    let encode = SpmvVectorParams { v: SpmvVector { band: ws + at as u64, ..vp.v }, ..*vp };
+    let fits = k::band_encode(h, &encode, p.index)?;
+    if plan::print_enabled() {
+        eprintln!("oxsparse: preprocess band: {}", if fits { "every column within 16 bits of its row: band offsets" } else { "too wide: A's indices" });
+    }
+    Ok(fits)
 }
 
 /// Counts op(A)'s entries per column and, where the column order pays (columns.rs), builds it in
@@ -177,9 +201,12 @@ pub fn spmv(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>)
         }
         _ => None,
     };
-    if let Some(ActiveBuffer { schedule: Some(s), token, .. }) = active {
+    if let Some(ActiveBuffer { schedule: Some(s), token, band, .. }) = active {
         let mut vp = vector_params(call, &p, ws, scalars, Some(s), *token);
         SortedColumns::read(sorted, &mut vp.a, &mut vp.shape);
+        if let (true, Some(at)) = (*band, p.band) {
+            vp.v.band = ws + at as u64;
+        }
         return k::vector(h, &vp, p.types, p.index, s.split_huge);
     }
     launch(h, call, &p, ws, scalars, active.map(|a| a.token), sorted)
@@ -290,6 +317,7 @@ fn vector_schedule(p: &Plan, ws: u64, s: &Schedule, token: u64) -> SpmvVector {
         hist: at(l.hist_at),
         token_at: at(l.token_at),
         token,
+        band: 0,
     }
 }
 

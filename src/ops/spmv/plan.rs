@@ -6,7 +6,7 @@
 //! `OXSPARSE_PRINT_PLAN=1` prints every plan to stderr.
 
 use super::check::{transposed, Dims};
-use super::{columns, schedule};
+use super::{band, columns, schedule};
 use super::Call;
 use crate::descr::FormatInfo;
 use crate::kernels::row_view::{self, RowViewSource};
@@ -82,6 +82,9 @@ pub struct Plan {
     /// Where preprocess may keep the column order (op(A) stored as rows, large x; see columns.rs),
     /// and at which byte offset.
     pub columns: Option<(ColumnLayout, usize)>,
+    /// Byte offset where preprocess may keep the band offsets (band.rs): inside the column order's
+    /// space when there is one (the two are never used together), else a space of their own.
+    pub band: Option<usize>,
     /// Bytes to ask the user for (0: the buffer may be NULL).
     pub workspace: usize,
 }
@@ -89,10 +92,11 @@ pub struct Plan {
 impl fmt::Display for Plan {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let t = &self.types;
-        write!(f, "m={} k={} types={:?}/{:?}/{:?}/{:?} index={:?} A={} kernel={:?}{} workspace={}B",
+        write!(f, "m={} k={} types={:?}/{:?}/{:?}/{:?} index={:?} A={} kernel={:?}{}{} workspace={}B",
             self.dims.m, self.dims.k, t.a, t.x, t.y, t.compute, self.index,
             match self.a { ARead::View { .. } => "row view", ARead::Rows => "rows", ARead::Empty => "empty", ARead::SlicedEll => "sliced-ell", ARead::Bsr => "bsr" },
-            self.kernel, if self.columns.is_some() { " (column order possible)" } else { "" }, self.workspace)
+            self.kernel, if self.columns.is_some() { " (column order possible)" } else { "" },
+            if self.band.is_some() { " (band offsets possible)" } else { "" }, self.workspace)
     }
 }
 
@@ -168,7 +172,7 @@ pub fn tile_size(nnz: i64) -> i64 {
 /// The plan for a checked call. `types` come from `check::support`.
 pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
     let a = a_read(call, &d);
-    let mut p = Plan { dims: d, types, index: call.a.index_type, a, kernel: Kernel::Nothing, tiles: None, vector: None, columns: None, workspace: 0 };
+    let mut p = Plan { dims: d, types, index: call.a.index_type, a, kernel: Kernel::Nothing, tiles: None, vector: None, columns: None, band: None, workspace: 0 };
     if d.m == 0 {
         return p;
     }
@@ -202,6 +206,16 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
             let layout = ColumnLayout::new(d.k, call.a.nnz, call.a.index_type, types.x.size_bytes());
             p.columns = Some((layout, total));
             total += align_up(layout.bytes as usize);
+        }
+        if a == ARead::Rows && band::eligible(types, call.a.nnz) {
+            p.band = Some(match p.columns {
+                Some((layout, at)) => at + layout.cols as usize,
+                None => {
+                    let at = total;
+                    total += align_up(band::bytes(call.a.nnz));
+                    at
+                }
+            });
         }
     }
     p.workspace = if total > 0 { ALIGN + total } else { 0 };
