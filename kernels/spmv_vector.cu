@@ -376,24 +376,26 @@ __device__ void list_rows(const SpmvVectorParams& p) {
     }
 }
 
-// The band offsets of op(A) (column - row, as i16) into p.v.band, a thread per row; counts the
-// entries whose offset does not fit in p.v.counts[3] (zeroed before), which preprocess reads back.
+// The band offsets of op(A) (column - row, as i16) into p.v.band, a warp per row (its lanes read
+// consecutive entries: coalesced); counts the warps that met an offset that does not fit in
+// p.v.counts[3] (zeroed before), which preprocess reads back.
 template <typename I>
 __device__ void band_encode(const SpmvVectorParams& p) {
     const Rows<float, I> a(p.a, 0);
     int16_t* band = reinterpret_cast<int16_t*>(p.v.band);
+    const int lane = threadIdx.x % WARP;
+    const int64_t warps = int64_t(gridDim.x) * (blockDim.x / WARP);
     bool misfit = false;
-    for (int64_t r = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; r < p.shape.m; r += int64_t(gridDim.x) * blockDim.x) {
+    for (int64_t r = int64_t(blockIdx.x) * (blockDim.x / WARP) + threadIdx.x / WARP; r < p.shape.m; r += warps) {
         const int64_t e = a.end(r);
-        for (int64_t q = a.begin(r); q < e; ++q) {
+        for (int64_t q = a.begin(r) + lane; q < e; q += WARP) {
             const int64_t d = int64_t(a.cols[q]) - a.base - r;
             misfit |= d < INT16_MIN || d > INT16_MAX;
             band[q] = int16_t(d);
         }
     }
     // One count per warp with a misfit: a wide matrix must not serialise on one atomic.
-    if (__ballot_sync(0xffffffffu, misfit) && threadIdx.x % WARP == 0)
-        atomicAdd(reinterpret_cast<unsigned long long*>(p.v.counts) + 3, 1ull);
+    if (__any_sync(0xffffffffu, misfit) && lane == 0) atomicAdd(reinterpret_cast<unsigned long long*>(p.v.counts) + 3, 1ull);
 }
 
 }  // namespace

@@ -163,7 +163,8 @@ pub fn band_encode(h: &Handle, p: &SpmvVectorParams, index: IndexType) -> Result
     let misfits_at = p.v.counts + 3 * 8;
     super::vector_ops::zero_device(h, misfits_at, 8)?;
     let name = format!("oxs_spmv_band_encode_{}", index_suffix(index));
-    launch(h, "spmv_vector", &name, (grid_for(p.shape.m as u64, SPMV_BLOCK), 1, 1), SPMV_BLOCK, 0, p)?;
+    // A warp per row, grid-stride beyond MAX_GRID blocks.
+    launch(h, "spmv_vector", &name, (grid_for(p.shape.m as u64 * 32, SPMV_BLOCK), 1, 1), SPMV_BLOCK, 0, p)?;
     let mut raw = [0u8; 8];
     super::vector_ops::copy_to_host_and_wait(h, misfits_at, &mut raw)?;
     Ok(u64::from_ne_bytes(raw) == 0)
