@@ -16,3 +16,8 @@ for f in .device-lab/*.mtx.gz .device-lab/m/*.mtx.gz; do [ -e "$f" ] || continue
 nvidia-smi --query-gpu=name,clocks.sm,clocks.mem --format=csv,noheader || true
 /tmp/spmv_stream "${mats[@]}"
 for b in ${LAB_BAND_BLOCKS:-}; do echo "=== band kernels for $b blocks per multiprocessor"; LAB_BAND_ONLY=1 /tmp/spmv_stream_b$b "${mats[@]}" | grep -E "FP|library band"; done
+# LAB_DEFS="A B": the library built once more per -D flag (kernel variants under #ifdef), band times only.
+for d in ${LAB_DEFS:-}; do
+    "$NVCC" -O3 -std=c++17 -arch=sm_90 -DWITH_LIBRARY "-D$d" -I kernels -I .device-lab -o /tmp/spmv_stream_$d bench/lab/spmv_stream.cu &&
+        { echo "=== -D$d"; LAB_BAND_ONLY=1 /tmp/spmv_stream_$d "${mats[@]}" | grep -E "FP|library band"; }
+done
