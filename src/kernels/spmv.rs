@@ -50,6 +50,31 @@ pub fn tiles(h: &Handle, p: &SpmvRowsParams, types: Types, index: IndexType) -> 
     launch(h, "spmv", &name, (blocks, 1, 1), SPMV_BLOCK, 0, p)
 }
 
+/// Warps of the tile kernel for these types that the device holds at once (one per tile): its
+/// occupancy (from the driver, by the kernel's registers) times the multiprocessors. Asked once
+/// per device and kernel, then cached: the planner asks on every call.
+pub fn tile_slots(h: &Handle, types: Types, index: IndexType) -> Result<i64> {
+    use std::collections::HashMap;
+    use std::sync::Mutex;
+    type Key = (i32, [DataType; 4], bool);
+    static SLOTS: once_cell::sync::Lazy<Mutex<HashMap<Key, i64>>> = once_cell::sync::Lazy::new(Default::default);
+    let key = (h.device, [types.a, types.x, types.y, types.compute], index == IndexType::OXSPARSE_INDEX_64I);
+    if let Some(&n) = SLOTS.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+        return Ok(n);
+    }
+    let name = format!("oxs_spmv_tiles_{}_{}", types.suffix(), index_suffix(index));
+    let _bound = h.bind()?;
+    // SAFETY: the handle keeps its context alive and `_bound` made it current; `f` is a kernel of it.
+    let blocks = unsafe {
+        let f = super::module::function(h.context(), "spmv", &name)?;
+        cudarc::driver::result::occupancy::max_active_block_per_multiprocessor(f, SPMV_BLOCK as i32, 0)
+    }
+    .map_err(|e| Error::from_driver("cuOccupancyMaxActiveBlocksPerMultiprocessor", e))?;
+    let n = blocks.max(1) as i64 * TILES_PER_BLOCK as i64 * h.sm_count.max(1) as i64;
+    SLOTS.lock().unwrap_or_else(|p| p.into_inner()).insert(key, n);
+    Ok(n)
+}
+
 /// Builds the row table of `p.tiles` and then stamps its token (two launches, stream-ordered).
 pub fn build_tile_rows(h: &Handle, p: &SpmvRowsParams, index: IndexType) -> Result<()> {
     let name = format!("oxs_spmv_tile_rows_{}", index_suffix(index));

@@ -98,23 +98,27 @@ fn signature(call: &Call, p: &Plan) -> Signature {
     }
 }
 
-/// Checks the call and plans it.
-pub fn make_plan(call: &Call) -> Result<Plan> {
+/// Checks the call and plans it (asking the driver, once per kernel, how many tiles fit at once).
+pub fn make_plan(h: &Handle, call: &Call) -> Result<Plan> {
     let d = check::dims(call)?;
     check::pointers(call, &d)?;
     let types = check::support(call)?;
-    Ok(plan::plan(call, d, types))
+    let slots = match plan::tiles_may_overflow(call, &d, h.sm_count) {
+        true => k::tile_slots(h, types, call.a.index_type)?,
+        false => 0,
+    };
+    Ok(plan::plan(call, d, types, slots))
 }
 
 /// `oxsparseSpMV_bufferSize`.
-pub fn buffer_size(_h: &Handle, call: &Call) -> Result<usize> {
-    Ok(make_plan(call)?.workspace)
+pub fn buffer_size(h: &Handle, call: &Call) -> Result<usize> {
+    Ok(make_plan(h, call)?.workspace)
 }
 
 /// `oxsparseSpMV_preprocess`: measures the row lengths and keeps the vector kernel's row lists,
 /// or the tile kernel's row table, in `buffer`.
 pub fn preprocess(h: &Handle, call: &Call, buffer: u64) -> Result<Option<ActiveBuffer>> {
-    let p = make_plan(call)?;
+    let p = make_plan(h, call)?;
     report(&p, "preprocess");
     let Kernel::Tiles { .. } = p.kernel else { return Ok(None) };
     let ws = workspace(&p, buffer)?;
@@ -181,7 +185,7 @@ fn sort_columns(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Resul
 
 /// `oxsparseSpMV`.
 pub fn spmv(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>) -> Result<()> {
-    let p = make_plan(call)?;
+    let p = make_plan(h, call)?;
     report(&p, "SpMV");
     if p.kernel == Kernel::Nothing {
         return Ok(());

@@ -118,6 +118,16 @@ fn a_read(call: &Call, d: &Dims) -> ARead {
     }
 }
 
+/// Whether the tile kernel's tiles for this call could outnumber its resident warps on a device of
+/// `sm_count` multiprocessors (it holds at least one block, 8 warps, on each), so that `tile_size`
+/// needs to know them. Smaller calls, the many whose time is mostly the host's, skip asking.
+pub fn tiles_may_overflow(call: &Call, d: &Dims, sm_count: i32) -> bool {
+    d.m > 0
+        && call.a.nnz < 4_000_000
+        && tile_count(call.a.nnz, tile_size(call.a.nnz, 0)) > 8 * sm_count.max(1) as i64
+        && matches!(a_read(call, d), ARead::Rows | ARead::View { .. })
+}
+
 /// The tile bookkeeping after `start` bytes: token, row table, partial sums, ready flags.
 fn tile_layout(start: usize, count: i64, compute_bytes: usize) -> (TileLayout, usize) {
     let count = count as usize;
@@ -148,29 +158,38 @@ fn vector_layout(start: usize, m: i64, nnz: i64, compute_bytes: usize) -> (Vecto
 /// The largest tile size `OXSPARSE_SPMV_TILE` may force.
 pub const TILE_MAX: i64 = 65_536;
 
-/// Entries per tile (one warp), from nnz alone so that preprocess and plain calls agree. Measured
-/// on the H100 (session 6, bench/NOTES.md) with every size forced: matrices under 1M entries want
-/// many short tiles (their time is the warps' latency); 1M-4M entries 512 (fb100_Cornell5 20.8 us
-/// against 24.6 with 256, arxiv_like 23.6 against 27.1); larger ones 2048, which spreads the
-/// search for a tile's first row over more entries without a ragged last wave (youtube_like 69.8
-/// against 73.1 with 512, reddit_like 565 against 577 with 4096; 8192 lost 5-20% everywhere).
+/// Entries per tile (one warp), from nnz and the tile kernel's resident warps (`slots`, 0:
+/// unknown), which preprocess and plain calls share, so that they agree. Measured on the H100
+/// (session 6, bench/NOTES.md) with every size forced: matrices under 1M entries want many short
+/// tiles (their time is the warps' latency); 1M-4M entries 512 (fb100_Cornell5 20.8 us against 24.6
+/// with 256, arxiv_like 23.6 against 27.1); larger ones 2048, which spreads the search for a
+/// tile's first row over more entries without a ragged last wave (youtube_like 69.8 against 73.1
+/// with 512, reddit_like 565 against 577 with 4096; 8192 lost 5-20% everywhere). Below 4M entries
+/// the tiles must also fit one wave of the resident warps: a second, mostly empty wave costs a
+/// warp's whole latency, so the size doubles instead (session 12: ddi_like, 1M entries, FP64,
+/// whose 80-register kernel holds 3168 warps on the H100 against 3903 tiles of 256).
 /// `OXSPARSE_SPMV_TILE` overrides it (a power of two from CHUNK to TILE_MAX).
-pub fn tile_size(nnz: i64) -> i64 {
+pub fn tile_size(nnz: i64, slots: i64) -> i64 {
     static FORCED: once_cell::sync::Lazy<Option<i64>> = once_cell::sync::Lazy::new(|| {
         std::env::var("OXSPARSE_SPMV_TILE").ok().and_then(|v| v.parse::<i64>().ok()).filter(|&t| (CHUNK..=TILE_MAX).contains(&t) && (t as u64).is_power_of_two())
     });
     if let Some(t) = *FORCED {
         return t;
     }
-    match nnz {
+    let mut size = match nnz {
         ..1_000_000 => 256,
         ..4_000_000 => 512,
-        _ => 2048,
+        _ => return 2048,
+    };
+    while slots > 0 && size < 2048 && tile_count(nnz, size) > slots {
+        size *= 2;
     }
+    size
 }
 
-/// The plan for a checked call. `types` come from `check::support`.
-pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
+/// The plan for a checked call. `types` come from `check::support`; `tile_slots` is the tile
+/// kernel's resident warps (`kernels::spmv::tile_slots`, 0: unknown).
+pub fn plan(call: &Call, d: Dims, types: Types, tile_slots: i64) -> Plan {
     let a = a_read(call, &d);
     let mut p = Plan { dims: d, types, index: call.a.index_type, a, kernel: Kernel::Nothing, tiles: None, vector: None, columns: None, band: None, workspace: 0 };
     if d.m == 0 {
@@ -179,7 +198,7 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
     p.kernel = match a {
         ARead::Empty => Kernel::Scale,
         ARead::Rows | ARead::View { .. } => {
-            let size = tile_size(call.a.nnz);
+            let size = tile_size(call.a.nnz, tile_slots);
             Kernel::Tiles { count: tile_count(call.a.nnz, size), size }
         }
         ARead::SlicedEll => Kernel::SlicedEll,
@@ -259,12 +278,25 @@ mod tests {
     }
 
     #[test]
+    fn tiles_fit_one_wave_below_4m_entries() {
+        if std::env::var("OXSPARSE_SPMV_TILE").is_ok() {
+            return; // the environment decides
+        }
+        // ddi_like: 998905 entries, 3903 tiles of 256; FP64's kernel holds 3168 warps, FP32's 4224.
+        assert_eq!(tile_size(998_905, 3168), 512);
+        assert_eq!(tile_size(998_905, 4224), 256);
+        assert_eq!(tile_size(1_581_554, 3168), 512, "3089 tiles fit");
+        assert_eq!(tile_size(3_900_000, 1000), 2048, "no further than 2048");
+        assert_eq!(tile_size(13_481_272, 100), 2048, "large matrices keep 2048");
+    }
+
+    #[test]
     fn tile_size_grows_with_nnz_in_whole_chunks() {
-        assert_eq!(tile_size(10_000), 256);
-        assert_eq!(tile_size(1_581_554), 512);
-        assert_eq!(tile_size(13_481_272), 2048);
+        assert_eq!(tile_size(10_000, 0), 256);
+        assert_eq!(tile_size(1_581_554, 0), 512);
+        assert_eq!(tile_size(13_481_272, 0), 2048);
         for nnz in [1, 1000, 999_999, 1_000_000, 5_000_000, 60_000_000] {
-            let t = tile_size(nnz);
+            let t = tile_size(nnz, 3168);
             assert!(t % CHUNK == 0 && t <= TILE_MAX && (t as u64).is_power_of_two());
         }
     }
