@@ -94,46 +94,14 @@ __global__ void __launch_bounds__(BLOCK) vec_bisect(const int* __restrict__ off,
 
 // ---------------------------------------------------------------- band core (session 12) ------
 // The core with 16-bit offsets from the row instead of 32-bit columns, positions relative to the
-// row, U entries per lane in flight; MINB blocks per multiprocessor asked of the compiler.
-template <int G, int U, int MINB, typename V>
-__global__ void __launch_bounds__(BLOCK, MINB) band_core(const int* __restrict__ off, const short* __restrict__ delta, const V* __restrict__ val,
-                                                         const V* __restrict__ x, V* __restrict__ y, int m) {
-    const int r = blockIdx.x * (BLOCK / G) + threadIdx.x / G;
-    const int lane = threadIdx.x % G;
-    if (r >= m) return;
-    const int s = off[r], len = off[r + 1] - s;
-    const short* d0 = delta + s;
-    const V* v0 = val + s;
-    const V* xr = x + r;
-    V sum = 0;
-    for (int j = lane; j < len; j += U * G) {
-        int d[U];
-        V v[U];
-#pragma unroll
-        for (int i = 0; i < U; ++i) {
-            d[i] = 0;
-            v[i] = 0;
-            if (j + i * G < len) {
-                d[i] = __ldcs(d0 + j + i * G);
-                v[i] = ldcs(v0 + j + i * G);
-            }
-        }
-#pragma unroll
-        for (int i = 0; i < U; ++i)
-            if (j + i * G < len) sum += v[i] * __ldg(xr + d[i]);
-    }
-    const unsigned mask = G == 32 ? 0xffffffffu : ((1u << G) - 1u) << (threadIdx.x % 32 / G * G);
-    for (int dd = 1; dd < G; dd *= 2) sum += __shfl_xor_sync(mask, sum, dd, G);
-    if (lane == 0) y[r] = V(0.7) * sum;
-}
-
-// The band core plus one of the library band kernel's costs (session 12 bisection): POS64 keeps
-// the row and its positions in 64 bits; SCALE writes alpha * sum + beta * y (beta read from a
-// pointer, y read when it is nonzero); EDGES sends rows within 32768 of either end of x through a
-// second, checked loop of 4 entries per lane; TOKEN reads a stamp beside the row's offsets and
-// falls back to the columns when it differs.
-template <int G, int U, bool POS64, bool SCALE, bool EDGES, bool TOKEN, typename V>
-__global__ void __launch_bounds__(BLOCK, 8) band_bisect(const int* __restrict__ off, const int* __restrict__ col, const short* __restrict__ delta,
+// row, U entries per lane in flight, MINB blocks per multiprocessor asked of the compiler; and one
+// of the library band kernel's costs added to it (the session-12 bisection): POS64 keeps the row
+// and its positions in 64 bits; SCALE writes alpha * sum + beta * y (beta read from a pointer, y
+// read when it is nonzero); EDGES sends rows within 32768 of either end of x through a second,
+// checked loop of 4 entries per lane; TOKEN reads a stamp beside the row's offsets and falls back
+// to the columns when it differs.
+template <int G, int U, bool POS64, bool SCALE, bool EDGES, bool TOKEN, int MINB, typename V>
+__global__ void __launch_bounds__(BLOCK, MINB) band_bisect(const int* __restrict__ off, const int* __restrict__ col, const short* __restrict__ delta,
                                                         const V* __restrict__ val, const V* __restrict__ x, V* __restrict__ y, int m, int k,
                                                         const V* beta_at, const unsigned long long* token_at) {
     using P = typename std::conditional<POS64, long long, int>::type;
@@ -470,7 +438,10 @@ struct Run {
         time(name, [&](V* xx) { vec_bisect<G, false, false, V><<<grid, BLOCK>>>(off, col, val, xx, y, a.m, a.n, G, nullptr, 0, 0); });
     }
 #ifdef WITH_LIBRARY
-    void library_vector(int lanes) {
+    // The library's vector kernel (no trusted lists), or with BAND its band kernel (the offsets and
+    // a matching stamp), on the lab's CSR arrays.
+    void library(int lanes, bool band) {
+        if (band && !delta) return;
         SpmvVectorParams p{};
         p.shape.m = a.m;
         p.shape.k = a.n;
@@ -483,53 +454,24 @@ struct Run {
         uint64_t* token;
         CK(cudaMalloc(&token, 64));
         CK(cudaMemset(token, 0, 64));
-        p.v.lanes = lanes;
-        p.v.long_threshold = 64;
-        p.v.huge_threshold = 256;
-        p.v.token_at = reinterpret_cast<uint64_t>(token);
-        p.v.counts = reinterpret_cast<uint64_t>(token) + 8;
-        p.v.token = 1;
-        const int grid = (a.m + BLOCK / lanes - 1) / (BLOCK / lanes);
-        char name[64];
-        snprintf(name, sizeof name, "library vector %d", lanes);
-        time(name, [&](V* xx) {
-            p.shape.x = reinterpret_cast<uint64_t>(xx);
-            if (sizeof(V) == 4) oxs_spmv_vector_f32_f32_f32_f32_i32<<<grid, BLOCK>>>(p);
-            else oxs_spmv_vector_f64_f64_f64_f64_i32<<<grid, BLOCK>>>(p);
-        });
-        cudaFree(token);
-    }
-    // The library's band kernel: the same parameters with the offsets and a matching token.
-    void library_band(int lanes) {
-        if (!delta) return;
-        SpmvVectorParams p{};
-        p.shape.m = a.m;
-        p.shape.k = a.n;
-        p.shape.y = reinterpret_cast<uint64_t>(y);
-        const double alpha = 0.7;
-        if (sizeof(V) == 4) { const float f = 0.7f; memcpy(p.shape.alpha.host, &f, 4); } else memcpy(p.shape.alpha.host, &alpha, 8);
-        p.a.offsets = reinterpret_cast<uint64_t>(off);
-        p.a.cols = reinterpret_cast<uint64_t>(col);
-        p.a.values = reinterpret_cast<uint64_t>(val);
-        uint64_t* token;
-        CK(cudaMalloc(&token, 64));
         const uint64_t one = 1;
-        CK(cudaMemset(token, 0, 64));
-        CK(cudaMemcpy(token, &one, 8, cudaMemcpyHostToDevice));
+        if (band) CK(cudaMemcpy(token, &one, 8, cudaMemcpyHostToDevice));
         p.v.lanes = lanes;
-        p.v.long_threshold = 1 << 30;
-        p.v.huge_threshold = 1 << 30;
+        p.v.long_threshold = band ? 1 << 30 : 64;
+        p.v.huge_threshold = band ? 1 << 30 : 256;
         p.v.token_at = reinterpret_cast<uint64_t>(token);
         p.v.counts = reinterpret_cast<uint64_t>(token) + 8;
         p.v.token = 1;
-        p.v.band = reinterpret_cast<uint64_t>(delta);
+        if (band) p.v.band = reinterpret_cast<uint64_t>(delta);
         const int grid = (a.m + BLOCK / lanes - 1) / (BLOCK / lanes);
         char name[64];
-        snprintf(name, sizeof name, "library band %d", lanes);
+        snprintf(name, sizeof name, "library %s %d", band ? "band" : "vector", lanes);
         time(name, [&](V* xx) {
             p.shape.x = reinterpret_cast<uint64_t>(xx);
-            if (sizeof(V) == 4) oxs_spmv_band_f32_f32_f32_f32_i32<<<grid, BLOCK>>>(p);
-            else oxs_spmv_band_f64_f64_f64_f64_i32<<<grid, BLOCK>>>(p);
+            if (band && sizeof(V) == 4) oxs_spmv_band_f32_f32_f32_f32_i32<<<grid, BLOCK>>>(p);
+            else if (band) oxs_spmv_band_f64_f64_f64_f64_i32<<<grid, BLOCK>>>(p);
+            else if (sizeof(V) == 4) oxs_spmv_vector_f32_f32_f32_f32_i32<<<grid, BLOCK>>>(p);
+            else oxs_spmv_vector_f64_f64_f64_f64_i32<<<grid, BLOCK>>>(p);
         });
         cudaFree(token);
     }
@@ -537,12 +479,11 @@ struct Run {
     template <int G, int U, int MINB>
     void band_variant() {
         if (!delta) { printf("  band: an offset outside 16 bits, skipped\n"); return; }
-        const int grid = (a.m + BLOCK / G - 1) / (BLOCK / G);
         char name[64];
         snprintf(name, sizeof name, "band G%d U%d B%d", G, U, MINB);
-        time(name, [&](V* xx) { band_core<G, U, MINB, V><<<grid, BLOCK>>>(off, delta, val, xx, y, a.m); });
+        band_bisect_variant<G, U, false, false, false, false, MINB>(name);
     }
-    template <int G, int U, bool POS64, bool SCALE, bool EDGES, bool TOKEN>
+    template <int G, int U, bool POS64, bool SCALE, bool EDGES, bool TOKEN, int MINB = 8>
     void band_bisect_variant(const char* what) {
         if (!delta) return;
         V* beta;
@@ -553,7 +494,7 @@ struct Run {
         const unsigned long long one = 1;
         CK(cudaMemcpy(token, &one, 8, cudaMemcpyHostToDevice));
         const int grid = (a.m + BLOCK / G - 1) / (BLOCK / G);
-        time(what, [&](V* xx) { band_bisect<G, U, POS64, SCALE, EDGES, TOKEN, V><<<grid, BLOCK>>>(off, col, delta, val, xx, y, a.m, a.n, beta, token); });
+        time(what, [&](V* xx) { band_bisect<G, U, POS64, SCALE, EDGES, TOKEN, MINB, V><<<grid, BLOCK>>>(off, col, delta, val, xx, y, a.m, a.n, beta, token); });
         cudaFree(beta);
         cudaFree(token);
     }
@@ -594,12 +535,12 @@ static void all(const Csr& a) {
     Run<V> r(a);
 #ifdef WITH_LIBRARY
     if (getenv("LAB_LIBRARY_ONLY")) {  // every group size the planner may give
-        for (int g : {4, 8, 16, 32}) r.library_vector(g);
+        for (int g : {4, 8, 16, 32}) r.library(g, false);
         return;
     }
-    r.library_vector(G);
-    r.library_band(G);
-    r.library_band(G / 2);
+    r.library(G, false);
+    r.library(G, true);
+    r.library(G / 2, true);
 #endif
     r.template vec_variants<G>();
     r.template band_variant<G, 4, 8>();

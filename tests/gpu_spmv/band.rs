@@ -63,17 +63,11 @@ fn banded_matrices_reused_and_overwritten() {
 /// product of the original pattern (the kernel read the band offsets); Ok(false): y is the product
 /// of the new one (it read A's indices).
 fn reads_band_offsets(h: &CHandle, case: &Case) -> Result<bool, String> {
-    let mut p = Problem::new(case);
-    let g = Gpu::upload(&p)?;
-    let (alpha, beta) = scalars(h, &p);
-    let args = g.args(&p, &alpha, &beta);
-    let ws = args.workspace(h)?;
-    expect(unsafe { args.preprocess(h, ws_ptr(&ws)) }, "SpMV_preprocess")?;
-    let base = case.base as i64;
-    let moved: Vec<i64> = p.a.indices.iter().map(|_| base).collect();
-    write_at(&g.a_arrays[1], 0, &gen::encode_indices(case.it, &moved));
-    expect(unsafe { args.spmv(h, ws_ptr(&ws)) }, "SpMV")?;
-    let got = g.y_buf.to_vec();
+    let mut run = Preprocessed::new(h, case)?;
+    let moved: Vec<i64> = run.p.a.indices.iter().map(|_| case.base as i64).collect();
+    write_at(&run.g.a_arrays[1], 0, &gen::encode_indices(case.it, &moved));
+    run.spmv(h)?;
+    let (p, got) = (&mut run.p, run.g.y_buf.to_vec());
     if p.check(&got).is_ok() {
         return Ok(true);
     }

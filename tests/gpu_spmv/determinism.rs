@@ -68,12 +68,8 @@ fn bitwise_identical_runs_plain_and_preprocessed() {
 
 /// Preprocess, then new A values in place, SpMV; then new X and scalars, SpMV again.
 pub fn new_values_after_preprocess(h: &CHandle, case: &Case) -> Result<(), String> {
-    let mut p = Problem::new(case);
-    let g = Gpu::upload(&p)?;
-    let (alpha, beta) = scalars(h, &p);
-    let args = g.args(&p, &alpha, &beta);
-    let ws = args.workspace(h)?;
-    expect(unsafe { args.preprocess(h, ws_ptr(&ws)) }, "SpMV_preprocess")?;
+    // `_scalars` stays bound: `args` points at them.
+    let Preprocessed { mut p, g, scalars: _scalars, args, ws } = Preprocessed::new(h, case)?;
     p.renew_a_values(case.seed ^ 0xA);
     g.rewrite(&p);
     expect(unsafe { args.spmv(h, ws_ptr(&ws)) }, "SpMV")?;

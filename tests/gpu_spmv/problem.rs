@@ -154,6 +154,33 @@ pub fn scalars(h: &CHandle, p: &Problem) -> (Scalar, Scalar) {
     (Scalar::new(p.case.mode, compute, p.alpha), Scalar::new(p.case.mode, compute, p.beta))
 }
 
+/// A case uploaded and preprocessed with a buffer of its own: where the reuse checks start.
+pub struct Preprocessed {
+    pub p: Problem,
+    pub g: Gpu,
+    /// Kept alive for `args`, which points at them.
+    pub scalars: (Scalar, Scalar),
+    pub args: Args,
+    pub ws: Option<DevBuf>,
+}
+
+impl Preprocessed {
+    pub fn new(h: &CHandle, case: &Case) -> Result<Preprocessed, String> {
+        let p = Problem::new(case);
+        let g = Gpu::upload(&p)?;
+        let scalars = scalars(h, &p);
+        let args = g.args(&p, &scalars.0, &scalars.1);
+        let ws = args.workspace(h)?;
+        expect(unsafe { args.preprocess(h, ws_ptr(&ws)) }, "SpMV_preprocess")?;
+        Ok(Preprocessed { p, g, scalars, args, ws })
+    }
+
+    /// SpMV with the preprocessed buffer.
+    pub fn spmv(&self, h: &CHandle) -> Result<(), String> {
+        expect(unsafe { self.args.spmv(h, ws_ptr(&self.ws)) }, "SpMV")
+    }
+}
+
 /// One SpMV on a fresh copy of Y: bufferSize, a poisoned workspace of that size, preprocess when
 /// asked, SpMV. Returns Y's whole buffer.
 pub fn run(h: &CHandle, p: &Problem, g: &Gpu, preprocess: bool) -> Result<Vec<u8>, String> {
