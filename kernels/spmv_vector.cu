@@ -223,7 +223,6 @@ __device__ __forceinline__ bool band_trusted(const SpmvVector& v) {
     return v.band && __ldg(reinterpret_cast<const unsigned long long*>(v.token_at)) == v.token;
 }
 
-
 // Entries each lane keeps in flight: FP32 twice the vector kernel's, with half the lanes per row
 // (src/kernels/spmv.rs, band_lanes), so a multiprocessor works on twice the rows at once.
 template <typename V>
@@ -268,8 +267,8 @@ __device__ __forceinline__ V band_lane_sum(const int16_t* off, const V* val, con
 // Short rows read through the band offsets. Trusted offsets come with trusted lists, so a row of
 // long_threshold entries or more is a list worker's, and a short row has fewer than 256 entries.
 // The stamp is read beside the row's offsets, not before them: a load ahead of everything else
-// would add a round trip to every row's chain.
-// Without the stamp the group reads A's indices and takes long rows too, as the vector kernel.
+// adds a round trip to every row's chain. Without the stamp the group reads A's indices and takes
+// long rows too, as the vector kernel does.
 template <int G, typename V, typename I>
 __device__ void band_row_groups(const SpmvVectorParams& p, const Rows<V, I>& a, int64_t first_block) {
     const int64_t r = first_block * (BLOCK / G) + threadIdx.x / G;
