@@ -57,8 +57,11 @@ pub unsafe extern "C" fn oxsparseSpMV_bufferSize(
 /// lists of long rows, or where each tile's rows start) in `externalBuffer`, and makes it the
 /// active buffer of `matA`. Later `oxsparseSpMV` calls with the same arguments (alpha, beta, x, y
 /// and A's values may change, A's sparsity pattern may not) and that buffer run that schedule.
-/// Waits for the handle's stream once (it reads the row-length histogram back), except under
-/// graph capture, where it keeps the plain schedule.
+/// For large matrices it may also keep a column order of A (power-law graphs) or A's column
+/// indices as 16-bit offsets from their row (banded matrices), which those calls read instead of
+/// A's indices. Waits for the handle's stream (it reads the row-length histogram back, and for
+/// large matrices what decides those two), except under graph capture, where it keeps the plain
+/// schedule.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMV_preprocess(
     handle: oxsparseHandle_t,
