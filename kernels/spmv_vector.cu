@@ -9,7 +9,7 @@
 //                    entries straight from global memory, UNROLL per lane in flight, and reduces
 //                    with a butterfly. Huge rows are cut into chunks of HUGE_CHUNK entries, a block
 //                    each; the row's last block to finish adds the chunk sums. No fix-up launch.
-//  * `band`          (oxs_spmv_band_*): the lean vector kernel whose short rows read their column
+//  * `band`          (oxs_spmv_band_*): the lean vector kernel's short rows, reading their column
 //                    indices as 16-bit offsets from the row (`band_encode` writes them in
 //                    preprocess for matrices whose every entry lies within 32767 of the diagonal):
 //                    2 bytes per entry instead of 4 or 8, a sixth to a quarter of the stream.
@@ -308,11 +308,14 @@ __device__ void band_rows(const SpmvVectorParams& p, const Rows<V, I>& a, int64_
 
 // WITH_HUGE = false leaves the chunk path out: the kernel then needs fewer registers (32 against
 // 48 in FP32), which the short rows' occupancy shows; the launcher picks it when huge_blocks is 0.
-// BAND (lean kernels only): short rows read the band offsets when they are trusted (band_rows).
+// BAND: every block takes short rows through the band offsets (band_rows); the long rows' warps
+// are launched apart, as this kernel's first long_blocks blocks alone. Their code in the band
+// kernel cost its short rows 2 us on the stencil in FP32 (session-12 lab: 42.7 against 40.6 us).
 template <bool WITH_HUGE, bool BAND, typename V, typename X, typename Y, typename C, typename I>
 __device__ void vector(const SpmvVectorParams& p) {
     static_assert(!(WITH_HUGE && BAND), "band kernels are lean");
     const Rows<V, I> a(p.a, 0);
+    if constexpr (BAND) return band_rows<V, I>(p, a, blockIdx.x);
     const int64_t b = blockIdx.x, huge = WITH_HUGE ? p.v.huge_blocks : 0, lng = p.v.long_blocks;
     if (b < huge) {
         if constexpr (WITH_HUGE) huge_rows<V, X, Y, C, I>(p, a);
@@ -322,7 +325,6 @@ __device__ void vector(const SpmvVectorParams& p) {
         if (a.perm) long_rows<true, V, X, Y, C, I>(p, a, worker, lng * warps);
         else long_rows<false, V, X, Y, C, I>(p, a, worker, lng * warps);
     } else {
-        if constexpr (BAND) return band_rows<V, I>(p, a, b - huge - lng);
         short_rows<V, X, Y, C, I>(p, a, b - huge - lng);
     }
 }

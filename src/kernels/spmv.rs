@@ -113,7 +113,8 @@ fn vector_blocks(p: &SpmvVectorParams) -> Result<u32> {
 }
 
 /// The vector kernel. Without huge rows, its lean instantiation (fewer registers, more rows in
-/// flight), or the band kernel when `p.v.band` holds band offsets; with them, the instantiation
+/// flight), or, when `p.v.band` holds band offsets, the band kernel for the short rows (after the
+/// lean kernel's long-row blocks alone, if there are long rows); with huge rows, the instantiation
 /// with the chunk path: in one launch, or (`split`, for large matrices, where the lean kernel's
 /// occupancy outweighs a launch) its chunk blocks alone and then the lean kernel for the other
 /// rows.
@@ -122,7 +123,13 @@ pub fn vector(h: &Handle, p: &SpmvVectorParams, types: Types, index: IndexType, 
         if p.v.huge_blocks != 0 || !band_types(types) {
             return Err(Error::Internal("band offsets given to a schedule or types without a band kernel".into()));
         }
-        let band = SpmvVectorParams { v: SpmvVector { lanes: band_lanes(p.v.lanes, types), ..p.v }, ..*p };
+        // The long rows' warps: the lean kernel's first long_blocks blocks alone (they take only
+        // listed rows); then the band kernel's groups, every block a short-row block.
+        if p.v.long_blocks > 0 {
+            let lean = format!("oxs_spmv_vector_{}_{}", types.suffix(), index_suffix(index));
+            launch(h, "spmv_vector", &lean, (p.v.long_blocks as u32, 1, 1), SPMV_BLOCK, 0, p)?;
+        }
+        let band = SpmvVectorParams { v: SpmvVector { lanes: band_lanes(p.v.lanes, types), long_blocks: 0, ..p.v }, ..*p };
         let name = format!("oxs_spmv_band_{}_{}", types.suffix(), index_suffix(index));
         return launch(h, "spmv_vector", &name, (vector_blocks(&band)?, 1, 1), SPMV_BLOCK, 0, &band);
     }
