@@ -23,7 +23,8 @@
 //! calls then gather x into that order before the kernel, which reads both instead of A's indices
 //! and x (the same sums in the same order). Otherwise, for a banded matrix on the lean vector
 //! schedule, it may keep the band offsets (band.rs), which its calls read instead of A's indices
-//! (the same sums in the same order, two bytes per entry).
+//! (two bytes per entry; in FP64 the same sums in the same order, in FP32 with half the lanes per
+//! row, so in another fixed order).
 
 pub mod band;
 pub mod check;
