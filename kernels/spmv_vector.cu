@@ -308,14 +308,9 @@ __device__ void band_rows(const SpmvVectorParams& p, const Rows<V, I>& a, int64_
 
 // WITH_HUGE = false leaves the chunk path out: the kernel then needs fewer registers (32 against
 // 48 in FP32), which the short rows' occupancy shows; the launcher picks it when huge_blocks is 0.
-// BAND: every block takes short rows through the band offsets (band_rows); the long rows' warps
-// are launched apart, as this kernel's first long_blocks blocks alone. Their code in the band
-// kernel cost its short rows 2 us on the stencil in FP32 (session-12 lab: 42.7 against 40.6 us).
-template <bool WITH_HUGE, bool BAND, typename V, typename X, typename Y, typename C, typename I>
+template <bool WITH_HUGE, typename V, typename X, typename Y, typename C, typename I>
 __device__ void vector(const SpmvVectorParams& p) {
-    static_assert(!(WITH_HUGE && BAND), "band kernels are lean");
     const Rows<V, I> a(p.a, 0);
-    if constexpr (BAND) return band_rows<V, I>(p, a, blockIdx.x);
     const int64_t b = blockIdx.x, huge = WITH_HUGE ? p.v.huge_blocks : 0, lng = p.v.long_blocks;
     if (b < huge) {
         if constexpr (WITH_HUGE) huge_rows<V, X, Y, C, I>(p, a);
@@ -409,23 +404,26 @@ constexpr int lean_min_blocks() { return std::is_floating_point<V>::value && std
 
 #define OXS_SPMV_VECTOR(name, V, X, Y, C, I, index)                                                                          \
     extern "C" __global__ void __launch_bounds__(BLOCK, lean_min_blocks<V, C>()) oxs_spmv_vector_##name##_##index(const SpmvVectorParams p) { \
-        vector<false, false, V, X, Y, C, I>(p);                                                                              \
+        vector<false, V, X, Y, C, I>(p);                                                                                     \
     }                                                                                                                        \
     extern "C" __global__ void __launch_bounds__(BLOCK) oxs_spmv_vector_huge_##name##_##index(const SpmvVectorParams p) { \
-        vector<true, false, V, X, Y, C, I>(p);                                                                               \
+        vector<true, V, X, Y, C, I>(p);                                                                                      \
     }
 #define OXS_SPMV_VECTOR_BOTH(name, V, X, Y, C) OXS_SPMV_VECTOR(name, V, X, Y, C, int32_t, i32) OXS_SPMV_VECTOR(name, V, X, Y, C, int64_t, i64)
 OXS_SPMV_TYPES(OXS_SPMV_VECTOR_BOTH)
 
 // The band kernels: real FP32 and FP64, where the index bytes are a quarter and a sixth of the
-// stream (src/ops/spmv/plan.rs, `band_types`). OXS_SPMV_BAND_MIN_BLOCKS lets the lab
+// stream (src/kernels/spmv.rs, `band_types`). Every block takes short rows through the band
+// offsets; the long rows' warps are launched apart, as the lean kernel's first long_blocks blocks
+// alone (their code in the band kernel cost its short rows 2 us on the stencil in FP32, session-12
+// lab: 42.7 against 40.6 us). OXS_SPMV_BAND_MIN_BLOCKS lets the lab
 // (bench/lab/spmv_stream.sh) build them for another occupancy.
 #ifndef OXS_SPMV_BAND_MIN_BLOCKS
 #define OXS_SPMV_BAND_MIN_BLOCKS(V) lean_min_blocks<V, V>()
 #endif
 #define OXS_SPMV_BAND(name, V, I, index)                                                                                     \
     extern "C" __global__ void __launch_bounds__(BLOCK, OXS_SPMV_BAND_MIN_BLOCKS(V)) oxs_spmv_band_##name##_##index(const SpmvVectorParams p) { \
-        vector<false, true, V, V, V, V, I>(p);                                                                               \
+        band_rows<V, I>(p, Rows<V, I>(p.a, 0), blockIdx.x);                                                                  \
     }
 OXS_SPMV_BAND(f32_f32_f32_f32, float, int32_t, i32)
 OXS_SPMV_BAND(f32_f32_f32_f32, float, int64_t, i64)

@@ -123,7 +123,7 @@ fn a_read(call: &Call, d: &Dims) -> ARead {
 /// needs to know them. Smaller calls, the many whose time is mostly the host's, skip asking.
 pub fn tiles_may_overflow(call: &Call, d: &Dims, sm_count: i32) -> bool {
     d.m > 0
-        && call.a.nnz < 4_000_000
+        && call.a.nnz < LARGE_TILES_NNZ
         && tile_count(call.a.nnz, tile_size(call.a.nnz, 0)) > 8 * sm_count.max(1) as i64
         && matches!(a_read(call, d), ARead::Rows | ARead::View { .. })
 }
@@ -155,6 +155,9 @@ fn vector_layout(start: usize, m: i64, nnz: i64, compute_bytes: usize) -> (Vecto
     (VectorLayout { hist_at, counts_at, token_at, long_rows_at, arrivals_at, chunk_row_at, chunk_info_at, partials_at }, end)
 }
 
+/// From this many entries on, tiles are 2048 entries whatever the resident warps (`tile_size`).
+const LARGE_TILES_NNZ: i64 = 4_000_000;
+
 /// The largest tile size `OXSPARSE_SPMV_TILE` may force.
 pub const TILE_MAX: i64 = 65_536;
 
@@ -178,7 +181,7 @@ pub fn tile_size(nnz: i64, slots: i64) -> i64 {
     }
     let mut size = match nnz {
         ..1_000_000 => 256,
-        ..4_000_000 => 512,
+        ..LARGE_TILES_NNZ => 512,
         _ => return 2048,
     };
     while slots > 0 && size < 2048 && tile_count(nnz, size) > slots {
