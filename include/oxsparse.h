@@ -568,7 +568,9 @@ oxsparseStatus_t oxsparseSpMM_preprocess(oxsparseHandle_t handle, oxsparseOperat
 
 /**
  * C = alpha * op(A) * op(B) + beta * C on the handle's stream. When beta is zero C is only
- * written. Deterministic: the same inputs give bitwise the same C, with or without preprocess.
+ * written. Deterministic: the same inputs give bitwise the same C run to run. A call after
+ * preprocess may run another kernel than a plain one (preprocess measures the rows), so the two
+ * may differ in rounding.
  */
 oxsparseStatus_t oxsparseSpMM(oxsparseHandle_t handle, oxsparseOperation_t opA, oxsparseOperation_t opB, const void *alpha, oxsparseConstSpMatDescr_t matA, oxsparseConstDnMatDescr_t matB, const void *beta, oxsparseDnMatDescr_t matC, cudaDataType computeType, oxsparseSpMMAlg_t alg, void *externalBuffer);
 

@@ -9,8 +9,9 @@
 //! * `shapes`: m, k, n in {0, 1, 7, 33, 1000+}, empty rows, a row of 20000 entries, one column,
 //!   no entries, i32/i64 indices x base 0/1, wide leading dimensions, both pointer modes;
 //! * `batches`: C_i = A_i B_i, A B_i, A_i B (CSR, COO, CSR with shared row offsets);
-//! * `determinism`: bitwise equality run to run and with/without preprocess; new values after
+//! * `determinism`: bitwise equality run to run, plain and after preprocess; new values after
 //!   preprocess;
+//! * `short_rows`: the short-row kernel that preprocess may choose, and the choice;
 //! * `c_api`: the CUDALibrarySamples data, and the status of every refused call.
 //! * `tensor_core`: the tensor-core path in every math mode and 16-bit type, with and without
 //!   data-affinity reordering; `bittcf`: the native BitTCF object.
@@ -46,6 +47,8 @@ mod harness;
 mod refusals;
 #[path = "gpu_spmm/shapes.rs"]
 mod shapes;
+#[path = "gpu_spmm/short_rows.rs"]
+mod short_rows;
 #[path = "gpu_spmm/tensor_core.rs"]
 mod tensor_core;
 #[path = "gpu_spmm/types.rs"]

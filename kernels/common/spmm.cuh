@@ -122,6 +122,32 @@ __device__ __forceinline__ void store_vec(T* p, const Vec<T, N>& v) {
     for (int i = 0; i < int(sizeof(v) / 16); ++i) __stcs(dst + i, src[i]);
 }
 
+// ---- vectors of one lane: VEC columns of C (the vectorised kernels) ------------------------------
+template <typename C, int VEC>
+struct Acc {
+    C v[VEC];
+    __device__ __forceinline__ void zero_all() {
+#pragma unroll
+        for (int i = 0; i < VEC; ++i) v[i] = zero<C>();
+    }
+};
+
+// C(r, j .. j + VEC) = alpha * acc + beta * C(r, ...); C is not read when beta is 0.
+template <typename O, typename C, int VEC>
+__device__ __forceinline__ void write_c(const Dense<O>& c, int64_t r, int64_t j, const Acc<C, VEC>& acc, C alpha, C beta,
+                                        bool read_c) {
+    O* p = c.at(r, j);
+    Vec<O, VEC> out;
+    if (read_c) out = load_vec<O, VEC>(p);
+#pragma unroll
+    for (int i = 0; i < VEC; ++i) {
+        C x = alpha * acc.v[i];
+        if (read_c) x = x + beta * to_compute<C>(out.v[i]);
+        out.v[i] = from_compute<O>(x);
+    }
+    store_vec<O, VEC>(p, out);
+}
+
 }  // namespace spmm
 
 // (name, A/B storage, C storage, compute) of every type combination SpMM accepts

@@ -83,7 +83,9 @@ pub unsafe extern "C" fn oxsparseSpMM_preprocess(
 }
 
 /// C = alpha * op(A) * op(B) + beta * C on the handle's stream. When beta is zero C is only
-/// written. Deterministic: the same inputs give bitwise the same C, with or without preprocess.
+/// written. Deterministic: the same inputs give bitwise the same C run to run. A call after
+/// preprocess may run another kernel than a plain one (preprocess measures the rows), so the two
+/// may differ in rounding.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMM(
     handle: oxsparseHandle_t,

@@ -1,6 +1,6 @@
 //! Launchers for `kernels/spmm.cu` (row kernels and the long-row schedule),
-//! `kernels/spmm_tiles.cu` (the tile kernel) and `kernels/spmm_blocked.cu` (BSR,
-//! Blocked-ELL). The plan (src/ops/spmm/plan.rs) has already
+//! `kernels/spmm_tiles.cu` (the tile kernel), `kernels/spmm_short_rows.cu` (the short-row kernel
+//! and preprocess's longest-row measure) and `kernels/spmm_blocked.cu` (BSR, Blocked-ELL). The plan (src/ops/spmm/plan.rs) has already
 //! chosen the kernel and filled the parameter blocks; these functions only pick the
 //! instantiation's name and the grid.
 
@@ -90,6 +90,57 @@ pub fn tile_rows(h: &Handle, p: &SpmmTilesParams, index: IndexType) -> Result<()
     let blocks = ((p.tiles.count + 1) as u64).div_ceil(SPMM_TILE_BLOCK as u64).clamp(1, MAX_GRID) as u32;
     launch(h, "spmm_tiles", &format!("oxs_spmm_tile_rows_{}", index_suffix(index)), (blocks, 1, 1), SPMM_TILE_BLOCK, 0, p)?;
     launch(h, "spmm_tiles", "oxs_spmm_tile_rows_stamp", (1, 1, 1), 1, 0, p)
+}
+
+/// Rows per block of the short-row kernel: a group of `SPMM_TILE_SLICE / vec` lanes per row (`Shape`
+/// in kernels/spmm_short_rows.cu).
+pub fn short_rows_per_block(ab: DataType) -> u64 {
+    let lanes = SPMM_TILE_SLICE as u64 / (16 / ab.size_bytes());
+    BLOCK as u64 / lanes
+}
+
+/// Blocks of 256 threads of the short-row kernel resident per multiprocessor (its registers allow 4
+/// for 4- and 8-byte types: kernels/spmm_short_rows.cu).
+const SHORT_ROWS_RESIDENT: u64 = 4;
+
+/// Column slices each block of the short-row kernel takes one after another: as many as keep four
+/// waves of blocks, so that matrices of many tiny rows (mdual: 258K rows of 4) do not pay a
+/// block's latency over a hundred waves (session 13: 0.75x the tiles at N = 256 with one slice per
+/// block). `OXSPARSE_SPMM_SHORT_SLICES` forces it (for comparisons).
+pub fn short_rows_slices_per_block(h: &Handle, row_blocks: u64, slices: u64) -> u64 {
+    static FORCED: once_cell::sync::Lazy<Option<u64>> =
+        once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_SHORT_SLICES").ok().and_then(|v| v.parse::<u64>().ok()).filter(|&v| v > 0));
+    let resident = h.sm_count.max(1) as u64 * SHORT_ROWS_RESIDENT;
+    FORCED.unwrap_or(row_blocks * slices / (4 * resident)).clamp(1, slices.max(1))
+}
+
+/// The short-row kernel: grid x over groups of rows, y over runs of column slices, z over batches.
+pub fn short_rows(h: &Handle, p: &SpmmRowsParams, types: Types, index: IndexType, batches: u32) -> Result<()> {
+    let blocks = (p.shape.m.max(1) as u64).div_ceil(short_rows_per_block(types.ab));
+    let slices = tile_slices(p.shape.n);
+    let per_block = short_rows_slices_per_block(h, blocks, slices);
+    let runs = slices.div_ceil(per_block);
+    if blocks >= i32::MAX as u64 || runs > 65_535 || batches > 65_535 {
+        return Err(Error::NotSupported(format!("{blocks} row blocks x {runs} runs of column slices x {batches} batches exceed the grid")));
+    }
+    let p = SpmmRowsParams { slices_per_block: per_block as u32, ..*p };
+    let name = format!("oxs_spmm_short_rows_{}_{}", types.suffix(), index_suffix(index));
+    launch(h, "spmm_short_rows", &name, (blocks as u32, runs as u32, batches), BLOCK, 0, &p)
+}
+
+/// Preprocess: the longest row of op(A), measured on the GPU and read back (the caller must not be
+/// capturing a graph: the read-back waits).
+pub fn longest_row(h: &Handle, p: &SpmmLongestRowParams, index: IndexType) -> Result<u64> {
+    {
+        let _bound = h.bind()?;
+        // SAFETY: `longest` is an 8-byte region of the caller's workspace (the plan's tile layout).
+        unsafe { result::memset_d8_async(p.longest, 0, 8, h.cu_stream()) }.map_err(|e| Error::from_driver("clearing the SpMM longest-row word", e))?;
+    }
+    let blocks = (p.m.max(1) as u64).div_ceil(BLOCK as u64).clamp(1, h.sm_count.max(1) as u64 * 8) as u32;
+    launch(h, "spmm_short_rows", &format!("oxs_spmm_longest_row_{}", index_suffix(index)), (blocks, 1, 1), BLOCK, 0, p)?;
+    let mut word = [0u8; 8];
+    super::vector_ops::copy_to_host_and_wait(h, p.longest, &mut word)?;
+    Ok(u64::from_ne_bytes(word))
 }
 
 /// Builds the long-row schedule: zeroes its two counters, then lists the long rows.

@@ -79,8 +79,10 @@ pub struct SpmmSchedule {
     pub max_chunks: i64,
 }
 
-/// The row kernels (`oxs_spmm_rows_*` strided, `oxs_spmm_rowvec_*` vectorised).
-/// Blocks `0 .. row_blocks` work on rows; the vectorised kernel's further blocks work on chunks.
+/// The row kernels (`oxs_spmm_rows_*` strided, `oxs_spmm_rowvec_*` vectorised,
+/// `oxs_spmm_short_rows_*`). Blocks `0 .. row_blocks` work on rows; the vectorised kernel's
+/// further blocks work on chunks. The short-row kernel's blocks take `slices_per_block` column
+/// slices of `SPMM_TILE_SLICE` one after another (0 elsewhere).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SpmmRowsParams {
@@ -90,7 +92,20 @@ pub struct SpmmRowsParams {
     pub c: SpmmDense,
     pub sched: SpmmSchedule,
     pub row_blocks: u32,
-    pub pad: u32,
+    pub slices_per_block: u32,
+}
+
+/// `oxs_spmm_longest_row_*` (preprocess; kernels/spmm_short_rows.cu): the length of op(A)'s
+/// longest row (batch 0: asked only when the batches share A's structure), as an atomic maximum
+/// into the u64 at `longest`, which the caller zeroes first. The short-row kernel itself,
+/// `oxs_spmm_short_rows_*`, takes `SpmmRowsParams` (its schedule unused): grid x over groups of
+/// rows, y over runs of `slices_per_block` column slices, z over batches.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpmmLongestRowParams {
+    pub a: SpmmRows,
+    pub m: i64,
+    pub longest: u64,
 }
 
 /// `oxs_spmm_find_long_*`: lists the rows longer than `sched.long_row` and their chunks.

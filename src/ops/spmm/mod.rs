@@ -2,6 +2,8 @@
 //!
 //! * `check`: the arguments, in the API's order, and what cuSPARSE supports.
 //! * `plan`: how A is read, which kernel runs, the workspace layout (host facts only).
+//! * `short_rows`: whether preprocess, having measured the longest row, sends a tile-kernel plan
+//!   to the short-row kernel (so a preprocessed call may differ from a plain one in rounding).
 //! * here: the three entry points, and the launches in order: row views (CSR with opA = T/H,
 //!   CSC with N, COO), the long-row schedule (row kernel only), then the kernel. `preprocess`
 //!   builds the schedule, or the tile kernel's row table, into the user's buffer and records it
@@ -23,6 +25,7 @@
 pub mod bittcf;
 pub mod check;
 pub mod plan;
+pub mod short_rows;
 pub mod tc_reorder;
 
 use crate::context::Handle;
@@ -33,7 +36,7 @@ use crate::kernels::params::Scalar;
 use crate::kernels::params::spmm_tc::SpmmTcParams;
 use crate::kernels::{self, row_view, spmm as k, spmm_tc};
 use crate::types::{DataType, MathMode, Operation, ReorderMode, SpMMAlg};
-use plan::{align_up, ARead, Kernel, Plan};
+use plan::{align_up, ARead, Kernel, Plan, TileLayout};
 use std::ffi::c_void;
 
 /// The arguments of one SpMM call, decoded.
@@ -62,10 +65,13 @@ pub struct ActiveBuffer {
     /// The token the schedule was built with.
     pub token: u64,
     /// The driver's ID of the buffer's allocation, for the tensor-core format, which has no
-    /// token the kernels could check (see `allocation_id`).
+    /// token the kernels could check, and for the short-row choice (see `allocation_id`).
     pub allocation: Option<u64>,
     /// What preprocess left of the tensor-core format.
     pub tc: TcState,
+    /// Preprocess found every row short: a tile-kernel plan runs the short-row kernel
+    /// (short_rows.rs).
+    pub short_rows: bool,
 }
 
 /// What a call knows of the tensor-core format it runs over.
@@ -106,12 +112,13 @@ pub fn preprocess(h: &Handle, call: &Call, buffer: u64) -> Result<Option<ActiveB
     build_views(h, call, &p, ws)?;
     build_schedule(h, call, &p, ws, token)?;
     build_tile_rows(h, call, &p, ws, token)?;
+    let short_rows = choose_short_rows(h, call, &p, ws)?;
     let reordered = build_tensor_core_format(h, call, &p, ws, true)?;
     let (allocation, choice) = match p.tc {
         Some(layout) => (crate::ops::allocation_id(h, buffer), spmm_tc::read_choice(h, &layout, ws + p.tc_at as u64)?),
-        None => (None, None),
+        None => (if short_rows { crate::ops::allocation_id(h, buffer) } else { None }, None),
     };
-    Ok(Some(ActiveBuffer { buffer, signature: signature(call, &p), token, allocation, tc: TcState { choice, reordered } }))
+    Ok(Some(ActiveBuffer { buffer, signature: signature(call, &p), token, allocation, tc: TcState { choice, reordered }, short_rows }))
 }
 
 /// `oxsparseSpMM`.
@@ -137,24 +144,26 @@ fn run(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>, must
     }
     let ws = workspace(&p, buffer)?;
     build_views(h, call, &p, ws)?;
-    let (token, tc) = match reused {
-        Some(a) => (a.token, a.tc),
+    let (token, tc, short) = match reused {
+        Some(a) => (a.token, a.tc, a.short_rows),
         None => {
             let token = crate::ops::new_token();
             build_schedule(h, call, &p, ws, token)?;
             build_tensor_core_format(h, call, &p, ws, false)?;
-            (token, TcState::default())
+            (token, TcState::default(), short_rows::forced() == Some(true))
         }
     };
-    launch(h, call, &p, (ws, token), tc)
+    launch(h, call, &p, (ws, token), tc, short)
 }
 
 /// Whether `buffer` is the active buffer that preprocess filled for these arguments. The tensor-core
-/// format must also still lie in the same allocation: the kernels follow its indices.
+/// format must also still lie in the same allocation (the kernels follow its indices), and so must
+/// the short-row choice: a buffer freed and allocated again at the same address is a plain call's,
+/// which keeps the tiles and their sums.
 fn reusable(h: &Handle, a: &ActiveBuffer, call: &Call, p: &Plan, buffer: u64) -> bool {
     a.buffer == buffer
         && a.signature == signature(call, p)
-        && (p.tc.is_none() || (a.allocation.is_some() && crate::ops::allocation_id(h, buffer) == a.allocation))
+        && ((p.tc.is_none() && !a.short_rows) || (a.allocation.is_some() && crate::ops::allocation_id(h, buffer) == a.allocation))
 }
 
 /// The row order a reordered preprocess left in `buffer` (`rows[i]`: the row of op(A) at position
@@ -248,6 +257,27 @@ fn build_tile_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Re
     Ok(())
 }
 
+/// Whether a tile-kernel plan runs the short-row kernel after this preprocess: measures op(A)'s
+/// longest row (one wait for the GPU; not under graph capture, where the tiles stay) when the
+/// batches share one structure.
+fn choose_short_rows(h: &Handle, call: &Call, p: &Plan, ws: u64) -> Result<bool> {
+    let (Kernel::Tiles { .. }, Some(TileLayout { longest_at: Some(at), .. })) = (p.kernel, p.tiles) else { return Ok(false) };
+    if let Some(forced) = short_rows::forced() {
+        return Ok(forced);
+    }
+    if kernels::spmv::capturing(h)? {
+        return Ok(false);
+    }
+    let lp = SpmmLongestRowParams { a: rows(call, p, ws), m: p.dims.m, longest: ws + p.schedule_at as u64 + at as u64 };
+    let longest = k::longest_row(h, &lp, p.index)?;
+    let chosen = short_rows::takes(longest as i64, p.dims.m, call.a.nnz, p.types.ab.size_bytes());
+    if plan::print_enabled() {
+        eprintln!("oxsparse: SpMM preprocess: longest row {longest} entries, mean {:.1}: {}", call.a.nnz as f64 / p.dims.m.max(1) as f64,
+            if chosen { "short-row kernel" } else { "tile kernel" });
+    }
+    Ok(chosen)
+}
+
 /// Builds BitTCF for the tensor-core kernel (preprocess, or a call without an active buffer). Kept
 /// on the word of the preprocess contract (the buffer is not modified in between); a plain call
 /// always builds its own. Preprocess (`may_reorder`) reorders the rows first when the plan has room
@@ -272,7 +302,7 @@ fn build_tensor_core_format(h: &Handle, call: &Call, p: &Plan, ws: u64, may_reor
 fn tiles_params(call: &Call, p: &Plan, ws: u64, size: u32, per_block: u32, token: u64) -> SpmmTiles {
     let layout = p.tiles.expect("a tile plan has a tile layout");
     let at = ws + p.schedule_at as u64;
-    let with_partials = layout.bytes > 0;
+    let with_partials = layout.count > 1;
     let place = |offset: usize| if with_partials { at + offset as u64 } else { 0 };
     SpmmTiles {
         count: layout.count,
@@ -356,7 +386,7 @@ fn host_scalar(compute: DataType, v: f64) -> Scalar {
 
 /// A vectorised kernel (rows or tiles), with its staging copies around it when op(B) or C is not
 /// row-major.
-fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64), tc: TcState, shape: SpmmShape, (stage_b, stage_c): (bool, bool)) -> Result<()> {
+fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64), (tc, short): (TcState, bool), shape: SpmmShape, (stage_b, stage_c): (bool, bool)) -> Result<()> {
     let d = p.dims;
     let batches = d.batches as u32;
     let (mut b, mut c, mut types, mut kshape) = (p.b, p.c, p.types, shape);
@@ -397,8 +427,12 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
                 }
                 None => (SpmmSchedule::default(), 0),
             };
-            let rp = SpmmRowsParams { shape: kshape, a: rows(call, p, ws), b, c, sched, row_blocks, pad: 0 };
+            let rp = SpmmRowsParams { shape: kshape, a: rows(call, p, ws), b, c, sched, row_blocks, slices_per_block: 0 };
             k::rowvec(h, &rp, types, p.index, width, chunk_blocks, batches)?;
+        }
+        Kernel::Tiles { .. } if short => {
+            let rp = SpmmRowsParams { shape: kshape, a: rows(call, p, ws), b, c, sched: SpmmSchedule::default(), row_blocks: 0, slices_per_block: 0 };
+            k::short_rows(h, &rp, types, p.index, batches)?;
         }
         Kernel::Tiles { size, per_block, .. } => cuda_core_tiles(size, per_block, 0)?,
         Kernel::TensorCore { strip, accurate, size, per_block, .. } => {
@@ -436,8 +470,8 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
     Ok(())
 }
 
-/// Enqueues the chosen kernel.
-fn launch(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64), tc: TcState) -> Result<()> {
+/// Enqueues the chosen kernel (`short`: the short-row kernel instead of tiles).
+fn launch(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64), tc: TcState, short: bool) -> Result<()> {
     // SAFETY: the FFI layer checked alpha and beta are non-NULL; in host mode they point to a
     // value of the compute type (the API's contract).
     let (alpha, beta): (Scalar, Scalar) = unsafe { (kernels::scalar(h, call.alpha, call.compute)?, kernels::scalar(h, call.beta, call.compute)?) };
@@ -448,10 +482,10 @@ fn launch(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64), tc: TcStat
     match p.kernel {
         Kernel::Nothing => Ok(()),
         Kernel::RowsStrided => {
-            let rp = SpmmRowsParams { shape, a: rows(call, p, ws), b: p.b, c: p.c, sched: SpmmSchedule::default(), row_blocks: 0, pad: 0 };
+            let rp = SpmmRowsParams { shape, a: rows(call, p, ws), b: p.b, c: p.c, sched: SpmmSchedule::default(), row_blocks: 0, slices_per_block: 0 };
             k::rows_strided(h, &rp, p.types, p.index, batches)
         }
-        Kernel::RowVec { stage_b, stage_c, .. } | Kernel::Tiles { stage_b, stage_c, .. } | Kernel::TensorCore { stage_b, stage_c, .. } => launch_vectorised(h, call, p, (ws, token), tc, shape, (stage_b, stage_c)),
+        Kernel::RowVec { stage_b, stage_c, .. } | Kernel::Tiles { stage_b, stage_c, .. } | Kernel::TensorCore { stage_b, stage_c, .. } => launch_vectorised(h, call, p, (ws, token), (tc, short), shape, (stage_b, stage_c)),
         Kernel::Bsr => {
             let crate::descr::FormatInfo::Bsr { row_block, col_block, block_order, .. } = a.format else { unreachable!() };
             let bp = SpmmBsrParams {

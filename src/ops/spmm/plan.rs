@@ -1,8 +1,9 @@
 //! The SpMM planner: from the checked arguments, decide how op(A) is read (directly, or through a
 //! row view built in the workspace), which kernel runs, whether long rows get a schedule, and
 //! where everything lies in the user's workspace. Only host-known facts are used (shapes, nnz,
-//! layouts, types, addresses), so `preprocess` and a plain call make the same plan and therefore
-//! produce bitwise the same C. `OXSPARSE_PRINT_PLAN=1` prints every plan to stderr.
+//! layouts, types, addresses), so `preprocess` and a plain call make the same plan. One choice
+//! needs the rows' lengths, which only preprocess measures: whether a tile-kernel plan runs the
+//! short-row kernel (short_rows.rs). `OXSPARSE_PRINT_PLAN=1` prints every plan to stderr.
 
 use super::check::Dims;
 use super::Call;
@@ -86,6 +87,8 @@ pub struct TileLayout {
     /// all batches share A's structure.
     pub rows_at: Option<usize>,
     pub token_at: usize,
+    /// Beside the token, the u64 where preprocess measures the longest row (short_rows.rs).
+    pub longest_at: Option<usize>,
     pub bytes: usize,
 }
 
@@ -227,7 +230,9 @@ pub fn slices_per_block(nnz: i64, n: i64, size: u32) -> u32 {
 fn tile_layout(nnz: i64, n: i64, size: u32, batches: i64, compute: crate::types::DataType, shared_structure: bool) -> TileLayout {
     let count = (nnz + size as i64 - 1) / size as i64;
     if count <= 1 {
-        return TileLayout { count, head_at: 0, tail_at: 0, ready_at: 0, rows_at: None, token_at: 0, bytes: 0 };
+        // No partials and no row table; only the room where preprocess measures the longest row.
+        let (longest_at, bytes) = if shared_structure { (Some(0), ALIGN) } else { (None, 0) };
+        return TileLayout { count, head_at: 0, tail_at: 0, ready_at: 0, rows_at: None, token_at: 0, longest_at, bytes };
     }
     let partials = align_up((batches * count * n) as usize * compute.size_bytes() as usize);
     let head_at = 0;
@@ -236,10 +241,10 @@ fn tile_layout(nnz: i64, n: i64, size: u32, batches: i64, compute: crate::types:
     let flags = (batches * count) as usize * crate::kernels::spmm::tile_slices(n) as usize;
     let token_at = ready_at + align_up(flags * 8);
     if !shared_structure {
-        return TileLayout { count, head_at, tail_at, ready_at, rows_at: None, token_at: 0, bytes: token_at };
+        return TileLayout { count, head_at, tail_at, ready_at, rows_at: None, token_at: 0, longest_at: None, bytes: token_at };
     }
     let rows_at = token_at + ALIGN;
-    TileLayout { count, head_at, tail_at, ready_at, rows_at: Some(rows_at), token_at, bytes: rows_at + align_up((count + 1) as usize * 8) }
+    TileLayout { count, head_at, tail_at, ready_at, rows_at: Some(rows_at), token_at, longest_at: Some(token_at + 8), bytes: rows_at + align_up((count + 1) as usize * 8) }
 }
 
 /// The tile kernel keeps a column of op(A), and op(B)'s row stride in bytes (after staging), in
@@ -443,7 +448,9 @@ mod tests {
     #[test]
     fn tile_layout_has_no_partials_for_one_tile() {
         let one = tile_layout(1000, 64, 1024, 1, CUDA_R_32F, true);
-        assert_eq!((one.count, one.bytes), (1, 0));
+        assert_eq!((one.count, one.rows_at, one.longest_at, one.bytes), (1, None, Some(0), ALIGN));
+        let apart = tile_layout(1000, 64, 1024, 2, CUDA_R_32F, false);
+        assert_eq!((apart.count, apart.longest_at, apart.bytes), (1, None, 0));
         let many = tile_layout(5000, 64, 1024, 2, CUDA_R_32F, false);
         assert_eq!(many.count, 5);
         assert_eq!(many.tail_at, align_up(2 * 5 * 64 * 4));
@@ -451,6 +458,7 @@ mod tests {
         assert_eq!(many.rows_at, None);
         let table = tile_layout(5000, 64, 1024, 2, CUDA_R_32F, true);
         assert_eq!(table.rows_at, Some(many.bytes + ALIGN));
+        assert_eq!(table.longest_at, Some(table.token_at + 8));
         assert_eq!(table.bytes, many.bytes + ALIGN + align_up(6 * 8));
     }
 

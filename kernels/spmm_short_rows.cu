@@ -1,0 +1,177 @@
+// SpMM over short rows: C = alpha * op(A) * op(B) + beta * C, with op(A) given as rows and op(B)
+// and C row-major with 16-byte aligned rows: the cases of the tile kernel (kernels/spmm_tiles.cu),
+// taken instead of it when preprocess found every row short (src/ops/spmm/short_rows.rs).
+//
+// Kernels (parameter blocks in src/kernels/params/spmm.rs):
+//  * `longest_row` (oxs_spmm_longest_row_*): preprocess's measure, an atomic maximum of the row
+//    lengths;
+//  * `short_rows` (oxs_spmm_short_rows_*, SpmmRowsParams, its schedule unused): block (x, run,
+//    batch). A group of G lanes per row multiplies the row by SLICE columns of op(B), each lane
+//    one 16-byte vector of them, for each column slice of the block's run in turn.
+//    Stages, each a function below:
+//      1. load: the group reads 32 of the row's entries at a time, coalesced, 32 / G per lane;
+//      2. multiply: the entries are handed out by shuffles, UNROLL B rows in flight per lane;
+//      3. store: C = alpha * acc + beta * C (C is not read when beta is 0).
+//
+// Why a second kernel: a row of a few dozen entries is then a chain of three or four dependent
+// memory trips (offsets, entries, B, C) where a tile's block needs about ten (entries, row table,
+// staging, a walk of four B trips, partials); on matrices whose rows are all short that made it
+// 1.3-2.2x faster than the tile kernel (session 13 lab, bench/lab/spmm_rows.cu). A long row is
+// still multiplied exactly, by its one group, only slowly: hence preprocess's check.
+// Summation order: a row's products in stored order, from zero, per column (bitwise reproducible).
+#include "common/spmm.cuh"
+
+using namespace spmm;
+
+namespace {
+
+constexpr int SLICE = SPMM_TILE_SLICE;  // columns of C per block, as the tile kernel's slices
+constexpr int UNROLL = 8;               // B rows in flight per lane
+
+// A B row's slice is read by G lanes, VEC elements (16 bytes) each; a load round covers WARP entries.
+template <typename V>
+struct Shape {
+    static constexpr int VEC = 16 / sizeof(V);
+    static constexpr int G = SLICE / VEC;
+    static constexpr int K = WARP / G;  // entries per lane per load round
+    static constexpr int ROWS = BLOCK / G;
+    static_assert(G >= 1 && G <= WARP && WARP % G == 0, "groups tile the warp");
+};
+
+// ---- stage 1: 32 entries of the row ------------------------------------------------------------
+
+// Entry q0 + t * G + li into slot t of lane li. A column outside [0, k) (undefined input) becomes
+// column 0 with value 0, as in the tile kernel, so B is never read out of bounds. Slots past the
+// row's end get value 0 and the column of the row's last entry: stage 2 loads their B rows too
+// (unconditional loads: predicated ones cost 32 more registers in FP32, half the resident rows),
+// and that row is already in L1; their products are not added.
+template <typename V, typename C, typename I>
+__device__ __forceinline__ void load_entries(const Rows<V, I>& a, int64_t k, int64_t q0, int64_t end, int li,
+                                             int (&col)[Shape<V>::K], C (&val)[Shape<V>::K]) {
+    using S = Shape<V>;
+#pragma unroll
+    for (int t = 0; t < S::K; ++t) {
+        const int64_t q = min(q0 + t * S::G + li, end - 1);
+        const int64_t c = int64_t(a.cols[q]) - a.base;
+        const bool inside = uint64_t(c) < uint64_t(k);
+        col[t] = inside ? int(c) : 0;
+        val[t] = inside && q0 + t * S::G + li < end ? a.template value<C>(q) : zero<C>();
+    }
+}
+
+// ---- stage 2: the products -----------------------------------------------------------------------
+
+// acc += the round's first `count` entries times their B rows, in order. Entry e lies in slot
+// e / G of lane e % G. A chunk of UNROLL entries spans SPAN slots of PER entries each, so its slots
+// are known at compile time; chunks run one after another (unrolling them let the compiler hoist
+// the next chunk's loads: twice the registers, half the resident rows).
+template <typename V, typename C>
+__device__ __forceinline__ void multiply_round(const V* bj, int ldb, unsigned mask, int count,
+                                               const int (&col)[Shape<V>::K], const C (&val)[Shape<V>::K],
+                                               Acc<C, Shape<V>::VEC>& acc) {
+    using S = Shape<V>;
+    constexpr int SPAN = UNROLL >= S::G ? UNROLL / S::G : 1;
+    constexpr int PER = UNROLL >= S::G ? S::G : UNROLL;
+#pragma unroll
+    for (int t0 = 0; t0 < S::K; t0 += SPAN) {
+#pragma unroll 1
+        for (int u0 = 0; u0 < S::G; u0 += PER) {
+            const int e0 = t0 * S::G + u0;
+            if (e0 >= count) return;
+            Vec<V, S::VEC> bv[SPAN][PER];
+#pragma unroll
+            for (int s = 0; s < SPAN; ++s)
+#pragma unroll
+                for (int u = 0; u < PER; ++u) {
+                    const int c = __shfl_sync(mask, col[t0 + s], u0 + u, S::G);
+                    bv[s][u] = load_vec<V, S::VEC>(bj + int64_t(c) * ldb);  // one IMAD.WIDE
+                }
+#pragma unroll
+            for (int s = 0; s < SPAN; ++s)
+#pragma unroll
+                for (int u = 0; u < PER; ++u) {
+                    const C av = shfl(mask, val[t0 + s], u0 + u, S::G);
+                    if (e0 + s * S::G + u < count)
+#pragma unroll
+                        for (int i = 0; i < S::VEC; ++i) acc.v[i] = acc.v[i] + av * to_compute<C>(bv[s][u].v[i]);
+                }
+        }
+    }
+}
+
+// ---- the kernel ----------------------------------------------------------------------------------
+
+template <typename V, typename O, typename C, typename I>
+__device__ void short_rows(const SpmmRowsParams& p) {
+    using S = Shape<V>;
+    const int64_t r = int64_t(blockIdx.x) * S::ROWS + threadIdx.x / S::G;
+    if (r >= p.shape.m) return;  // the group leaves together: r is the same for its lanes
+    const int64_t batch = blockIdx.z;
+    const Rows<V, I> a(p.a, batch);
+    const Dense<const V> b(p.b, batch);
+    const int li = threadIdx.x % S::G;
+    const unsigned mask = group_mask(S::G);
+    const int ldb = int(b.row_stride);  // fits (the plan's tiles_fit)
+    const int64_t begin = a.begin(r);
+    const int len = int(a.end(r) - begin);  // within one row of op(A), so below k < 2^31
+    const int64_t slices = (p.shape.n + SLICE - 1) / SLICE;
+    const int64_t s0 = int64_t(blockIdx.y) * p.slices_per_block, s1 = min(s0 + p.slices_per_block, slices);
+    // The block's slices one after another: the row's entries come from L1 after the first.
+    for (int64_t slice = s0; slice < s1; ++slice) {
+        const int64_t j = slice * SLICE + li * S::VEC;
+        const bool lane_on = j < p.shape.n;  // n is a multiple of VEC (the plan's condition)
+        // Row-major op(B): column stride 1. A lane past n reads the row's first vector instead
+        // (every load unconditional, see load_entries) and writes nothing.
+        const V* bj = b.values + (lane_on ? j : 0);
+        Acc<C, S::VEC> acc;
+        acc.zero_all();
+#pragma unroll 1
+        for (int o = 0; o < len; o += WARP) {
+            int col[S::K];
+            C val[S::K];
+            load_entries<V, C, I>(a, p.shape.k, begin + o, begin + len, li, col, val);
+            multiply_round<V, C>(bj, ldb, mask, min(WARP, len - o), col, val, acc);
+        }
+        if (lane_on) {
+            const Dense<O> c(p.c, batch);
+            const C alpha = load_scalar<C>(p.shape.alpha), beta = load_scalar<C>(p.shape.beta);
+            write_c<O, C, S::VEC>(c, r, j, acc, alpha, beta, !is_zero(beta));
+        }
+    }
+}
+
+// Preprocess: thread per row (grid-stride), the longest row of batch 0 into *p.longest.
+template <typename I>
+__device__ void longest_row(const SpmmLongestRowParams& p) {
+    const Rows<float, I> a(p.a, 0);
+    uint64_t mine = 0;
+    for (int64_t r = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; r < p.m; r += int64_t(gridDim.x) * blockDim.x)
+        mine = max(mine, uint64_t(max(a.end(r) - a.begin(r), int64_t(0))));
+    for (int o = WARP / 2; o > 0; o /= 2) mine = max(mine, uint64_t(__shfl_xor_sync(0xffffffffu, (unsigned long long)mine, o)));
+    if (threadIdx.x % WARP == 0 && mine > 0) atomicMax(reinterpret_cast<unsigned long long*>(p.longest), (unsigned long long)mine);
+}
+
+}  // namespace
+
+extern "C" __global__ void oxs_spmm_longest_row_i32(const SpmmLongestRowParams p) { longest_row<int32_t>(p); }
+extern "C" __global__ void oxs_spmm_longest_row_i64(const SpmmLongestRowParams p) { longest_row<int64_t>(p); }
+
+// ---- instantiations ------------------------------------------------------------------------------
+
+// The last argument is the blocks per multiprocessor the registers must allow.
+#define OXS_SHORT_ROWS_INDEX(sfx, V, O, C, I, idx, blocks)                                                  \
+    extern "C" __global__ void __launch_bounds__(BLOCK, blocks) oxs_spmm_short_rows_##sfx##_##idx(const SpmmRowsParams p) { \
+        short_rows<V, O, C, I>(p);                                                                             \
+    }
+
+#define OXS_SHORT_ROWS(sfx, V, O, C, blocks) \
+    OXS_SHORT_ROWS_INDEX(sfx, V, O, C, int32_t, i32, blocks) OXS_SHORT_ROWS_INDEX(sfx, V, O, C, int64_t, i64, blocks)
+
+// The vectorised type combinations, as in kernels/spmm_tiles.cu.
+// 4 blocks (64 registers) for 4- and 8-byte types, 3 (80) for 16-bit ones: no spills (session 13).
+OXS_SHORT_ROWS(f32_f32_f32, float, float, float, 4)
+OXS_SHORT_ROWS(f64_f64_f64, double, double, double, 4)
+OXS_SHORT_ROWS(f16_f16_f32, __half, __half, float, 3)
+OXS_SHORT_ROWS(f16_f32_f32, __half, float, float, 3)
+OXS_SHORT_ROWS(bf16_bf16_f32, __nv_bfloat16, __nv_bfloat16, float, 3)
+OXS_SHORT_ROWS(bf16_f32_f32, __nv_bfloat16, float, float, 3)

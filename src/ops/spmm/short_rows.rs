@@ -1,0 +1,89 @@
+//! Whether a preprocessed call that the plan gives to the tile kernel runs the short-row kernel
+//! (kernels/spmm_short_rows.cu) instead: when every row of op(A) is short, which preprocess
+//! measures (the longest row, read back once).
+//!
+//! Why: the short-row kernel lasts as long as its slowest group, whose row is a chain of memory
+//! round trips (one per UNROLL = 8 entries, plus one per 32 entries read), while the tile kernel
+//! pays about ten per block whatever the rows but cuts long rows evenly. Measured on the H100
+//! (session 13, same run as cuSPARSE, bench/NOTES.md): in FP32 and FP64, matrices whose longest row
+//! has at most 128 entries and at most 8 times the mean ran 1.1-2.2x faster on short rows than on
+//! tiles (cryg2500, power_grid, EX5, cage10 / cage11, BZR_MD, COX2_MD, bcsstk13, pushpull, cti,
+//! 4elt); longer rows paid only where other rows' work hides them (bcsstk17, 150 entries of 429K:
+//! 1.15-1.5x; wave_squared_2hop, 240 of 11M: 1.36x) and not on europe-airports (202 of 12K: 0.68x).
+//! Matrices whose longest row has 168+ entries and 9-185 times the mean ran 0.1-1.0x (cora,
+//! pubmed, film_actor, facebook_pagepage, the fb100 graphs, blogcatalog, astro-ph). 16-bit
+//! operands keep the tiles: a row gets 4 lanes there, each reading 8 of every 32 entries, and
+//! measured 0.35-1.0x of the tiles.
+//!
+//! A plain call cannot know its longest row without waiting for the GPU, so it keeps the tile
+//! kernel: a preprocessed call may differ from a plain one in rounding (each is bitwise
+//! reproducible run to run). `OXSPARSE_SPMM_KERNEL=short_rows` sends every such call to the
+//! short-row kernel, plain ones and 16-bit ones too (for tests and comparisons); `=tiles` none.
+
+/// Rows of at most this many entries never make a matrix skewed enough for the tiles.
+pub const ALWAYS: i64 = 32;
+/// Rows up to this long are fine when not too far above the mean...
+pub const LONG: i64 = 128;
+/// ...and up to this long when the matrix has at least HIDDEN times as many entries.
+pub const LONGEST: i64 = 256;
+pub const HIDDEN: i64 = 64;
+/// The longest row may be at most this many times the mean row.
+pub const SKEW: i64 = 8;
+
+/// What `OXSPARSE_SPMM_KERNEL` forces: Some(true) for `short_rows`, Some(false) for `tiles`.
+pub fn forced() -> Option<bool> {
+    static FORCED: once_cell::sync::Lazy<Option<bool>> = once_cell::sync::Lazy::new(|| match std::env::var("OXSPARSE_SPMM_KERNEL").as_deref() {
+        Ok("short_rows") => Some(true),
+        Ok("tiles") => Some(false),
+        _ => None,
+    });
+    *FORCED
+}
+
+/// The choice for a matrix of `m` rows and `nnz` entries whose longest row has `longest` entries,
+/// with values of `value_bytes` bytes.
+pub fn takes(longest: i64, m: i64, nnz: i64, value_bytes: u64) -> bool {
+    let skew_ok = longest * m <= SKEW * nnz;
+    let rows_ok = longest <= ALWAYS || (skew_ok && (longest <= LONG || (longest <= LONGEST && HIDDEN * longest <= nnz)));
+    forced().unwrap_or(value_bytes >= 4 && rows_ok)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The matrices measured in session 13 (longest row, rows, entries) fall on their measured side.
+    #[test]
+    fn measured_matrices_fall_on_their_measured_side() {
+        if forced().is_some() {
+            return;
+        }
+        let short = [(5, 2500, 12_349), (19, 4941, 13_188), (48, 6545, 295_680), (31, 39_082, 559_722), (35, 7962, 203_084),
+            (95, 2003, 83_883), (150, 10_974, 428_650), (124, 4000, 196_305), (4, 62_032, 243_088), (53, 2405, 16_523), (80, 131, 2077),
+            (240, 156_317, 10_973_239)];
+        for (longest, m, nnz) in short {
+            assert!(takes(longest, m, nnz, 4), "{longest} of {nnz}/{m}");
+            assert!(takes(longest, m, nnz, 8), "{longest} of {nnz}/{m} in FP64");
+            assert!(!takes(longest, m, nnz, 2), "{longest} of {nnz}/{m} in 16 bits");
+        }
+        let tiles = [(168, 2708, 10_556), (171, 19_717, 88_651), (1303, 7600, 53_411), (709, 22_470, 341_825),
+            (708, 6440, 502_504), (3992, 10_312, 667_966), (360, 16_706, 242_502), (276, 1200, 122_713), (202, 399, 11_988)];
+        for (longest, m, nnz) in tiles {
+            assert!(!takes(longest, m, nnz, 4), "{longest} of {nnz}/{m}");
+        }
+    }
+
+    #[test]
+    fn bounds() {
+        if forced().is_some() {
+            return;
+        }
+        assert!(takes(32, 1_000_000, 1000, 4), "rows of 32 entries are short whatever the mean");
+        assert!(!takes(33, 1_000_000, 1000, 4));
+        assert!(takes(0, 10, 0, 4));
+        assert!(takes(128, 100, 1600, 4));
+        assert!(!takes(129, 100, 1612, 4), "longer than LONG needs HIDDEN x its length in entries");
+        assert!(takes(256, 100, 256 * 64, 4));
+        assert!(!takes(257, 100, 257 * 64, 4));
+    }
+}

@@ -1,0 +1,82 @@
+//! The short-row kernel (kernels/spmm_short_rows.cu), which a call runs after preprocess found
+//! every row short (src/ops/spmm/short_rows.rs): against the float64 reference over the vectorised
+//! types, index types and bases, op(A) read as stored and through row views, both layouts of B
+//! and C, widths that leave lanes of a slice idle, rows of exactly one load round (32 entries) and
+//! one more, shared-structure batches, beta zero (C poisoned) and not; and the choice itself.
+
+use super::harness::*;
+use super::*;
+use oxsparse::types::DataType::*;
+
+const TYPES: [Types; 6] = [
+    F32,
+    (CUDA_R_64F, CUDA_R_64F, CUDA_R_64F),
+    (CUDA_R_16F, CUDA_R_16F, CUDA_R_32F),
+    (CUDA_R_16F, CUDA_R_32F, CUDA_R_32F),
+    (CUDA_R_16BF, CUDA_R_16BF, CUDA_R_32F),
+    (CUDA_R_16BF, CUDA_R_32F, CUDA_R_32F),
+];
+
+/// Every case is preprocessed, with rows short enough for the rule (the longest at most 80
+/// entries, or all of one length), so its call runs the short-row kernel in FP32 and FP64; 16-bit
+/// operands keep the tiles by default and take it in the device suite's pass with
+/// OXSPARSE_SPMM_KERNEL=short_rows.
+pub fn cases() -> Vec<Case> {
+    let shapes: [((i64, i64, i64), Pattern); 6] = [
+        ((300, 400, 32), Pattern::Random),
+        ((257, 129, 36), Pattern::Random),
+        ((70, 32, 64), Pattern::Dense),
+        ((70, 33, 96), Pattern::Dense),
+        ((1000, 700, 8), Pattern::OneColumn),
+        ((45, 90, 40), Pattern::Random),
+    ];
+    let formats = [(Fmt::Csr, N), (Fmt::Csc, T), (Fmt::Csr, T), (Fmt::Csc, N), (Fmt::Coo, N)];
+    let mut cases = Vec::new();
+    for (t, &types) in TYPES.iter().enumerate() {
+        for (s, &(shape, pattern)) in shapes.iter().enumerate() {
+            let i = cases.len();
+            let (fmt, op_a) = pick(&formats, t + s);
+            let (order_b, order_c) = (pick(&[ROW, COL], i), pick(&[ROW, ROW, COL], i));
+            let case = Case { op_a, types, pattern, order_b, order_c, preprocess: true, ..Case::new(fmt, shape) };
+            cases.push(vary(case, 21_000 + i));
+        }
+    }
+    // One A for three B and C: the structure is shared, so preprocess measures it once.
+    for (i, fmt) in [Fmt::Csr, Fmt::Coo].into_iter().enumerate() {
+        let case = Case { order_b: ROW, order_c: ROW, batch: Batch { a: 1, b: 3, c: 3, shared: false }, preprocess: true, ..Case::new(fmt, (64, 48, 24)) };
+        cases.push(vary(case, 21_100 + i));
+    }
+    cases
+}
+
+#[test]
+fn short_rows_match_the_reference() {
+    sweep("spmm short rows (after preprocess)", &cases());
+}
+
+/// Rows of 200 entries (at most 256, and the mean): preprocess takes the short-row kernel, which
+/// adds a row in one piece where the tiles add pieces of it: the bits differ, both are right. A row
+/// of 9000 entries keeps the tiles: the bits are the same. Skipped when OXSPARSE_SPMM_KERNEL
+/// forces a kernel.
+#[test]
+fn preprocess_chooses_by_the_longest_row() {
+    let Some(_gpu) = gpu("spmm short rows: the choice") else { return };
+    if let Ok(v) = std::env::var("OXSPARSE_SPMM_KERNEL") {
+        println!("SKIP spmm short rows: the choice (OXSPARSE_SPMM_KERNEL={v} forces a kernel)");
+        return;
+    }
+    let h = CHandle::new();
+    let short = Case { order_b: ROW, order_c: ROW, pattern: Pattern::Dense, ..Case::new(Fmt::Csr, (300, 200, 64)) };
+    let long = Case { order_b: ROW, order_c: ROW, pattern: Pattern::HeavyRow(9000), ..Case::new(Fmt::Csr, (1200, 10_000, 64)) };
+    for (case, differ) in [(short, true), (long, false)] {
+        let p = Problem::new(&case);
+        let g = Gpu::upload(&p).unwrap();
+        let plain = run(&h, &p, &g, false).unwrap();
+        let preprocessed = run(&h, &p, &g, true).unwrap();
+        p.check(&plain).unwrap_or_else(|e| panic!("{} plain: {e}", case.label()));
+        p.check(&preprocessed).unwrap_or_else(|e| panic!("{} preprocessed: {e}", case.label()));
+        assert_eq!(plain != preprocessed, differ, "{}: preprocess should {}take the short-row kernel", case.label(), if differ { "" } else { "not " });
+        assert!(run(&h, &p, &g, true).unwrap() == preprocessed, "{}: a second preprocessed call differs bitwise", case.label());
+    }
+    println!("spmm short rows: the choice: rows of 200 on short rows, a row of 9000 on tiles");
+}
