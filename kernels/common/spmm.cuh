@@ -100,26 +100,34 @@ struct alignas(sizeof(T) * N) Vec {
 };
 
 // Reads through the read-only (non-coherent) path: B and A are never written by a kernel that
-// reads them. 16- and 32-byte vectors are one or two 128-bit loads.
+// reads them. 16- and 32-byte vectors are one or two 128-bit loads, 8-byte ones one 64-bit load.
 template <typename T, int N>
 __device__ __forceinline__ Vec<T, N> load_vec(const T* p) {
-    static_assert(sizeof(Vec<T, N>) % 16 == 0, "whole 16-byte words");
+    static_assert(sizeof(Vec<T, N>) % 16 == 0 || sizeof(Vec<T, N>) == 8, "whole 16-byte words, or 8 bytes");
     Vec<T, N> v;
-    const uint4* src = reinterpret_cast<const uint4*>(p);
-    uint4* dst = reinterpret_cast<uint4*>(&v);
+    if constexpr (sizeof(Vec<T, N>) == 8) {
+        *reinterpret_cast<uint2*>(&v) = __ldg(reinterpret_cast<const uint2*>(p));
+    } else {
+        const uint4* src = reinterpret_cast<const uint4*>(p);
+        uint4* dst = reinterpret_cast<uint4*>(&v);
 #pragma unroll
-    for (int i = 0; i < int(sizeof(v) / 16); ++i) dst[i] = __ldg(src + i);
+        for (int i = 0; i < int(sizeof(v) / 16); ++i) dst[i] = __ldg(src + i);
+    }
     return v;
 }
 
 // Writes with the streaming hint: C is not read again by this kernel, so keep L2 for B.
 template <typename T, int N>
 __device__ __forceinline__ void store_vec(T* p, const Vec<T, N>& v) {
-    static_assert(sizeof(Vec<T, N>) % 16 == 0, "whole 16-byte words");
-    const uint4* src = reinterpret_cast<const uint4*>(&v);
-    uint4* dst = reinterpret_cast<uint4*>(p);
+    static_assert(sizeof(Vec<T, N>) % 16 == 0 || sizeof(Vec<T, N>) == 8, "whole 16-byte words, or 8 bytes");
+    if constexpr (sizeof(Vec<T, N>) == 8) {
+        __stcs(reinterpret_cast<uint2*>(p), *reinterpret_cast<const uint2*>(&v));
+    } else {
+        const uint4* src = reinterpret_cast<const uint4*>(&v);
+        uint4* dst = reinterpret_cast<uint4*>(p);
 #pragma unroll
-    for (int i = 0; i < int(sizeof(v) / 16); ++i) __stcs(dst + i, src[i]);
+        for (int i = 0; i < int(sizeof(v) / 16); ++i) __stcs(dst + i, src[i]);
+    }
 }
 
 // ---- vectors of one lane: VEC columns of C (the vectorised kernels) ------------------------------

@@ -92,15 +92,17 @@ pub fn tile_rows(h: &Handle, p: &SpmmTilesParams, index: IndexType) -> Result<()
     launch(h, "spmm_tiles", "oxs_spmm_tile_rows_stamp", (1, 1, 1), 1, 0, p)
 }
 
-/// Rows per block of the short-row kernel: a group of `SPMM_TILE_SLICE / vec` lanes per row (`Shape`
-/// in kernels/spmm_short_rows.cu).
+/// Rows per block of the short-row kernel: a group of `SPMM_TILE_SLICE / vec` lanes per row, a
+/// lane holding 16 bytes of 4- and 8-byte types, 4 elements of 16-bit ones (`Shape` in
+/// kernels/spmm_short_rows.cu).
 pub fn short_rows_per_block(ab: DataType) -> u64 {
-    let lanes = SPMM_TILE_SLICE as u64 / (16 / ab.size_bytes());
+    let vec = if ab.size_bytes() >= 4 { 16 / ab.size_bytes() } else { 4 };
+    let lanes = SPMM_TILE_SLICE as u64 / vec;
     BLOCK as u64 / lanes
 }
 
 /// Blocks of 256 threads of the short-row kernel resident per multiprocessor (its registers allow 4
-/// for 4- and 8-byte types: kernels/spmm_short_rows.cu).
+/// for every type: kernels/spmm_short_rows.cu).
 const SHORT_ROWS_RESIDENT: u64 = 4;
 
 /// Column slices each block of the short-row kernel takes one after another: as many as keep four

@@ -18,9 +18,7 @@ const TYPES: [Types; 6] = [
 ];
 
 /// Every case is preprocessed, with rows short enough for the rule (the longest at most 80
-/// entries, or all of one length), so its call runs the short-row kernel in FP32 and FP64; 16-bit
-/// operands keep the tiles by default and take it in the device suite's pass with
-/// OXSPARSE_SPMM_KERNEL=short_rows.
+/// entries, or all of one length), so its call runs the short-row kernel.
 pub fn cases() -> Vec<Case> {
     let shapes: [((i64, i64, i64), Pattern); 6] = [
         ((300, 400, 32), Pattern::Random),

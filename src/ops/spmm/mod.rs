@@ -270,7 +270,7 @@ fn choose_short_rows(h: &Handle, call: &Call, p: &Plan, ws: u64) -> Result<bool>
     }
     let lp = SpmmLongestRowParams { a: rows(call, p, ws), m: p.dims.m, longest: ws + p.schedule_at as u64 + at as u64 };
     let longest = k::longest_row(h, &lp, p.index)?;
-    let chosen = short_rows::takes(longest as i64, p.dims.m, call.a.nnz, p.types.ab.size_bytes());
+    let chosen = short_rows::takes(longest as i64, p.dims.m, call.a.nnz);
     if plan::print_enabled() {
         eprintln!("oxsparse: SpMM preprocess: longest row {longest} entries, mean {:.1}: {}", call.a.nnz as f64 / p.dims.m.max(1) as f64,
             if chosen { "short-row kernel" } else { "tile kernel" });

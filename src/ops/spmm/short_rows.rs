@@ -11,14 +11,16 @@
 //! 4elt); longer rows paid only where other rows' work hides them (bcsstk17, 150 entries of 429K:
 //! 1.15-1.5x; wave_squared_2hop, 240 of 11M: 1.36x) and not on europe-airports (202 of 12K: 0.68x).
 //! Matrices whose longest row has 168+ entries and 9-185 times the mean ran 0.1-1.0x (cora,
-//! pubmed, film_actor, facebook_pagepage, the fb100 graphs, blogcatalog, astro-ph). 16-bit
-//! operands keep the tiles: a row gets 4 lanes there, each reading 8 of every 32 entries, and
-//! measured 0.35-1.0x of the tiles.
+//! pubmed, film_actor, facebook_pagepage, the fb100 graphs, blogcatalog, astro-ph). FP16, with 8
+//! lanes of 4 elements per row: 1.1-1.6x the tiles on the same matrices, 0.77-0.9x on the meshes
+//! of 4-entry rows (mdual, wing) and 0.9x on pushpull and bcsstk13 at N = 32; over the matrix
+//! files the FP16 geometric mean against cuSPARSE went 1.10x / 0.96x / 0.90x / 0.90x (tiles) ->
+//! 1.18x / 1.05x / 0.97x / 0.95x at N = 32 / 64 / 128 / 256.
 //!
 //! A plain call cannot know its longest row without waiting for the GPU, so it keeps the tile
 //! kernel: a preprocessed call may differ from a plain one in rounding (each is bitwise
 //! reproducible run to run). `OXSPARSE_SPMM_KERNEL=short_rows` sends every such call to the
-//! short-row kernel, plain ones and 16-bit ones too (for tests and comparisons); `=tiles` none.
+//! short-row kernel, plain ones too (for tests and comparisons); `=tiles` none.
 
 /// Rows of at most this many entries never make a matrix skewed enough for the tiles.
 pub const ALWAYS: i64 = 32;
@@ -40,12 +42,10 @@ pub fn forced() -> Option<bool> {
     *FORCED
 }
 
-/// The choice for a matrix of `m` rows and `nnz` entries whose longest row has `longest` entries,
-/// with values of `value_bytes` bytes.
-pub fn takes(longest: i64, m: i64, nnz: i64, value_bytes: u64) -> bool {
+/// The choice for a matrix of `m` rows and `nnz` entries whose longest row has `longest` entries.
+pub fn takes(longest: i64, m: i64, nnz: i64) -> bool {
     let skew_ok = longest * m <= SKEW * nnz;
-    let rows_ok = longest <= ALWAYS || (skew_ok && (longest <= LONG || (longest <= LONGEST && HIDDEN * longest <= nnz)));
-    forced().unwrap_or(value_bytes >= 4 && rows_ok)
+    forced().unwrap_or(longest <= ALWAYS || (skew_ok && (longest <= LONG || (longest <= LONGEST && HIDDEN * longest <= nnz))))
 }
 
 #[cfg(test)]
@@ -62,14 +62,12 @@ mod tests {
             (95, 2003, 83_883), (150, 10_974, 428_650), (124, 4000, 196_305), (4, 62_032, 243_088), (53, 2405, 16_523), (80, 131, 2077),
             (240, 156_317, 10_973_239)];
         for (longest, m, nnz) in short {
-            assert!(takes(longest, m, nnz, 4), "{longest} of {nnz}/{m}");
-            assert!(takes(longest, m, nnz, 8), "{longest} of {nnz}/{m} in FP64");
-            assert!(!takes(longest, m, nnz, 2), "{longest} of {nnz}/{m} in 16 bits");
+            assert!(takes(longest, m, nnz), "{longest} of {nnz}/{m}");
         }
         let tiles = [(168, 2708, 10_556), (171, 19_717, 88_651), (1303, 7600, 53_411), (709, 22_470, 341_825),
             (708, 6440, 502_504), (3992, 10_312, 667_966), (360, 16_706, 242_502), (276, 1200, 122_713), (202, 399, 11_988)];
         for (longest, m, nnz) in tiles {
-            assert!(!takes(longest, m, nnz, 4), "{longest} of {nnz}/{m}");
+            assert!(!takes(longest, m, nnz), "{longest} of {nnz}/{m}");
         }
     }
 
@@ -78,12 +76,12 @@ mod tests {
         if forced().is_some() {
             return;
         }
-        assert!(takes(32, 1_000_000, 1000, 4), "rows of 32 entries are short whatever the mean");
-        assert!(!takes(33, 1_000_000, 1000, 4));
-        assert!(takes(0, 10, 0, 4));
-        assert!(takes(128, 100, 1600, 4));
-        assert!(!takes(129, 100, 1612, 4), "longer than LONG needs HIDDEN x its length in entries");
-        assert!(takes(256, 100, 256 * 64, 4));
-        assert!(!takes(257, 100, 257 * 64, 4));
+        assert!(takes(32, 1_000_000, 1000), "rows of 32 entries are short whatever the mean");
+        assert!(!takes(33, 1_000_000, 1000));
+        assert!(takes(0, 10, 0));
+        assert!(takes(128, 100, 1600));
+        assert!(!takes(129, 100, 1612), "longer than LONG needs HIDDEN x its length in entries");
+        assert!(takes(256, 100, 256 * 64));
+        assert!(!takes(257, 100, 257 * 64));
     }
 }
