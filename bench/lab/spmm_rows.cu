@@ -45,8 +45,8 @@ constexpr int BLOCK = 256;
 // ---------------------------------------------------------------------------- the row kernel ----
 template <int G>
 __device__ __forceinline__ unsigned group_mask() {
-    if (G == 32) return 0xffffffffu;
-    return ((1u << G) - 1u) << ((threadIdx.x % 32) / G * G);
+    if constexpr (G == 32) return 0xffffffffu;
+    else return ((1u << G) - 1u) << ((threadIdx.x % 32) / G * G);
 }
 
 template <int G, int R, int U>
@@ -258,7 +258,6 @@ int main(int argc, char** argv) {
             auto check = [&](const char* what) {
                 CK(cudaDeviceSynchronize());
                 CK(cudaMemcpy(got.data(), d_c, cn * 4, cudaMemcpyDeviceToHost));
-                double worst = 0;
                 for (size_t i = 0; i < cn; ++i) {
                     const double err = fabs(got[i] - alpha * ref[i]);
                     const double tol = 1e-5 * alpha * mag[i] + 1e-30;
@@ -266,7 +265,6 @@ int main(int argc, char** argv) {
                         printf("  %s: MISMATCH at %zu: got %g want %g\n", what, i, got[i], alpha * ref[i]);
                         return false;
                     }
-                    worst = std::max(worst, err / (alpha * mag[i] + 1e-30));
                 }
                 return true;
             };

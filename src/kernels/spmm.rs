@@ -1,8 +1,8 @@
 //! Launchers for `kernels/spmm.cu` (row kernels and the long-row schedule),
 //! `kernels/spmm_tiles.cu` (the tile kernel), `kernels/spmm_short_rows.cu` (the short-row kernel
-//! and preprocess's longest-row measure) and `kernels/spmm_blocked.cu` (BSR, Blocked-ELL). The plan (src/ops/spmm/plan.rs) has already
-//! chosen the kernel and filled the parameter blocks; these functions only pick the
-//! instantiation's name and the grid.
+//! and preprocess's longest-row measure) and `kernels/spmm_blocked.cu` (BSR, Blocked-ELL). The
+//! plan (src/ops/spmm/plan.rs) has already chosen the kernel and filled the parameter blocks;
+//! these functions only pick the instantiation's name and the grid.
 
 use super::params::spmm::*;
 use super::{launch, MAX_GRID};

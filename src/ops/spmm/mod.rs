@@ -261,10 +261,12 @@ fn build_tile_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Re
 /// longest row (one wait for the GPU; not under graph capture, where the tiles stay) when the
 /// batches share one structure.
 fn choose_short_rows(h: &Handle, call: &Call, p: &Plan, ws: u64) -> Result<bool> {
-    let (Kernel::Tiles { .. }, Some(TileLayout { longest_at: Some(at), .. })) = (p.kernel, p.tiles) else { return Ok(false) };
+    let Kernel::Tiles { .. } = p.kernel else { return Ok(false) };
+    // Forced, as plain calls are, whatever the layout.
     if let Some(forced) = short_rows::forced() {
         return Ok(forced);
     }
+    let Some(TileLayout { longest_at: Some(at), .. }) = p.tiles else { return Ok(false) };
     if kernels::spmv::capturing(h)? {
         return Ok(false);
     }
