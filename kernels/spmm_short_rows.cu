@@ -5,40 +5,79 @@
 // Kernels (parameter blocks in src/kernels/params/spmm.rs):
 //  * `longest_row` (oxs_spmm_longest_row_*): preprocess's measure, an atomic maximum of the row
 //    lengths;
-//  * `short_rows` (oxs_spmm_short_rows_*, SpmmRowsParams, its schedule unused): block (x, run,
-//    batch). A group of G lanes per row multiplies the row by SLICE columns of op(B), each lane
+//  * `short_rows` (oxs_spmm_short_rows_*, and oxs_spmm_split_rows_* over a split-row table;
+//    SpmmRowsParams, its schedule unused): block (x, run, batch). A group of G lanes per row multiplies the row by SLICE columns of op(B), each lane
 //    one 16-byte vector of them, for each column slice of the block's run in turn.
 //    Stages, each a function below:
+//      0. work: the group's row, or with the split-row table (`p.split`, preprocess's, one batch)
+//         its slot: a whole row, or a piece of a long row whose pieces share the block;
 //      1. load: the group reads 32 of the row's entries at a time, coalesced, 32 / G per lane;
 //      2. multiply: the entries are handed out by shuffles, UNROLL B rows in flight per lane;
-//      3. store: C = alpha * acc + beta * C (C is not read when beta is 0).
+//      3. join (split rows only): a row's pieces meet in shared memory, added in piece order;
+//      4. store: C = alpha * acc + beta * C (C is not read when beta is 0).
 //
 // Why a second kernel: a row of a few dozen entries is then a chain of three or four dependent
 // memory trips (offsets, entries, B, C) where a tile's block needs about ten (entries, row table,
 // staging, a walk of four B trips, partials); on matrices whose rows are all short that made it
 // 1.3-2.2x faster than the tile kernel (session 13 lab, bench/lab/spmm_rows.cu). A long row is
 // still multiplied exactly, by its one group, only slowly: hence preprocess's check.
-// Summation order: a row's products in stored order, from zero, per column (bitwise reproducible).
+// Split rows (src/ops/spmm/split_rows.rs) cut the long rows into pieces so that no group's chain is
+// long. Summation order: a row's (or piece's) products in stored order, from zero, per column;
+// a split row's pieces in piece order (bitwise reproducible).
 #include "common/spmm.cuh"
 
 using namespace spmm;
 
 namespace {
 
-constexpr int SLICE = SPMM_TILE_SLICE;  // columns of C per block, as the tile kernel's slices
+constexpr int SLICE = SPMM_TILE_SLICE;  // columns of C per group, as the tile kernel's slices...
+constexpr int WIDE_SLICE = 2 * SLICE;   // ...or twice as many (FP32 with n >= 64: the `_wide` kernels)
 constexpr int UNROLL = 8;               // B rows in flight per lane
 
-// A B row's slice is read by G lanes, VEC elements each: 16 bytes for 4- and 8-byte types, 8 for
-// 16-bit ones, so that every type gives a row at least 8 lanes (4 lanes of 16 bytes made each read
-// 8 of every 32 entries and measured 0.35-1.0x of the tiles). A load round covers WARP entries.
-template <typename V>
+// A B row's slice of W columns is read by G lanes, VEC elements each: 16 bytes for 4- and 8-byte
+// types, 8 for 16-bit ones, so that every type gives a row at least 8 lanes (4 lanes of 16 bytes
+// made each read 8 of every 32 entries and measured 0.35-1.0x of the tiles). A load round covers
+// WARP entries. Wide slices (16 lanes of FP32) read each entry once for 64 columns: 1.05-1.15x
+// the narrow ones at N >= 64 (session-14 lab, bench/lab/spmm_rows.cu).
+template <typename V, int W>
 struct Shape {
+    static constexpr int SLICE = W;
     static constexpr int VEC = sizeof(V) >= 4 ? 16 / sizeof(V) : 4;
-    static constexpr int G = SLICE / VEC;
+    static constexpr int G = W / VEC;
     static constexpr int K = WARP / G;  // entries per lane per load round
     static constexpr int ROWS = BLOCK / G;
     static_assert(G >= 1 && G <= WARP && WARP % G == 0, "groups tile the warp");
 };
+
+// ---- stage 0: the group's work ----------------------------------------------------------------
+
+// A row, or a piece of one: entries begin .. begin + len; pieces as in the split-row table (1: a
+// whole row, written by this group; k >= 2: the first of k pieces, which adds the next k - 1
+// groups' sums and writes; 0: a piece added by its first, or nothing).
+struct Work {
+    int64_t row, begin;
+    int len, pieces;
+};
+
+// The group's work: row blockIdx.x * ROWS + group, or that slot of the split-row table (16 bytes:
+// begin | pieces << 48, row | len << 32; see split_rows.rs). The table starts with preprocess's
+// token: a buffer overwritten since is not trusted, and the groups take the rows as stored, one
+// each (a table has a slot for every row, so its grid covers them; a long row is then slow, but
+// right).
+template <bool SPLIT, typename S, typename V, typename I>
+__device__ __forceinline__ Work find_work(const SpmmRowsParams& p, const Rows<V, I>& a, int group) {
+    const int64_t slot = int64_t(blockIdx.x) * S::ROWS + group;
+    if constexpr (SPLIT) {
+        const ulonglong2* table = reinterpret_cast<const ulonglong2*>(p.split);
+        const unsigned long long token = __ldg(reinterpret_cast<const unsigned long long*>(table));
+        const ulonglong2 s = __ldg(table + 1 + slot);  // in flight beside the token
+        if (token == p.split_token)
+            return Work{int64_t(s.y & 0xffffffffull), int64_t(s.x & ((1ull << 48) - 1)), int(s.y >> 32), int(s.x >> 48)};
+        if (slot >= p.shape.m) return Work{slot, 0, 0, 0};
+    }
+    const int64_t begin = a.begin(slot);
+    return Work{slot, begin, int(a.end(slot) - begin), 1};  // within one row of op(A): below k < 2^31
+}
 
 // ---- stage 1: 32 entries of the row ------------------------------------------------------------
 
@@ -47,10 +86,9 @@ struct Shape {
 // row's end get value 0 and the column of the row's last entry: stage 2 loads their B rows too
 // (unconditional loads: predicated ones cost 32 more registers in FP32, half the resident rows),
 // and that row is already in L1; their products are not added.
-template <typename V, typename C, typename I>
-__device__ __forceinline__ void load_entries(const Rows<V, I>& a, int64_t k, int64_t q0, int64_t end, int li,
-                                             int (&col)[Shape<V>::K], C (&val)[Shape<V>::K]) {
-    using S = Shape<V>;
+template <typename S, typename V, typename C, typename I>
+__device__ __forceinline__ void load_entries(const Rows<V, I>& a, int64_t k, int64_t q0, int64_t end, int li, int (&col)[S::K],
+                                             C (&val)[S::K]) {
 #pragma unroll
     for (int t = 0; t < S::K; ++t) {
         const int64_t q = min(q0 + t * S::G + li, end - 1);
@@ -67,11 +105,9 @@ __device__ __forceinline__ void load_entries(const Rows<V, I>& a, int64_t k, int
 // e / G of lane e % G. A chunk of UNROLL entries spans SPAN slots of PER entries each, so its slots
 // are known at compile time; chunks run one after another (unrolling them let the compiler hoist
 // the next chunk's loads: twice the registers, half the resident rows).
-template <typename V, typename C>
-__device__ __forceinline__ void multiply_round(const V* bj, int ldb, unsigned mask, int count,
-                                               const int (&col)[Shape<V>::K], const C (&val)[Shape<V>::K],
-                                               Acc<C, Shape<V>::VEC>& acc) {
-    using S = Shape<V>;
+template <typename S, typename V, typename C>
+__device__ __forceinline__ void multiply_round(const V* bj, int ldb, unsigned mask, int count, const int (&col)[S::K], const C (&val)[S::K],
+                                               Acc<C, S::VEC>& acc) {
     constexpr int SPAN = UNROLL >= S::G ? UNROLL / S::G : 1;
     constexpr int PER = UNROLL >= S::G ? S::G : UNROLL;
 #pragma unroll
@@ -101,26 +137,48 @@ __device__ __forceinline__ void multiply_round(const V* bj, int ldb, unsigned ma
     }
 }
 
+// ---- stage 3: a split row's pieces ------------------------------------------------------------
+
+// In a block holding split rows, every lane leaves its sums in `parts`; a row's first piece adds
+// the sums of the pieces after it (the next groups, same lane), in order. Two barriers: all the
+// block's threads call this, whatever their work.
+template <typename C, int VEC, int G>
+__device__ __forceinline__ void join_pieces(Acc<C, VEC>* parts, const Work& w, Acc<C, VEC>& acc) {
+    parts[threadIdx.x] = acc;
+    __syncthreads();
+    for (int k = 1; k < w.pieces; ++k) {
+        const Acc<C, VEC>& other = parts[threadIdx.x + k * G];
+#pragma unroll
+        for (int i = 0; i < VEC; ++i) acc.v[i] = acc.v[i] + other.v[i];
+    }
+    __syncthreads();  // before the next slice overwrites parts
+}
+
 // ---- the kernel ----------------------------------------------------------------------------------
 
-template <typename V, typename O, typename C, typename I>
+// SPLIT: the work comes from the split-row table (`oxs_spmm_split_rows_*`; its own instantiation,
+// so that the plain kernel keeps its registers).
+template <bool SPLIT, int W, typename V, typename O, typename C, typename I>
 __device__ void short_rows(const SpmmRowsParams& p) {
-    using S = Shape<V>;
-    const int64_t r = int64_t(blockIdx.x) * S::ROWS + threadIdx.x / S::G;
-    if (r >= p.shape.m) return;  // the group leaves together: r is the same for its lanes
+    using S = Shape<V, W>;
+    __shared__ Acc<C, S::VEC> parts[SPLIT ? BLOCK : 1];
+    const int group = threadIdx.x / S::G;
+    // Without a table the groups past the last row leave (the group together); with one every
+    // thread stays for the barriers of stage 3.
+    if (!SPLIT && int64_t(blockIdx.x) * S::ROWS + group >= p.shape.m) return;
     const int64_t batch = blockIdx.z;
     const Rows<V, I> a(p.a, batch);
     const Dense<const V> b(p.b, batch);
     const int li = threadIdx.x % S::G;
     const unsigned mask = group_mask(S::G);
     const int ldb = int(b.row_stride);  // fits (the plan's tiles_fit)
-    const int64_t begin = a.begin(r);
-    const int len = int(a.end(r) - begin);  // within one row of op(A), so below k < 2^31
-    const int64_t slices = (p.shape.n + SLICE - 1) / SLICE;
+    const Work w = find_work<SPLIT, S>(p, a, group);
+    const bool joins = SPLIT && __syncthreads_or(w.pieces >= 2);  // the same in the whole block
+    const int64_t slices = (p.shape.n + S::SLICE - 1) / S::SLICE;
     const int64_t s0 = int64_t(blockIdx.y) * p.slices_per_block, s1 = min(s0 + p.slices_per_block, slices);
     // The block's slices one after another: the row's entries come from L1 after the first.
     for (int64_t slice = s0; slice < s1; ++slice) {
-        const int64_t j = slice * SLICE + li * S::VEC;
+        const int64_t j = slice * S::SLICE + li * S::VEC;
         const bool lane_on = j < p.shape.n;  // n is a multiple of VEC (the plan's condition)
         // Row-major op(B): column stride 1. A lane past n reads the row's first vector instead
         // (every load unconditional, see load_entries) and writes nothing.
@@ -128,16 +186,17 @@ __device__ void short_rows(const SpmmRowsParams& p) {
         Acc<C, S::VEC> acc;
         acc.zero_all();
 #pragma unroll 1
-        for (int o = 0; o < len; o += WARP) {
+        for (int o = 0; o < w.len; o += WARP) {
             int col[S::K];
             C val[S::K];
-            load_entries<V, C, I>(a, p.shape.k, begin + o, begin + len, li, col, val);
-            multiply_round<V, C>(bj, ldb, mask, min(WARP, len - o), col, val, acc);
+            load_entries<S, V, C, I>(a, p.shape.k, w.begin + o, w.begin + w.len, li, col, val);
+            multiply_round<S, V, C>(bj, ldb, mask, min(WARP, w.len - o), col, val, acc);
         }
-        if (lane_on) {
+        if (joins) join_pieces<C, S::VEC, S::G>(parts, w, acc);
+        if (lane_on && w.pieces >= 1) {
             const Dense<O> c(p.c, batch);
             const C alpha = load_scalar<C>(p.shape.alpha), beta = load_scalar<C>(p.shape.beta);
-            write_c<O, C, S::VEC>(c, r, j, acc, alpha, beta, !is_zero(beta));
+            write_c<O, C, S::VEC>(c, w.row, j, acc, alpha, beta, !is_zero(beta));
         }
     }
 }
@@ -160,11 +219,14 @@ extern "C" __global__ void oxs_spmm_longest_row_i64(const SpmmLongestRowParams p
 
 // ---- instantiations ------------------------------------------------------------------------------
 
-// The last argument is the blocks per multiprocessor the registers must allow.
-#define OXS_SHORT_ROWS_INDEX(sfx, V, O, C, I, idx, blocks)                                                  \
-    extern "C" __global__ void __launch_bounds__(BLOCK, blocks) oxs_spmm_short_rows_##sfx##_##idx(const SpmmRowsParams p) { \
-        short_rows<V, O, C, I>(p);                                                                             \
-    }
+// The last argument is the blocks per multiprocessor the registers must allow. `_wide`: 64-column
+// slices (FP32 only, where they were measured).
+#define OXS_SHORT_ROWS_KERNEL(name, split, W, V, O, C, I, blocks)                                            \
+    extern "C" __global__ void __launch_bounds__(BLOCK, blocks) name(const SpmmRowsParams p) { short_rows<split, W, V, O, C, I>(p); }
+
+#define OXS_SHORT_ROWS_INDEX(sfx, V, O, C, I, idx, blocks)                                                      \
+    OXS_SHORT_ROWS_KERNEL(oxs_spmm_short_rows_##sfx##_##idx, false, SLICE, V, O, C, I, blocks)               \
+    OXS_SHORT_ROWS_KERNEL(oxs_spmm_split_rows_##sfx##_##idx, true, SLICE, V, O, C, I, blocks)
 
 #define OXS_SHORT_ROWS(sfx, V, O, C, blocks) \
     OXS_SHORT_ROWS_INDEX(sfx, V, O, C, int32_t, i32, blocks) OXS_SHORT_ROWS_INDEX(sfx, V, O, C, int64_t, i64, blocks)
@@ -177,3 +239,9 @@ OXS_SHORT_ROWS(f16_f16_f32, __half, __half, float, 4)
 OXS_SHORT_ROWS(f16_f32_f32, __half, float, float, 4)
 OXS_SHORT_ROWS(bf16_bf16_f32, __nv_bfloat16, __nv_bfloat16, float, 4)
 OXS_SHORT_ROWS(bf16_f32_f32, __nv_bfloat16, float, float, 4)
+
+#define OXS_SHORT_ROWS_WIDE(idx, I)                                                                               \
+    OXS_SHORT_ROWS_KERNEL(oxs_spmm_short_rows_wide_f32_f32_f32_##idx, false, WIDE_SLICE, float, float, float, I, 4) \
+    OXS_SHORT_ROWS_KERNEL(oxs_spmm_split_rows_wide_f32_f32_f32_##idx, true, WIDE_SLICE, float, float, float, I, 4)
+OXS_SHORT_ROWS_WIDE(i32, int32_t)
+OXS_SHORT_ROWS_WIDE(i64, int64_t)

@@ -62,6 +62,9 @@ OXSPARSE_SPMM_KERNEL=rowvec run_rust gpu_spmm-rowvec "$dev/bin/gpu_spmm"
 # The short-row kernel on every tile-kernel case, plain calls and long rows included.
 echo "=== gpu_spmm with OXSPARSE_SPMM_KERNEL=short_rows"
 OXSPARSE_SPMM_KERNEL=short_rows run_rust gpu_spmm-short-rows "$dev/bin/gpu_spmm"
+# Split rows on every preprocessed tile-kernel case of one batch, short rows included.
+echo "=== gpu_spmm with OXSPARSE_SPMM_KERNEL=split_rows"
+OXSPARSE_SPMM_KERNEL=split_rows run_rust gpu_spmm-split-rows "$dev/bin/gpu_spmm"
 # In the tensor-op math modes the build keeps tensor cores only for matrices whose windows share
 # columns; forcing them sends every tensor-core case of the suite through the tiles.
 echo "=== gpu_spmm with OXSPARSE_SPMM_KERNEL=tensor_cores"

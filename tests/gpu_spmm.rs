@@ -12,6 +12,7 @@
 //! * `determinism`: bitwise equality run to run, plain and after preprocess; new values after
 //!   preprocess;
 //! * `short_rows`: the short-row kernel that preprocess may choose, and the choice;
+//! * `split_rows`: the same kernel over preprocess's table of row pieces, and the choice;
 //! * `c_api`: the CUDALibrarySamples data, and the status of every refused call.
 //! * `tensor_core`: the tensor-core path in every math mode and 16-bit type, with and without
 //!   data-affinity reordering; `bittcf`: the native BitTCF object.
@@ -49,6 +50,8 @@ mod refusals;
 mod shapes;
 #[path = "gpu_spmm/short_rows.rs"]
 mod short_rows;
+#[path = "gpu_spmm/split_rows.rs"]
+mod split_rows;
 #[path = "gpu_spmm/tensor_core.rs"]
 mod tensor_core;
 #[path = "gpu_spmm/types.rs"]

@@ -111,6 +111,81 @@ __global__ void __launch_bounds__(BLOCK) rows_kernel(const int* __restrict__ off
     }
 }
 
+// Row decomposition (RoDe's idea, our code): rows longer than L entries are cut into virtual rows
+// of at most L entries (host-built offsets `voff`); `vmap[v]` = (real row, slot): slot -1 writes C,
+// else the virtual row's sums go to partials[slot], and `combine` adds a split row's partials in
+// order (a second launch). The same group-per-row walk as rows_kernel.
+template <int G, int U>
+__global__ void __launch_bounds__(BLOCK) seg_kernel(const int* __restrict__ voff, const int2* __restrict__ vmap, const int* __restrict__ col,
+                                                    const float* __restrict__ val, const float* __restrict__ b, float* __restrict__ c,
+                                                    float* __restrict__ partials, int mv, int n, float alpha) {
+    constexpr int K = 32 / G;
+    constexpr int W = 4 * G;
+    const int v = blockIdx.x * (BLOCK / G) + threadIdx.x / G;
+    if (v >= mv) return;
+    const unsigned mask = group_mask<G>();
+    const int li = threadIdx.x % G;
+    const int j0 = blockIdx.y * W + li * 4;
+    const int s = voff[v], e = voff[v + 1];
+    const int2 dst = vmap[v];
+    float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
+    for (int q0 = s; q0 < e; q0 += 32) {
+        int cc[K];
+        float vv[K];
+#pragma unroll
+        for (int t = 0; t < K; ++t) {
+            const int q = q0 + t * G + li;
+            cc[t] = q < e ? col[q] : 0;
+            vv[t] = q < e ? val[q] : 0.f;
+        }
+        const int cnt = min(32, e - q0);
+#pragma unroll
+        for (int t = 0; t < K; ++t) {
+            if (t * G >= cnt) break;
+#pragma unroll 1
+            for (int u0 = 0; u0 < G; u0 += U) {
+                if (t * G + u0 >= cnt) break;
+                float4 bv[U];
+#pragma unroll
+                for (int u = 0; u < U; ++u) {
+                    const int cu = __shfl_sync(mask, cc[t], u0 + u, G);
+                    bv[u] = __ldg(reinterpret_cast<const float4*>(b + size_t(cu) * n + j0));
+                }
+#pragma unroll
+                for (int u = 0; u < U; ++u) {
+                    const float a = __shfl_sync(mask, vv[t], u0 + u, G);
+                    if (t * G + u0 + u < cnt) {
+                        acc.x += a * bv[u].x;
+                        acc.y += a * bv[u].y;
+                        acc.z += a * bv[u].z;
+                        acc.w += a * bv[u].w;
+                    }
+                }
+            }
+        }
+    }
+    if (dst.y < 0) {
+        __stcs(reinterpret_cast<float4*>(c + size_t(dst.x) * n + j0), make_float4(alpha * acc.x, alpha * acc.y, alpha * acc.z, alpha * acc.w));
+    } else {
+        *reinterpret_cast<float4*>(partials + size_t(dst.y) * n + j0) = acc;
+    }
+}
+
+// split[i] = (real row, first slot, count): thread per (split row, 4 columns) adds the slots in order.
+__global__ void combine(const int4* __restrict__ split, int nsplit, const float* __restrict__ partials, float* __restrict__ c, int n, float alpha) {
+    const int per = n / 4;
+    const int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= nsplit * per) return;
+    const int4 sp = split[t / per];
+    const int j = (t % per) * 4;
+    float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
+    for (int k = 0; k < sp.z; ++k) {
+        const float4 p = __ldcg(reinterpret_cast<const float4*>(partials + size_t(sp.y + k) * n + j));
+        sum.x += p.x; sum.y += p.y; sum.z += p.z; sum.w += p.w;
+    }
+    __stcs(reinterpret_cast<float4*>(c + size_t(sp.x) * n + j), make_float4(alpha * sum.x, alpha * sum.y, alpha * sum.z, alpha * sum.w));
+}
+
 // ---------------------------------------------------------------------------------- matrices ----
 struct Csr {
     std::string name;
@@ -201,6 +276,18 @@ struct Bench {
         return {one[one.size() / 2] * 1e3, st[st.size() / 2] * 1e3};
     }
 };
+
+// LAB_SEG="32 64": the segment lengths of the seg variants.
+static std::vector<int> lab_segments() {
+    std::vector<int> v;
+    const char* e = getenv("LAB_SEG");
+    for (const char* p = e ? e : "32 64 128"; *p;) {
+        v.push_back(atoi(p));
+        while (*p && *p != ' ' && *p != ',') ++p;
+        while (*p == ' ' || *p == ',') ++p;
+    }
+    return v;
+}
 
 int main(int argc, char** argv) {
     std::vector<int> ns = {32, 64, 128, 256};
@@ -313,13 +400,73 @@ int main(int argc, char** argv) {
                 printf("  %-24s one %8.2f us  stream %8.2f us  %5.2fx / %5.2fx %s\n", name, t.first, t.second, best_one / t.first,
                        best_stream / t.second, ok ? "" : "WRONG");
             };
-            run_rows("rows G8 R1 U4", rows_kernel<8, 1, 4>, 8, 32);
-            run_rows("rows G8 R1 U8", rows_kernel<8, 1, 8>, 8, 32);
-            run_rows("rows G16 R1 U4", rows_kernel<16, 1, 4>, 16, 64);
-            run_rows("rows G16 R1 U8", rows_kernel<16, 1, 8>, 16, 64);
-            run_rows("rows G32 R1 U4", rows_kernel<32, 1, 4>, 32, 128);
-            run_rows("rows G32 R1 U8", rows_kernel<32, 1, 8>, 32, 128);
-            run_rows("rows G32 R2 U4", rows_kernel<32, 2, 4>, 32, 256);
+            if (!getenv("LAB_SEG_ONLY")) {
+                run_rows("rows G8 R1 U4", rows_kernel<8, 1, 4>, 8, 32);
+                run_rows("rows G8 R1 U8", rows_kernel<8, 1, 8>, 8, 32);
+                run_rows("rows G16 R1 U4", rows_kernel<16, 1, 4>, 16, 64);
+                run_rows("rows G16 R1 U8", rows_kernel<16, 1, 8>, 16, 64);
+                run_rows("rows G32 R1 U4", rows_kernel<32, 1, 4>, 32, 128);
+                run_rows("rows G32 R1 U8", rows_kernel<32, 1, 8>, 32, 128);
+                run_rows("rows G32 R2 U4", rows_kernel<32, 2, 4>, 32, 256);
+            }
+            for (int L : lab_segments()) {
+                // host: virtual rows of at most L entries
+                std::vector<int> voff{0};
+                std::vector<int2> vmap;
+                std::vector<int4> split;
+                int slots = 0;
+                for (int r = 0; r < a.m; ++r) {
+                    const int len = a.off[r + 1] - a.off[r];
+                    if (len <= L) {
+                        voff.push_back(a.off[r + 1]);
+                        vmap.push_back(make_int2(r, -1));
+                        continue;
+                    }
+                    const int pieces = (len + L - 1) / L;
+                    split.push_back(make_int4(r, slots, pieces, 0));
+                    for (int p = 0; p < pieces; ++p) {
+                        voff.push_back(std::min(a.off[r] + (p + 1) * L, a.off[r + 1]));
+                        vmap.push_back(make_int2(r, slots++));
+                    }
+                }
+                const int mv = int(vmap.size());
+                int *d_voff;
+                int2* d_vmap;
+                int4* d_split;
+                float* d_part;
+                CK(cudaMalloc(&d_voff, voff.size() * 4));
+                CK(cudaMalloc(&d_vmap, vmap.size() * 8));
+                CK(cudaMalloc(&d_split, std::max<size_t>(1, split.size()) * 16));
+                CK(cudaMalloc(&d_part, std::max<size_t>(1, size_t(slots) * n) * 4));
+                CK(cudaMemcpy(d_voff, voff.data(), voff.size() * 4, cudaMemcpyHostToDevice));
+                CK(cudaMemcpy(d_vmap, vmap.data(), vmap.size() * 8, cudaMemcpyHostToDevice));
+                if (!split.empty()) CK(cudaMemcpy(d_split, split.data(), split.size() * 16, cudaMemcpyHostToDevice));
+                auto run_seg = [&](const char* kname, auto kernel, int g) {
+                    const int w = 4 * g;
+                    if (n % w) return;
+                    const dim3 grid((mv + BLOCK / g - 1) / (BLOCK / g), n / w);
+                    const int nsplit = int(split.size());
+                    auto launch = [&](int cp) {
+                        kernel<<<grid, BLOCK>>>(d_voff, d_vmap, d_col, d_val, d_b + bn * cp, d_c + cn * cp, d_part, mv, n, alpha);
+                        if (nsplit) combine<<<(nsplit * (n / 4) + 255) / 256, 256>>>(d_split, nsplit, d_part, d_c + cn * cp, n, alpha);
+                    };
+                    char name[64];
+                    snprintf(name, sizeof name, "%s L%d (%d split)", kname, L, nsplit);
+                    poison();
+                    launch(0);
+                    CK(cudaGetLastError());
+                    const bool ok = check(name);
+                    auto t = bench.time(launch);
+                    printf("  %-24s one %8.2f us  stream %8.2f us  %5.2fx / %5.2fx %s\n", name, t.first, t.second, best_one / t.first,
+                           best_stream / t.second, ok ? "" : "WRONG");
+                };
+                run_seg("seg G8 U8", seg_kernel<8, 8>, 8);
+                run_seg("seg G16 U8", seg_kernel<16, 8>, 16);
+                CK(cudaFree(d_voff));
+                CK(cudaFree(d_vmap));
+                CK(cudaFree(d_split));
+                CK(cudaFree(d_part));
+            }
             CK(cudaFree(d_b));
             CK(cudaFree(d_c));
         }

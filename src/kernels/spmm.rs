@@ -92,13 +92,19 @@ pub fn tile_rows(h: &Handle, p: &SpmmTilesParams, index: IndexType) -> Result<()
     launch(h, "spmm_tiles", "oxs_spmm_tile_rows_stamp", (1, 1, 1), 1, 0, p)
 }
 
-/// Rows per block of the short-row kernel: a group of `SPMM_TILE_SLICE / vec` lanes per row, a
-/// lane holding 16 bytes of 4- and 8-byte types, 4 elements of 16-bit ones (`Shape` in
-/// kernels/spmm_short_rows.cu).
-pub fn short_rows_per_block(ab: DataType) -> u64 {
+/// Columns per group of the short-row kernel: 64 for FP32 with n a multiple of 64 (its `_wide`
+/// kernels, 1.05-1.15x faster there in the session-14 lab), else SPMM_TILE_SLICE.
+pub fn short_rows_slice(types: Types, n: i64) -> u64 {
+    let fp32 = types.ab == DataType::CUDA_R_32F && types.c == DataType::CUDA_R_32F;
+    if fp32 && n >= 64 && n % 64 == 0 { 2 * SPMM_TILE_SLICE as u64 } else { SPMM_TILE_SLICE as u64 }
+}
+
+/// Rows (groups) per block of the short-row kernel over slices of `slice` columns: a group of
+/// `slice / vec` lanes per row, a lane holding 16 bytes of 4- and 8-byte types, 4 elements of
+/// 16-bit ones (`Shape` in kernels/spmm_short_rows.cu).
+pub fn short_rows_per_block(ab: DataType, slice: u64) -> u64 {
     let vec = if ab.size_bytes() >= 4 { 16 / ab.size_bytes() } else { 4 };
-    let lanes = SPMM_TILE_SLICE as u64 / vec;
-    BLOCK as u64 / lanes
+    BLOCK as u64 / (slice / vec)
 }
 
 /// Blocks of 256 threads of the short-row kernel resident per multiprocessor (its registers allow 4
@@ -116,17 +122,24 @@ pub fn short_rows_slices_per_block(h: &Handle, row_blocks: u64, slices: u64) -> 
     FORCED.unwrap_or(row_blocks * slices / (4 * resident)).clamp(1, slices.max(1))
 }
 
-/// The short-row kernel: grid x over groups of rows, y over runs of column slices, z over batches.
-pub fn short_rows(h: &Handle, p: &SpmmRowsParams, types: Types, index: IndexType, batches: u32) -> Result<()> {
-    let blocks = (p.shape.m.max(1) as u64).div_ceil(short_rows_per_block(types.ab));
-    let slices = tile_slices(p.shape.n);
+/// The short-row kernel over slices of `slice` columns (`short_rows_slice` or narrower): grid x
+/// over groups of rows (or the `split_blocks` blocks of the split-row table at `p.split`), y over
+/// runs of column slices, z over batches.
+pub fn short_rows(h: &Handle, p: &SpmmRowsParams, (types, index): (Types, IndexType), batches: u32, slice: u64, split_blocks: Option<u32>) -> Result<()> {
+    let blocks = match split_blocks {
+        Some(b) => b as u64,
+        None => (p.shape.m.max(1) as u64).div_ceil(short_rows_per_block(types.ab, slice)),
+    };
+    let slices = (p.shape.n.max(0) as u64).div_ceil(slice);
     let per_block = short_rows_slices_per_block(h, blocks, slices);
     let runs = slices.div_ceil(per_block);
     if blocks >= i32::MAX as u64 || runs > 65_535 || batches > 65_535 {
         return Err(Error::NotSupported(format!("{blocks} row blocks x {runs} runs of column slices x {batches} batches exceed the grid")));
     }
     let p = SpmmRowsParams { slices_per_block: per_block as u32, ..*p };
-    let name = format!("oxs_spmm_short_rows_{}_{}", types.suffix(), index_suffix(index));
+    let family = if split_blocks.is_some() { "split_rows" } else { "short_rows" };
+    let wide = if slice > SPMM_TILE_SLICE as u64 { "_wide" } else { "" };
+    let name = format!("oxs_spmm_{family}{wide}_{}_{}", types.suffix(), index_suffix(index));
     launch(h, "spmm_short_rows", &name, (blocks as u32, runs as u32, batches), BLOCK, 0, &p)
 }
 
@@ -206,5 +219,20 @@ mod tests {
         assert_eq!(rowvec_geometry(CUDA_R_64F, 256), (32, 4));
         assert_eq!(rowvec_geometry(CUDA_R_16F, 32), (4, 1));
         assert_eq!(rowvec_geometry(CUDA_R_16F, 256), (32, 1));
+    }
+
+    #[test]
+    fn short_rows_groups_match_the_kernel_shapes() {
+        let t = |ab, c| Types { ab, c, compute: if ab == CUDA_R_64F { CUDA_R_64F } else { CUDA_R_32F } };
+        // FP32: 64-column slices when n allows; 8 lanes of 4 per 32 columns (32 groups), 16 per 64.
+        assert_eq!(short_rows_slice(t(CUDA_R_32F, CUDA_R_32F), 32), 32);
+        assert_eq!(short_rows_slice(t(CUDA_R_32F, CUDA_R_32F), 128), 64);
+        assert_eq!(short_rows_slice(t(CUDA_R_32F, CUDA_R_32F), 96), 32, "n not a multiple of 64 keeps narrow slices");
+        assert_eq!((short_rows_per_block(CUDA_R_32F, 32), short_rows_per_block(CUDA_R_32F, 64)), (32, 16));
+        // FP64: 16 lanes of 2; 16-bit: 8 lanes of 4; narrow slices whatever n.
+        assert_eq!(short_rows_per_block(CUDA_R_64F, 32), 16);
+        assert_eq!(short_rows_per_block(CUDA_R_16F, 32), 32);
+        assert_eq!(short_rows_slice(t(CUDA_R_16F, CUDA_R_32F), 256), 32);
+        assert_eq!(short_rows_slice(t(CUDA_R_64F, CUDA_R_64F), 256), 32);
     }
 }

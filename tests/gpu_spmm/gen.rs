@@ -40,6 +40,14 @@ pub fn positions(rng: &mut Rng, rows: i64, cols: i64, pattern: Pattern) -> Vec<(
                 }
             }
         }
+        Pattern::Skewed(max) => {
+            let mut rank: Vec<i64> = (0..rows).collect();
+            shuffle(rng, &mut rank);
+            for r in 0..rows {
+                let count = (max / (rank[r as usize] + 1)).min(cols);
+                out.extend(rng.distinct(cols as u64, count as usize).into_iter().map(|c| (r, c as i64)));
+            }
+        }
         Pattern::Random | Pattern::HeavyRow(_) => {
             // About a quarter full, ~12000 entries at most.
             let avg = (cols / 4 + 1).min((12_000 / rows).max(1));

@@ -51,6 +51,9 @@ pub enum Pattern {
     /// Every position holds an entry (rows of a window share all their columns: the tensor
     /// cores' best case).
     Dense,
+    /// Row lengths max / (rank + 1) over a random ranking of the rows (a power-law graph's: a few
+    /// long rows, many short ones).
+    Skewed(i64),
     /// Rows and columns fall at random into groups of about 16; a row holds about 3/4 of its
     /// group's columns. Stored order hides the groups (~1 entry per (8-row window, column));
     /// data-affinity reordering finds them (~4.7).

@@ -17,16 +17,19 @@ const TYPES: [Types; 6] = [
     (CUDA_R_16BF, CUDA_R_32F, CUDA_R_32F),
 ];
 
-/// Every case is preprocessed, with rows short enough for the rule (the longest at most 80
-/// entries, or all of one length), so its call runs the short-row kernel.
+/// Every case is preprocessed, with rows short enough for the rule (the longest at most 128
+/// entries and 8 times the mean, or all of one length), so its call runs the short-row kernel.
 pub fn cases() -> Vec<Case> {
-    let shapes: [((i64, i64, i64), Pattern); 6] = [
+    let shapes: [((i64, i64, i64), Pattern); 8] = [
         ((300, 400, 32), Pattern::Random),
         ((257, 129, 36), Pattern::Random),
         ((70, 32, 64), Pattern::Dense),
         ((70, 33, 96), Pattern::Dense),
         ((1000, 700, 8), Pattern::OneColumn),
         ((45, 90, 40), Pattern::Random),
+        // FP32's 64-column slices (n a multiple of 64): two and four of them
+        ((200, 300, 128), Pattern::Random),
+        ((100, 200, 256), Pattern::Random),
     ];
     let formats = [(Fmt::Csr, N), (Fmt::Csc, T), (Fmt::Csr, T), (Fmt::Csc, N), (Fmt::Coo, N)];
     let mut cases = Vec::new();
@@ -54,7 +57,8 @@ fn short_rows_match_the_reference() {
 
 /// Rows of 200 entries (at most 256, and the mean): preprocess takes the short-row kernel, which
 /// adds a row in one piece where the tiles add pieces of it: the bits differ, both are right. A row
-/// of 9000 entries keeps the tiles: the bits are the same. Skipped when OXSPARSE_SPMM_KERNEL
+/// of 9000 entries in an A that two batches share keeps the tiles (one batch would take split
+/// rows, tests/gpu_spmm/split_rows.rs): the bits are the same. Skipped when OXSPARSE_SPMM_KERNEL
 /// forces a kernel.
 #[test]
 fn preprocess_chooses_by_the_longest_row() {
@@ -65,7 +69,13 @@ fn preprocess_chooses_by_the_longest_row() {
     }
     let h = CHandle::new();
     let short = Case { order_b: ROW, order_c: ROW, pattern: Pattern::Dense, ..Case::new(Fmt::Csr, (300, 200, 64)) };
-    let long = Case { order_b: ROW, order_c: ROW, pattern: Pattern::HeavyRow(9000), ..Case::new(Fmt::Csr, (1200, 10_000, 64)) };
+    let long = Case {
+        order_b: ROW,
+        order_c: ROW,
+        pattern: Pattern::HeavyRow(9000),
+        batch: Batch { a: 1, b: 2, c: 2, shared: false },
+        ..Case::new(Fmt::Csr, (1200, 10_000, 64))
+    };
     for (case, differ) in [(short, true), (long, false)] {
         let p = Problem::new(&case);
         let g = Gpu::upload(&p).unwrap();

@@ -82,7 +82,9 @@ pub struct SpmmSchedule {
 /// The row kernels (`oxs_spmm_rows_*` strided, `oxs_spmm_rowvec_*` vectorised,
 /// `oxs_spmm_short_rows_*`). Blocks `0 .. row_blocks` work on rows; the vectorised kernel's
 /// further blocks work on chunks. The short-row kernel's blocks take `slices_per_block` column
-/// slices of `SPMM_TILE_SLICE` one after another (0 elsewhere).
+/// slices of `SPMM_TILE_SLICE` one after another (0 elsewhere); `oxs_spmm_split_rows_*` reads its
+/// work from the split-row table at `split` (src/ops/spmm/split_rows.rs; one batch), trusted when
+/// it starts with `split_token`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SpmmRowsParams {
@@ -91,6 +93,8 @@ pub struct SpmmRowsParams {
     pub b: SpmmDense,
     pub c: SpmmDense,
     pub sched: SpmmSchedule,
+    pub split: u64,
+    pub split_token: u64,
     pub row_blocks: u32,
     pub slices_per_block: u32,
 }

@@ -3,7 +3,8 @@
 //! * `check`: the arguments, in the API's order, and what cuSPARSE supports.
 //! * `plan`: how A is read, which kernel runs, the workspace layout (host facts only).
 //! * `short_rows`: whether preprocess, having measured the longest row, sends a tile-kernel plan
-//!   to the short-row kernel (so a preprocessed call may differ from a plain one in rounding).
+//!   to the short-row kernel (so a preprocessed call may differ from a plain one in rounding);
+//!   `split_rows`: otherwise, the table of row pieces that preprocess builds for that kernel.
 //! * here: the three entry points, and the launches in order: row views (CSR with opA = T/H,
 //!   CSC with N, COO), the long-row schedule (row kernel only), then the kernel. `preprocess`
 //!   builds the schedule, or the tile kernel's row table, into the user's buffer and records it
@@ -26,6 +27,7 @@ pub mod bittcf;
 pub mod check;
 pub mod plan;
 pub mod short_rows;
+pub mod split_rows;
 pub mod tc_reorder;
 
 use crate::context::Handle;
@@ -69,9 +71,21 @@ pub struct ActiveBuffer {
     pub allocation: Option<u64>,
     /// What preprocess left of the tensor-core format.
     pub tc: TcState,
-    /// Preprocess found every row short: a tile-kernel plan runs the short-row kernel
-    /// (short_rows.rs).
-    pub short_rows: bool,
+    /// The CUDA-core kernel a tile-kernel plan runs after this preprocess.
+    pub rows: RowKernel,
+}
+
+/// Which CUDA-core kernel a tile-kernel plan runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RowKernel {
+    /// The tile kernel (a plain call's, and preprocess's choice for large skewed matrices).
+    #[default]
+    Tiles,
+    /// The short-row kernel: every row short (short_rows.rs).
+    ShortRows,
+    /// The short-row kernel over the split-row table preprocess left in the buffer, `blocks`
+    /// blocks long, built for slices of `slice` columns (split_rows.rs).
+    SplitRows { blocks: u32, slice: u32 },
 }
 
 /// What a call knows of the tensor-core format it runs over.
@@ -112,13 +126,13 @@ pub fn preprocess(h: &Handle, call: &Call, buffer: u64) -> Result<Option<ActiveB
     build_views(h, call, &p, ws)?;
     build_schedule(h, call, &p, ws, token)?;
     build_tile_rows(h, call, &p, ws, token)?;
-    let short_rows = choose_short_rows(h, call, &p, ws)?;
+    let rows = choose_row_kernel(h, call, &p, ws, token)?;
     let reordered = build_tensor_core_format(h, call, &p, ws, true)?;
     let (allocation, choice) = match p.tc {
         Some(layout) => (crate::ops::allocation_id(h, buffer), spmm_tc::read_choice(h, &layout, ws + p.tc_at as u64)?),
-        None => (if short_rows { crate::ops::allocation_id(h, buffer) } else { None }, None),
+        None => (if rows != RowKernel::Tiles { crate::ops::allocation_id(h, buffer) } else { None }, None),
     };
-    Ok(Some(ActiveBuffer { buffer, signature: signature(call, &p), token, allocation, tc: TcState { choice, reordered }, short_rows }))
+    Ok(Some(ActiveBuffer { buffer, signature: signature(call, &p), token, allocation, tc: TcState { choice, reordered }, rows }))
 }
 
 /// `oxsparseSpMM`.
@@ -144,16 +158,17 @@ fn run(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>, must
     }
     let ws = workspace(&p, buffer)?;
     build_views(h, call, &p, ws)?;
-    let (token, tc, short) = match reused {
-        Some(a) => (a.token, a.tc, a.short_rows),
+    let (token, tc, rows) = match reused {
+        Some(a) => (a.token, a.tc, a.rows),
         None => {
             let token = crate::ops::new_token();
             build_schedule(h, call, &p, ws, token)?;
             build_tensor_core_format(h, call, &p, ws, false)?;
-            (token, TcState::default(), short_rows::forced() == Some(true))
+            let rows = if short_rows::forced() == Some(true) { RowKernel::ShortRows } else { RowKernel::Tiles };
+            (token, TcState::default(), rows)
         }
     };
-    launch(h, call, &p, (ws, token), tc, short)
+    launch(h, call, &p, (ws, token), tc, rows)
 }
 
 /// Whether `buffer` is the active buffer that preprocess filled for these arguments. The tensor-core
@@ -163,7 +178,7 @@ fn run(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>, must
 fn reusable(h: &Handle, a: &ActiveBuffer, call: &Call, p: &Plan, buffer: u64) -> bool {
     a.buffer == buffer
         && a.signature == signature(call, p)
-        && ((p.tc.is_none() && !a.short_rows) || (a.allocation.is_some() && crate::ops::allocation_id(h, buffer) == a.allocation))
+        && ((p.tc.is_none() && a.rows == RowKernel::Tiles) || (a.allocation.is_some() && crate::ops::allocation_id(h, buffer) == a.allocation))
 }
 
 /// The row order a reordered preprocess left in `buffer` (`rows[i]`: the row of op(A) at position
@@ -257,27 +272,69 @@ fn build_tile_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Re
     Ok(())
 }
 
-/// Whether a tile-kernel plan runs the short-row kernel after this preprocess: measures op(A)'s
-/// longest row (one wait for the GPU; not under graph capture, where the tiles stay) when the
-/// batches share one structure.
-fn choose_short_rows(h: &Handle, call: &Call, p: &Plan, ws: u64) -> Result<bool> {
-    let Kernel::Tiles { .. } = p.kernel else { return Ok(false) };
+/// Which CUDA-core kernel a tile-kernel plan runs after this preprocess: measures op(A)'s longest
+/// row (one wait for the GPU; not under graph capture, where the tiles stay) when the batches share
+/// one structure; every row short takes the short-row kernel, else, where the plan has room for it
+/// and split_rows.rs's rule agrees, the split-row table is built (a second wait, for the row
+/// offsets).
+fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Result<RowKernel> {
+    let Kernel::Tiles { .. } = p.kernel else { return Ok(RowKernel::Tiles) };
     // Forced, as plain calls are, whatever the layout.
-    if let Some(forced) = short_rows::forced() {
-        return Ok(forced);
+    match short_rows::forced() {
+        Some(true) => return Ok(RowKernel::ShortRows),
+        Some(false) => return Ok(RowKernel::Tiles),
+        None => {}
     }
-    let Some(TileLayout { longest_at: Some(at), .. }) = p.tiles else { return Ok(false) };
+    let Some(TileLayout { longest_at: Some(at), split_at, .. }) = p.tiles else { return Ok(RowKernel::Tiles) };
     if kernels::spmv::capturing(h)? {
-        return Ok(false);
+        return Ok(RowKernel::Tiles);
     }
     let lp = SpmmLongestRowParams { a: rows(call, p, ws), m: p.dims.m, longest: ws + p.schedule_at as u64 + at as u64 };
-    let longest = k::longest_row(h, &lp, p.index)?;
-    let chosen = short_rows::takes(longest as i64, p.dims.m, call.a.nnz);
+    let longest = k::longest_row(h, &lp, p.index)? as i64;
+    let (m, nnz) = (p.dims.m, call.a.nnz);
     if plan::print_enabled() {
-        eprintln!("oxsparse: SpMM preprocess: longest row {longest} entries, mean {:.1}: {}", call.a.nnz as f64 / p.dims.m.max(1) as f64,
-            if chosen { "short-row kernel" } else { "tile kernel" });
+        eprintln!("oxsparse: SpMM preprocess: longest row {longest} entries, mean {:.1}", nnz as f64 / m.max(1) as f64);
+    }
+    if !split_rows::forced() && short_rows::takes(longest, m, nnz) {
+        return Ok(RowKernel::ShortRows);
+    }
+    // The widest slices whose blocks take the longest row, else narrow ones (more groups a block).
+    let widest = k::short_rows_slice(p.types, p.dims.n);
+    let narrow = SPMM_TILE_SLICE as u64;
+    let fits = |slice: u64| split_rows::forced() || split_rows::takes(longest, m, nnz, k::short_rows_per_block(p.types.ab, slice) as i64);
+    let slice = [widest, narrow].into_iter().find(|&s| fits(s));
+    let chosen = match (split_at, slice) {
+        (Some((at, slots)), Some(slice)) => build_split_rows(h, call, p, ws, (ws + p.schedule_at as u64 + at as u64, slots), token, slice)?,
+        _ => RowKernel::Tiles,
+    };
+    if plan::print_enabled() {
+        eprintln!("oxsparse: SpMM preprocess: {chosen:?}");
     }
     Ok(chosen)
+}
+
+/// Reads op(A)'s row offsets back, builds the split-row table (split_rows.rs) and uploads it with
+/// `token` to `at`, which has room for `slots` slots (both copies wait for the GPU). Offsets that
+/// do not describe rows within the entries (undefined input) keep the tiles.
+fn build_split_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, (at, slots): (u64, i64), token: u64, slice: u64) -> Result<RowKernel> {
+    let a = rows(call, p, ws);
+    if a.offsets == 0 {
+        return Ok(RowKernel::Tiles);
+    }
+    let index_bytes = p.index.size_bytes() as usize;
+    let mut bytes = vec![0u8; (p.dims.m as usize + 1) * index_bytes];
+    kernels::vector_ops::copy_to_host_and_wait(h, a.offsets, &mut bytes)?;
+    let (begins, ends) = split_rows::rows_from_offsets(&bytes, index_bytes, a.base);
+    let nnz = call.a.nnz;
+    if begins.iter().zip(&ends).any(|(&b, &e)| b < 0 || b > e || e > nnz) {
+        return Ok(RowKernel::Tiles);
+    }
+    let (table, blocks) = split_rows::build(&begins, &ends, k::short_rows_per_block(p.types.ab, slice) as usize);
+    if table.len() as i64 > slots || blocks == 0 {
+        return Err(crate::error::Error::Internal(format!("split-row table of {} slots over its room of {slots}", table.len())));
+    }
+    kernels::vector_ops::copy_to_device_and_wait(h, at, &split_rows::to_bytes(token, &table))?;
+    Ok(RowKernel::SplitRows { blocks, slice: slice as u32 })
 }
 
 /// Builds BitTCF for the tensor-core kernel (preprocess, or a call without an active buffer). Kept
@@ -388,7 +445,7 @@ fn host_scalar(compute: DataType, v: f64) -> Scalar {
 
 /// A vectorised kernel (rows or tiles), with its staging copies around it when op(B) or C is not
 /// row-major.
-fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64), (tc, short): (TcState, bool), shape: SpmmShape, (stage_b, stage_c): (bool, bool)) -> Result<()> {
+fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64), (tc, row_kernel): (TcState, RowKernel), shape: SpmmShape, (stage_b, stage_c): (bool, bool)) -> Result<()> {
     let d = p.dims;
     let batches = d.batches as u32;
     let (mut b, mut c, mut types, mut kshape) = (p.b, p.c, p.types, shape);
@@ -429,12 +486,16 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
                 }
                 None => (SpmmSchedule::default(), 0),
             };
-            let rp = SpmmRowsParams { shape: kshape, a: rows(call, p, ws), b, c, sched, row_blocks, slices_per_block: 0 };
+            let rp = SpmmRowsParams { shape: kshape, a: rows(call, p, ws), b, c, sched, split: 0, split_token: 0, row_blocks, slices_per_block: 0 };
             k::rowvec(h, &rp, types, p.index, width, chunk_blocks, batches)?;
         }
-        Kernel::Tiles { .. } if short => {
-            let rp = SpmmRowsParams { shape: kshape, a: rows(call, p, ws), b, c, sched: SpmmSchedule::default(), row_blocks: 0, slices_per_block: 0 };
-            k::short_rows(h, &rp, types, p.index, batches)?;
+        Kernel::Tiles { .. } if row_kernel != RowKernel::Tiles => {
+            let (split, blocks, slice) = match (row_kernel, p.tiles.and_then(|t| t.split_at)) {
+                (RowKernel::SplitRows { blocks, slice }, Some((at, _))) => (ws + p.schedule_at as u64 + at as u64, Some(blocks), slice as u64),
+                _ => (0, None, k::short_rows_slice(types, d.n)),
+            };
+            let rp = SpmmRowsParams { shape: kshape, a: rows(call, p, ws), b, c, sched: SpmmSchedule::default(), split, split_token: token, row_blocks: 0, slices_per_block: 0 };
+            k::short_rows(h, &rp, (types, p.index), batches, slice, blocks)?;
         }
         Kernel::Tiles { size, per_block, .. } => cuda_core_tiles(size, per_block, 0)?,
         Kernel::TensorCore { strip, accurate, size, per_block, .. } => {
@@ -472,8 +533,8 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
     Ok(())
 }
 
-/// Enqueues the chosen kernel (`short`: the short-row kernel instead of tiles).
-fn launch(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64), tc: TcState, short: bool) -> Result<()> {
+/// Enqueues the chosen kernel (`rows`: which CUDA-core kernel a tile-kernel plan runs).
+fn launch(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64), tc: TcState, row_kernel: RowKernel) -> Result<()> {
     // SAFETY: the FFI layer checked alpha and beta are non-NULL; in host mode they point to a
     // value of the compute type (the API's contract).
     let (alpha, beta): (Scalar, Scalar) = unsafe { (kernels::scalar(h, call.alpha, call.compute)?, kernels::scalar(h, call.beta, call.compute)?) };
@@ -484,10 +545,10 @@ fn launch(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64), tc: TcStat
     match p.kernel {
         Kernel::Nothing => Ok(()),
         Kernel::RowsStrided => {
-            let rp = SpmmRowsParams { shape, a: rows(call, p, ws), b: p.b, c: p.c, sched: SpmmSchedule::default(), row_blocks: 0, slices_per_block: 0 };
+            let rp = SpmmRowsParams { shape, a: rows(call, p, ws), b: p.b, c: p.c, sched: SpmmSchedule::default(), split: 0, split_token: 0, row_blocks: 0, slices_per_block: 0 };
             k::rows_strided(h, &rp, p.types, p.index, batches)
         }
-        Kernel::RowVec { stage_b, stage_c, .. } | Kernel::Tiles { stage_b, stage_c, .. } | Kernel::TensorCore { stage_b, stage_c, .. } => launch_vectorised(h, call, p, (ws, token), (tc, short), shape, (stage_b, stage_c)),
+        Kernel::RowVec { stage_b, stage_c, .. } | Kernel::Tiles { stage_b, stage_c, .. } | Kernel::TensorCore { stage_b, stage_c, .. } => launch_vectorised(h, call, p, (ws, token), (tc, row_kernel), shape, (stage_b, stage_c)),
         Kernel::Bsr => {
             let crate::descr::FormatInfo::Bsr { row_block, col_block, block_order, .. } = a.format else { unreachable!() };
             let bp = SpmmBsrParams {

@@ -6,6 +6,7 @@
 //! short-row kernel (short_rows.rs). `OXSPARSE_PRINT_PLAN=1` prints every plan to stderr.
 
 use super::check::Dims;
+use super::split_rows;
 use super::Call;
 use crate::descr::FormatInfo;
 use crate::kernels::params::spmm::SpmmDense;
@@ -89,6 +90,8 @@ pub struct TileLayout {
     pub token_at: usize,
     /// Beside the token, the u64 where preprocess measures the longest row (short_rows.rs).
     pub longest_at: Option<usize>,
+    /// Room for preprocess's split-row table (split_rows.rs): where, and how many slots.
+    pub split_at: Option<(usize, i64)>,
     pub bytes: usize,
 }
 
@@ -227,12 +230,21 @@ pub fn slices_per_block(nnz: i64, n: i64, size: u32) -> u32 {
     (tiles * slices / (3 * RESIDENT_BLOCKS)).clamp(1, slices) as u32
 }
 
-fn tile_layout(nnz: i64, n: i64, size: u32, batches: i64, compute: crate::types::DataType, shared_structure: bool) -> TileLayout {
+fn tile_layout(nnz: i64, n: i64, size: u32, batches: i64, compute: crate::types::DataType, shared_structure: bool, split_slots: Option<i64>) -> TileLayout {
+    let mut t = tile_bookkeeping(nnz, n, size, batches, compute, shared_structure);
+    if let Some(slots) = split_slots {
+        t.split_at = Some((t.bytes, slots));
+        t.bytes += align_up(split_rows::table_bytes(slots));
+    }
+    t
+}
+
+fn tile_bookkeeping(nnz: i64, n: i64, size: u32, batches: i64, compute: crate::types::DataType, shared_structure: bool) -> TileLayout {
     let count = (nnz + size as i64 - 1) / size as i64;
     if count <= 1 {
         // No partials and no row table; only the room where preprocess measures the longest row.
         let (longest_at, bytes) = if shared_structure { (Some(0), ALIGN) } else { (None, 0) };
-        return TileLayout { count, head_at: 0, tail_at: 0, ready_at: 0, rows_at: None, token_at: 0, longest_at, bytes };
+        return TileLayout { count, head_at: 0, tail_at: 0, ready_at: 0, rows_at: None, token_at: 0, longest_at, split_at: None, bytes };
     }
     let partials = align_up((batches * count * n) as usize * compute.size_bytes() as usize);
     let head_at = 0;
@@ -241,10 +253,20 @@ fn tile_layout(nnz: i64, n: i64, size: u32, batches: i64, compute: crate::types:
     let flags = (batches * count) as usize * crate::kernels::spmm::tile_slices(n) as usize;
     let token_at = ready_at + align_up(flags * 8);
     if !shared_structure {
-        return TileLayout { count, head_at, tail_at, ready_at, rows_at: None, token_at: 0, longest_at: None, bytes: token_at };
+        return TileLayout { count, head_at, tail_at, ready_at, rows_at: None, token_at: 0, longest_at: None, split_at: None, bytes: token_at };
     }
     let rows_at = token_at + ALIGN;
-    TileLayout { count, head_at, tail_at, ready_at, rows_at: Some(rows_at), token_at, longest_at: Some(token_at + 8), bytes: rows_at + align_up((count + 1) as usize * 8) }
+    TileLayout {
+        count,
+        head_at,
+        tail_at,
+        ready_at,
+        rows_at: Some(rows_at),
+        token_at,
+        longest_at: Some(token_at + 8),
+        split_at: None,
+        bytes: rows_at + align_up((count + 1) as usize * 8),
+    }
 }
 
 /// The tile kernel keeps a column of op(A), and op(B)'s row stride in bytes (after staging), in
@@ -387,7 +409,11 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
         p.schedule = Some(schedule(&d, types, call.a.nnz, d.batches as i64));
     }
     if let Kernel::Tiles { size, .. } | Kernel::TensorCore { size, .. } = p.kernel {
-        p.tiles = Some(tile_layout(call.a.nnz, d.n, size, d.batches as i64, types.compute, shared_structure));
+        // Room for a split-row table: the tile kernel's CUDA-core plans of one batch (sized for
+        // narrow slices, whose blocks hold the most groups).
+        let split = (matches!(p.kernel, Kernel::Tiles { .. }) && shared_structure && d.batches == 1 && split_rows::eligible(d.m, call.a.nnz))
+            .then(|| split_rows::capacity(d.m, call.a.nnz, crate::kernels::spmm::short_rows_per_block(types.ab, crate::kernels::params::spmm::SPMM_TILE_SLICE as u64) as i64));
+        p.tiles = Some(tile_layout(call.a.nnz, d.n, size, d.batches as i64, types.compute, shared_structure, split));
     }
     if let Kernel::TensorCore { accurate, reorder, .. } = p.kernel {
         p.tc = Some(TcLayout::new(d.m, call.a.nnz, d.n, tc_value_bytes(types, accurate), reorder));
@@ -447,19 +473,25 @@ mod tests {
 
     #[test]
     fn tile_layout_has_no_partials_for_one_tile() {
-        let one = tile_layout(1000, 64, 1024, 1, CUDA_R_32F, true);
+        let one = tile_layout(1000, 64, 1024, 1, CUDA_R_32F, true, None);
         assert_eq!((one.count, one.rows_at, one.longest_at, one.bytes), (1, None, Some(0), ALIGN));
-        let apart = tile_layout(1000, 64, 1024, 2, CUDA_R_32F, false);
+        let apart = tile_layout(1000, 64, 1024, 2, CUDA_R_32F, false, None);
         assert_eq!((apart.count, apart.longest_at, apart.bytes), (1, None, 0));
-        let many = tile_layout(5000, 64, 1024, 2, CUDA_R_32F, false);
+        let many = tile_layout(5000, 64, 1024, 2, CUDA_R_32F, false, None);
         assert_eq!(many.count, 5);
         assert_eq!(many.tail_at, align_up(2 * 5 * 64 * 4));
         assert_eq!(many.bytes, 2 * align_up(2 * 5 * 64 * 4) + align_up(2 * 5 * 2 * 8));
         assert_eq!(many.rows_at, None);
-        let table = tile_layout(5000, 64, 1024, 2, CUDA_R_32F, true);
+        let table = tile_layout(5000, 64, 1024, 2, CUDA_R_32F, true, None);
         assert_eq!(table.rows_at, Some(many.bytes + ALIGN));
         assert_eq!(table.longest_at, Some(table.token_at + 8));
         assert_eq!(table.bytes, many.bytes + ALIGN + align_up(6 * 8));
+        let split = tile_layout(5000, 64, 1024, 1, CUDA_R_32F, true, Some(100));
+        let plain = tile_layout(5000, 64, 1024, 1, CUDA_R_32F, true, None);
+        assert_eq!(split.split_at, Some((plain.bytes, 100)), "the table after the tile bookkeeping");
+        assert_eq!(split.bytes, plain.bytes + align_up(101 * split_rows::SLOT_BYTES), "the token, then the slots");
+        let one = tile_layout(1000, 64, 1024, 1, CUDA_R_32F, true, Some(7));
+        assert_eq!((one.split_at, one.bytes), (Some((ALIGN, 7)), ALIGN + align_up(8 * 16)), "one tile keeps room too");
     }
 
     #[test]

@@ -171,10 +171,10 @@ pub const TILE_MAX: i64 = 65_536;
 /// the tiles must also fit one wave of the resident warps: a second, mostly empty wave costs a
 /// warp's whole latency, so the size doubles instead (session 12: ddi_like, 1M entries, FP64,
 /// whose 80-register kernel holds 3168 warps on the H100 against 3903 tiles of 256).
-/// `OXSPARSE_SPMV_TILE` overrides it (a power of two from CHUNK to TILE_MAX).
+/// `OXSPARSE_SPMV_TILE` overrides it (a multiple of CHUNK up to TILE_MAX).
 pub fn tile_size(nnz: i64, slots: i64) -> i64 {
     static FORCED: once_cell::sync::Lazy<Option<i64>> = once_cell::sync::Lazy::new(|| {
-        std::env::var("OXSPARSE_SPMV_TILE").ok().and_then(|v| v.parse::<i64>().ok()).filter(|&t| (CHUNK..=TILE_MAX).contains(&t) && (t as u64).is_power_of_two())
+        std::env::var("OXSPARSE_SPMV_TILE").ok().and_then(|v| v.parse::<i64>().ok()).filter(|&t| (CHUNK..=TILE_MAX).contains(&t) && t % CHUNK == 0)
     });
     if let Some(t) = *FORCED {
         return t;

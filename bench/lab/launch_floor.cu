@@ -1,0 +1,195 @@
+// Lab: how much of a small call's time is ours? Times, on an idle legacy stream, the host time
+// and the event-to-event time of (a) one empty kernel launched through the driver API with a
+// parameter block like ours, (b) the driver calls our launch path makes around it, and (c)
+// oxsparseSpMV / oxsparseSpMM on a small random matrix, plain and preprocessed. The bench's small
+// cases take event time = host time before the launch + launch latency + the kernel; (a) is the
+// floor of the first two. Standalone: nvcc on the GPU machine, linked against the carried library.
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <oxsparse.h>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <random>
+#include <vector>
+
+#define CK(x) do { CUresult r_ = (x); if (r_ != CUDA_SUCCESS) { std::printf("%s failed: %d (line %d)\n", #x, (int)r_, __LINE__); std::exit(1); } } while (0)
+#define RT(x) do { cudaError_t r_ = (x); if (r_ != cudaSuccess) { std::printf("%s failed: %s\n", #x, cudaGetErrorString(r_)); std::exit(1); } } while (0)
+#define OX(x) do { oxsparseStatus_t s_ = (x); if (s_ != 0) { std::printf("%s failed: status %d\n", #x, (int)s_); std::exit(1); } } while (0)
+
+struct Block { unsigned long long w[24]; };  // 192 bytes, the size of our SpMM parameter block
+__global__ void empty_kernel(Block) {}
+__global__ void small_kernel(unsigned long long) {}
+__global__ void noarg_kernel() {}
+__global__ void touch_kernel(Block b) {
+    if (threadIdx.x == 0 && blockIdx.x == 0 && b.w[0]) *(int *)b.w[0] = 1;
+}
+
+static double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+// Host us and event us of `call`, median of `runs` after warm-up, each call waited for.
+static void timed(const char *what, int runs, const std::function<void()> &call) {
+    cudaEvent_t a, b;
+    RT(cudaEventCreate(&a));
+    RT(cudaEventCreate(&b));
+    for (int i = 0; i < 20; i++) call();
+    RT(cudaDeviceSynchronize());
+    std::vector<double> host, ev;
+    for (int i = 0; i < runs; i++) {
+        RT(cudaEventRecord(a, 0));
+        auto t0 = std::chrono::steady_clock::now();
+        call();
+        host.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+        RT(cudaEventRecord(b, 0));
+        RT(cudaEventSynchronize(b));
+        float ms;
+        RT(cudaEventElapsedTime(&ms, a, b));
+        ev.push_back(ms * 1e3);
+    }
+    std::printf("%-52s host %6.2f us   event %6.2f us (min %6.2f)\n", what, median(host), median(ev), *std::min_element(ev.begin(), ev.end()));
+    RT(cudaEventDestroy(a));
+    RT(cudaEventDestroy(b));
+}
+
+// Host us of one launch on `stream`, median of 400, each waited for (the wait not counted).
+static void launch_host(const char *what, CUstream stream, const std::function<void()> &call) {
+    std::vector<double> host;
+    for (int i = 0; i < 420; i++) {
+        auto t0 = std::chrono::steady_clock::now();
+        call();
+        double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+        if (i >= 20) host.push_back(us);
+        CK(cuStreamSynchronize(stream));
+    }
+    std::printf("%-52s host %6.2f us\n", what, median(host));
+}
+
+// Host ns per call of a cheap driver call, median over batches.
+static void host_only(const char *what, const std::function<void()> &call) {
+    std::vector<double> per;
+    for (int r = 0; r < 21; r++) {
+        auto t0 = std::chrono::steady_clock::now();
+        for (int i = 0; i < 1000; i++) call();
+        per.push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() / 1000);
+    }
+    std::printf("%-52s host %8.1f ns\n", what, median(per));
+}
+
+int main() {
+    RT(cudaFree(0));
+    CUcontext ctx;
+    CK(cuCtxGetCurrent(&ctx));
+    CUfunction fe, ft;
+    RT(cudaGetFuncBySymbol((cudaFunction_t *)&fe, (const void *)empty_kernel));
+    RT(cudaGetFuncBySymbol((cudaFunction_t *)&ft, (const void *)touch_kernel));
+    int *flag;
+    RT(cudaMalloc(&flag, 4));
+    Block blk = {};
+    void *args[] = {&blk};
+    const int runs = 400;
+
+    std::printf("== floor\n");
+    timed("cuLaunchKernel empty, 1 block", runs, [&] { CK(cuLaunchKernel(fe, 1, 1, 1, 256, 1, 1, 0, 0, args, nullptr)); });
+    timed("cuLaunchKernel empty, 1000 blocks", runs, [&] { CK(cuLaunchKernel(fe, 1000, 1, 1, 256, 1, 1, 0, 0, args, nullptr)); });
+    blk.w[0] = (unsigned long long)flag;
+    timed("cuLaunchKernel touch, 1000 blocks", runs, [&] { CK(cuLaunchKernel(ft, 1000, 1, 1, 256, 1, 1, 0, 0, args, nullptr)); });
+    timed("two launches (touch, empty)", runs, [&] {
+        CK(cuLaunchKernel(ft, 1000, 1, 1, 256, 1, 1, 0, 0, args, nullptr));
+        CK(cuLaunchKernel(fe, 1, 1, 1, 256, 1, 1, 0, 0, args, nullptr));
+    });
+    timed("nothing", runs, [&] {});
+    CUfunction fs, fn;
+    RT(cudaGetFuncBySymbol((cudaFunction_t *)&fs, (const void *)small_kernel));
+    RT(cudaGetFuncBySymbol((cudaFunction_t *)&fn, (const void *)noarg_kernel));
+    unsigned long long word = 0;
+    void *sargs[] = {&word};
+    timed("cuLaunchKernel 8-byte argument", runs, [&] { CK(cuLaunchKernel(fs, 1, 1, 1, 256, 1, 1, 0, 0, sargs, nullptr)); });
+    timed("cuLaunchKernel no argument", runs, [&] { CK(cuLaunchKernel(fn, 1, 1, 1, 256, 1, 1, 0, 0, nullptr, nullptr)); });
+    size_t bsize = sizeof(Block);
+    void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &blk, CU_LAUNCH_PARAM_BUFFER_SIZE, &bsize, CU_LAUNCH_PARAM_END};
+    timed("cuLaunchKernel 192 B through extra", runs, [&] { CK(cuLaunchKernel(fe, 1, 1, 1, 256, 1, 1, 0, 0, nullptr, extra)); });
+    timed("cudaLaunchKernel 192 B", runs, [&] { RT(cudaLaunchKernel((const void *)empty_kernel, dim3(1), dim3(256), args, 0, 0)); });
+    timed("<<<>>> 192 B", runs, [&] { empty_kernel<<<1, 256>>>(blk); });
+    CUstream s_nb, s_bl;
+    CK(cuStreamCreate(&s_nb, CU_STREAM_NON_BLOCKING));
+    CK(cuStreamCreate(&s_bl, CU_STREAM_DEFAULT));
+    // on another stream the events on the legacy stream do not bracket it; host time only matters
+    launch_host("cuLaunchKernel 192 B, non-blocking stream", s_nb, [&] { CK(cuLaunchKernel(fe, 1, 1, 1, 256, 1, 1, 0, s_nb, args, nullptr)); });
+    launch_host("cuLaunchKernel 192 B, blocking stream", s_bl, [&] { CK(cuLaunchKernel(fe, 1, 1, 1, 256, 1, 1, 0, s_bl, args, nullptr)); });
+    launch_host("cuLaunchKernel 192 B, legacy stream", 0, [&] { CK(cuLaunchKernel(fe, 1, 1, 1, 256, 1, 1, 0, 0, args, nullptr)); });
+    launch_host("cuLaunchKernel 192 B, per-thread stream", CU_STREAM_PER_THREAD, [&] { CK(cuLaunchKernel(fe, 1, 1, 1, 256, 1, 1, 0, CU_STREAM_PER_THREAD, args, nullptr)); });
+    launch_host("cuLaunchKernel 8 B, non-blocking stream", s_nb, [&] { CK(cuLaunchKernel(fs, 1, 1, 1, 256, 1, 1, 0, s_nb, sargs, nullptr)); });
+    RT(cudaDeviceSynchronize());
+
+    std::printf("== driver calls on our path\n");
+    host_only("cuCtxGetCurrent", [&] { CUcontext c; CK(cuCtxGetCurrent(&c)); });
+    host_only("cuCtxGetId", [&] { unsigned long long id; CK(cuCtxGetId(ctx, &id)); });
+    host_only("cuPointerGetAttribute(BUFFER_ID)", [&] { unsigned long long id; CK(cuPointerGetAttribute(&id, CU_POINTER_ATTRIBUTE_BUFFER_ID, (CUdeviceptr)flag)); });
+    host_only("cuStreamIsCapturing(legacy)", [&] { CUstreamCaptureStatus s; CK(cuStreamIsCapturing(0, &s)); });
+
+    // A small random matrix: m x m, 8 entries per row, random columns and values.
+    const int m = 4096, per = 8, nnz = m * per, n = 32;
+    std::mt19937 rng(7);
+    std::vector<int> off(m + 1), col(nnz);
+    std::vector<float> val(nnz), x(m * n);
+    for (int i = 0; i <= m; i++) off[i] = i * per;
+    for (int e = 0; e < nnz; e++) { col[e] = rng() % m; val[e] = (rng() % 1000) / 500.0f - 1; }
+    std::sort(col.begin(), col.end());  // per row sortedness does not matter for timing
+    for (auto &v : x) v = (rng() % 1000) / 500.0f - 1;
+    int *d_off, *d_col;
+    float *d_val, *d_x, *d_y, *d_b, *d_c;
+    RT(cudaMalloc(&d_off, 4 * (m + 1)));
+    RT(cudaMalloc(&d_col, 4 * nnz));
+    RT(cudaMalloc(&d_val, 4 * nnz));
+    RT(cudaMalloc(&d_x, 4 * m));
+    RT(cudaMalloc(&d_y, 4 * m));
+    RT(cudaMalloc(&d_b, 4 * m * n));
+    RT(cudaMalloc(&d_c, 4 * m * n));
+    RT(cudaMemcpy(d_off, off.data(), 4 * (m + 1), cudaMemcpyHostToDevice));
+    RT(cudaMemcpy(d_col, col.data(), 4 * nnz, cudaMemcpyHostToDevice));
+    RT(cudaMemcpy(d_val, val.data(), 4 * nnz, cudaMemcpyHostToDevice));
+    RT(cudaMemcpy(d_x, x.data(), 4 * m, cudaMemcpyHostToDevice));
+    RT(cudaMemcpy(d_b, x.data(), 4 * m * n, cudaMemcpyHostToDevice));
+
+    oxsparseHandle_t h;
+    OX(oxsparseCreate(&h));
+    oxsparseSpMatDescr_t A;
+    oxsparseDnVecDescr_t X, Y;
+    oxsparseDnMatDescr_t B, C;
+    OX(oxsparseCreateCsr(&A, m, m, nnz, d_off, d_col, d_val, OXSPARSE_INDEX_32I, OXSPARSE_INDEX_32I, OXSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+    OX(oxsparseCreateDnVec(&X, m, d_x, CUDA_R_32F));
+    OX(oxsparseCreateDnVec(&Y, m, d_y, CUDA_R_32F));
+    OX(oxsparseCreateDnMat(&B, m, n, n, d_b, CUDA_R_32F, OXSPARSE_ORDER_ROW));
+    OX(oxsparseCreateDnMat(&C, m, n, n, d_c, CUDA_R_32F, OXSPARSE_ORDER_ROW));
+    float alpha = 0.7f, beta = 0.0f;
+    const auto NT = OXSPARSE_OPERATION_NON_TRANSPOSE;
+    size_t mv_bytes = 0, mm_bytes = 0;
+    OX(oxsparseSpMV_bufferSize(h, NT, &alpha, A, X, &beta, Y, CUDA_R_32F, OXSPARSE_SPMV_ALG_DEFAULT, &mv_bytes));
+    OX(oxsparseSpMM_bufferSize(h, NT, NT, &alpha, A, B, &beta, C, CUDA_R_32F, OXSPARSE_SPMM_ALG_DEFAULT, &mm_bytes));
+    void *mv_buf, *mm_buf;
+    RT(cudaMalloc(&mv_buf, mv_bytes + 256));
+    RT(cudaMalloc(&mm_buf, mm_bytes + 256));
+
+    std::printf("== oxsparse, %d x %d, %d entries, FP32 (SpMM N=%d row-major)\n", m, m, nnz, n);
+    timed("oxsparseSpMV plain", runs, [&] { OX(oxsparseSpMV(h, NT, &alpha, A, X, &beta, Y, CUDA_R_32F, OXSPARSE_SPMV_ALG_DEFAULT, mv_buf)); });
+    timed("oxsparseSpMM plain", runs, [&] { OX(oxsparseSpMM(h, NT, NT, &alpha, A, B, &beta, C, CUDA_R_32F, OXSPARSE_SPMM_ALG_DEFAULT, mm_buf)); });
+    OX(oxsparseSpMV_preprocess(h, NT, &alpha, A, X, &beta, Y, CUDA_R_32F, OXSPARSE_SPMV_ALG_DEFAULT, mv_buf));
+    OX(oxsparseSpMM_preprocess(h, NT, NT, &alpha, A, B, &beta, C, CUDA_R_32F, OXSPARSE_SPMM_ALG_DEFAULT, mm_buf));
+    timed("oxsparseSpMV preprocessed", runs, [&] { OX(oxsparseSpMV(h, NT, &alpha, A, X, &beta, Y, CUDA_R_32F, OXSPARSE_SPMV_ALG_DEFAULT, mv_buf)); });
+    timed("oxsparseSpMM preprocessed", runs, [&] { OX(oxsparseSpMM(h, NT, NT, &alpha, A, B, &beta, C, CUDA_R_32F, OXSPARSE_SPMM_ALG_DEFAULT, mm_buf)); });
+    timed("oxsparseSpMV_bufferSize (host work only)", runs, [&] { OX(oxsparseSpMV_bufferSize(h, NT, &alpha, A, X, &beta, Y, CUDA_R_32F, OXSPARSE_SPMV_ALG_DEFAULT, &mv_bytes)); });
+    timed("oxsparseSpMM_bufferSize (host work only)", runs, [&] { OX(oxsparseSpMM_bufferSize(h, NT, NT, &alpha, A, B, &beta, C, CUDA_R_32F, OXSPARSE_SPMM_ALG_DEFAULT, &mm_bytes)); });
+    OX(oxsparseDestroySpMat(A));
+    OX(oxsparseDestroyDnVec(X));
+    OX(oxsparseDestroyDnVec(Y));
+    OX(oxsparseDestroyDnMat(B));
+    OX(oxsparseDestroyDnMat(C));
+    OX(oxsparseDestroy(h));
+    std::printf("launch_floor: done\n");
+    return 0;
+}

@@ -1,0 +1,265 @@
+//! Split rows: the short-row kernel (kernels/spmm_short_rows.cu) over a table of work that
+//! preprocess builds for matrices with long rows, instead of the tile kernel.
+//!
+//! Every row of op(A) gets one group of lanes, as in the short-row kernel, except that a row longer
+//! than `PIECE` entries is cut into pieces of at most about that many, one group each; the pieces
+//! of a row lie in consecutive groups of one block, which adds them through shared memory, in
+//! piece order, before the row's first group writes C (RoDe's row decomposition, with no partials
+//! in global memory, no atomics and no second launch; results bitwise reproducible).
+//!
+//! The table: preprocess's token (16 bytes: a buffer overwritten since is not trusted, and the
+//! kernel takes the rows one group each, right but slowly), then one 16-byte slot per group, block
+//! after block (`SLOT_BYTES`):
+//!   word 0: the piece's first entry (bits 0-47) | pieces << 48, where pieces is 1 for a whole
+//!           row, k >= 2 for the first of the k pieces of one row (the next k - 1 slots of the
+//!           block), 0 for another piece or an idle slot;
+//!   word 1: the row (bits 0-31) | the piece's entries << 32.
+//! A row of more than `PIECE` x (groups per block) entries is cut into one piece per group of a
+//! whole block; such blocks come first, so their longer chains are not the kernel's tail.
+//!
+//! Why: the tile kernel cuts every matrix evenly but pays about ten dependent memory trips per
+//! block; the short-row kernel pays three or four per row but lasts as long as its longest row.
+//! Cutting the long rows keeps the short-row kernel's chains short, up to the rows that need
+//! more than a block (`takes` keeps the tiles for those, and for matrices of very short rows). Measured in the
+//! session-14 lab (bench/lab/spmm_rows.cu, H100, FP32, same process as cuSPARSE): pieces of at
+//! most 64 entries ran the social graphs the tiles lose on at 0.9-1.15x cuSPARSE's best at
+//! N = 64-256 (fb100_Cornell5 N = 128 0.95x, blogcatalog 0.98x, squirrel 1.14x; the tiles: 0.77x,
+//! 0.82x, 0.90x); 128 or more entries per piece were slower (a group's chain grows with its piece).
+//!
+//! Preprocess reads op(A)'s row offsets back to build the table (not under graph capture), so a
+//! plain call keeps the tiles and may differ from a preprocessed one in rounding, as with the
+//! short-row kernel.
+
+/// Entries per piece, at most (unless a row needs more pieces than a block has groups).
+pub const PIECE: i64 = 64;
+/// The longest row may give each group of its block at most this many entries.
+pub const LONGEST_PER_GROUP: i64 = 160;
+/// Rows must hold this many entries on average...
+pub const MEAN: i64 = 10;
+/// ...unless the matrix has at most this many entries.
+pub const SMALL_NNZ: i64 = 32 * 1024;
+/// Bytes per slot of the table.
+pub const SLOT_BYTES: usize = 16;
+/// Matrices with more entries keep the tile kernel (and the table's room is not reserved).
+pub const MAX_NNZ: i64 = 8_000_000;
+
+const BEGIN_BITS: u32 = 48;
+
+/// `OXSPARSE_SPMM_KERNEL=split_rows`: preprocess builds the table whenever the plan has room for
+/// it, even when every row is short (for tests and comparisons; plain calls keep the tiles).
+pub fn forced() -> bool {
+    static FORCED: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_KERNEL").as_deref() == Ok("split_rows"));
+    *FORCED
+}
+
+/// The choice for a matrix (not all of whose rows are short) of `m` rows and `nnz` entries whose
+/// longest row has `longest`, with `groups` groups per block. Measured on the H100 (session 14,
+/// bench/NOTES.md, FP32 against the tiles in the same run): 1.1-1.6x on matrices whose rows hold
+/// 14-234 entries on average (the social graphs, ddi_like, bcsstk13, pushpull at N >= 64) and on
+/// small ones (cora, citeseer, the airports: 1.05-1.2x); 0.45-0.7x where one row's block of pieces
+/// outlasts the rest (github_musae, 9458 entries; vsp_model1, 17663) and 0.5-0.9x where most
+/// rows hold a few entries (arxiv_like and youtube_like, 5-7 on average; pubmed, film_actor,
+/// PGPgiantcompo), which the tile kernel packs.
+pub fn takes(longest: i64, m: i64, nnz: i64, groups: i64) -> bool {
+    longest <= LONGEST_PER_GROUP * groups && (nnz >= MEAN * m || nnz <= SMALL_NNZ)
+}
+
+/// Whether a matrix of `m` rows and `nnz` entries may take split rows (and its plan keeps room
+/// for the table): one block's rows are addressed by 32-bit rows and 48-bit entry offsets.
+pub fn eligible(m: i64, nnz: i64) -> bool {
+    m > 0 && m < i32::MAX as i64 && nnz > 0 && nnz <= MAX_NNZ
+}
+
+/// Slots the table may need for `m` rows and `nnz` entries with `groups` groups per block: a row
+/// takes one slot, or at most 2 x len / PIECE when cut (len > PIECE), so the used slots S are at
+/// most m + 2 nnz / PIECE; a block is closed early only for a row that does not fit its free slots,
+/// so the idle slots are fewer than S; plus one partly filled last block.
+pub fn capacity(m: i64, nnz: i64, groups: i64) -> i64 {
+    2 * (m + 2 * ceil_div(nnz, PIECE)) + groups
+}
+
+/// The table for rows `begin[r] .. end[r]` (entry offsets), `groups` groups per block, and the
+/// number of blocks it fills.
+pub fn build(begins: &[i64], ends: &[i64], groups: usize) -> (Vec<[u64; 2]>, u32) {
+    assert_eq!(begins.len(), ends.len());
+    let mut t = Table { slots: Vec::new(), groups, used: 0 };
+    let whole_block = PIECE * groups as i64;
+    // Rows that need a whole block first (their groups' chains are the longest), then the rest.
+    for pass in [true, false] {
+        for (r, (&b, &e)) in begins.iter().zip(ends).enumerate() {
+            let len = (e - b).max(0);
+            if (len > whole_block) == pass {
+                t.place(r as u64, b, len);
+            }
+        }
+    }
+    t.close_block();
+    let blocks = (t.slots.len() / groups) as u32;
+    (t.slots, blocks)
+}
+
+struct Table {
+    slots: Vec<[u64; 2]>,
+    groups: usize,
+    /// Slots used in the open block.
+    used: usize,
+}
+
+impl Table {
+    fn place(&mut self, row: u64, begin: i64, len: i64) {
+        let pieces = if len <= PIECE { 1 } else { (ceil_div(len, PIECE) as usize).min(self.groups) };
+        if self.used + pieces > self.groups {
+            self.close_block();
+        }
+        let per = ceil_div(len, pieces as i64).max(1);
+        for i in 0..pieces {
+            let b = begin + i as i64 * per;
+            let n = (len - i as i64 * per).clamp(0, per);
+            let lead = if i == 0 { pieces as u64 } else { 0 };
+            self.slots.push([b as u64 | lead << BEGIN_BITS, row | (n as u64) << 32]);
+        }
+        self.used += pieces;
+    }
+
+    /// Fills the open block with idle slots.
+    fn close_block(&mut self) {
+        if self.used > 0 {
+            self.slots.resize(self.slots.len() + self.groups - self.used, [0, 0]);
+            self.used = 0;
+        }
+    }
+}
+
+/// a / b rounded up, for a >= 0, b > 0.
+fn ceil_div(a: i64, b: i64) -> i64 {
+    (a + b - 1) / b
+}
+
+/// Decodes row offsets of `index_bytes` (4 or 8) bytes each, less `base`, into begins and ends.
+pub fn rows_from_offsets(bytes: &[u8], index_bytes: usize, base: i64) -> (Vec<i64>, Vec<i64>) {
+    let offsets: Vec<i64> = match index_bytes {
+        4 => bytes.chunks_exact(4).map(|c| i32::from_ne_bytes(c.try_into().unwrap()) as i64 - base).collect(),
+        _ => bytes.chunks_exact(8).map(|c| i64::from_ne_bytes(c.try_into().unwrap()) - base).collect(),
+    };
+    let m = offsets.len().saturating_sub(1);
+    (offsets[..m].to_vec(), offsets[1.min(offsets.len())..].to_vec())
+}
+
+/// Bytes of a table of `slots` slots: the token's 16, then the slots.
+pub fn table_bytes(slots: i64) -> usize {
+    SLOT_BYTES * (1 + slots.max(0) as usize)
+}
+
+/// The table as bytes, for the upload: `token`, then the slots.
+pub fn to_bytes(token: u64, slots: &[[u64; 2]]) -> Vec<u8> {
+    std::iter::once([token, 0]).chain(slots.iter().copied()).flat_map(|s| s.into_iter().flat_map(|w| w.to_ne_bytes())).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// (row, begin, len, pieces) of a slot.
+    fn decode(s: [u64; 2]) -> (u64, i64, i64, u64) {
+        (s[1] & 0xffff_ffff, (s[0] & ((1 << BEGIN_BITS) - 1)) as i64, (s[1] >> 32) as i64, s[0] >> BEGIN_BITS)
+    }
+
+    /// Every entry of every row lies in exactly one piece, the pieces of a row are consecutive in
+    /// one block and in entry order, led by a slot that counts them; the table fits `capacity`.
+    fn check(lens: &[i64], groups: usize) {
+        let mut begins = vec![0i64];
+        for l in lens {
+            begins.push(begins.last().unwrap() + l);
+        }
+        let ends = begins[1..].to_vec();
+        begins.pop();
+        let (slots, blocks) = build(&begins, &ends, groups);
+        assert_eq!(slots.len(), blocks as usize * groups);
+        let nnz: i64 = lens.iter().sum();
+        assert!(slots.len() as i64 <= capacity(lens.len() as i64, nnz, groups as i64), "{} slots over capacity", slots.len());
+        let mut covered = vec![0i64; lens.len()];
+        let mut i = 0;
+        while i < slots.len() {
+            let (row, begin, len, pieces) = decode(slots[i]);
+            if pieces == 0 {
+                assert_eq!((row, len), (0, 0), "an idle slot outside a row's pieces");
+                i += 1;
+                continue;
+            }
+            let r = row as usize;
+            assert_eq!(begin, begins[r], "a row starts with its first piece");
+            assert!(i % groups + pieces as usize <= groups, "a row's pieces stay in one block");
+            let mut next = begin;
+            for s in 0..pieces as usize {
+                let (pr, pb, pl, pp) = decode(slots[i + s]);
+                assert_eq!((pr, pb), (row, next), "pieces in entry order");
+                assert_eq!(pp, if s == 0 { pieces } else { 0 });
+                assert!(pl <= PIECE.max(ceil_div(lens[r], groups as i64)));
+                next += pl;
+                covered[r] += pl;
+            }
+            if pieces == 1 {
+                assert_eq!(len, lens[r]);
+            }
+            i += pieces as usize;
+        }
+        assert_eq!(covered, lens, "every entry once");
+    }
+
+    #[test]
+    fn tables_cover_every_entry_once_within_capacity() {
+        check(&[], 32);
+        check(&[0, 0, 3], 32);
+        check(&[64, 65, 128, 129, 0, 1], 32);
+        check(&[PIECE * 32 + 1, 5, PIECE * 40], 32);
+        check(&[PIECE * 16 + 7; 3], 16);
+        // Seeded random skewed rows (a few long ones among many short), several block sizes.
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for groups in [8usize, 16, 32] {
+            let lens: Vec<i64> = (0..3000)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    match x % 100 {
+                        0 => (x >> 8) as i64 % 5000,
+                        1..=10 => (x >> 8) as i64 % 400,
+                        _ => (x >> 8) as i64 % 40,
+                    }
+                })
+                .collect();
+            check(&lens, groups);
+        }
+    }
+
+    /// The matrices measured in session 14 (longest row, rows, entries) fall on their measured
+    /// side (FP32: 32 groups per block).
+    #[test]
+    fn measured_matrices_fall_on_their_measured_side() {
+        let split = [(3156, 18_660, 1_581_554), (3992, 10_312, 667_966), (708, 6440, 502_504), (360, 16_706, 242_502), (893, 7115, 103_689),
+            (4267, 4267, 998_905), (168, 2708, 10_556)];
+        for (longest, m, nnz) in split {
+            assert!(takes(longest, m, nnz, 32), "{longest} of {nnz}/{m}");
+        }
+        let tiles = [(9458, 37_700, 578_006), (17_663, 45_101, 379_952), (171, 19_717, 88_651), (1303, 7600, 53_411), (20_000, 169_343, 1_128_870)];
+        for (longest, m, nnz) in tiles {
+            assert!(!takes(longest, m, nnz, 32), "{longest} of {nnz}/{m}");
+        }
+        assert!(!takes(4267, 4267, 998_905, 16), "FP64's blocks hold 16 groups");
+    }
+
+    #[test]
+    fn whole_block_rows_come_first() {
+        let (slots, _) = build(&[0, 10, 10 + PIECE * 40], &[10, 10 + PIECE * 40, 20 + PIECE * 40], 32);
+        assert_eq!(decode(slots[0]).0, 1, "the row of 40 pieces' worth leads");
+        assert_eq!(decode(slots[0]).3, 32);
+    }
+
+    #[test]
+    fn offsets_decode_with_base() {
+        let bytes: Vec<u8> = [1i32, 3, 3, 7].iter().flat_map(|v| v.to_ne_bytes()).collect();
+        assert_eq!(rows_from_offsets(&bytes, 4, 1), (vec![0, 2, 2], vec![2, 2, 6]));
+        let bytes: Vec<u8> = [0i64, 5].iter().flat_map(|v| v.to_ne_bytes()).collect();
+        assert_eq!(rows_from_offsets(&bytes, 8, 0), (vec![0], vec![5]));
+    }
+}

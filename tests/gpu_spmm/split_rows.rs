@@ -1,0 +1,89 @@
+//! Split rows (src/ops/spmm/split_rows.rs): after preprocess, a matrix with long rows runs the
+//! short-row kernel over a table of row pieces whose pieces of a row meet in shared memory.
+//! Against the float64 reference over the vectorised types, index types and bases, op(A) read as
+//! stored and through row views, both layouts of B and C, widths that leave lanes of a slice idle,
+//! rows just over one piece, rows that need a whole block of pieces, skewed rows, beta zero (C
+//! poisoned) and not; and the choice (a plain call keeps the tiles, batches keep them too).
+
+use super::harness::*;
+use super::*;
+use oxsparse::types::DataType::*;
+
+const TYPES: [Types; 6] = [
+    F32,
+    (CUDA_R_64F, CUDA_R_64F, CUDA_R_64F),
+    (CUDA_R_16F, CUDA_R_16F, CUDA_R_32F),
+    (CUDA_R_16F, CUDA_R_32F, CUDA_R_32F),
+    (CUDA_R_16BF, CUDA_R_16BF, CUDA_R_32F),
+    (CUDA_R_16BF, CUDA_R_32F, CUDA_R_32F),
+];
+
+/// Every case is preprocessed and has rows of op(A) too long for the short-row rule but within the
+/// split-row rule, so its call runs on split rows (one batch). The generator's pattern describes A's stored rows: skewed rows
+/// stay rows of op(A) only without a transpose (CSR as stored, CSC and COO through row views);
+/// dense ones are long either way.
+pub fn cases() -> Vec<Case> {
+    let skewed: [((i64, i64, i64), Pattern); 8] = [
+        // rows of 2500 / (rank + 1): pieces of about 64; the longest row needs more than a block of
+        // pieces (FP32 and 16-bit: 32 groups, FP64: 16) and is cut into one per group
+        ((400, 4000, 32), Pattern::Skewed(2500)),
+        ((257, 2100, 36), Pattern::Skewed(2100)),
+        // one such row among rows of 0 to 3 entries (a small matrix: the rule takes it)
+        ((1200, 10_000, 40), Pattern::HeavyRow(2500)),
+        // rows of ~500: eight pieces, four rows per block of 32 groups
+        ((90, 2000, 96), Pattern::Random),
+        ((33, 3000, 4), Pattern::Skewed(2400)),
+        // FP32's 64-column slices: two, three and four of them
+        ((300, 1500, 128), Pattern::Skewed(1400)),
+        ((300, 1500, 192), Pattern::Skewed(1200)),
+        ((120, 700, 256), Pattern::Skewed(700)),
+    ];
+    // rows of 300 (five pieces) and of 130 (three: over 128, and the matrix under 64 x 130 entries)
+    let dense: [((i64, i64, i64), Pattern); 2] = [((70, 300, 64), Pattern::Dense), ((41, 130, 8), Pattern::Dense)];
+    let as_rows = [(Fmt::Csr, N), (Fmt::Csc, N), (Fmt::Coo, N)];
+    let any = [(Fmt::Csr, N), (Fmt::Csc, T), (Fmt::Csr, T), (Fmt::Csc, N), (Fmt::Coo, N)];
+    let mut cases = Vec::new();
+    for (t, &types) in TYPES.iter().enumerate() {
+        let shapes = skewed.iter().map(|s| (*s, &as_rows[..])).chain(dense.iter().map(|s| (*s, &any[..])));
+        for (s, ((shape, pattern), formats)) in shapes.enumerate() {
+            let i = cases.len();
+            let (fmt, op_a) = pick(formats, t + s);
+            let (order_b, order_c) = (pick(&[ROW, COL], i), pick(&[ROW, ROW, COL], i));
+            let case = Case { op_a, types, pattern, order_b, order_c, preprocess: true, ..Case::new(fmt, shape) };
+            cases.push(vary(case, 23_000 + i));
+        }
+    }
+    cases
+}
+
+#[test]
+fn split_rows_match_the_reference() {
+    sweep("spmm split rows (after preprocess)", &cases());
+}
+
+/// Skewed rows of one batch: preprocess takes split rows, which add a long row in pieces where the
+/// tiles cut it elsewhere: the bits differ from the plain call's, both are right, and a second
+/// preprocessed call repeats them. The same matrix shared by two batches keeps the tiles: the
+/// bits are the plain call's. Skipped when OXSPARSE_SPMM_KERNEL forces a kernel.
+#[test]
+fn preprocess_splits_long_rows_of_one_batch() {
+    let Some(_gpu) = gpu("spmm split rows: the choice") else { return };
+    if let Ok(v) = std::env::var("OXSPARSE_SPMM_KERNEL") {
+        println!("SKIP spmm split rows: the choice (OXSPARSE_SPMM_KERNEL={v} forces a kernel)");
+        return;
+    }
+    let h = CHandle::new();
+    let one = Case { order_b: ROW, order_c: ROW, pattern: Pattern::Skewed(3000), ..Case::new(Fmt::Csr, (400, 4000, 64)) };
+    let shared = Case { batch: Batch { a: 1, b: 2, c: 2, shared: false }, ..one };
+    for (case, differ) in [(one, true), (shared, false)] {
+        let p = Problem::new(&case);
+        let g = Gpu::upload(&p).unwrap();
+        let plain = run(&h, &p, &g, false).unwrap();
+        let preprocessed = run(&h, &p, &g, true).unwrap();
+        p.check(&plain).unwrap_or_else(|e| panic!("{} plain: {e}", case.label()));
+        p.check(&preprocessed).unwrap_or_else(|e| panic!("{} preprocessed: {e}", case.label()));
+        assert_eq!(plain != preprocessed, differ, "{}: preprocess should {}split the rows", case.label(), if differ { "" } else { "not " });
+        assert!(run(&h, &p, &g, true).unwrap() == preprocessed, "{}: a second preprocessed call differs bitwise", case.label());
+    }
+    println!("spmm split rows: the choice: one batch on split rows, two batches on tiles");
+}
