@@ -562,7 +562,8 @@ oxsparseStatus_t oxsparseSpMM_bufferSize(oxsparseHandle_t handle, oxsparseOperat
 /**
  * Optional: builds the plan for these arguments into `externalBuffer` and makes it the active
  * buffer of `matA`. Later `oxsparseSpMM` calls with the same arguments (alpha, beta, the dense
- * values and A's values may change) and that buffer skip the planning. Asynchronous.
+ * values and A's values may change) and that buffer skip the planning. It waits for the GPU
+ * where it measures A's rows (the longest row; the row offsets when it cuts long rows into pieces).
  */
 oxsparseStatus_t oxsparseSpMM_preprocess(oxsparseHandle_t handle, oxsparseOperation_t opA, oxsparseOperation_t opB, const void *alpha, oxsparseConstSpMatDescr_t matA, oxsparseConstDnMatDescr_t matB, const void *beta, oxsparseDnMatDescr_t matC, cudaDataType computeType, oxsparseSpMMAlg_t alg, void *externalBuffer);
 

@@ -58,7 +58,8 @@ pub unsafe extern "C" fn oxsparseSpMM_bufferSize(
 
 /// Optional: builds the plan for these arguments into `externalBuffer` and makes it the active
 /// buffer of `matA`. Later `oxsparseSpMM` calls with the same arguments (alpha, beta, the dense
-/// values and A's values may change) and that buffer skip the planning. Asynchronous.
+/// values and A's values may change) and that buffer skip the planning. It waits for the GPU
+/// where it measures A's rows (the longest row; the row offsets when it cuts long rows into pieces).
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMM_preprocess(
     handle: oxsparseHandle_t,
