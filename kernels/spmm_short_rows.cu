@@ -6,8 +6,9 @@
 //  * `longest_row` (oxs_spmm_longest_row_*): preprocess's measure, an atomic maximum of the row
 //    lengths;
 //  * `short_rows` (oxs_spmm_short_rows_*, and oxs_spmm_split_rows_* over a split-row table;
-//    SpmmRowsParams, its schedule unused): block (x, run, batch). A group of G lanes per row multiplies the row by SLICE columns of op(B), each lane
-//    one 16-byte vector of them, for each column slice of the block's run in turn.
+//    `_wide`: 64-column slices; SpmmRowsParams, its schedule unused): block (x, run, batch). A
+//    group of G lanes per row multiplies the row by a slice of op(B)'s columns, each lane one
+//    16-byte vector of them, for each column slice of the block's run in turn.
 //    Stages, each a function below:
 //      0. work: the group's row, or with the split-row table (`p.split`, preprocess's, one batch)
 //         its slot: a whole row, or a piece of a long row whose pieces share the block;
@@ -31,7 +32,7 @@ using namespace spmm;
 namespace {
 
 constexpr int SLICE = SPMM_TILE_SLICE;  // columns of C per group, as the tile kernel's slices...
-constexpr int WIDE_SLICE = 2 * SLICE;   // ...or twice as many (FP32 with n >= 64: the `_wide` kernels)
+constexpr int WIDE_SLICE = 2 * SLICE;   // ...or twice as many (FP32, n a multiple of 64: `_wide`)
 constexpr int UNROLL = 8;               // B rows in flight per lane
 
 // A B row's slice of W columns is read by G lanes, VEC elements each: 16 bytes for 4- and 8-byte

@@ -61,13 +61,15 @@ pub fn forced() -> bool {
 /// rows hold a few entries (arxiv_like and youtube_like, 5-7 on average; pubmed, film_actor,
 /// PGPgiantcompo), which the tile kernel packs.
 pub fn takes(longest: i64, m: i64, nnz: i64, groups: i64) -> bool {
-    longest <= LONGEST_PER_GROUP * groups && (nnz >= MEAN * m || nnz <= SMALL_NNZ)
+    longest <= LONGEST_PER_GROUP * groups && eligible(m, nnz)
 }
 
-/// Whether a matrix of `m` rows and `nnz` entries may take split rows (and its plan keeps room
-/// for the table): one block's rows are addressed by 32-bit rows and 48-bit entry offsets.
+/// Whether a matrix of `m` rows and `nnz` entries may take split rows, whatever its longest row
+/// (its plan then keeps room for the table, about 32 m + nnz bytes): rows of MEAN entries or more
+/// on average, or a small matrix, and at most MAX_NNZ entries (slots hold 32-bit rows and 48-bit
+/// entry offsets). A matrix of many empty rows never asks for room it would not use.
 pub fn eligible(m: i64, nnz: i64) -> bool {
-    m > 0 && m < i32::MAX as i64 && nnz > 0 && nnz <= MAX_NNZ
+    m > 0 && nnz > 0 && nnz <= MAX_NNZ && (nnz >= MEAN * m || (nnz <= SMALL_NNZ && m <= SMALL_NNZ))
 }
 
 /// Slots the table may need for `m` rows and `nnz` entries with `groups` groups per block: a row
@@ -246,6 +248,16 @@ mod tests {
             assert!(!takes(longest, m, nnz, 32), "{longest} of {nnz}/{m}");
         }
         assert!(!takes(4267, 4267, 998_905, 16), "FP64's blocks hold 16 groups");
+    }
+
+    #[test]
+    fn room_only_where_the_rule_may_take_the_matrix() {
+        assert!(eligible(18_660, 1_581_554));
+        assert!(eligible(2708, 10_556), "small");
+        assert!(!eligible(100_000_000, 30_000), "hypersparse: no table of 10^8 slots");
+        assert!(!eligible(169_343, 1_128_870), "under 10 entries a row");
+        assert!(!eligible(1_000_000, 10_000_001), "over MAX_NNZ");
+        assert!(!eligible(0, 0));
     }
 
     #[test]
