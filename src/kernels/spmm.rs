@@ -109,7 +109,7 @@ pub fn short_rows_per_block(ab: DataType, slice: u64) -> u64 {
 
 /// Blocks of 256 threads of the short-row kernel resident per multiprocessor (its registers allow 4
 /// for every type: kernels/spmm_short_rows.cu).
-const SHORT_ROWS_RESIDENT: u64 = 4;
+pub const SHORT_ROWS_RESIDENT: u64 = 4;
 
 /// Column slices each block of the short-row kernel takes one after another: as many as keep four
 /// waves of blocks, so that matrices of many tiny rows (mdual: 258K rows of 4) do not pay a

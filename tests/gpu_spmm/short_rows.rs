@@ -18,7 +18,10 @@ const TYPES: [Types; 6] = [
 ];
 
 /// Every case is preprocessed, with rows short enough for the rule (the longest at most 128
-/// entries and 8 times the mean, or all of one length), so its call runs the short-row kernel.
+/// entries and 8 times the mean, or all of one length), so its call runs the short-row kernel;
+/// as the matrices are small, those whose rows make two pieces that would fill the device run it
+/// over a split-row table (src/ops/spmm/split_rows.rs `piece`). The device suite's pass with
+/// OXSPARSE_SPMM_KERNEL=short_rows runs them all on whole rows.
 pub fn cases() -> Vec<Case> {
     let shapes: [((i64, i64, i64), Pattern); 8] = [
         ((300, 400, 32), Pattern::Random),
@@ -55,11 +58,11 @@ fn short_rows_match_the_reference() {
     sweep("spmm short rows (after preprocess)", &cases());
 }
 
-/// Rows of 200 entries (at most 256, and the mean): preprocess takes the short-row kernel, which
-/// adds a row in one piece where the tiles add pieces of it: the bits differ, both are right. A row
-/// of 9000 entries in an A that two batches share keeps the tiles (one batch would take split
-/// rows, tests/gpu_spmm/split_rows.rs): the bits are the same. Skipped when OXSPARSE_SPMM_KERNEL
-/// forces a kernel.
+/// Rows of 200 entries (at most 256, and the mean): preprocess takes the short-row kernel (over
+/// pieces, this matrix being small), which adds a row in other pieces than the tiles: the bits
+/// differ, both are right. A row of 9000 entries in an A that two batches share keeps the tiles
+/// (one batch would take split rows, tests/gpu_spmm/split_rows.rs): the bits are the same. Skipped
+/// when OXSPARSE_SPMM_KERNEL forces a kernel.
 #[test]
 fn preprocess_chooses_by_the_longest_row() {
     let Some(_gpu) = gpu("spmm short rows: the choice") else { return };

@@ -295,16 +295,33 @@ fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> 
     if plan::print_enabled() {
         eprintln!("oxsparse: SpMM preprocess: longest row {longest} entries, mean {:.1}", nnz as f64 / m.max(1) as f64);
     }
-    if !split_rows::forced() && short_rows::takes(longest, m, nnz) {
-        return Ok(RowKernel::ShortRows);
-    }
-    // The widest slices whose blocks take the longest row, else narrow ones (more groups a block).
+    let groups = |slice: u64| k::short_rows_per_block(p.types.ab, slice) as i64;
+    // Pieces for slices of `slice` columns: shorter than PIECE when the matrix would not fill the
+    // device's resident groups (split_rows::piece).
+    let piece = |slice: u64| {
+        let resident = h.sm_count.max(1) as i64 * k::SHORT_ROWS_RESIDENT as i64 * groups(slice);
+        split_rows::piece(nnz, (p.dims.n as u64).div_ceil(slice) as i64, resident)
+    };
     let widest = k::short_rows_slice(p.types, p.dims.n);
-    let narrow = SPMM_TILE_SLICE as u64;
-    let fits = |slice: u64| split_rows::forced() || split_rows::takes(longest, m, nnz, k::short_rows_per_block(p.types.ab, slice) as i64);
-    let slice = [widest, narrow].into_iter().find(|&s| fits(s));
+    let slice = if !split_rows::forced() && short_rows::takes(longest, m, nnz) {
+        // Short rows, unless the matrix is too small to fill the device with whole rows and its
+        // longest row makes two pieces or more of the size that would (session 14: bcsstk13,
+        // pushpull, bcsstk17, the airports 1.3-1.7x faster at N = 32; EX5 and cage10, whose rows
+        // are at most 1.5x such a piece, 0.85x at N = 64).
+        match piece(widest) {
+            pc if pc < split_rows::PIECE && 2 * pc <= longest && split_rows::eligible(m, nnz) => Some(widest),
+            _ => return Ok(RowKernel::ShortRows),
+        }
+    } else {
+        // The widest slices whose blocks take the longest row, else narrow ones (more groups a
+        // block).
+        let fits = |slice: u64| split_rows::forced() || split_rows::takes(longest, m, nnz, groups(slice));
+        [widest, SPMM_TILE_SLICE as u64].into_iter().find(|&s| fits(s))
+    };
     let chosen = match (split_at, slice) {
-        (Some((at, slots)), Some(slice)) => build_split_rows(h, call, p, ws, (ws + p.schedule_at as u64 + at as u64, slots), token, slice)?,
+        (Some((at, slots)), Some(slice)) => {
+            build_split_rows(h, call, p, ws, (ws + p.schedule_at as u64 + at as u64, slots), token, (slice, piece(slice)))?
+        }
         _ => RowKernel::Tiles,
     };
     if plan::print_enabled() {
@@ -313,10 +330,11 @@ fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> 
     Ok(chosen)
 }
 
-/// Reads op(A)'s row offsets back, builds the split-row table (split_rows.rs) and uploads it with
-/// `token` to `at`, which has room for `slots` slots (both copies wait for the GPU). Offsets that
-/// do not describe rows within the entries (undefined input) keep the tiles.
-fn build_split_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, (at, slots): (u64, i64), token: u64, slice: u64) -> Result<RowKernel> {
+/// Reads op(A)'s row offsets back, builds the split-row table (split_rows.rs) for slices of
+/// `slice` columns and pieces of `piece` entries, and uploads it with `token` to `at`, which has
+/// room for `slots` slots (both copies wait for the GPU). Offsets that do not describe rows within
+/// the entries (undefined input) keep the tiles.
+fn build_split_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, (at, slots): (u64, i64), token: u64, (slice, piece): (u64, i64)) -> Result<RowKernel> {
     let a = rows(call, p, ws);
     if a.offsets == 0 {
         return Ok(RowKernel::Tiles);
@@ -329,7 +347,7 @@ fn build_split_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, (at, slots): (u6
     if begins.iter().zip(&ends).any(|(&b, &e)| b < 0 || b > e || e > nnz) {
         return Ok(RowKernel::Tiles);
     }
-    let (table, blocks) = split_rows::build(&begins, &ends, k::short_rows_per_block(p.types.ab, slice) as usize);
+    let (table, blocks) = split_rows::build(&begins, &ends, k::short_rows_per_block(p.types.ab, slice) as usize, piece);
     if table.len() as i64 > slots || blocks == 0 {
         return Err(crate::error::Error::Internal(format!("split-row table of {} slots over its room of {slots}", table.len())));
     }

@@ -26,12 +26,19 @@
 //! N = 64-256 (fb100_Cornell5 N = 128 0.95x, blogcatalog 0.98x, squirrel 1.14x; the tiles: 0.77x,
 //! 0.82x, 0.90x); 128 or more entries per piece were slower (a group's chain grows with its piece).
 //!
+//! Pieces are shorter (down to MIN_PIECE) when the matrix would not fill the device (`piece`);
+//! preprocess then also gives a table to a short-row matrix whose longest row makes two such
+//! pieces (session 14: pushpull, bcsstk13, bcsstk17, the airports 1.3-1.7x faster at N = 32).
+//!
 //! Preprocess reads op(A)'s row offsets back to build the table (not under graph capture), so a
 //! plain call keeps the tiles and may differ from a preprocessed one in rounding, as with the
 //! short-row kernel.
 
-/// Entries per piece, at most (unless a row needs more pieces than a block has groups).
+/// Entries per piece, at most (unless a row needs more pieces than a block has groups)...
 pub const PIECE: i64 = 64;
+/// ...or fewer, down to this, when the matrix would not fill the device's resident groups
+/// (`piece`).
+pub const MIN_PIECE: i64 = 16;
 /// The longest row may give each group of its block at most this many entries.
 pub const LONGEST_PER_GROUP: i64 = 160;
 /// Rows must hold this many entries on average...
@@ -73,19 +80,31 @@ pub fn eligible(m: i64, nnz: i64) -> bool {
 }
 
 /// Slots the table may need for `m` rows and `nnz` entries with `groups` groups per block: a row
-/// takes one slot, or at most 2 x len / PIECE when cut (len > PIECE), so the used slots S are at
-/// most m + 2 nnz / PIECE; a block is closed early only for a row that does not fit its free slots,
-/// so the idle slots are fewer than S; plus one partly filled last block.
+/// takes one slot, or at most 2 x len / piece when cut (len > piece >= MIN_PIECE), so the used
+/// slots S are at most m + 2 nnz / MIN_PIECE; a block is closed early only for a row that does not
+/// fit its free slots, so the idle slots are fewer than S; plus one partly filled last block.
 pub fn capacity(m: i64, nnz: i64, groups: i64) -> i64 {
-    2 * (m + 2 * ceil_div(nnz, PIECE)) + groups
+    2 * (m + 2 * ceil_div(nnz, MIN_PIECE)) + groups
 }
 
-/// The table for rows `begin[r] .. end[r]` (entry offsets), `groups` groups per block, and the
-/// number of blocks it fills.
-pub fn build(begins: &[i64], ends: &[i64], groups: usize) -> (Vec<[u64; 2]>, u32) {
+/// Entries per piece for a matrix of `nnz` entries whose calls take `slices` column slices, on a
+/// device holding `resident` groups at once: PIECE, or fewer (down to MIN_PIECE) so that the
+/// pieces of all slices still fill the device; a small matrix of short rows then runs more,
+/// shorter chains (each a row's share of its load and B round trips).
+/// `OXSPARSE_SPMM_PIECE` forces it (for comparisons).
+pub fn piece(nnz: i64, slices: i64, resident: i64) -> i64 {
+    static FORCED: once_cell::sync::Lazy<Option<i64>> =
+        once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_PIECE").ok().and_then(|v| v.parse::<i64>().ok()).filter(|&v| (MIN_PIECE..=PIECE).contains(&v)));
+    FORCED.unwrap_or_else(|| (nnz.max(0) * slices.max(1) / resident.max(1)).clamp(MIN_PIECE, PIECE))
+}
+
+/// The table for rows `begin[r] .. end[r]` (entry offsets), `groups` groups per block, pieces of
+/// at most `piece` entries (MIN_PIECE..=PIECE), and the number of blocks it fills.
+pub fn build(begins: &[i64], ends: &[i64], groups: usize, piece: i64) -> (Vec<[u64; 2]>, u32) {
     assert_eq!(begins.len(), ends.len());
-    let mut t = Table { slots: Vec::new(), groups, used: 0 };
-    let whole_block = PIECE * groups as i64;
+    assert!((MIN_PIECE..=PIECE).contains(&piece));
+    let mut t = Table { slots: Vec::new(), groups, piece, used: 0 };
+    let whole_block = piece * groups as i64;
     // Rows that need a whole block first (their groups' chains are the longest), then the rest.
     for pass in [true, false] {
         for (r, (&b, &e)) in begins.iter().zip(ends).enumerate() {
@@ -103,13 +122,14 @@ pub fn build(begins: &[i64], ends: &[i64], groups: usize) -> (Vec<[u64; 2]>, u32
 struct Table {
     slots: Vec<[u64; 2]>,
     groups: usize,
+    piece: i64,
     /// Slots used in the open block.
     used: usize,
 }
 
 impl Table {
     fn place(&mut self, row: u64, begin: i64, len: i64) {
-        let pieces = if len <= PIECE { 1 } else { (ceil_div(len, PIECE) as usize).min(self.groups) };
+        let pieces = if len <= self.piece { 1 } else { (ceil_div(len, self.piece) as usize).min(self.groups) };
         if self.used + pieces > self.groups {
             self.close_block();
         }
@@ -168,14 +188,14 @@ mod tests {
 
     /// Every entry of every row lies in exactly one piece, the pieces of a row are consecutive in
     /// one block and in entry order, led by a slot that counts them; the table fits `capacity`.
-    fn check(lens: &[i64], groups: usize) {
+    fn check(lens: &[i64], groups: usize, piece: i64) {
         let mut begins = vec![0i64];
         for l in lens {
             begins.push(begins.last().unwrap() + l);
         }
         let ends = begins[1..].to_vec();
         begins.pop();
-        let (slots, blocks) = build(&begins, &ends, groups);
+        let (slots, blocks) = build(&begins, &ends, groups, piece);
         assert_eq!(slots.len(), blocks as usize * groups);
         let nnz: i64 = lens.iter().sum();
         assert!(slots.len() as i64 <= capacity(lens.len() as i64, nnz, groups as i64), "{} slots over capacity", slots.len());
@@ -196,7 +216,7 @@ mod tests {
                 let (pr, pb, pl, pp) = decode(slots[i + s]);
                 assert_eq!((pr, pb), (row, next), "pieces in entry order");
                 assert_eq!(pp, if s == 0 { pieces } else { 0 });
-                assert!(pl <= PIECE.max(ceil_div(lens[r], groups as i64)));
+                assert!(pl <= piece.max(ceil_div(lens[r], groups as i64)));
                 next += pl;
                 covered[r] += pl;
             }
@@ -210,11 +230,12 @@ mod tests {
 
     #[test]
     fn tables_cover_every_entry_once_within_capacity() {
-        check(&[], 32);
-        check(&[0, 0, 3], 32);
-        check(&[64, 65, 128, 129, 0, 1], 32);
-        check(&[PIECE * 32 + 1, 5, PIECE * 40], 32);
-        check(&[PIECE * 16 + 7; 3], 16);
+        check(&[], 32, PIECE);
+        check(&[0, 0, 3], 32, PIECE);
+        check(&[64, 65, 128, 129, 0, 1], 32, PIECE);
+        check(&[PIECE * 32 + 1, 5, PIECE * 40], 32, PIECE);
+        check(&[PIECE * 16 + 7; 3], 16, PIECE);
+        check(&[16, 17, 33, 50, 0, 1, 600], 32, MIN_PIECE);
         // Seeded random skewed rows (a few long ones among many short), several block sizes.
         let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
         for groups in [8usize, 16, 32] {
@@ -230,7 +251,9 @@ mod tests {
                     }
                 })
                 .collect();
-            check(&lens, groups);
+            for piece in [MIN_PIECE, 40, PIECE] {
+                check(&lens, groups, piece);
+            }
         }
     }
 
@@ -251,6 +274,17 @@ mod tests {
     }
 
     #[test]
+    fn pieces_shrink_to_fill_the_device() {
+        if std::env::var("OXSPARSE_SPMM_PIECE").is_ok() {
+            return;
+        }
+        let resident = 132 * 4 * 32;
+        assert_eq!(piece(83_883, 1, resident), MIN_PIECE, "bcsstk13 at N = 32");
+        assert_eq!(piece(83_883, 4, resident / 2), 39);
+        assert_eq!(piece(1_581_554, 1, resident), PIECE, "Cornell5 fills the device anyway");
+    }
+
+    #[test]
     fn room_only_where_the_rule_may_take_the_matrix() {
         assert!(eligible(18_660, 1_581_554));
         assert!(eligible(2708, 10_556), "small");
@@ -262,7 +296,7 @@ mod tests {
 
     #[test]
     fn whole_block_rows_come_first() {
-        let (slots, _) = build(&[0, 10, 10 + PIECE * 40], &[10, 10 + PIECE * 40, 20 + PIECE * 40], 32);
+        let (slots, _) = build(&[0, 10, 10 + PIECE * 40], &[10, 10 + PIECE * 40, 20 + PIECE * 40], 32, PIECE);
         assert_eq!(decode(slots[0]).0, 1, "the row of 40 pieces' worth leads");
         assert_eq!(decode(slots[0]).3, 32);
     }
