@@ -412,3 +412,36 @@ pub fn ops_for(fmt: Fmt) -> (&'static [Operation], &'static [Operation]) {
         Fmt::Bell => (&[N], &[N, T]),
     }
 }
+
+/// The value types of the vectorised kernels (tiles, short rows, split rows).
+pub const VECTORISED_TYPES: [Types; 6] = [
+    F32,
+    (CUDA_R_64F, CUDA_R_64F, CUDA_R_64F),
+    (CUDA_R_16F, CUDA_R_16F, CUDA_R_32F),
+    (CUDA_R_16F, CUDA_R_32F, CUDA_R_32F),
+    (CUDA_R_16BF, CUDA_R_16BF, CUDA_R_32F),
+    (CUDA_R_16BF, CUDA_R_32F, CUDA_R_32F),
+];
+
+/// A probe of preprocess's kernel choice: for each (case, differ), a plain and a preprocessed call
+/// both match the reference, their bits differ exactly when `differ` (preprocess chose another
+/// kernel than the plain call's tiles, which `what` names), and a second preprocessed call repeats
+/// the first bit for bit. Returns false (after a SKIP line) when OXSPARSE_SPMM_KERNEL forces a
+/// kernel.
+pub fn probe_choice(h: &CHandle, what: &str, cases: &[(Case, bool)]) -> bool {
+    if let Ok(v) = std::env::var("OXSPARSE_SPMM_KERNEL") {
+        println!("SKIP spmm {what}: the choice (OXSPARSE_SPMM_KERNEL={v} forces a kernel)");
+        return false;
+    }
+    for &(case, differ) in cases {
+        let p = Problem::new(&case);
+        let g = Gpu::upload(&p).unwrap();
+        let plain = run(h, &p, &g, false).unwrap();
+        let preprocessed = run(h, &p, &g, true).unwrap();
+        p.check(&plain).unwrap_or_else(|e| panic!("{} plain: {e}", case.label()));
+        p.check(&preprocessed).unwrap_or_else(|e| panic!("{} preprocessed: {e}", case.label()));
+        assert_eq!(plain != preprocessed, differ, "{}: preprocess should {}take {what}", case.label(), if differ { "" } else { "not " });
+        assert!(run(h, &p, &g, true).unwrap() == preprocessed, "{}: a second preprocessed call differs bitwise", case.label());
+    }
+    true
+}

@@ -6,16 +6,7 @@
 
 use super::harness::*;
 use super::*;
-use oxsparse::types::DataType::*;
 
-const TYPES: [Types; 6] = [
-    F32,
-    (CUDA_R_64F, CUDA_R_64F, CUDA_R_64F),
-    (CUDA_R_16F, CUDA_R_16F, CUDA_R_32F),
-    (CUDA_R_16F, CUDA_R_32F, CUDA_R_32F),
-    (CUDA_R_16BF, CUDA_R_16BF, CUDA_R_32F),
-    (CUDA_R_16BF, CUDA_R_32F, CUDA_R_32F),
-];
 
 /// Every case is preprocessed, with rows short enough for the rule (the longest at most 128
 /// entries and 8 times the mean, or all of one length), so its call runs the short-row kernel;
@@ -36,7 +27,7 @@ pub fn cases() -> Vec<Case> {
     ];
     let formats = [(Fmt::Csr, N), (Fmt::Csc, T), (Fmt::Csr, T), (Fmt::Csc, N), (Fmt::Coo, N)];
     let mut cases = Vec::new();
-    for (t, &types) in TYPES.iter().enumerate() {
+    for (t, &types) in VECTORISED_TYPES.iter().enumerate() {
         for (s, &(shape, pattern)) in shapes.iter().enumerate() {
             let i = cases.len();
             let (fmt, op_a) = pick(&formats, t + s);
@@ -66,10 +57,6 @@ fn short_rows_match_the_reference() {
 #[test]
 fn preprocess_chooses_by_the_longest_row() {
     let Some(_gpu) = gpu("spmm short rows: the choice") else { return };
-    if let Ok(v) = std::env::var("OXSPARSE_SPMM_KERNEL") {
-        println!("SKIP spmm short rows: the choice (OXSPARSE_SPMM_KERNEL={v} forces a kernel)");
-        return;
-    }
     let h = CHandle::new();
     let short = Case { order_b: ROW, order_c: ROW, pattern: Pattern::Dense, ..Case::new(Fmt::Csr, (300, 200, 64)) };
     let long = Case {
@@ -79,15 +66,8 @@ fn preprocess_chooses_by_the_longest_row() {
         batch: Batch { a: 1, b: 2, c: 2, shared: false },
         ..Case::new(Fmt::Csr, (1200, 10_000, 64))
     };
-    for (case, differ) in [(short, true), (long, false)] {
-        let p = Problem::new(&case);
-        let g = Gpu::upload(&p).unwrap();
-        let plain = run(&h, &p, &g, false).unwrap();
-        let preprocessed = run(&h, &p, &g, true).unwrap();
-        p.check(&plain).unwrap_or_else(|e| panic!("{} plain: {e}", case.label()));
-        p.check(&preprocessed).unwrap_or_else(|e| panic!("{} preprocessed: {e}", case.label()));
-        assert_eq!(plain != preprocessed, differ, "{}: preprocess should {}take the short-row kernel", case.label(), if differ { "" } else { "not " });
-        assert!(run(&h, &p, &g, true).unwrap() == preprocessed, "{}: a second preprocessed call differs bitwise", case.label());
+    if !probe_choice(&h, "short rows", &[(short, true), (long, false)]) {
+        return;
     }
     println!("spmm short rows: the choice: rows of 200 on short rows, a row of 9000 on tiles");
 }

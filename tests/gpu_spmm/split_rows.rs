@@ -7,16 +7,7 @@
 
 use super::harness::*;
 use super::*;
-use oxsparse::types::DataType::*;
 
-const TYPES: [Types; 6] = [
-    F32,
-    (CUDA_R_64F, CUDA_R_64F, CUDA_R_64F),
-    (CUDA_R_16F, CUDA_R_16F, CUDA_R_32F),
-    (CUDA_R_16F, CUDA_R_32F, CUDA_R_32F),
-    (CUDA_R_16BF, CUDA_R_16BF, CUDA_R_32F),
-    (CUDA_R_16BF, CUDA_R_32F, CUDA_R_32F),
-];
 
 /// Every case is preprocessed and has rows of op(A) too long for the short-row rule but within the
 /// split-row rule, so its call runs on split rows (one batch). The generator's pattern describes A's stored rows: skewed rows
@@ -43,7 +34,7 @@ pub fn cases() -> Vec<Case> {
     let as_rows = [(Fmt::Csr, N), (Fmt::Csc, N), (Fmt::Coo, N)];
     let any = [(Fmt::Csr, N), (Fmt::Csc, T), (Fmt::Csr, T), (Fmt::Csc, N), (Fmt::Coo, N)];
     let mut cases = Vec::new();
-    for (t, &types) in TYPES.iter().enumerate() {
+    for (t, &types) in VECTORISED_TYPES.iter().enumerate() {
         let shapes = skewed.iter().map(|s| (*s, &as_rows[..])).chain(dense.iter().map(|s| (*s, &any[..])));
         for (s, ((shape, pattern), formats)) in shapes.enumerate() {
             let i = cases.len();
@@ -68,22 +59,11 @@ fn split_rows_match_the_reference() {
 #[test]
 fn preprocess_splits_long_rows_of_one_batch() {
     let Some(_gpu) = gpu("spmm split rows: the choice") else { return };
-    if let Ok(v) = std::env::var("OXSPARSE_SPMM_KERNEL") {
-        println!("SKIP spmm split rows: the choice (OXSPARSE_SPMM_KERNEL={v} forces a kernel)");
-        return;
-    }
     let h = CHandle::new();
     let one = Case { order_b: ROW, order_c: ROW, pattern: Pattern::Skewed(3000), ..Case::new(Fmt::Csr, (400, 4000, 64)) };
     let shared = Case { batch: Batch { a: 1, b: 2, c: 2, shared: false }, ..one };
-    for (case, differ) in [(one, true), (shared, false)] {
-        let p = Problem::new(&case);
-        let g = Gpu::upload(&p).unwrap();
-        let plain = run(&h, &p, &g, false).unwrap();
-        let preprocessed = run(&h, &p, &g, true).unwrap();
-        p.check(&plain).unwrap_or_else(|e| panic!("{} plain: {e}", case.label()));
-        p.check(&preprocessed).unwrap_or_else(|e| panic!("{} preprocessed: {e}", case.label()));
-        assert_eq!(plain != preprocessed, differ, "{}: preprocess should {}split the rows", case.label(), if differ { "" } else { "not " });
-        assert!(run(&h, &p, &g, true).unwrap() == preprocessed, "{}: a second preprocessed call differs bitwise", case.label());
+    if !probe_choice(&h, "split rows", &[(one, true), (shared, false)]) {
+        return;
     }
     println!("spmm split rows: the choice: one batch on split rows, two batches on tiles");
 }
