@@ -51,9 +51,10 @@ fn short_rows_match_the_reference() {
 
 /// Rows of 200 entries (at most 256, and the mean): preprocess takes the short-row kernel (over
 /// pieces, this matrix being small), which adds a row in other pieces than the tiles: the bits
-/// differ, both are right. A row of 9000 entries in an A that two batches share keeps the tiles
-/// (one batch would take split rows, tests/gpu_spmm/split_rows.rs): the bits are the same. Skipped
-/// when OXSPARSE_SPMM_KERNEL forces a kernel.
+/// differ, both are right; the same rows shared by two batches take it on whole rows (no room for
+/// pieces): the bits differ too. A row of 9000 entries in an A that two batches share keeps the
+/// tiles (one batch would take split rows, tests/gpu_spmm/split_rows.rs): the bits are the same.
+/// Skipped when OXSPARSE_SPMM_KERNEL forces a kernel.
 #[test]
 fn preprocess_chooses_by_the_longest_row() {
     let Some(_gpu) = gpu("spmm short rows: the choice") else { return };
@@ -66,7 +67,9 @@ fn preprocess_chooses_by_the_longest_row() {
         batch: Batch { a: 1, b: 2, c: 2, shared: false },
         ..Case::new(Fmt::Csr, (1200, 10_000, 64))
     };
-    if !probe_choice(&h, "short rows", &[(short, true), (long, false)]) {
+    // Two batches sharing the short rows: no room for a table of pieces, whole rows still.
+    let shared = Case { batch: Batch { a: 1, b: 2, c: 2, shared: false }, ..short };
+    if !probe_choice(&h, "short rows", &[(short, true), (shared, true), (long, false)]) {
         return;
     }
     println!("spmm short rows: the choice: rows of 200 on short rows, a row of 9000 on tiles");

@@ -10,9 +10,9 @@ use super::*;
 
 
 /// Every case is preprocessed and has rows of op(A) too long for the short-row rule but within the
-/// split-row rule, so its call runs on split rows (one batch). The generator's pattern describes A's stored rows: skewed rows
-/// stay rows of op(A) only without a transpose (CSR as stored, CSC and COO through row views);
-/// dense ones are long either way.
+/// split-row rule, so its call runs on split rows (one batch). The generator's pattern describes
+/// A's stored rows: skewed rows stay rows of op(A) only without a transpose (CSR as stored, CSC
+/// and COO through row views); dense ones are long either way.
 pub fn cases() -> Vec<Case> {
     let skewed: [((i64, i64, i64), Pattern); 8] = [
         // rows of 2500 / (rank + 1): pieces of about 64; the longest row needs more than a block of

@@ -309,7 +309,7 @@ fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> 
         // pushpull, bcsstk17, the airports 1.3-1.7x faster at N = 32; EX5 and cage10, whose rows
         // are at most 1.5x such a piece, 0.85x at N = 64).
         match piece(widest) {
-            pc if pc < split_rows::PIECE && 2 * pc <= longest && split_rows::eligible(m, nnz) => Some(widest),
+            pc if pc < split_rows::PIECE && 2 * pc <= longest && split_at.is_some() => Some(widest),
             _ => return Ok(RowKernel::ShortRows),
         }
     } else {
