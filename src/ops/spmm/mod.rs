@@ -551,7 +551,7 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
     Ok(())
 }
 
-/// Enqueues the chosen kernel (`rows`: which CUDA-core kernel a tile-kernel plan runs).
+/// Enqueues the chosen kernel (`row_kernel`: which CUDA-core kernel a tile-kernel plan runs).
 fn launch(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64), tc: TcState, row_kernel: RowKernel) -> Result<()> {
     // SAFETY: the FFI layer checked alpha and beta are non-NULL; in host mode they point to a
     // value of the compute type (the API's contract).

@@ -3,7 +3,7 @@
 //! where everything lies in the user's workspace. Only host-known facts are used (shapes, nnz,
 //! layouts, types, addresses), so `preprocess` and a plain call make the same plan. One choice
 //! needs the rows' lengths, which only preprocess measures: whether a tile-kernel plan runs the
-//! short-row kernel (short_rows.rs). `OXSPARSE_PRINT_PLAN=1` prints every plan to stderr.
+//! short-row kernel, on whole rows (short_rows.rs) or on a table of row pieces (split_rows.rs). `OXSPARSE_PRINT_PLAN=1` prints every plan to stderr.
 
 use super::check::Dims;
 use super::split_rows;
@@ -280,8 +280,8 @@ fn tiles_fit(d: &Dims, t: Types, b: &SpmmDense, stage_b: bool) -> bool {
 /// batch, op(A) as rows with entries and columns that its 32-bit positions can number.
 /// `OXSPARSE_SPMM_KERNEL=cuda_cores` turns it off (for comparisons).
 fn tensor_cores(call: &Call, d: &Dims, t: Types) -> bool {
-    static OFF: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_KERNEL").is_ok_and(|v| v == "cuda_cores"));
-    tensor_core_types(t, call.math) && !*OFF && d.batches == 1 && call.a.nnz > 0 && call.a.nnz <= i32::MAX as i64 && d.k < u32::MAX as i64
+    let off = forced_kernel() == Some(ForcedKernel::CudaCores);
+    tensor_core_types(t, call.math) && !off && d.batches == 1 && call.a.nnz > 0 && call.a.nnz <= i32::MAX as i64 && d.k < u32::MAX as i64
 }
 
 /// 16-bit products are exact on tensor cores, so precision would not hold them back; but the
@@ -311,8 +311,7 @@ fn tc_value_bytes(t: Types, accurate: bool) -> u64 {
 /// Entries per (window, column) pair, in tenths, from which the tensor cores take a matrix;
 /// `OXSPARSE_SPMM_KERNEL=tensor_cores` gives 0 (always, for tests and comparisons).
 pub fn tensor_core_min_reuse() -> u32 {
-    static FORCED: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_KERNEL").is_ok_and(|v| v == "tensor_cores"));
-    if *FORCED {
+    if forced_kernel() == Some(ForcedKernel::TensorCores) {
         0
     } else {
         crate::kernels::params::spmm_tc::TC_MIN_REUSE_TENTHS
@@ -321,8 +320,45 @@ pub fn tensor_core_min_reuse() -> u32 {
 
 /// `OXSPARSE_SPMM_KERNEL=rowvec` sends the vectorised cases to the row kernel (for comparisons).
 fn rowvec_forced() -> bool {
-    static ON: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_KERNEL").is_ok_and(|v| v == "rowvec"));
-    *ON
+    forced_kernel() == Some(ForcedKernel::RowVec)
+}
+
+/// A kernel `OXSPARSE_SPMM_KERNEL` forces, for tests and comparisons.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ForcedKernel {
+    /// `cuda_cores`: no tensor cores in the tensor-op math modes.
+    CudaCores,
+    /// `tensor_cores`: tensor cores for every matrix they can take in those modes.
+    TensorCores,
+    /// `rowvec`: the vectorised row kernel instead of the tiles.
+    RowVec,
+    /// `tiles`: tile-kernel plans keep the tiles after preprocess (short_rows.rs).
+    Tiles,
+    /// `short_rows`: tile-kernel plans run the short-row kernel, plain calls too (short_rows.rs).
+    ShortRows,
+    /// `split_rows`: preprocess builds the split-row table wherever the plan has room (split_rows.rs).
+    SplitRows,
+}
+
+impl ForcedKernel {
+    pub fn parse(v: &str) -> Option<ForcedKernel> {
+        Some(match v {
+            "cuda_cores" => ForcedKernel::CudaCores,
+            "tensor_cores" => ForcedKernel::TensorCores,
+            "rowvec" => ForcedKernel::RowVec,
+            "tiles" => ForcedKernel::Tiles,
+            "short_rows" => ForcedKernel::ShortRows,
+            "split_rows" => ForcedKernel::SplitRows,
+            _ => return None,
+        })
+    }
+}
+
+/// What `OXSPARSE_SPMM_KERNEL` forces (read once).
+pub fn forced_kernel() -> Option<ForcedKernel> {
+    static FORCED: once_cell::sync::Lazy<Option<ForcedKernel>> =
+        once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_KERNEL").ok().and_then(|v| ForcedKernel::parse(&v)));
+    *FORCED
 }
 
 /// Row length beyond which a row is cut into chunks of the same length. One group of lanes walks a
@@ -469,6 +505,17 @@ mod tests {
         // 11M entries: 10.7k tiles x 4 slices / 3168 = 13 -> all 4 slices in one block.
         assert_eq!(slices_per_block(10_973_239, 128, 1024), 4);
         assert_eq!(slices_per_block(10_973_239, 32, 1024), 1);
+    }
+
+    #[test]
+    fn forced_kernels_parse() {
+        for (v, k) in [("cuda_cores", ForcedKernel::CudaCores), ("tensor_cores", ForcedKernel::TensorCores), ("rowvec", ForcedKernel::RowVec),
+            ("tiles", ForcedKernel::Tiles), ("short_rows", ForcedKernel::ShortRows), ("split_rows", ForcedKernel::SplitRows)]
+        {
+            assert_eq!(ForcedKernel::parse(v), Some(k));
+        }
+        assert_eq!(ForcedKernel::parse("short-rows"), None);
+        assert_eq!(ForcedKernel::parse(""), None);
     }
 
     #[test]

@@ -22,6 +22,8 @@
 //! reproducible run to run). `OXSPARSE_SPMM_KERNEL=short_rows` sends every such call to the
 //! short-row kernel, plain ones too (for tests and comparisons); `=tiles` none.
 
+use super::plan::ForcedKernel;
+
 /// Rows of at most this many entries never make a matrix skewed enough for the tiles.
 pub const ALWAYS: i64 = 32;
 /// Rows up to this long are fine when not too far above the mean...
@@ -34,12 +36,11 @@ pub const SKEW: i64 = 8;
 
 /// What `OXSPARSE_SPMM_KERNEL` forces: Some(true) for `short_rows`, Some(false) for `tiles`.
 pub fn forced() -> Option<bool> {
-    static FORCED: once_cell::sync::Lazy<Option<bool>> = once_cell::sync::Lazy::new(|| match std::env::var("OXSPARSE_SPMM_KERNEL").as_deref() {
-        Ok("short_rows") => Some(true),
-        Ok("tiles") => Some(false),
+    match super::plan::forced_kernel() {
+        Some(ForcedKernel::ShortRows) => Some(true),
+        Some(ForcedKernel::Tiles) => Some(false),
         _ => None,
-    });
-    *FORCED
+    }
 }
 
 /// The choice for a matrix of `m` rows and `nnz` entries whose longest row has `longest` entries.

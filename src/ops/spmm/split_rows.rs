@@ -56,8 +56,7 @@ const BEGIN_BITS: u32 = 48;
 /// `OXSPARSE_SPMM_KERNEL=split_rows`: preprocess builds the table whenever the plan has room for
 /// it, even when every row is short (for tests and comparisons; plain calls keep the tiles).
 pub fn forced() -> bool {
-    static FORCED: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_KERNEL").as_deref() == Ok("split_rows"));
-    *FORCED
+    super::plan::forced_kernel() == Some(super::plan::ForcedKernel::SplitRows)
 }
 
 /// The choice for a matrix (not all of whose rows are short) of `m` rows and `nnz` entries whose
