@@ -44,7 +44,7 @@ pub const MIN_PIECE: i64 = 16;
 pub const LONGEST_PER_GROUP: i64 = 160;
 /// Rows must hold this many entries on average...
 pub const MEAN: i64 = 10;
-/// ...unless the matrix has at most this many entries.
+/// ...unless the matrix has at most this many entries and rows.
 pub const SMALL_NNZ: i64 = 32 * 1024;
 /// Bytes per slot of the table.
 pub const SLOT_BYTES: usize = 16;
