@@ -6,9 +6,12 @@
 //  * `longest_row` (oxs_spmm_longest_row_*): preprocess's measure, an atomic maximum of the row
 //    lengths;
 //  * `short_rows` (oxs_spmm_short_rows_*, and oxs_spmm_split_rows_* over a split-row table;
-//    `_wide`: 64-column slices; SpmmRowsParams, its schedule unused): block (x, run, batch). A
-//    group of G lanes per row multiplies the row by a slice of op(B)'s columns, each lane one
-//    16-byte vector of them, for each column slice of the block's run in turn.
+//    SpmmRowsParams, its schedule unused): block (x, run, batch). A group of G lanes per row
+//    multiplies the row by a slice of op(B)'s columns, each lane VECS 16-byte vectors of them,
+//    for each column slice of the block's run in turn. Shapes (FP32 only beyond the first):
+//    plain: 32 columns (G = 8 lanes x 1 vector); `_wide`: 64 (16 x 1); `_x2`: 64 (8 x 2);
+//    `_wide_x2`: 128 (16 x 2). More vectors a lane spread each entry's shuffles, address and
+//    load-round over more columns.
 //    Stages, each a function below:
 //      0. work: the group's row, or with the split-row table (`p.split`, preprocess's, one batch)
 //         its slot: a whole row, or a piece of a long row whose pieces share the block;
@@ -31,23 +34,39 @@ using namespace spmm;
 
 namespace {
 
-constexpr int SLICE = SPMM_TILE_SLICE;  // columns of C per group, as the tile kernel's slices...
+constexpr int SLICE = SPMM_TILE_SLICE;  // columns of C per group and vector a lane, as the tile
+                                        // kernel's slices...
 constexpr int WIDE_SLICE = 2 * SLICE;   // ...or twice as many (FP32, n a multiple of 64: `_wide`)
-constexpr int UNROLL = 8;               // B rows in flight per lane
+constexpr int UNROLL = 8;               // B vectors in flight per lane
 
 // A B row's slice of W columns is read by G lanes, VEC elements each: 16 bytes for 4- and 8-byte
 // types, 8 for 16-bit ones, so that every type gives a row at least 8 lanes (4 lanes of 16 bytes
 // made each read 8 of every 32 entries and measured 0.35-1.0x of the tiles). A load round covers
 // WARP entries. Wide slices (16 lanes of FP32) read each entry once for 64 columns: 1.05-1.15x
 // the narrow ones at N >= 64 (session-14 lab, bench/lab/spmm_rows.cu).
-template <typename V, int W>
+// A lane holds VECS vectors, G x VEC columns apart (each vector's loads coalesced over the
+// group), so a slice is W x VECS columns; UNROLL / VECS entries are in flight per lane.
+template <typename V, int W, int VECS = 1>
 struct Shape {
-    static constexpr int SLICE = W;
     static constexpr int VEC = sizeof(V) >= 4 ? 16 / sizeof(V) : 4;
     static constexpr int G = W / VEC;
+    static constexpr int NV = VECS;
+    static constexpr int SLICE = W * VECS;
     static constexpr int K = WARP / G;  // entries per lane per load round
     static constexpr int ROWS = BLOCK / G;
+    static constexpr int UNROLL_E = UNROLL / VECS;  // entries in flight per lane
     static_assert(G >= 1 && G <= WARP && WARP % G == 0, "groups tile the warp");
+    static_assert(UNROLL_E >= 1 && UNROLL % VECS == 0, "whole entries in flight");
+};
+
+// A lane's sums: one accumulator per vector.
+template <typename S, typename C>
+struct Sums {
+    Acc<C, S::VEC> v[S::NV];
+    __device__ __forceinline__ void zero_all() {
+#pragma unroll
+        for (int k = 0; k < S::NV; ++k) v[k].zero_all();
+    }
 };
 
 // ---- stage 0: the group's work ----------------------------------------------------------------
@@ -108,22 +127,25 @@ __device__ __forceinline__ void load_entries(const Rows<V, I>& a, int64_t k, int
 // the next chunk's loads: twice the registers, half the resident rows).
 template <typename S, typename V, typename C>
 __device__ __forceinline__ void multiply_round(const V* bj, int ldb, unsigned mask, int count, const int (&col)[S::K], const C (&val)[S::K],
-                                               Acc<C, S::VEC>& acc) {
-    constexpr int SPAN = UNROLL >= S::G ? UNROLL / S::G : 1;
-    constexpr int PER = UNROLL >= S::G ? S::G : UNROLL;
+                                               Sums<S, C>& acc) {
+    constexpr int SPAN = S::UNROLL_E >= S::G ? S::UNROLL_E / S::G : 1;
+    constexpr int PER = S::UNROLL_E >= S::G ? S::G : S::UNROLL_E;
+    constexpr int STRIDE = S::G * S::VEC;  // between a lane's vectors
 #pragma unroll
     for (int t0 = 0; t0 < S::K; t0 += SPAN) {
 #pragma unroll 1
         for (int u0 = 0; u0 < S::G; u0 += PER) {
             const int e0 = t0 * S::G + u0;
             if (e0 >= count) return;
-            Vec<V, S::VEC> bv[SPAN][PER];
+            Vec<V, S::VEC> bv[SPAN][PER][S::NV];
 #pragma unroll
             for (int s = 0; s < SPAN; ++s)
 #pragma unroll
                 for (int u = 0; u < PER; ++u) {
                     const int c = __shfl_sync(mask, col[t0 + s], u0 + u, S::G);
-                    bv[s][u] = load_vec<V, S::VEC>(bj + int64_t(c) * ldb);  // one IMAD.WIDE
+                    const V* row = bj + int64_t(c) * ldb;  // one IMAD.WIDE
+#pragma unroll
+                    for (int k = 0; k < S::NV; ++k) bv[s][u][k] = load_vec<V, S::VEC>(row + k * STRIDE);
                 }
 #pragma unroll
             for (int s = 0; s < SPAN; ++s)
@@ -132,7 +154,9 @@ __device__ __forceinline__ void multiply_round(const V* bj, int ldb, unsigned ma
                     const C av = shfl(mask, val[t0 + s], u0 + u, S::G);
                     if (e0 + s * S::G + u < count)
 #pragma unroll
-                        for (int i = 0; i < S::VEC; ++i) acc.v[i] = acc.v[i] + av * to_compute<C>(bv[s][u].v[i]);
+                        for (int k = 0; k < S::NV; ++k)
+#pragma unroll
+                            for (int i = 0; i < S::VEC; ++i) acc.v[k].v[i] = acc.v[k].v[i] + av * to_compute<C>(bv[s][u][k].v[i]);
                 }
         }
     }
@@ -143,14 +167,16 @@ __device__ __forceinline__ void multiply_round(const V* bj, int ldb, unsigned ma
 // In a block holding split rows, every lane leaves its sums in `parts`; a row's first piece adds
 // the sums of the pieces after it (the next groups, same lane), in order. Two barriers: all the
 // block's threads call this, whatever their work.
-template <typename C, int VEC, int G>
-__device__ __forceinline__ void join_pieces(Acc<C, VEC>* parts, const Work& w, Acc<C, VEC>& acc) {
+template <typename S, typename C>
+__device__ __forceinline__ void join_pieces(Sums<S, C>* parts, const Work& w, Sums<S, C>& acc) {
     parts[threadIdx.x] = acc;
     __syncthreads();
-    for (int k = 1; k < w.pieces; ++k) {
-        const Acc<C, VEC>& other = parts[threadIdx.x + k * G];
+    for (int p = 1; p < w.pieces; ++p) {
+        const Sums<S, C>& other = parts[threadIdx.x + p * S::G];
 #pragma unroll
-        for (int i = 0; i < VEC; ++i) acc.v[i] = acc.v[i] + other.v[i];
+        for (int k = 0; k < S::NV; ++k)
+#pragma unroll
+            for (int i = 0; i < S::VEC; ++i) acc.v[k].v[i] = acc.v[k].v[i] + other.v[k].v[i];
     }
     __syncthreads();  // before the next slice overwrites parts
 }
@@ -159,10 +185,10 @@ __device__ __forceinline__ void join_pieces(Acc<C, VEC>* parts, const Work& w, A
 
 // SPLIT: the work comes from the split-row table (`oxs_spmm_split_rows_*`; its own instantiation,
 // so that the plain kernel keeps its registers).
-template <bool SPLIT, int W, typename V, typename O, typename C, typename I>
+template <bool SPLIT, int W, int VECS, typename V, typename O, typename C, typename I>
 __device__ void short_rows(const SpmmRowsParams& p) {
-    using S = Shape<V, W>;
-    __shared__ Acc<C, S::VEC> parts[SPLIT ? BLOCK : 1];
+    using S = Shape<V, W, VECS>;
+    __shared__ Sums<S, C> parts[SPLIT ? BLOCK : 1];
     const int group = threadIdx.x / S::G;
     // Without a table the groups past the last row leave (the group together); with one every
     // thread stays for the barriers of stage 3.
@@ -179,12 +205,14 @@ __device__ void short_rows(const SpmmRowsParams& p) {
     const int64_t s0 = int64_t(blockIdx.y) * p.slices_per_block, s1 = min(s0 + p.slices_per_block, slices);
     // The block's slices one after another: the row's entries come from L1 after the first.
     for (int64_t slice = s0; slice < s1; ++slice) {
-        const int64_t j = slice * S::SLICE + li * S::VEC;
-        const bool lane_on = j < p.shape.n;  // n is a multiple of VEC (the plan's condition)
-        // Row-major op(B): column stride 1. A lane past n reads the row's first vector instead
-        // (every load unconditional, see load_entries) and writes nothing.
+        const int64_t j = slice * S::SLICE + li * S::VEC;  // the lane's first vector
+        // Row-major op(B): column stride 1. n is a multiple of VEC (the plan's condition), and of
+        // the slice where a lane holds several vectors (so all of them are in or all out). A lane
+        // past n reads the row's first vectors instead (every load unconditional, see
+        // load_entries) and writes nothing.
+        const bool lane_on = j < p.shape.n;
         const V* bj = b.values + (lane_on ? j : 0);
-        Acc<C, S::VEC> acc;
+        Sums<S, C> acc;
         acc.zero_all();
 #pragma unroll 1
         for (int o = 0; o < w.len; o += WARP) {
@@ -193,11 +221,12 @@ __device__ void short_rows(const SpmmRowsParams& p) {
             load_entries<S, V, C, I>(a, p.shape.k, w.begin + o, w.begin + w.len, li, col, val);
             multiply_round<S, V, C>(bj, ldb, mask, min(WARP, w.len - o), col, val, acc);
         }
-        if (joins) join_pieces<C, S::VEC, S::G>(parts, w, acc);
+        if (joins) join_pieces<S, C>(parts, w, acc);
         if (lane_on && w.pieces >= 1) {
             const Dense<O> c(p.c, batch);
             const C alpha = load_scalar<C>(p.shape.alpha), beta = load_scalar<C>(p.shape.beta);
-            write_c<O, C, S::VEC>(c, w.row, j, acc, alpha, beta, !is_zero(beta));
+#pragma unroll
+            for (int k = 0; k < S::NV; ++k) write_c<O, C, S::VEC>(c, w.row, j + k * S::G * S::VEC, acc.v[k], alpha, beta, !is_zero(beta));
         }
     }
 }
@@ -220,14 +249,14 @@ extern "C" __global__ void oxs_spmm_longest_row_i64(const SpmmLongestRowParams p
 
 // ---- instantiations ------------------------------------------------------------------------------
 
-// The last argument is the blocks per multiprocessor the registers must allow. `_wide`: 64-column
-// slices (FP32 only, where they were measured).
-#define OXS_SHORT_ROWS_KERNEL(name, split, W, V, O, C, I, blocks)                                            \
-    extern "C" __global__ void __launch_bounds__(BLOCK, blocks) name(const SpmmRowsParams p) { short_rows<split, W, V, O, C, I>(p); }
+// The last argument is the blocks per multiprocessor the registers must allow. The shapes beyond
+// the plain one (`_wide`, `_x2`, `_wide_x2`) are FP32 only, where they were measured.
+#define OXS_SHORT_ROWS_KERNEL(name, split, W, VECS, V, O, C, I, blocks)                                        \
+    extern "C" __global__ void __launch_bounds__(BLOCK, blocks) name(const SpmmRowsParams p) { short_rows<split, W, VECS, V, O, C, I>(p); }
 
 #define OXS_SHORT_ROWS_INDEX(sfx, V, O, C, I, idx, blocks)                                                      \
-    OXS_SHORT_ROWS_KERNEL(oxs_spmm_short_rows_##sfx##_##idx, false, SLICE, V, O, C, I, blocks)               \
-    OXS_SHORT_ROWS_KERNEL(oxs_spmm_split_rows_##sfx##_##idx, true, SLICE, V, O, C, I, blocks)
+    OXS_SHORT_ROWS_KERNEL(oxs_spmm_short_rows_##sfx##_##idx, false, SLICE, 1, V, O, C, I, blocks)            \
+    OXS_SHORT_ROWS_KERNEL(oxs_spmm_split_rows_##sfx##_##idx, true, SLICE, 1, V, O, C, I, blocks)
 
 #define OXS_SHORT_ROWS(sfx, V, O, C, blocks) \
     OXS_SHORT_ROWS_INDEX(sfx, V, O, C, int32_t, i32, blocks) OXS_SHORT_ROWS_INDEX(sfx, V, O, C, int64_t, i64, blocks)
@@ -241,8 +270,12 @@ OXS_SHORT_ROWS(f16_f32_f32, __half, float, float, 4)
 OXS_SHORT_ROWS(bf16_bf16_f32, __nv_bfloat16, __nv_bfloat16, float, 4)
 OXS_SHORT_ROWS(bf16_f32_f32, __nv_bfloat16, float, float, 4)
 
-#define OXS_SHORT_ROWS_WIDE(idx, I)                                                                               \
-    OXS_SHORT_ROWS_KERNEL(oxs_spmm_short_rows_wide_f32_f32_f32_##idx, false, WIDE_SLICE, float, float, float, I, 4) \
-    OXS_SHORT_ROWS_KERNEL(oxs_spmm_split_rows_wide_f32_f32_f32_##idx, true, WIDE_SLICE, float, float, float, I, 4)
-OXS_SHORT_ROWS_WIDE(i32, int32_t)
-OXS_SHORT_ROWS_WIDE(i64, int64_t)
+#define OXS_SHORT_ROWS_SHAPE(shape, W, VECS, idx, I)                                                                      \
+    OXS_SHORT_ROWS_KERNEL(oxs_spmm_short_rows##shape##_f32_f32_f32_##idx, false, W, VECS, float, float, float, I, 4) \
+    OXS_SHORT_ROWS_KERNEL(oxs_spmm_split_rows##shape##_f32_f32_f32_##idx, true, W, VECS, float, float, float, I, 4)
+#define OXS_SHORT_ROWS_SHAPES(idx, I)                         \
+    OXS_SHORT_ROWS_SHAPE(_wide, WIDE_SLICE, 1, idx, I)        \
+    OXS_SHORT_ROWS_SHAPE(_x2, SLICE, 2, idx, I)               \
+    OXS_SHORT_ROWS_SHAPE(_wide_x2, WIDE_SLICE, 2, idx, I)
+OXS_SHORT_ROWS_SHAPES(i32, int32_t)
+OXS_SHORT_ROWS_SHAPES(i64, int64_t)

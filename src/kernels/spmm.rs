@@ -92,19 +92,88 @@ pub fn tile_rows(h: &Handle, p: &SpmmTilesParams, index: IndexType) -> Result<()
     launch(h, "spmm_tiles", "oxs_spmm_tile_rows_stamp", (1, 1, 1), 1, 0, p)
 }
 
-/// Columns per group of the short-row kernel: 64 for FP32 with n a multiple of 64 (its `_wide`
-/// kernels, 1.05-1.15x faster there in the session-14 lab), else SPMM_TILE_SLICE.
-pub fn short_rows_slice(types: Types, n: i64) -> u64 {
-    let fp32 = types.ab == DataType::CUDA_R_32F && types.c == DataType::CUDA_R_32F;
-    if fp32 && n >= 64 && n % 64 == 0 { 2 * SPMM_TILE_SLICE as u64 } else { SPMM_TILE_SLICE as u64 }
+/// The shapes of the short-row kernel's groups (`Shape` in kernels/spmm_short_rows.cu): a group
+/// of lanes per row, each lane one or two 16-byte vectors of the row's slice of columns. Beyond
+/// `Narrow`, FP32 only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowShape {
+    /// 32 columns (SPMM_TILE_SLICE): 8 lanes of FP32 or 16-bit types, 16 of FP64; 1 vector.
+    Narrow,
+    /// 64 columns: 16 lanes x 1 vector.
+    Wide,
+    /// 64 columns: 8 lanes x 2 vectors (a narrow group's count per block).
+    NarrowX2,
+    /// 128 columns: 16 lanes x 2 vectors (a wide group's count per block).
+    WideX2,
 }
 
-/// Rows (groups) per block of the short-row kernel over slices of `slice` columns: a group of
-/// `slice / vec` lanes per row, a lane holding 16 bytes of 4- and 8-byte types, 4 elements of
-/// 16-bit ones (`Shape` in kernels/spmm_short_rows.cu).
-pub fn short_rows_per_block(ab: DataType, slice: u64) -> u64 {
-    let vec = if ab.size_bytes() >= 4 { 16 / ab.size_bytes() } else { 4 };
-    BLOCK as u64 / (slice / vec)
+impl RowShape {
+    /// Columns of C a group takes per pass (its slice).
+    pub fn columns(self) -> u64 {
+        let base = SPMM_TILE_SLICE as u64;
+        match self {
+            RowShape::Narrow => base,
+            RowShape::Wide | RowShape::NarrowX2 => 2 * base,
+            RowShape::WideX2 => 4 * base,
+        }
+    }
+
+    /// Rows (groups) per block: a lane holds 16 bytes of 4- and 8-byte types, 4 elements of
+    /// 16-bit ones, and a narrow group covers SPMM_TILE_SLICE columns with one vector a lane.
+    pub fn groups_per_block(self, ab: DataType) -> u64 {
+        let vec = if ab.size_bytes() >= 4 { 16 / ab.size_bytes() } else { 4 };
+        let lanes = SPMM_TILE_SLICE as u64 / vec;
+        match self {
+            RowShape::Narrow | RowShape::NarrowX2 => BLOCK as u64 / lanes,
+            RowShape::Wide | RowShape::WideX2 => BLOCK as u64 / (2 * lanes),
+        }
+    }
+
+    fn kernel_suffix(self) -> &'static str {
+        match self {
+            RowShape::Narrow => "",
+            RowShape::Wide => "_wide",
+            RowShape::NarrowX2 => "_x2",
+            RowShape::WideX2 => "_wide_x2",
+        }
+    }
+
+    /// Whether the kernel has this shape for these types and n columns: FP32 beyond `Narrow`, and
+    /// n a multiple of the slice (all of a lane's vectors in or all out).
+    pub fn fits(self, types: Types, n: i64) -> bool {
+        let fp32 = types.ab == DataType::CUDA_R_32F && types.c == DataType::CUDA_R_32F;
+        self == RowShape::Narrow || (fp32 && n >= self.columns() as i64 && n % self.columns() as i64 == 0)
+    }
+}
+
+/// The short-row kernel's shapes for these types and n columns, most preferred first (the last,
+/// `Narrow`, always fits), for rows one group each (`split` false) or over the split-row table.
+/// Two vectors a lane spread each entry's shuffles, address and load over twice the columns but
+/// halve the entries in flight and the groups at work, so they pay where chains are short or
+/// groups many. Measured (session 15, H100, FP32, 27 matrices, each shape forced in its own run
+/// against cuSPARSE in the same run): whole short rows (mdual, cage11, delaunay_n16) ran 1.10-1.18x
+/// faster on `NarrowX2` than narrow at N = 64 and on either x2 shape at N >= 128; over split-row
+/// tables (the social graphs, pieces of up to 64 entries) `NarrowX2` lost up to 1.38x at N = 64 and
+/// `WideX2` won at N >= 128 (geometric mean 1.18x / 1.17x cuSPARSE at N = 128 / 256 against 1.14x /
+/// 1.12x with `Wide`, which lost to `Narrow` at N = 64: 1.24x against 1.29x).
+/// `OXSPARSE_SPMM_ROW_SHAPE` (narrow, wide, x2, wide_x2) puts a shape first where it fits (for
+/// comparisons).
+pub fn short_rows_shapes(types: Types, n: i64, split: bool) -> Vec<RowShape> {
+    static FORCED: once_cell::sync::Lazy<Option<RowShape>> = once_cell::sync::Lazy::new(|| {
+        std::env::var("OXSPARSE_SPMM_ROW_SHAPE").ok().and_then(|v| match v.as_str() {
+            "narrow" => Some(RowShape::Narrow),
+            "wide" => Some(RowShape::Wide),
+            "x2" => Some(RowShape::NarrowX2),
+            "wide_x2" => Some(RowShape::WideX2),
+            _ => None,
+        })
+    });
+    let preferred: &[RowShape] = if split { &[RowShape::WideX2] } else { &[RowShape::WideX2, RowShape::NarrowX2] };
+    let mut shapes: Vec<RowShape> = FORCED.iter().chain(preferred).copied().filter(|s| s.fits(types, n)).take(1).collect();
+    if shapes.first() != Some(&RowShape::Narrow) {
+        shapes.push(RowShape::Narrow);
+    }
+    shapes
 }
 
 /// Blocks of 256 threads of the short-row kernel resident per multiprocessor (its registers allow 4
@@ -122,15 +191,15 @@ pub fn short_rows_slices_per_block(h: &Handle, row_blocks: u64, slices: u64) -> 
     FORCED.unwrap_or(row_blocks * slices / (4 * resident)).clamp(1, slices.max(1))
 }
 
-/// The short-row kernel over slices of `slice` columns (`short_rows_slice` or narrower): grid x
-/// over groups of rows (or the `split_blocks` blocks of the split-row table at `p.split`), y over
-/// runs of column slices, z over batches.
-pub fn short_rows(h: &Handle, p: &SpmmRowsParams, (types, index): (Types, IndexType), batches: u32, slice: u64, split_blocks: Option<u32>) -> Result<()> {
+/// The short-row kernel with groups of `shape` (one of `short_rows_shapes`): grid x over groups of
+/// rows (or the `split_blocks` blocks of the split-row table at `p.split`), y over runs of column
+/// slices, z over batches.
+pub fn short_rows(h: &Handle, p: &SpmmRowsParams, (types, index): (Types, IndexType), batches: u32, shape: RowShape, split_blocks: Option<u32>) -> Result<()> {
     let blocks = match split_blocks {
         Some(b) => b as u64,
-        None => (p.shape.m.max(1) as u64).div_ceil(short_rows_per_block(types.ab, slice)),
+        None => (p.shape.m.max(1) as u64).div_ceil(shape.groups_per_block(types.ab)),
     };
-    let slices = (p.shape.n.max(0) as u64).div_ceil(slice);
+    let slices = (p.shape.n.max(0) as u64).div_ceil(shape.columns());
     let per_block = short_rows_slices_per_block(h, blocks, slices);
     let runs = slices.div_ceil(per_block);
     if blocks >= i32::MAX as u64 || runs > 65_535 || batches > 65_535 {
@@ -138,8 +207,7 @@ pub fn short_rows(h: &Handle, p: &SpmmRowsParams, (types, index): (Types, IndexT
     }
     let p = SpmmRowsParams { slices_per_block: per_block as u32, ..*p };
     let family = if split_blocks.is_some() { "split_rows" } else { "short_rows" };
-    let wide = if slice > SPMM_TILE_SLICE as u64 { "_wide" } else { "" };
-    let name = format!("oxs_spmm_{family}{wide}_{}_{}", types.suffix(), index_suffix(index));
+    let name = format!("oxs_spmm_{family}{}_{}_{}", shape.kernel_suffix(), types.suffix(), index_suffix(index));
     launch(h, "spmm_short_rows", &name, (blocks as u32, runs as u32, batches), BLOCK, 0, &p)
 }
 
@@ -223,16 +291,25 @@ mod tests {
 
     #[test]
     fn short_rows_groups_match_the_kernel_shapes() {
+        use RowShape::*;
         let t = |ab, c| Types { ab, c, compute: if ab == CUDA_R_64F { CUDA_R_64F } else { CUDA_R_32F } };
-        // FP32: 64-column slices when n allows; 8 lanes of 4 per 32 columns (32 groups), 16 per 64.
-        assert_eq!(short_rows_slice(t(CUDA_R_32F, CUDA_R_32F), 32), 32);
-        assert_eq!(short_rows_slice(t(CUDA_R_32F, CUDA_R_32F), 128), 64);
-        assert_eq!(short_rows_slice(t(CUDA_R_32F, CUDA_R_32F), 96), 32, "n not a multiple of 64 keeps narrow slices");
-        assert_eq!((short_rows_per_block(CUDA_R_32F, 32), short_rows_per_block(CUDA_R_32F, 64)), (32, 16));
-        // FP64: 16 lanes of 2; 16-bit: 8 lanes of 4; narrow slices whatever n.
-        assert_eq!(short_rows_per_block(CUDA_R_64F, 32), 16);
-        assert_eq!(short_rows_per_block(CUDA_R_16F, 32), 32);
-        assert_eq!(short_rows_slice(t(CUDA_R_16F, CUDA_R_32F), 256), 32);
-        assert_eq!(short_rows_slice(t(CUDA_R_64F, CUDA_R_64F), 256), 32);
+        let f32 = t(CUDA_R_32F, CUDA_R_32F);
+        // FP32: 8 lanes of 4 per 32 columns (32 groups), 16 per 64 (16 groups); two vectors a
+        // lane keep the groups and double the columns.
+        assert_eq!([Narrow, Wide, NarrowX2, WideX2].map(|s| (s.columns(), s.groups_per_block(CUDA_R_32F))), [(32, 32), (64, 16), (64, 32), (128, 16)]);
+        if std::env::var("OXSPARSE_SPMM_ROW_SHAPE").is_err() {
+            assert_eq!(short_rows_shapes(f32, 256, true), vec![WideX2, Narrow]);
+            assert_eq!(short_rows_shapes(f32, 64, true), vec![Narrow]);
+            assert_eq!(short_rows_shapes(f32, 128, false), vec![WideX2, Narrow]);
+            assert_eq!(short_rows_shapes(f32, 192, false), vec![NarrowX2, Narrow]);
+        }
+        assert_eq!(short_rows_shapes(f32, 96, false), vec![Narrow], "n not a multiple of 64 keeps narrow slices");
+        assert!(!WideX2.fits(f32, 192) && WideX2.fits(f32, 256) && NarrowX2.fits(f32, 64));
+        // FP64: 16 lanes of 2; 16-bit: 8 lanes of 4; narrow groups whatever n.
+        assert_eq!(Narrow.groups_per_block(CUDA_R_64F), 16);
+        assert_eq!(Narrow.groups_per_block(CUDA_R_16F), 32);
+        assert_eq!(short_rows_shapes(t(CUDA_R_16F, CUDA_R_32F), 256, false), vec![Narrow]);
+        assert_eq!(short_rows_shapes(t(CUDA_R_64F, CUDA_R_64F), 256, true), vec![Narrow]);
+        assert!(!Wide.fits(t(CUDA_R_64F, CUDA_R_64F), 256));
     }
 }

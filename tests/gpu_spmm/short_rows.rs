@@ -21,7 +21,7 @@ pub fn cases() -> Vec<Case> {
         ((70, 33, 96), Pattern::Dense),
         ((1000, 700, 8), Pattern::OneColumn),
         ((45, 90, 40), Pattern::Random),
-        // FP32's 64-column slices (n a multiple of 64): two and four of them
+        // FP32 groups of two vectors a lane (n a multiple of 64 or 128): 128 and 256 columns
         ((200, 300, 128), Pattern::Random),
         ((100, 200, 256), Pattern::Random),
     ];

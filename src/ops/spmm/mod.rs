@@ -84,8 +84,8 @@ pub enum RowKernel {
     /// The short-row kernel: every row short (short_rows.rs).
     ShortRows,
     /// The short-row kernel over the split-row table preprocess left in the buffer, `blocks`
-    /// blocks long, built for slices of `slice` columns (split_rows.rs).
-    SplitRows { blocks: u32, slice: u32 },
+    /// blocks long, built for groups of `shape` (split_rows.rs).
+    SplitRows { blocks: u32, shape: k::RowShape },
 }
 
 /// What a call knows of the tensor-core format it runs over.
@@ -295,15 +295,16 @@ fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> 
     if plan::print_enabled() {
         eprintln!("oxsparse: SpMM preprocess: longest row {longest} entries, mean {:.1}", nnz as f64 / m.max(1) as f64);
     }
-    let groups = |slice: u64| k::short_rows_per_block(p.types.ab, slice) as i64;
-    // Pieces for slices of `slice` columns: shorter than PIECE when the matrix would not fill the
+    let groups = |shape: k::RowShape| shape.groups_per_block(p.types.ab) as i64;
+    // Pieces for groups of `shape`: shorter than PIECE when the matrix would not fill the
     // device's resident groups (split_rows::piece).
-    let piece = |slice: u64| {
-        let resident = h.sm_count.max(1) as i64 * k::SHORT_ROWS_RESIDENT as i64 * groups(slice);
-        split_rows::piece(nnz, (p.dims.n as u64).div_ceil(slice) as i64, resident)
+    let piece = |shape: k::RowShape| {
+        let resident = h.sm_count.max(1) as i64 * k::SHORT_ROWS_RESIDENT as i64 * groups(shape);
+        split_rows::piece(nnz, (p.dims.n as u64).div_ceil(shape.columns()) as i64, resident)
     };
-    let widest = k::short_rows_slice(p.types, p.dims.n);
-    let slice = if !split_rows::forced() && short_rows::takes(longest, m, nnz) {
+    let shapes = k::short_rows_shapes(p.types, p.dims.n, true);
+    let widest = shapes[0];
+    let shape = if !split_rows::forced() && short_rows::takes(longest, m, nnz) {
         // Short rows, unless the matrix is too small to fill the device with whole rows and its
         // longest row makes two pieces or more of the size that would (session 14: bcsstk13,
         // pushpull, bcsstk17, the airports 1.3-1.7x faster at N = 32; EX5 and cage10, whose rows
@@ -313,14 +314,14 @@ fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> 
             _ => return Ok(RowKernel::ShortRows),
         }
     } else {
-        // The widest slices whose blocks take the longest row, else narrow ones (more groups a
-        // block).
-        let fits = |slice: u64| split_rows::forced() || split_rows::takes(longest, m, nnz, groups(slice));
-        [widest, SPMM_TILE_SLICE as u64].into_iter().find(|&s| fits(s))
+        // The preferred shape whose blocks take the longest row, else one with more groups a
+        // block.
+        let fits = |shape: k::RowShape| split_rows::forced() || split_rows::takes(longest, m, nnz, groups(shape));
+        shapes.iter().copied().find(|&s| fits(s))
     };
-    let chosen = match (split_at, slice) {
-        (Some((at, slots)), Some(slice)) => {
-            build_split_rows(h, call, p, ws, (ws + p.schedule_at as u64 + at as u64, slots), token, (slice, piece(slice)))?
+    let chosen = match (split_at, shape) {
+        (Some((at, slots)), Some(shape)) => {
+            build_split_rows(h, call, p, ws, (ws + p.schedule_at as u64 + at as u64, slots), token, (shape, piece(shape)))?
         }
         _ => RowKernel::Tiles,
     };
@@ -330,11 +331,11 @@ fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> 
     Ok(chosen)
 }
 
-/// Reads op(A)'s row offsets back, builds the split-row table (split_rows.rs) for slices of
-/// `slice` columns and pieces of `piece` entries, and uploads it with `token` to `at`, which has
+/// Reads op(A)'s row offsets back, builds the split-row table (split_rows.rs) for groups of
+/// `shape` and pieces of `piece` entries, and uploads it with `token` to `at`, which has
 /// room for `slots` slots (both copies wait for the GPU). Offsets that do not describe rows within
 /// the entries (undefined input) keep the tiles.
-fn build_split_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, (at, slots): (u64, i64), token: u64, (slice, piece): (u64, i64)) -> Result<RowKernel> {
+fn build_split_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, (at, slots): (u64, i64), token: u64, (shape, piece): (k::RowShape, i64)) -> Result<RowKernel> {
     let a = rows(call, p, ws);
     if a.offsets == 0 {
         return Ok(RowKernel::Tiles);
@@ -347,12 +348,12 @@ fn build_split_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, (at, slots): (u6
     if begins.iter().zip(&ends).any(|(&b, &e)| b < 0 || b > e || e > nnz) {
         return Ok(RowKernel::Tiles);
     }
-    let (table, blocks) = split_rows::build(&begins, &ends, k::short_rows_per_block(p.types.ab, slice) as usize, piece);
+    let (table, blocks) = split_rows::build(&begins, &ends, shape.groups_per_block(p.types.ab) as usize, piece);
     if table.len() as i64 > slots || blocks == 0 {
         return Err(crate::error::Error::Internal(format!("split-row table of {} slots over its room of {slots}", table.len())));
     }
     kernels::vector_ops::copy_to_device_and_wait(h, at, &split_rows::to_bytes(token, &table))?;
-    Ok(RowKernel::SplitRows { blocks, slice: slice as u32 })
+    Ok(RowKernel::SplitRows { blocks, shape })
 }
 
 /// Builds BitTCF for the tensor-core kernel (preprocess, or a call without an active buffer). Kept
@@ -508,12 +509,12 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
             k::rowvec(h, &rp, types, p.index, width, chunk_blocks, batches)?;
         }
         Kernel::Tiles { .. } if row_kernel != RowKernel::Tiles => {
-            let (split, blocks, slice) = match (row_kernel, p.tiles.and_then(|t| t.split_at)) {
-                (RowKernel::SplitRows { blocks, slice }, Some((at, _))) => (ws + p.schedule_at as u64 + at as u64, Some(blocks), slice as u64),
-                _ => (0, None, k::short_rows_slice(types, d.n)),
+            let (split, blocks, shape) = match (row_kernel, p.tiles.and_then(|t| t.split_at)) {
+                (RowKernel::SplitRows { blocks, shape }, Some((at, _))) => (ws + p.schedule_at as u64 + at as u64, Some(blocks), shape),
+                _ => (0, None, k::short_rows_shapes(types, d.n, false)[0]),
             };
             let rp = SpmmRowsParams { shape: kshape, a: rows(call, p, ws), b, c, sched: SpmmSchedule::default(), split, split_token: token, row_blocks: 0, slices_per_block: 0 };
-            k::short_rows(h, &rp, (types, p.index), batches, slice, blocks)?;
+            k::short_rows(h, &rp, (types, p.index), batches, shape, blocks)?;
         }
         Kernel::Tiles { size, per_block, .. } => cuda_core_tiles(size, per_block, 0)?,
         Kernel::TensorCore { strip, accurate, size, per_block, .. } => {
