@@ -8,7 +8,7 @@
 //  * `short_rows` (oxs_spmm_short_rows_*, and oxs_spmm_split_rows_* over a split-row table;
 //    SpmmRowsParams, its schedule unused): block (x, run, batch). A group of G lanes per row
 //    multiplies the row by a slice of op(B)'s columns, each lane VECS 16-byte vectors of them,
-//    for each column slice of the block's run in turn. Shapes (FP32 only beyond the first):
+//    for each column slice of the block's run in turn. Shapes, in FP32 (FP64: twice the lanes):
 //    plain: 32 columns (G = 8 lanes x 1 vector); `_wide`: 64 (16 x 1); `_x2`: 64 (8 x 2);
 //    `_wide_x2`: 128 (16 x 2). More vectors a lane spread each entry's shuffles, address and
 //    load-round over more columns.
@@ -249,8 +249,8 @@ extern "C" __global__ void oxs_spmm_longest_row_i64(const SpmmLongestRowParams p
 
 // ---- instantiations ------------------------------------------------------------------------------
 
-// The last argument is the blocks per multiprocessor the registers must allow. The shapes beyond
-// the plain one (`_wide`, `_x2`, `_wide_x2`) are FP32 only, where they were measured.
+// The last argument is the blocks per multiprocessor the registers must allow. `_wide` is FP32
+// only; `_x2` and `_wide_x2` FP32, FP64 and FP16 (the types they were measured on).
 #define OXS_SHORT_ROWS_KERNEL(name, split, W, VECS, V, O, C, I, blocks)                                        \
     extern "C" __global__ void __launch_bounds__(BLOCK, blocks) name(const SpmmRowsParams p) { short_rows<split, W, VECS, V, O, C, I>(p); }
 
@@ -270,12 +270,17 @@ OXS_SHORT_ROWS(f16_f32_f32, __half, float, float, 4)
 OXS_SHORT_ROWS(bf16_bf16_f32, __nv_bfloat16, __nv_bfloat16, float, 4)
 OXS_SHORT_ROWS(bf16_f32_f32, __nv_bfloat16, float, float, 4)
 
-#define OXS_SHORT_ROWS_SHAPE(shape, W, VECS, idx, I)                                                                      \
-    OXS_SHORT_ROWS_KERNEL(oxs_spmm_short_rows##shape##_f32_f32_f32_##idx, false, W, VECS, float, float, float, I, 4) \
-    OXS_SHORT_ROWS_KERNEL(oxs_spmm_split_rows##shape##_f32_f32_f32_##idx, true, W, VECS, float, float, float, I, 4)
-#define OXS_SHORT_ROWS_SHAPES(idx, I)                         \
-    OXS_SHORT_ROWS_SHAPE(_wide, WIDE_SLICE, 1, idx, I)        \
-    OXS_SHORT_ROWS_SHAPE(_x2, SLICE, 2, idx, I)               \
-    OXS_SHORT_ROWS_SHAPE(_wide_x2, WIDE_SLICE, 2, idx, I)
+#define OXS_SHORT_ROWS_SHAPE(shape, W, VECS, sfx, V, O, C, idx, I)                                              \
+    OXS_SHORT_ROWS_KERNEL(oxs_spmm_short_rows##shape##_##sfx##_##idx, false, W, VECS, V, O, C, I, 4) \
+    OXS_SHORT_ROWS_KERNEL(oxs_spmm_split_rows##shape##_##sfx##_##idx, true, W, VECS, V, O, C, I, 4)
+// Two vectors a lane: FP32, FP64 and FP16 (src/kernels/spmm.rs `RowShape::fits`).
+#define OXS_SHORT_ROWS_X2(sfx, V, O, C, idx, I)                        \
+    OXS_SHORT_ROWS_SHAPE(_x2, SLICE, 2, sfx, V, O, C, idx, I)          \
+    OXS_SHORT_ROWS_SHAPE(_wide_x2, WIDE_SLICE, 2, sfx, V, O, C, idx, I)
+#define OXS_SHORT_ROWS_SHAPES(idx, I)                                                  \
+    OXS_SHORT_ROWS_SHAPE(_wide, WIDE_SLICE, 1, f32_f32_f32, float, float, float, idx, I) \
+    OXS_SHORT_ROWS_X2(f32_f32_f32, float, float, float, idx, I)                          \
+    OXS_SHORT_ROWS_X2(f64_f64_f64, double, double, double, idx, I)                       \
+    OXS_SHORT_ROWS_X2(f16_f16_f32, __half, __half, float, idx, I)
 OXS_SHORT_ROWS_SHAPES(i32, int32_t)
 OXS_SHORT_ROWS_SHAPES(i64, int64_t)

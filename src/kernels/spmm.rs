@@ -93,11 +93,12 @@ pub fn tile_rows(h: &Handle, p: &SpmmTilesParams, index: IndexType) -> Result<()
 }
 
 /// The shapes of the short-row kernel's groups (`Shape` in kernels/spmm_short_rows.cu): a group
-/// of lanes per row, each lane one or two 16-byte vectors of the row's slice of columns. Beyond
-/// `Narrow`, FP32 only.
+/// of lanes per row, each lane one or two vectors (16 bytes, 8 for 16-bit types) of the row's
+/// slice of columns. Lanes and groups below are FP32's; FP64 has twice the lanes (half the groups)
+/// for the same columns. Which types have which shape: `fits`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RowShape {
-    /// 32 columns (SPMM_TILE_SLICE): 8 lanes of FP32 or 16-bit types, 16 of FP64; 1 vector.
+    /// 32 columns (SPMM_TILE_SLICE): 8 lanes x 1 vector (FP64: 16 lanes).
     Narrow,
     /// 64 columns: 16 lanes x 1 vector.
     Wide,
@@ -138,11 +139,18 @@ impl RowShape {
         }
     }
 
-    /// Whether the kernel has this shape for these types and n columns: FP32 beyond `Narrow`, and
-    /// n a multiple of the slice (all of a lane's vectors in or all out).
+    /// Whether the kernel has this shape for these types and n columns: `Wide` for FP32, two
+    /// vectors a lane for FP32, FP64 and FP16 (A, B and C of one type), and n a multiple of the
+    /// slice (all of a lane's vectors in or all out).
     pub fn fits(self, types: Types, n: i64) -> bool {
-        let fp32 = types.ab == DataType::CUDA_R_32F && types.c == DataType::CUDA_R_32F;
-        self == RowShape::Narrow || (fp32 && n >= self.columns() as i64 && n % self.columns() as i64 == 0)
+        use DataType::*;
+        let same = |t| types.ab == t && types.c == t;
+        let typed = match self {
+            RowShape::Narrow => return true,
+            RowShape::Wide => same(CUDA_R_32F),
+            RowShape::NarrowX2 | RowShape::WideX2 => same(CUDA_R_32F) || same(CUDA_R_64F) || same(CUDA_R_16F),
+        };
+        typed && n >= self.columns() as i64 && n % self.columns() as i64 == 0
     }
 }
 
@@ -308,8 +316,10 @@ mod tests {
         // FP64: 16 lanes of 2; 16-bit: 8 lanes of 4; narrow groups whatever n.
         assert_eq!(Narrow.groups_per_block(CUDA_R_64F), 16);
         assert_eq!(Narrow.groups_per_block(CUDA_R_16F), 32);
-        assert_eq!(short_rows_shapes(t(CUDA_R_16F, CUDA_R_32F), 256, false), vec![Narrow]);
-        assert_eq!(short_rows_shapes(t(CUDA_R_64F, CUDA_R_64F), 256, true), vec![Narrow]);
+        assert_eq!(short_rows_shapes(t(CUDA_R_16F, CUDA_R_32F), 256, false), vec![Narrow], "16-bit A and B, FP32 C");
         assert!(!Wide.fits(t(CUDA_R_64F, CUDA_R_64F), 256));
+        assert!(WideX2.fits(t(CUDA_R_64F, CUDA_R_64F), 256) && NarrowX2.fits(t(CUDA_R_16F, CUDA_R_16F), 64));
+        assert!(!NarrowX2.fits(t(CUDA_R_16BF, CUDA_R_16BF), 64));
+        assert_eq!([NarrowX2, WideX2].map(|s| s.groups_per_block(CUDA_R_64F)), [16, 8]);
     }
 }
