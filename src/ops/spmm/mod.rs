@@ -302,7 +302,7 @@ fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> 
         let resident = h.sm_count.max(1) as i64 * k::SHORT_ROWS_RESIDENT as i64 * groups(shape);
         split_rows::piece(nnz, (p.dims.n as u64).div_ceil(shape.columns()) as i64, resident)
     };
-    let shapes = k::short_rows_shapes(p.types, p.dims.n, true);
+    let shapes = k::short_rows_shapes(kernel_types(p), p.dims.n, true);
     let widest = shapes[0];
     let shape = if !split_rows::forced() && short_rows::takes(longest, m, nnz) {
         // Short rows, unless the matrix is too small to fill the device with whole rows and its
@@ -329,6 +329,15 @@ fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> 
         eprintln!("oxsparse: SpMM preprocess: {chosen:?}");
     }
     Ok(chosen)
+}
+
+/// The value types the vectorised kernels run with: C's is the compute type when C is staged (the
+/// kernel writes a row-major scratch in the compute type, `launch_vectorised`).
+fn kernel_types(p: &Plan) -> k::Types {
+    match p.kernel {
+        Kernel::RowVec { stage_c: true, .. } | Kernel::Tiles { stage_c: true, .. } | Kernel::TensorCore { stage_c: true, .. } => k::Types { c: p.types.compute, ..p.types },
+        _ => p.types,
+    }
 }
 
 /// Reads op(A)'s row offsets back, builds the split-row table (split_rows.rs) for groups of
@@ -485,7 +494,7 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
         // The kernel writes op(A) * op(B) exactly (alpha 1, beta 0) in the compute type; the
         // staging copy applies alpha and beta once, as the direct kernel does.
         c = row_major(ws + p.stage_c_at as u64, d.m, true);
-        types.c = types.compute;
+        types = kernel_types(p);
         kshape.alpha = host_scalar(p.types.compute, 1.0);
         kshape.beta = host_scalar(p.types.compute, 0.0);
     }
