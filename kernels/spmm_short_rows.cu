@@ -42,10 +42,12 @@ constexpr int UNROLL = 8;               // B vectors in flight per lane
 // A B row's slice of W columns is read by G lanes, VEC elements each: 16 bytes for 4- and 8-byte
 // types, 8 for 16-bit ones, so that every type gives a row at least 8 lanes (4 lanes of 16 bytes
 // made each read 8 of every 32 entries and measured 0.35-1.0x of the tiles). A load round covers
-// WARP entries. Wide slices (16 lanes of FP32) read each entry once for 64 columns: 1.05-1.15x
-// the narrow ones at N >= 64 (session-14 lab, bench/lab/spmm_rows.cu).
+// WARP entries. Wide groups (16 lanes of FP32) read each entry once for 64 columns (1.05-1.15x the
+// narrow ones at N >= 64 in the session-14 lab, but no better once blocks held rows of like
+// length, session 15).
 // A lane holds VECS vectors, G x VEC columns apart (each vector's loads coalesced over the
-// group), so a slice is W x VECS columns; UNROLL / VECS entries are in flight per lane.
+// group), so a slice is W x VECS columns; UNROLL / VECS entries are in flight per lane. Which
+// shape a call runs: src/kernels/spmm.rs `short_rows_shapes`.
 template <typename V, int W, int VECS = 1>
 struct Shape {
     static constexpr int VEC = sizeof(V) >= 4 ? 16 / sizeof(V) : 4;
