@@ -47,7 +47,7 @@ constexpr int UNROLL = 8;               // B vectors in flight per lane
 // length, session 15).
 // A lane holds VECS vectors, G x VEC columns apart (each vector's loads coalesced over the
 // group), so a slice is W x VECS columns; UNROLL / VECS entries are in flight per lane. Which
-// shape a call runs: src/kernels/spmm.rs `short_rows_shapes`.
+// shape a call runs: src/kernels/spmm.rs `short_rows_shape`.
 template <typename V, int W, int VECS = 1>
 struct Shape {
     static constexpr int VEC = sizeof(V) >= 4 ? 16 / sizeof(V) : 4;

@@ -154,8 +154,8 @@ impl RowShape {
     }
 }
 
-/// The short-row kernel's shapes for these types and n columns, most preferred first (the last,
-/// `Narrow`, always fits), for rows one group each (`split` false) or over the split-row table.
+/// The short-row kernel's preferred shape for these types and n columns (`Narrow`, which always
+/// fits, when no other does), for rows one group each (`split` false) or over the split-row table.
 /// Two vectors a lane spread each entry's shuffles, address and load over twice the columns but
 /// halve the entries in flight and the groups at work, so they pay where chains are short or
 /// groups many. Measured (session 15, H100, FP32, 27 matrices, each shape forced in its own run
@@ -166,7 +166,7 @@ impl RowShape {
 /// 1.12x with `Wide`, which lost to `Narrow` at N = 64: 1.24x against 1.29x).
 /// `OXSPARSE_SPMM_ROW_SHAPE` (narrow, wide, x2, wide_x2) puts a shape first where it fits (for
 /// comparisons).
-pub fn short_rows_shapes(types: Types, n: i64, split: bool) -> Vec<RowShape> {
+pub fn short_rows_shape(types: Types, n: i64, split: bool) -> RowShape {
     static FORCED: once_cell::sync::Lazy<Option<RowShape>> = once_cell::sync::Lazy::new(|| {
         std::env::var("OXSPARSE_SPMM_ROW_SHAPE").ok().and_then(|v| match v.as_str() {
             "narrow" => Some(RowShape::Narrow),
@@ -177,11 +177,7 @@ pub fn short_rows_shapes(types: Types, n: i64, split: bool) -> Vec<RowShape> {
         })
     });
     let preferred: &[RowShape] = if split { &[RowShape::WideX2] } else { &[RowShape::WideX2, RowShape::NarrowX2] };
-    let mut shapes: Vec<RowShape> = FORCED.iter().chain(preferred).copied().filter(|s| s.fits(types, n)).take(1).collect();
-    if shapes.first() != Some(&RowShape::Narrow) {
-        shapes.push(RowShape::Narrow);
-    }
-    shapes
+    FORCED.iter().chain(preferred).copied().find(|s| s.fits(types, n)).unwrap_or(RowShape::Narrow)
 }
 
 /// Blocks of 256 threads of the short-row kernel resident per multiprocessor (its registers allow 4
@@ -199,7 +195,7 @@ pub fn short_rows_slices_per_block(h: &Handle, row_blocks: u64, slices: u64) -> 
     FORCED.unwrap_or(row_blocks * slices / (4 * resident)).clamp(1, slices.max(1))
 }
 
-/// The short-row kernel with groups of `shape` (one of `short_rows_shapes`): grid x over groups of
+/// The short-row kernel with groups of `shape` (`short_rows_shape`, or `Narrow`): grid x over groups of
 /// rows (or the `split_blocks` blocks of the split-row table at `p.split`), y over runs of column
 /// slices, z over batches.
 pub fn short_rows(h: &Handle, p: &SpmmRowsParams, (types, index): (Types, IndexType), batches: u32, shape: RowShape, split_blocks: Option<u32>) -> Result<()> {
@@ -306,17 +302,17 @@ mod tests {
         // lane keep the groups and double the columns.
         assert_eq!([Narrow, Wide, NarrowX2, WideX2].map(|s| (s.columns(), s.groups_per_block(CUDA_R_32F))), [(32, 32), (64, 16), (64, 32), (128, 16)]);
         if std::env::var("OXSPARSE_SPMM_ROW_SHAPE").is_err() {
-            assert_eq!(short_rows_shapes(f32, 256, true), vec![WideX2, Narrow]);
-            assert_eq!(short_rows_shapes(f32, 64, true), vec![Narrow]);
-            assert_eq!(short_rows_shapes(f32, 128, false), vec![WideX2, Narrow]);
-            assert_eq!(short_rows_shapes(f32, 192, false), vec![NarrowX2, Narrow]);
+            assert_eq!(short_rows_shape(f32, 256, true), WideX2);
+            assert_eq!(short_rows_shape(f32, 64, true), Narrow);
+            assert_eq!(short_rows_shape(f32, 128, false), WideX2);
+            assert_eq!(short_rows_shape(f32, 192, false), NarrowX2);
         }
-        assert_eq!(short_rows_shapes(f32, 96, false), vec![Narrow], "n not a multiple of 64 keeps narrow slices");
+        assert_eq!(short_rows_shape(f32, 96, false), Narrow, "n not a multiple of 64 keeps narrow slices");
         assert!(!WideX2.fits(f32, 192) && WideX2.fits(f32, 256) && NarrowX2.fits(f32, 64));
         // FP64: 16 lanes of 2; 16-bit: 8 lanes of 4; narrow groups whatever n.
         assert_eq!(Narrow.groups_per_block(CUDA_R_64F), 16);
         assert_eq!(Narrow.groups_per_block(CUDA_R_16F), 32);
-        assert_eq!(short_rows_shapes(t(CUDA_R_16F, CUDA_R_32F), 256, false), vec![Narrow], "16-bit A and B, FP32 C");
+        assert_eq!(short_rows_shape(t(CUDA_R_16F, CUDA_R_32F), 256, false), Narrow, "16-bit A and B, FP32 C");
         assert!(!Wide.fits(t(CUDA_R_64F, CUDA_R_64F), 256));
         assert!(WideX2.fits(t(CUDA_R_64F, CUDA_R_64F), 256) && NarrowX2.fits(t(CUDA_R_16F, CUDA_R_16F), 64));
         assert!(!NarrowX2.fits(t(CUDA_R_16BF, CUDA_R_16BF), 64));

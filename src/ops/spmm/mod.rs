@@ -302,15 +302,16 @@ fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> 
         let resident = h.sm_count.max(1) as i64 * k::SHORT_ROWS_RESIDENT as i64 * groups(shape);
         split_rows::piece(nnz, (p.dims.n as u64).div_ceil(shape.columns()) as i64, resident)
     };
-    let shapes = k::short_rows_shapes(kernel_types(p), p.dims.n, true);
-    let widest = shapes[0];
+    // The preferred shape, else narrow groups (more of them a block, for a longer longest row).
+    let shapes = [k::short_rows_shape(kernel_types(p), p.dims.n, true), k::RowShape::Narrow];
+    let preferred = shapes[0];
     let shape = if !split_rows::forced() && short_rows::takes(longest, m, nnz) {
         // Short rows, unless the matrix is too small to fill the device with whole rows and its
         // longest row makes two pieces or more of the size that would (session 14: bcsstk13,
         // pushpull, bcsstk17, the airports 1.3-1.7x faster at N = 32; EX5 and cage10, whose rows
         // are at most 1.5x such a piece, 0.85x at N = 64).
-        match piece(widest) {
-            pc if pc < split_rows::PIECE && 2 * pc <= longest && split_at.is_some() => Some(widest),
+        match piece(preferred) {
+            pc if pc < split_rows::PIECE && 2 * pc <= longest && split_at.is_some() => Some(preferred),
             _ => return Ok(RowKernel::ShortRows),
         }
     } else {
@@ -520,7 +521,7 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
         Kernel::Tiles { .. } if row_kernel != RowKernel::Tiles => {
             let (split, blocks, shape) = match (row_kernel, p.tiles.and_then(|t| t.split_at)) {
                 (RowKernel::SplitRows { blocks, shape }, Some((at, _))) => (ws + p.schedule_at as u64 + at as u64, Some(blocks), shape),
-                _ => (0, None, k::short_rows_shapes(types, d.n, false)[0]),
+                _ => (0, None, k::short_rows_shape(types, d.n, false)),
             };
             let rp = SpmmRowsParams { shape: kshape, a: rows(call, p, ws), b, c, sched: SpmmSchedule::default(), split, split_token: token, row_blocks: 0, slices_per_block: 0 };
             k::short_rows(h, &rp, (types, p.index), batches, shape, blocks)?;
