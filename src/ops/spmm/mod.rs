@@ -602,3 +602,54 @@ fn launch(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64), tc: TcStat
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::descr::sparse::SpArrays;
+    use crate::types::{IndexBase, IndexType, Order};
+
+    /// A CSR FP16 call (FP32 compute) of m x k times k x n with C's leading dimension `ldc`, on
+    /// made-up device addresses (planning reads none).
+    fn plan_fp16(ldc: i64) -> Plan {
+        let (m, k, n, nnz) = (300, 200, 128, 3000);
+        let arrays = SpArrays { offsets: 0x1000_0000, indices: 0x2000_0000, values: 0x3000_0000 };
+        let (i32i, base) = (IndexType::OXSPARSE_INDEX_32I, IndexBase::OXSPARSE_INDEX_BASE_ZERO);
+        let a = SpMat::compressed(false, m, k, nnz, arrays, i32i, i32i, base, DataType::CUDA_R_16F).unwrap();
+        let b = DnMat::new(k, n, n, 0x4000_0000, DataType::CUDA_R_16F, Order::OXSPARSE_ORDER_ROW).unwrap();
+        let c = DnMat::new(m, n, ldc, 0x5000_0000, DataType::CUDA_R_16F, Order::OXSPARSE_ORDER_ROW).unwrap();
+        let (alpha, beta) = (1.0f32, 0.0f32);
+        let call = Call {
+            op_a: Operation::OXSPARSE_OPERATION_NON_TRANSPOSE,
+            op_b: Operation::OXSPARSE_OPERATION_NON_TRANSPOSE,
+            a: &a,
+            b: &b,
+            c: &c,
+            compute: DataType::CUDA_R_32F,
+            alg: SpMMAlg::OXSPARSE_SPMM_ALG_DEFAULT,
+            alpha: &alpha as *const f32 as *const c_void,
+            beta: &beta as *const f32 as *const c_void,
+            math: MathMode::OXSPARSE_DEFAULT_MATH,
+            reorder: ReorderMode::OXSPARSE_REORDER_NONE,
+        };
+        make_plan(&call).unwrap()
+    }
+
+    /// C staged (rows not 16-byte aligned) runs the kernels with C in the compute type, which has
+    /// no FP16 two-vector shape: the short-row shape is chosen for those types (the H100 tests had
+    /// caught an internal error from the missing kernel).
+    #[test]
+    fn short_row_shapes_follow_the_kernel_types() {
+        if std::env::var("OXSPARSE_SPMM_ROW_SHAPE").is_ok() || plan::forced_kernel().is_some() {
+            return;
+        }
+        let direct = plan_fp16(128);
+        let staged = plan_fp16(130);
+        assert!(matches!(direct.kernel, Kernel::Tiles { stage_c: false, .. }), "{:?}", direct.kernel);
+        assert!(matches!(staged.kernel, Kernel::Tiles { stage_c: true, .. }), "{:?}", staged.kernel);
+        assert_eq!(kernel_types(&direct).c, DataType::CUDA_R_16F);
+        assert_eq!(kernel_types(&staged).c, DataType::CUDA_R_32F);
+        assert_eq!(k::short_rows_shape(kernel_types(&direct), 128, true), k::RowShape::WideX2);
+        assert_eq!(k::short_rows_shape(kernel_types(&staged), 128, true), k::RowShape::Narrow);
+    }
+}
