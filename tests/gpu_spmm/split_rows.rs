@@ -24,7 +24,8 @@ pub fn cases() -> Vec<Case> {
         // rows of ~500: eight pieces, four rows per block of 32 groups
         ((90, 2000, 96), Pattern::Random),
         ((33, 3000, 4), Pattern::Skewed(2400)),
-        // FP32's 64-column slices: two, three and four of them
+        // n a multiple of 128 (FP32, FP64, FP16: groups of 128 columns, two vectors a lane) or
+        // not (192: narrow groups)
         ((300, 1500, 128), Pattern::Skewed(1400)),
         ((300, 1500, 192), Pattern::Skewed(1200)),
         ((120, 700, 256), Pattern::Skewed(700)),

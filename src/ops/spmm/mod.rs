@@ -303,8 +303,8 @@ fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> 
         split_rows::piece(nnz, (p.dims.n as u64).div_ceil(shape.columns()) as i64, resident)
     };
     // The preferred shape, else narrow groups (more of them a block, for a longer longest row).
-    let shapes = [k::short_rows_shape(kernel_types(p), p.dims.n, true), k::RowShape::Narrow];
-    let preferred = shapes[0];
+    let preferred = k::short_rows_shape(kernel_types(p), p.dims.n, true);
+    let shapes = [preferred, k::RowShape::Narrow];
     let shape = if !split_rows::forced() && short_rows::takes(longest, m, nnz) {
         // Short rows, unless the matrix is too small to fill the device with whole rows and its
         // longest row makes two pieces or more of the size that would (session 14: bcsstk13,

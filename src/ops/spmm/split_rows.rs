@@ -118,8 +118,7 @@ pub fn build(begins: &[i64], ends: &[i64], groups: usize, piece: i64) -> (Vec<[u
     assert!((MIN_PIECE..=PIECE).contains(&piece));
     let mut t = Table { slots: Vec::new(), groups, piece, used: 0 };
     let len = |r: usize| (ends[r] - begins[r]).max(0);
-    let rows: Vec<usize> = (0..begins.len()).collect();
-    for r in longest_chains_first(&rows, |r| t.chain(len(r))) {
+    for r in longest_chains_first(begins.len(), |r| t.chain(len(r))) {
         t.place(r as u64, begins[r], len(r));
     }
     t.close_block();
@@ -127,19 +126,20 @@ pub fn build(begins: &[i64], ends: &[i64], groups: usize, piece: i64) -> (Vec<[u
     (t.slots, blocks)
 }
 
-/// `rows` ordered by `chain(row) / CHAIN_STEP` rounded up, longest first, stably (a counting sort).
-fn longest_chains_first(rows: &[usize], chain: impl Fn(usize) -> i64) -> Vec<usize> {
+/// Rows 0 .. count ordered by `chain(row) / CHAIN_STEP` rounded up, longest first, stably (a
+/// counting sort).
+fn longest_chains_first(count: usize, chain: impl Fn(usize) -> i64) -> Vec<usize> {
     let step = |r: usize| ((chain(r) + CHAIN_STEP - 1) / CHAIN_STEP) as usize;
-    let top = rows.iter().map(|&r| step(r)).max().unwrap_or(0);
+    let top = (0..count).map(step).max().unwrap_or(0);
     let mut start = vec![0usize; top + 2];
-    for &r in rows {
+    for r in 0..count {
         start[top - step(r) + 1] += 1;
     }
     for i in 1..start.len() {
         start[i] += start[i - 1];
     }
-    let mut out = vec![0usize; rows.len()];
-    for &r in rows {
+    let mut out = vec![0usize; count];
+    for r in 0..count {
         let s = &mut start[top - step(r)];
         out[*s] = r;
         *s += 1;
