@@ -11,7 +11,8 @@
 //    for each column slice of the block's run in turn. Shapes, in FP32 (FP64: twice the lanes):
 //    plain: 32 columns (G = 8 lanes x 1 vector); `_wide`: 64 (16 x 1); `_x2`: 64 (8 x 2);
 //    `_wide_x2`: 128 (16 x 2). More vectors a lane spread each entry's shuffles, address and
-//    load-round over more columns.
+//    load-round over more columns. FP64 also has `_half`: 16 columns, 8 lanes x 1 vector, so
+//    that a block holds FP32's 32 groups and the split-row table takes twice as long a row.
 //    Stages, each a function below:
 //      0. work: the group's row, or with the split-row table (`p.split`, preprocess's, one batch)
 //         its slot: a whole row, or a piece of a long row whose pieces share the block;
@@ -37,6 +38,7 @@ namespace {
 constexpr int SLICE = SPMM_TILE_SLICE;  // columns of C per group and vector a lane, as the tile
                                         // kernel's slices...
 constexpr int WIDE_SLICE = 2 * SLICE;   // ...or twice as many (FP32, n a multiple of 64: `_wide`)
+constexpr int HALF_SLICE = SLICE / 2;   // ...or half as many (FP64: `_half`, 8 lanes, 32 groups)
 constexpr int UNROLL = 8;               // B vectors in flight per lane
 
 // A B row's slice of W columns is read by G lanes, VEC elements each: 16 bytes for 4- and 8-byte
@@ -252,7 +254,8 @@ extern "C" __global__ void oxs_spmm_longest_row_i64(const SpmmLongestRowParams p
 // ---- instantiations ------------------------------------------------------------------------------
 
 // The last argument is the blocks per multiprocessor the registers must allow. `_wide` is FP32
-// only; `_x2` and `_wide_x2` FP32, FP64 and FP16 (the types they were measured on).
+// only, `_half` FP64 only; `_x2` and `_wide_x2` FP32, FP64 and FP16 (the types they were
+// measured on).
 #define OXS_SHORT_ROWS_KERNEL(name, split, W, VECS, V, O, C, I, blocks)                                        \
     extern "C" __global__ void __launch_bounds__(BLOCK, blocks) name(const SpmmRowsParams p) { short_rows<split, W, VECS, V, O, C, I>(p); }
 
@@ -281,6 +284,7 @@ OXS_SHORT_ROWS(bf16_f32_f32, __nv_bfloat16, float, float, 4)
     OXS_SHORT_ROWS_SHAPE(_wide_x2, WIDE_SLICE, 2, sfx, V, O, C, idx, I)
 #define OXS_SHORT_ROWS_SHAPES(idx, I)                                                  \
     OXS_SHORT_ROWS_SHAPE(_wide, WIDE_SLICE, 1, f32_f32_f32, float, float, float, idx, I) \
+    OXS_SHORT_ROWS_SHAPE(_half, HALF_SLICE, 1, f64_f64_f64, double, double, double, idx, I) \
     OXS_SHORT_ROWS_X2(f32_f32_f32, float, float, float, idx, I)                          \
     OXS_SHORT_ROWS_X2(f64_f64_f64, double, double, double, idx, I)                       \
     OXS_SHORT_ROWS_X2(f16_f16_f32, __half, __half, float, idx, I)

@@ -66,8 +66,9 @@ OXSPARSE_SPMM_KERNEL=short_rows run_rust gpu_spmm-short-rows "$dev/bin/gpu_spmm"
 echo "=== gpu_spmm with OXSPARSE_SPMM_KERNEL=split_rows"
 OXSPARSE_SPMM_KERNEL=split_rows run_rust gpu_spmm-split-rows "$dev/bin/gpu_spmm"
 # The short-row shapes the default does not take there: two vectors a lane over split-row tables
-# (x2), and FP32's 16-lane one-vector groups (wide), on every case whose n they fit.
-for shape in x2 wide; do
+# (x2), FP32's 16-lane one-vector groups (wide) and FP64's 8-lane ones (half), on every case
+# whose n they fit.
+for shape in x2 wide half; do
     echo "=== gpu_spmm with OXSPARSE_SPMM_ROW_SHAPE=$shape and OXSPARSE_SPMM_KERNEL=split_rows"
     OXSPARSE_SPMM_ROW_SHAPE=$shape OXSPARSE_SPMM_KERNEL=split_rows run_rust gpu_spmm-split-rows-$shape "$dev/bin/gpu_spmm"
 done

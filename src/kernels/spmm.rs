@@ -106,6 +106,9 @@ pub enum RowShape {
     NarrowX2,
     /// 128 columns: 16 lanes x 2 vectors (a wide group's count per block).
     WideX2,
+    /// FP64 only: 16 columns, 8 lanes x 1 vector, so 32 groups per block (FP32's narrow count):
+    /// the split-row table then takes rows twice as long as with FP64's narrow groups.
+    Half,
 }
 
 impl RowShape {
@@ -113,6 +116,7 @@ impl RowShape {
     pub fn columns(self) -> u64 {
         let base = SPMM_TILE_SLICE as u64;
         match self {
+            RowShape::Half => base / 2,
             RowShape::Narrow => base,
             RowShape::Wide | RowShape::NarrowX2 => 2 * base,
             RowShape::WideX2 => 4 * base,
@@ -125,9 +129,17 @@ impl RowShape {
         let vec = if ab.size_bytes() >= 4 { 16 / ab.size_bytes() } else { 4 };
         let lanes = SPMM_TILE_SLICE as u64 / vec;
         match self {
+            RowShape::Half => BLOCK as u64 / (lanes / 2).max(1),
             RowShape::Narrow | RowShape::NarrowX2 => BLOCK as u64 / lanes,
             RowShape::Wide | RowShape::WideX2 => BLOCK as u64 / (2 * lanes),
         }
+    }
+
+    /// The most groups per block any shape of these A and B types has (the split-row table's room
+    /// is sized for it).
+    pub fn most_groups_per_block(ab: DataType) -> u64 {
+        let half = if ab == DataType::CUDA_R_64F { RowShape::Half.groups_per_block(ab) } else { 0 };
+        half.max(RowShape::Narrow.groups_per_block(ab))
     }
 
     fn kernel_suffix(self) -> &'static str {
@@ -136,18 +148,20 @@ impl RowShape {
             RowShape::Wide => "_wide",
             RowShape::NarrowX2 => "_x2",
             RowShape::WideX2 => "_wide_x2",
+            RowShape::Half => "_half",
         }
     }
 
-    /// Whether the kernel has this shape for these types and n columns: `Wide` for FP32, two
-    /// vectors a lane for FP32, FP64 and FP16 (A, B and C of one type), and n a multiple of the
-    /// slice (all of a lane's vectors in or all out).
+    /// Whether the kernel has this shape for these types and n columns: `Wide` for FP32, `Half`
+    /// for FP64, two vectors a lane for FP32, FP64 and FP16 (A, B and C of one type), and n a
+    /// multiple of the slice (all of a lane's vectors in or all out).
     pub fn fits(self, types: Types, n: i64) -> bool {
         use DataType::*;
         let same = |t| types.ab == t && types.c == t;
         let typed = match self {
             RowShape::Narrow => return true,
             RowShape::Wide => same(CUDA_R_32F),
+            RowShape::Half => same(CUDA_R_64F),
             RowShape::NarrowX2 | RowShape::WideX2 => same(CUDA_R_32F) || same(CUDA_R_64F) || same(CUDA_R_16F),
         };
         typed && n >= self.columns() as i64 && n % self.columns() as i64 == 0
@@ -164,7 +178,7 @@ impl RowShape {
 /// tables (the social graphs, pieces of up to 64 entries) `NarrowX2` lost up to 1.38x at N = 64 and
 /// `WideX2` won at N >= 128 (geometric mean 1.18x / 1.17x cuSPARSE at N = 128 / 256 against 1.14x /
 /// 1.12x with `Wide`, which lost to `Narrow` at N = 64: 1.24x against 1.29x).
-/// `OXSPARSE_SPMM_ROW_SHAPE` (narrow, wide, x2, wide_x2) puts a shape first where it fits (for
+/// `OXSPARSE_SPMM_ROW_SHAPE` (narrow, wide, x2, wide_x2, half) puts a shape first where it fits (for
 /// comparisons).
 pub fn short_rows_shape(types: Types, n: i64, split: bool) -> RowShape {
     static FORCED: once_cell::sync::Lazy<Option<RowShape>> = once_cell::sync::Lazy::new(|| {
@@ -173,6 +187,7 @@ pub fn short_rows_shape(types: Types, n: i64, split: bool) -> RowShape {
             "wide" => Some(RowShape::Wide),
             "x2" => Some(RowShape::NarrowX2),
             "wide_x2" => Some(RowShape::WideX2),
+            "half" => Some(RowShape::Half),
             _ => None,
         })
     });
@@ -317,5 +332,10 @@ mod tests {
         assert!(WideX2.fits(t(CUDA_R_64F, CUDA_R_64F), 256) && NarrowX2.fits(t(CUDA_R_16F, CUDA_R_16F), 64));
         assert!(!NarrowX2.fits(t(CUDA_R_16BF, CUDA_R_16BF), 64));
         assert_eq!([NarrowX2, WideX2].map(|s| s.groups_per_block(CUDA_R_64F)), [16, 8]);
+        // FP64's half-width groups: 8 lanes of 2 for 16 columns, FP32's narrow count per block.
+        let f64 = t(CUDA_R_64F, CUDA_R_64F);
+        assert_eq!((Half.columns(), Half.groups_per_block(CUDA_R_64F)), (16, 32));
+        assert!(Half.fits(f64, 16) && Half.fits(f64, 128) && !Half.fits(f64, 24) && !Half.fits(f32, 128));
+        assert_eq!([CUDA_R_32F, CUDA_R_64F, CUDA_R_16F].map(RowShape::most_groups_per_block), [32, 32, 32]);
     }
 }

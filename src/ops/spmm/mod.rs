@@ -302,9 +302,10 @@ fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> 
         let resident = h.sm_count.max(1) as i64 * k::SHORT_ROWS_RESIDENT as i64 * groups(shape);
         split_rows::piece(nnz, (p.dims.n as u64).div_ceil(shape.columns()) as i64, resident)
     };
-    // The preferred shape, else narrow groups (more of them a block, for a longer longest row).
+    // The preferred shape, else narrow groups (more of them a block, for a longer longest row),
+    // else FP64's half-width groups (as many a block as FP32's narrow ones).
     let preferred = k::short_rows_shape(kernel_types(p), p.dims.n, true);
-    let shapes = [preferred, k::RowShape::Narrow];
+    let shapes = [preferred, k::RowShape::Narrow, k::RowShape::Half];
     let shape = if !split_rows::forced() && short_rows::takes(longest, m, nnz) {
         // Short rows, unless the matrix is too small to fill the device with whole rows and its
         // longest row makes two pieces or more of the size that would (session 14: bcsstk13,
@@ -318,7 +319,7 @@ fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> 
         // The preferred shape whose blocks take the longest row, else one with more groups a
         // block.
         let fits = |shape: k::RowShape| split_rows::forced() || split_rows::takes(longest, m, nnz, groups(shape));
-        shapes.iter().copied().find(|&s| fits(s))
+        shapes.iter().copied().filter(|s| s.fits(kernel_types(p), p.dims.n)).find(|&s| fits(s))
     };
     let chosen = match (split_at, shape) {
         (Some((at, slots)), Some(shape)) => {

@@ -446,9 +446,9 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
     }
     if let Kernel::Tiles { size, .. } | Kernel::TensorCore { size, .. } = p.kernel {
         // Room for a split-row table: the tile kernel's CUDA-core plans of one batch (sized for
-        // narrow slices, whose blocks hold the most groups).
+        // the shape whose blocks hold the most groups).
         let split = (matches!(p.kernel, Kernel::Tiles { .. }) && shared_structure && d.batches == 1 && split_rows::eligible(d.m, call.a.nnz))
-            .then(|| split_rows::capacity(d.m, call.a.nnz, crate::kernels::spmm::RowShape::Narrow.groups_per_block(types.ab) as i64));
+            .then(|| split_rows::capacity(d.m, call.a.nnz, crate::kernels::spmm::RowShape::most_groups_per_block(types.ab) as i64));
         p.tiles = Some(tile_layout(call.a.nnz, d.n, size, d.batches as i64, types.compute, shared_structure, split));
     }
     if let Kernel::TensorCore { accurate, reorder, .. } = p.kernel {
