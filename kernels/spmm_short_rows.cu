@@ -185,25 +185,59 @@ __device__ __forceinline__ void join_pieces(Sums<S, C>* parts, const Work& w, Su
     __syncthreads();  // before the next slice overwrites parts
 }
 
+// ---- stage 4b: a column-major C -------------------------------------------------------------------
+
+// The block's ROWS consecutive rows x the slice's columns from col0, through a tile in shared
+// memory: each lane leaves its sums in its row's column of the tile, then the block writes C a
+// column at a time, ROWS consecutive rows per column (whole sectors; element stores straight from
+// the groups covered 16 sectors for 32 values and ran 1.2-1.4x slower than staging C, session 16).
+// The tile's rows are padded by one element so that neither pass conflicts on banks (reading the
+// lanes' sums in place conflicted 32 ways). Rows past m and columns past n are not written. All the
+// block's threads call this (two barriers).
+template <typename S, typename O, typename C>
+__device__ __forceinline__ void store_column_major(const SpmmRowsParams& p, int64_t batch, C (*tile)[S::ROWS + 1], const Sums<S, C>& acc,
+                                                   int64_t col0, int group, int li) {
+    constexpr int PER_VECTOR = S::G * S::VEC;  // columns between a lane's vectors
+#pragma unroll
+    for (int k = 0; k < S::NV; ++k)
+#pragma unroll
+        for (int i = 0; i < S::VEC; ++i) tile[k * PER_VECTOR + li * S::VEC + i][group] = acc.v[k].v[i];
+    __syncthreads();
+    const Dense<O> c(p.c, batch);
+    const C alpha = load_scalar<C>(p.shape.alpha), beta = load_scalar<C>(p.shape.beta);
+    const bool read_c = !is_zero(beta);
+    const int64_t row0 = int64_t(blockIdx.x) * S::ROWS;
+    for (int e = threadIdx.x; e < S::ROWS * S::SLICE; e += BLOCK) {
+        const int r = e % S::ROWS, col = e / S::ROWS;
+        const int64_t row = row0 + r, j = col0 + col;
+        if (row < p.shape.m && j < p.shape.n) write_out<O, C>(c, row, j, tile[col][r], alpha, beta, read_c);
+    }
+    __syncthreads();  // before the next slice overwrites the tile
+}
+
 // ---- the kernel ----------------------------------------------------------------------------------
 
 // SPLIT: the work comes from the split-row table (`oxs_spmm_split_rows_*`; its own instantiation,
-// so that the plain kernel keeps its registers).
-template <bool SPLIT, int W, int VECS, typename V, typename O, typename C, typename I>
+// so that the plain kernel keeps its registers). COL_C (whole rows only, `oxs_spmm_short_rows_colc*`):
+// C is column-major and written through shared memory (stage 4b).
+template <bool SPLIT, bool COL_C, int W, int VECS, typename V, typename O, typename C, typename I>
 __device__ void short_rows(const SpmmRowsParams& p) {
+    static_assert(!(SPLIT && COL_C), "column-major C is written by whole rows only");
     using S = Shape<V, W, VECS>;
     __shared__ Sums<S, C> parts[SPLIT ? BLOCK : 1];
+    __shared__ C tile[COL_C ? S::SLICE : 1][S::ROWS + 1];
     const int group = threadIdx.x / S::G;
-    // Without a table the groups past the last row leave (the group together); with one every
-    // thread stays for the barriers of stage 3.
-    if (!SPLIT && int64_t(blockIdx.x) * S::ROWS + group >= p.shape.m) return;
+    // Without a table the groups past the last row leave (the group together); with one, or with
+    // a column-major C, every thread stays for the block's barriers (an idle group has no entries).
+    const bool row_on = SPLIT || int64_t(blockIdx.x) * S::ROWS + group < p.shape.m;
+    if (!SPLIT && !COL_C && !row_on) return;
     const int64_t batch = blockIdx.z;
     const Rows<V, I> a(p.a, batch);
     const Dense<const V> b(p.b, batch);
     const int li = threadIdx.x % S::G;
     const unsigned mask = group_mask(S::G);
     const int ldb = int(b.row_stride);  // fits (the plan's tiles_fit)
-    const Work w = find_work<SPLIT, S>(p, a, group);
+    const Work w = row_on ? find_work<SPLIT, S>(p, a, group) : Work{0, 0, 0, 0};
     const bool joins = SPLIT && __syncthreads_or(w.pieces >= 2);  // the same in the whole block
     const int64_t slices = (p.shape.n + S::SLICE - 1) / S::SLICE;
     const int64_t s0 = int64_t(blockIdx.y) * p.slices_per_block, s1 = min(s0 + p.slices_per_block, slices);
@@ -226,7 +260,9 @@ __device__ void short_rows(const SpmmRowsParams& p) {
             multiply_round<S, V, C>(bj, ldb, mask, min(WARP, w.len - o), col, val, acc);
         }
         if (joins) join_pieces<S, C>(parts, w, acc);
-        if (lane_on && w.pieces >= 1) {
+        if constexpr (COL_C) {
+            store_column_major<S, O, C>(p, batch, tile, acc, slice * S::SLICE, group, li);
+        } else if (lane_on && w.pieces >= 1) {
             const Dense<O> c(p.c, batch);
             const C alpha = load_scalar<C>(p.shape.alpha), beta = load_scalar<C>(p.shape.beta);
 #pragma unroll
@@ -257,7 +293,18 @@ extern "C" __global__ void oxs_spmm_longest_row_i64(const SpmmLongestRowParams p
 // only, `_half` FP64 only; `_x2` and `_wide_x2` FP32, FP64 and FP16 (the types they were
 // measured on).
 #define OXS_SHORT_ROWS_KERNEL(name, split, W, VECS, V, O, C, I, blocks)                                        \
-    extern "C" __global__ void __launch_bounds__(BLOCK, blocks) name(const SpmmRowsParams p) { short_rows<split, W, VECS, V, O, C, I>(p); }
+    extern "C" __global__ void __launch_bounds__(BLOCK, blocks) name(const SpmmRowsParams p) { short_rows<split, false, W, VECS, V, O, C, I>(p); }
+
+// Whole rows into a column-major C: FP32 and FP64, the shapes whole rows take (narrow, x2,
+// wide_x2), both index types.
+#define OXS_SHORT_ROWS_COLC_KERNEL(shape, W, VECS, sfx, V, idx, I)                                                        \
+    extern "C" __global__ void __launch_bounds__(BLOCK, 4) oxs_spmm_short_rows_colc##shape##_##sfx##_##idx(const SpmmRowsParams p) { \
+        short_rows<false, true, W, VECS, V, V, V, I>(p);                                                                   \
+    }
+#define OXS_SHORT_ROWS_COLC_TYPE(sfx, V, idx, I)                         \
+    OXS_SHORT_ROWS_COLC_KERNEL(, SLICE, 1, sfx, V, idx, I)               \
+    OXS_SHORT_ROWS_COLC_KERNEL(_x2, SLICE, 2, sfx, V, idx, I)            \
+    OXS_SHORT_ROWS_COLC_KERNEL(_wide_x2, WIDE_SLICE, 2, sfx, V, idx, I)
 
 #define OXS_SHORT_ROWS_INDEX(sfx, V, O, C, I, idx, blocks)                                                      \
     OXS_SHORT_ROWS_KERNEL(oxs_spmm_short_rows_##sfx##_##idx, false, SLICE, 1, V, O, C, I, blocks)            \
@@ -290,3 +337,7 @@ OXS_SHORT_ROWS(bf16_f32_f32, __nv_bfloat16, float, float, 4)
     OXS_SHORT_ROWS_X2(f16_f16_f32, __half, __half, float, idx, I)
 OXS_SHORT_ROWS_SHAPES(i32, int32_t)
 OXS_SHORT_ROWS_SHAPES(i64, int64_t)
+OXS_SHORT_ROWS_COLC_TYPE(f32_f32_f32, float, i32, int32_t)
+OXS_SHORT_ROWS_COLC_TYPE(f32_f32_f32, float, i64, int64_t)
+OXS_SHORT_ROWS_COLC_TYPE(f64_f64_f64, double, i32, int32_t)
+OXS_SHORT_ROWS_COLC_TYPE(f64_f64_f64, double, i64, int64_t)

@@ -214,6 +214,22 @@ pub fn short_rows_slices_per_block(h: &Handle, row_blocks: u64, slices: u64) -> 
 /// rows (or the `split_blocks` blocks of the split-row table at `p.split`), y over runs of column
 /// slices, z over batches.
 pub fn short_rows(h: &Handle, p: &SpmmRowsParams, (types, index): (Types, IndexType), batches: u32, shape: RowShape, split_blocks: Option<u32>) -> Result<()> {
+    short_rows_into(h, p, (types, index), batches, shape, split_blocks, false)
+}
+
+/// Whether whole short rows of these types and `shape` can write a column-major C themselves
+/// (`short_rows_into` with `column_c`): FP32 and FP64, the shapes whole rows take.
+pub fn short_rows_column_c(types: Types, shape: RowShape) -> bool {
+    let same = |t| types.ab == t && types.c == t && types.compute == t;
+    (same(DataType::CUDA_R_32F) || same(DataType::CUDA_R_64F)) && matches!(shape, RowShape::Narrow | RowShape::NarrowX2 | RowShape::WideX2)
+}
+
+/// As `short_rows`; `column_c` (whole rows, `short_rows_column_c`): C is column-major and the kernel
+/// writes it through shared memory (`oxs_spmm_short_rows_colc_*`).
+pub fn short_rows_into(h: &Handle, p: &SpmmRowsParams, (types, index): (Types, IndexType), batches: u32, shape: RowShape, split_blocks: Option<u32>, column_c: bool) -> Result<()> {
+    if column_c && (split_blocks.is_some() || !short_rows_column_c(types, shape)) {
+        return Err(Error::Internal(format!("no column-major short-row kernel for {shape:?} and {types:?}")));
+    }
     let blocks = match split_blocks {
         Some(b) => b as u64,
         None => (p.shape.m.max(1) as u64).div_ceil(shape.groups_per_block(types.ab)),
@@ -225,7 +241,11 @@ pub fn short_rows(h: &Handle, p: &SpmmRowsParams, (types, index): (Types, IndexT
         return Err(Error::NotSupported(format!("{blocks} row blocks x {runs} runs of column slices x {batches} batches exceed the grid")));
     }
     let p = SpmmRowsParams { slices_per_block: per_block as u32, ..*p };
-    let family = if split_blocks.is_some() { "split_rows" } else { "short_rows" };
+    let family = match (split_blocks, column_c) {
+        (Some(_), _) => "split_rows",
+        (None, true) => "short_rows_colc",
+        (None, false) => "short_rows",
+    };
     let name = format!("oxs_spmm_{family}{}_{}_{}", shape.kernel_suffix(), types.suffix(), index_suffix(index));
     launch(h, "spmm_short_rows", &name, (blocks as u32, runs as u32, batches), BLOCK, 0, &p)
 }

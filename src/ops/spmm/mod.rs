@@ -473,6 +473,18 @@ fn host_scalar(compute: DataType, v: f64) -> Scalar {
     Scalar { host, device: 0 }
 }
 
+/// Whether a plan that stages C has the kernel write it instead: whole short rows (a block's groups
+/// hold consecutive rows) into a column-major C of FP32 or FP64, through shared memory. Saves the
+/// scratch's round trip and the staging launch. Split rows (rows scattered over a block by the
+/// chain sort), the tiles, other types and a misaligned row-major C keep the staging copy.
+/// `OXSPARSE_SPMM_DIRECT_C=0` stages C always (for comparisons).
+fn direct_c(p: &Plan, row_kernel: RowKernel) -> bool {
+    static OFF: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_DIRECT_C").is_ok_and(|v| v == "0"));
+    let column_major = p.c.row_stride == 1 && p.c.col_stride > 1;
+    let whole_rows = matches!(p.kernel, Kernel::Tiles { .. }) && row_kernel == RowKernel::ShortRows;
+    !*OFF && whole_rows && column_major && k::short_rows_column_c(p.types, k::short_rows_shape(p.types, p.dims.n, false))
+}
+
 /// A vectorised kernel (rows or tiles), with its staging copies around it when op(B) or C is not
 /// row-major.
 fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64), (tc, row_kernel): (TcState, RowKernel), shape: SpmmShape, (stage_b, stage_c): (bool, bool)) -> Result<()> {
@@ -492,6 +504,9 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
         let sp = SpmmStageParams { src: p.b, dst: b, rows: d.k, cols: d.n, alpha: Scalar::default(), beta: Scalar::default() };
         k::stage_b(h, &sp, p.types.ab, if p.b.batch_stride != 0 { batches } else { 1 })?;
     }
+    // Whole short rows write a column-major C themselves (kernels/spmm_short_rows.cu stage 4b).
+    let column_c = stage_c && direct_c(p, row_kernel);
+    let stage_c = stage_c && !column_c;
     if stage_c {
         // The kernel writes op(A) * op(B) exactly (alpha 1, beta 0) in the compute type; the
         // staging copy applies alpha and beta once, as the direct kernel does.
@@ -525,7 +540,7 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
                 _ => (0, None, k::short_rows_shape(types, d.n, false)),
             };
             let rp = SpmmRowsParams { shape: kshape, a: rows(call, p, ws), b, c, sched: SpmmSchedule::default(), split, split_token: token, row_blocks: 0, slices_per_block: 0 };
-            k::short_rows(h, &rp, (types, p.index), batches, shape, blocks)?;
+            k::short_rows_into(h, &rp, (types, p.index), batches, shape, blocks, column_c)?;
         }
         Kernel::Tiles { size, per_block, .. } => cuda_core_tiles(size, per_block, 0)?,
         Kernel::TensorCore { strip, accurate, size, per_block, .. } => {
@@ -610,15 +625,20 @@ mod tests {
     use crate::descr::sparse::SpArrays;
     use crate::types::{IndexBase, IndexType, Order};
 
-    /// A CSR FP16 call (FP32 compute) of m x k times k x n with C's leading dimension `ldc`, on
-    /// made-up device addresses (planning reads none).
+    /// A CSR FP16 call (FP32 compute) of m x k times k x n with row-major C of leading dimension
+    /// `ldc`, on made-up device addresses (planning reads none).
     fn plan_fp16(ldc: i64) -> Plan {
+        plan_fp16_c(ldc, Order::OXSPARSE_ORDER_ROW)
+    }
+
+    /// As `plan_fp16`, C of `order`.
+    fn plan_fp16_c(ldc: i64, order: Order) -> Plan {
         let (m, k, n, nnz) = (300, 200, 128, 3000);
         let arrays = SpArrays { offsets: 0x1000_0000, indices: 0x2000_0000, values: 0x3000_0000 };
         let (i32i, base) = (IndexType::OXSPARSE_INDEX_32I, IndexBase::OXSPARSE_INDEX_BASE_ZERO);
         let a = SpMat::compressed(false, m, k, nnz, arrays, i32i, i32i, base, DataType::CUDA_R_16F).unwrap();
         let b = DnMat::new(k, n, n, 0x4000_0000, DataType::CUDA_R_16F, Order::OXSPARSE_ORDER_ROW).unwrap();
-        let c = DnMat::new(m, n, ldc, 0x5000_0000, DataType::CUDA_R_16F, Order::OXSPARSE_ORDER_ROW).unwrap();
+        let c = DnMat::new(m, n, ldc, 0x5000_0000, DataType::CUDA_R_16F, order).unwrap();
         let (alpha, beta) = (1.0f32, 0.0f32);
         let call = Call {
             op_a: Operation::OXSPARSE_OPERATION_NON_TRANSPOSE,
@@ -652,5 +672,48 @@ mod tests {
         assert_eq!(kernel_types(&staged).c, DataType::CUDA_R_32F);
         assert_eq!(k::short_rows_shape(kernel_types(&direct), 128, true), k::RowShape::WideX2);
         assert_eq!(k::short_rows_shape(kernel_types(&staged), 128, true), k::RowShape::Narrow);
+    }
+
+    /// A CSR FP32 call of 300 x 200 times 200 x 128 with C of `order`, on made-up addresses.
+    fn plan_fp32_c(order: Order) -> Plan {
+        let (m, k, n, nnz) = (300, 200, 128, 3000);
+        let arrays = SpArrays { offsets: 0x1000_0000, indices: 0x2000_0000, values: 0x3000_0000 };
+        let (i32i, base) = (IndexType::OXSPARSE_INDEX_32I, IndexBase::OXSPARSE_INDEX_BASE_ZERO);
+        let a = SpMat::compressed(false, m, k, nnz, arrays, i32i, i32i, base, DataType::CUDA_R_32F).unwrap();
+        let b = DnMat::new(k, n, n, 0x4000_0000, DataType::CUDA_R_32F, Order::OXSPARSE_ORDER_ROW).unwrap();
+        let ldc = if order == Order::OXSPARSE_ORDER_ROW { n } else { m };
+        let c = DnMat::new(m, n, ldc, 0x5000_0000, DataType::CUDA_R_32F, order).unwrap();
+        let (alpha, beta) = (1.0f32, 0.0f32);
+        let call = Call {
+            op_a: Operation::OXSPARSE_OPERATION_NON_TRANSPOSE,
+            op_b: Operation::OXSPARSE_OPERATION_NON_TRANSPOSE,
+            a: &a,
+            b: &b,
+            c: &c,
+            compute: DataType::CUDA_R_32F,
+            alg: SpMMAlg::OXSPARSE_SPMM_ALG_DEFAULT,
+            alpha: &alpha as *const f32 as *const c_void,
+            beta: &beta as *const f32 as *const c_void,
+            math: MathMode::OXSPARSE_DEFAULT_MATH,
+            reorder: ReorderMode::OXSPARSE_REORDER_NONE,
+        };
+        make_plan(&call).unwrap()
+    }
+
+    /// Whole short rows write a column-major FP32 / FP64 C themselves; split rows, the tiles, FP16
+    /// and a misaligned row-major C keep the staging copy.
+    #[test]
+    fn column_major_c_is_written_by_whole_short_rows() {
+        if std::env::var("OXSPARSE_SPMM_DIRECT_C").is_ok() || std::env::var("OXSPARSE_SPMM_ROW_SHAPE").is_ok() || plan::forced_kernel().is_some() {
+            return;
+        }
+        let col = plan_fp32_c(Order::OXSPARSE_ORDER_COL);
+        assert!(matches!(col.kernel, Kernel::Tiles { stage_c: true, .. }), "{:?}", col.kernel);
+        assert!(direct_c(&col, RowKernel::ShortRows));
+        assert!(!direct_c(&col, RowKernel::Tiles));
+        assert!(!direct_c(&col, RowKernel::SplitRows { blocks: 1, shape: k::RowShape::Narrow }));
+        assert!(!direct_c(&plan_fp32_c(Order::OXSPARSE_ORDER_ROW), RowKernel::ShortRows), "row-major C is not staged");
+        assert!(!direct_c(&plan_fp16_c(300, Order::OXSPARSE_ORDER_COL), RowKernel::ShortRows), "no FP16 column-major kernel");
+        assert!(!direct_c(&plan_fp16(130), RowKernel::ShortRows), "a misaligned row-major C stays staged");
     }
 }
