@@ -59,9 +59,12 @@ OXSPARSE_SPMV_TILE=128 OXSPARSE_SPMV_KERNEL=tiles run_rust gpu_spmv-tile128 "$de
 # the smallest and the largest tile makes every case cross tile edges, or fill whole tiles.
 echo "=== gpu_spmm with OXSPARSE_SPMM_KERNEL=rowvec"
 OXSPARSE_SPMM_KERNEL=rowvec run_rust gpu_spmm-rowvec "$dev/bin/gpu_spmm"
-# The short-row kernel on every tile-kernel case, plain calls and long rows included.
+# The short-row kernel on every tile-kernel case, plain calls and long rows included (and every
+# FP32 / FP64 column-major C written by the kernel itself, in the shape n takes; narrow groups too).
 echo "=== gpu_spmm with OXSPARSE_SPMM_KERNEL=short_rows"
 OXSPARSE_SPMM_KERNEL=short_rows run_rust gpu_spmm-short-rows "$dev/bin/gpu_spmm"
+echo "=== gpu_spmm with OXSPARSE_SPMM_ROW_SHAPE=narrow and OXSPARSE_SPMM_KERNEL=short_rows"
+OXSPARSE_SPMM_ROW_SHAPE=narrow OXSPARSE_SPMM_KERNEL=short_rows run_rust gpu_spmm-short-rows-narrow "$dev/bin/gpu_spmm"
 # Split rows on every preprocessed tile-kernel case of one batch, short rows included.
 echo "=== gpu_spmm with OXSPARSE_SPMM_KERNEL=split_rows"
 OXSPARSE_SPMM_KERNEL=split_rows run_rust gpu_spmm-split-rows "$dev/bin/gpu_spmm"
