@@ -633,12 +633,18 @@ mod tests {
 
     /// As `plan_fp16`, C of `order`.
     fn plan_fp16_c(ldc: i64, order: Order) -> Plan {
+        plan_typed(DataType::CUDA_R_16F, ldc, order)
+    }
+
+    /// A CSR call of 300 x 200 times 200 x 128, A, B and C of `t` (FP32 compute), C of `order` and
+    /// leading dimension `ldc`, on made-up device addresses.
+    fn plan_typed(t: DataType, ldc: i64, order: Order) -> Plan {
         let (m, k, n, nnz) = (300, 200, 128, 3000);
         let arrays = SpArrays { offsets: 0x1000_0000, indices: 0x2000_0000, values: 0x3000_0000 };
         let (i32i, base) = (IndexType::OXSPARSE_INDEX_32I, IndexBase::OXSPARSE_INDEX_BASE_ZERO);
-        let a = SpMat::compressed(false, m, k, nnz, arrays, i32i, i32i, base, DataType::CUDA_R_16F).unwrap();
-        let b = DnMat::new(k, n, n, 0x4000_0000, DataType::CUDA_R_16F, Order::OXSPARSE_ORDER_ROW).unwrap();
-        let c = DnMat::new(m, n, ldc, 0x5000_0000, DataType::CUDA_R_16F, order).unwrap();
+        let a = SpMat::compressed(false, m, k, nnz, arrays, i32i, i32i, base, t).unwrap();
+        let b = DnMat::new(k, n, n, 0x4000_0000, t, Order::OXSPARSE_ORDER_ROW).unwrap();
+        let c = DnMat::new(m, n, ldc, 0x5000_0000, t, order).unwrap();
         let (alpha, beta) = (1.0f32, 0.0f32);
         let call = Call {
             op_a: Operation::OXSPARSE_OPERATION_NON_TRANSPOSE,
@@ -674,30 +680,9 @@ mod tests {
         assert_eq!(k::short_rows_shape(kernel_types(&staged), 128, true), k::RowShape::Narrow);
     }
 
-    /// A CSR FP32 call of 300 x 200 times 200 x 128 with C of `order`, on made-up addresses.
+    /// An FP32 call with C of `order` (leading dimension its rows' or columns' count).
     fn plan_fp32_c(order: Order) -> Plan {
-        let (m, k, n, nnz) = (300, 200, 128, 3000);
-        let arrays = SpArrays { offsets: 0x1000_0000, indices: 0x2000_0000, values: 0x3000_0000 };
-        let (i32i, base) = (IndexType::OXSPARSE_INDEX_32I, IndexBase::OXSPARSE_INDEX_BASE_ZERO);
-        let a = SpMat::compressed(false, m, k, nnz, arrays, i32i, i32i, base, DataType::CUDA_R_32F).unwrap();
-        let b = DnMat::new(k, n, n, 0x4000_0000, DataType::CUDA_R_32F, Order::OXSPARSE_ORDER_ROW).unwrap();
-        let ldc = if order == Order::OXSPARSE_ORDER_ROW { n } else { m };
-        let c = DnMat::new(m, n, ldc, 0x5000_0000, DataType::CUDA_R_32F, order).unwrap();
-        let (alpha, beta) = (1.0f32, 0.0f32);
-        let call = Call {
-            op_a: Operation::OXSPARSE_OPERATION_NON_TRANSPOSE,
-            op_b: Operation::OXSPARSE_OPERATION_NON_TRANSPOSE,
-            a: &a,
-            b: &b,
-            c: &c,
-            compute: DataType::CUDA_R_32F,
-            alg: SpMMAlg::OXSPARSE_SPMM_ALG_DEFAULT,
-            alpha: &alpha as *const f32 as *const c_void,
-            beta: &beta as *const f32 as *const c_void,
-            math: MathMode::OXSPARSE_DEFAULT_MATH,
-            reorder: ReorderMode::OXSPARSE_REORDER_NONE,
-        };
-        make_plan(&call).unwrap()
+        plan_typed(DataType::CUDA_R_32F, if order == Order::OXSPARSE_ORDER_ROW { 128 } else { 300 }, order)
     }
 
     /// Whole short rows write a column-major FP32 / FP64 C themselves; split rows, the tiles, FP16
