@@ -210,23 +210,19 @@ pub fn short_rows_slices_per_block(h: &Handle, row_blocks: u64, slices: u64) -> 
     FORCED.unwrap_or(row_blocks * slices / (4 * resident)).clamp(1, slices.max(1))
 }
 
-/// The short-row kernel with groups of `shape` (`short_rows_shape`, or `Narrow`): grid x over groups of
-/// rows (or the `split_blocks` blocks of the split-row table at `p.split`), y over runs of column
-/// slices, z over batches.
-pub fn short_rows(h: &Handle, p: &SpmmRowsParams, (types, index): (Types, IndexType), batches: u32, shape: RowShape, split_blocks: Option<u32>) -> Result<()> {
-    short_rows_into(h, p, (types, index), batches, shape, split_blocks, false)
-}
-
 /// Whether whole short rows of these types and `shape` can write a column-major C themselves
-/// (`short_rows_into` with `column_c`): FP32 and FP64, the shapes whole rows take.
+/// (`short_rows` with `column_c`): FP32 and FP64, the shapes whole rows take.
 pub fn short_rows_column_c(types: Types, shape: RowShape) -> bool {
     let same = |t| types.ab == t && types.c == t && types.compute == t;
     (same(DataType::CUDA_R_32F) || same(DataType::CUDA_R_64F)) && matches!(shape, RowShape::Narrow | RowShape::NarrowX2 | RowShape::WideX2)
 }
 
-/// As `short_rows`; `column_c` (whole rows, `short_rows_column_c`): C is column-major and the kernel
-/// writes it through shared memory (`oxs_spmm_short_rows_colc_*`).
-pub fn short_rows_into(h: &Handle, p: &SpmmRowsParams, (types, index): (Types, IndexType), batches: u32, shape: RowShape, split_blocks: Option<u32>, column_c: bool) -> Result<()> {
+/// The short-row kernel with groups of `shape` (`short_rows_shape`, or `Narrow`): grid x over groups of
+/// rows (or the `split_blocks` blocks of the split-row table at `p.split`), y over runs of column
+/// slices, z over batches.
+/// With `column_c` (whole rows, `short_rows_column_c`) C is column-major and the kernel writes it
+/// through shared memory (`oxs_spmm_short_rows_colc_*`).
+pub fn short_rows(h: &Handle, p: &SpmmRowsParams, (types, index): (Types, IndexType), batches: u32, shape: RowShape, split_blocks: Option<u32>, column_c: bool) -> Result<()> {
     if column_c && (split_blocks.is_some() || !short_rows_column_c(types, shape)) {
         return Err(Error::Internal(format!("no column-major short-row kernel for {shape:?} and {types:?}")));
     }

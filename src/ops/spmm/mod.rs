@@ -318,8 +318,8 @@ fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> 
     } else {
         // The preferred shape whose blocks take the longest row, else one with more groups a
         // block.
-        let fits = |shape: k::RowShape| split_rows::forced() || split_rows::takes(longest, m, nnz, groups(shape));
-        shapes.iter().copied().filter(|s| s.fits(kernel_types(p), p.dims.n)).find(|&s| fits(s))
+        let fits = |s: &k::RowShape| s.fits(kernel_types(p), p.dims.n) && (split_rows::forced() || split_rows::takes(longest, m, nnz, groups(*s)));
+        shapes.into_iter().find(fits)
     };
     let chosen = match (split_at, shape) {
         (Some((at, slots)), Some(shape)) => {
@@ -540,7 +540,7 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
                 _ => (0, None, k::short_rows_shape(types, d.n, false)),
             };
             let rp = SpmmRowsParams { shape: kshape, a: rows(call, p, ws), b, c, sched: SpmmSchedule::default(), split, split_token: token, row_blocks: 0, slices_per_block: 0 };
-            k::short_rows_into(h, &rp, (types, p.index), batches, shape, blocks, column_c)?;
+            k::short_rows(h, &rp, (types, p.index), batches, shape, blocks, column_c)?;
         }
         Kernel::Tiles { size, per_block, .. } => cuda_core_tiles(size, per_block, 0)?,
         Kernel::TensorCore { strip, accurate, size, per_block, .. } => {

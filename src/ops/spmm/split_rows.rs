@@ -224,8 +224,6 @@ mod tests {
         (s[1] & 0xffff_ffff, (s[0] & ((1 << BEGIN_BITS) - 1)) as i64, (s[1] >> 32) as i64, s[0] >> BEGIN_BITS)
     }
 
-    /// Every entry of every row lies in exactly one piece, the pieces of a row are consecutive in
-    /// one block and in entry order, led by a slot that counts them; the table fits `capacity`.
     /// Begins and ends of rows of `lens` entries, stored one after another.
     fn offsets(lens: &[i64]) -> (Vec<i64>, Vec<i64>) {
         let mut begins = vec![0i64];
@@ -237,6 +235,8 @@ mod tests {
         (begins, ends)
     }
 
+    /// Every entry of every row lies in exactly one piece, the pieces of a row are consecutive in
+    /// one block and in entry order, led by a slot that counts them; the table fits `capacity`.
     fn check(lens: &[i64], groups: usize, piece: i64) {
         let (begins, ends) = offsets(lens);
         let (slots, blocks) = build(&begins, &ends, groups, piece);
