@@ -19,7 +19,8 @@
 //      1. load: the group reads 32 of the row's entries at a time, coalesced, 32 / G per lane;
 //      2. multiply: the entries are handed out by shuffles, UNROLL B rows in flight per lane;
 //      3. join (split rows only): a row's pieces meet in shared memory, added in piece order;
-//      4. store: C = alpha * acc + beta * C (C is not read when beta is 0).
+//      4. store: C = alpha * acc + beta * C (C is not read when beta is 0); a column-major C
+//         through shared memory by whole rows (4b), an element at a time by split rows (4c).
 //
 // Why a second kernel: a row of a few dozen entries is then a chain of three or four dependent
 // memory trips (offsets, entries, B, C) where a tile's block needs about ten (entries, row table,
@@ -215,17 +216,34 @@ __device__ __forceinline__ void store_column_major(const SpmmRowsParams& p, int6
     __syncthreads();  // before the next slice overwrites the tile
 }
 
+// ---- stage 4c: a column-major C from split rows ----------------------------------------------------
+
+// The row's columns of the lane, an element at a time, down C's columns (a split-row block's rows
+// are scattered by the chain sort, so there is no run of rows to write a column at a time). A
+// store covers one element of a 32-byte sector; C small enough for L2 (src/ops/spmm/mod.rs
+// `direct_c`) has its sectors completed there before they go to memory.
+template <typename S, typename O, typename C>
+__device__ __forceinline__ void store_elements(const SpmmRowsParams& p, int64_t batch, int64_t row, int64_t j, const Sums<S, C>& acc) {
+    const Dense<O> c(p.c, batch);
+    const C alpha = load_scalar<C>(p.shape.alpha), beta = load_scalar<C>(p.shape.beta);
+    const bool read_c = !is_zero(beta);
+#pragma unroll
+    for (int k = 0; k < S::NV; ++k)
+#pragma unroll
+        for (int i = 0; i < S::VEC; ++i) write_out<O, C>(c, row, j + k * S::G * S::VEC + i, acc.v[k].v[i], alpha, beta, read_c);
+}
+
 // ---- the kernel ----------------------------------------------------------------------------------
 
 // SPLIT: the work comes from the split-row table (`oxs_spmm_split_rows_*`; its own instantiation,
-// so that the plain kernel keeps its registers). COL_C (whole rows only, `oxs_spmm_short_rows_colc*`):
-// C is column-major and written through shared memory (stage 4b).
+// so that the plain kernel keeps its registers). COL_C (`oxs_spmm_short_rows_colc*`,
+// `oxs_spmm_split_rows_colc*`): C is column-major, written through shared memory by whole rows
+// (stage 4b), an element at a time by split rows (stage 4c).
 template <bool SPLIT, bool COL_C, int W, int VECS, typename V, typename O, typename C, typename I>
 __device__ void short_rows(const SpmmRowsParams& p) {
-    static_assert(!(SPLIT && COL_C), "column-major C is written by whole rows only");
     using S = Shape<V, W, VECS>;
     __shared__ Sums<S, C> parts[SPLIT ? BLOCK : 1];
-    __shared__ C tile[COL_C ? S::SLICE : 1][S::ROWS + 1];
+    __shared__ C tile[COL_C && !SPLIT ? S::SLICE : 1][S::ROWS + 1];
     const int group = threadIdx.x / S::G;
     // Without a table the groups past the last row leave (the group together); with one, or with
     // a column-major C, every thread stays for the block's barriers (an idle group has no entries).
@@ -260,8 +278,10 @@ __device__ void short_rows(const SpmmRowsParams& p) {
             multiply_round<S, V, C>(bj, ldb, mask, min(WARP, w.len - o), col, val, acc);
         }
         if (joins) join_pieces<S, C>(parts, w, acc);
-        if constexpr (COL_C) {
+        if constexpr (COL_C && !SPLIT) {
             store_column_major<S, O, C>(p, batch, tile, acc, slice * S::SLICE, group, li);
+        } else if (COL_C && lane_on && w.pieces >= 1) {
+            store_elements<S, O, C>(p, batch, w.row, j, acc);
         } else if (lane_on && w.pieces >= 1) {
             const Dense<O> c(p.c, batch);
             const C alpha = load_scalar<C>(p.shape.alpha), beta = load_scalar<C>(p.shape.beta);
@@ -301,6 +321,18 @@ extern "C" __global__ void oxs_spmm_longest_row_i64(const SpmmLongestRowParams p
     extern "C" __global__ void __launch_bounds__(BLOCK, 4) oxs_spmm_short_rows_colc##shape##_##sfx##_##idx(const SpmmRowsParams p) { \
         short_rows<false, true, W, VECS, V, V, V, I>(p);                                                                   \
     }
+// Split rows into a column-major C: FP32 and FP64, the shapes preprocess gives split rows (narrow,
+// wide_x2, FP64's half), both index types.
+#define OXS_SPLIT_ROWS_COLC_KERNEL(shape, W, VECS, sfx, V, idx, I)                                                        \
+    extern "C" __global__ void __launch_bounds__(BLOCK, 4) oxs_spmm_split_rows_colc##shape##_##sfx##_##idx(const SpmmRowsParams p) { \
+        short_rows<true, true, W, VECS, V, V, V, I>(p);                                                                   \
+    }
+#define OXS_SPLIT_ROWS_COLC_INDEX(idx, I)                                          \
+    OXS_SPLIT_ROWS_COLC_KERNEL(, SLICE, 1, f32_f32_f32, float, idx, I)             \
+    OXS_SPLIT_ROWS_COLC_KERNEL(_wide_x2, WIDE_SLICE, 2, f32_f32_f32, float, idx, I)  \
+    OXS_SPLIT_ROWS_COLC_KERNEL(, SLICE, 1, f64_f64_f64, double, idx, I)            \
+    OXS_SPLIT_ROWS_COLC_KERNEL(_wide_x2, WIDE_SLICE, 2, f64_f64_f64, double, idx, I) \
+    OXS_SPLIT_ROWS_COLC_KERNEL(_half, HALF_SLICE, 1, f64_f64_f64, double, idx, I)
 #define OXS_SHORT_ROWS_COLC_TYPE(sfx, V, idx, I)                         \
     OXS_SHORT_ROWS_COLC_KERNEL(, SLICE, 1, sfx, V, idx, I)               \
     OXS_SHORT_ROWS_COLC_KERNEL(_x2, SLICE, 2, sfx, V, idx, I)            \
@@ -341,3 +373,5 @@ OXS_SHORT_ROWS_COLC_TYPE(f32_f32_f32, float, i32, int32_t)
 OXS_SHORT_ROWS_COLC_TYPE(f32_f32_f32, float, i64, int64_t)
 OXS_SHORT_ROWS_COLC_TYPE(f64_f64_f64, double, i32, int32_t)
 OXS_SHORT_ROWS_COLC_TYPE(f64_f64_f64, double, i64, int64_t)
+OXS_SPLIT_ROWS_COLC_INDEX(i32, int32_t)
+OXS_SPLIT_ROWS_COLC_INDEX(i64, int64_t)

@@ -210,20 +210,27 @@ pub fn short_rows_slices_per_block(h: &Handle, row_blocks: u64, slices: u64) -> 
     FORCED.unwrap_or(row_blocks * slices / (4 * resident)).clamp(1, slices.max(1))
 }
 
-/// Whether whole short rows of these types and `shape` can write a column-major C themselves
-/// (`short_rows` with `column_c`): FP32 and FP64, the shapes whole rows take.
-pub fn short_rows_column_c(types: Types, shape: RowShape) -> bool {
+/// Whether short rows of these types and `shape` can write a column-major C themselves
+/// (`short_rows` with `column_c`): FP32 and FP64, in the shapes whole rows take (narrow, x2,
+/// wide_x2) or, over a split-row table (`split`), the shapes preprocess gives it (narrow, wide_x2,
+/// FP64's half).
+pub fn short_rows_column_c(types: Types, shape: RowShape, split: bool) -> bool {
     let same = |t| types.ab == t && types.c == t && types.compute == t;
-    (same(DataType::CUDA_R_32F) || same(DataType::CUDA_R_64F)) && matches!(shape, RowShape::Narrow | RowShape::NarrowX2 | RowShape::WideX2)
+    let shaped = match split {
+        false => matches!(shape, RowShape::Narrow | RowShape::NarrowX2 | RowShape::WideX2),
+        true => matches!(shape, RowShape::Narrow | RowShape::WideX2) || (shape == RowShape::Half && same(DataType::CUDA_R_64F)),
+    };
+    (same(DataType::CUDA_R_32F) || same(DataType::CUDA_R_64F)) && shaped
 }
 
 /// The short-row kernel with groups of `shape` (`short_rows_shape`, or `Narrow`): grid x over groups of
 /// rows (or the `split_blocks` blocks of the split-row table at `p.split`), y over runs of column
 /// slices, z over batches.
-/// With `column_c` (whole rows, `short_rows_column_c`) C is column-major and the kernel writes it
-/// through shared memory (`oxs_spmm_short_rows_colc_*`).
+/// With `column_c` (`short_rows_column_c`) C is column-major and the kernel writes it: through
+/// shared memory by whole rows (`oxs_spmm_short_rows_colc_*`), an element at a time over the
+/// split-row table (`oxs_spmm_split_rows_colc_*`).
 pub fn short_rows(h: &Handle, p: &SpmmRowsParams, (types, index): (Types, IndexType), batches: u32, shape: RowShape, split_blocks: Option<u32>, column_c: bool) -> Result<()> {
-    if column_c && (split_blocks.is_some() || !short_rows_column_c(types, shape)) {
+    if column_c && !short_rows_column_c(types, shape, split_blocks.is_some()) {
         return Err(Error::Internal(format!("no column-major short-row kernel for {shape:?} and {types:?}")));
     }
     let blocks = match split_blocks {
@@ -238,7 +245,8 @@ pub fn short_rows(h: &Handle, p: &SpmmRowsParams, (types, index): (Types, IndexT
     }
     let p = SpmmRowsParams { slices_per_block: per_block as u32, ..*p };
     let family = match (split_blocks, column_c) {
-        (Some(_), _) => "split_rows",
+        (Some(_), true) => "split_rows_colc",
+        (Some(_), false) => "split_rows",
         (None, true) => "short_rows_colc",
         (None, false) => "short_rows",
     };

@@ -473,17 +473,45 @@ fn host_scalar(compute: DataType, v: f64) -> Scalar {
     Scalar { host, device: 0 }
 }
 
-/// Whether a plan that stages C has the kernel write it instead: whole short rows (a block's groups
-/// hold consecutive rows) into a column-major C of FP32 or FP64, through shared memory. Saves the
-/// scratch's round trip and the staging launch. Split rows (rows scattered over a block by the
-/// chain sort), the tiles, other types and a misaligned row-major C keep the staging copy.
+/// Whether a plan that stages C has the kernel write it instead: short rows into a column-major C of
+/// FP32 or FP64. Whole rows (a block's groups hold consecutive rows) write it through shared memory;
+/// split rows (a block's rows scattered by the chain sort) an element at a time, where
+/// `split_rows_write_c` says so. Saves the scratch's round trip and the staging launch. The tiles,
+/// other types and a misaligned row-major C keep the staging copy.
 /// `OXSPARSE_SPMM_DIRECT_C=0` stages C always (for comparisons).
-fn direct_c(p: &Plan, row_kernel: RowKernel) -> bool {
+fn direct_c(p: &Plan, nnz: i64, row_kernel: RowKernel) -> bool {
     static OFF: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_DIRECT_C").is_ok_and(|v| v == "0"));
     let column_major = p.c.row_stride == 1 && p.c.col_stride > 1;
-    let whole_rows = matches!(p.kernel, Kernel::Tiles { .. }) && row_kernel == RowKernel::ShortRows;
-    !*OFF && whole_rows && column_major && k::short_rows_column_c(p.types, k::short_rows_shape(p.types, p.dims.n, false))
+    let c_bytes = (p.dims.m * p.dims.n) as u64 * p.types.c.size_bytes();
+    let kernel = match (p.kernel, row_kernel) {
+        (Kernel::Tiles { .. }, RowKernel::ShortRows) => Some((k::short_rows_shape(p.types, p.dims.n, false), false)),
+        (Kernel::Tiles { .. }, RowKernel::SplitRows { shape, .. }) if split_rows_write_c(c_bytes, p.dims.m, nnz) => Some((shape, true)),
+        _ => None,
+    };
+    !*OFF && column_major && kernel.is_some_and(|(shape, split)| k::short_rows_column_c(p.types, shape, split))
 }
+
+/// Whether split rows write a column-major C of `c_bytes` (m rows, nnz entries) themselves, an
+/// element at a time: the sectors such scattered stores half-fill must be completed in L2 before
+/// they go to memory. So C of at most SPLIT_C_BYTES, or of at most SPLIT_C_LONG_BYTES where rows
+/// hold SPLIT_C_MEAN entries or more on average (fewer rows written per unit of work, so fewer
+/// half-filled sectors at a time). Measured (session 17, H100, FP32 N = 128, 33 matrices on split
+/// rows, against the staged C in the same run): 2.50x -> 2.60x cuSPARSE up to 4 MiB (europe-airports
+/// 18.0 -> 15.1 us, bcsstk13 23.3 -> 19.5, graphchallenge_sparse_images 26.2 -> 22.4); above it
+/// fb100_Cornell5 (9.5 MB, 85 entries a row) 130 -> 122 us, twitch_DE (4.9 MB, 32) 49 -> 44,
+/// crocodile (6 MB, 29) 49 -> 45, but facebook_pagepage (11.5 MB, 15) 55 -> 73 and astro-ph (8.5
+/// MB, 15) 40 -> 52. `OXSPARSE_SPMM_SPLIT_C_BYTES` replaces both bounds (for comparisons).
+fn split_rows_write_c(c_bytes: u64, m: i64, nnz: i64) -> bool {
+    static FORCED: once_cell::sync::Lazy<Option<u64>> = once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_SPLIT_C_BYTES").ok().and_then(|v| v.parse().ok()));
+    match *FORCED {
+        Some(bytes) => c_bytes <= bytes,
+        None => c_bytes <= SPLIT_C_BYTES || (c_bytes <= SPLIT_C_LONG_BYTES && nnz >= SPLIT_C_MEAN * m),
+    }
+}
+
+const SPLIT_C_BYTES: u64 = 4 << 20;
+const SPLIT_C_LONG_BYTES: u64 = 16 << 20;
+const SPLIT_C_MEAN: i64 = 24;
 
 /// A vectorised kernel (rows or tiles), with its staging copies around it when op(B) or C is not
 /// row-major.
@@ -504,8 +532,8 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
         let sp = SpmmStageParams { src: p.b, dst: b, rows: d.k, cols: d.n, alpha: Scalar::default(), beta: Scalar::default() };
         k::stage_b(h, &sp, p.types.ab, if p.b.batch_stride != 0 { batches } else { 1 })?;
     }
-    // Whole short rows write a column-major C themselves (kernels/spmm_short_rows.cu stage 4b).
-    let column_c = stage_c && direct_c(p, row_kernel);
+    // Short rows write a column-major C themselves (kernels/spmm_short_rows.cu stages 4b and 4c).
+    let column_c = stage_c && direct_c(p, call.a.nnz, row_kernel);
     let stage_c = stage_c && !column_c;
     if stage_c {
         // The kernel writes op(A) * op(B) exactly (alpha 1, beta 0) in the compute type; the
@@ -685,8 +713,8 @@ mod tests {
         plan_typed(DataType::CUDA_R_32F, if order == Order::OXSPARSE_ORDER_ROW { 128 } else { 300 }, order)
     }
 
-    /// Whole short rows write a column-major FP32 / FP64 C themselves; split rows, the tiles, FP16
-    /// and a misaligned row-major C keep the staging copy.
+    /// Short rows write a column-major FP32 / FP64 C themselves (split rows while C is small); the
+    /// tiles, FP16 and a misaligned row-major C keep the staging copy.
     #[test]
     fn column_major_c_is_written_by_whole_short_rows() {
         if std::env::var("OXSPARSE_SPMM_DIRECT_C").is_ok() || std::env::var("OXSPARSE_SPMM_ROW_SHAPE").is_ok() || plan::forced_kernel().is_some() {
@@ -694,11 +722,21 @@ mod tests {
         }
         let col = plan_fp32_c(Order::OXSPARSE_ORDER_COL);
         assert!(matches!(col.kernel, Kernel::Tiles { stage_c: true, .. }), "{:?}", col.kernel);
-        assert!(direct_c(&col, RowKernel::ShortRows));
-        assert!(!direct_c(&col, RowKernel::Tiles));
-        assert!(!direct_c(&col, RowKernel::SplitRows { blocks: 1, shape: k::RowShape::Narrow }));
-        assert!(!direct_c(&plan_fp32_c(Order::OXSPARSE_ORDER_ROW), RowKernel::ShortRows), "row-major C is not staged");
-        assert!(!direct_c(&plan_fp16_c(300, Order::OXSPARSE_ORDER_COL), RowKernel::ShortRows), "no FP16 column-major kernel");
-        assert!(!direct_c(&plan_fp16(130), RowKernel::ShortRows), "a misaligned row-major C stays staged");
+        let nnz = 3000;
+        assert!(direct_c(&col, nnz, RowKernel::ShortRows));
+        assert!(!direct_c(&col, nnz, RowKernel::Tiles));
+        if std::env::var("OXSPARSE_SPMM_SPLIT_C_BYTES").is_err() {
+            // 300 x 128 FP32: 150 KB, within the bound.
+            assert!(direct_c(&col, nnz, RowKernel::SplitRows { blocks: 1, shape: k::RowShape::Narrow }));
+            assert!(direct_c(&col, nnz, RowKernel::SplitRows { blocks: 1, shape: k::RowShape::WideX2 }));
+            assert!(!direct_c(&col, nnz, RowKernel::SplitRows { blocks: 1, shape: k::RowShape::Wide }), "no column-major kernel of that shape");
+            // Larger C: only with long rows, and never past the second bound.
+            let (mb, m) = (1u64 << 20, 20_000i64);
+            assert!(split_rows_write_c(4 * mb, m, m) && !split_rows_write_c(4 * mb + 1, m, 23 * m));
+            assert!(split_rows_write_c(16 * mb, m, 24 * m) && !split_rows_write_c(16 * mb + 1, m, 100 * m));
+        }
+        assert!(!direct_c(&plan_fp32_c(Order::OXSPARSE_ORDER_ROW), nnz, RowKernel::ShortRows), "row-major C is not staged");
+        assert!(!direct_c(&plan_fp16_c(300, Order::OXSPARSE_ORDER_COL), nnz, RowKernel::ShortRows), "no FP16 column-major kernel");
+        assert!(!direct_c(&plan_fp16(130), nnz, RowKernel::ShortRows), "a misaligned row-major C stays staged");
     }
 }
