@@ -65,9 +65,12 @@ echo "=== gpu_spmm with OXSPARSE_SPMM_KERNEL=short_rows"
 OXSPARSE_SPMM_KERNEL=short_rows run_rust gpu_spmm-short-rows "$dev/bin/gpu_spmm"
 echo "=== gpu_spmm with OXSPARSE_SPMM_ROW_SHAPE=narrow and OXSPARSE_SPMM_KERNEL=short_rows"
 OXSPARSE_SPMM_ROW_SHAPE=narrow OXSPARSE_SPMM_KERNEL=short_rows run_rust gpu_spmm-short-rows-narrow "$dev/bin/gpu_spmm"
-# Split rows on every preprocessed tile-kernel case of one batch, short rows included.
+# Split rows on every preprocessed tile-kernel case of one batch, short rows included (a
+# column-major FP32 / FP64 C written by the kernel), then with every such C staged.
 echo "=== gpu_spmm with OXSPARSE_SPMM_KERNEL=split_rows"
 OXSPARSE_SPMM_KERNEL=split_rows run_rust gpu_spmm-split-rows "$dev/bin/gpu_spmm"
+echo "=== gpu_spmm with OXSPARSE_SPMM_SPLIT_C_BYTES=0 and OXSPARSE_SPMM_KERNEL=split_rows"
+OXSPARSE_SPMM_SPLIT_C_BYTES=0 OXSPARSE_SPMM_KERNEL=split_rows run_rust gpu_spmm-split-rows-staged-c "$dev/bin/gpu_spmm"
 # The short-row shapes the default does not take there: two vectors a lane over split-row tables
 # (x2), FP32's 16-lane one-vector groups (wide) and FP64's 8-lane ones (half), on every case
 # whose n they fit.
