@@ -220,8 +220,8 @@ __device__ __forceinline__ void store_column_major(const SpmmRowsParams& p, int6
 
 // The row's columns of the lane, an element at a time, down C's columns (a split-row block's rows
 // are scattered by the chain sort, so there is no run of rows to write a column at a time). A
-// store covers one element of a 32-byte sector; C small enough for L2 (src/ops/spmm/mod.rs
-// `direct_c`) has its sectors completed there before they go to memory.
+// store covers one element of a 32-byte sector; the host sends here only a C whose sectors are
+// completed in L2 before they go to memory (src/ops/spmm/mod.rs `split_rows_write_c`).
 template <typename S, typename O, typename C>
 __device__ __forceinline__ void store_elements(const SpmmRowsParams& p, int64_t batch, int64_t row, int64_t j, const Sums<S, C>& acc) {
     const Dense<O> c(p.c, batch);

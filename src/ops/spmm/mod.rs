@@ -716,7 +716,7 @@ mod tests {
     /// Short rows write a column-major FP32 / FP64 C themselves (split rows while C is small); the
     /// tiles, FP16 and a misaligned row-major C keep the staging copy.
     #[test]
-    fn column_major_c_is_written_by_whole_short_rows() {
+    fn column_major_c_is_written_by_short_rows() {
         if std::env::var("OXSPARSE_SPMM_DIRECT_C").is_ok() || std::env::var("OXSPARSE_SPMM_ROW_SHAPE").is_ok() || plan::forced_kernel().is_some() {
             return;
         }
