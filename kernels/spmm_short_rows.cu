@@ -216,21 +216,29 @@ __device__ __forceinline__ void store_column_major(const SpmmRowsParams& p, int6
     __syncthreads();  // before the next slice overwrites the tile
 }
 
-// ---- stage 4c: a column-major C from split rows ----------------------------------------------------
+// ---- stage 4 (and 4c): the group's row -----------------------------------------------------------
 
-// The row's columns of the lane, an element at a time, down C's columns (a split-row block's rows
-// are scattered by the chain sort, so there is no run of rows to write a column at a time). A
-// store covers one element of a 32-byte sector; the host sends here only a C whose sectors are
-// completed in L2 before they go to memory (src/ops/spmm/mod.rs `split_rows_write_c`).
-template <typename S, typename O, typename C>
-__device__ __forceinline__ void store_elements(const SpmmRowsParams& p, int64_t batch, int64_t row, int64_t j, const Sums<S, C>& acc) {
+// The lane's columns of row `row` from column j: C = alpha * acc + beta * C, C not read when beta
+// is 0. A row-major C takes whole vectors; a column-major one (ELEMENTS: split rows, stage 4c)
+// an element at a time down its columns, since a split-row block's rows are scattered by the chain
+// sort and leave no run of rows to write a column at a time. Such a store covers one element of a
+// 32-byte sector; the host sends here only a C whose sectors are completed in L2 before they go to
+// memory (src/ops/spmm/mod.rs `split_rows_write_c`).
+template <bool ELEMENTS, typename S, typename O, typename C>
+__device__ __forceinline__ void store_row(const SpmmRowsParams& p, int64_t batch, int64_t row, int64_t j, const Sums<S, C>& acc) {
     const Dense<O> c(p.c, batch);
     const C alpha = load_scalar<C>(p.shape.alpha), beta = load_scalar<C>(p.shape.beta);
     const bool read_c = !is_zero(beta);
 #pragma unroll
-    for (int k = 0; k < S::NV; ++k)
+    for (int k = 0; k < S::NV; ++k) {
+        const int64_t jk = j + k * S::G * S::VEC;
+        if constexpr (ELEMENTS) {
 #pragma unroll
-        for (int i = 0; i < S::VEC; ++i) write_out<O, C>(c, row, j + k * S::G * S::VEC + i, acc.v[k].v[i], alpha, beta, read_c);
+            for (int i = 0; i < S::VEC; ++i) write_out<O, C>(c, row, jk + i, acc.v[k].v[i], alpha, beta, read_c);
+        } else {
+            write_c<O, C, S::VEC>(c, row, jk, acc.v[k], alpha, beta, read_c);
+        }
+    }
 }
 
 // ---- the kernel ----------------------------------------------------------------------------------
@@ -280,13 +288,8 @@ __device__ void short_rows(const SpmmRowsParams& p) {
         if (joins) join_pieces<S, C>(parts, w, acc);
         if constexpr (COL_C && !SPLIT) {
             store_column_major<S, O, C>(p, batch, tile, acc, slice * S::SLICE, group, li);
-        } else if (COL_C && lane_on && w.pieces >= 1) {
-            store_elements<S, O, C>(p, batch, w.row, j, acc);
         } else if (lane_on && w.pieces >= 1) {
-            const Dense<O> c(p.c, batch);
-            const C alpha = load_scalar<C>(p.shape.alpha), beta = load_scalar<C>(p.shape.beta);
-#pragma unroll
-            for (int k = 0; k < S::NV; ++k) write_c<O, C, S::VEC>(c, w.row, j + k * S::G * S::VEC, acc.v[k], alpha, beta, !is_zero(beta));
+            store_row<COL_C, S, O, C>(p, batch, w.row, j, acc);
         }
     }
 }
