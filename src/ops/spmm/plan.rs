@@ -9,7 +9,7 @@ use super::check::Dims;
 use super::split_rows;
 use super::Call;
 use crate::descr::FormatInfo;
-use crate::kernels::params::spmm::SpmmDense;
+use crate::kernels::params::spmm::{SpmmDense, SPMM_TILE_SLICE};
 use crate::kernels::row_view::{self, RowViewSource};
 use crate::kernels::spmm::Types;
 use crate::kernels::spmm_tc::{self, TcLayout};
@@ -222,12 +222,32 @@ pub fn tile_size(nnz: i64, n: i64) -> u32 {
     pow2.clamp(256, SPMM_TILE_MAX as u64) as u32
 }
 
+/// L2 cache of an H100 (50 MiB), and the share of it the column slices a wave of tile blocks
+/// reads may fill: half, because C's rows, A's entries and the other L2 partition's copies pass
+/// through the same cache (session 18, arxiv_like FP32 N = 256: two slices of 21.7 MB per block
+/// 274 us, one 262).
+const L2_BYTES: u64 = 50 << 20;
+const L2_SLICE_BUDGET: u64 = L2_BYTES / 2;
+
 /// Column slices per block: as many as keep at least three waves of blocks, so that staging a
-/// tile once serves several slices on large problems without leaving a ragged last wave.
-pub fn slices_per_block(nnz: i64, n: i64, size: u32) -> u32 {
+/// tile once serves several slices on large problems without leaving a ragged last wave; but no
+/// more than keep the B columns in use at once (k rows x the block's slices) within
+/// `L2_SLICE_BUDGET`. Grid x is the tile, so the blocks of a wave share their slices: with one
+/// slice a block, B's slices pass through L2 one at a time (session 18, youtube_like FP32, B of
+/// 583 MB at N = 128: four slices a block 872 us, one 763; N = 256 1863 -> 1498; FP64 N = 128
+/// 1908 -> 1627). `OXSPARSE_SPMM_TILE_SLICES` overrides it (1 or more, capped at the slices there
+/// are).
+pub fn slices_per_block(nnz: i64, n: i64, k: i64, b_elem_bytes: u64, size: u32) -> u32 {
+    static FORCED: once_cell::sync::Lazy<Option<u64>> =
+        once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_TILE_SLICES").ok().and_then(|v| v.parse::<u64>().ok()).filter(|&s| s >= 1));
     let slices = crate::kernels::spmm::tile_slices(n);
+    if let Some(s) = *FORCED {
+        return s.min(slices) as u32;
+    }
     let tiles = (nnz.max(1) as u64).div_ceil(size as u64);
-    (tiles * slices / (3 * RESIDENT_BLOCKS)).clamp(1, slices) as u32
+    let waves = tiles * slices / (3 * RESIDENT_BLOCKS);
+    let slice_bytes = (k.max(1) as u64).saturating_mul(SPMM_TILE_SLICE as u64 * b_elem_bytes);
+    waves.min(L2_SLICE_BUDGET / slice_bytes.max(1)).clamp(1, slices) as u32
 }
 
 fn tile_layout(nnz: i64, n: i64, size: u32, batches: i64, compute: crate::types::DataType, shared_structure: bool, split_slots: Option<i64>) -> TileLayout {
@@ -416,7 +436,7 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
                 strip: spmm_tc::strip_cols(d.n) as u32,
                 accurate: types.ab == CUDA_R_32F && call.math == MathMode::OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH,
                 size,
-                per_block: slices_per_block(call.a.nnz, d.n, size),
+                per_block: slices_per_block(call.a.nnz, d.n, d.k, types.ab.size_bytes() as u64, size),
                 stage_b,
                 stage_c,
                 // Preprocess may reorder the rows: the workspace keeps room for the order.
@@ -426,7 +446,7 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
         _ if vectorised && aligned && rowvec_forced() => Kernel::RowVec { width: pass_width(d.n), stage_b, stage_c },
         _ if vectorised && aligned && tiles_fit(&d, types, &b, stage_b) => {
             let size = tile_size(call.a.nnz, d.n);
-            Kernel::Tiles { size, per_block: slices_per_block(call.a.nnz, d.n, size), stage_b, stage_c }
+            Kernel::Tiles { size, per_block: slices_per_block(call.a.nnz, d.n, d.k, types.ab.size_bytes() as u64, size), stage_b, stage_c }
         }
         _ if vectorised && aligned => Kernel::RowVec { width: pass_width(d.n), stage_b, stage_c },
         _ => Kernel::RowsStrided,
@@ -501,10 +521,20 @@ mod tests {
     #[test]
     fn slices_per_block_keeps_three_waves() {
         // Cornell5 at N = 128: 1545 tiles x 4 slices = 6180 blocks, under 6 waves: one slice each.
-        assert_eq!(slices_per_block(1_581_554, 128, 1024), 1);
+        assert_eq!(slices_per_block(1_581_554, 128, 18_660, 4, 1024), 1);
         // 11M entries: 10.7k tiles x 4 slices / 3168 = 13 -> all 4 slices in one block.
-        assert_eq!(slices_per_block(10_973_239, 128, 1024), 4);
-        assert_eq!(slices_per_block(10_973_239, 32, 1024), 1);
+        assert_eq!(slices_per_block(10_973_239, 128, 20_000, 4, 1024), 4);
+        assert_eq!(slices_per_block(10_973_239, 32, 20_000, 4, 1024), 1);
+    }
+
+    #[test]
+    fn slices_per_block_keeps_the_slices_in_use_within_l2() {
+        // youtube_like at N = 128: 13 waves' worth, but a 32-column slice of B is 146 MB.
+        assert_eq!(slices_per_block(5_924_958, 128, 1_138_499, 4, 1024), 1);
+        // arxiv_like at N = 256: two slices by the waves, 21.7 MB each against a 26 MB budget.
+        assert_eq!(slices_per_block(1_136_257, 256, 169_343, 4, 1024), 1);
+        // The same in FP32 with 40K columns (5 MB a slice): the waves decide.
+        assert_eq!(slices_per_block(1_136_257, 256, 40_000, 4, 1024), 2);
     }
 
     #[test]
