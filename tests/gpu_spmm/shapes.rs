@@ -52,6 +52,11 @@ pub fn sparsity_patterns_cases() -> Vec<Case> {
         }
     }
     push(&mut cases, Case { pattern: Pattern::HeavyRow(20000), order_b: ROW, ..Case::new(Fmt::Bsr(ROW), (64, 40000, 5)) }, 8000);
+    // The same row across many tiles of the tile kernel, with three 32-column slices (FP32: 8
+    // lanes a group, FP64: 16): the crossing row waits on a flag per tile and slice.
+    for types in [F32, F64] {
+        push(&mut cases, Case { pattern: Pattern::HeavyRow(20000), order_b: ROW, order_c: ROW, types, ..Case::new(Fmt::Csr, (64, 20011, 96)) }, 8000);
+    }
     // Every entry in one column (with opA = T: one row of op(A) holding all 20000).
     for fmt in FORMATS {
         push(&mut cases, Case { pattern: Pattern::OneColumn, ..Case::new(fmt, (1000, 36, 33)) }, 8000);
