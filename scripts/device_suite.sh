@@ -86,6 +86,12 @@ for tile in 128 1024; do
     echo "=== gpu_spmm with OXSPARSE_SPMM_TILE=$tile"
     OXSPARSE_SPMM_TILE=$tile run_rust gpu_spmm-tile$tile "$dev/bin/gpu_spmm"
 done
+# Kernels go through the handle's launch graphs by default (src/kernels/graph.rs); the plain
+# launches, which stream capture and the fallback use, run every SpMM and SpMV case too.
+for bin in gpu_spmm gpu_spmv; do
+    echo "=== $bin with OXSPARSE_LAUNCH=direct"
+    OXSPARSE_LAUNCH=direct run_rust $bin-direct-launch "$dev/bin/$bin"
+done
 
 echo "=== C/C++/Fortran consumers built on the CPU machine"
 for t in "$dev"/c_tests/*; do

@@ -29,6 +29,8 @@ pub struct Handle {
     /// Compute capability, e.g. (9, 0).
     pub arch: (i32, i32),
     pub sm_count: i32,
+    /// The graphs this handle launches its kernels through (kernels/graph.rs).
+    pub(crate) graphs: crate::kernels::graph::LaunchGraphs,
 }
 
 fn drv<T>(what: &str, r: std::result::Result<T, cudarc::driver::DriverError>) -> Result<T> {
@@ -97,6 +99,7 @@ impl Handle {
             reorder_mode: ReorderMode::from_env(),
             arch,
             sm_count,
+            graphs: Default::default(),
         })
     }
 
@@ -139,7 +142,14 @@ impl Handle {
 
 impl Drop for Handle {
     fn drop(&mut self) {
-        // Work already enqueued keeps running: the caller's runtime holds the primary context too.
+        // The graphs go first, in their context; work already enqueued keeps running (the driver
+        // defers freeing a launched graph, and the caller's runtime holds the primary context too).
+        if let Ok(_bound) = self.bind() {
+            // SAFETY: our context, retained until the release below.
+            if let Ok(id) = unsafe { crate::kernels::module::context_id(self.context()) } {
+                self.graphs.clear(id);
+            }
+        }
         // SAFETY: balances the retain in `create`.
         unsafe { result::primary_ctx::release(self.device).ok() };
     }

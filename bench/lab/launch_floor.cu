@@ -3,7 +3,8 @@
 // parameter block like ours, (b) the driver calls our launch path makes around it, and (c)
 // oxsparseSpMV / oxsparseSpMM on a small random matrix, plain and preprocessed. The bench's small
 // cases take event time = host time before the launch + launch latency + the kernel; (a) is the
-// floor of the first two. Standalone: nvcc on the GPU machine, linked against the carried library.
+// floor of the first two; (d, session 19) the same kernel through one- and two-node CUDA graphs.
+// Standalone: nvcc on the GPU machine, linked against the carried library.
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <oxsparse.h>
@@ -125,6 +126,56 @@ int main() {
     launch_host("cuLaunchKernel 192 B, per-thread stream", CU_STREAM_PER_THREAD, [&] { CK(cuLaunchKernel(fe, 1, 1, 1, 256, 1, 1, 0, CU_STREAM_PER_THREAD, args, nullptr)); });
     launch_host("cuLaunchKernel 8 B, non-blocking stream", s_nb, [&] { CK(cuLaunchKernel(fs, 1, 1, 1, 256, 1, 1, 0, s_nb, sargs, nullptr)); });
     RT(cudaDeviceSynchronize());
+
+    // Session 18: is a graph launch cheaper on the host than a kernel launch here? A one-node graph
+    // (the kernel a call would launch), its parameters set again before each launch (as a call with
+    // new pointers would), and a two-node graph against two launches (the column-major staging).
+    std::printf("== graphs\n");
+    {
+        CUgraph g1, g2;
+        CUgraphExec e1, e2;
+        CUgraphNode n1, n2a, n2b;
+        CUDA_KERNEL_NODE_PARAMS kp = {};
+        kp.func = fe;
+        kp.gridDimX = kp.gridDimY = kp.gridDimZ = 1;
+        kp.blockDimX = 256;
+        kp.blockDimY = kp.blockDimZ = 1;
+        kp.kernelParams = args;
+        CK(cuGraphCreate(&g1, 0));
+        CK(cuGraphAddKernelNode(&n1, g1, nullptr, 0, &kp));
+        CK(cuGraphInstantiate(&e1, g1, 0));
+        timed("cuGraphLaunch, one empty kernel", runs, [&] { CK(cuGraphLaunch(e1, 0)); });
+        timed("cuGraphExecKernelNodeSetParams + cuGraphLaunch", runs, [&] {
+            CK(cuGraphExecKernelNodeSetParams(e1, n1, &kp));
+            CK(cuGraphLaunch(e1, 0));
+        });
+        CUDA_KERNEL_NODE_PARAMS kt = kp;
+        kt.func = ft;
+        kt.gridDimX = 1000;
+        CK(cuGraphCreate(&g2, 0));
+        CK(cuGraphAddKernelNode(&n2a, g2, nullptr, 0, &kt));
+        CK(cuGraphAddKernelNode(&n2b, g2, &n2a, 1, &kp));
+        CK(cuGraphInstantiate(&e2, g2, 0));
+        timed("cuGraphLaunch, two nodes (touch, empty)", runs, [&] { CK(cuGraphLaunch(e2, 0)); });
+        timed("two SetParams + cuGraphLaunch, two nodes", runs, [&] {
+            CK(cuGraphExecKernelNodeSetParams(e2, n2a, &kt));
+            CK(cuGraphExecKernelNodeSetParams(e2, n2b, &kp));
+            CK(cuGraphLaunch(e2, 0));
+        });
+        // Host time per launch when launches are not waited for one by one (a loop of calls).
+        std::vector<double> per;
+        for (int r = 0; r < 11; r++) {
+            auto t0 = std::chrono::steady_clock::now();
+            for (int i = 0; i < 200; i++) CK(cuLaunchKernel(fe, 1, 1, 1, 256, 1, 1, 0, 0, args, nullptr));
+            per.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / 200);
+            CK(cuCtxSynchronize());
+        }
+        std::printf("%-52s host %6.2f us\n", "cuLaunchKernel, 200 back to back (per launch)", median(per));
+        CK(cuGraphExecDestroy(e1));
+        CK(cuGraphExecDestroy(e2));
+        CK(cuGraphDestroy(g1));
+        CK(cuGraphDestroy(g2));
+    }
 
     std::printf("== driver calls on our path\n");
     host_only("cuCtxGetCurrent", [&] { CUcontext c; CK(cuCtxGetCurrent(&c)); });

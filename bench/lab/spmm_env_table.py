@@ -1,7 +1,7 @@
 """Puts oxsparse-bench JSON files side by side (bench/lab/spmm_env.sh): per case, oxsparse's
 median time in each file, cuSPARSE's best in the first, and each file's speedup over its own
 cuSPARSE (same process);
-geometric means per variant at the end."""
+geometric means per variant and the median host time per call at the end."""
 import json, math, sys
 
 runs = [json.load(open(p)) for p in sys.argv[1:]]
@@ -24,3 +24,10 @@ for (inp, var), t in cases.items():
             logs.setdefault((var, i), []).append(math.log(s))
 for var in sorted({v for v, _ in logs}):
     print(f"geomean {var:34} " + " ".join(f"{math.exp(sum(logs[(var, i)]) / len(logs[(var, i)])):6.3f}" if (var, i) in logs else "     -" for i in range(len(runs))))
+# Host time of one call (enqueueing only), median over the cases, per file: oxsparse / cuSPARSE.
+hosts = []
+for d in runs:
+    ox = sorted(r["oxsparse"]["host_ms"] * 1e3 for r in d["results"] if (r.get("oxsparse") or {}).get("host_ms"))
+    cu = sorted(r["cusparse"]["host_ms"] * 1e3 for r in d["results"] if (r.get("cusparse") or {}).get("host_ms"))
+    hosts.append(f"{ox[len(ox) // 2]:.2f}/{cu[len(cu) // 2]:.2f}" if ox and cu else "-")
+print("host us (median, ox/cu) " + " ".join(hosts))

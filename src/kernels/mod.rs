@@ -5,6 +5,7 @@
 //! receives, through the generated `oxsparse_kernel_params.h`), and enqueues it on the handle's
 //! stream. Every kernel takes exactly one argument: its parameter block, by value.
 
+pub mod graph;
 pub mod module;
 pub mod params;
 pub mod row_view;
@@ -36,15 +37,23 @@ pub fn grid_for(n: u64, block: u32) -> u32 {
 pub fn launch<P: Copy>(h: &Handle, family: &'static str, name: &str, grid: (u32, u32, u32), block: u32, shared: u32, params: &P) -> Result<()> {
     let _bound = h.bind()?;
     // SAFETY: the handle keeps its context alive and `_bound` made it current.
-    let f = unsafe { module::function(h.context(), family, name)? };
+    let context_id = unsafe { module::context_id(h.context())? };
+    // SAFETY: as above.
+    let function = unsafe { module::function(context_id, family, name)? };
     let mut args = [params as *const P as *mut c_void];
     if log_enabled() {
         eprintln!("oxsparse: launch {name} grid {grid:?} block {block} shared {shared}");
     }
-    // SAFETY: `f` takes one by-value argument of type P (the kernel and P come from the same
-    // generated header); the block is copied by the driver before the call returns.
-    unsafe { result::launch_kernel(f, grid, (block, 1, 1), shared, h.cu_stream(), &mut args) }
-        .map_err(|e| Error::from_driver(&format!("launching {name}"), e))
+    let l = graph::Launch { function, grid, block, shared, args: args.as_mut_ptr() };
+    // SAFETY: `function` takes one by-value argument of type P (the kernel and P come from the
+    // same generated header); the driver copies the block before either call returns.
+    unsafe {
+        match h.graphs.launch(context_id, h.cu_stream(), &l) {
+            Some(launched) => launched,
+            None => result::launch_kernel(function, grid, (block, 1, 1), shared, h.cu_stream(), &mut args),
+        }
+    }
+    .map_err(|e| Error::from_driver(&format!("launching {name}"), e))
 }
 
 /// `OXSPARSE_LOG_LEVEL` >= 1 prints refused calls; >= 3 also prints every launch.

@@ -17,11 +17,13 @@ use std::sync::Mutex;
 
 include!(concat!(env!("OUT_DIR"), "/fatbins.rs"));
 
-/// (context ID, family) -> CUmodule, and (context ID, kernel name) -> CUfunction, as addresses.
+/// (context ID, family) -> CUmodule, and context ID -> kernel name -> CUfunction, as addresses.
+/// The functions are keyed per context so that a launch finds its kernel by the name it has in
+/// hand, without building a key (every call of the library launches at least once).
 #[derive(Default)]
 struct Cache {
     modules: HashMap<(usize, &'static str), usize>,
-    functions: HashMap<(usize, String), usize>,
+    functions: HashMap<usize, HashMap<String, usize>>,
 }
 
 static CACHE: Lazy<Mutex<Cache>> = Lazy::new(Default::default);
@@ -34,18 +36,25 @@ fn fatbin(family: &str) -> Result<&'static [u8]> {
     }
 }
 
-/// The kernel `name` of `family`, loaded into `ctx`.
+/// The unique ID of `ctx` (`cuCtxGetId`): a context made again at the same address gets a new one.
 ///
 /// # Safety
-/// `ctx` must be a live context, current on this thread (a handle's bound context).
-pub unsafe fn function(ctx: sys::CUcontext, family: &'static str, name: &str) -> Result<sys::CUfunction> {
+/// `ctx` must be a live context.
+pub unsafe fn context_id(ctx: sys::CUcontext) -> Result<u64> {
     let mut id: std::os::raw::c_ulonglong = 0;
     // SAFETY: ctx is a live context (the caller holds a handle on it); id is a local out-pointer.
     unsafe { sys::cuCtxGetId(ctx, &mut id) }.result().map_err(|e| Error::from_driver("cuCtxGetId", e))?;
-    let id = id as usize;
+    Ok(id)
+}
+
+/// The kernel `name` of `family`, loaded into the current context, whose ID is `context_id`.
+///
+/// # Safety
+/// The context must be live and current on this thread (a handle's bound context).
+pub unsafe fn function(context_id: u64, family: &'static str, name: &str) -> Result<sys::CUfunction> {
+    let id = context_id as usize;
     let mut cache = CACHE.lock().unwrap_or_else(|p| p.into_inner());
-    let key = (id, name.to_string());
-    if let Some(&f) = cache.functions.get(&key) {
+    if let Some(&f) = cache.functions.get(&id).and_then(|names| names.get(name)) {
         return Ok(f as sys::CUfunction);
     }
     let module = match cache.modules.get(&(id, family)) {
@@ -71,6 +80,6 @@ pub unsafe fn function(ctx: sys::CUcontext, family: &'static str, name: &str) ->
     // SAFETY: module is loaded in the current context.
     let f = unsafe { result::module::get_function(module, cname) }
         .map_err(|e| Error::from_driver(&format!("kernel {name} in kernels/{family}.cu"), e))?;
-    cache.functions.insert(key, f as usize);
+    cache.functions.entry(id).or_default().insert(name.to_string(), f as usize);
     Ok(f)
 }

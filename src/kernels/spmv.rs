@@ -66,7 +66,7 @@ pub fn tile_slots(h: &Handle, types: Types, index: IndexType) -> Result<i64> {
     let _bound = h.bind()?;
     // SAFETY: the handle keeps its context alive and `_bound` made it current; `f` is a kernel of it.
     let blocks = unsafe {
-        let f = super::module::function(h.context(), "spmv", &name)?;
+        let f = super::module::function(super::module::context_id(h.context())?, "spmv", &name)?;
         cudarc::driver::result::occupancy::max_active_block_per_multiprocessor(f, SPMV_BLOCK as i32, 0)
     }
     .map_err(|e| Error::from_driver("cuOccupancyMaxActiveBlocksPerMultiprocessor", e))?;

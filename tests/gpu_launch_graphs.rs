@@ -1,0 +1,148 @@
+//! The launch path (src/kernels/graph.rs): a handle launches its kernels through one graph per
+//! (stream, kernel), setting the node's parameters before each launch. One handle moved between
+//! two streams and the legacy stream, with different matrices and outputs on every call, must
+//! give every call its own result; a handle destroyed with its work still in flight must leave
+//! that work to finish. Results are checked against a CPU reference on random data.
+
+mod common;
+
+use common::{gpu, DevBuf, Rng};
+use cudarc::driver::{result, sys};
+use oxsparse::ffi::descr_dense::*;
+use oxsparse::ffi::descr_sparse::*;
+use oxsparse::ffi::handle::*;
+use oxsparse::ffi::sparse_to_dense::*;
+use oxsparse::ffi::*;
+use oxsparse::types::{DataType::CUDA_R_32F, Status::OXSPARSE_STATUS_SUCCESS};
+use std::ptr::null_mut;
+
+const OK: i32 = OXSPARSE_STATUS_SUCCESS as i32;
+
+/// A random rows x cols CSR matrix on the device, its descriptor, and its dense form on the host.
+struct Matrix {
+    _arrays: (DevBuf, DevBuf, DevBuf),
+    descr: oxsparseSpMatDescr_t,
+    dense: Vec<f32>,
+    rows: i64,
+    cols: i64,
+}
+
+impl Matrix {
+    fn random(rng: &mut Rng, rows: i64, cols: i64) -> Matrix {
+        let mut offsets = vec![0i32];
+        let (mut col_ind, mut values) = (Vec::new(), Vec::new());
+        let mut dense = vec![0f32; (rows * cols) as usize];
+        for r in 0..rows {
+            let k = rng.below(cols as u64 / 3 + 1) as usize;
+            for c in rng.distinct(cols as u64, k) {
+                let v = rng.value() as f32;
+                col_ind.push(c as i32);
+                values.push(v);
+                dense[(r * cols) as usize + c as usize] = v;
+            }
+            offsets.push(col_ind.len() as i32);
+        }
+        let arrays = (DevBuf::from_slice(&offsets), DevBuf::from_slice(&col_ind), DevBuf::from_slice(&values));
+        let mut descr = null_mut();
+        let nnz = values.len() as i64;
+        // SAFETY: device arrays of the stated sizes, alive as long as the descriptor.
+        assert_eq!(unsafe { oxsparseCreateCsr(&mut descr, rows, cols, nnz, arrays.0.ptr as _, arrays.1.ptr as _, arrays.2.ptr as _, 2, 2, 0, CUDA_R_32F as i32) }, OK);
+        Matrix { _arrays: arrays, descr, dense, rows, cols }
+    }
+}
+
+impl Drop for Matrix {
+    fn drop(&mut self) {
+        // SAFETY: created in `random`, destroyed once.
+        assert_eq!(unsafe { oxsparseDestroySpMat(self.descr) }, OK);
+    }
+}
+
+/// A row-major dense output of `m`'s shape and its descriptor.
+struct Output {
+    buf: DevBuf,
+    descr: oxsparseDnMatDescr_t,
+}
+
+impl Output {
+    fn like(m: &Matrix) -> Output {
+        let buf = DevBuf::zeroed((m.rows * m.cols) as usize * 4);
+        let mut descr = null_mut();
+        // SAFETY: a device buffer of rows x cols floats, alive as long as the descriptor.
+        assert_eq!(unsafe { oxsparseCreateDnMat(&mut descr, m.rows, m.cols, m.cols, buf.ptr as _, CUDA_R_32F as i32, 2) }, OK);
+        Output { buf, descr }
+    }
+}
+
+impl Drop for Output {
+    fn drop(&mut self) {
+        // SAFETY: created in `like`, destroyed once.
+        assert_eq!(unsafe { oxsparseDestroyDnMat(self.descr) }, OK);
+    }
+}
+
+#[test]
+fn one_handle_across_streams_with_new_arguments_every_call() {
+    let Some(_g) = gpu("launch graphs across streams") else { return };
+    let mut rng = Rng::new(19);
+    let mats = [Matrix::random(&mut rng, 70, 45), Matrix::random(&mut rng, 33, 90)];
+    // Two outputs per (stream, matrix), written in turn, so consecutive launches on one stream
+    // never repeat their parameters.
+    let outs: Vec<Vec<Output>> = (0..3).map(|_| mats.iter().flat_map(|m| [Output::like(m), Output::like(m)]).collect()).collect();
+    unsafe {
+        let s1 = result::stream::create(result::stream::StreamKind::NonBlocking).expect("stream");
+        let s2 = result::stream::create(result::stream::StreamKind::NonBlocking).expect("stream");
+        let streams = [s1 as usize, s2 as usize, 0];
+        let mut h: oxsparseHandle_t = null_mut();
+        assert_eq!(oxsparseCreate(&mut h), OK);
+        for round in 0..12 {
+            // Poisoned and waited for first: the non-blocking streams do not wait for the legacy
+            // stream the memset runs on.
+            outs.iter().flatten().for_each(|o| o.buf.poison(0xFF));
+            common::sync();
+            for (si, &s) in streams.iter().enumerate() {
+                assert_eq!(oxsparseSetStream(h, s as cudaStream_t), OK);
+                for (mi, m) in mats.iter().enumerate() {
+                    let o = &outs[si][2 * mi + round % 2];
+                    assert_eq!(oxsparseSparseToDense(h, m.descr, o.descr, 0, null_mut()), OK);
+                }
+            }
+            for s in [s1, s2] {
+                result::stream::synchronize(s).expect("a kernel failed");
+            }
+            common::sync();
+            for (si, per_stream) in outs.iter().enumerate() {
+                for (mi, m) in mats.iter().enumerate() {
+                    let got = per_stream[2 * mi + round % 2].buf.to_vec::<f32>();
+                    assert_eq!(got, m.dense, "round {round}, stream {si}, matrix {mi}");
+                }
+            }
+        }
+        assert_eq!(oxsparseDestroy(h), OK);
+        result::stream::destroy(s1 as sys::CUstream).expect("stream destroy");
+        result::stream::destroy(s2 as sys::CUstream).expect("stream destroy");
+    }
+}
+
+#[test]
+fn a_handle_destroyed_with_work_in_flight_lets_it_finish() {
+    let Some(_g) = gpu("launch graphs in flight at destroy") else { return };
+    let mut rng = Rng::new(1919);
+    let m = Matrix::random(&mut rng, 3000, 2000);
+    let o = Output::like(&m);
+    o.buf.poison(0xFF);
+    common::sync();
+    unsafe {
+        let s = result::stream::create(result::stream::StreamKind::NonBlocking).expect("stream");
+        let mut h: oxsparseHandle_t = null_mut();
+        assert_eq!(oxsparseCreate(&mut h), OK);
+        assert_eq!(oxsparseSetStream(h, s as cudaStream_t), OK);
+        for _ in 0..3 {
+            assert_eq!(oxsparseSparseToDense(h, m.descr, o.descr, 0, null_mut()), OK);
+        }
+        assert_eq!(oxsparseDestroy(h), OK);
+        result::stream::synchronize(s).expect("the work launched before destroy failed");
+        result::stream::destroy(s as sys::CUstream).expect("stream destroy");
+    }
+    assert_eq!(o.buf.to_vec::<f32>(), m.dense);
+}
