@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <string>
 #include <random>
 #include <vector>
 
@@ -81,7 +82,9 @@ static void host_only(const char *what, const std::function<void()> &call) {
     std::printf("%-52s host %8.1f ns\n", what, median(per));
 }
 
-int main() {
+int main(int argc, char **argv) {
+    // "oxsparse": only the library calls (A/B of library builds, bench/lab/launch_ab.sh).
+    const bool only_ox = argc > 1 && std::string(argv[1]) == "oxsparse";
     RT(cudaFree(0));
     CUcontext ctx;
     CK(cuCtxGetCurrent(&ctx));
@@ -94,6 +97,7 @@ int main() {
     void *args[] = {&blk};
     const int runs = 400;
 
+    if (!only_ox) {
     std::printf("== floor\n");
     timed("cuLaunchKernel empty, 1 block", runs, [&] { CK(cuLaunchKernel(fe, 1, 1, 1, 256, 1, 1, 0, 0, args, nullptr)); });
     timed("cuLaunchKernel empty, 1000 blocks", runs, [&] { CK(cuLaunchKernel(fe, 1000, 1, 1, 256, 1, 1, 0, 0, args, nullptr)); });
@@ -183,6 +187,8 @@ int main() {
     host_only("cuPointerGetAttribute(BUFFER_ID)", [&] { unsigned long long id; CK(cuPointerGetAttribute(&id, CU_POINTER_ATTRIBUTE_BUFFER_ID, (CUdeviceptr)flag)); });
     host_only("cuStreamIsCapturing(legacy)", [&] { CUstreamCaptureStatus s; CK(cuStreamIsCapturing(0, &s)); });
 
+    }
+
     // A small random matrix: m x m, 8 entries per row, random columns and values.
     const int m = 4096, per = 8, nnz = m * per, n = 32;
     std::mt19937 rng(7);
@@ -233,6 +239,18 @@ int main() {
     OX(oxsparseSpMM_preprocess(h, NT, NT, &alpha, A, B, &beta, C, CUDA_R_32F, OXSPARSE_SPMM_ALG_DEFAULT, mm_buf));
     timed("oxsparseSpMV preprocessed", runs, [&] { OX(oxsparseSpMV(h, NT, &alpha, A, X, &beta, Y, CUDA_R_32F, OXSPARSE_SPMV_ALG_DEFAULT, mv_buf)); });
     timed("oxsparseSpMM preprocessed", runs, [&] { OX(oxsparseSpMM(h, NT, NT, &alpha, A, B, &beta, C, CUDA_R_32F, OXSPARSE_SPMM_ALG_DEFAULT, mm_buf)); });
+    // Column-major B and C: op(B) staged into the workspace, then the kernel (two launches).
+    oxsparseDnMatDescr_t Bc, Cc;
+    OX(oxsparseCreateDnMat(&Bc, m, n, m, d_b, CUDA_R_32F, OXSPARSE_ORDER_COL));
+    OX(oxsparseCreateDnMat(&Cc, m, n, m, d_c, CUDA_R_32F, OXSPARSE_ORDER_COL));
+    size_t col_bytes = 0;
+    OX(oxsparseSpMM_bufferSize(h, NT, NT, &alpha, A, Bc, &beta, Cc, CUDA_R_32F, OXSPARSE_SPMM_ALG_DEFAULT, &col_bytes));
+    void *col_buf;
+    RT(cudaMalloc(&col_buf, col_bytes + 256));
+    OX(oxsparseSpMM_preprocess(h, NT, NT, &alpha, A, Bc, &beta, Cc, CUDA_R_32F, OXSPARSE_SPMM_ALG_DEFAULT, col_buf));
+    timed("oxsparseSpMM column-major preprocessed", runs, [&] { OX(oxsparseSpMM(h, NT, NT, &alpha, A, Bc, &beta, Cc, CUDA_R_32F, OXSPARSE_SPMM_ALG_DEFAULT, col_buf)); });
+    OX(oxsparseDestroyDnMat(Bc));
+    OX(oxsparseDestroyDnMat(Cc));
     timed("oxsparseSpMV_bufferSize (host work only)", runs, [&] { OX(oxsparseSpMV_bufferSize(h, NT, &alpha, A, X, &beta, Y, CUDA_R_32F, OXSPARSE_SPMV_ALG_DEFAULT, &mv_bytes)); });
     timed("oxsparseSpMM_bufferSize (host work only)", runs, [&] { OX(oxsparseSpMM_bufferSize(h, NT, NT, &alpha, A, B, &beta, C, CUDA_R_32F, OXSPARSE_SPMM_ALG_DEFAULT, &mm_bytes)); });
     OX(oxsparseDestroySpMat(A));

@@ -19,7 +19,6 @@ pub mod vector_ops;
 use crate::context::Handle;
 use crate::error::{Error, Result};
 use crate::types::{DataType, PointerMode};
-use cudarc::driver::result;
 use params::Scalar;
 use std::ffi::c_void;
 
@@ -45,12 +44,16 @@ pub fn launch<P: Copy>(h: &Handle, family: &'static str, name: &str, grid: (u32,
         eprintln!("oxsparse: launch {name} grid {grid:?} block {block} shared {shared}");
     }
     let l = graph::Launch { function, grid, block, shared, args: args.as_mut_ptr() };
+    if graph::record(h, &l, params, name) {
+        return Ok(());
+    }
+    let stream = h.cu_stream();
     // SAFETY: `function` takes one by-value argument of type P (the kernel and P come from the
     // same generated header); the driver copies the block before either call returns.
     unsafe {
-        match h.graphs.launch(context_id, h.cu_stream(), &l) {
+        match h.graphs.launch(context_id, stream, &[&l]) {
             Some(launched) => launched,
-            None => result::launch_kernel(function, grid, (block, 1, 1), shared, h.cu_stream(), &mut args),
+            None => l.plain(stream),
         }
     }
     .map_err(|e| Error::from_driver(&format!("launching {name}"), e))

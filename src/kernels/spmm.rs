@@ -258,6 +258,7 @@ pub fn short_rows(h: &Handle, p: &SpmmRowsParams, (types, index): (Types, IndexT
 /// capturing a graph: the read-back waits).
 pub fn longest_row(h: &Handle, p: &SpmmLongestRowParams, index: IndexType) -> Result<u64> {
     {
+        super::graph::flush(h)?;
         let _bound = h.bind()?;
         // SAFETY: `longest` is an 8-byte region of the caller's workspace (the plan's tile layout).
         unsafe { result::memset_d8_async(p.longest, 0, 8, h.cu_stream()) }.map_err(|e| Error::from_driver("clearing the SpMM longest-row word", e))?;
@@ -272,6 +273,7 @@ pub fn longest_row(h: &Handle, p: &SpmmLongestRowParams, index: IndexType) -> Re
 /// Builds the long-row schedule: zeroes its two counters, then lists the long rows.
 pub fn find_long_rows(h: &Handle, p: &SpmmFindLongParams, index: IndexType, batches: u32) -> Result<()> {
     {
+        super::graph::flush(h)?;
         let _bound = h.bind()?;
         // SAFETY: `counters` is an 8-byte region of the caller's workspace (see the plan's layout).
         unsafe { result::memset_d8_async(p.sched.counters, 0, 8, h.cu_stream()) }

@@ -288,6 +288,7 @@ pub fn build(h: &Handle, a: super::params::spmm::SpmmRows, (m, k, nnz): (i64, i6
     };
     let sums = at + layout.scan_sums;
     {
+        super::graph::flush(h)?;
         let _bound = h.bind()?;
         // SAFETY: the masks array lies inside the caller's workspace (this layout).
         unsafe { result::memset_d8_async(fmt.masks, 0, layout.relative.tiles_max as usize * 8, h.cu_stream()) }

@@ -99,6 +99,7 @@ pub fn spvv(h: &Handle, x: &SpVec, y: &DnVec, compute: DataType, conj_x: bool, b
 
 /// Enqueues zeroing `bytes` bytes at the device address `dst` on the handle's stream.
 pub fn zero_device(h: &Handle, dst: u64, bytes: usize) -> Result<()> {
+    super::graph::flush(h)?;
     let _bound = h.bind()?;
     // SAFETY: the caller's device pointer to at least `bytes` bytes, written in stream order.
     unsafe { result::memset_d8_async(dst, 0, bytes, h.cu_stream()) }.map_err(|e| Error::from_driver("cuMemsetD8Async", e))
@@ -107,6 +108,7 @@ pub fn zero_device(h: &Handle, dst: u64, bytes: usize) -> Result<()> {
 /// Copies `src` to the device address `dst` after the work already on the handle's stream, and
 /// waits until it has landed (so `src` may go at once). Not for use under graph capture.
 pub fn copy_to_device_and_wait(h: &Handle, dst: u64, src: &[u8]) -> Result<()> {
+    super::graph::flush(h)?;
     let _bound = h.bind()?;
     let stream = h.cu_stream();
     // SAFETY: `dst` holds at least `src.len()` bytes (the caller's workspace layout); the wait
@@ -122,6 +124,7 @@ pub fn copy_to_device_and_wait(h: &Handle, dst: u64, src: &[u8]) -> Result<()> {
 /// CUDA graph nothing may wait: the copy becomes a node of the graph and lands when it runs (how
 /// NVIDIA's graph_capture sample uses SpVV with a host result).
 pub fn copy_to_host_and_wait(h: &Handle, src: u64, dst: &mut [u8]) -> Result<()> {
+    super::graph::flush(h)?;
     let _bound = h.bind()?;
     let stream = h.cu_stream();
     // SAFETY: `src` holds at least `dst.len()` bytes. Outside capture the wait below keeps `dst`

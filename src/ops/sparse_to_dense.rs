@@ -86,18 +86,21 @@ pub fn buffer_size(a: &SpMat, b: &DnMat, alg: SparseToDenseAlg) -> Result<usize>
 /// `_external_buffer` is unused (the size asked for is 0), so it may be NULL.
 pub fn sparse_to_dense(h: &Handle, a: &SpMat, b: &DnMat, alg: SparseToDenseAlg, _external_buffer: u64) -> Result<()> {
     let p = plan(a, b, alg)?;
-    if p.zero_fill {
-        k::zero_fill(h, b)?;
-    }
-    match p.scatter {
-        None => Ok(()),
-        Some(Scatter::Coo) => k::scatter_coo(h, a, b),
-        Some(Scatter::Compressed { csc }) => k::scatter_compressed(h, a, b, csc),
-        Some(Scatter::Bsr { brows, row_block, col_block, block_order }) => {
-            k::scatter_bsr(h, a, b, brows, row_block, col_block, block_order)
+    // The zero fill and the scatter go out as one graph (kernels/graph.rs).
+    crate::kernels::graph::batched(h, || {
+        if p.zero_fill {
+            k::zero_fill(h, b)?;
         }
-        Some(Scatter::BlockedEll { block_size, ell_cols }) => k::scatter_bell(h, a, b, block_size, ell_cols),
-    }
+        match p.scatter {
+            None => Ok(()),
+            Some(Scatter::Coo) => k::scatter_coo(h, a, b),
+            Some(Scatter::Compressed { csc }) => k::scatter_compressed(h, a, b, csc),
+            Some(Scatter::Bsr { brows, row_block, col_block, block_order }) => {
+                k::scatter_bsr(h, a, b, brows, row_block, col_block, block_order)
+            }
+            Some(Scatter::BlockedEll { block_size, ell_cols }) => k::scatter_bell(h, a, b, block_size, ell_cols),
+        }
+    })
 }
 
 #[cfg(test)]

@@ -157,18 +157,21 @@ fn run(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>, must
         return Ok(());
     }
     let ws = workspace(&p, buffer)?;
-    build_views(h, call, &p, ws)?;
-    let (token, tc, rows) = match reused {
-        Some(a) => (a.token, a.tc, a.rows),
-        None => {
-            let token = crate::ops::new_token();
-            build_schedule(h, call, &p, ws, token)?;
-            build_tensor_core_format(h, call, &p, ws, false)?;
-            let rows = if short_rows::forced() == Some(true) { RowKernel::ShortRows } else { RowKernel::Tiles };
-            (token, TcState::default(), rows)
-        }
-    };
-    launch(h, call, &p, (ws, token), tc, rows)
+    // The views, the staging copies and the kernel go out as one graph (kernels/graph.rs).
+    kernels::graph::batched(h, || {
+        build_views(h, call, &p, ws)?;
+        let (token, tc, rows) = match reused {
+            Some(a) => (a.token, a.tc, a.rows),
+            None => {
+                let token = crate::ops::new_token();
+                build_schedule(h, call, &p, ws, token)?;
+                build_tensor_core_format(h, call, &p, ws, false)?;
+                let rows = if short_rows::forced() == Some(true) { RowKernel::ShortRows } else { RowKernel::Tiles };
+                (token, TcState::default(), rows)
+            }
+        };
+        launch(h, call, &p, (ws, token), tc, rows)
+    })
 }
 
 /// Whether `buffer` is the active buffer that preprocess filled for these arguments. The tensor-core

@@ -196,25 +196,31 @@ pub fn spmv(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>)
     // SAFETY: the FFI layer checked alpha and beta are non-NULL; in host mode they point to a
     // value of the compute type (the API's contract).
     let scalars = unsafe { Scalars { alpha: kernels::scalar(h, call.alpha, call.compute)?, beta: kernels::scalar(h, call.beta, call.compute)? } };
-    build_view(h, &p, ws)?;
+    // The view, the gather of x and the kernels go out as one graph (kernels/graph.rs).
+    kernels::graph::batched(h, || run(h, call, &p, ws, scalars, active))
+}
+
+/// The launches of one SpMV call, in order.
+fn run(h: &Handle, call: &Call, p: &Plan, ws: u64, scalars: Scalars, active: Option<&ActiveBuffer>) -> Result<()> {
+    build_view(h, p, ws)?;
     let sorted = match (active, p.columns) {
         (Some(a), Some((layout, at))) if a.sorted_columns => {
             let at = ws + at as u64;
-            let rows = rows_params(call, &p, ws, scalars, None).a;
+            let rows = rows_params(call, p, ws, scalars, None).a;
             spmv_columns::gather_x(h, rows, p.index, call.x.values, p.types.x.size_bytes(), &layout, at, a.token)?;
             Some(SortedColumns { cols: at + layout.cols, x: at + layout.x })
         }
         _ => None,
     };
     if let Some(ActiveBuffer { schedule: Some(s), token, band, .. }) = active {
-        let mut vp = vector_params(call, &p, ws, scalars, Some(s), *token);
+        let mut vp = vector_params(call, p, ws, scalars, Some(s), *token);
         SortedColumns::read(sorted, &mut vp.a, &mut vp.shape);
         if let (true, Some(at)) = (*band, p.band) {
             vp.v.band = ws + at as u64;
         }
         return k::vector(h, &vp, p.types, p.index, s.split_huge);
     }
-    launch(h, call, &p, ws, scalars, active.map(|a| a.token), sorted)
+    launch(h, call, p, ws, scalars, active.map(|a| a.token), sorted)
 }
 
 /// Where the column order's relabelled indices and gathered x lie.
