@@ -146,3 +146,34 @@ fn a_handle_destroyed_with_work_in_flight_lets_it_finish() {
     }
     assert_eq!(o.buf.to_vec::<f32>(), m.dense);
 }
+
+#[test]
+fn more_streams_than_the_graphs_a_handle_keeps() {
+    let Some(_g) = gpu("launch graphs over many streams") else { return };
+    let mut rng = Rng::new(190);
+    let m = Matrix::random(&mut rng, 40, 30);
+    // Past 256 graphs (src/kernels/graph.rs MAX_GRAPHS) a handle destroys them all and starts
+    // again; each stream's result must still be its own.
+    let outs: Vec<Output> = (0..300).map(|_| Output::like(&m)).collect();
+    outs.iter().for_each(|o| o.buf.poison(0xFF));
+    common::sync();
+    unsafe {
+        let mut h: oxsparseHandle_t = null_mut();
+        assert_eq!(oxsparseCreate(&mut h), OK);
+        // All alive at once, so no stream reuses another's address (and graph).
+        let streams: Vec<_> = outs.iter().map(|_| result::stream::create(result::stream::StreamKind::NonBlocking).expect("stream")).collect();
+        for (o, &s) in outs.iter().zip(&streams) {
+            assert_eq!(oxsparseSetStream(h, s as cudaStream_t), OK);
+            assert_eq!(oxsparseSparseToDense(h, m.descr, o.descr, 0, null_mut()), OK);
+        }
+        assert_eq!(oxsparseSetStream(h, null_mut()), OK);
+        for s in streams {
+            result::stream::synchronize(s).expect("a kernel failed");
+            result::stream::destroy(s as sys::CUstream).expect("stream destroy");
+        }
+        assert_eq!(oxsparseDestroy(h), OK);
+    }
+    for (i, o) in outs.iter().enumerate() {
+        assert_eq!(o.buf.to_vec::<f32>(), m.dense, "stream {i}");
+    }
+}

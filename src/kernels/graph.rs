@@ -119,6 +119,23 @@ impl Graphs {
     }
 }
 
+impl Graphs {
+    /// Destroys every graph (of the current context).
+    fn destroy_all(&mut self) {
+        for e in self.single.drain().map(|(_, e)| e).chain(self.chains.drain().map(|(_, e)| e)) {
+            // SAFETY: objects we created, destroyed once (a launched graph is freed when it ends).
+            unsafe {
+                sys::cuGraphExecDestroy(e.exec);
+                sys::cuGraphDestroy(e.graph);
+            }
+        }
+    }
+}
+
+/// The most graphs a handle keeps (each a few kilobytes of driver memory); past it they are all
+/// destroyed and made again as launches need them.
+const MAX_GRAPHS: usize = 256;
+
 impl LaunchGraphs {
     /// Launches `chain` (one or more launches, in order) on `stream` as one graph. `None`: the
     /// graph path does not take them, launch them plainly. The caller's context (`context_id`)
@@ -147,6 +164,11 @@ impl LaunchGraphs {
                 }
                 return Some(e.exec);
             }
+            if g.single.len() + g.chains.len() >= MAX_GRAPHS {
+                // A program that sets ever new streams on one handle would otherwise grow this
+                // without bound; graphs still running are freed by the driver when they end.
+                g.destroy_all();
+            }
             // SAFETY: as above; the graph is instantiated with these parameters.
             let e = unsafe { Exec::new(&params) }?;
             let exec = e.exec;
@@ -164,16 +186,9 @@ impl LaunchGraphs {
     /// Destroys the graphs, if they were made in the current context (`context_id`); those of a
     /// context that was reset are gone with it.
     pub fn clear(&self, context_id: u64) {
-        let mut guard = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        let g: &mut Graphs = &mut guard;
+        let mut g = self.inner.lock().unwrap_or_else(|p| p.into_inner());
         g.follow(context_id);
-        for e in g.single.drain().map(|(_, e)| e).chain(g.chains.drain().map(|(_, e)| e)).collect::<Vec<_>>() {
-            // SAFETY: objects we created, destroyed once (a launched graph is freed when it ends).
-            unsafe {
-                sys::cuGraphExecDestroy(e.exec);
-                sys::cuGraphDestroy(e.graph);
-            }
-        }
+        g.destroy_all();
     }
 }
 
