@@ -117,9 +117,7 @@ impl Graphs {
             self.context_id = context_id;
         }
     }
-}
 
-impl Graphs {
     /// Destroys every graph (of the current context).
     fn destroy_all(&mut self) {
         for e in self.single.drain().map(|(_, e)| e).chain(self.chains.drain().map(|(_, e)| e)) {
@@ -129,6 +127,39 @@ impl Graphs {
                 sys::cuGraphDestroy(e.graph);
             }
         }
+    }
+
+    /// The executable graph of `chain` on stream `s` with its nodes set to `params`: kept from an
+    /// earlier launch and re-parameterised, or made now. None: the driver refused a step.
+    ///
+    /// # Safety
+    /// As [`LaunchGraphs::launch`]; `params` are `chain`'s node parameters.
+    unsafe fn exec_for(&mut self, s: usize, chain: &[&Launch], params: &[sys::CUDA_KERNEL_NODE_PARAMS]) -> Option<sys::CUgraphExec> {
+        let functions = || chain.iter().map(|l| l.function as usize).collect::<Vec<_>>();
+        let kept = match chain {
+            [one] => self.single.get(&(s, one.function as usize)),
+            _ => self.chains.get(&(s, functions())),
+        };
+        if let Some(e) = kept {
+            for (node, p) in e.nodes.iter().zip(params) {
+                // SAFETY: a live graph of this context; the driver copies the parameters.
+                unsafe { ok(sys::cuGraphExecKernelNodeSetParams_v2(e.exec, *node, p)) }.map_err(declined).ok()?;
+            }
+            return Some(e.exec);
+        }
+        if self.single.len() + self.chains.len() >= MAX_GRAPHS {
+            // A program that sets ever new streams on one handle would otherwise grow this
+            // without bound.
+            self.destroy_all();
+        }
+        // SAFETY: as above; the graph is instantiated with these parameters.
+        let e = unsafe { Exec::new(params) }?;
+        let exec = e.exec;
+        match chain {
+            [one] => self.single.insert((s, one.function as usize), e),
+            _ => self.chains.insert((s, functions()), e),
+        };
+        Some(exec)
     }
 }
 
@@ -148,37 +179,11 @@ impl LaunchGraphs {
         if chain.is_empty() || !enabled() || capturing(stream) {
             return None;
         }
+        let params: Vec<sys::CUDA_KERNEL_NODE_PARAMS> = chain.iter().map(|l| l.node_params()).collect();
         let mut g = self.inner.lock().unwrap_or_else(|p| p.into_inner());
         g.follow(context_id);
-        let params: Vec<sys::CUDA_KERNEL_NODE_PARAMS> = chain.iter().map(|l| l.node_params()).collect();
-        let s = stream as usize;
-        let map_entry = |g: &mut Graphs| -> Option<sys::CUgraphExec> {
-            let existing = match chain {
-                [one] => g.single.get(&(s, one.function as usize)),
-                _ => g.chains.get(&(s, chain.iter().map(|l| l.function as usize).collect::<Vec<_>>())),
-            };
-            if let Some(e) = existing {
-                // SAFETY: a live graph of this context; the driver copies the parameters.
-                for (node, p) in e.nodes.iter().zip(&params) {
-                    unsafe { ok(sys::cuGraphExecKernelNodeSetParams_v2(e.exec, *node, p)) }.map_err(declined).ok()?;
-                }
-                return Some(e.exec);
-            }
-            if g.single.len() + g.chains.len() >= MAX_GRAPHS {
-                // A program that sets ever new streams on one handle would otherwise grow this
-                // without bound; graphs still running are freed by the driver when they end.
-                g.destroy_all();
-            }
-            // SAFETY: as above; the graph is instantiated with these parameters.
-            let e = unsafe { Exec::new(&params) }?;
-            let exec = e.exec;
-            match chain {
-                [one] => g.single.insert((s, one.function as usize), e),
-                _ => g.chains.insert((s, chain.iter().map(|l| l.function as usize).collect()), e),
-            };
-            Some(exec)
-        };
-        let exec = map_entry(&mut g)?;
+        // SAFETY: the caller's launches, in the current context.
+        let exec = unsafe { g.exec_for(stream as usize, chain, &params) }?;
         // SAFETY: a live executable graph of the current context, on the caller's stream.
         Some(ok(unsafe { sys::cuGraphLaunch(exec, stream) }))
     }
@@ -257,9 +262,19 @@ thread_local! {
     static BATCH: RefCell<Option<Batch>> = const { RefCell::new(None) };
 }
 
+/// Closes this thread's batch when dropped, so that a panic inside one (caught at the C boundary)
+/// leaves no batch open to swallow the next call's launches.
+struct Open;
+
+impl Drop for Open {
+    fn drop(&mut self) {
+        BATCH.with(|b| b.borrow_mut().take());
+    }
+}
+
 /// Runs `f`, whose launches on `h` (made on this thread) go out at its end as one graph, in the
 /// order they were made. When `f` fails, what it recorded is dropped: the call enqueues nothing.
-/// A batch inside a batch of the same handle joins it.
+/// A batch inside a batch joins it (launches on another handle go out at once).
 pub fn batched<T>(h: &Handle, f: impl FnOnce() -> Result<T>) -> Result<T> {
     // SAFETY: the handle's live stream.
     if !enabled() || unsafe { capturing(h.cu_stream()) } {
@@ -279,8 +294,10 @@ pub fn batched<T>(h: &Handle, f: impl FnOnce() -> Result<T>) -> Result<T> {
     if !open {
         return f();
     }
+    let closing = Open;
     let out = f();
     let launches = BATCH.with(|b| b.borrow_mut().take()).map(|b| b.launches).unwrap_or_default();
+    drop(closing);
     let out = out?;
     submit(h, launches)?;
     Ok(out)
@@ -288,7 +305,11 @@ pub fn batched<T>(h: &Handle, f: impl FnOnce() -> Result<T>) -> Result<T> {
 
 /// Records a launch on `h` if this thread has a batch open for it; false: launch it now.
 pub fn record<P: Copy>(h: &Handle, l: &Launch, params: &P, name: &str) -> bool {
-    let me = h as *const Handle as usize;
+    record_for(h as *const Handle as usize, l, params, name)
+}
+
+/// [`record`] for the handle at address `me`.
+fn record_for<P: Copy>(me: usize, l: &Launch, params: &P, name: &str) -> bool {
     BATCH.with(|b| {
         let mut b = b.borrow_mut();
         let Some(batch) = b.as_mut().filter(|b| b.handle == me) else { return false };
@@ -337,4 +358,50 @@ fn submit(h: &Handle, mut recorded: Vec<Recorded>) -> Result<()> {
 
 fn names(recorded: &[Recorded]) -> String {
     recorded.iter().map(|r| r.name.as_str()).collect::<Vec<_>>().join(" + ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn launch(function: usize) -> Launch {
+        Launch { function: function as sys::CUfunction, grid: (3, 2, 1), block: 256, shared: 0, args: std::ptr::null_mut() }
+    }
+
+    fn open(handle: usize) {
+        BATCH.with(|b| *b.borrow_mut() = Some(Batch { handle, launches: Vec::new() }));
+    }
+
+    /// Launches are recorded only for the handle whose batch is open, each with its own copy of
+    /// the parameter block (the caller's block may change or go after the launch returns).
+    #[test]
+    fn records_copies_for_the_open_handle_only() {
+        assert!(!record_for(7, &launch(1), &[1u32, 2, 3], "k"), "no batch open");
+        open(7);
+        let closing = Open;
+        let mut block = [0x1111_2222_3333_4444u64, 5, 6];
+        assert!(record_for(7, &launch(1), &block, "first"));
+        block[0] = 9;
+        assert!(!record_for(8, &launch(2), &block, "other handle"));
+        assert!(record_for(7, &launch(2), &[7u32, 8, 9], "second"));
+        let batch = BATCH.with(|b| b.borrow_mut().take()).expect("still open");
+        drop(closing);
+        let got: Vec<(usize, &[u64], &str)> = batch.launches.iter().map(|r| (r.function as usize, r.params.as_slice(), r.name.as_str())).collect();
+        let second = u64::from_ne_bytes([7u32.to_ne_bytes(), 8u32.to_ne_bytes()].concat().try_into().unwrap());
+        assert_eq!(got, vec![(1, &[0x1111_2222_3333_4444u64, 5, 6][..], "first"), (2, &[second, 9][..], "second")]);
+    }
+
+    /// A panic inside a batch (caught at the C boundary) closes it: the thread's next call must
+    /// not find a batch open that nothing would send.
+    #[test]
+    fn a_panic_inside_a_batch_closes_it() {
+        let unwound = std::panic::catch_unwind(|| {
+            open(5);
+            let _closing = Open;
+            panic!("inside the batch");
+        });
+        assert!(unwound.is_err());
+        assert!(BATCH.with(|b| b.borrow().is_none()));
+        assert!(!record_for(5, &launch(1), &0u64, "after"));
+    }
 }
