@@ -2,7 +2,8 @@
 # Prepares .device/ on this machine (which has cargo and gfortran but no GPU) for a run of
 # scripts/device_suite.sh on the GPU machine (which has a GPU, nvcc, cmake and gcc, but no cargo
 # and no gfortran). Carry .device/ there with the device tool:
-#   run(command="bash scripts/device_suite.sh", carry=[".device"])
+#   run(command="bash scripts/device_suite.sh", carry=[".device-pack"])
+# (.device/ packed with xz into .device-pack/device.tar.xz: unpacked it is over the 64 MiB carry limit).
 #
 # .device/ holds: lib/ + include/ + cmake (the installed package), bin/ (Rust test binaries, release),
 # c_tests/ (the C, C++ and Fortran consumer binaries built here through find_package).
@@ -48,3 +49,7 @@ strip .device-bench/oxsparse-bench
 du -sh .device-bench
 strip .device/bin/* .device/c_tests/* 2>/dev/null || true
 du -sh .device
+# .device/ itself is over the carry limit beside the repository; its packed form is not.
+rm -rf .device-pack && mkdir -p .device-pack
+tar cf - .device | xz -T0 -6 >.device-pack/device.tar.xz
+du -sh .device-pack

@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
 # Runs the whole suite on the GPU machine, from what scripts/device_prepare.sh put in .device/:
-#   1. every Rust test binary, with OXSPARSE_REQUIRE_GPU=1 (a missing GPU is a failure, not a skip)
+#   1. every Rust test binary, with OXSPARSE_REQUIRE_GPU=1 (a missing GPU is a failure, not a skip),
+#      then again with kernels and launch paths forced (not with DEVICE_SUITE_QUICK=1)
 #   2. the C, C++ and Fortran consumers built here through find_package
 #   3. the C and C++ consumers configured and built there, with that machine's CUDA toolkit, through
 #      find_package(oxsparse CONFIG REQUIRED) against the carried package, and run by ctest
 #   4. nm -D on the library: only oxsparse* symbols
 # The benchmark runs separately: scripts/device_bench.sh.
-# Ends with "device: N passed, N failed". Logs go to $OUT when set.
+# Ends with "device: N passed, N failed". Logs go to $OUT when set. .device/ is over the carry
+# limit beside the repository (64 MiB), so it travels packed: carry .device-pack/ (made by
+# device_prepare.sh), which this script unpacks when .device/ is not there.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+if [ ! -d .device ] && [ -f .device-pack/device.tar.xz ]; then
+    tar xJf .device-pack/device.tar.xz || { echo "device_suite: cannot unpack .device-pack/device.tar.xz"; exit 1; }
+fi
 # Per-program logs go to $logs; $OUT gets them concatenated (the device tool returns at most 8 files).
 out=${OUT:-/tmp/oxsparse-out}; logs=/tmp/oxsparse-logs; mkdir -p "$out" "$logs"
 dev=$PWD/.device
@@ -34,64 +40,70 @@ echo "=== Rust tests"
 for t in "$dev"/bin/*; do
     run_rust "$(basename "$t")" "$t"
 done
-# Preprocess chooses the tile kernel or the vector kernel (the tiles only under graph capture),
-# launching huge rows apart only for large matrices; forcing each makes every preprocessed case of
-# the SpMV suite run the tile kernel with its row table, the vector kernel in one launch, and the
-# split launch, too.
-for kernel in tiles vector split; do
-    echo "=== gpu_spmv with OXSPARSE_SPMV_KERNEL=$kernel"
-    OXSPARSE_SPMV_KERNEL=$kernel run_rust gpu_spmv-$kernel "$dev/bin/gpu_spmv"
-done
-# Preprocess keeps FastLoad's column order only for large matrices whose busy columns are
-# scattered; forcing it runs every preprocessed case of stored rows through the order.
-echo "=== gpu_spmv with OXSPARSE_SPMV_COLUMNS=sorted"
-OXSPARSE_SPMV_COLUMNS=sorted run_rust gpu_spmv-columns "$dev/bin/gpu_spmv"
-# Preprocess keeps the band offsets only for large banded matrices; forcing them makes every
-# preprocessed FP32 / FP64 case of stored rows on the lean vector schedule try them (and read them
-# where every column lies within 16 bits of its row).
-echo "=== gpu_spmv with OXSPARSE_SPMV_BAND=on"
-OXSPARSE_SPMV_BAND=on run_rust gpu_spmv-band "$dev/bin/gpu_spmv"
-# The smallest tile (one warp step) makes every SpMV case with more than 128 entries cross tile
-# edges, with and without the row table.
-echo "=== gpu_spmv with OXSPARSE_SPMV_TILE=128 and OXSPARSE_SPMV_KERNEL=tiles"
-OXSPARSE_SPMV_TILE=128 OXSPARSE_SPMV_KERNEL=tiles run_rust gpu_spmv-tile128 "$dev/bin/gpu_spmv"
-# SpMM's vectorised cases take the tile kernel; the row kernel stays reachable and tested. Forcing
-# the smallest and the largest tile makes every case cross tile edges, or fill whole tiles.
-echo "=== gpu_spmm with OXSPARSE_SPMM_KERNEL=rowvec"
-OXSPARSE_SPMM_KERNEL=rowvec run_rust gpu_spmm-rowvec "$dev/bin/gpu_spmm"
-# The short-row kernel on every tile-kernel case, plain calls and long rows included (and every
-# FP32 / FP64 column-major C written by the kernel itself, in the shape n takes; narrow groups too).
-echo "=== gpu_spmm with OXSPARSE_SPMM_KERNEL=short_rows"
-OXSPARSE_SPMM_KERNEL=short_rows run_rust gpu_spmm-short-rows "$dev/bin/gpu_spmm"
-echo "=== gpu_spmm with OXSPARSE_SPMM_ROW_SHAPE=narrow and OXSPARSE_SPMM_KERNEL=short_rows"
-OXSPARSE_SPMM_ROW_SHAPE=narrow OXSPARSE_SPMM_KERNEL=short_rows run_rust gpu_spmm-short-rows-narrow "$dev/bin/gpu_spmm"
-# Split rows on every preprocessed tile-kernel case of one batch, short rows included (a
-# column-major FP32 / FP64 C written by the kernel), then with every such C staged.
-echo "=== gpu_spmm with OXSPARSE_SPMM_KERNEL=split_rows"
-OXSPARSE_SPMM_KERNEL=split_rows run_rust gpu_spmm-split-rows "$dev/bin/gpu_spmm"
-echo "=== gpu_spmm with OXSPARSE_SPMM_SPLIT_C_BYTES=0 and OXSPARSE_SPMM_KERNEL=split_rows"
-OXSPARSE_SPMM_SPLIT_C_BYTES=0 OXSPARSE_SPMM_KERNEL=split_rows run_rust gpu_spmm-split-rows-staged-c "$dev/bin/gpu_spmm"
-# The short-row shapes the default does not take there: two vectors a lane over split-row tables
-# (x2), FP32's 16-lane one-vector groups (wide) and FP64's 8-lane ones (half), on every case
-# whose n they fit.
-for shape in x2 wide half; do
-    echo "=== gpu_spmm with OXSPARSE_SPMM_ROW_SHAPE=$shape and OXSPARSE_SPMM_KERNEL=split_rows"
-    OXSPARSE_SPMM_ROW_SHAPE=$shape OXSPARSE_SPMM_KERNEL=split_rows run_rust gpu_spmm-split-rows-$shape "$dev/bin/gpu_spmm"
-done
-# In the tensor-op math modes the build keeps tensor cores only for matrices whose windows share
-# columns; forcing them sends every tensor-core case of the suite through the tiles.
-echo "=== gpu_spmm with OXSPARSE_SPMM_KERNEL=tensor_cores"
-OXSPARSE_SPMM_KERNEL=tensor_cores run_rust gpu_spmm-tensor-cores "$dev/bin/gpu_spmm"
-for tile in 128 1024; do
-    echo "=== gpu_spmm with OXSPARSE_SPMM_TILE=$tile"
-    OXSPARSE_SPMM_TILE=$tile run_rust gpu_spmm-tile$tile "$dev/bin/gpu_spmm"
-done
-# Kernels go through the handle's launch graphs by default (src/kernels/graph.rs); the plain
-# launches, which stream capture and the fallback use, run every SpMM and SpMV case too.
-for bin in gpu_spmm gpu_spmv; do
-    echo "=== $bin with OXSPARSE_LAUNCH=direct"
-    OXSPARSE_LAUNCH=direct run_rust $bin-direct-launch "$dev/bin/$bin"
-done
+# DEVICE_SUITE_QUICK=1 skips the passes with forced kernels and launch paths below (a quick
+# check of a change on a short device budget; the full suite is the record).
+if [ -z "${DEVICE_SUITE_QUICK:-}" ]; then
+    # Preprocess chooses the tile kernel or the vector kernel (the tiles only under graph capture),
+    # launching huge rows apart only for large matrices; forcing each makes every preprocessed case of
+    # the SpMV suite run the tile kernel with its row table, the vector kernel in one launch, and the
+    # split launch, too.
+    for kernel in tiles vector split; do
+        echo "=== gpu_spmv with OXSPARSE_SPMV_KERNEL=$kernel"
+        OXSPARSE_SPMV_KERNEL=$kernel run_rust gpu_spmv-$kernel "$dev/bin/gpu_spmv"
+    done
+    # Preprocess keeps FastLoad's column order only for large matrices whose busy columns are
+    # scattered; forcing it runs every preprocessed case of stored rows through the order.
+    echo "=== gpu_spmv with OXSPARSE_SPMV_COLUMNS=sorted"
+    OXSPARSE_SPMV_COLUMNS=sorted run_rust gpu_spmv-columns "$dev/bin/gpu_spmv"
+    # Preprocess keeps the band offsets only for large banded matrices; forcing them makes every
+    # preprocessed FP32 / FP64 case of stored rows on the lean vector schedule try them (and read them
+    # where every column lies within 16 bits of its row).
+    echo "=== gpu_spmv with OXSPARSE_SPMV_BAND=on"
+    OXSPARSE_SPMV_BAND=on run_rust gpu_spmv-band "$dev/bin/gpu_spmv"
+    # The smallest tile (one warp step) makes every SpMV case with more than 128 entries cross tile
+    # edges, with and without the row table.
+    echo "=== gpu_spmv with OXSPARSE_SPMV_TILE=128 and OXSPARSE_SPMV_KERNEL=tiles"
+    OXSPARSE_SPMV_TILE=128 OXSPARSE_SPMV_KERNEL=tiles run_rust gpu_spmv-tile128 "$dev/bin/gpu_spmv"
+    # SpMM's vectorised cases take the tile kernel; the row kernel stays reachable and tested. Forcing
+    # the smallest and the largest tile makes every case cross tile edges, or fill whole tiles.
+    echo "=== gpu_spmm with OXSPARSE_SPMM_KERNEL=rowvec"
+    OXSPARSE_SPMM_KERNEL=rowvec run_rust gpu_spmm-rowvec "$dev/bin/gpu_spmm"
+    # The short-row kernel on every tile-kernel case, plain calls and long rows included (and every
+    # FP32 / FP64 column-major C written by the kernel itself, in the shape n takes; narrow groups too).
+    echo "=== gpu_spmm with OXSPARSE_SPMM_KERNEL=short_rows"
+    OXSPARSE_SPMM_KERNEL=short_rows run_rust gpu_spmm-short-rows "$dev/bin/gpu_spmm"
+    echo "=== gpu_spmm with OXSPARSE_SPMM_ROW_SHAPE=narrow and OXSPARSE_SPMM_KERNEL=short_rows"
+    OXSPARSE_SPMM_ROW_SHAPE=narrow OXSPARSE_SPMM_KERNEL=short_rows run_rust gpu_spmm-short-rows-narrow "$dev/bin/gpu_spmm"
+    # Split rows on every preprocessed tile-kernel case of one batch, short rows included (a
+    # column-major FP32 / FP64 C written by the kernel), then with every such C staged.
+    echo "=== gpu_spmm with OXSPARSE_SPMM_KERNEL=split_rows"
+    OXSPARSE_SPMM_KERNEL=split_rows run_rust gpu_spmm-split-rows "$dev/bin/gpu_spmm"
+    echo "=== gpu_spmm with OXSPARSE_SPMM_SPLIT_C_BYTES=0 and OXSPARSE_SPMM_KERNEL=split_rows"
+    OXSPARSE_SPMM_SPLIT_C_BYTES=0 OXSPARSE_SPMM_KERNEL=split_rows run_rust gpu_spmm-split-rows-staged-c "$dev/bin/gpu_spmm"
+    # The short-row shapes the default does not take there: two vectors a lane over split-row tables
+    # (x2), FP32's 16-lane one-vector groups (wide) and FP64's 8-lane ones (half), on every case
+    # whose n they fit.
+    for shape in x2 wide half; do
+        echo "=== gpu_spmm with OXSPARSE_SPMM_ROW_SHAPE=$shape and OXSPARSE_SPMM_KERNEL=split_rows"
+        OXSPARSE_SPMM_ROW_SHAPE=$shape OXSPARSE_SPMM_KERNEL=split_rows run_rust gpu_spmm-split-rows-$shape "$dev/bin/gpu_spmm"
+    done
+    # In the tensor-op math modes the build keeps tensor cores only for matrices whose windows share
+    # columns; forcing them sends every tensor-core case of the suite through the tiles.
+    echo "=== gpu_spmm with OXSPARSE_SPMM_KERNEL=tensor_cores"
+    OXSPARSE_SPMM_KERNEL=tensor_cores run_rust gpu_spmm-tensor-cores "$dev/bin/gpu_spmm"
+    for tile in 128 1024; do
+        echo "=== gpu_spmm with OXSPARSE_SPMM_TILE=$tile"
+        OXSPARSE_SPMM_TILE=$tile run_rust gpu_spmm-tile$tile "$dev/bin/gpu_spmm"
+    done
+    # Kernels go through the handle's launch graphs by default (src/kernels/graph.rs); the plain
+    # launches, which stream capture and the fallback use, run every SpMM and SpMV case too.
+    for bin in gpu_spmm gpu_spmv; do
+        echo "=== $bin with OXSPARSE_LAUNCH=direct"
+        OXSPARSE_LAUNCH=direct run_rust $bin-direct-launch "$dev/bin/$bin"
+    done
+else
+    echo "=== DEVICE_SUITE_QUICK: the forced-kernel and launch-path passes are skipped"
+fi
 
 echo "=== C/C++/Fortran consumers built on the CPU machine"
 for t in "$dev"/c_tests/*; do
