@@ -40,6 +40,15 @@ pub fn positions(rng: &mut Rng, rows: i64, cols: i64, pattern: Pattern) -> Vec<(
                 }
             }
         }
+        Pattern::ShuffledBand(width) => {
+            let mut stored: Vec<i64> = (0..rows).collect();
+            shuffle(rng, &mut stored);
+            for r in 0..rows {
+                let centre = stored[r as usize] * cols / rows;
+                let first = (centre - width / 2).clamp(0, (cols - width).max(0));
+                out.extend((first..(first + width).min(cols)).map(|c| (r, c)));
+            }
+        }
         Pattern::Skewed(max) => {
             let mut rank: Vec<i64> = (0..rows).collect();
             shuffle(rng, &mut rank);

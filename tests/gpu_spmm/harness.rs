@@ -58,6 +58,9 @@ pub enum Pattern {
     /// group's columns. Stored order hides the groups (~1 entry per (8-row window, column));
     /// data-affinity reordering finds them (~4.7).
     ShuffledGroups,
+    /// A band of this many entries a row around the diagonal, its rows stored in a shuffled
+    /// order: rows that share B rows lie far apart as stored (the row-order model's case).
+    ShuffledBand(i64),
 }
 
 /// Batch counts of A, B and C; `shared` gives CSR batches one row-offsets array (stride 0).

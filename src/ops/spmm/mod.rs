@@ -4,7 +4,9 @@
 //! * `plan`: how A is read, which kernel runs, the workspace layout (host facts only).
 //! * `short_rows`: whether preprocess, having measured the longest row, sends a tile-kernel plan
 //!   to the short-row kernel (so a preprocessed call may differ from a plain one in rounding);
-//!   `split_rows`: otherwise, the table of row pieces that preprocess builds for that kernel.
+//!   `split_rows`: otherwise, the table of row pieces that preprocess builds for that kernel;
+//!   `row_order`: when op(B) outgrows L2, whole short rows in a breadth-first order over the same
+//!   kind of table, so that rows sharing B rows run together.
 //! * here: the three entry points, and the launches in order: row views (CSR with opA = T/H,
 //!   CSC with N, COO), the long-row schedule (row kernel only), then the kernel. `preprocess`
 //!   builds the schedule, or the tile kernel's row table, into the user's buffer and records it
@@ -26,6 +28,7 @@
 pub mod bittcf;
 pub mod check;
 pub mod plan;
+pub mod row_order;
 pub mod short_rows;
 pub mod split_rows;
 pub mod tc_reorder;
@@ -315,8 +318,14 @@ fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> 
         // pushpull, bcsstk17, the airports 1.3-1.7x faster at N = 32; EX5 and cage10, whose rows
         // are at most 1.5x such a piece, 0.85x at N = 64).
         match piece(preferred) {
-            pc if pc < split_rows::PIECE && 2 * pc <= longest && split_at.is_some() => Some(preferred),
-            _ => return Ok(RowKernel::ShortRows),
+            pc if pc < split_rows::PIECE && 2 * pc <= longest && split_at.is_some() && split_rows::eligible(m, nnz) => Some(preferred),
+            _ => {
+                let chosen = order_short_rows(h, call, p, ws, split_at, token)?.unwrap_or(RowKernel::ShortRows);
+                if plan::print_enabled() {
+                    eprintln!("oxsparse: SpMM preprocess: {chosen:?}");
+                }
+                return Ok(chosen);
+            }
         }
     } else {
         // The preferred shape whose blocks take the longest row, else one with more groups a
@@ -368,6 +377,49 @@ fn build_split_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, (at, slots): (u6
     }
     kernels::vector_ops::copy_to_device_and_wait(h, at, &split_rows::to_bytes(token, &table))?;
     Ok(RowKernel::SplitRows { blocks, shape })
+}
+
+/// Whole short rows in breadth-first order (row_order.rs), when op(B) outgrows L2, the plan has
+/// room for the table, C is not a column-major one that whole rows write themselves (through
+/// shared memory, by runs of consecutive rows), and the model finds the order worth it: reads A's
+/// structure back (a wait), uploads a table of whole rows in that order, and returns the split-row
+/// kernel over it with the whole-row shape. None keeps the rows as stored.
+fn order_short_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, split_at: Option<(usize, i64)>, token: u64) -> Result<Option<RowKernel>> {
+    let d = p.dims;
+    let Some((at, slots)) = split_at else { return Ok(None) };
+    let shape = k::short_rows_shape(kernel_types(p), d.n, false);
+    let groups = shape.groups_per_block(p.types.ab) as usize;
+    let never = row_order::forced() == Some(false);
+    if never || !row_order::may_order(d.m, d.k, d.n, p.types.ab.size_bytes()) || direct_c(p, call.a.nnz, RowKernel::ShortRows) || slots < row_order::capacity(d.m, groups as i64) {
+        return Ok(None);
+    }
+    let a = rows(call, p, ws);
+    let nnz = call.a.nnz;
+    if a.offsets == 0 || a.perm != 0 || nnz <= 0 {
+        return Ok(None);
+    }
+    let index_bytes = p.index.size_bytes() as usize;
+    let mut bytes = vec![0u8; (d.m as usize + 1) * index_bytes];
+    kernels::vector_ops::copy_to_host_and_wait(h, a.offsets, &mut bytes)?;
+    let (begins, ends) = split_rows::rows_from_offsets(&bytes, index_bytes, a.base);
+    if begins.first() != Some(&0) || ends.last() != Some(&nnz) || begins.iter().zip(&ends).any(|(&b, &e)| b < 0 || b > e || e > nnz) {
+        return Ok(None);
+    }
+    let mut bytes = vec![0u8; nnz as usize * index_bytes];
+    kernels::vector_ops::copy_to_host_and_wait(h, a.cols, &mut bytes)?;
+    let column = |c: i64| if (0..d.k).contains(&(c - a.base)) { (c - a.base) as u32 } else { u32::MAX };
+    let cols: Vec<u32> = match index_bytes {
+        4 => bytes.chunks_exact(4).map(|c| column(i32::from_ne_bytes(c.try_into().unwrap()) as i64)).collect(),
+        _ => bytes.chunks_exact(8).map(|c| column(i64::from_ne_bytes(c.try_into().unwrap()))).collect(),
+    };
+    let structure = row_order::Structure { begins, ends, cols, k: d.k as usize };
+    let Some(order) = row_order::choose(&structure, d.n as u64 * p.types.ab.size_bytes()) else { return Ok(None) };
+    let (table, blocks) = split_rows::whole_rows(&order, &structure.begins, &structure.ends, groups);
+    if table.len() as i64 > slots || blocks == 0 {
+        return Err(crate::error::Error::Internal(format!("row-order table of {} slots over its room of {slots}", table.len())));
+    }
+    kernels::vector_ops::copy_to_device_and_wait(h, ws + p.schedule_at as u64 + at as u64, &split_rows::to_bytes(token, &table))?;
+    Ok(Some(RowKernel::SplitRows { blocks, shape }))
 }
 
 /// Builds BitTCF for the tensor-core kernel (preprocess, or a call without an active buffer). Kept

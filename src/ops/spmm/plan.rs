@@ -466,9 +466,12 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
     }
     if let Kernel::Tiles { size, .. } | Kernel::TensorCore { size, .. } = p.kernel {
         // Room for a split-row table: the tile kernel's CUDA-core plans of one batch (sized for
-        // the shape whose blocks hold the most groups).
-        let split = (matches!(p.kernel, Kernel::Tiles { .. }) && shared_structure && d.batches == 1 && split_rows::eligible(d.m, call.a.nnz))
-            .then(|| split_rows::capacity(d.m, call.a.nnz, crate::kernels::spmm::RowShape::most_groups_per_block(types.ab) as i64));
+        // the shape whose blocks hold the most groups), for pieces of long rows (split_rows.rs) or
+        // whole rows in another order (row_order.rs).
+        let groups = crate::kernels::spmm::RowShape::most_groups_per_block(types.ab) as i64;
+        let pieces = split_rows::eligible(d.m, call.a.nnz).then(|| split_rows::capacity(d.m, call.a.nnz, groups));
+        let ordered = super::row_order::may_order(d.m, d.k, d.n, types.ab.size_bytes()).then(|| super::row_order::capacity(d.m, groups));
+        let split = (matches!(p.kernel, Kernel::Tiles { .. }) && shared_structure && d.batches == 1).then(|| pieces.max(ordered)).flatten();
         p.tiles = Some(tile_layout(call.a.nnz, d.n, size, d.batches as i64, types.compute, shared_structure, split));
     }
     if let Kernel::TensorCore { accurate, reorder, .. } = p.kernel {

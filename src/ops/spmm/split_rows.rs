@@ -190,6 +190,21 @@ impl Table {
     }
 }
 
+/// A table of whole rows in `order` (row_order.rs): one slot per row, `groups` a block, the last
+/// block filled with idle slots; and the number of blocks.
+pub fn whole_rows(order: &[u32], begins: &[i64], ends: &[i64], groups: usize) -> (Vec<[u64; 2]>, u32) {
+    let mut slots: Vec<[u64; 2]> = order
+        .iter()
+        .map(|&r| {
+            let (b, e) = (begins[r as usize], ends[r as usize]);
+            [b as u64 | 1 << BEGIN_BITS, r as u64 | ((e - b).max(0) as u64) << 32]
+        })
+        .collect();
+    slots.resize(slots.len().div_ceil(groups.max(1)) * groups.max(1), [0, 0]);
+    let blocks = (slots.len() / groups.max(1)) as u32;
+    (slots, blocks)
+}
+
 /// a / b rounded up, for a >= 0, b > 0.
 fn ceil_div(a: i64, b: i64) -> i64 {
     (a + b - 1) / b
@@ -356,6 +371,15 @@ mod tests {
         let (begins, ends) = offsets(&[20, 66, 32]);
         let first = decode(build(&begins, &ends, 4, PIECE).0[0]);
         assert_eq!((first.0, first.3), (1, 2));
+    }
+
+    #[test]
+    fn whole_rows_take_one_slot_each_in_order() {
+        let (begins, ends) = offsets(&[3, 0, 200, 7]);
+        let (slots, blocks) = whole_rows(&[2, 0, 3, 1], &begins, &ends, 3);
+        assert_eq!(blocks, 2);
+        let got: Vec<_> = slots.iter().map(|&s| decode(s)).collect();
+        assert_eq!(got, vec![(2, 3, 200, 1), (0, 0, 3, 1), (3, 203, 7, 1), (1, 3, 0, 1), (0, 0, 0, 0), (0, 0, 0, 0)]);
     }
 
     #[test]
