@@ -139,43 +139,36 @@ fn sampled(c: u32) -> bool {
 /// rows: the sampled rows' reuse distances (distinct sampled rows between two uses, a Fenwick
 /// tree over the accesses' times), a miss when a distance reaches the scaled capacity. Also the
 /// first reads alone (the misses of an unbounded cache), both scaled back from the sample.
-pub fn misses(s: &Structure, order: impl Iterator<Item = usize> + Clone, capacity: u64) -> (u64, u64) {
-    let accesses: usize = order.clone().map(|r| s.row(r).iter().filter(|&&c| (c as usize) < s.k && sampled(c)).count()).sum();
-    let mut tree = Fenwick(vec![0; accesses + 1]);
+pub fn misses(s: &Structure, order: impl Iterator<Item = usize>, capacity: u64) -> (u64, u64) {
+    let accesses: Vec<u32> = order.flat_map(|r| s.row(r).iter().copied().filter(|&c| (c as usize) < s.k && sampled(c))).collect();
+    let mut tree = Fenwick(vec![0; accesses.len() + 1]);
     let mut last = vec![usize::MAX; s.k];
     let scaled = capacity >> SAMPLE_SHIFT;
-    let (mut t, mut missed, mut first) = (0usize, 0u64, 0u64);
-    for r in order {
-        for &c in s.row(r) {
-            if (c as usize) >= s.k || !sampled(c) {
-                continue;
+    let (mut missed, mut first) = (0u64, 0u64);
+    for (t, &c) in accesses.iter().enumerate() {
+        match std::mem::replace(&mut last[c as usize], t) {
+            usize::MAX => {
+                missed += 1;
+                first += 1;
             }
-            match std::mem::replace(&mut last[c as usize], t) {
-                usize::MAX => {
+            p => {
+                if (tree.prefix(t) - tree.prefix(p + 1)) as u64 >= scaled {
                     missed += 1;
-                    first += 1;
                 }
-                p => {
-                    if (tree.prefix(t) - tree.prefix(p + 1)) as u64 >= scaled {
-                        missed += 1;
-                    }
-                    tree.add(p, -1);
-                }
+                tree.add(p, -1);
             }
-            tree.add(t, 1);
-            t += 1;
         }
+        tree.add(t, 1);
     }
     (missed << SAMPLE_SHIFT, first << SAMPLE_SHIFT)
 }
 
 /// The breadth-first order when it saves MIN_GAIN times the stored order's misses of B rows of
-/// `row_bytes` each (and the stored order misses at all beyond the first reads).
+/// `row_bytes` each. No order misses fewer times than the first reads, so the breadth-first one
+/// is made only when the stored order misses MIN_GAIN times as often as those (most meshes miss
+/// once per B row as stored: cage11, ct2010, nh2010 and PROTEINS_full 1.00, wave 1.19 at N = 256).
 /// `OXSPARSE_SPMM_ROW_ORDER=never` keeps the stored order, `=always` takes the breadth-first one
 /// wherever the plan has room (for tests and comparisons).
-/// No order can miss fewer times than the first reads, so the breadth-first one is made only when
-/// the stored order misses MIN_GAIN times as often as those (most meshes miss once per B row as
-/// stored: cage11, ct2010, nh2010 and PROTEINS_full 1.00, wave 1.19 at N = 256).
 pub fn choose(s: &Structure, row_bytes: u64) -> Option<Vec<u32>> {
     let forced = forced();
     if forced == Some(false) {
