@@ -35,13 +35,12 @@ __global__ void __launch_bounds__(256) square(const float* src, float* dst, long
     }
 }
 
-// TR rows x 32 columns a block: reads run down the source's columns (TR x 4 bytes contiguous),
-// stores along the scratch's rows (128 bytes); TR * 32 / 256 elements in flight a thread.
+// Load stage of the tall tiles: TR rows x 32 columns of the source into shared memory, reads
+// running down the source's columns (TR x 4 bytes contiguous), TR * 32 / 256 elements in flight a
+// thread. Returns whether the tile lies wholly inside the matrix.
 template <int TR>
-__global__ void __launch_bounds__(256) tall(const float* src, float* dst, long rows, long cols, long ld) {
-    __shared__ float tile[TR][33];
+__device__ __forceinline__ bool load_tall(float (&tile)[TR][33], const float* src, long rows, long cols, long ld, long r0, long c0) {
     constexpr int PER = TR * 32 / 256;
-    const long r0 = long(blockIdx.x) * TR, c0 = long(blockIdx.y) * 32;
     const bool full = r0 + TR <= rows && c0 + 32 <= cols;
     float v[PER];
 #pragma unroll
@@ -55,8 +54,17 @@ __global__ void __launch_bounds__(256) tall(const float* src, float* dst, long r
         tile[idx % TR][idx / TR] = v[i];
     }
     __syncthreads();
+    return full;
+}
+
+// TR rows x 32 columns a block, stores along the scratch's rows (128 bytes).
+template <int TR>
+__global__ void __launch_bounds__(256) tall(const float* src, float* dst, long rows, long cols, long ld) {
+    __shared__ float tile[TR][33];
+    const long r0 = long(blockIdx.x) * TR, c0 = long(blockIdx.y) * 32;
+    const bool full = load_tall<TR>(tile, src, rows, cols, ld, r0, c0);
 #pragma unroll
-    for (int i = 0; i < PER; ++i) {
+    for (int i = 0; i < TR * 32 / 256; ++i) {
         const int idx = threadIdx.x + i * 256, c = idx % 32, r = idx / 32;
         if (full || (r0 + r < rows && c0 + c < cols)) dst[(r0 + r) * cols + c0 + c] = tile[r][c];
     }
@@ -66,23 +74,10 @@ __global__ void __launch_bounds__(256) tall(const float* src, float* dst, long r
 template <int TR>
 __global__ void __launch_bounds__(256) tall_v4(const float* src, float* dst, long rows, long cols, long ld) {
     __shared__ float tile[TR][33];
-    constexpr int PER = TR * 32 / 256;
     const long r0 = long(blockIdx.x) * TR, c0 = long(blockIdx.y) * 32;
-    const bool full = r0 + TR <= rows && c0 + 32 <= cols;
-    float v[PER];
+    const bool full = load_tall<TR>(tile, src, rows, cols, ld, r0, c0);
 #pragma unroll
-    for (int i = 0; i < PER; ++i) {
-        const int idx = threadIdx.x + i * 256, r = idx % TR, c = idx / TR;
-        v[i] = (full || (r0 + r < rows && c0 + c < cols)) ? src[(r0 + r) + (c0 + c) * ld] : 0.f;
-    }
-#pragma unroll
-    for (int i = 0; i < PER; ++i) {
-        const int idx = threadIdx.x + i * 256;
-        tile[idx % TR][idx / TR] = v[i];
-    }
-    __syncthreads();
-#pragma unroll
-    for (int i = 0; i < PER / 4; ++i) {
+    for (int i = 0; i < TR * 32 / 256 / 4; ++i) {
         const int idx = threadIdx.x + i * 256, c = (idx % 8) * 4, r = idx / 8;
         if (full) {
             float4 o = make_float4(tile[r][c], tile[r][c + 1], tile[r][c + 2], tile[r][c + 3]);
