@@ -359,24 +359,29 @@ fn kernel_types(p: &Plan) -> k::Types {
 /// room for `slots` slots (both copies wait for the GPU). Offsets that do not describe rows within
 /// the entries (undefined input) keep the tiles.
 fn build_split_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, (at, slots): (u64, i64), token: u64, (shape, piece): (k::RowShape, i64)) -> Result<RowKernel> {
-    let a = rows(call, p, ws);
-    if a.offsets == 0 {
-        return Ok(RowKernel::Tiles);
-    }
-    let index_bytes = p.index.size_bytes() as usize;
-    let mut bytes = vec![0u8; (p.dims.m as usize + 1) * index_bytes];
-    kernels::vector_ops::copy_to_host_and_wait(h, a.offsets, &mut bytes)?;
-    let (begins, ends) = split_rows::rows_from_offsets(&bytes, index_bytes, a.base);
-    let nnz = call.a.nnz;
-    if begins.iter().zip(&ends).any(|(&b, &e)| b < 0 || b > e || e > nnz) {
-        return Ok(RowKernel::Tiles);
-    }
+    let Some((begins, ends)) = read_rows(h, call, p, ws)? else { return Ok(RowKernel::Tiles) };
     let (table, blocks) = split_rows::build(&begins, &ends, shape.groups_per_block(p.types.ab) as usize, piece);
     if table.len() as i64 > slots || blocks == 0 {
         return Err(crate::error::Error::Internal(format!("split-row table of {} slots over its room of {slots}", table.len())));
     }
     kernels::vector_ops::copy_to_device_and_wait(h, at, &split_rows::to_bytes(token, &table))?;
     Ok(RowKernel::SplitRows { blocks, shape })
+}
+
+/// op(A)'s row offsets read back (a wait), as entry ranges; None when there are none, or when
+/// they do not describe rows within the nnz entries (such a matrix keeps the kernels that read
+/// the offsets themselves).
+fn read_rows(h: &Handle, call: &Call, p: &Plan, ws: u64) -> Result<Option<(Vec<i64>, Vec<i64>)>> {
+    let a = rows(call, p, ws);
+    if a.offsets == 0 {
+        return Ok(None);
+    }
+    let index_bytes = p.index.size_bytes() as usize;
+    let mut bytes = vec![0u8; (p.dims.m as usize + 1) * index_bytes];
+    kernels::vector_ops::copy_to_host_and_wait(h, a.offsets, &mut bytes)?;
+    let (begins, ends) = split_rows::rows_from_offsets(&bytes, index_bytes, a.base);
+    let nnz = call.a.nnz;
+    Ok((!begins.iter().zip(&ends).any(|(&b, &e)| b < 0 || b > e || e > nnz)).then_some((begins, ends)))
 }
 
 /// Whole short rows in breadth-first order (row_order.rs), when op(B) outgrows L2, the plan has
@@ -393,19 +398,13 @@ fn order_short_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, split_at: Option
     if never || !row_order::may_order(d.m, d.k, d.n, p.types.ab.size_bytes()) || direct_c(p, call.a.nnz, RowKernel::ShortRows) || slots < row_order::capacity(d.m, groups as i64) {
         return Ok(None);
     }
+    if call.a.nnz <= 0 {
+        return Ok(None);
+    }
+    let Some((begins, ends)) = read_rows(h, call, p, ws)? else { return Ok(None) };
     let a = rows(call, p, ws);
-    let nnz = call.a.nnz;
-    if a.offsets == 0 || a.perm != 0 || nnz <= 0 {
-        return Ok(None);
-    }
     let index_bytes = p.index.size_bytes() as usize;
-    let mut bytes = vec![0u8; (d.m as usize + 1) * index_bytes];
-    kernels::vector_ops::copy_to_host_and_wait(h, a.offsets, &mut bytes)?;
-    let (begins, ends) = split_rows::rows_from_offsets(&bytes, index_bytes, a.base);
-    if begins.first() != Some(&0) || ends.last() != Some(&nnz) || begins.iter().zip(&ends).any(|(&b, &e)| b < 0 || b > e || e > nnz) {
-        return Ok(None);
-    }
-    let mut bytes = vec![0u8; nnz as usize * index_bytes];
+    let mut bytes = vec![0u8; call.a.nnz as usize * index_bytes];
     kernels::vector_ops::copy_to_host_and_wait(h, a.cols, &mut bytes)?;
     let column = |c: i64| if (0..d.k).contains(&(c - a.base)) { (c - a.base) as u32 } else { u32::MAX };
     let cols: Vec<u32> = match index_bytes {
