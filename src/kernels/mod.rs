@@ -60,6 +60,14 @@ pub fn launch<P: Copy>(h: &Handle, family: &'static str, name: &str, grid: (u32,
     .map_err(|e| Error::from_driver(&format!("launching {name}"), e))
 }
 
+/// Whether the handle's stream is being captured into a graph (nothing may wait then).
+pub fn capturing(h: &Handle) -> Result<bool> {
+    let _bound = h.bind()?;
+    // SAFETY: the handle's live stream.
+    let status = unsafe { cudarc::driver::result::stream::is_capturing(h.cu_stream()) }.map_err(|e| Error::from_driver("cuStreamIsCapturing", e))?;
+    Ok(status != cudarc::driver::sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE)
+}
+
 /// `OXSPARSE_LOG_LEVEL` >= 1 prints refused calls; >= 3 also prints every launch.
 pub fn log_enabled() -> bool {
     crate::log_level() >= 3

@@ -350,7 +350,7 @@ pub fn build(h: &Handle, a: super::params::spmm::SpmmRows, (m, k, nnz): (i64, i6
 /// The build's choice (tensor cores or not), read back with a stream synchronisation; None while
 /// the stream is being captured (nothing may wait then).
 pub fn read_choice(h: &Handle, layout: &TcLayout, at: u64) -> Result<Option<bool>> {
-    if super::spmv::capturing(h)? {
+    if super::capturing(h)? {
         return Ok(None);
     }
     let mut flag = [0u8; 4];

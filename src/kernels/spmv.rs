@@ -202,14 +202,6 @@ pub fn band_encode(h: &Handle, p: &SpmvVectorParams, index: IndexType) -> Result
     Ok(u64::from_ne_bytes(raw) == 0)
 }
 
-/// Whether the handle's stream is being captured into a graph (nothing may wait then).
-pub fn capturing(h: &Handle) -> Result<bool> {
-    let _bound = h.bind()?;
-    // SAFETY: the handle's live stream.
-    let status = unsafe { cudarc::driver::result::stream::is_capturing(h.cu_stream()) }.map_err(|e| Error::from_driver("cuStreamIsCapturing", e))?;
-    Ok(status != cudarc::driver::sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,7 +8,7 @@ use crate::context::Handle;
 use crate::descr::{DnVec, SpVec};
 use crate::error::{Error, Result};
 use crate::types::{DataType, IndexType};
-use cudarc::driver::{result, sys};
+use cudarc::driver::result;
 
 const FAMILY: &str = "vector_ops";
 
@@ -127,12 +127,11 @@ pub fn copy_to_host_and_wait(h: &Handle, src: u64, dst: &mut [u8]) -> Result<()>
     super::graph::flush(h)?;
     let _bound = h.bind()?;
     let stream = h.cu_stream();
+    let capturing = super::capturing(h)?;
     // SAFETY: `src` holds at least `dst.len()` bytes. Outside capture the wait below keeps `dst`
     // borrowed until the copy is complete; under capture the caller's pointer is recorded, as the
     // caller asked by capturing a call with a host result.
     unsafe {
-        let capturing = result::stream::is_capturing(stream).map_err(|e| Error::from_driver("cuStreamIsCapturing", e))?
-            != sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE;
         result::memcpy_dtoh_async(dst, src, stream).map_err(|e| Error::from_driver("cuMemcpyDtoHAsync", e))?;
         if capturing {
             return Ok(());

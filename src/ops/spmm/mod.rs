@@ -292,7 +292,7 @@ fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> 
         None => {}
     }
     let Some(TileLayout { longest_at: Some(at), split_at, .. }) = p.tiles else { return Ok(RowKernel::Tiles) };
-    if kernels::spmv::capturing(h)? {
+    if kernels::capturing(h)? {
         return Ok(RowKernel::Tiles);
     }
     let lp = SpmmLongestRowParams { a: rows(call, p, ws), m: p.dims.m, longest: ws + p.schedule_at as u64 + at as u64 };
@@ -432,7 +432,7 @@ fn build_tensor_core_format(h: &Handle, call: &Call, p: &Plan, ws: u64, may_reor
     let at = ws + p.tc_at as u64;
     let stored = rows(call, p, ws);
     let permuted = match layout.reorder {
-        Some(room) if may_reorder && !kernels::spmv::capturing(h)? => tc_reorder::apply(h, call, &stored, (d.m, d.k, p.index), &room, at)?,
+        Some(room) if may_reorder && !kernels::capturing(h)? => tc_reorder::apply(h, call, &stored, (d.m, d.k, p.index), &room, at)?,
         _ => None,
     };
     let refuse_duplicates = p.types.ab != DataType::CUDA_R_32F;

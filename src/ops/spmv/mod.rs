@@ -126,7 +126,7 @@ pub fn preprocess(h: &Handle, call: &Call, buffer: u64) -> Result<Option<ActiveB
     build_view(h, &p, ws)?;
     let token = crate::ops::new_token();
     let forced = schedule::forced();
-    let capturing = k::capturing(h)?;
+    let capturing = crate::kernels::capturing(h)?;
     let sorted_columns = !capturing && sort_columns(h, call, &p, ws, token)?;
     let mut vp = vector_params(call, &p, ws, Scalars::default(), None, token);
     let mut band = false;
