@@ -40,7 +40,7 @@ constexpr int SLICE = SPMM_TILE_SLICE;  // columns of C per group and vector a l
                                         // kernel's slices...
 constexpr int WIDE_SLICE = 2 * SLICE;   // ...or twice as many (FP32, n a multiple of 64: `_wide`)
 constexpr int HALF_SLICE = SLICE / 2;   // ...or half as many (FP64: `_half`, 8 lanes, 32 groups)
-constexpr int UNROLL = 8;               // B vectors in flight per lane
+constexpr int UNROLL = SPMM_SHORT_ROWS_UNROLL;  // B vectors in flight per lane
 
 // A B row's slice of W columns is read by G lanes, VEC elements each: 16 bytes for 4- and 8-byte
 // types, 8 for 16-bit ones, so that every type gives a row at least 8 lanes (4 lanes of 16 bytes

@@ -123,6 +123,15 @@ impl RowShape {
         }
     }
 
+    /// Entries whose B rows a lane of this shape has in flight: one round of B loads.
+    pub fn entries_in_flight(self) -> u64 {
+        let vectors = match self {
+            RowShape::NarrowX2 | RowShape::WideX2 => 2,
+            RowShape::Narrow | RowShape::Wide | RowShape::Half => 1,
+        };
+        SPMM_SHORT_ROWS_UNROLL as u64 / vectors
+    }
+
     /// Rows (groups) per block: a lane holds 16 bytes of 4- and 8-byte types, 4 elements of
     /// 16-bit ones, and a narrow group covers SPMM_TILE_SLICE columns with one vector a lane.
     pub fn groups_per_block(self, ab: DataType) -> u64 {

@@ -177,6 +177,9 @@ pub const SPMM_TILE_MAX: u32 = 1024;
 pub const SPMM_TILE_MIN: u32 = 128;
 /// Columns of C per block of the tile kernel (one 16-byte vector per lane of a group).
 pub const SPMM_TILE_SLICE: u32 = 32;
+/// B vectors each lane of the short-row kernel (`kernels/spmm_short_rows.cu`) has in flight: a
+/// lane of one vector per entry has this many entries in flight, of two vectors half as many.
+pub const SPMM_SHORT_ROWS_UNROLL: u32 = 8;
 
 /// The tiles of op(A)'s entries: tile t holds entries `t * size .. min((t + 1) * size, nnz)` of
 /// every batch. A row crossing tile edges leaves partial sums (`n` compute values per batch and

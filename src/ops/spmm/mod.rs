@@ -306,8 +306,14 @@ fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> 
     // device's resident groups (split_rows::piece).
     let piece = |shape: k::RowShape| {
         let resident = h.sm_count.max(1) as i64 * k::SHORT_ROWS_RESIDENT as i64 * groups(shape);
-        split_rows::piece(nnz, (p.dims.n as u64).div_ceil(shape.columns()) as i64, resident)
+        split_rows::piece(nnz, (p.dims.n as u64).div_ceil(shape.columns()) as i64, resident, shape.entries_in_flight() as i64)
     };
+    // Session 14's floor of ROOM_PIECE entries: the pieces when no shorter ones fit a wave, and the
+    // measure of whether a short-row matrix is cut at all when C is column-major (whole rows
+    // write such a C through shared memory, split rows an element at a time: power_grid N = 128
+    // 8.8 -> 10.4 us when cut into pieces of 8).
+    let floor_piece = |shape: k::RowShape| piece(shape).max(split_rows::ROOM_PIECE).min(split_rows::PIECE);
+    let column_major_c = p.c.row_stride == 1 && p.c.col_stride > 1;
     // The preferred shape, else narrow groups (more of them a block, for a longer longest row),
     // else FP64's half-width groups (as many a block as FP32's narrow ones).
     let preferred = k::short_rows_shape(kernel_types(p), p.dims.n, true);
@@ -317,7 +323,7 @@ fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> 
         // longest row makes two pieces or more of the size that would (session 14: bcsstk13,
         // pushpull, bcsstk17, the airports 1.3-1.7x faster at N = 32; EX5 and cage10, whose rows
         // are at most 1.5x such a piece, 0.85x at N = 64).
-        match piece(preferred) {
+        match if column_major_c { floor_piece(preferred) } else { piece(preferred) } {
             pc if pc < split_rows::PIECE && 2 * pc <= longest && split_at.is_some() && split_rows::eligible(m, nnz) => Some(preferred),
             _ => {
                 let chosen = order_short_rows(h, call, p, ws, split_at, token)?.unwrap_or(RowKernel::ShortRows);
@@ -335,7 +341,8 @@ fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> 
     };
     let chosen = match (split_at, shape) {
         (Some((at, slots)), Some(shape)) => {
-            build_split_rows(h, call, p, ws, (ws + p.schedule_at as u64 + at as u64, slots), token, (shape, piece(shape)))?
+            let pieces = (piece(shape), floor_piece(shape), longest <= split_rows::GROW_LONGEST);
+            build_split_rows(h, call, p, ws, (ws + p.schedule_at as u64 + at as u64, slots), token, (shape, pieces))?
         }
         _ => RowKernel::Tiles,
     };
@@ -355,14 +362,24 @@ fn kernel_types(p: &Plan) -> k::Types {
 }
 
 /// Reads op(A)'s row offsets back, builds the split-row table (split_rows.rs) for groups of
-/// `shape` and pieces of `piece` entries, and uploads it with `token` to `at`, which has
-/// room for `slots` slots (both copies wait for the GPU). Offsets that do not describe rows within
-/// the entries (undefined input) keep the tiles.
-fn build_split_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, (at, slots): (u64, i64), token: u64, (shape, piece): (k::RowShape, i64)) -> Result<RowKernel> {
+/// `shape`, and uploads it with `token` to `at`, which has room for `slots` slots (both copies
+/// wait for the GPU). Pieces (`split_rows::build_one_wave`): the shortest from `shortest` entries
+/// whose call fits one wave of resident blocks, up to `fallback` (or PIECE where `grow`), else
+/// `fallback`. Offsets that do not describe rows within the entries (undefined input) keep the
+/// tiles.
+fn build_split_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, (at, slots): (u64, i64), token: u64, (shape, pieces): (k::RowShape, (i64, i64, bool))) -> Result<RowKernel> {
     let Some((begins, ends)) = read_rows(h, call, p, ws)? else { return Ok(RowKernel::Tiles) };
-    let (table, blocks) = split_rows::build(&begins, &ends, shape.groups_per_block(p.types.ab) as usize, piece);
-    if table.len() as i64 > slots || blocks == 0 {
-        return Err(crate::error::Error::Internal(format!("split-row table of {} slots over its room of {slots}", table.len())));
+    let groups = shape.groups_per_block(p.types.ab) as usize;
+    let runs = (p.dims.n.max(1) as u64).div_ceil(shape.columns()) * p.dims.batches.max(1) as u64;
+    let wave = h.sm_count.max(1) as u64 * k::SHORT_ROWS_RESIDENT;
+    let Some((table, blocks, piece)) = split_rows::build_one_wave(&begins, &ends, groups, pieces, (runs, wave), slots) else {
+        return Err(crate::error::Error::Internal(format!("split-row table over its room of {slots} slots")));
+    };
+    if plan::print_enabled() {
+        eprintln!("oxsparse: SpMM preprocess: pieces of at most {piece} entries, {} slots", table.len());
+    }
+    if blocks == 0 {
+        return Err(crate::error::Error::Internal("split-row table of no blocks".into()));
     }
     kernels::vector_ops::copy_to_device_and_wait(h, at, &split_rows::to_bytes(token, &table))?;
     Ok(RowKernel::SplitRows { blocks, shape })

@@ -27,9 +27,10 @@
 //! 0.77x, 0.82x, 0.90x); 128 or more entries per piece were slower (a group's chain grows with its
 //! piece).
 //!
-//! Pieces are shorter (down to MIN_PIECE) when the matrix would not fill the device (`piece`);
-//! preprocess then also gives a table to a short-row matrix whose longest row makes two such
-//! pieces (session 14: pushpull, bcsstk13, bcsstk17, the airports 1.3-1.7x faster at N = 32).
+//! Pieces are shorter (down to the entries a lane has in flight, one round of B loads) when the
+//! matrix would not fill the device (`piece`); preprocess then also gives a table to a short-row
+//! matrix whose longest row makes two such pieces (session 14: pushpull, bcsstk13, bcsstk17, the
+//! airports 1.3-1.7x faster at N = 32).
 //!
 //! Preprocess reads op(A)'s row offsets back to build the table (not under graph capture), so a
 //! plain call keeps the tiles and may differ from a preprocessed one in rounding, as with the
@@ -37,9 +38,15 @@
 
 /// Entries per piece, at most (unless a row needs more pieces than a block has groups)...
 pub const PIECE: i64 = 64;
-/// ...or fewer, down to this, when the matrix would not fill the device's resident groups
-/// (`piece`).
-pub const MIN_PIECE: i64 = 16;
+/// ...or fewer, down to the entries a lane of the shape has in flight and never below this, when
+/// the matrix would not fill the device's resident groups (`piece`).
+pub const MIN_PIECE: i64 = 4;
+/// The plan's room for the table assumes pieces of at least this many entries; a table of shorter
+/// pieces that does not fit is built again with longer ones (`build_within`).
+pub const ROOM_PIECE: i64 = 16;
+/// Pieces may grow past the device's share to keep a call within one wave only for matrices whose
+/// longest row has at most this many entries (`build_one_wave`).
+pub const GROW_LONGEST: i64 = 256;
 /// The longest row may give each group of its block at most this many entries.
 pub const LONGEST_PER_GROUP: i64 = 160;
 /// Rows must hold this many entries on average...
@@ -80,22 +87,26 @@ pub fn eligible(m: i64, nnz: i64) -> bool {
 }
 
 /// Slots the table may need for `m` rows and `nnz` entries with `groups` groups per block: a row
-/// takes one slot, or at most 2 x len / piece when cut (len > piece >= MIN_PIECE), so the used
-/// slots S are at most m + 2 nnz / MIN_PIECE; a block is closed early only for a row that does not
+/// takes one slot, or at most 2 x len / piece when cut (len > piece >= ROOM_PIECE), so the used
+/// slots S are at most m + 2 nnz / ROOM_PIECE; a block is closed early only for a row that does not
 /// fit its free slots, so the idle slots are fewer than S; plus one partly filled last block.
 pub fn capacity(m: i64, nnz: i64, groups: i64) -> i64 {
-    2 * (m + 2 * ceil_div(nnz, MIN_PIECE)) + groups
+    2 * (m + 2 * ceil_div(nnz, ROOM_PIECE)) + groups
 }
 
 /// Entries per piece for a matrix of `nnz` entries whose calls take `slices` column slices, on a
-/// device holding `resident` groups at once: PIECE, or fewer (down to MIN_PIECE) so that the
-/// pieces of all slices still fill the device; a small matrix of short rows then runs more,
-/// shorter chains (each a row's share of its load and B round trips).
+/// device holding `resident` groups at once, for groups whose lanes have `in_flight` entries' B
+/// rows in flight: PIECE, or fewer so that the pieces of all slices still fill the device, down to
+/// `in_flight` (a piece then costs one round of B loads); a small matrix then runs more, shorter
+/// chains (each a row's share of its load and B round trips).
+/// Session 21: the floor was 16 entries for every shape, i.e. two rounds of B loads for narrow
+/// groups and four for two-vector ones, on matrices that fill a tenth of the device (the
+/// graphchallenge DNN layers, 1024 rows of 32: 64-128 blocks).
 /// `OXSPARSE_SPMM_PIECE` forces it (for comparisons).
-pub fn piece(nnz: i64, slices: i64, resident: i64) -> i64 {
+pub fn piece(nnz: i64, slices: i64, resident: i64, in_flight: i64) -> i64 {
     static FORCED: once_cell::sync::Lazy<Option<i64>> =
         once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_PIECE").ok().and_then(|v| v.parse::<i64>().ok()).filter(|&v| (MIN_PIECE..=PIECE).contains(&v)));
-    FORCED.unwrap_or_else(|| (nnz.max(0) * slices.max(1) / resident.max(1)).clamp(MIN_PIECE, PIECE))
+    FORCED.unwrap_or_else(|| (nnz.max(0) * slices.max(1) / resident.max(1)).clamp(in_flight.clamp(MIN_PIECE, PIECE), PIECE))
 }
 
 /// Entries of a group's chain that cost about one B round trip (the kernel's UNROLL): work is
@@ -124,6 +135,65 @@ pub fn build(begins: &[i64], ends: &[i64], groups: usize, piece: i64) -> (Vec<[u
     t.close_block();
     let blocks = (t.slots.len() / groups) as u32;
     (t.slots, blocks)
+}
+
+/// `build` within a room of `slots` slots: pieces of `piece` entries, or where that table does not
+/// fit, pieces twice as long up to ROOM_PIECE (for which the plan's room is sized, `capacity`).
+/// The table, its blocks and the piece it took; None if even that does not fit.
+pub fn build_within(begins: &[i64], ends: &[i64], groups: usize, piece: i64, slots: i64) -> Option<(Vec<[u64; 2]>, u32, i64)> {
+    let mut piece = piece;
+    loop {
+        let (table, blocks) = build(begins, ends, groups, piece);
+        if table.len() as i64 <= slots {
+            return Some((table, blocks, piece));
+        }
+        if piece >= ROOM_PIECE {
+            return None;
+        }
+        piece = (2 * piece).min(ROOM_PIECE);
+    }
+}
+
+/// The table of the shortest pieces, from `shortest` entries up to `fallback` (up to PIECE where
+/// `grow`), whose blocks times `runs` (the column-slice runs of a call) stay within `wave` resident
+/// blocks: one wave, so that no block waits for another to finish. Where none does, pieces of
+/// `fallback` entries. Each within a room of `slots` slots (`build_within`). The table, its blocks
+/// and the piece it took.
+/// Measured (session 21, H100, FP32, Nsight kernel times, against session 14's pieces of
+/// max(16, the share of the device's groups)):
+/// - pieces of one round of B loads took the DNN layers' kernels from 6.2-8.0 to 5.0-6.8 us at N
+///   = 32-256, citeseer's from 6.4-8.0 to 5.3-7.0, where the call stayed within a wave; they cost
+///   1.3-2.5 us wherever the shorter pieces' blocks spilled into a second wave (COX2_MD, BZR_MD and
+///   pushpull at N = 32, bcsstk13 at N = 64-128), hence the wave;
+/// - pieces longer than the share, so that a call of 1.1-1.5 waves fits one (`grow`): EX5 N = 32
+///   10.8 -> 8.6 us, BZR_MD N = 64 10.4 -> 8.1, pushpull N = 128 17.4 -> 14.2, bcsstk13 N = 256
+///   13.8 -> 11.0; but 0.4-0.9 us slower on squirrel, twitch_FR and crocodile at N = 32-64, whose
+///   rows of thousands of entries make long chains of every piece (and whose chain-sorted last
+///   blocks are short): only matrices whose rows are at most GROW_LONGEST entries grow them.
+pub fn build_one_wave(begins: &[i64], ends: &[i64], groups: usize, (shortest, fallback, grow): (i64, i64, bool), (runs, wave): (u64, u64), slots: i64) -> Option<(Vec<[u64; 2]>, u32, i64)> {
+    let fallback = fallback.clamp(MIN_PIECE, PIECE);
+    let shortest = shortest.clamp(MIN_PIECE, fallback);
+    let longest = if grow { PIECE } else { fallback };
+    if shortest >= longest {
+        return build_within(begins, ends, groups, fallback, slots);
+    }
+    let one_wave = |piece: i64| build_within(begins, ends, groups, piece, slots).filter(|t| t.1 as u64 * runs.max(1) <= wave);
+    if let Some(built) = one_wave(shortest) {
+        return Some(built);
+    }
+    // Longer pieces make fewer blocks: the shortest that fits, by bisection (a few host builds).
+    let (mut lo, mut hi, mut best) = (shortest + 1, longest, None);
+    while lo <= hi {
+        let mid = (lo + hi) / 2;
+        match one_wave(mid) {
+            Some(built) => {
+                best = Some(built);
+                hi = mid - 1;
+            }
+            None => lo = mid + 1,
+        }
+    }
+    best.or_else(|| build_within(begins, ends, groups, fallback, slots))
 }
 
 /// Rows 0 .. count ordered by `chain(row) / CHAIN_STEP` rounded up, longest first, stably (a
@@ -167,11 +237,13 @@ impl Table {
     }
 
     fn place(&mut self, row: u64, begin: i64, len: i64) {
-        let pieces = self.pieces(len);
+        // Pieces of `per` entries; a row cut into one piece per group of a block may need fewer
+        // than that to cover it (33 entries over 8 groups: 7 pieces of 5), and takes no empty one.
+        let per = ceil_div(len, self.pieces(len) as i64).max(1);
+        let pieces = (ceil_div(len, per) as usize).max(1);
         if self.used + pieces > self.groups {
             self.close_block();
         }
-        let per = ceil_div(len, pieces as i64).max(1);
         for i in 0..pieces {
             let b = begin + i as i64 * per;
             let n = (len - i as i64 * per).clamp(0, per);
@@ -257,7 +329,9 @@ mod tests {
         let (slots, blocks) = build(&begins, &ends, groups, piece);
         assert_eq!(slots.len(), blocks as usize * groups);
         let nnz: i64 = lens.iter().sum();
-        assert!(slots.len() as i64 <= capacity(lens.len() as i64, nnz, groups as i64), "{} slots over capacity", slots.len());
+        if piece >= ROOM_PIECE {
+            assert!(slots.len() as i64 <= capacity(lens.len() as i64, nnz, groups as i64), "{} slots over capacity", slots.len());
+        }
         let mut covered = vec![0i64; lens.len()];
         let mut i = 0;
         while i < slots.len() {
@@ -310,10 +384,45 @@ mod tests {
                     }
                 })
                 .collect();
-            for piece in [MIN_PIECE, 40, PIECE] {
+            for piece in [MIN_PIECE, 8, ROOM_PIECE, 40, PIECE] {
                 check(&lens, groups, piece);
             }
         }
+    }
+
+    /// Pieces grow from the shortest until the call fits one wave of blocks, else take the fallback.
+    #[test]
+    fn pieces_grow_until_one_wave() {
+        let (begins, ends) = offsets(&[48i64; 64]);
+        let room = 2000;
+        // Pieces of 4: 12 a row, 2 rows a block: 32 blocks; of 5: 10, 3: 22; of 6 or 7: 8 or 7, 4:
+        // 16; of 8: 6, 5: 13; of 16: 3, 10: 7.
+        let blocks = |wave: u64, grow: bool| build_one_wave(&begins, &ends, 32, (4, 16, grow), (2, wave), room).map(|(_, b, p)| (b, p));
+        assert_eq!(blocks(64, false), Some((32, 4)), "two runs of 32 blocks fill a wave of 64");
+        assert_eq!(blocks(63, false), Some((22, 5)));
+        assert_eq!(blocks(30, false), Some((13, 8)));
+        assert_eq!(blocks(2, false), Some((7, 16)), "nothing fits: the fallback");
+        assert_eq!(blocks(13, false), Some((7, 16)), "pieces of 16 are the fallback's, not searched past");
+        assert_eq!(blocks(13, true), Some((4, 24)), "grown: 2 pieces a row, 16 rows a block");
+        let within_room = build_one_wave(&begins, &ends, 32, (4, 16, false), (2, 64), capacity(64, 48 * 64, 32)).map(|(_, b, p)| (b, p));
+        assert_eq!(within_room, Some((13, 8)), "pieces of 4 overflow the plan's room of 928 slots");
+        let (_, _, piece) = build_one_wave(&begins, &ends, 32, (PIECE, PIECE, true), (1, 1), room).unwrap();
+        assert_eq!(piece, PIECE, "a large matrix's pieces as they were");
+    }
+
+    /// Short pieces that overflow the room give way to longer ones, up to the room's ROOM_PIECE.
+    #[test]
+    fn short_pieces_fall_back_to_the_room() {
+        let lens = [64i64; 100];
+        let (begins, ends) = offsets(&lens);
+        let room = capacity(100, 6400, 32);
+        let (table, blocks, piece) = build_within(&begins, &ends, 32, MIN_PIECE, room).unwrap();
+        assert_eq!((piece, table.len(), blocks), (MIN_PIECE, 1600, 50), "16 pieces of 4 a row fit");
+        let (_, _, piece) = build_within(&begins, &ends, 32, MIN_PIECE, 900).unwrap();
+        assert_eq!(piece, 8, "800 slots of pieces of 8");
+        let (_, _, piece) = build_within(&begins, &ends, 32, MIN_PIECE, 416).unwrap();
+        assert_eq!(piece, ROOM_PIECE, "13 blocks of 8 rows in 4 pieces");
+        assert!(build_within(&begins, &ends, 32, MIN_PIECE, 415).is_none());
     }
 
     /// The matrices measured in session 14 (longest row, rows, entries) fall on their measured
@@ -338,9 +447,11 @@ mod tests {
             return;
         }
         let resident = 132 * 4 * 32;
-        assert_eq!(piece(83_883, 1, resident), MIN_PIECE, "bcsstk13 at N = 32");
-        assert_eq!(piece(83_883, 4, resident / 2), 39);
-        assert_eq!(piece(1_581_554, 1, resident), PIECE, "Cornell5 fills the device anyway");
+        assert_eq!(piece(83_883, 1, resident, 8), 8, "bcsstk13 at N = 32: one round of B loads a piece");
+        assert_eq!(piece(32_768, 1, resident / 2, 4), 4, "a DNN layer at N = 128, two vectors a lane");
+        assert_eq!(piece(32_768, 1, resident / 2, 1), MIN_PIECE);
+        assert_eq!(piece(83_883, 4, resident / 2, 4), 39);
+        assert_eq!(piece(1_581_554, 1, resident, 8), PIECE, "Cornell5 fills the device anyway");
     }
 
     #[test]

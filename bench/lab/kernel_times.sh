@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Nsight Compute durations of one kernel family across builds: for each matrix in
+# .device-lab/matrices named on the command line, every launch whose name matches KERNELS (a regex,
+# default the short-row kernels) in FP32 SpMM (PRECISIONS), for each build in BUILDS (paths on the
+# GPU machine), one line per launch: build, kernel, grid, microseconds. Kernel times on small
+# matrices move by 1-2 us where the bench's per-process event times move by more (session 21).
+#   run(command="BUILDS='.device-lab/base-bench .device-lab/new-bench' bash bench/lab/kernel_times.sh EX5", carry=[".device-lab"])
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+out=${OUT:-/tmp/oxsparse-out}; mkdir -p "$out"
+NCU=$(command -v ncu || ls /usr/local/cuda*/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+for m in "$@"; do
+    for b in ${BUILDS:?}; do
+        f="$out/kt_${m}_$(basename "$b").csv"
+        "$NCU" --clock-control none --metrics gpu__time_duration.sum,launch__grid_size --csv --print-units base \
+            -k "regex:${KERNELS:-oxs_spmm_(split|short)_rows}" \
+            "$b" --ops SpMM --spmm-precisions "${PRECISIONS:-fp32}" --runs 1 --warmup 0 --passes 1 --rmat-set none \
+            --matrices ".device-lab/matrices/$m.mtx.gz" >"$f" 2>/dev/null
+        python3 - "$f" "$m" "$(basename "$b")" <<'PY'
+import csv, io, sys
+text = open(sys.argv[1], encoding="utf-8", errors="replace").read()
+start = text.find('"ID"')
+launches = {}
+for r in csv.DictReader(io.StringIO(text[start:])) if start >= 0 else []:
+    k = launches.setdefault(r["ID"], {"name": r["Kernel Name"].split("(")[0]})
+    k[r["Metric Name"]] = r["Metric Value"].replace(",", "")
+line = " ".join(f"{k['name'].replace('oxs_spmm_', '').replace('_f32_f32_f32_i32', '')}/{k.get('launch__grid_size', '?')}:{float(k.get('gpu__time_duration.sum', 'nan')) / 1e3:.1f}" for k in launches.values())
+print(f"{sys.argv[2][:20]:20} {sys.argv[3]:12} {line}")
+PY
+    done
+done
