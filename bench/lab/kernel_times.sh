@@ -4,6 +4,8 @@
 # default the short-row kernels) in FP32 SpMM (PRECISIONS), for each build in BUILDS (paths on the
 # GPU machine), one line per launch: build, kernel, grid, microseconds. Kernel times on small
 # matrices move by 1-2 us where the bench's per-process event times move by more (session 21).
+# CACHE=none keeps L2 warm between launches (Nsight flushes it by default), as the bench finds it
+# on matrices whose operands fit L2.
 #   run(command="BUILDS='.device-lab/base-bench .device-lab/new-bench' bash bench/lab/kernel_times.sh EX5", carry=[".device-lab"])
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -12,7 +14,7 @@ NCU=$(command -v ncu || ls /usr/local/cuda*/bin/ncu /opt/nvidia/nsight-compute/*
 for m in "$@"; do
     for b in ${BUILDS:?}; do
         f="$out/kt_${m}_$(basename "$b").csv"
-        "$NCU" --clock-control none --metrics gpu__time_duration.sum,launch__grid_size --csv --print-units base \
+        "$NCU" --clock-control none --cache-control "${CACHE:-all}" --metrics gpu__time_duration.sum,launch__grid_size --csv --print-units base \
             -k "regex:${KERNELS:-oxs_spmm_(split|short)_rows}" \
             "$b" --ops SpMM --spmm-precisions "${PRECISIONS:-fp32}" --runs 1 --warmup 0 --passes 1 --rmat-set none \
             --matrices ".device-lab/matrices/$m.mtx.gz" >"$f" 2>/dev/null
