@@ -124,6 +124,28 @@ def rmat(nodes, edges, seed=1):
     return nodes, nodes, perm[np.concatenate(rs)], perm[np.concatenate(cs)]
 
 
+def row_pieces(indptr, piece):
+    """Rows cut into pieces of at most `piece` entries, in row order: each piece's row, first and
+    end entry, and each row's count of pieces."""
+    m = len(indptr) - 1
+    lens = np.diff(indptr)
+    counts = np.maximum((lens + piece - 1) // piece, 0)
+    prow = np.repeat(np.arange(m, dtype=np.int64), counts)
+    first = np.repeat(indptr[:-1], counts)
+    idx = np.arange(len(prow)) - np.repeat(np.cumsum(counts) - counts, counts)
+    pbeg = first + idx * piece
+    pend = np.minimum(pbeg + piece, np.repeat(indptr[1:], counts))
+    return prow, pbeg, pend, counts
+
+
+def load(spec):
+    """(name, m, k, rows, cols) of a Matrix Market file or of 'rmat:name:nodes:edges'."""
+    if spec.startswith("rmat:"):
+        _, name, nodes, edges = spec.split(":")
+        return (name, *rmat(int(nodes), int(edges)))
+    return (spec.split("/")[-1].replace(".mtx.gz", ""), *read_mtx(spec))
+
+
 def median_ms(fn, runs=int(os.environ.get("LAB_RUNS", "30"))):
     for _ in range(3 if runs > 1 else 0):
         fn()
@@ -148,14 +170,7 @@ def run(name, m, k, r, c, n, mod, sms):
     b = cp.asarray(rng.uniform(-1, 1, (k, n)).astype(np.float32))
     ref = (a @ b).astype(cp.float64)
     t_cus = median_ms(lambda: a @ b)
-    # row pieces of at most PIECE entries, in row order
-    lens = np.diff(indptr)
-    counts = np.maximum((lens + PIECE - 1) // PIECE, 0)
-    prow = np.repeat(np.arange(m, dtype=np.int64), counts)
-    first = np.repeat(indptr[:-1], counts)
-    idx = np.arange(len(prow)) - np.repeat(np.cumsum(counts) - counts, counts)
-    pbeg = first + idx * PIECE
-    pend = np.minimum(pbeg + PIECE, np.repeat(indptr[1:], counts))
+    prow, pbeg, pend, _ = row_pieces(indptr, PIECE)
     pieces = len(prow)
     d_pr, d_pb, d_pe = (cp.asarray(x.astype(np.int32)) for x in (prow, pbeg, pend))
     d_vals = a.data
@@ -209,19 +224,14 @@ def run(name, m, k, r, c, n, mod, sms):
         label += f", hub {hubs} ({cum[min(hubs, k) - 1] * 100:.0f}% nnz)" if hubs > 0 else ""
         check(label, median_ms(pers) - t_fill)
 
+
 def main():
     n = int(sys.argv[1])
     dev = cp.cuda.Device()
     sms = dev.attributes["MultiProcessorCount"]
     mod = cp.RawModule(code=SOURCE, options=("-std=c++17",), name_expressions=None)
     for spec in sys.argv[2:]:
-        if spec.startswith("rmat:"):
-            _, name, nodes, edges = spec.split(":")
-            m, k, r, c = rmat(int(nodes), int(edges))
-        else:
-            name = spec.split("/")[-1].replace(".mtx.gz", "")
-            m, k, r, c = read_mtx(spec)
-        run(name, m, k, r, c, n, mod, sms)
+        run(*load(spec), n, mod, sms)
 
 
 if __name__ == "__main__":

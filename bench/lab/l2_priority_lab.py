@@ -24,7 +24,7 @@ import cupyx.scipy.sparse as cps
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hub_cache_lab import median_ms, read_mtx, rmat  # noqa: E402
+from hub_cache_lab import load, median_ms, row_pieces  # noqa: E402
 
 PIECE = 128
 SLICE = 32
@@ -117,13 +117,7 @@ def run(name, m, k, r, c, n, mod):
     nnz = len(cols)
     b = cp.asarray(rng.uniform(-1, 1, (k, n)).astype(np.float32))
     c_out = cp.empty((m, n), cp.float32)
-    lens = np.diff(indptr)
-    counts = np.maximum((lens + PIECE - 1) // PIECE, 0)
-    prow = np.repeat(np.arange(m, dtype=np.int64), counts)
-    first = np.repeat(indptr[:-1], counts)
-    idx = np.arange(len(prow)) - np.repeat(np.cumsum(counts) - counts, counts)
-    pbeg = first + idx * PIECE
-    pend = np.minimum(pbeg + PIECE, np.repeat(indptr[1:], counts))
+    prow, pbeg, pend, counts = row_pieces(indptr, PIECE)
     whole = (np.repeat(counts, counts) == 1).astype(np.int32)
     pieces = len(prow)
     d = [cp.asarray(x.astype(np.int32)) for x in (prow, pbeg, pend)] + [cp.asarray(whole)]
@@ -160,12 +154,7 @@ def main():
     n_list = [int(x) for x in sys.argv[1].split(",")]
     mod = cp.RawModule(code=SOURCE, options=("-std=c++17",))
     for spec in sys.argv[2:]:
-        if spec.startswith("rmat:"):
-            _, name, nodes, edges = spec.split(":")
-            m, k, r, c = rmat(int(nodes), int(edges))
-        else:
-            name = spec.split("/")[-1].replace(".mtx.gz", "")
-            m, k, r, c = read_mtx(spec)
+        name, m, k, r, c = load(spec)
         for n in n_list:
             run(name, m, k, r, c, n, mod)
             cp.get_default_memory_pool().free_all_blocks()
