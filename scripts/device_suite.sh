@@ -80,6 +80,9 @@ if [ -z "${DEVICE_SUITE_QUICK:-}" ]; then
     OXSPARSE_SPMM_KERNEL=split_rows run_rust gpu_spmm-split-rows "$dev/bin/gpu_spmm"
     echo "=== gpu_spmm with OXSPARSE_SPMM_SPLIT_C_BYTES=0 and OXSPARSE_SPMM_KERNEL=split_rows"
     OXSPARSE_SPMM_SPLIT_C_BYTES=0 OXSPARSE_SPMM_KERNEL=split_rows run_rust gpu_spmm-split-rows-staged-c "$dev/bin/gpu_spmm"
+    # The shortest pieces (4 entries) on every such case: rows cut into up to a block's groups.
+    echo "=== gpu_spmm with OXSPARSE_SPMM_PIECE=4 and OXSPARSE_SPMM_KERNEL=split_rows"
+    OXSPARSE_SPMM_PIECE=4 OXSPARSE_SPMM_KERNEL=split_rows run_rust gpu_spmm-split-rows-piece4 "$dev/bin/gpu_spmm"
     # The short-row shapes the default does not take there: two vectors a lane over split-row tables
     # (x2), FP32's 16-lane one-vector groups (wide) and FP64's 8-lane ones (half), on every case
     # whose n they fit.

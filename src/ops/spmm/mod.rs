@@ -312,7 +312,7 @@ fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> 
     // measure of whether a short-row matrix is cut at all when C is column-major (whole rows
     // write such a C through shared memory, split rows an element at a time: power_grid N = 128
     // 8.8 -> 10.4 us when cut into pieces of 8).
-    let floor_piece = |shape: k::RowShape| piece(shape).max(split_rows::ROOM_PIECE).min(split_rows::PIECE);
+    let floor_piece = |shape: k::RowShape| split_rows::floor_piece(piece(shape));
     let column_major_c = p.c.row_stride == 1 && p.c.col_stride > 1;
     // The preferred shape, else narrow groups (more of them a block, for a longer longest row),
     // else FP64's half-width groups (as many a block as FP32's narrow ones).
@@ -341,7 +341,7 @@ fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> 
     };
     let chosen = match (split_at, shape) {
         (Some((at, slots)), Some(shape)) => {
-            let pieces = (piece(shape), floor_piece(shape), longest <= split_rows::GROW_LONGEST);
+            let pieces = (piece(shape), floor_piece(shape), split_rows::may_grow(longest));
             build_split_rows(h, call, p, ws, (ws + p.schedule_at as u64 + at as u64, slots), token, (shape, pieces))?
         }
         _ => RowKernel::Tiles,

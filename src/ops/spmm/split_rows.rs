@@ -104,9 +104,27 @@ pub fn capacity(m: i64, nnz: i64, groups: i64) -> i64 {
 /// graphchallenge DNN layers, 1024 rows of 32: 64-128 blocks).
 /// `OXSPARSE_SPMM_PIECE` forces it (for comparisons).
 pub fn piece(nnz: i64, slices: i64, resident: i64, in_flight: i64) -> i64 {
+    forced_piece().unwrap_or_else(|| (nnz.max(0) * slices.max(1) / resident.max(1)).clamp(in_flight.clamp(MIN_PIECE, PIECE), PIECE))
+}
+
+/// Session 14's pieces for the call whose `piece` this is: floored at ROOM_PIECE entries, or the
+/// forced piece as it is (`build_one_wave`'s fallback).
+pub fn floor_piece(piece: i64) -> i64 {
+    if forced_piece().is_some() { piece } else { piece.clamp(ROOM_PIECE, PIECE) }
+}
+
+/// Whether a matrix whose longest row has `longest` entries may grow its pieces past the share to
+/// keep a call within one wave (`build_one_wave`): rows of at most GROW_LONGEST entries, and no
+/// forced piece.
+pub fn may_grow(longest: i64) -> bool {
+    forced_piece().is_none() && longest <= GROW_LONGEST
+}
+
+/// `OXSPARSE_SPMM_PIECE`, when it names a piece in MIN_PIECE..=PIECE.
+fn forced_piece() -> Option<i64> {
     static FORCED: once_cell::sync::Lazy<Option<i64>> =
         once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_PIECE").ok().and_then(|v| v.parse::<i64>().ok()).filter(|&v| (MIN_PIECE..=PIECE).contains(&v)));
-    FORCED.unwrap_or_else(|| (nnz.max(0) * slices.max(1) / resident.max(1)).clamp(in_flight.clamp(MIN_PIECE, PIECE), PIECE))
+    *FORCED
 }
 
 /// Entries of a group's chain that cost about one B round trip (the kernel's UNROLL): work is
