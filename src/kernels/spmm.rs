@@ -123,6 +123,11 @@ impl RowShape {
         }
     }
 
+    /// Column slices of this shape that cover n columns of C (0 for n <= 0).
+    pub fn slices(self, n: i64) -> u64 {
+        (n.max(0) as u64).div_ceil(self.columns())
+    }
+
     /// Entries whose B rows a lane of this shape has in flight: one round of B loads.
     pub fn entries_in_flight(self) -> u64 {
         let vectors = match self {
@@ -208,6 +213,11 @@ pub fn short_rows_shape(types: Types, n: i64, split: bool) -> RowShape {
 /// for every type: kernels/spmm_short_rows.cu).
 pub const SHORT_ROWS_RESIDENT: u64 = 4;
 
+/// Blocks of the short-row kernel the handle's device holds at once: one wave.
+pub fn short_rows_wave(h: &Handle) -> u64 {
+    h.sm_count.max(1) as u64 * SHORT_ROWS_RESIDENT
+}
+
 /// Column slices each block of the short-row kernel takes one after another: as many as keep four
 /// waves of blocks, so that matrices of many tiny rows (mdual: 258K rows of 4) do not pay a
 /// block's latency over a hundred waves (session 13: 0.75x the tiles at N = 256 with one slice per
@@ -215,8 +225,7 @@ pub const SHORT_ROWS_RESIDENT: u64 = 4;
 pub fn short_rows_slices_per_block(h: &Handle, row_blocks: u64, slices: u64) -> u64 {
     static FORCED: once_cell::sync::Lazy<Option<u64>> =
         once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_SHORT_SLICES").ok().and_then(|v| v.parse::<u64>().ok()).filter(|&v| v > 0));
-    let resident = h.sm_count.max(1) as u64 * SHORT_ROWS_RESIDENT;
-    FORCED.unwrap_or(row_blocks * slices / (4 * resident)).clamp(1, slices.max(1))
+    FORCED.unwrap_or(row_blocks * slices / (4 * short_rows_wave(h))).clamp(1, slices.max(1))
 }
 
 /// Whether short rows of these types and `shape` can write a column-major C themselves
@@ -246,7 +255,7 @@ pub fn short_rows(h: &Handle, p: &SpmmRowsParams, (types, index): (Types, IndexT
         Some(b) => b as u64,
         None => (p.shape.m.max(1) as u64).div_ceil(shape.groups_per_block(types.ab)),
     };
-    let slices = (p.shape.n.max(0) as u64).div_ceil(shape.columns());
+    let slices = shape.slices(p.shape.n);
     let per_block = short_rows_slices_per_block(h, blocks, slices);
     let runs = slices.div_ceil(per_block);
     if blocks >= i32::MAX as u64 || runs > 65_535 || batches > 65_535 {

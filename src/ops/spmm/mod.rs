@@ -305,15 +305,14 @@ fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> 
     // Pieces for groups of `shape`: shorter than PIECE when the matrix would not fill the
     // device's resident groups (split_rows::piece).
     let piece = |shape: k::RowShape| {
-        let resident = h.sm_count.max(1) as i64 * k::SHORT_ROWS_RESIDENT as i64 * groups(shape);
-        split_rows::piece(nnz, (p.dims.n as u64).div_ceil(shape.columns()) as i64, resident, shape.entries_in_flight() as i64)
+        let resident = k::short_rows_wave(h) as i64 * groups(shape);
+        split_rows::piece(nnz, shape.slices(p.dims.n) as i64, resident, shape.entries_in_flight() as i64)
     };
     // Session 14's floor of ROOM_PIECE entries: the pieces when no shorter ones fit a wave, and the
     // measure of whether a short-row matrix is cut at all when C is column-major (whole rows
     // write such a C through shared memory, split rows an element at a time: power_grid N = 128
     // 8.8 -> 10.4 us when cut into pieces of 8).
     let floor_piece = |shape: k::RowShape| split_rows::floor_piece(piece(shape));
-    let column_major_c = p.c.row_stride == 1 && p.c.col_stride > 1;
     // The preferred shape, else narrow groups (more of them a block, for a longer longest row),
     // else FP64's half-width groups (as many a block as FP32's narrow ones).
     let preferred = k::short_rows_shape(kernel_types(p), p.dims.n, true);
@@ -323,7 +322,7 @@ fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> 
         // longest row makes two pieces or more of the size that would (session 14: bcsstk13,
         // pushpull, bcsstk17, the airports 1.3-1.7x faster at N = 32; EX5 and cage10, whose rows
         // are at most 1.5x such a piece, 0.85x at N = 64).
-        match if column_major_c { floor_piece(preferred) } else { piece(preferred) } {
+        match if column_major_c(p) { floor_piece(preferred) } else { piece(preferred) } {
             pc if pc < split_rows::PIECE && 2 * pc <= longest && split_at.is_some() && split_rows::eligible(m, nnz) => Some(preferred),
             _ => {
                 let chosen = order_short_rows(h, call, p, ws, split_at, token)?.unwrap_or(RowKernel::ShortRows);
@@ -370,9 +369,8 @@ fn kernel_types(p: &Plan) -> k::Types {
 fn build_split_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, (at, slots): (u64, i64), token: u64, (shape, pieces): (k::RowShape, (i64, i64, bool))) -> Result<RowKernel> {
     let Some((begins, ends)) = read_rows(h, call, p, ws)? else { return Ok(RowKernel::Tiles) };
     let groups = shape.groups_per_block(p.types.ab) as usize;
-    let runs = (p.dims.n.max(1) as u64).div_ceil(shape.columns()) * p.dims.batches.max(1) as u64;
-    let wave = h.sm_count.max(1) as u64 * k::SHORT_ROWS_RESIDENT;
-    let Some((table, blocks, piece)) = split_rows::build_one_wave(&begins, &ends, groups, pieces, (runs, wave), slots) else {
+    let runs = shape.slices(p.dims.n).max(1) * p.dims.batches.max(1) as u64;
+    let Some((table, blocks, piece)) = split_rows::build_one_wave(&begins, &ends, groups, pieces, (runs, k::short_rows_wave(h)), slots) else {
         return Err(crate::error::Error::Internal(format!("split-row table over its room of {slots} slots")));
     };
     if plan::print_enabled() {
@@ -544,6 +542,11 @@ fn host_scalar(compute: DataType, v: f64) -> Scalar {
     Scalar { host, device: 0 }
 }
 
+/// Whether the plan's C is column-major (rows one element apart).
+fn column_major_c(p: &Plan) -> bool {
+    p.c.row_stride == 1 && p.c.col_stride > 1
+}
+
 /// Whether a plan that stages C has the kernel write it instead: short rows into a column-major C of
 /// FP32 or FP64. Whole rows (a block's groups hold consecutive rows) write it through shared memory;
 /// split rows (a block's rows scattered by the chain sort) an element at a time, where
@@ -552,14 +555,13 @@ fn host_scalar(compute: DataType, v: f64) -> Scalar {
 /// `OXSPARSE_SPMM_DIRECT_C=0` stages C always (for comparisons).
 fn direct_c(p: &Plan, nnz: i64, row_kernel: RowKernel) -> bool {
     static OFF: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_DIRECT_C").is_ok_and(|v| v == "0"));
-    let column_major = p.c.row_stride == 1 && p.c.col_stride > 1;
     let c_bytes = (p.dims.m * p.dims.n) as u64 * p.types.c.size_bytes();
     let kernel = match (p.kernel, row_kernel) {
         (Kernel::Tiles { .. }, RowKernel::ShortRows) => Some((k::short_rows_shape(p.types, p.dims.n, false), false)),
         (Kernel::Tiles { .. }, RowKernel::SplitRows { shape, .. }) if split_rows_write_c(c_bytes, p.dims.m, nnz) => Some((shape, true)),
         _ => None,
     };
-    !*OFF && column_major && kernel.is_some_and(|(shape, split)| k::short_rows_column_c(p.types, shape, split))
+    !*OFF && column_major_c(p) && kernel.is_some_and(|(shape, split)| k::short_rows_column_c(p.types, shape, split))
 }
 
 /// Whether split rows write a column-major C of `c_bytes` (m rows, nnz entries) themselves, an
