@@ -146,18 +146,25 @@ def load(spec):
     return (spec.split("/")[-1].replace(".mtx.gz", ""), *read_mtx(spec))
 
 
-def median_ms(fn, runs=int(os.environ.get("LAB_RUNS", "30"))):
-    for _ in range(3 if runs > 1 else 0):
+def stream_ms(fn, calls=1, samples=int(os.environ.get("LAB_RUNS", "30")), warmup=3):
+    """Median over `samples` of the time per call of `calls` calls launched back to back (with
+    one call: the event time of a call on an idle stream), after `warmup` untimed calls."""
+    for _ in range(warmup):
         fn()
     times = []
-    for _ in range(runs):
+    for _ in range(samples):
         s, e = cp.cuda.Event(), cp.cuda.Event()
         s.record()
-        fn()
+        for _ in range(calls):
+            fn()
         e.record()
         e.synchronize()
-        times.append(cp.cuda.get_elapsed_time(s, e))
+        times.append(cp.cuda.get_elapsed_time(s, e) / calls)
     return float(np.median(times))
+
+
+def median_ms(fn, runs=int(os.environ.get("LAB_RUNS", "30"))):
+    return stream_ms(fn, 1, runs, 3 if runs > 1 else 0)
 
 
 def run(name, m, k, r, c, n, mod, sms):

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Nsight Compute counters of every kernel oxsparse-bench launches for SpMM FP32 on the given
-# inputs (ours and cuSPARSE's, in launch order), one CSV per input in $OUT, then a summary table
-# (bench/lab/profile_summary.py). Run on the GPU machine with .device-lab carrying the bench and
+# Nsight Compute counters of every kernel oxsparse-bench launches for SpMM FP32 (or SpMV in FP32
+# and FP64 with OPS=SpMV) on the given inputs (ours and cuSPARSE's, in launch order), one CSV per
+# input in $OUT, then a summary table (bench/lab/profile_summary.py). Run on the GPU machine with .device-lab carrying the bench and
 # the matrices:
 #   run(command="bash bench/lab/profile_metrics.sh crocodile facebook_pagepage", carry=[".device-lab"])
 # An input is a matrix name in .device-lab/matrices or rmat:NODES:EDGES.
@@ -22,14 +22,18 @@ metrics+=,smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio
 metrics+=,smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio
 metrics+=,smsp__inst_executed.sum
 EXTRA=${PROFILE_ARGS:-}
+case ${OPS:=SpMM} in
+    SpMV) op_args=(--ops SpMV --spmv-stencil none) ;;
+    *) op_args=(--ops "$OPS" --spmm-precisions fp32) ;;
+esac
 for input in "$@"; do
     case $input in
         rmat:*) src=(--rmat "${input#rmat:}") ;;
         *) src=(--matrices "$lab/matrices/$input.mtx.gz") ;;
     esac
-    name=${input//:/_}
+    name=${OPS}_${input//:/_}
     "$NCU" --clock-control none --metrics "$metrics" --csv --print-units base \
-        "$lab/oxsparse-bench" --ops SpMM --spmm-precisions fp32 --runs 1 --warmup 0 --passes 1 --rmat-set none $EXTRA "${src[@]}" \
+        "$lab/oxsparse-bench" "${op_args[@]}" --runs 1 --warmup 0 --passes 1 --rmat-set none $EXTRA "${src[@]}" \
         >"$out/$name.csv" 2>"$out/$name.err"
     echo "$name: exit $? ($(wc -l <"$out/$name.csv") lines)"
     python3 bench/lab/profile_summary.py "$out/$name.csv" | tee "$out/$name.txt"
