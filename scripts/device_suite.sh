@@ -90,6 +90,10 @@ if [ -z "${DEVICE_SUITE_QUICK:-}" ]; then
         echo "=== gpu_spmm with OXSPARSE_SPMM_ROW_SHAPE=$shape and OXSPARSE_SPMM_KERNEL=split_rows"
         OXSPARSE_SPMM_ROW_SHAPE=$shape OXSPARSE_SPMM_KERNEL=split_rows run_rust gpu_spmm-split-rows-$shape "$dev/bin/gpu_spmm"
     done
+    # Warp rows on every preprocessed FP32 tile-kernel case of one batch whose n is a multiple of
+    # 128 and whose op(B) and C are row-major, small matrices and short rows included.
+    echo "=== gpu_spmm with OXSPARSE_SPMM_KERNEL=warp_rows"
+    OXSPARSE_SPMM_KERNEL=warp_rows run_rust gpu_spmm-warp-rows "$dev/bin/gpu_spmm"
     # In the tensor-op math modes the build keeps tensor cores only for matrices whose windows share
     # columns; forcing them sends every tensor-core case of the suite through the tiles.
     echo "=== gpu_spmm with OXSPARSE_SPMM_KERNEL=tensor_cores"

@@ -13,6 +13,7 @@
 //!   preprocess;
 //! * `short_rows`: the short-row kernel that preprocess may choose, and the choice;
 //! * `split_rows`: the same kernel over preprocess's table of row pieces, and the choice;
+//! * `warp_rows`: a warp per row piece across all of N (FP32), and the choice;
 //! * `c_api`: the CUDALibrarySamples data, and the status of every refused call.
 //! * `tensor_core`: the tensor-core path in every math mode and 16-bit type, with and without
 //!   data-affinity reordering; `bittcf`: the native BitTCF object.
@@ -56,3 +57,5 @@ mod split_rows;
 mod tensor_core;
 #[path = "gpu_spmm/types.rs"]
 mod types;
+#[path = "gpu_spmm/warp_rows.rs"]
+mod warp_rows;

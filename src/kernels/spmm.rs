@@ -1,6 +1,7 @@
 //! Launchers for `kernels/spmm.cu` (row kernels and the long-row schedule),
 //! `kernels/spmm_tiles.cu` (the tile kernel), `kernels/spmm_short_rows.cu` (the short-row kernel
-//! and preprocess's longest-row measure) and `kernels/spmm_blocked.cu` (BSR, Blocked-ELL). The
+//! and preprocess's longest-row measure), `kernels/spmm_warp_rows.cu` (a warp per row piece) and
+//! `kernels/spmm_blocked.cu` (BSR, Blocked-ELL). The
 //! plan (src/ops/spmm/plan.rs) has already chosen the kernel and filled the parameter blocks;
 //! these functions only pick the instantiation's name and the grid.
 
@@ -270,6 +271,25 @@ pub fn short_rows(h: &Handle, p: &SpmmRowsParams, (types, index): (Types, IndexT
     };
     let name = format!("oxs_spmm_{family}{}_{}_{}", shape.kernel_suffix(), types.suffix(), index_suffix(index));
     launch(h, "spmm_short_rows", &name, (blocks as u32, runs as u32, batches), BLOCK, 0, &p)
+}
+
+/// The warp-row kernel (kernels/spmm_warp_rows.cu) over preprocess's table, then, when the table
+/// has split rows, their adds: grid x over items (a warp each, 8 a block; at least the rows, so
+/// that an untrusted table's fallback covers them) or split rows (a block each), y over column
+/// slices of 128 columns, or 256 with two vectors a lane when n allows.
+pub fn warp_rows(h: &Handle, p: &SpmmWarpRowsParams, index: IndexType) -> Result<()> {
+    let x2 = p.shape.n % 256 == 0;
+    let slices = (p.shape.n.max(0) / if x2 { 256 } else { 128 }) as u64;
+    let blocks = (p.items.max(p.shape.m).max(1) as u64).div_ceil(BLOCK as u64 / WARP);
+    if blocks >= i32::MAX as u64 || slices == 0 || slices > 65_535 || p.adds >= i32::MAX as i64 {
+        return Err(Error::NotSupported(format!("{blocks} warp-row blocks x {slices} column slices exceed the grid")));
+    }
+    let sfx = if x2 { "_x2" } else { "" };
+    launch(h, "spmm_warp_rows", &format!("oxs_spmm_warp_rows{sfx}_f32_{}", index_suffix(index)), (blocks as u32, slices as u32, 1), BLOCK, 0, p)?;
+    if p.adds > 0 {
+        launch(h, "spmm_warp_rows", &format!("oxs_spmm_warp_rows_add{sfx}_f32"), (p.adds as u32, slices as u32, 1), BLOCK, 0, p)?;
+    }
+    Ok(())
 }
 
 /// Preprocess: the longest row of op(A), measured on the GPU and read back (the caller must not be

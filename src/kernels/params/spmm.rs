@@ -181,6 +181,32 @@ pub const SPMM_TILE_SLICE: u32 = 32;
 /// lane of one vector per entry has this many entries in flight, of two vectors half as many.
 pub const SPMM_SHORT_ROWS_UNROLL: u32 = 8;
 
+/// Entries whose B rows each lane of the warp-row kernel (`kernels/spmm_warp_rows.cu`) has in
+/// flight (session 22 lab: 4 with the registers bounded to 6 blocks a multiprocessor beat 8 with
+/// 63 registers, arxiv_like FP32 N = 128 102 against 122 us).
+pub const SPMM_WARP_ROWS_UNROLL: u32 = 4;
+
+/// The warp-row kernel (`oxs_spmm_warp_rows_*`, kernels/spmm_warp_rows.cu; FP32, row-major op(B)
+/// and C, one batch, n a multiple of 128): a warp per item of preprocess's table at `table`
+/// (src/ops/spmm/warp_rows.rs), trusted when its first u64 equals `token`: `items` items (a
+/// whole row, or a piece of a long row that leaves its sums in partial row `slot` of `partials`,
+/// n compute values each), then `adds` split rows, each adding its pieces' partial rows in piece
+/// order (`oxs_spmm_warp_rows_add_*`). Grid x over items (8 a block) or split rows (one a block), y
+/// over column slices of 128 x `vecs`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpmmWarpRowsParams {
+    pub shape: SpmmShape,
+    pub a: SpmmRows,
+    pub b: SpmmDense,
+    pub c: SpmmDense,
+    pub table: u64,
+    pub token: u64,
+    pub items: i64,
+    pub adds: i64,
+    pub partials: u64,
+}
+
 /// The tiles of op(A)'s entries: tile t holds entries `t * size .. min((t + 1) * size, nnz)` of
 /// every batch. A row crossing tile edges leaves partial sums (`n` compute values per batch and
 /// tile): `tail[t]` is the share of the tile where the row starts, `head[t]` the share of a tile

@@ -32,6 +32,7 @@ pub mod row_order;
 pub mod short_rows;
 pub mod split_rows;
 pub mod tc_reorder;
+pub mod warp_rows;
 
 use crate::context::Handle;
 use crate::descr::{DnMat, SpMat};
@@ -89,6 +90,9 @@ pub enum RowKernel {
     /// The short-row kernel over the split-row table preprocess left in the buffer, `blocks`
     /// blocks long, built for groups of `shape` (split_rows.rs).
     SplitRows { blocks: u32, shape: k::RowShape },
+    /// The warp-row kernel over the table preprocess left in the buffer: `items` warps, `adds`
+    /// split rows (warp_rows.rs).
+    WarpRows { items: u32, adds: u32 },
 }
 
 /// What a call knows of the tensor-core format it runs over.
@@ -301,6 +305,19 @@ fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> 
     if plan::print_enabled() {
         eprintln!("oxsparse: SpMM preprocess: longest row {longest} entries, mean {:.1}", nnz as f64 / m.max(1) as f64);
     }
+    // A warp per row piece where the plan kept room for it (warp_rows.rs's rule), not every row is
+    // short and split rows would not take the matrix: short and split rows are tuned for the
+    // matrices they take (session 22, N = 256: vsp_befref, 14 entries a row on split rows, 36 -> 40
+    // us on warp rows; crocodile and twitch_FR tied or lost), the tiles' matrices gained.
+    let split_takes = split_rows::takes(longest, m, nnz, k::RowShape::most_groups_per_block(p.types.ab) as i64);
+    if p.warp_rows.is_some() && (warp_rows::forced() || (!split_rows::forced() && !short_rows::takes(longest, m, nnz) && !split_takes)) {
+        if let Some(chosen) = build_warp_rows(h, call, p, ws, token)? {
+            if plan::print_enabled() {
+                eprintln!("oxsparse: SpMM preprocess: {chosen:?}");
+            }
+            return Ok(chosen);
+        }
+    }
     let groups = |shape: k::RowShape| shape.groups_per_block(p.types.ab) as i64;
     // Pieces for groups of `shape`: shorter than PIECE when the matrix would not fill the
     // device's resident groups (split_rows::piece).
@@ -381,6 +398,23 @@ fn build_split_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, (at, slots): (u6
     }
     kernels::vector_ops::copy_to_device_and_wait(h, at, &split_rows::to_bytes(token, &table))?;
     Ok(RowKernel::SplitRows { blocks, shape })
+}
+
+/// Reads op(A)'s row offsets back, builds the warp-row table (warp_rows.rs) and uploads it with
+/// `token` to the plan's region (both copies wait for the GPU). None (keep choosing) when the
+/// offsets do not describe rows within the entries or the table outgrows its room.
+fn build_warp_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Result<Option<RowKernel>> {
+    let Some(layout) = p.warp_rows else { return Ok(None) };
+    let Some((begins, ends)) = read_rows(h, call, p, ws)? else { return Ok(None) };
+    let table = warp_rows::build(&begins, &ends, warp_rows::PIECE);
+    if !warp_rows::fits_room(&table, layout.room) || table.items.len() > i32::MAX as usize || table.adds.len() > i32::MAX as usize {
+        return Ok(None);
+    }
+    if plan::print_enabled() {
+        eprintln!("oxsparse: SpMM preprocess: warp rows, {} items, {} split rows, {} partial rows", table.items.len(), table.adds.len(), table.partial_rows);
+    }
+    kernels::vector_ops::copy_to_device_and_wait(h, ws + p.warp_rows_at as u64, &warp_rows::to_bytes(token, &table))?;
+    Ok(Some(RowKernel::WarpRows { items: table.items.len() as u32, adds: table.adds.len() as u32 }))
 }
 
 /// op(A)'s row offsets read back (a wait), as entry ranges; None when there are none, or when
@@ -634,6 +668,14 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
             };
             let rp = SpmmRowsParams { shape: kshape, a: rows(call, p, ws), b, c, sched, split: 0, split_token: 0, row_blocks, slices_per_block: 0 };
             k::rowvec(h, &rp, types, p.index, width, chunk_blocks, batches)?;
+        }
+        Kernel::Tiles { .. } if matches!(row_kernel, RowKernel::WarpRows { .. }) => {
+            let (RowKernel::WarpRows { items, adds }, Some(layout)) = (row_kernel, p.warp_rows) else {
+                return Err(crate::error::Error::Internal("warp rows without their region in the plan".into()));
+            };
+            let at = ws + p.warp_rows_at as u64;
+            let wp = SpmmWarpRowsParams { shape: kshape, a: rows(call, p, ws), b, c, table: at, token, items: items as i64, adds: adds as i64, partials: at + layout.partials_at as u64 };
+            k::warp_rows(h, &wp, p.index)?;
         }
         Kernel::Tiles { .. } if row_kernel != RowKernel::Tiles => {
             let (split, blocks, shape) = match (row_kernel, p.tiles.and_then(|t| t.split_at)) {

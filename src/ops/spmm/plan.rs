@@ -6,7 +6,7 @@
 //! short-row kernel, on whole rows (short_rows.rs) or on a table of row pieces (split_rows.rs). `OXSPARSE_PRINT_PLAN=1` prints every plan to stderr.
 
 use super::check::Dims;
-use super::split_rows;
+use super::{split_rows, warp_rows};
 use super::Call;
 use crate::descr::FormatInfo;
 use crate::kernels::params::spmm::{SpmmDense, SPMM_TILE_SLICE};
@@ -115,8 +115,28 @@ pub struct Plan {
     pub tc_at: usize,
     pub stage_b_at: usize,
     pub stage_c_at: usize,
+    /// Room for the warp-row kernel's table and partial rows (warp_rows.rs), at `warp_rows_at`.
+    pub warp_rows: Option<WarpRowsLayout>,
+    pub warp_rows_at: usize,
     /// Bytes to ask the user for (0: the buffer may be NULL).
     pub workspace: usize,
+}
+
+/// The warp-row kernel's region: the table (header, item and add slots), then `room.partial_rows`
+/// partial rows of n FP32 values at `partials_at` (both relative to the region).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WarpRowsLayout {
+    pub room: warp_rows::Room,
+    pub partials_at: usize,
+    pub bytes: usize,
+}
+
+impl WarpRowsLayout {
+    fn new(m: i64, nnz: i64, n: i64) -> WarpRowsLayout {
+        let room = warp_rows::room(m, nnz);
+        let partials_at = align_up(warp_rows::table_bytes(room));
+        WarpRowsLayout { room, partials_at, bytes: partials_at + align_up(room.partial_rows as usize * n as usize * 4) }
+    }
 }
 
 impl fmt::Display for Plan {
@@ -132,6 +152,9 @@ impl fmt::Display for Plan {
         }
         if let Some(t) = &self.tc {
             write!(f, " windows={} tc_tiles<={}", t.relative.windows, t.relative.tiles_max)?;
+        }
+        if let Some(w) = &self.warp_rows {
+            write!(f, " warp_rows<={} items", w.room.items)?;
         }
         write!(f, " workspace={}B", self.workspace)
     }
@@ -358,6 +381,8 @@ pub enum ForcedKernel {
     ShortRows,
     /// `split_rows`: preprocess builds the split-row table wherever the plan has room (split_rows.rs).
     SplitRows,
+    /// `warp_rows`: preprocess takes the warp-row kernel wherever the call fits it (warp_rows.rs).
+    WarpRows,
 }
 
 impl ForcedKernel {
@@ -369,6 +394,7 @@ impl ForcedKernel {
             "tiles" => ForcedKernel::Tiles,
             "short_rows" => ForcedKernel::ShortRows,
             "split_rows" => ForcedKernel::SplitRows,
+            "warp_rows" => ForcedKernel::WarpRows,
             _ => return None,
         })
     }
@@ -413,7 +439,7 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
     let a = a_read(call, &d);
     let mut p = Plan {
         dims: d, types, index: call.a.index_type, a, kernel: Kernel::Nothing, b, c,
-        schedule: None, tiles: None, tc: None, schedule_at: 0, tc_at: 0, stage_b_at: 0, stage_c_at: 0, workspace: 0,
+        schedule: None, tiles: None, tc: None, schedule_at: 0, tc_at: 0, stage_b_at: 0, stage_c_at: 0, warp_rows: None, warp_rows_at: 0, workspace: 0,
     };
     if d.is_empty() {
         return p;
@@ -484,7 +510,14 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
     let stage_b_bytes = if vectorised && stage_b { align_up(b_batches * (d.k * d.n) as usize * types.ab.size_bytes() as usize) } else { 0 };
     p.stage_c_at = p.stage_b_at + stage_b_bytes;
     let stage_c_bytes = if vectorised && stage_c { align_up(d.batches as usize * (d.m * d.n) as usize * types.compute.size_bytes() as usize) } else { 0 };
-    let total = p.stage_c_at + stage_c_bytes;
+    // Room for the warp-row kernel's table and partials where preprocess may choose it.
+    p.warp_rows_at = p.stage_c_at + stage_c_bytes;
+    let warp = matches!(p.kernel, Kernel::Tiles { .. })
+        && shared_structure
+        && warp_rows::fits(types.ab, types.c, types.compute, d.n, d.batches as i64, stage_b || stage_c)
+        && warp_rows::takes(d.m, call.a.nnz, d.k, d.n);
+    p.warp_rows = warp.then(|| WarpRowsLayout::new(d.m, call.a.nnz, d.n));
+    let total = p.warp_rows_at + p.warp_rows.map_or(0, |w| w.bytes);
     p.workspace = if total > 0 { ALIGN + total } else { 0 };
     p
 }

@@ -296,7 +296,7 @@ pub fn whole_rows(order: &[u32], begins: &[i64], ends: &[i64], groups: usize) ->
 }
 
 /// a / b rounded up, for a >= 0, b > 0.
-fn ceil_div(a: i64, b: i64) -> i64 {
+pub fn ceil_div(a: i64, b: i64) -> i64 {
     (a + b - 1) / b
 }
 

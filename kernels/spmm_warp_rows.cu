@@ -1,0 +1,224 @@
+// SpMM by warp rows: C = alpha * op(A) * op(B) + beta * C in FP32, with op(A) given as rows and
+// op(B) and C row-major (16-byte aligned rows), one batch, n a multiple of 128: the cases of the
+// tile kernel that preprocess gives to this kernel instead (src/ops/spmm/warp_rows.rs).
+//
+// Kernels (parameter block SpmmWarpRowsParams in src/kernels/params/spmm.rs):
+//  * `warp_rows` (oxs_spmm_warp_rows_f32_*, `_x2` for n a multiple of 256): a whole warp per item
+//    of preprocess's table, each lane holding VECS 16-byte vectors of C's columns 128 apart, so
+//    that an entry's column, value and address are paid once for 128 x VECS columns (the tile and
+//    short-row kernels pay them for every 32 or 64). Stages, each a function below:
+//      0. item: a whole row, or a piece of a long row (at most a few dozen entries);
+//      1. load: the warp reads 32 of the item's entries at a time, coalesced, one a lane;
+//      2. multiply: the entries are handed out by shuffles, UNROLL B rows in flight per lane;
+//      3. store: a whole row writes C = alpha * acc + beta * C (C not read when beta is 0), a
+//         piece its partial row.
+//  * `warp_rows_add` (oxs_spmm_warp_rows_add_f32, `_x2`): a block per split row adds its pieces'
+//    partial rows in piece order (warp w takes pieces w, w + 8, ..., then warp 0 adds the eight
+//    warps' sums in warp order) and writes C. A block rather than a warp, because a hub row has
+//    hundreds of pieces, a chain of round trips for one warp (session 22 lab: arxiv_like 19 us
+//    with a warp per row, 9 with a block).
+//
+// Why a kernel of its own: on graphs of a few entries a row (arxiv_like, github_musae, ca-CondMat,
+// vsp_model1) the tile kernel executed 65 warp instructions per entry at N = 128 where cuSPARSE's
+// CSR_ALG2 needs 36, the same bytes moving through L2 (Nsight, bench/NOTES.md session 22).
+// Summation order: an item's products in stored order from zero, per column; a split row's pieces
+// as above. No atomics: bitwise reproducible. The table starts with preprocess's token: a buffer
+// overwritten since is not trusted, and the warps then take the rows as stored, a whole row each
+// (right, slowly for long rows), and the add kernel does nothing.
+#include "common/spmm.cuh"
+
+using namespace spmm;
+
+namespace {
+
+constexpr int VEC = 4;                          // floats a lane loads at once (16 bytes)
+constexpr int COLS = WARP * VEC;                // columns a warp covers with one vector a lane
+constexpr int WARPS = BLOCK / WARP;             // items a block
+constexpr int UNROLL = SPMM_WARP_ROWS_UNROLL;   // entries whose B rows are in flight a lane
+constexpr int AHEAD = 4;                        // partial rows in flight a lane (the adds)
+constexpr unsigned FULL = 0xffffffffu;
+constexpr uint64_t BEGIN_MASK = (1ull << 48) - 1;
+
+using Sum = Acc<float, VEC>;
+
+// ---- stage 0: the warp's item -------------------------------------------------------------------
+
+// A row's entries begin .. begin + len; slot -1: the whole row, else the piece's partial row.
+struct Item {
+    int64_t row, begin;
+    int len, slot;
+};
+
+__device__ __forceinline__ bool trusted(const SpmmWarpRowsParams& p) {
+    return __ldg(reinterpret_cast<const unsigned long long*>(p.table)) == p.token;
+}
+
+// Item w of the table (16 bytes: begin | len << 48, row | (slot + 1) << 32, after the 16-byte
+// header; see warp_rows.rs), or row w as stored when the table is not trusted. False: no item.
+template <typename I>
+__device__ __forceinline__ bool find_item(const SpmmWarpRowsParams& p, const Rows<float, I>& a, int64_t w, Item& it) {
+    if (trusted(p)) {
+        if (w >= p.items) return false;
+        const ulonglong2 s = __ldg(reinterpret_cast<const ulonglong2*>(p.table) + 1 + w);
+        it = Item{int64_t(s.y & 0xffffffffull), int64_t(s.x & BEGIN_MASK), int(s.x >> 48), int(s.y >> 32) - 1};
+        return true;
+    }
+    if (w >= p.shape.m) return false;
+    const int64_t b = a.begin(w);
+    it = Item{w, b, int(a.end(w) - b), -1};
+    return true;
+}
+
+// ---- stages 1 and 2: the products ---------------------------------------------------------------
+
+// acc[v] += the item's entries times their B rows' columns j + 128 v .. + 3. A column outside [0, k)
+// (undefined input) becomes column 0 with value 0, as in the other kernels, so B is never read
+// out of bounds; shuffled slots past the round's entries load B row 0 and add nothing.
+template <int VECS, typename I>
+__device__ __forceinline__ void multiply(const Rows<float, I>& a, int64_t k, const Item& it, const float* bj, int64_t ldb, Sum (&acc)[VECS]) {
+    const int lane = threadIdx.x % WARP;
+#pragma unroll 1
+    for (int o = 0; o < it.len; o += WARP) {
+        const int count = min(WARP, it.len - o);
+        int col = 0;
+        float val = 0.f;
+        if (lane < count) {
+            const int64_t q = it.begin + o + lane;
+            const int64_t c = int64_t(__ldcs(a.cols + q)) - a.base;
+            if (uint64_t(c) < uint64_t(k)) {
+                col = int(c);
+                val = a.template value<float>(q);
+            }
+        }
+        // One vector a lane: slots past the round's entries load nothing and add zeros (session 22,
+        // arxiv_like N = 128: 139 -> 123 us against loading B row 0 for them). Two: every slot
+        // loads (row 0 past the entries) and only the entries add, which keeps the registers within
+        // 4 blocks a multiprocessor (the guarded loads spilled there; 3 blocks ran 221 -> 237 us).
+#pragma unroll 1
+        for (int u0 = 0; u0 < count; u0 += UNROLL) {  // u0 + u < 32: u0 is at most 32 - UNROLL
+            Vec<float, VEC> bv[UNROLL][VECS];
+            float av[UNROLL];
+#pragma unroll
+            for (int u = 0; u < UNROLL; ++u) {
+                const float* row = bj + int64_t(__shfl_sync(FULL, col, u0 + u)) * ldb;
+                av[u] = __shfl_sync(FULL, val, u0 + u);
+#pragma unroll
+                for (int v = 0; v < VECS; ++v) {
+                    if (VECS > 1 || u0 + u < count) {
+                        bv[u][v] = load_vec<float, VEC>(row + v * COLS);
+                    } else {
+#pragma unroll
+                        for (int i = 0; i < VEC; ++i) bv[u][v].v[i] = 0.f;
+                    }
+                }
+            }
+#pragma unroll
+            for (int u = 0; u < UNROLL; ++u) {
+                if (VECS > 1 && u0 + u >= count) break;
+#pragma unroll
+                for (int v = 0; v < VECS; ++v)
+#pragma unroll
+                    for (int i = 0; i < VEC; ++i) acc[v].v[i] = acc[v].v[i] + av[u] * bv[u][v].v[i];
+            }
+        }
+    }
+}
+
+// ---- stage 3: the item's sums -------------------------------------------------------------------
+
+template <int VECS>
+__device__ __forceinline__ void store(const SpmmWarpRowsParams& p, const Item& it, int64_t j, const Sum (&acc)[VECS]) {
+    if (it.slot >= 0) {
+        float* part = reinterpret_cast<float*>(p.partials) + int64_t(it.slot) * p.shape.n + j;
+#pragma unroll
+        for (int v = 0; v < VECS; ++v) {
+            Vec<float, VEC> out;
+#pragma unroll
+            for (int i = 0; i < VEC; ++i) out.v[i] = acc[v].v[i];
+            store_vec<float, VEC>(part + v * COLS, out);
+        }
+        return;
+    }
+    const Dense<float> c(p.c, 0);
+    const float alpha = load_scalar<float>(p.shape.alpha), beta = load_scalar<float>(p.shape.beta);
+    const bool read_c = !is_zero(beta);
+#pragma unroll
+    for (int v = 0; v < VECS; ++v) write_c<float, float, VEC>(c, it.row, j + v * COLS, acc[v], alpha, beta, read_c);
+}
+
+// ---- the kernels --------------------------------------------------------------------------------
+
+template <int VECS, typename I>
+__device__ void warp_rows(const SpmmWarpRowsParams& p) {
+    const Rows<float, I> a(p.a, 0);
+    Item it;
+    if (!find_item<I>(p, a, int64_t(blockIdx.x) * WARPS + threadIdx.x / WARP, it)) return;  // whole warps
+    const Dense<const float> b(p.b, 0);
+    const int64_t j = int64_t(blockIdx.y) * COLS * VECS + (threadIdx.x % WARP) * VEC;  // the lane's first column
+    Sum acc[VECS];
+#pragma unroll
+    for (int v = 0; v < VECS; ++v) acc[v].zero_all();
+    multiply<VECS, I>(a, p.shape.k, it, b.values + j, b.row_stride, acc);
+    store<VECS>(p, it, j, acc);
+}
+
+// Split row blockIdx.x (16 bytes after the items: row, first slot | count << 32).
+template <int VECS>
+__device__ void warp_rows_add(const SpmmWarpRowsParams& p) {
+    __shared__ Sum sums[WARPS][WARP * VECS];
+    if (!trusted(p) || blockIdx.x >= p.adds) return;  // the whole block
+    const ulonglong2 s = __ldg(reinterpret_cast<const ulonglong2*>(p.table) + 1 + p.items + blockIdx.x);
+    const int64_t row = int64_t(s.x);
+    const int64_t first = int64_t(s.y & 0xffffffffull);
+    const int count = int(s.y >> 32);
+    const int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
+    const int64_t j = int64_t(blockIdx.y) * COLS * VECS + lane * VEC;
+    const float* parts = reinterpret_cast<const float*>(p.partials) + first * p.shape.n + j;
+    Sum acc[VECS];
+#pragma unroll
+    for (int v = 0; v < VECS; ++v) acc[v].zero_all();
+    for (int p0 = warp; p0 < count; p0 += WARPS * AHEAD) {
+        Vec<float, VEC> q[AHEAD][VECS];
+#pragma unroll
+        for (int u = 0; u < AHEAD; ++u) {
+            const int piece = p0 + u * WARPS;
+#pragma unroll
+            for (int v = 0; v < VECS; ++v)
+                if (piece < count) q[u][v] = load_vec<float, VEC>(parts + int64_t(piece) * p.shape.n + v * COLS);
+        }
+#pragma unroll
+        for (int u = 0; u < AHEAD; ++u) {
+            if (p0 + u * WARPS >= count) break;
+#pragma unroll
+            for (int v = 0; v < VECS; ++v)
+#pragma unroll
+                for (int i = 0; i < VEC; ++i) acc[v].v[i] = acc[v].v[i] + q[u][v].v[i];
+        }
+    }
+#pragma unroll
+    for (int v = 0; v < VECS; ++v) sums[warp][lane + v * WARP] = acc[v];
+    __syncthreads();
+    if (warp != 0) return;
+#pragma unroll
+    for (int v = 0; v < VECS; ++v) {
+        Sum total = sums[0][lane + v * WARP];
+        for (int w = 1; w < WARPS; ++w)
+#pragma unroll
+            for (int i = 0; i < VEC; ++i) total.v[i] = total.v[i] + sums[w][lane + v * WARP].v[i];
+        acc[v] = total;
+    }
+    store<VECS>(p, Item{row, 0, 0, -1}, j, acc);
+}
+
+}  // namespace
+
+// 6 blocks a multiprocessor (40 registers, a few bytes spilled outside the loop) for one vector a
+// lane: session 22's lab measured the bound against none (63 registers), 102 against 122 us on
+// arxiv_like N = 128; 5 blocks (48 registers, no spill) ran 139 -> 149 us in the library. Two
+// vectors: 4 blocks (64 registers).
+extern "C" __global__ void __launch_bounds__(BLOCK, 6) oxs_spmm_warp_rows_f32_i32(const SpmmWarpRowsParams p) { warp_rows<1, int32_t>(p); }
+extern "C" __global__ void __launch_bounds__(BLOCK, 6) oxs_spmm_warp_rows_f32_i64(const SpmmWarpRowsParams p) { warp_rows<1, int64_t>(p); }
+extern "C" __global__ void __launch_bounds__(BLOCK, 4) oxs_spmm_warp_rows_x2_f32_i32(const SpmmWarpRowsParams p) { warp_rows<2, int32_t>(p); }
+extern "C" __global__ void __launch_bounds__(BLOCK, 4) oxs_spmm_warp_rows_x2_f32_i64(const SpmmWarpRowsParams p) { warp_rows<2, int64_t>(p); }
+extern "C" __global__ void __launch_bounds__(BLOCK) oxs_spmm_warp_rows_add_f32(const SpmmWarpRowsParams p) { warp_rows_add<1>(p); }
+extern "C" __global__ void __launch_bounds__(BLOCK) oxs_spmm_warp_rows_add_x2_f32(const SpmmWarpRowsParams p) { warp_rows_add<2>(p); }
