@@ -32,7 +32,8 @@ using namespace spmm;
 namespace {
 
 constexpr int VEC = 4;                          // floats a lane loads at once (16 bytes)
-constexpr int COLS = WARP * VEC;                // columns a warp covers with one vector a lane
+constexpr int COLS = SPMM_WARP_ROWS_COLS;       // columns a warp covers with one vector a lane
+static_assert(COLS == WARP * VEC, "a vector a lane across the warp");
 constexpr int WARPS = BLOCK / WARP;             // items a block
 constexpr int UNROLL = SPMM_WARP_ROWS_UNROLL;   // entries whose B rows are in flight a lane
 constexpr int AHEAD = 4;                        // partial rows in flight a lane (the adds)

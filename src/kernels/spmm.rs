@@ -278,8 +278,9 @@ pub fn short_rows(h: &Handle, p: &SpmmRowsParams, (types, index): (Types, IndexT
 /// that an untrusted table's fallback covers them) or split rows (a block each), y over column
 /// slices of 128 columns, or 256 with two vectors a lane when n allows.
 pub fn warp_rows(h: &Handle, p: &SpmmWarpRowsParams, index: IndexType) -> Result<()> {
-    let x2 = p.shape.n % 256 == 0;
-    let slices = (p.shape.n.max(0) / if x2 { 256 } else { 128 }) as u64;
+    let cols = SPMM_WARP_ROWS_COLS as i64;
+    let x2 = p.shape.n % (2 * cols) == 0;
+    let slices = (p.shape.n.max(0) / if x2 { 2 * cols } else { cols }) as u64;
     let blocks = (p.items.max(p.shape.m).max(1) as u64).div_ceil(BLOCK as u64 / WARP);
     if blocks >= i32::MAX as u64 || slices == 0 || slices > 65_535 || p.adds >= i32::MAX as i64 {
         return Err(Error::NotSupported(format!("{blocks} warp-row blocks x {slices} column slices exceed the grid")));

@@ -185,6 +185,9 @@ pub const SPMM_SHORT_ROWS_UNROLL: u32 = 8;
 /// flight (session 22 lab: 4 with the registers bounded to 6 blocks a multiprocessor beat 8 with
 /// 63 registers, arxiv_like FP32 N = 128 102 against 122 us).
 pub const SPMM_WARP_ROWS_UNROLL: u32 = 4;
+/// Columns of C a warp of the warp-row kernel covers with one 16-byte vector a lane (32 x 4 FP32);
+/// with two vectors a lane, twice as many.
+pub const SPMM_WARP_ROWS_COLS: u32 = 128;
 
 /// The warp-row kernel (`oxs_spmm_warp_rows_*`, kernels/spmm_warp_rows.cu; FP32, row-major op(B)
 /// and C, one batch, n a multiple of 128): a warp per item of preprocess's table at `table`

@@ -30,7 +30,7 @@ pub const PIECE: i64 = 64;
 pub const MEAN_MAX: i64 = 16;
 /// Columns of C the rule asks for in multiples of (two vectors a lane; at N = 128 the adds ate
 /// the kernel's gain).
-pub const N_MULTIPLE: i64 = 256;
+pub const N_MULTIPLE: i64 = 2 * COLS;
 /// Matrices of at least this many entries (the lab measured none smaller; small matrices keep the
 /// short- and split-row kernels tuned for their latency).
 pub const MIN_NNZ: i64 = 128 * 1024;
@@ -38,7 +38,7 @@ pub const MIN_NNZ: i64 = 128 * 1024;
 /// MB) lost, where the tile kernel's column slices taken in order keep a slice of B in L2.
 pub const B_BYTES_MAX: u64 = 200 << 20;
 /// Columns a warp covers with one vector a lane (kernels/spmm_warp_rows.cu `COLS`).
-pub const COLS: i64 = 128;
+pub const COLS: i64 = crate::kernels::params::spmm::SPMM_WARP_ROWS_COLS as i64;
 const BEGIN_BITS: u32 = 48;
 pub const SLOT_BYTES: usize = 16;
 const HEADER_BYTES: usize = 16;
