@@ -2,29 +2,35 @@
 // op(B) and C row-major (16-byte aligned rows), one batch, n a multiple of 128: the cases of the
 // tile kernel that preprocess gives to this kernel instead (src/ops/spmm/warp_rows.rs).
 //
-// Kernels (parameter block SpmmWarpRowsParams in src/kernels/params/spmm.rs):
-//  * `warp_rows` (oxs_spmm_warp_rows_f32_*, `_x2` for n a multiple of 256): a whole warp per item
-//    of preprocess's table, each lane holding VECS 16-byte vectors of C's columns 128 apart, so
-//    that an entry's column, value and address are paid once for 128 x VECS columns (the tile and
-//    short-row kernels pay them for every 32 or 64). Stages, each a function below:
-//      0. item: a whole row, or a piece of a long row (at most a few dozen entries);
-//      1. load: the warp reads 32 of the item's entries at a time, coalesced, one a lane;
-//      2. multiply: the entries are handed out by shuffles, UNROLL B rows in flight per lane;
-//      3. store: a whole row writes C = alpha * acc + beta * C (C not read when beta is 0), a
-//         piece its partial row.
-//  * `warp_rows_add` (oxs_spmm_warp_rows_add_f32, `_x2`): a block per split row adds its pieces'
-//    partial rows in piece order (warp w takes pieces w, w + 8, ..., then warp 0 adds the eight
-//    warps' sums in warp order) and writes C. A block rather than a warp, because a hub row has
-//    hundreds of pieces, a chain of round trips for one warp (session 22 lab: arxiv_like 19 us
-//    with a warp per row, 9 with a block).
+// The kernel (parameter block SpmmWarpRowsParams in src/kernels/params/spmm.rs),
+// oxs_spmm_warp_rows_f32_*, `_x2` for n a multiple of 256: a whole warp per item of preprocess's
+// table, each lane holding VECS 16-byte vectors of C's columns 128 apart, so that an entry's
+// column, value and address are paid once for 128 x VECS columns (the tile and short-row kernels
+// pay them for every 32 or 64). Stages, each a function below:
+//   0. item: a whole row (up to a few hundred entries on large matrices), or a piece of PIECE
+//      entries of a longer one;
+//   1. load: the warp reads 32 of the item's entries at a time, coalesced, one a lane;
+//   2. multiply: the entries are handed out by shuffles, UNROLL B rows in flight per lane;
+//   3. store: a whole row writes C = alpha * acc + beta * C (C not read when beta is 0), a piece
+//      its partial row;
+//   4. finish (pieces): the last piece of a group of GROUP consecutive pieces to arrive adds the
+//      group's partial rows in piece order; for a row of more than one group, the group's sum
+//      replaces its first partial row and the last group to arrive adds the groups' sums in group
+//      order; then it writes C. Arrival counters (one a group and one a split row, per column
+//      slice) are reset by the last arrival, so a call leaves them all zero.
+// Preprocess puts the split rows' pieces first, longest rows first, then the whole rows longer than
+// a piece, so that the longest chains start in the first wave. Adding inside the kernel rather than
+// in a second one (session 22) saves that kernel's launch and its pass over the split rows, which
+// had eaten the gain at N = 128 (arxiv_like 123 + 12 us against the tiles' 138; now 128 in one).
 //
 // Why a kernel of its own: on graphs of a few entries a row (arxiv_like, github_musae, ca-CondMat,
 // vsp_model1) the tile kernel executed 65 warp instructions per entry at N = 128 where cuSPARSE's
 // CSR_ALG2 needs 36, the same bytes moving through L2 (Nsight, bench/NOTES.md session 22).
 // Summation order: an item's products in stored order from zero, per column; a split row's pieces
-// as above. No atomics: bitwise reproducible. The table starts with preprocess's token: a buffer
-// overwritten since is not trusted, and the warps then take the rows as stored, a whole row each
-// (right, slowly for long rows), and the add kernel does nothing.
+// as above, whichever warp arrives last (atomics only count arrivals): bitwise reproducible. The
+// table starts with preprocess's token: a buffer overwritten since is not trusted, and the warps
+// then take the rows as stored, a whole row each (right, slowly for long rows).
+#include "common/flags.cuh"
 #include "common/spmm.cuh"
 
 using namespace spmm;
@@ -36,7 +42,8 @@ constexpr int COLS = SPMM_WARP_ROWS_COLS;       // columns a warp covers with on
 static_assert(COLS == WARP * VEC, "a vector a lane across the warp");
 constexpr int WARPS = BLOCK / WARP;             // items a block
 constexpr int UNROLL = SPMM_WARP_ROWS_UNROLL;   // entries whose B rows are in flight a lane
-constexpr int AHEAD = 4;                        // partial rows in flight a lane (the adds)
+constexpr int AHEAD = 2;                        // partial rows in flight a lane (stage 4; 4 spilled)
+constexpr int GROUP = 16;                       // pieces a group (stage 4)
 constexpr unsigned FULL = 0xffffffffu;
 constexpr uint64_t BEGIN_MASK = (1ull << 48) - 1;
 
@@ -44,9 +51,10 @@ using Sum = Acc<float, VEC>;
 
 // ---- stage 0: the warp's item -------------------------------------------------------------------
 
-// A row's entries begin .. begin + len; slot -1: the whole row, else the piece's partial row.
+// A row's entries begin .. begin + len; slot -1: the whole row `at`, else a piece of the split
+// row whose add slot is `at`, leaving its sums in partial row `slot`.
 struct Item {
-    int64_t row, begin;
+    int64_t at, begin;
     int len, slot;
 };
 
@@ -54,8 +62,8 @@ __device__ __forceinline__ bool trusted(const SpmmWarpRowsParams& p) {
     return __ldg(reinterpret_cast<const unsigned long long*>(p.table)) == p.token;
 }
 
-// Item w of the table (16 bytes: begin | len << 48, row | (slot + 1) << 32, after the 16-byte
-// header; see warp_rows.rs), or row w as stored when the table is not trusted. False: no item.
+// Item w of the table (16 bytes: begin | len << 48, then row | 0 << 32 for a whole row or
+// add slot | (slot + 1) << 32 for a piece, after the 16-byte header; see warp_rows.rs), or row w as stored when the table is not trusted. False: no item.
 template <typename I>
 __device__ __forceinline__ bool find_item(const SpmmWarpRowsParams& p, const Rows<float, I>& a, int64_t w, Item& it) {
     if (trusted(p)) {
@@ -128,26 +136,94 @@ __device__ __forceinline__ void multiply(const Rows<float, I>& a, int64_t k, con
 // ---- stage 3: the item's sums -------------------------------------------------------------------
 
 template <int VECS>
-__device__ __forceinline__ void store(const SpmmWarpRowsParams& p, const Item& it, int64_t j, const Sum (&acc)[VECS]) {
-    if (it.slot >= 0) {
-        float* part = reinterpret_cast<float*>(p.partials) + int64_t(it.slot) * p.shape.n + j;
-#pragma unroll
-        for (int v = 0; v < VECS; ++v) {
-            Vec<float, VEC> out;
-#pragma unroll
-            for (int i = 0; i < VEC; ++i) out.v[i] = acc[v].v[i];
-            store_vec<float, VEC>(part + v * COLS, out);
-        }
-        return;
-    }
+__device__ __forceinline__ void write_row(const SpmmWarpRowsParams& p, int64_t row, int64_t j, const Sum (&acc)[VECS]) {
     const Dense<float> c(p.c, 0);
     const float alpha = load_scalar<float>(p.shape.alpha), beta = load_scalar<float>(p.shape.beta);
     const bool read_c = !is_zero(beta);
 #pragma unroll
-    for (int v = 0; v < VECS; ++v) write_c<float, float, VEC>(c, it.row, j + v * COLS, acc[v], alpha, beta, read_c);
+    for (int v = 0; v < VECS; ++v) write_c<float, float, VEC>(c, row, j + v * COLS, acc[v], alpha, beta, read_c);
 }
 
-// ---- the kernels --------------------------------------------------------------------------------
+// Partial row `slot`'s columns of this lane, kept in L2 for the warp that adds them.
+template <int VECS>
+__device__ __forceinline__ void store_partial(const SpmmWarpRowsParams& p, int64_t slot, int64_t j, const Sum (&acc)[VECS]) {
+    float* part = reinterpret_cast<float*>(p.partials) + slot * p.shape.n + j;
+#pragma unroll
+    for (int v = 0; v < VECS; ++v) __stcg(reinterpret_cast<float4*>(part + v * COLS), make_float4(acc[v].v[0], acc[v].v[1], acc[v].v[2], acc[v].v[3]));
+}
+
+// ---- stage 4: a split row's pieces added by the last to arrive ----------------------------------
+
+// Counts this warp's arrival at `counter` after its partial row is published; true for the
+// last of `total` arrivals, which resets the counter and may then read the others' rows.
+__device__ __forceinline__ bool arrive(uint32_t* counter, int total) {
+    flags::release_fence();
+    __syncwarp();
+    uint32_t before = 0;
+    if (threadIdx.x % WARP == 0) before = atomicAdd(counter, 1u);
+    before = __shfl_sync(FULL, before, 0);
+    if (before + 1 != uint32_t(total)) return false;
+    if (threadIdx.x % WARP == 0) *counter = 0;  // ready for the next call
+    __threadfence();
+    return true;
+}
+
+// acc = the sum of partial rows first, first + stride, ... (count of them) in that order, read
+// from L2 (written by other warps of this launch).
+template <int VECS>
+__device__ __forceinline__ void add_partials(const SpmmWarpRowsParams& p, int64_t first, int64_t stride, int count, int64_t j, Sum (&acc)[VECS]) {
+    const float* parts = reinterpret_cast<const float*>(p.partials) + first * p.shape.n + j;
+#pragma unroll
+    for (int v = 0; v < VECS; ++v) acc[v].zero_all();
+#pragma unroll 1
+    for (int t0 = 0; t0 < count; t0 += AHEAD) {
+        float4 q[AHEAD][VECS];
+#pragma unroll
+        for (int u = 0; u < AHEAD; ++u)
+#pragma unroll
+            for (int v = 0; v < VECS; ++v)
+                if (t0 + u < count) q[u][v] = __ldcg(reinterpret_cast<const float4*>(parts + (t0 + u) * stride * p.shape.n + v * COLS));
+#pragma unroll
+        for (int u = 0; u < AHEAD; ++u) {
+            if (t0 + u >= count) break;
+#pragma unroll
+            for (int v = 0; v < VECS; ++v) {
+                acc[v].v[0] = acc[v].v[0] + q[u][v].x;
+                acc[v].v[1] = acc[v].v[1] + q[u][v].y;
+                acc[v].v[2] = acc[v].v[2] + q[u][v].z;
+                acc[v].v[3] = acc[v].v[3] + q[u][v].w;
+            }
+        }
+    }
+}
+
+// The piece `it` has left its partial row; the last of its group adds the group, and for a row of
+// several groups the last group adds the groups' sums; whoever finishes the row writes C. The
+// split row's add slot (16 bytes after the items: row, first slot | count << 32) says which.
+// Counters (p.counters, one a column slice each): the split rows' first, then one per slot.
+template <int VECS>
+__device__ __forceinline__ void finish_piece(const SpmmWarpRowsParams& p, const Item& it, int64_t j) {
+    if (it.at >= p.adds) return;  // not from preprocess's table
+    const ulonglong2 s = __ldg(reinterpret_cast<const ulonglong2*>(p.table) + 1 + p.items + it.at);
+    const int64_t row = int64_t(s.x);
+    const int64_t first = int64_t(s.y & 0xffffffffull);
+    const int count = int(s.y >> 32);
+    const int group = (it.slot - int(first)) / GROUP;
+    const int64_t group_first = first + int64_t(group) * GROUP;
+    uint32_t* counters = reinterpret_cast<uint32_t*>(p.counters);
+    Sum acc[VECS];
+    const int64_t slices = gridDim.y;
+    if (!arrive(counters + (p.adds + group_first) * slices + blockIdx.y, min(GROUP, count - group * GROUP))) return;
+    add_partials<VECS>(p, group_first, 1, min(GROUP, count - group * GROUP), j, acc);
+    if (count > GROUP) {
+        store_partial<VECS>(p, group_first, j, acc);  // the group's sum, read by the last group
+        if (!arrive(counters + it.at * slices + blockIdx.y, (count + GROUP - 1) / GROUP)) return;
+        add_partials<VECS>(p, first, GROUP, (count + GROUP - 1) / GROUP, j, acc);
+    }
+    write_row<VECS>(p, row, j, acc);
+}
+
+// ---- the kernel ---------------------------------------------------------------------------------
 
 template <int VECS, typename I>
 __device__ void warp_rows(const SpmmWarpRowsParams& p) {
@@ -160,55 +236,12 @@ __device__ void warp_rows(const SpmmWarpRowsParams& p) {
 #pragma unroll
     for (int v = 0; v < VECS; ++v) acc[v].zero_all();
     multiply<VECS, I>(a, p.shape.k, it, b.values + j, b.row_stride, acc);
-    store<VECS>(p, it, j, acc);
-}
-
-// Split row blockIdx.x (16 bytes after the items: row, first slot | count << 32).
-template <int VECS>
-__device__ void warp_rows_add(const SpmmWarpRowsParams& p) {
-    __shared__ Sum sums[WARPS][WARP * VECS];
-    if (!trusted(p) || blockIdx.x >= p.adds) return;  // the whole block
-    const ulonglong2 s = __ldg(reinterpret_cast<const ulonglong2*>(p.table) + 1 + p.items + blockIdx.x);
-    const int64_t row = int64_t(s.x);
-    const int64_t first = int64_t(s.y & 0xffffffffull);
-    const int count = int(s.y >> 32);
-    const int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
-    const int64_t j = int64_t(blockIdx.y) * COLS * VECS + lane * VEC;
-    const float* parts = reinterpret_cast<const float*>(p.partials) + first * p.shape.n + j;
-    Sum acc[VECS];
-#pragma unroll
-    for (int v = 0; v < VECS; ++v) acc[v].zero_all();
-    for (int p0 = warp; p0 < count; p0 += WARPS * AHEAD) {
-        Vec<float, VEC> q[AHEAD][VECS];
-#pragma unroll
-        for (int u = 0; u < AHEAD; ++u) {
-            const int piece = p0 + u * WARPS;
-#pragma unroll
-            for (int v = 0; v < VECS; ++v)
-                if (piece < count) q[u][v] = load_vec<float, VEC>(parts + int64_t(piece) * p.shape.n + v * COLS);
-        }
-#pragma unroll
-        for (int u = 0; u < AHEAD; ++u) {
-            if (p0 + u * WARPS >= count) break;
-#pragma unroll
-            for (int v = 0; v < VECS; ++v)
-#pragma unroll
-                for (int i = 0; i < VEC; ++i) acc[v].v[i] = acc[v].v[i] + q[u][v].v[i];
-        }
+    if (it.slot < 0) {
+        write_row<VECS>(p, it.at, j, acc);
+        return;
     }
-#pragma unroll
-    for (int v = 0; v < VECS; ++v) sums[warp][lane + v * WARP] = acc[v];
-    __syncthreads();
-    if (warp != 0) return;
-#pragma unroll
-    for (int v = 0; v < VECS; ++v) {
-        Sum total = sums[0][lane + v * WARP];
-        for (int w = 1; w < WARPS; ++w)
-#pragma unroll
-            for (int i = 0; i < VEC; ++i) total.v[i] = total.v[i] + sums[w][lane + v * WARP].v[i];
-        acc[v] = total;
-    }
-    store<VECS>(p, Item{row, 0, 0, -1}, j, acc);
+    store_partial<VECS>(p, it.slot, j, acc);
+    finish_piece<VECS>(p, it, j);
 }
 
 }  // namespace
@@ -221,5 +254,3 @@ extern "C" __global__ void __launch_bounds__(BLOCK, 6) oxs_spmm_warp_rows_f32_i3
 extern "C" __global__ void __launch_bounds__(BLOCK, 6) oxs_spmm_warp_rows_f32_i64(const SpmmWarpRowsParams p) { warp_rows<1, int64_t>(p); }
 extern "C" __global__ void __launch_bounds__(BLOCK, 4) oxs_spmm_warp_rows_x2_f32_i32(const SpmmWarpRowsParams p) { warp_rows<2, int32_t>(p); }
 extern "C" __global__ void __launch_bounds__(BLOCK, 4) oxs_spmm_warp_rows_x2_f32_i64(const SpmmWarpRowsParams p) { warp_rows<2, int64_t>(p); }
-extern "C" __global__ void __launch_bounds__(BLOCK) oxs_spmm_warp_rows_add_f32(const SpmmWarpRowsParams p) { warp_rows_add<1>(p); }
-extern "C" __global__ void __launch_bounds__(BLOCK) oxs_spmm_warp_rows_add_x2_f32(const SpmmWarpRowsParams p) { warp_rows_add<2>(p); }

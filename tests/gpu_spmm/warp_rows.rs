@@ -1,22 +1,25 @@
 //! Warp rows (src/ops/spmm/warp_rows.rs): after preprocess, an FP32 matrix of at most 16 entries
-//! a row on average, times an op(B) of a multiple of 128 columns, runs a warp per row piece, the
-//! pieces of long rows added in piece order by a second kernel. Against the float64 reference over
-//! index types and bases, both pointer modes, op(A) read as stored and through row views (CSC and
-//! COO), n of 128 (one vector a lane), 256 and 512 (two) and 384 (three slices of 128), rows of one piece,
-//! of just over two, of five, and hubs of hundreds of pieces, empty rows, beta zero (C poisoned)
-//! and not; and the choice. The first two cases pass the measured rule (at least 128K entries, at
-//! most 16 a row, n a multiple of 256);
-//! the device suite's `OXSPARSE_SPMM_KERNEL=warp_rows` pass runs the small ones, and every FP32
-//! case of the other groups that fits, on warp rows too.
+//! a row on average, times an op(B) of a multiple of 128 columns, runs a warp per row or row piece,
+//! the pieces of long rows added in piece order by the last to arrive, in groups of 16. Against
+//! the float64 reference over index types and bases, both pointer modes, op(A) read as stored and
+//! through row views (CSC and COO), n of 128 (one vector a lane), 256 and 512 (two) and 384 (three
+//! slices of 128), rows of one piece, of just over two, of five, hubs of hundreds of pieces (two
+//! levels of adds), rows a warp takes whole though longer than a piece (a matrix of 436K entries),
+//! empty rows, beta zero (C poisoned) and not; and the choice. The first three cases pass the
+//! measured rule (at least 128K entries, at most 16 a row); the device suite's
+//! `OXSPARSE_SPMM_KERNEL=warp_rows` pass runs the small ones, and every FP32 case of the other
+//! groups that fits, on warp rows too.
 
 use super::harness::*;
 use super::*;
 
 pub fn cases() -> Vec<Case> {
-    let shapes: [((i64, i64, i64), Pattern); 7] = [
+    let shapes: [((i64, i64, i64), Pattern); 8] = [
         // ~250K entries, 13 a row on average, a hub of 20000 (313 pieces), n = 256 (two vectors a
         // lane): the rule's own
         ((20_000, 20_000, 256), Pattern::Skewed(25_000)),
+        // ~436K entries: rows of up to 128 whole (~310 of 65-128 entries), ~310 longer ones cut
+        ((30_000, 40_000, 128), Pattern::Skewed(40_000)),
         // ~150K entries, n = 512: the rule's too (two slices of 256)
         ((12_000, 9_000, 512), Pattern::Skewed(16_000)),
         ((3_000, 2_000, 384), Pattern::Skewed(1_999)),
@@ -42,18 +45,18 @@ fn warp_rows_match_the_reference() {
     sweep("spmm warp rows (after preprocess)", &cases());
 }
 
-/// A sparse graph of ~250K entries (13 a row, one hub of 20000) times 256 columns: preprocess takes
-/// warp rows, which
-/// add the hub in pieces of 64 where the tiles cut it elsewhere: the bits differ from the plain
-/// call's, both are right, and a second preprocessed call repeats them. Skipped when
-/// OXSPARSE_SPMM_KERNEL forces a kernel.
+/// A sparse graph of ~250K entries (13 a row, one hub of 20000) times 256 and 128 columns:
+/// preprocess takes warp rows, which add the hub in pieces of 64 where the tiles cut it elsewhere:
+/// the bits differ from the plain call's, both are right, and a second preprocessed call repeats
+/// them (the arrival counters were left at zero). Skipped when OXSPARSE_SPMM_KERNEL forces a
+/// kernel.
 #[test]
 fn preprocess_takes_warp_rows_for_sparse_graphs() {
     let Some(_gpu) = gpu("spmm warp rows: the choice") else { return };
     let h = CHandle::new();
-    let graph = Case { order_b: ROW, order_c: ROW, pattern: Pattern::Skewed(25_000), ..Case::new(Fmt::Csr, (20_000, 20_000, 256)) };
-    if !probe_choice(&h, "warp rows", &[(graph, true)]) {
+    let graph = |n| Case { order_b: ROW, order_c: ROW, pattern: Pattern::Skewed(25_000), ..Case::new(Fmt::Csr, (20_000, 20_000, n)) };
+    if !probe_choice(&h, "warp rows", &[(graph(256), true), (graph(128), true)]) {
         return;
     }
-    println!("spmm warp rows: the choice: a sparse graph of 250K entries on warp rows");
+    println!("spmm warp rows: the choice: a sparse graph of 250K entries on warp rows at n = 256 and 128");
 }

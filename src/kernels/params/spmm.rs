@@ -193,9 +193,10 @@ pub const SPMM_WARP_ROWS_COLS: u32 = 128;
 /// and C, one batch, n a multiple of 128): a warp per item of preprocess's table at `table`
 /// (src/ops/spmm/warp_rows.rs), trusted when its first u64 equals `token`: `items` items (a
 /// whole row, or a piece of a long row that leaves its sums in partial row `slot` of `partials`,
-/// n compute values each), then `adds` split rows, each adding its pieces' partial rows in piece
-/// order (`oxs_spmm_warp_rows_add_*`). Grid x over items (8 a block) or split rows (one a block), y
-/// over column slices of 128 x `vecs`.
+/// n compute values each), then `adds` split rows, whose pieces the last to arrive adds in piece
+/// order, counting arrivals in `counters` (u32, zero between calls: `adds` then one per partial
+/// row, times the column slices). Grid x over items (8 a block), y over column slices of 128 x
+/// `vecs`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SpmmWarpRowsParams {
@@ -208,6 +209,7 @@ pub struct SpmmWarpRowsParams {
     pub items: i64,
     pub adds: i64,
     pub partials: u64,
+    pub counters: u64,
 }
 
 /// The tiles of op(A)'s entries: tile t holds entries `t * size .. min((t + 1) * size, nnz)` of

@@ -406,14 +406,14 @@ fn build_split_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, (at, slots): (u6
 fn build_warp_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Result<Option<RowKernel>> {
     let Some(layout) = p.warp_rows else { return Ok(None) };
     let Some((begins, ends)) = read_rows(h, call, p, ws)? else { return Ok(None) };
-    let table = warp_rows::build(&begins, &ends, warp_rows::PIECE);
+    let table = warp_rows::build(&begins, &ends, warp_rows::PIECE, warp_rows::whole_max(call.a.nnz));
     if !warp_rows::fits_room(&table, layout.room) || table.items.len() > i32::MAX as usize || table.adds.len() > i32::MAX as usize {
         return Ok(None);
     }
     if plan::print_enabled() {
         eprintln!("oxsparse: SpMM preprocess: warp rows, {} items, {} split rows, {} partial rows", table.items.len(), table.adds.len(), table.partial_rows);
     }
-    kernels::vector_ops::copy_to_device_and_wait(h, ws + p.warp_rows_at as u64, &warp_rows::to_bytes(token, &table))?;
+    kernels::vector_ops::copy_to_device_and_wait(h, ws + p.warp_rows_at as u64, &warp_rows::to_bytes(token, &table, layout.counters_at, p.dims.n))?;
     Ok(Some(RowKernel::WarpRows { items: table.items.len() as u32, adds: table.adds.len() as u32 }))
 }
 
@@ -674,7 +674,7 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
                 return Err(crate::error::Error::Internal("warp rows without their region in the plan".into()));
             };
             let at = ws + p.warp_rows_at as u64;
-            let wp = SpmmWarpRowsParams { shape: kshape, a: rows(call, p, ws), b, c, table: at, token, items: items as i64, adds: adds as i64, partials: at + layout.partials_at as u64 };
+            let wp = SpmmWarpRowsParams { shape: kshape, a: rows(call, p, ws), b, c, table: at, token, items: items as i64, adds: adds as i64, partials: at + layout.partials_at as u64, counters: at + layout.counters_at as u64 };
             k::warp_rows(h, &wp, p.index)?;
         }
         Kernel::Tiles { .. } if row_kernel != RowKernel::Tiles => {

@@ -122,11 +122,13 @@ pub struct Plan {
     pub workspace: usize,
 }
 
-/// The warp-row kernel's region: the table (header, item and add slots), then `room.partial_rows`
-/// partial rows of n FP32 values at `partials_at` (both relative to the region).
+/// The warp-row kernel's region: the table (header, item and add slots), the arrival counters at
+/// `counters_at` (zero between calls), then `room.partial_rows` partial rows of n FP32 values at
+/// `partials_at` (all relative to the region).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WarpRowsLayout {
     pub room: warp_rows::Room,
+    pub counters_at: usize,
     pub partials_at: usize,
     pub bytes: usize,
 }
@@ -134,8 +136,9 @@ pub struct WarpRowsLayout {
 impl WarpRowsLayout {
     fn new(m: i64, nnz: i64, n: i64) -> WarpRowsLayout {
         let room = warp_rows::room(m, nnz);
-        let partials_at = align_up(warp_rows::table_bytes(room));
-        WarpRowsLayout { room, partials_at, bytes: partials_at + align_up(room.partial_rows as usize * n as usize * 4) }
+        let counters_at = align_up(warp_rows::table_bytes(room));
+        let partials_at = counters_at + align_up(warp_rows::counter_bytes(room.adds, room.partial_rows, n));
+        WarpRowsLayout { room, counters_at, partials_at, bytes: partials_at + align_up(room.partial_rows as usize * n as usize * 4) }
     }
 }
 

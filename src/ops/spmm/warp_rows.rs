@@ -1,22 +1,28 @@
-//! The warp-row kernel's table (kernels/spmm_warp_rows.cu): preprocess cuts op(A)'s rows into
-//! items of at most PIECE entries, a warp each; a row longer than PIECE becomes consecutive pieces
-//! whose sums go to partial rows, which the add kernel sums in piece order.
+//! The warp-row kernel's table (kernels/spmm_warp_rows.cu): preprocess gives op(A)'s rows to
+//! warps, a row of at most `whole_max(nnz)` entries whole, a longer one in consecutive pieces of
+//! PIECE entries whose sums go to partial rows, which the last piece to arrive adds in piece order
+//! (in groups of 16, inside the kernel).
 //!
-//! Measured in the library (session 22, H100, FP32, Nsight with warm L2, the kernel and its adds
-//! against preprocess's choice before, us): at N = 256 (two vectors a lane) arxiv_like 221 + 15
-//! against 252, github_musae 88 + 8 against 109, ca-CondMat 42 + 4 against 49, vsp_model1 68 + 10
-//! against 84, crocodile (29 entries a row, on split rows) 44 + 5 against 48, twitch_FR (34)
-//! 33 + 4 against 35. At N = 128 the adds eat the gain: arxiv_like 123 + 12 against 138,
-//! github_musae 50 + 7 against 61, crocodile 28 + 5 against 28. The session's lab had shown the
-//! kernel slower from ~80 entries a row (fb100_MIT8, fb100_Cornell5) and where op(B) is many times
-//! L2 (youtube_like, 583 MB at N = 128: 888 against 758 us). Hence the rule (`takes`): n a multiple
-//! of 256, rows of at most 16 entries on average.
+//! Measured in the library (session 22, H100, FP32, Nsight with warm L2, the kernel and a second
+//! kernel for the adds against preprocess's choice before, us): at N = 256 (two vectors a lane)
+//! arxiv_like 221 + 15 against 252, github_musae 88 + 8 against 109, ca-CondMat 42 + 4 against 49,
+//! vsp_model1 68 + 10 against 84; crocodile (29 entries a row, on split rows) 44 + 5 against 48,
+//! twitch_FR (34) 33 + 4 against 35. At N = 128 that second kernel ate the gain (arxiv_like 123 +
+//! 12 against 138). Session 23 added the pieces inside the kernel and ran rows of up to a few
+//! hundred entries whole (`whole_max`): at N = 128 against the tile kernel arxiv_like 128 against
+//! 139, github_musae 55 against 63, ca-CondMat 27 against 30, vsp_model1 40 against 52,
+//! vsp_sctap1-2b 41 against 42; N = 256 within 3% of session 22's two kernels or better. The
+//! session-22 lab had shown the kernel slower from ~80 entries a row (fb100_MIT8, fb100_Cornell5)
+//! and where op(B) is many times L2 (youtube_like, 583 MB at N = 128: 888 against 758 us). Hence
+//! the rule (`takes`): n a multiple of 128, rows of at most 16 entries on average.
 //!
 //! The table, after a 16-byte header whose first u64 is preprocess's token: `items` slots of 16
-//! bytes, `begin | len << 48` and `row | (slot + 1) << 32` (slot 0: a whole row), then `adds`
-//! slots, `row` and `first slot | count << 32`. Every row has at least one item (an empty row
-//! writes C = beta * C), so the items outnumber the rows and the kernel's grid covers them when the
-//! table is not trusted.
+//! bytes, `begin | len << 48`, then `row` for a whole row or `add slot | (slot + 1) << 32` for a
+//! piece of a split row; then `adds` slots, `row` and `first slot | count << 32`. The split rows'
+//! pieces come first, longest rows first, then whole rows longer than a piece, then the others in
+//! row order. Every row has at least one item (an empty row writes C = beta * C), so the items
+//! outnumber the rows and the kernel's grid covers them when the table is not trusted. Arrival
+//! counters follow the table (`counter_bytes`), zero when uploaded and after every call.
 
 use super::plan::{forced_kernel, ForcedKernel};
 use super::split_rows::ceil_div;
@@ -28,9 +34,6 @@ pub const PIECE: i64 = 64;
 /// Rows of at most this many entries on average (7-15 gained 7-18% at N = 256; crocodile's 29 and
 /// twitch_FR's 34, which split rows take, tied or lost).
 pub const MEAN_MAX: i64 = 16;
-/// Columns of C the rule asks for in multiples of (two vectors a lane; at N = 128 the adds ate
-/// the kernel's gain).
-pub const N_MULTIPLE: i64 = 2 * COLS;
 /// Matrices of at least this many entries (the lab measured none smaller; small matrices keep the
 /// short- and split-row kernels tuned for their latency).
 pub const MIN_NNZ: i64 = 128 * 1024;
@@ -57,10 +60,11 @@ pub fn fits(ab: DataType, c: DataType, compute: DataType, n: i64, batches: i64, 
 }
 
 /// Whether the measured rule gives a matrix of `m` rows and `nnz` entries times a k x n op(B) of
-/// FP32 to this kernel (see the module comment), or the kernel is forced.
+/// FP32 to this kernel (see the module comment; `fits` asks for n a multiple of COLS), or the
+/// kernel is forced.
 pub fn takes(m: i64, nnz: i64, k: i64, n: i64) -> bool {
     let b_bytes = (k.max(0) as u64).saturating_mul(n.max(0) as u64).saturating_mul(4);
-    forced() || (n % N_MULTIPLE == 0 && nnz >= MIN_NNZ && nnz <= MEAN_MAX * m && b_bytes <= B_BYTES_MAX && nnz <= MAX_NNZ)
+    forced() || (nnz >= MIN_NNZ && nnz <= MEAN_MAX * m && b_bytes <= B_BYTES_MAX && nnz <= MAX_NNZ)
 }
 
 /// Entries at most (slots hold 48-bit entry offsets and 32-bit rows and slots; the room below
@@ -87,6 +91,13 @@ pub fn table_bytes(room: Room) -> usize {
     HEADER_BYTES + (room.items + room.adds) as usize * SLOT_BYTES
 }
 
+/// Bytes of the arrival counters for `adds` split rows of `partial_rows` pieces at n columns: a
+/// u32 per split row and per partial row (its group's counter when it starts a group), per column
+/// slice of the grid.
+pub fn counter_bytes(adds: i64, partial_rows: i64, n: i64) -> usize {
+    (adds.max(0) + partial_rows.max(0)) as usize * crate::kernels::spmm::warp_rows_slices(n) as usize * 4
+}
+
 /// The items and adds for rows `begins[r] .. ends[r]` (entry offsets) in pieces of `piece`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Table {
@@ -95,40 +106,78 @@ pub struct Table {
     pub partial_rows: i64,
 }
 
-pub fn build(begins: &[i64], ends: &[i64], piece: i64) -> Table {
+pub fn build(begins: &[i64], ends: &[i64], piece: i64, whole: i64) -> Table {
     let mut t = Table::default();
-    for (r, (&b, &e)) in begins.iter().zip(ends).enumerate() {
-        let len = (e - b).max(0);
-        let item = |begin: i64, len: i64, slot: i64| [begin as u64 | (len as u64) << BEGIN_BITS, r as u64 | ((slot + 1) as u64) << 32];
-        if len <= piece {
-            t.items.push(item(b, len, -1));
+    let len = |r: usize| (ends[r] - begins[r]).max(0);
+    let item = |begin: i64, len: i64, at: u64, slot: i64| [begin as u64 | (len as u64) << BEGIN_BITS, at | ((slot + 1) as u64) << 32];
+    // Split rows first, then whole rows longer than a piece, each longest first (ties in row
+    // order), so that the longest chains start in the first wave and share blocks; then the other
+    // rows in row order.
+    let whole = whole.max(piece);
+    let mut long: Vec<usize> = (0..begins.len()).filter(|&r| len(r) > piece).collect();
+    long.sort_by_key(|&r| std::cmp::Reverse(len(r)));
+    for &r in &long {
+        let (b, e) = (begins[r], ends[r]);
+        if len(r) <= whole {
+            t.items.push(item(b, len(r), r as u64, -1));
             continue;
         }
-        let count = ceil_div(len, piece);
+        let count = ceil_div(len(r), piece);
+        let add = t.adds.len() as u64;
         t.adds.push([r as u64, t.partial_rows as u64 | (count as u64) << 32]);
         for i in 0..count {
             let begin = b + i * piece;
-            t.items.push(item(begin, piece.min(e - begin), t.partial_rows + i));
+            t.items.push(item(begin, piece.min(e - begin), add, t.partial_rows + i));
         }
         t.partial_rows += count;
     }
+    for r in (0..begins.len()).filter(|&r| len(r) <= piece) {
+        t.items.push(item(begins[r], len(r), r as u64, -1));
+    }
     t
 }
+
+/// Entries of a row that one warp takes whole for a matrix of `nnz` entries: a piece's length more
+/// per WHOLE_PER entries, from one piece up to WHOLE_PIECES (`OXSPARSE_SPMM_WARP_ROWS_WHOLE`
+/// overrides it for the lab). A whole row saves its partial rows and their adds but is a chain of
+/// len / UNROLL round trips for one warp, which must stay well within the kernel's time, itself
+/// about proportional to nnz. Session 23 (Nsight, warm L2, FP32, kernel us at N = 128 / 256 by
+/// the longest whole row): arxiv_like (1.14M entries) 64: 139 / 254, 128: 132 / 245, 320: 128 /
+/// 236, 512: 128 / 236; github_musae (578K) 64: 56 / 101, 128: 55 / 98, 192: 54 / 97, 320: 66 /
+/// 101, 512: 92 / 133; ca-CondMat (187K) 64: 27 / 45, 512: 44 / 62; vsp_model1 (380K) 64: 40 /
+/// 72, 128: 47 / 72.
+pub fn whole_max(nnz: i64) -> i64 {
+    static FORCED: once_cell::sync::Lazy<Option<i64>> = once_cell::sync::Lazy::new(|| {
+        std::env::var("OXSPARSE_SPMM_WARP_ROWS_WHOLE").ok().and_then(|v| v.parse::<i64>().ok()).filter(|&w| (1..=MAX_WHOLE).contains(&w))
+    });
+    FORCED.unwrap_or(PIECE * (nnz.max(0) / WHOLE_PER).clamp(1, WHOLE_PIECES))
+}
+
+/// Entries of the matrix per piece's length that a whole row may hold (see `whole_max`).
+pub const WHOLE_PER: i64 = 200_000;
+/// Pieces' lengths a whole row holds at most.
+pub const WHOLE_PIECES: i64 = 8;
+/// The item's 16-bit length field.
+const MAX_WHOLE: i64 = u16::MAX as i64;
 
 /// Whether a table fits its room.
 pub fn fits_room(t: &Table, room: Room) -> bool {
     t.items.len() as i64 <= room.items && t.adds.len() as i64 <= room.adds && t.partial_rows <= room.partial_rows
 }
 
-/// The bytes to upload: the header (token, 0), the items, the adds.
-pub fn to_bytes(token: u64, t: &Table) -> Vec<u8> {
-    let mut out = Vec::with_capacity(HEADER_BYTES + (t.items.len() + t.adds.len()) * SLOT_BYTES);
+/// The bytes to upload: the header (token, 0), the items, the adds; then zeros up to
+/// `counters_at` and for the counters of `n` columns (which the kernel leaves zero).
+pub fn to_bytes(token: u64, t: &Table, counters_at: usize, n: i64) -> Vec<u8> {
+    let counters = counter_bytes(t.adds.len() as i64, t.partial_rows, n);
+    let mut out = Vec::with_capacity(counters_at + counters);
     out.extend_from_slice(&token.to_ne_bytes());
     out.extend_from_slice(&0u64.to_ne_bytes());
     for s in t.items.iter().chain(&t.adds) {
         out.extend_from_slice(&s[0].to_ne_bytes());
         out.extend_from_slice(&s[1].to_ne_bytes());
     }
+    debug_assert!(out.len() <= counters_at);
+    out.resize(counters_at.max(out.len()) + counters, 0);
     out
 }
 
@@ -136,9 +185,12 @@ pub fn to_bytes(token: u64, t: &Table) -> Vec<u8> {
 mod tests {
     use super::*;
 
-    /// Decodes an item as the kernel does: (row, begin, len, slot).
-    fn item(s: &[u64; 2]) -> (i64, i64, i64, i64) {
-        ((s[1] & 0xffff_ffff) as i64, (s[0] & ((1 << BEGIN_BITS) - 1)) as i64, (s[0] >> BEGIN_BITS) as i64, (s[1] >> 32) as i64 - 1)
+    /// Decodes an item of `t` as the kernel does: (row, begin, len, slot); a piece names its split
+    /// row's add slot, which holds the row.
+    fn item(t: &Table, s: &[u64; 2]) -> (i64, i64, i64, i64) {
+        let (at, slot) = ((s[1] & 0xffff_ffff) as i64, (s[1] >> 32) as i64 - 1);
+        let row = if slot < 0 { at } else { t.adds[at as usize][0] as i64 };
+        (row, (s[0] & ((1 << BEGIN_BITS) - 1)) as i64, (s[0] >> BEGIN_BITS) as i64, slot)
     }
 
     fn rows(lens: &[i64]) -> (Vec<i64>, Vec<i64>) {
@@ -164,15 +216,17 @@ mod tests {
             .collect();
         lens.push(10_000);
         let (begins, ends) = rows(&lens);
-        for piece in [4, 16, PIECE] {
-            let t = build(&begins, &ends, piece);
+        for (piece, whole) in [(4, 4), (16, 16), (PIECE, PIECE), (16, 100), (PIECE, 5 * PIECE)] {
+            let t = build(&begins, &ends, piece, whole);
             let nnz: i64 = lens.iter().sum();
-            assert!(fits_room(&t, room(lens.len() as i64, nnz)) || piece < PIECE, "room for pieces of {piece}");
+            assert!(fits_room(&t, room(lens.len() as i64, nnz)) || piece < PIECE, "room for pieces of {piece}, whole rows to {whole}");
             let mut covered = vec![0u8; nnz as usize];
             let mut rows_seen = vec![0usize; lens.len()];
             for s in &t.items {
-                let (r, b, l, _) = item(s);
-                assert!(l <= piece && b >= begins[r as usize] && b + l <= ends[r as usize]);
+                let (r, b, l, slot) = item(&t, s);
+                assert!(l <= if slot < 0 { whole } else { piece } && b >= begins[r as usize] && b + l <= ends[r as usize]);
+                assert!(slot >= 0 || l == lens[r as usize], "a whole row is one item");
+                assert!(slot < 0 || lens[r as usize] > whole, "only rows longer than `whole` are cut");
                 rows_seen[r as usize] += 1;
                 covered[b as usize..(b + l) as usize].iter_mut().for_each(|c| *c += 1);
             }
@@ -181,14 +235,25 @@ mod tests {
             // Each add's pieces are consecutive slots holding the row's pieces in entry order.
             for a in &t.adds {
                 let (row, first, count) = (a[0] as i64, (a[1] & 0xffff_ffff) as i64, (a[1] >> 32) as i64);
-                let mut pieces: Vec<(i64, i64)> = t.items.iter().map(item).filter(|i| i.0 == row).map(|i| (i.3, i.1)).collect();
+                let mut pieces: Vec<(i64, i64)> = t.items.iter().map(|s| item(&t, s)).filter(|i| i.0 == row && i.3 >= 0).map(|i| (i.3, i.1)).collect();
                 pieces.sort();
                 assert_eq!(pieces.len() as i64, count);
                 assert!(pieces.iter().enumerate().all(|(i, p)| p.0 == first + i as i64));
                 assert!(pieces.windows(2).all(|w| w[0].1 < w[1].1), "slot order is entry order");
             }
-            let whole = t.items.iter().map(item).filter(|i| i.3 < 0).count();
+            let whole = t.items.iter().map(|s| item(&t, s)).filter(|i| i.3 < 0).count();
             assert_eq!(whole + t.adds.len(), lens.len());
+            // Pieces come first, the longest split rows first; whole rows after, in row order.
+            let kinds: Vec<bool> = t.items.iter().map(|s| item(&t, s).3 >= 0).collect();
+            assert!(kinds.windows(2).all(|w| w[0] || !w[1]), "pieces before whole rows");
+            let counts: Vec<u64> = t.adds.iter().map(|a| a[1] >> 32).collect();
+            assert!(counts.windows(2).all(|w| w[0] >= w[1]), "longest split rows first");
+            // Then whole rows longer than a piece, longest first; then the rest in row order.
+            let whole_rows: Vec<(i64, i64)> = t.items.iter().map(|s| item(&t, s)).filter(|i| i.3 < 0).map(|i| (i.0, i.2)).collect();
+            let long = whole_rows.iter().take_while(|w| w.1 > piece).count();
+            assert!(whole_rows[..long].windows(2).all(|w| w[0].1 >= w[1].1), "long whole rows longest first");
+            assert!(whole_rows[long..].iter().all(|w| w.1 <= piece), "long whole rows before the others");
+            assert!(whole_rows[long..].windows(2).all(|w| w[0].0 < w[1].0), "short rows in row order");
         }
     }
 
@@ -197,18 +262,33 @@ mod tests {
         // Rows of PIECE + 1 entries make the most pieces per entry.
         for (m, len) in [(1000, PIECE + 1), (10, 1_000_000), (7, 0), (3, PIECE)] {
             let (begins, ends) = rows(&vec![len; m]);
-            assert!(fits_room(&build(&begins, &ends, PIECE), room(m as i64, len * m as i64)), "{m} rows of {len}");
+            assert!(fits_room(&build(&begins, &ends, PIECE, PIECE), room(m as i64, len * m as i64)), "{m} rows of {len}");
         }
     }
 
     #[test]
     fn bytes_start_with_the_token() {
         let (begins, ends) = rows(&[3, 200]);
-        let t = build(&begins, &ends, PIECE);
-        let b = to_bytes(42, &t);
+        let t = build(&begins, &ends, PIECE, PIECE);
+        let at = 256;
+        let b = to_bytes(42, &t, at, 512);
         assert_eq!(u64::from_ne_bytes(b[..8].try_into().unwrap()), 42);
-        assert_eq!(b.len(), 16 + (t.items.len() + t.adds.len()) * 16);
         assert_eq!((t.items.len(), t.adds.len(), t.partial_rows), (5, 1, 4));
+        // Two slices of 256 columns: (1 split row + 4 partial rows) x 2 zeroed counters.
+        assert_eq!(b.len(), at + 5 * 2 * 4);
+        assert!(b[16 + (t.items.len() + t.adds.len()) * 16..].iter().all(|&x| x == 0), "zeros after the slots");
+    }
+
+    #[test]
+    fn whole_rows_grow_with_the_matrix() {
+        if std::env::var("OXSPARSE_SPMM_WARP_ROWS_WHOLE").is_ok() {
+            return;
+        }
+        assert_eq!(whole_max(0), PIECE);
+        assert_eq!(whole_max(186_936), PIECE, "ca-CondMat");
+        assert_eq!(whole_max(578_006), 2 * PIECE, "github_musae");
+        assert_eq!(whole_max(1_136_257), 5 * PIECE, "arxiv_like");
+        assert_eq!(whole_max(16_000_000), WHOLE_PIECES * PIECE);
     }
 
     #[test]
@@ -222,7 +302,7 @@ mod tests {
         }
         assert!(takes(169_343, 1_128_870, 169_343, 256), "arxiv_like");
         assert!(takes(37_700, 578_006, 37_700, 256) && takes(23_133, 186_936, 23_133, 512), "github_musae, ca-CondMat");
-        assert!(!takes(169_343, 1_128_870, 169_343, 128), "N = 128: the adds eat the gain");
+        assert!(takes(169_343, 1_128_870, 169_343, 128), "N = 128 since the adds run inside the kernel");
         assert!(!takes(11_631, 341_691, 11_631, 256), "crocodile: 29 a row");
         assert!(!takes(18_660, 1_581_554, 18_660, 256), "fb100_Cornell5: 85 a row");
         assert!(!takes(1_138_499, 5_890_944, 1_138_499, 256), "youtube_like: B of 1.2 GB");
