@@ -1,12 +1,13 @@
-// SpMM by warp rows: C = alpha * op(A) * op(B) + beta * C in FP32, with op(A) given as rows and
-// op(B) and C row-major (16-byte aligned rows), one batch, n a multiple of 128: the cases of the
-// tile kernel that preprocess gives to this kernel instead (src/ops/spmm/warp_rows.rs).
+// SpMM by warp rows: C = alpha * op(A) * op(B) + beta * C in FP32 or FP64 throughout, with op(A)
+// given as rows and op(B) and C row-major (16-byte aligned rows), one batch, n a multiple of a
+// warp's 16-byte vectors (128 FP32 columns, 64 FP64): the cases of the tile kernel that preprocess
+// gives to this kernel instead (src/ops/spmm/warp_rows.rs).
 //
 // The kernel (parameter block SpmmWarpRowsParams in src/kernels/params/spmm.rs),
-// oxs_spmm_warp_rows_f32_*, `_x2` for n a multiple of 256: a whole warp per item of preprocess's
-// table, each lane holding VECS 16-byte vectors of C's columns 128 apart, so that an entry's
-// column, value and address are paid once for 128 x VECS columns (the tile and short-row kernels
-// pay them for every 32 or 64). Stages, each a function below:
+// oxs_spmm_warp_rows_{f32,f64}_*, `_x2` for n a multiple of two warps' vectors: a whole warp per
+// item of preprocess's table, each lane holding VECS 16-byte vectors of C's columns COLS apart, so
+// that an entry's column, value and address are paid once for COLS x VECS columns (the tile and
+// short-row kernels pay them for every 32 or 64). Stages, each a function below:
 //   0. item: a whole row (up to a few hundred entries on large matrices), or a piece of PIECE
 //      entries of a longer one;
 //   1. load: the warp reads 32 of the item's entries at a time, coalesced, one a lane;
@@ -37,17 +38,20 @@ using namespace spmm;
 
 namespace {
 
-constexpr int VEC = 4;                          // floats a lane loads at once (16 bytes)
-constexpr int COLS = SPMM_WARP_ROWS_COLS;       // columns a warp covers with one vector a lane
-static_assert(COLS == WARP * VEC, "a vector a lane across the warp");
+// A lane's 16-byte vector of T and the columns a warp covers with one a lane.
+template <typename T>
+struct Lane {
+    static constexpr int VEC = 16 / sizeof(T);
+    static constexpr int COLS = WARP * VEC;
+    using Sum = Acc<T, VEC>;
+};
+static_assert(Lane<float>::COLS == SPMM_WARP_ROWS_COLS, "the launcher's FP32 columns a vector");
 constexpr int WARPS = BLOCK / WARP;             // items a block
 constexpr int UNROLL = SPMM_WARP_ROWS_UNROLL;   // entries whose B rows are in flight a lane
 constexpr int AHEAD = 2;                        // partial rows in flight a lane (stage 4; 4 spilled)
 constexpr int GROUP = 16;                       // pieces a group (stage 4)
 constexpr unsigned FULL = 0xffffffffu;
 constexpr uint64_t BEGIN_MASK = (1ull << 48) - 1;
-
-using Sum = Acc<float, VEC>;
 
 // ---- stage 0: the warp's item -------------------------------------------------------------------
 
@@ -64,8 +68,8 @@ __device__ __forceinline__ bool trusted(const SpmmWarpRowsParams& p) {
 
 // Item w of the table (16 bytes: begin | len << 48, then row | 0 << 32 for a whole row or
 // add slot | (slot + 1) << 32 for a piece, after the 16-byte header; see warp_rows.rs), or row w as stored when the table is not trusted. False: no item.
-template <typename I>
-__device__ __forceinline__ bool find_item(const SpmmWarpRowsParams& p, const Rows<float, I>& a, int64_t w, Item& it) {
+template <typename T, typename I>
+__device__ __forceinline__ bool find_item(const SpmmWarpRowsParams& p, const Rows<T, I>& a, int64_t w, Item& it) {
     if (trusted(p)) {
         if (w >= p.items) return false;
         const ulonglong2 s = __ldg(reinterpret_cast<const ulonglong2*>(p.table) + 1 + w);
@@ -80,23 +84,24 @@ __device__ __forceinline__ bool find_item(const SpmmWarpRowsParams& p, const Row
 
 // ---- stages 1 and 2: the products ---------------------------------------------------------------
 
-// acc[v] += the item's entries times their B rows' columns j + 128 v .. + 3. A column outside [0, k)
+// acc[v] += the item's entries times their B rows' columns j + COLS v .. + VEC - 1. A column outside [0, k)
 // (undefined input) becomes column 0 with value 0, as in the other kernels, so B is never read
 // out of bounds; shuffled slots past the round's entries load B row 0 and add nothing.
-template <int VECS, typename I>
-__device__ __forceinline__ void multiply(const Rows<float, I>& a, int64_t k, const Item& it, const float* bj, int64_t ldb, Sum (&acc)[VECS]) {
+template <typename T, int VECS, typename I>
+__device__ __forceinline__ void multiply(const Rows<T, I>& a, int64_t k, const Item& it, const T* bj, int64_t ldb, typename Lane<T>::Sum (&acc)[VECS]) {
+    constexpr int VEC = Lane<T>::VEC, COLS = Lane<T>::COLS;
     const int lane = threadIdx.x % WARP;
 #pragma unroll 1
     for (int o = 0; o < it.len; o += WARP) {
         const int count = min(WARP, it.len - o);
         int col = 0;
-        float val = 0.f;
+        T val = T(0);
         if (lane < count) {
             const int64_t q = it.begin + o + lane;
             const int64_t c = int64_t(__ldcs(a.cols + q)) - a.base;
             if (uint64_t(c) < uint64_t(k)) {
                 col = int(c);
-                val = a.template value<float>(q);
+                val = a.template value<T>(q);
             }
         }
         // One vector a lane: slots past the round's entries load nothing and add zeros (session 22,
@@ -105,19 +110,19 @@ __device__ __forceinline__ void multiply(const Rows<float, I>& a, int64_t k, con
         // 4 blocks a multiprocessor (the guarded loads spilled there; 3 blocks ran 221 -> 237 us).
 #pragma unroll 1
         for (int u0 = 0; u0 < count; u0 += UNROLL) {  // u0 + u < 32: u0 is at most 32 - UNROLL
-            Vec<float, VEC> bv[UNROLL][VECS];
-            float av[UNROLL];
+            Vec<T, VEC> bv[UNROLL][VECS];
+            T av[UNROLL];
 #pragma unroll
             for (int u = 0; u < UNROLL; ++u) {
-                const float* row = bj + int64_t(__shfl_sync(FULL, col, u0 + u)) * ldb;
+                const T* row = bj + int64_t(__shfl_sync(FULL, col, u0 + u)) * ldb;
                 av[u] = __shfl_sync(FULL, val, u0 + u);
 #pragma unroll
                 for (int v = 0; v < VECS; ++v) {
                     if (VECS > 1 || u0 + u < count) {
-                        bv[u][v] = load_vec<float, VEC>(row + v * COLS);
+                        bv[u][v] = load_vec<T, VEC>(row + v * COLS);
                     } else {
 #pragma unroll
-                        for (int i = 0; i < VEC; ++i) bv[u][v].v[i] = 0.f;
+                        for (int i = 0; i < VEC; ++i) bv[u][v].v[i] = T(0);
                     }
                 }
             }
@@ -135,21 +140,21 @@ __device__ __forceinline__ void multiply(const Rows<float, I>& a, int64_t k, con
 
 // ---- stage 3: the item's sums -------------------------------------------------------------------
 
-template <int VECS>
-__device__ __forceinline__ void write_row(const SpmmWarpRowsParams& p, int64_t row, int64_t j, const Sum (&acc)[VECS]) {
-    const Dense<float> c(p.c, 0);
-    const float alpha = load_scalar<float>(p.shape.alpha), beta = load_scalar<float>(p.shape.beta);
+template <typename T, int VECS>
+__device__ __forceinline__ void write_row(const SpmmWarpRowsParams& p, int64_t row, int64_t j, const typename Lane<T>::Sum (&acc)[VECS]) {
+    const Dense<T> c(p.c, 0);
+    const T alpha = load_scalar<T>(p.shape.alpha), beta = load_scalar<T>(p.shape.beta);
     const bool read_c = !is_zero(beta);
 #pragma unroll
-    for (int v = 0; v < VECS; ++v) write_c<float, float, VEC>(c, row, j + v * COLS, acc[v], alpha, beta, read_c);
+    for (int v = 0; v < VECS; ++v) write_c<T, T, Lane<T>::VEC>(c, row, j + v * Lane<T>::COLS, acc[v], alpha, beta, read_c);
 }
 
 // Partial row `slot`'s columns of this lane, kept in L2 for the warp that adds them.
-template <int VECS>
-__device__ __forceinline__ void store_partial(const SpmmWarpRowsParams& p, int64_t slot, int64_t j, const Sum (&acc)[VECS]) {
-    float* part = reinterpret_cast<float*>(p.partials) + slot * p.shape.n + j;
+template <typename T, int VECS>
+__device__ __forceinline__ void store_partial(const SpmmWarpRowsParams& p, int64_t slot, int64_t j, const typename Lane<T>::Sum (&acc)[VECS]) {
+    T* part = reinterpret_cast<T*>(p.partials) + slot * p.shape.n + j;
 #pragma unroll
-    for (int v = 0; v < VECS; ++v) __stcg(reinterpret_cast<float4*>(part + v * COLS), make_float4(acc[v].v[0], acc[v].v[1], acc[v].v[2], acc[v].v[3]));
+    for (int v = 0; v < VECS; ++v) __stcg(reinterpret_cast<uint4*>(part + v * Lane<T>::COLS), *reinterpret_cast<const uint4*>(&acc[v]));
 }
 
 // ---- stage 4: a split row's pieces added by the last to arrive ----------------------------------
@@ -170,29 +175,27 @@ __device__ __forceinline__ bool arrive(uint32_t* counter, int total) {
 
 // acc = the sum of partial rows first, first + stride, ... (count of them) in that order, read
 // from L2 (written by other warps of this launch).
-template <int VECS>
-__device__ __forceinline__ void add_partials(const SpmmWarpRowsParams& p, int64_t first, int64_t stride, int count, int64_t j, Sum (&acc)[VECS]) {
-    const float* parts = reinterpret_cast<const float*>(p.partials) + first * p.shape.n + j;
+template <typename T, int VECS>
+__device__ __forceinline__ void add_partials(const SpmmWarpRowsParams& p, int64_t first, int64_t stride, int count, int64_t j, typename Lane<T>::Sum (&acc)[VECS]) {
+    constexpr int VEC = Lane<T>::VEC;
+    const T* parts = reinterpret_cast<const T*>(p.partials) + first * p.shape.n + j;
 #pragma unroll
     for (int v = 0; v < VECS; ++v) acc[v].zero_all();
 #pragma unroll 1
     for (int t0 = 0; t0 < count; t0 += AHEAD) {
-        float4 q[AHEAD][VECS];
+        Vec<T, VEC> q[AHEAD][VECS];
 #pragma unroll
         for (int u = 0; u < AHEAD; ++u)
 #pragma unroll
             for (int v = 0; v < VECS; ++v)
-                if (t0 + u < count) q[u][v] = __ldcg(reinterpret_cast<const float4*>(parts + (t0 + u) * stride * p.shape.n + v * COLS));
+                if (t0 + u < count) *reinterpret_cast<uint4*>(&q[u][v]) = __ldcg(reinterpret_cast<const uint4*>(parts + (t0 + u) * stride * p.shape.n + v * Lane<T>::COLS));
 #pragma unroll
         for (int u = 0; u < AHEAD; ++u) {
             if (t0 + u >= count) break;
 #pragma unroll
-            for (int v = 0; v < VECS; ++v) {
-                acc[v].v[0] = acc[v].v[0] + q[u][v].x;
-                acc[v].v[1] = acc[v].v[1] + q[u][v].y;
-                acc[v].v[2] = acc[v].v[2] + q[u][v].z;
-                acc[v].v[3] = acc[v].v[3] + q[u][v].w;
-            }
+            for (int v = 0; v < VECS; ++v)
+#pragma unroll
+                for (int i = 0; i < VEC; ++i) acc[v].v[i] = acc[v].v[i] + q[u][v].v[i];
         }
     }
 }
@@ -201,7 +204,7 @@ __device__ __forceinline__ void add_partials(const SpmmWarpRowsParams& p, int64_
 // several groups the last group adds the groups' sums; whoever finishes the row writes C. The
 // split row's add slot (16 bytes after the items: row, first slot | count << 32) says which.
 // Counters (p.counters, one a column slice each): the split rows' first, then one per slot.
-template <int VECS>
+template <typename T, int VECS>
 __device__ __forceinline__ void finish_piece(const SpmmWarpRowsParams& p, const Item& it, int64_t j) {
     if (it.at >= p.adds) return;  // not from preprocess's table
     const ulonglong2 s = __ldg(reinterpret_cast<const ulonglong2*>(p.table) + 1 + p.items + it.at);
@@ -211,37 +214,37 @@ __device__ __forceinline__ void finish_piece(const SpmmWarpRowsParams& p, const 
     const int group = (it.slot - int(first)) / GROUP;
     const int64_t group_first = first + int64_t(group) * GROUP;
     uint32_t* counters = reinterpret_cast<uint32_t*>(p.counters);
-    Sum acc[VECS];
+    typename Lane<T>::Sum acc[VECS];
     const int64_t slices = gridDim.y;
     if (!arrive(counters + (p.adds + group_first) * slices + blockIdx.y, min(GROUP, count - group * GROUP))) return;
-    add_partials<VECS>(p, group_first, 1, min(GROUP, count - group * GROUP), j, acc);
+    add_partials<T, VECS>(p, group_first, 1, min(GROUP, count - group * GROUP), j, acc);
     if (count > GROUP) {
-        store_partial<VECS>(p, group_first, j, acc);  // the group's sum, read by the last group
+        store_partial<T, VECS>(p, group_first, j, acc);  // the group's sum, read by the last group
         if (!arrive(counters + it.at * slices + blockIdx.y, (count + GROUP - 1) / GROUP)) return;
-        add_partials<VECS>(p, first, GROUP, (count + GROUP - 1) / GROUP, j, acc);
+        add_partials<T, VECS>(p, first, GROUP, (count + GROUP - 1) / GROUP, j, acc);
     }
-    write_row<VECS>(p, row, j, acc);
+    write_row<T, VECS>(p, row, j, acc);
 }
 
 // ---- the kernel ---------------------------------------------------------------------------------
 
-template <int VECS, typename I>
+template <typename T, int VECS, typename I>
 __device__ void warp_rows(const SpmmWarpRowsParams& p) {
-    const Rows<float, I> a(p.a, 0);
+    const Rows<T, I> a(p.a, 0);
     Item it;
-    if (!find_item<I>(p, a, int64_t(blockIdx.x) * WARPS + threadIdx.x / WARP, it)) return;  // whole warps
-    const Dense<const float> b(p.b, 0);
-    const int64_t j = int64_t(blockIdx.y) * COLS * VECS + (threadIdx.x % WARP) * VEC;  // the lane's first column
-    Sum acc[VECS];
+    if (!find_item<T, I>(p, a, int64_t(blockIdx.x) * WARPS + threadIdx.x / WARP, it)) return;  // whole warps
+    const Dense<const T> b(p.b, 0);
+    const int64_t j = int64_t(blockIdx.y) * Lane<T>::COLS * VECS + (threadIdx.x % WARP) * Lane<T>::VEC;  // the lane's first column
+    typename Lane<T>::Sum acc[VECS];
 #pragma unroll
     for (int v = 0; v < VECS; ++v) acc[v].zero_all();
-    multiply<VECS, I>(a, p.shape.k, it, b.values + j, b.row_stride, acc);
+    multiply<T, VECS, I>(a, p.shape.k, it, b.values + j, b.row_stride, acc);
     if (it.slot < 0) {
-        write_row<VECS>(p, it.at, j, acc);
+        write_row<T, VECS>(p, it.at, j, acc);
         return;
     }
-    store_partial<VECS>(p, it.slot, j, acc);
-    finish_piece<VECS>(p, it, j);
+    store_partial<T, VECS>(p, it.slot, j, acc);
+    finish_piece<T, VECS>(p, it, j);
 }
 
 }  // namespace
@@ -249,8 +252,11 @@ __device__ void warp_rows(const SpmmWarpRowsParams& p) {
 // 6 blocks a multiprocessor (40 registers, a few bytes spilled outside the loop) for one vector a
 // lane: session 22's lab measured the bound against none (63 registers), 102 against 122 us on
 // arxiv_like N = 128; 5 blocks (48 registers, no spill) ran 139 -> 149 us in the library. Two
-// vectors: 4 blocks (64 registers).
-extern "C" __global__ void __launch_bounds__(BLOCK, 6) oxs_spmm_warp_rows_f32_i32(const SpmmWarpRowsParams p) { warp_rows<1, int32_t>(p); }
-extern "C" __global__ void __launch_bounds__(BLOCK, 6) oxs_spmm_warp_rows_f32_i64(const SpmmWarpRowsParams p) { warp_rows<1, int64_t>(p); }
-extern "C" __global__ void __launch_bounds__(BLOCK, 4) oxs_spmm_warp_rows_x2_f32_i32(const SpmmWarpRowsParams p) { warp_rows<2, int32_t>(p); }
-extern "C" __global__ void __launch_bounds__(BLOCK, 4) oxs_spmm_warp_rows_x2_f32_i64(const SpmmWarpRowsParams p) { warp_rows<2, int64_t>(p); }
+// vectors: 4 blocks (64 registers). FP64 takes the same bounds (the same bytes a lane).
+#define OXS_WARP_ROWS(T, SFX)                                                                                                                      \
+    extern "C" __global__ void __launch_bounds__(BLOCK, 6) oxs_spmm_warp_rows_##SFX##_i32(const SpmmWarpRowsParams p) { warp_rows<T, 1, int32_t>(p); }    \
+    extern "C" __global__ void __launch_bounds__(BLOCK, 6) oxs_spmm_warp_rows_##SFX##_i64(const SpmmWarpRowsParams p) { warp_rows<T, 1, int64_t>(p); }    \
+    extern "C" __global__ void __launch_bounds__(BLOCK, 4) oxs_spmm_warp_rows_x2_##SFX##_i32(const SpmmWarpRowsParams p) { warp_rows<T, 2, int32_t>(p); } \
+    extern "C" __global__ void __launch_bounds__(BLOCK, 4) oxs_spmm_warp_rows_x2_##SFX##_i64(const SpmmWarpRowsParams p) { warp_rows<T, 2, int64_t>(p); }
+OXS_WARP_ROWS(float, f32)
+OXS_WARP_ROWS(double, f64)

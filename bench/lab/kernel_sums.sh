@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Per-call kernel time of FP32 SpMM after preprocess, row-major N = 32 / 64 / 128 / 256, for
+# Per-call kernel time of SpMM after preprocess (FP32, or PRECISIONS: FP64 runs N = 128 only),
+# row-major N = 32 / 64 / 128 / 256, for
 # settings side by side: each argument after the matrices' list is a setting "label=ENV=VALUE,..."
 # or "label=@path/to/bench" (default build .device-lab/new-bench). Nsight durations (warm L2,
 # CACHE=none) of every SpMM kernel of a call, summed (a call may launch two), averaged over its two
@@ -25,7 +26,7 @@ for m in ${MATRICES:?}; do
         esac
         f="$tmp/run.csv"
         env "${envs[@]}" "$NCU" --clock-control none --cache-control none --metrics gpu__time_duration.sum --csv --print-units base \
-            -k "regex:oxs_spmm_" "$bin" --ops SpMM --spmm-precisions fp32 --runs 1 --warmup 0 --passes 1 --rmat-set none \
+            -k "regex:oxs_spmm_" "$bin" --ops SpMM --spmm-precisions "${PRECISIONS:-fp32}" --runs 1 --warmup 0 --passes 1 --rmat-set none \
             "${src[@]}" >"$f" 2>/dev/null
         python3 - "$f" "$m" "$label" <<'PY'
 import csv, io, sys

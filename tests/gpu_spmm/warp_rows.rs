@@ -1,17 +1,19 @@
-//! Warp rows (src/ops/spmm/warp_rows.rs): after preprocess, an FP32 matrix of at most 16 entries
-//! a row on average, times an op(B) of a multiple of 128 columns, runs a warp per row or row piece,
+//! Warp rows (src/ops/spmm/warp_rows.rs): after preprocess, an FP32 or FP64 matrix of at most 16
+//! entries a row on average, times an op(B) of a multiple of 128 columns, runs a warp per row or row piece,
 //! the pieces of long rows added in piece order by the last to arrive, in groups of 16. Against
 //! the float64 reference over index types and bases, both pointer modes, op(A) read as stored and
 //! through row views (CSC and COO), n of 128 (one vector a lane), 256 and 512 (two) and 384 (three
 //! slices of 128), rows of one piece, of just over two, of five, hubs of hundreds of pieces (two
 //! levels of adds), rows a warp takes whole though longer than a piece (a matrix of 436K entries),
-//! empty rows, beta zero (C poisoned) and not; and the choice. The first three cases pass the
+//! empty rows, beta zero (C poisoned) and not; FP64 at n = 64 / 192 (one vector) and 128 / 256
+//! (two); and the choice. The first three cases pass the
 //! measured rule (at least 128K entries, at most 16 a row); the device suite's
 //! `OXSPARSE_SPMM_KERNEL=warp_rows` pass runs the small ones, and every FP32 case of the other
 //! groups that fits, on warp rows too.
 
 use super::harness::*;
 use super::*;
+use oxsparse::types::DataType::CUDA_R_64F;
 
 pub fn cases() -> Vec<Case> {
     let shapes: [((i64, i64, i64), Pattern); 8] = [
@@ -37,15 +39,32 @@ pub fn cases() -> Vec<Case> {
         // Leading dimensions that keep 16-byte rows (the kernel's condition): padded by 0 or 4 / 8.
         cases.push(Case { pad_b: pick(&[0, 4], i), pad_c: pick(&[8, 0], i), ..vary(case, 27_000 + i) });
     }
+    // FP64: 64 columns a vector, so n = 128 and 256 run two vectors a lane (the rule's, the first
+    // two), 192 and 64 one (forced only).
+    let f64_shapes: [((i64, i64, i64), Pattern); 4] = [
+        ((20_000, 20_000, 128), Pattern::Skewed(25_000)),
+        ((30_000, 40_000, 256), Pattern::Skewed(40_000)),
+        ((3_000, 2_000, 192), Pattern::Skewed(1_999)),
+        ((200, 129, 64), Pattern::Dense),
+    ];
+    for (i, &(shape, pattern)) in f64_shapes.iter().enumerate() {
+        let (fmt, op_a) = pick(&formats, i);
+        let case = Case { op_a, pattern, order_b: ROW, order_c: ROW, preprocess: true, types: F64, ..Case::new(fmt, shape) };
+        // Leading dimensions that keep 16-byte rows: padded by 0 or 2 / 4 doubles.
+        cases.push(Case { pad_b: pick(&[0, 2], i), pad_c: pick(&[4, 0], i), ..vary(case, 27_100 + i) });
+    }
     cases
 }
+
+const F64: Types = (CUDA_R_64F, CUDA_R_64F, CUDA_R_64F);
 
 #[test]
 fn warp_rows_match_the_reference() {
     sweep("spmm warp rows (after preprocess)", &cases());
 }
 
-/// A sparse graph of ~250K entries (13 a row, one hub of 20000) times 256 and 128 columns:
+/// A sparse graph of ~250K entries (13 a row, one hub of 20000) times 256 and 128 columns (and
+/// FP64 at 128):
 /// preprocess takes warp rows, which add the hub in pieces of 64 where the tiles cut it elsewhere:
 /// the bits differ from the plain call's, both are right, and a second preprocessed call repeats
 /// them (the arrival counters were left at zero). Skipped when OXSPARSE_SPMM_KERNEL forces a
@@ -55,8 +74,8 @@ fn preprocess_takes_warp_rows_for_sparse_graphs() {
     let Some(_gpu) = gpu("spmm warp rows: the choice") else { return };
     let h = CHandle::new();
     let graph = |n| Case { order_b: ROW, order_c: ROW, pattern: Pattern::Skewed(25_000), ..Case::new(Fmt::Csr, (20_000, 20_000, n)) };
-    if !probe_choice(&h, "warp rows", &[(graph(256), true), (graph(128), true)]) {
+    if !probe_choice(&h, "warp rows", &[(graph(256), true), (graph(128), true), (Case { types: F64, ..graph(128) }, true)]) {
         return;
     }
-    println!("spmm warp rows: the choice: a sparse graph of 250K entries on warp rows at n = 256 and 128");
+    println!("spmm warp rows: the choice: a sparse graph of 250K entries on warp rows at n = 256 and 128, and in FP64 at 128");
 }

@@ -413,7 +413,7 @@ fn build_warp_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Re
     if plan::print_enabled() {
         eprintln!("oxsparse: SpMM preprocess: warp rows, {} items, {} split rows, {} partial rows", table.items.len(), table.adds.len(), table.partial_rows);
     }
-    kernels::vector_ops::copy_to_device_and_wait(h, ws + p.warp_rows_at as u64, &warp_rows::to_bytes(token, &table, layout.counters_at, p.dims.n))?;
+    kernels::vector_ops::copy_to_device_and_wait(h, ws + p.warp_rows_at as u64, &warp_rows::to_bytes(token, &table, layout.counters_at, p.dims.n, p.types.ab))?;
     Ok(Some(RowKernel::WarpRows { items: table.items.len() as u32, adds: table.adds.len() as u32 }))
 }
 
@@ -675,7 +675,7 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
             };
             let at = ws + p.warp_rows_at as u64;
             let wp = SpmmWarpRowsParams { shape: kshape, a: rows(call, p, ws), b, c, table: at, token, items: items as i64, adds: adds as i64, partials: at + layout.partials_at as u64, counters: at + layout.counters_at as u64 };
-            k::warp_rows(h, &wp, p.index)?;
+            k::warp_rows(h, &wp, types.ab, p.index)?;
         }
         Kernel::Tiles { .. } if row_kernel != RowKernel::Tiles => {
             let (split, blocks, shape) = match (row_kernel, p.tiles.and_then(|t| t.split_at)) {

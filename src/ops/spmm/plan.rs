@@ -14,7 +14,7 @@ use crate::kernels::row_view::{self, RowViewSource};
 use crate::kernels::spmm::Types;
 use crate::kernels::spmm_tc::{self, TcLayout};
 use crate::types::DataType::*;
-use crate::types::{IndexType, MathMode, Operation, Order, ReorderMode};
+use crate::types::{DataType, IndexType, MathMode, Operation, Order, ReorderMode};
 use std::fmt;
 
 /// Sub-arrays of the workspace start on this boundary.
@@ -134,11 +134,11 @@ pub struct WarpRowsLayout {
 }
 
 impl WarpRowsLayout {
-    fn new(m: i64, nnz: i64, n: i64) -> WarpRowsLayout {
+    fn new(m: i64, nnz: i64, n: i64, value: DataType) -> WarpRowsLayout {
         let room = warp_rows::room(m, nnz);
         let counters_at = align_up(warp_rows::table_bytes(room));
-        let partials_at = counters_at + align_up(warp_rows::counter_bytes(room.adds, room.partial_rows, n));
-        WarpRowsLayout { room, counters_at, partials_at, bytes: partials_at + align_up(room.partial_rows as usize * n as usize * 4) }
+        let partials_at = counters_at + align_up(warp_rows::counter_bytes(room.adds, room.partial_rows, n, value));
+        WarpRowsLayout { room, counters_at, partials_at, bytes: partials_at + align_up(room.partial_rows as usize * n as usize * value.size_bytes() as usize) }
     }
 }
 
@@ -518,8 +518,8 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
     let warp = matches!(p.kernel, Kernel::Tiles { .. })
         && shared_structure
         && warp_rows::fits(types.ab, types.c, types.compute, d.n, d.batches as i64, stage_b || stage_c)
-        && warp_rows::takes(d.m, call.a.nnz, d.k, d.n);
-    p.warp_rows = warp.then(|| WarpRowsLayout::new(d.m, call.a.nnz, d.n));
+        && warp_rows::takes(d.m, call.a.nnz, d.k, d.n, types.ab);
+    p.warp_rows = warp.then(|| WarpRowsLayout::new(d.m, call.a.nnz, d.n, types.ab));
     let total = p.warp_rows_at + p.warp_rows.map_or(0, |w| w.bytes);
     p.workspace = if total > 0 { ALIGN + total } else { 0 };
     p

@@ -14,7 +14,10 @@
 //! vsp_sctap1-2b 41 against 42; N = 256 within 3% of session 22's two kernels or better. The
 //! session-22 lab had shown the kernel slower from ~80 entries a row (fb100_MIT8, fb100_Cornell5)
 //! and where op(B) is many times L2 (youtube_like, 583 MB at N = 128: 888 against 758 us). Hence
-//! the rule (`takes`): n a multiple of 128, rows of at most 16 entries on average.
+//! the rule (`takes`): n a multiple of 128, rows of at most 16 entries on average. FP64 runs the
+//! same kernel with 64 columns a vector, taken at n a multiple of 128 (two vectors a lane): at N =
+//! 128 arxiv_like 240 against the tiles' 280 us, github_musae 100 against 125, vsp_model1 73
+//! against 105.
 //!
 //! The table, after a 16-byte header whose first u64 is preprocess's token: `items` slots of 16
 //! bytes, `begin | len << 48`, then `row` for a whole row or `add slot | (slot + 1) << 32` for a
@@ -40,8 +43,6 @@ pub const MIN_NNZ: i64 = 128 * 1024;
 /// op(B) of at most this many bytes: arxiv_like N = 256 (173 MB) gained, youtube_like N = 128 (583
 /// MB) lost, where the tile kernel's column slices taken in order keep a slice of B in L2.
 pub const B_BYTES_MAX: u64 = 200 << 20;
-/// Columns a warp covers with one vector a lane (kernels/spmm_warp_rows.cu `COLS`).
-pub const COLS: i64 = crate::kernels::params::spmm::SPMM_WARP_ROWS_COLS as i64;
 const BEGIN_BITS: u32 = 48;
 pub const SLOT_BYTES: usize = 16;
 const HEADER_BYTES: usize = 16;
@@ -52,19 +53,26 @@ pub fn forced() -> bool {
     forced_kernel() == Some(ForcedKernel::WarpRows)
 }
 
-/// Whether a call of these types and layout can run the kernel: FP32 throughout, op(B) and C
-/// row-major without staging, one batch, n a multiple of COLS.
+/// Columns a warp covers with one 16-byte vector a lane: 128 FP32, 64 FP64.
+pub fn cols(value: DataType) -> i64 {
+    crate::kernels::spmm::warp_rows_cols(value)
+}
+
+/// Whether a call of these types and layout can run the kernel: FP32 or FP64 throughout, op(B)
+/// and C row-major without staging, one batch, n a multiple of `cols`.
 pub fn fits(ab: DataType, c: DataType, compute: DataType, n: i64, batches: i64, staged: bool) -> bool {
-    let f32 = DataType::CUDA_R_32F;
-    ab == f32 && c == f32 && compute == f32 && n > 0 && n % COLS == 0 && batches == 1 && !staged
+    let real = ab == DataType::CUDA_R_32F || ab == DataType::CUDA_R_64F;
+    real && c == ab && compute == ab && n > 0 && n % cols(ab) == 0 && batches == 1 && !staged
 }
 
 /// Whether the measured rule gives a matrix of `m` rows and `nnz` entries times a k x n op(B) of
-/// FP32 to this kernel (see the module comment; `fits` asks for n a multiple of COLS), or the
-/// kernel is forced.
-pub fn takes(m: i64, nnz: i64, k: i64, n: i64) -> bool {
-    let b_bytes = (k.max(0) as u64).saturating_mul(n.max(0) as u64).saturating_mul(4);
-    forced() || (nnz >= MIN_NNZ && nnz <= MEAN_MAX * m && b_bytes <= B_BYTES_MAX && nnz <= MAX_NNZ)
+/// `value` to this kernel (see the module comment; `fits` asks for n a multiple of `cols`), or the
+/// kernel is forced. FP64 asks for two vectors a lane (n a multiple of 128: the bytes a lane of
+/// FP32 at 256); its one-vector kernel spills and was not measured.
+pub fn takes(m: i64, nnz: i64, k: i64, n: i64, value: DataType) -> bool {
+    let b_bytes = (k.max(0) as u64).saturating_mul(n.max(0) as u64).saturating_mul(value.size_bytes());
+    let n_ok = value != DataType::CUDA_R_64F || n % (2 * cols(value)) == 0;
+    forced() || (n_ok && nnz >= MIN_NNZ && nnz <= MEAN_MAX * m && b_bytes <= B_BYTES_MAX && nnz <= MAX_NNZ)
 }
 
 /// Entries at most (slots hold 48-bit entry offsets and 32-bit rows and slots; the room below
@@ -94,8 +102,8 @@ pub fn table_bytes(room: Room) -> usize {
 /// Bytes of the arrival counters for `adds` split rows of `partial_rows` pieces at n columns: a
 /// u32 per split row and per partial row (its group's counter when it starts a group), per column
 /// slice of the grid.
-pub fn counter_bytes(adds: i64, partial_rows: i64, n: i64) -> usize {
-    (adds.max(0) + partial_rows.max(0)) as usize * crate::kernels::spmm::warp_rows_slices(n) as usize * 4
+pub fn counter_bytes(adds: i64, partial_rows: i64, n: i64, value: DataType) -> usize {
+    (adds.max(0) + partial_rows.max(0)) as usize * crate::kernels::spmm::warp_rows_slices(n, value) as usize * 4
 }
 
 /// The items and adds for rows `begins[r] .. ends[r]` (entry offsets) in pieces of `piece`.
@@ -167,8 +175,8 @@ pub fn fits_room(t: &Table, room: Room) -> bool {
 
 /// The bytes to upload: the header (token, 0), the items, the adds; then zeros up to
 /// `counters_at` and for the counters of `n` columns (which the kernel leaves zero).
-pub fn to_bytes(token: u64, t: &Table, counters_at: usize, n: i64) -> Vec<u8> {
-    let counters = counter_bytes(t.adds.len() as i64, t.partial_rows, n);
+pub fn to_bytes(token: u64, t: &Table, counters_at: usize, n: i64, value: DataType) -> Vec<u8> {
+    let counters = counter_bytes(t.adds.len() as i64, t.partial_rows, n, value);
     let mut out = Vec::with_capacity(counters_at + counters);
     out.extend_from_slice(&token.to_ne_bytes());
     out.extend_from_slice(&0u64.to_ne_bytes());
@@ -271,7 +279,7 @@ mod tests {
         let (begins, ends) = rows(&[3, 200]);
         let t = build(&begins, &ends, PIECE, PIECE);
         let at = 256;
-        let b = to_bytes(42, &t, at, 512);
+        let b = to_bytes(42, &t, at, 512, DataType::CUDA_R_32F);
         assert_eq!(u64::from_ne_bytes(b[..8].try_into().unwrap()), 42);
         assert_eq!((t.items.len(), t.adds.len(), t.partial_rows), (5, 1, 4));
         // Two slices of 256 columns: (1 split row + 4 partial rows) x 2 zeroed counters.
@@ -296,16 +304,20 @@ mod tests {
         let f32 = DataType::CUDA_R_32F;
         assert!(fits(f32, f32, f32, 128, 1, false) && fits(f32, f32, f32, 512, 1, false));
         assert!(!fits(f32, f32, f32, 64, 1, false) && !fits(f32, f32, f32, 128, 2, false) && !fits(f32, f32, f32, 128, 1, true));
-        assert!(!fits(DataType::CUDA_R_64F, DataType::CUDA_R_64F, DataType::CUDA_R_64F, 128, 1, false));
+        let f64 = DataType::CUDA_R_64F;
+        assert!(fits(f64, f64, f64, 64, 1, false) && fits(f64, f64, f64, 128, 1, false) && !fits(f64, f64, f64, 32, 1, false));
+        assert!(!fits(f64, f64, f32, 128, 1, false) && !fits(f32, f32, f64, 128, 1, false), "one type throughout");
+        assert!(!fits(DataType::CUDA_R_16F, DataType::CUDA_R_32F, f32, 128, 1, false));
         if forced() {
             return;
         }
-        assert!(takes(169_343, 1_128_870, 169_343, 256), "arxiv_like");
-        assert!(takes(37_700, 578_006, 37_700, 256) && takes(23_133, 186_936, 23_133, 512), "github_musae, ca-CondMat");
-        assert!(takes(169_343, 1_128_870, 169_343, 128), "N = 128 since the adds run inside the kernel");
-        assert!(!takes(11_631, 341_691, 11_631, 256), "crocodile: 29 a row");
-        assert!(!takes(18_660, 1_581_554, 18_660, 256), "fb100_Cornell5: 85 a row");
-        assert!(!takes(1_138_499, 5_890_944, 1_138_499, 256), "youtube_like: B of 1.2 GB");
-        assert!(!takes(2_708, 10_556, 2_708, 256), "cora: small");
+        assert!(takes(169_343, 1_128_870, 169_343, 256, f32), "arxiv_like");
+        assert!(takes(37_700, 578_006, 37_700, 256, f32) && takes(23_133, 186_936, 23_133, 512, f32), "github_musae, ca-CondMat");
+        assert!(takes(169_343, 1_128_870, 169_343, 128, f32), "N = 128 since the adds run inside the kernel");
+        assert!(!takes(11_631, 341_691, 11_631, 256, f32), "crocodile: 29 a row");
+        assert!(!takes(18_660, 1_581_554, 18_660, 256, f32), "fb100_Cornell5: 85 a row");
+        assert!(!takes(1_138_499, 5_890_944, 1_138_499, 256, f32), "youtube_like: B of 1.2 GB");
+        assert!(!takes(2_708, 10_556, 2_708, 256, f32), "cora: small");
+        assert!(takes(169_343, 1_128_870, 169_343, 128, f64) && !takes(169_343, 1_128_870, 169_343, 64, f64), "FP64: two vectors a lane");
     }
 }
