@@ -38,14 +38,24 @@ using namespace spmm;
 
 namespace {
 
-// A lane's 16-byte vector of T and the columns a warp covers with one a lane.
-template <typename T>
+// The types and shape of a lane's work: op(A) and op(B) values V, C values O, sums in C; a lane
+// loads VEC values of V at once (16 bytes, or 8 for 16-bit values at 128 columns), so a warp
+// covers COLS columns with one vector a lane.
+template <typename V_, typename O_, typename C_, int VEC_>
 struct Lane {
-    static constexpr int VEC = 16 / sizeof(T);
+    using V = V_;
+    using O = O_;
+    using C = C_;
+    static constexpr int VEC = VEC_;
     static constexpr int COLS = WARP * VEC;
-    using Sum = Acc<T, VEC>;
+    using Sum = Acc<C, VEC>;
+    // A lane's sums as 16-byte words (its columns of a partial row, in the compute type).
+    static constexpr int WORDS = int(sizeof(Sum) / 16);
+    static_assert(sizeof(V) * VEC == 16 || sizeof(V) * VEC == 8, "16- or 8-byte vectors");
+    static_assert(sizeof(Sum) % 16 == 0, "whole 16-byte words of sums");
 };
-static_assert(Lane<float>::COLS == SPMM_WARP_ROWS_COLS, "the launcher's FP32 columns a vector");
+using F32 = Lane<float, float, float, 4>;
+static_assert(F32::COLS == SPMM_WARP_ROWS_COLS, "the launcher's FP32 columns a vector");
 constexpr int WARPS = BLOCK / WARP;             // items a block
 constexpr int UNROLL = SPMM_WARP_ROWS_UNROLL;   // entries whose B rows are in flight a lane
 constexpr int AHEAD = 2;                        // partial rows in flight a lane (stage 4; 4 spilled)
@@ -68,8 +78,8 @@ __device__ __forceinline__ bool trusted(const SpmmWarpRowsParams& p) {
 
 // Item w of the table (16 bytes: begin | len << 48, then row | 0 << 32 for a whole row or
 // add slot | (slot + 1) << 32 for a piece, after the 16-byte header; see warp_rows.rs), or row w as stored when the table is not trusted. False: no item.
-template <typename T, typename I>
-__device__ __forceinline__ bool find_item(const SpmmWarpRowsParams& p, const Rows<T, I>& a, int64_t w, Item& it) {
+template <typename V, typename I>
+__device__ __forceinline__ bool find_item(const SpmmWarpRowsParams& p, const Rows<V, I>& a, int64_t w, Item& it) {
     if (trusted(p)) {
         if (w >= p.items) return false;
         const ulonglong2 s = __ldg(reinterpret_cast<const ulonglong2*>(p.table) + 1 + w);
@@ -87,21 +97,23 @@ __device__ __forceinline__ bool find_item(const SpmmWarpRowsParams& p, const Row
 // acc[v] += the item's entries times their B rows' columns j + COLS v .. + VEC - 1. A column outside [0, k)
 // (undefined input) becomes column 0 with value 0, as in the other kernels, so B is never read
 // out of bounds; shuffled slots past the round's entries load B row 0 and add nothing.
-template <typename T, int VECS, typename I>
-__device__ __forceinline__ void multiply(const Rows<T, I>& a, int64_t k, const Item& it, const T* bj, int64_t ldb, typename Lane<T>::Sum (&acc)[VECS]) {
-    constexpr int VEC = Lane<T>::VEC, COLS = Lane<T>::COLS;
+template <typename L, int VECS, typename I>
+__device__ __forceinline__ void multiply(const Rows<typename L::V, I>& a, int64_t k, const Item& it, const typename L::V* bj, int64_t ldb, typename L::Sum (&acc)[VECS]) {
+    using V = typename L::V;
+    using C = typename L::C;
+    constexpr int VEC = L::VEC, COLS = L::COLS;
     const int lane = threadIdx.x % WARP;
 #pragma unroll 1
     for (int o = 0; o < it.len; o += WARP) {
         const int count = min(WARP, it.len - o);
         int col = 0;
-        T val = T(0);
+        C val = C(0);
         if (lane < count) {
             const int64_t q = it.begin + o + lane;
             const int64_t c = int64_t(__ldcs(a.cols + q)) - a.base;
             if (uint64_t(c) < uint64_t(k)) {
                 col = int(c);
-                val = a.template value<T>(q);
+                val = a.template value<C>(q);
             }
         }
         // One vector a lane: slots past the round's entries load nothing and add zeros (session 22,
@@ -110,19 +122,19 @@ __device__ __forceinline__ void multiply(const Rows<T, I>& a, int64_t k, const I
         // 4 blocks a multiprocessor (the guarded loads spilled there; 3 blocks ran 221 -> 237 us).
 #pragma unroll 1
         for (int u0 = 0; u0 < count; u0 += UNROLL) {  // u0 + u < 32: u0 is at most 32 - UNROLL
-            Vec<T, VEC> bv[UNROLL][VECS];
-            T av[UNROLL];
+            Vec<V, VEC> bv[UNROLL][VECS];
+            C av[UNROLL];
 #pragma unroll
             for (int u = 0; u < UNROLL; ++u) {
-                const T* row = bj + int64_t(__shfl_sync(FULL, col, u0 + u)) * ldb;
+                const V* row = bj + int64_t(__shfl_sync(FULL, col, u0 + u)) * ldb;
                 av[u] = __shfl_sync(FULL, val, u0 + u);
 #pragma unroll
                 for (int v = 0; v < VECS; ++v) {
                     if (VECS > 1 || u0 + u < count) {
-                        bv[u][v] = load_vec<T, VEC>(row + v * COLS);
+                        bv[u][v] = load_vec<V, VEC>(row + v * COLS);
                     } else {
 #pragma unroll
-                        for (int i = 0; i < VEC; ++i) bv[u][v].v[i] = T(0);
+                        for (int i = 0; i < VEC; ++i) bv[u][v].v[i] = from_compute<V>(C(0));
                     }
                 }
             }
@@ -132,7 +144,7 @@ __device__ __forceinline__ void multiply(const Rows<T, I>& a, int64_t k, const I
 #pragma unroll
                 for (int v = 0; v < VECS; ++v)
 #pragma unroll
-                    for (int i = 0; i < VEC; ++i) acc[v].v[i] = acc[v].v[i] + av[u] * bv[u][v].v[i];
+                    for (int i = 0; i < VEC; ++i) acc[v].v[i] = acc[v].v[i] + av[u] * to_compute<C>(bv[u][v].v[i]);
             }
         }
     }
@@ -140,21 +152,24 @@ __device__ __forceinline__ void multiply(const Rows<T, I>& a, int64_t k, const I
 
 // ---- stage 3: the item's sums -------------------------------------------------------------------
 
-template <typename T, int VECS>
-__device__ __forceinline__ void write_row(const SpmmWarpRowsParams& p, int64_t row, int64_t j, const typename Lane<T>::Sum (&acc)[VECS]) {
-    const Dense<T> c(p.c, 0);
-    const T alpha = load_scalar<T>(p.shape.alpha), beta = load_scalar<T>(p.shape.beta);
+template <typename L, int VECS>
+__device__ __forceinline__ void write_row(const SpmmWarpRowsParams& p, int64_t row, int64_t j, const typename L::Sum (&acc)[VECS]) {
+    using C = typename L::C;
+    const Dense<typename L::O> c(p.c, 0);
+    const C alpha = load_scalar<C>(p.shape.alpha), beta = load_scalar<C>(p.shape.beta);
     const bool read_c = !is_zero(beta);
 #pragma unroll
-    for (int v = 0; v < VECS; ++v) write_c<T, T, Lane<T>::VEC>(c, row, j + v * Lane<T>::COLS, acc[v], alpha, beta, read_c);
+    for (int v = 0; v < VECS; ++v) write_c<typename L::O, C, L::VEC>(c, row, j + v * L::COLS, acc[v], alpha, beta, read_c);
 }
 
 // Partial row `slot`'s columns of this lane, kept in L2 for the warp that adds them.
-template <typename T, int VECS>
-__device__ __forceinline__ void store_partial(const SpmmWarpRowsParams& p, int64_t slot, int64_t j, const typename Lane<T>::Sum (&acc)[VECS]) {
-    T* part = reinterpret_cast<T*>(p.partials) + slot * p.shape.n + j;
+template <typename L, int VECS>
+__device__ __forceinline__ void store_partial(const SpmmWarpRowsParams& p, int64_t slot, int64_t j, const typename L::Sum (&acc)[VECS]) {
+    typename L::C* part = reinterpret_cast<typename L::C*>(p.partials) + slot * p.shape.n + j;
 #pragma unroll
-    for (int v = 0; v < VECS; ++v) __stcg(reinterpret_cast<uint4*>(part + v * Lane<T>::COLS), *reinterpret_cast<const uint4*>(&acc[v]));
+    for (int v = 0; v < VECS; ++v)
+#pragma unroll
+        for (int w = 0; w < L::WORDS; ++w) __stcg(reinterpret_cast<uint4*>(part + v * L::COLS) + w, reinterpret_cast<const uint4*>(&acc[v])[w]);
 }
 
 // ---- stage 4: a split row's pieces added by the last to arrive ----------------------------------
@@ -175,27 +190,30 @@ __device__ __forceinline__ bool arrive(uint32_t* counter, int total) {
 
 // acc = the sum of partial rows first, first + stride, ... (count of them) in that order, read
 // from L2 (written by other warps of this launch).
-template <typename T, int VECS>
-__device__ __forceinline__ void add_partials(const SpmmWarpRowsParams& p, int64_t first, int64_t stride, int count, int64_t j, typename Lane<T>::Sum (&acc)[VECS]) {
-    constexpr int VEC = Lane<T>::VEC;
-    const T* parts = reinterpret_cast<const T*>(p.partials) + first * p.shape.n + j;
+template <typename L, int VECS>
+__device__ __forceinline__ void add_partials(const SpmmWarpRowsParams& p, int64_t first, int64_t stride, int count, int64_t j, typename L::Sum (&acc)[VECS]) {
+    using Sum = typename L::Sum;
+    const typename L::C* parts = reinterpret_cast<const typename L::C*>(p.partials) + first * p.shape.n + j;
 #pragma unroll
     for (int v = 0; v < VECS; ++v) acc[v].zero_all();
 #pragma unroll 1
     for (int t0 = 0; t0 < count; t0 += AHEAD) {
-        Vec<T, VEC> q[AHEAD][VECS];
+        Sum q[AHEAD][VECS];
 #pragma unroll
         for (int u = 0; u < AHEAD; ++u)
 #pragma unroll
             for (int v = 0; v < VECS; ++v)
-                if (t0 + u < count) *reinterpret_cast<uint4*>(&q[u][v]) = __ldcg(reinterpret_cast<const uint4*>(parts + (t0 + u) * stride * p.shape.n + v * Lane<T>::COLS));
+                if (t0 + u < count)
+#pragma unroll
+                    for (int w = 0; w < L::WORDS; ++w)
+                        reinterpret_cast<uint4*>(&q[u][v])[w] = __ldcg(reinterpret_cast<const uint4*>(parts + (t0 + u) * stride * p.shape.n + v * L::COLS) + w);
 #pragma unroll
         for (int u = 0; u < AHEAD; ++u) {
             if (t0 + u >= count) break;
 #pragma unroll
             for (int v = 0; v < VECS; ++v)
 #pragma unroll
-                for (int i = 0; i < VEC; ++i) acc[v].v[i] = acc[v].v[i] + q[u][v].v[i];
+                for (int i = 0; i < L::VEC; ++i) acc[v].v[i] = acc[v].v[i] + q[u][v].v[i];
         }
     }
 }
@@ -204,7 +222,7 @@ __device__ __forceinline__ void add_partials(const SpmmWarpRowsParams& p, int64_
 // several groups the last group adds the groups' sums; whoever finishes the row writes C. The
 // split row's add slot (16 bytes after the items: row, first slot | count << 32) says which.
 // Counters (p.counters, one a column slice each): the split rows' first, then one per slot.
-template <typename T, int VECS>
+template <typename L, int VECS>
 __device__ __forceinline__ void finish_piece(const SpmmWarpRowsParams& p, const Item& it, int64_t j) {
     if (it.at >= p.adds) return;  // not from preprocess's table
     const ulonglong2 s = __ldg(reinterpret_cast<const ulonglong2*>(p.table) + 1 + p.items + it.at);
@@ -214,37 +232,38 @@ __device__ __forceinline__ void finish_piece(const SpmmWarpRowsParams& p, const 
     const int group = (it.slot - int(first)) / GROUP;
     const int64_t group_first = first + int64_t(group) * GROUP;
     uint32_t* counters = reinterpret_cast<uint32_t*>(p.counters);
-    typename Lane<T>::Sum acc[VECS];
+    typename L::Sum acc[VECS];
     const int64_t slices = gridDim.y;
     if (!arrive(counters + (p.adds + group_first) * slices + blockIdx.y, min(GROUP, count - group * GROUP))) return;
-    add_partials<T, VECS>(p, group_first, 1, min(GROUP, count - group * GROUP), j, acc);
+    add_partials<L, VECS>(p, group_first, 1, min(GROUP, count - group * GROUP), j, acc);
     if (count > GROUP) {
-        store_partial<T, VECS>(p, group_first, j, acc);  // the group's sum, read by the last group
+        store_partial<L, VECS>(p, group_first, j, acc);  // the group's sum, read by the last group
         if (!arrive(counters + it.at * slices + blockIdx.y, (count + GROUP - 1) / GROUP)) return;
-        add_partials<T, VECS>(p, first, GROUP, (count + GROUP - 1) / GROUP, j, acc);
+        add_partials<L, VECS>(p, first, GROUP, (count + GROUP - 1) / GROUP, j, acc);
     }
-    write_row<T, VECS>(p, row, j, acc);
+    write_row<L, VECS>(p, row, j, acc);
 }
 
 // ---- the kernel ---------------------------------------------------------------------------------
 
-template <typename T, int VECS, typename I>
+template <typename L, int VECS, typename I>
 __device__ void warp_rows(const SpmmWarpRowsParams& p) {
-    const Rows<T, I> a(p.a, 0);
+    using V = typename L::V;
+    const Rows<V, I> a(p.a, 0);
     Item it;
-    if (!find_item<T, I>(p, a, int64_t(blockIdx.x) * WARPS + threadIdx.x / WARP, it)) return;  // whole warps
-    const Dense<const T> b(p.b, 0);
-    const int64_t j = int64_t(blockIdx.y) * Lane<T>::COLS * VECS + (threadIdx.x % WARP) * Lane<T>::VEC;  // the lane's first column
-    typename Lane<T>::Sum acc[VECS];
+    if (!find_item<V, I>(p, a, int64_t(blockIdx.x) * WARPS + threadIdx.x / WARP, it)) return;  // whole warps
+    const Dense<const V> b(p.b, 0);
+    const int64_t j = int64_t(blockIdx.y) * L::COLS * VECS + (threadIdx.x % WARP) * L::VEC;  // the lane's first column
+    typename L::Sum acc[VECS];
 #pragma unroll
     for (int v = 0; v < VECS; ++v) acc[v].zero_all();
-    multiply<T, VECS, I>(a, p.shape.k, it, b.values + j, b.row_stride, acc);
+    multiply<L, VECS, I>(a, p.shape.k, it, b.values + j, b.row_stride, acc);
     if (it.slot < 0) {
-        write_row<T, VECS>(p, it.at, j, acc);
+        write_row<L, VECS>(p, it.at, j, acc);
         return;
     }
-    store_partial<T, VECS>(p, it.slot, j, acc);
-    finish_piece<T, VECS>(p, it, j);
+    store_partial<L, VECS>(p, it.slot, j, acc);
+    finish_piece<L, VECS>(p, it, j);
 }
 
 }  // namespace
@@ -252,11 +271,34 @@ __device__ void warp_rows(const SpmmWarpRowsParams& p) {
 // 6 blocks a multiprocessor (40 registers, a few bytes spilled outside the loop) for one vector a
 // lane: session 22's lab measured the bound against none (63 registers), 102 against 122 us on
 // arxiv_like N = 128; 5 blocks (48 registers, no spill) ran 139 -> 149 us in the library. Two
-// vectors: 4 blocks (64 registers). FP64 takes the same bounds (the same bytes a lane).
-#define OXS_WARP_ROWS(T, SFX)                                                                                                                      \
-    extern "C" __global__ void __launch_bounds__(BLOCK, 6) oxs_spmm_warp_rows_##SFX##_i32(const SpmmWarpRowsParams p) { warp_rows<T, 1, int32_t>(p); }    \
-    extern "C" __global__ void __launch_bounds__(BLOCK, 6) oxs_spmm_warp_rows_##SFX##_i64(const SpmmWarpRowsParams p) { warp_rows<T, 1, int64_t>(p); }    \
-    extern "C" __global__ void __launch_bounds__(BLOCK, 4) oxs_spmm_warp_rows_x2_##SFX##_i32(const SpmmWarpRowsParams p) { warp_rows<T, 2, int32_t>(p); } \
-    extern "C" __global__ void __launch_bounds__(BLOCK, 4) oxs_spmm_warp_rows_x2_##SFX##_i64(const SpmmWarpRowsParams p) { warp_rows<T, 2, int64_t>(p); }
-OXS_WARP_ROWS(float, f32)
-OXS_WARP_ROWS(double, f64)
+// vectors: 4 blocks (64 registers). FP64 takes the same bounds (the same bytes a lane). `x2`
+// names the kernel covering twice the launcher's columns a vector (src/kernels/spmm.rs
+// `warp_rows_cols`): two 16-byte vectors a lane for FP32 and FP64, one of 16 bytes (8 values, 8
+// sums) for 16-bit values, whose plain kernel loads 8 bytes (4 values); the 16-byte one spills at
+// 5 or 6 blocks (60-116 bytes) and takes 4.
+#define OXS_WARP_ROWS_KERNEL(name, L, VECS, BLOCKS)                                                                                            \
+    extern "C" __global__ void __launch_bounds__(BLOCK, BLOCKS) name##_i32(const SpmmWarpRowsParams p) { warp_rows<L, VECS, int32_t>(p); } \
+    extern "C" __global__ void __launch_bounds__(BLOCK, BLOCKS) name##_i64(const SpmmWarpRowsParams p) { warp_rows<L, VECS, int64_t>(p); }
+namespace {
+using F64 = Lane<double, double, double, 2>;
+using F16 = Lane<__half, __half, float, 4>;
+using F16Wide = Lane<__half, __half, float, 8>;
+using F16F32 = Lane<__half, float, float, 4>;
+using F16F32Wide = Lane<__half, float, float, 8>;
+using BF16 = Lane<__nv_bfloat16, __nv_bfloat16, float, 4>;
+using BF16Wide = Lane<__nv_bfloat16, __nv_bfloat16, float, 8>;
+using BF16F32 = Lane<__nv_bfloat16, float, float, 4>;
+using BF16F32Wide = Lane<__nv_bfloat16, float, float, 8>;
+}  // namespace
+OXS_WARP_ROWS_KERNEL(oxs_spmm_warp_rows_f32_f32_f32, F32, 1, 6)
+OXS_WARP_ROWS_KERNEL(oxs_spmm_warp_rows_x2_f32_f32_f32, F32, 2, 4)
+OXS_WARP_ROWS_KERNEL(oxs_spmm_warp_rows_f64_f64_f64, F64, 1, 6)
+OXS_WARP_ROWS_KERNEL(oxs_spmm_warp_rows_x2_f64_f64_f64, F64, 2, 4)
+OXS_WARP_ROWS_KERNEL(oxs_spmm_warp_rows_f16_f16_f32, F16, 1, 6)
+OXS_WARP_ROWS_KERNEL(oxs_spmm_warp_rows_x2_f16_f16_f32, F16Wide, 1, 4)
+OXS_WARP_ROWS_KERNEL(oxs_spmm_warp_rows_f16_f32_f32, F16F32, 1, 6)
+OXS_WARP_ROWS_KERNEL(oxs_spmm_warp_rows_x2_f16_f32_f32, F16F32Wide, 1, 4)
+OXS_WARP_ROWS_KERNEL(oxs_spmm_warp_rows_bf16_bf16_f32, BF16, 1, 6)
+OXS_WARP_ROWS_KERNEL(oxs_spmm_warp_rows_x2_bf16_bf16_f32, BF16Wide, 1, 4)
+OXS_WARP_ROWS_KERNEL(oxs_spmm_warp_rows_bf16_f32_f32, BF16F32, 1, 6)
+OXS_WARP_ROWS_KERNEL(oxs_spmm_warp_rows_x2_bf16_f32_f32, BF16F32Wide, 1, 4)

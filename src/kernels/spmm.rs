@@ -273,37 +273,35 @@ pub fn short_rows(h: &Handle, p: &SpmmRowsParams, (types, index): (Types, IndexT
     launch(h, "spmm_short_rows", &name, (blocks as u32, runs as u32, batches), BLOCK, 0, &p)
 }
 
-/// Columns of `value` (FP32 or FP64) a warp of the warp-row kernel covers with one 16-byte vector a
-/// lane: 128 FP32, 64 FP64.
+/// Columns of `value` a warp of the warp-row kernel covers with one vector a lane: 128 FP32 (16
+/// bytes), 64 FP64 (16 bytes), 128 FP16 / BF16 (8 bytes).
 pub fn warp_rows_cols(value: DataType) -> i64 {
-    SPMM_WARP_ROWS_COLS as i64 * 4 / value.size_bytes().max(1) as i64
+    match value.size_bytes() {
+        8 => SPMM_WARP_ROWS_COLS as i64 / 2,
+        _ => SPMM_WARP_ROWS_COLS as i64,
+    }
 }
 
-/// Column slices of the warp-row kernel's grid for n columns of `value`: two vectors a lane each
-/// when n allows, else one. Its arrival counters come one per slice.
+/// Column slices of the warp-row kernel's grid for n columns of `value`: twice `warp_rows_cols`
+/// each when n allows (the `_x2` kernels), else once. Its arrival counters come one per slice.
 pub fn warp_rows_slices(n: i64, value: DataType) -> i64 {
     let cols = warp_rows_cols(value);
     n.max(0) / if n % (2 * cols) == 0 { 2 * cols } else { cols }
 }
 
-/// The warp-row kernel (kernels/spmm_warp_rows.cu) over preprocess's table, FP32 or FP64 `value`:
-/// grid x over items (a warp each, 8 a block; at least the rows, so that an untrusted table's
-/// fallback covers them), y over column slices (`warp_rows_slices`). Split rows are added inside
-/// the kernel.
-pub fn warp_rows(h: &Handle, p: &SpmmWarpRowsParams, value: DataType, index: IndexType) -> Result<()> {
-    let tname = match value {
-        DataType::CUDA_R_32F => "f32",
-        DataType::CUDA_R_64F => "f64",
-        other => return Err(Error::NotSupported(format!("warp rows in {other:?}"))),
-    };
-    let x2 = p.shape.n % (2 * warp_rows_cols(value)) == 0;
-    let slices = warp_rows_slices(p.shape.n, value) as u64;
+/// The warp-row kernel (kernels/spmm_warp_rows.cu) over preprocess's table, for `types` that
+/// src/ops/spmm/warp_rows.rs `fits`: grid x over items (a warp each, 8 a block; at least the rows,
+/// so that an untrusted table's fallback covers them), y over column slices (`warp_rows_slices`).
+/// Split rows are added inside the kernel.
+pub fn warp_rows(h: &Handle, p: &SpmmWarpRowsParams, types: Types, index: IndexType) -> Result<()> {
+    let x2 = p.shape.n % (2 * warp_rows_cols(types.ab)) == 0;
+    let slices = warp_rows_slices(p.shape.n, types.ab) as u64;
     let blocks = (p.items.max(p.shape.m).max(1) as u64).div_ceil(BLOCK as u64 / WARP);
     if blocks >= i32::MAX as u64 || slices == 0 || slices > 65_535 || p.adds >= i32::MAX as i64 {
         return Err(Error::NotSupported(format!("{blocks} warp-row blocks x {slices} column slices exceed the grid")));
     }
     let sfx = if x2 { "_x2" } else { "" };
-    launch(h, "spmm_warp_rows", &format!("oxs_spmm_warp_rows{sfx}_{tname}_{}", index_suffix(index)), (blocks as u32, slices as u32, 1), BLOCK, 0, p)
+    launch(h, "spmm_warp_rows", &format!("oxs_spmm_warp_rows{sfx}_{}_{}", types.suffix(), index_suffix(index)), (blocks as u32, slices as u32, 1), BLOCK, 0, p)
 }
 
 /// Preprocess: the longest row of op(A), measured on the GPU and read back (the caller must not be

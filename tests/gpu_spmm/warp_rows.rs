@@ -1,19 +1,20 @@
-//! Warp rows (src/ops/spmm/warp_rows.rs): after preprocess, an FP32 or FP64 matrix of at most 16
-//! entries a row on average, times an op(B) of a multiple of 128 columns, runs a warp per row or row piece,
+//! Warp rows (src/ops/spmm/warp_rows.rs): after preprocess, an FP32, FP64, FP16 or BF16 matrix of
+//! at most 16 entries a row on average, times an op(B) of a multiple of 128 columns, runs a warp per row or row piece,
 //! the pieces of long rows added in piece order by the last to arrive, in groups of 16. Against
 //! the float64 reference over index types and bases, both pointer modes, op(A) read as stored and
 //! through row views (CSC and COO), n of 128 (one vector a lane), 256 and 512 (two) and 384 (three
 //! slices of 128), rows of one piece, of just over two, of five, hubs of hundreds of pieces (two
 //! levels of adds), rows a warp takes whole though longer than a piece (a matrix of 436K entries),
 //! empty rows, beta zero (C poisoned) and not; FP64 at n = 64 / 192 (one vector) and 128 / 256
-//! (two); and the choice. The first three cases pass the
+//! (two); FP16 and BF16 with 16-bit or FP32 C at n = 128 / 384 (8-byte vectors) and 256 / 512 (16
+//! bytes); and the choice. The first three cases pass the
 //! measured rule (at least 128K entries, at most 16 a row); the device suite's
 //! `OXSPARSE_SPMM_KERNEL=warp_rows` pass runs the small ones, and every FP32 case of the other
 //! groups that fits, on warp rows too.
 
 use super::harness::*;
 use super::*;
-use oxsparse::types::DataType::CUDA_R_64F;
+use oxsparse::types::DataType::{CUDA_R_16BF, CUDA_R_16F, CUDA_R_32F, CUDA_R_64F};
 
 pub fn cases() -> Vec<Case> {
     let shapes: [((i64, i64, i64), Pattern); 8] = [
@@ -52,6 +53,20 @@ pub fn cases() -> Vec<Case> {
         let case = Case { op_a, pattern, order_b: ROW, order_c: ROW, preprocess: true, types: F64, ..Case::new(fmt, shape) };
         // Leading dimensions that keep 16-byte rows: padded by 0 or 2 / 4 doubles.
         cases.push(Case { pad_b: pick(&[0, 2], i), pad_c: pick(&[4, 0], i), ..vary(case, 27_100 + i) });
+    }
+    // 16-bit op(A) and op(B), FP32 sums, C 16-bit or FP32: 8-byte vectors (128 columns a warp),
+    // 16-byte ones at multiples of 256 (the first two rule-sized).
+    let half_shapes: [((i64, i64, i64), Pattern, Types); 4] = [
+        ((20_000, 20_000, 256), Pattern::Skewed(25_000), (CUDA_R_16F, CUDA_R_16F, CUDA_R_32F)),
+        ((20_000, 20_000, 128), Pattern::Skewed(25_000), (CUDA_R_16BF, CUDA_R_32F, CUDA_R_32F)),
+        ((3_000, 2_000, 384), Pattern::Skewed(1_999), (CUDA_R_16F, CUDA_R_32F, CUDA_R_32F)),
+        ((200, 129, 512), Pattern::Dense, (CUDA_R_16BF, CUDA_R_16BF, CUDA_R_32F)),
+    ];
+    for (i, &(shape, pattern, types)) in half_shapes.iter().enumerate() {
+        let (fmt, op_a) = pick(&formats, i);
+        let case = Case { op_a, pattern, order_b: ROW, order_c: ROW, preprocess: true, types, ..Case::new(fmt, shape) };
+        // Leading dimensions that keep 16-byte rows: padded by 0 or 8 values.
+        cases.push(Case { pad_b: pick(&[0, 8], i), pad_c: pick(&[8, 0], i), ..vary(case, 27_200 + i) });
     }
     cases
 }

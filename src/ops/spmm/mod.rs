@@ -675,7 +675,7 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
             };
             let at = ws + p.warp_rows_at as u64;
             let wp = SpmmWarpRowsParams { shape: kshape, a: rows(call, p, ws), b, c, table: at, token, items: items as i64, adds: adds as i64, partials: at + layout.partials_at as u64, counters: at + layout.counters_at as u64 };
-            k::warp_rows(h, &wp, types.ab, p.index)?;
+            k::warp_rows(h, &wp, types, p.index)?;
         }
         Kernel::Tiles { .. } if row_kernel != RowKernel::Tiles => {
             let (split, blocks, shape) = match (row_kernel, p.tiles.and_then(|t| t.split_at)) {

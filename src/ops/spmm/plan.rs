@@ -123,7 +123,7 @@ pub struct Plan {
 }
 
 /// The warp-row kernel's region: the table (header, item and add slots), the arrival counters at
-/// `counters_at` (zero between calls), then `room.partial_rows` partial rows of n FP32 values at
+/// `counters_at` (zero between calls), then `room.partial_rows` partial rows of n compute values at
 /// `partials_at` (all relative to the region).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WarpRowsLayout {
@@ -134,11 +134,12 @@ pub struct WarpRowsLayout {
 }
 
 impl WarpRowsLayout {
-    fn new(m: i64, nnz: i64, n: i64, value: DataType) -> WarpRowsLayout {
+    /// For n columns of `value` summed in `compute` (the partial rows' type).
+    fn new(m: i64, nnz: i64, n: i64, value: DataType, compute: DataType) -> WarpRowsLayout {
         let room = warp_rows::room(m, nnz);
         let counters_at = align_up(warp_rows::table_bytes(room));
         let partials_at = counters_at + align_up(warp_rows::counter_bytes(room.adds, room.partial_rows, n, value));
-        WarpRowsLayout { room, counters_at, partials_at, bytes: partials_at + align_up(room.partial_rows as usize * n as usize * value.size_bytes() as usize) }
+        WarpRowsLayout { room, counters_at, partials_at, bytes: partials_at + align_up(room.partial_rows as usize * n as usize * compute.size_bytes() as usize) }
     }
 }
 
@@ -519,7 +520,7 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
         && shared_structure
         && warp_rows::fits(types.ab, types.c, types.compute, d.n, d.batches as i64, stage_b || stage_c)
         && warp_rows::takes(d.m, call.a.nnz, d.k, d.n, types.ab);
-    p.warp_rows = warp.then(|| WarpRowsLayout::new(d.m, call.a.nnz, d.n, types.ab));
+    p.warp_rows = warp.then(|| WarpRowsLayout::new(d.m, call.a.nnz, d.n, types.ab, types.compute));
     let total = p.warp_rows_at + p.warp_rows.map_or(0, |w| w.bytes);
     p.workspace = if total > 0 { ALIGN + total } else { 0 };
     p

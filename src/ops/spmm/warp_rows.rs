@@ -17,7 +17,9 @@
 //! the rule (`takes`): n a multiple of 128, rows of at most 16 entries on average. FP64 runs the
 //! same kernel with 64 columns a vector, taken at n a multiple of 128 (two vectors a lane): at N =
 //! 128 arxiv_like 240 against the tiles' 280 us, github_musae 100 against 125, vsp_model1 73
-//! against 105.
+//! against 105. FP16 / BF16 (FP32 sums) run 8-byte vectors at 128 columns and 16-byte ones at
+//! multiples of 256: FP16 arxiv_like 119 -> 112 / 210 -> 180 us at N = 128 / 256, github_musae
+//! 55 -> 49 / 97 -> 75, vsp_model1 43 -> 35 / 74 -> 54.
 //!
 //! The table, after a 16-byte header whose first u64 is preprocess's token: `items` slots of 16
 //! bytes, `begin | len << 48`, then `row` for a whole row or `add slot | (slot + 1) << 32` for a
@@ -53,16 +55,19 @@ pub fn forced() -> bool {
     forced_kernel() == Some(ForcedKernel::WarpRows)
 }
 
-/// Columns a warp covers with one 16-byte vector a lane: 128 FP32, 64 FP64.
+/// Columns a warp covers with one vector a lane: 128 FP32, 64 FP64, 128 FP16 / BF16.
 pub fn cols(value: DataType) -> i64 {
     crate::kernels::spmm::warp_rows_cols(value)
 }
 
-/// Whether a call of these types and layout can run the kernel: FP32 or FP64 throughout, op(B)
-/// and C row-major without staging, one batch, n a multiple of `cols`.
+/// Whether a call of these types and layout can run the kernel: FP32 or FP64 throughout, or FP16
+/// / BF16 op(A) and op(B) with C of the same type or FP32 and FP32 compute; op(B) and C row-major
+/// without staging, one batch, n a multiple of `cols`.
 pub fn fits(ab: DataType, c: DataType, compute: DataType, n: i64, batches: i64, staged: bool) -> bool {
-    let real = ab == DataType::CUDA_R_32F || ab == DataType::CUDA_R_64F;
-    real && c == ab && compute == ab && n > 0 && n % cols(ab) == 0 && batches == 1 && !staged
+    use DataType::*;
+    let real = (ab == CUDA_R_32F || ab == CUDA_R_64F) && c == ab && compute == ab;
+    let half = (ab == CUDA_R_16F || ab == CUDA_R_16BF) && (c == ab || c == CUDA_R_32F) && compute == CUDA_R_32F;
+    (real || half) && n > 0 && n % cols(ab) == 0 && batches == 1 && !staged
 }
 
 /// Whether the measured rule gives a matrix of `m` rows and `nnz` entries times a k x n op(B) of
@@ -307,7 +312,9 @@ mod tests {
         let f64 = DataType::CUDA_R_64F;
         assert!(fits(f64, f64, f64, 64, 1, false) && fits(f64, f64, f64, 128, 1, false) && !fits(f64, f64, f64, 32, 1, false));
         assert!(!fits(f64, f64, f32, 128, 1, false) && !fits(f32, f32, f64, 128, 1, false), "one type throughout");
-        assert!(!fits(DataType::CUDA_R_16F, DataType::CUDA_R_32F, f32, 128, 1, false));
+        let (f16, bf16) = (DataType::CUDA_R_16F, DataType::CUDA_R_16BF);
+        assert!(fits(f16, f16, f32, 128, 1, false) && fits(f16, f32, f32, 256, 1, false) && fits(bf16, bf16, f32, 384, 1, false));
+        assert!(!fits(f16, f16, f32, 64, 1, false) && !fits(f16, f16, f16, 128, 1, false) && !fits(f16, bf16, f32, 128, 1, false));
         if forced() {
             return;
         }
