@@ -29,24 +29,20 @@ for m in ${MATRICES:?}; do
             -k "regex:oxs_spmm_" "$bin" --ops SpMM --spmm-precisions "${PRECISIONS:-fp32}" --runs 1 --warmup 0 --passes 1 --rmat-set none \
             "${src[@]}" >"$f" 2>/dev/null
         python3 - "$f" "$m" "$label" <<'PY'
-import csv, io, sys
-text = open(sys.argv[1], encoding="utf-8", errors="replace").read()
-start = text.find('"ID"')
-launches = {}
-for r in csv.DictReader(io.StringIO(text[start:])) if start >= 0 else []:
-    k = launches.setdefault(r["ID"], {"name": r["Kernel Name"].split("(")[0]})
-    k[r["Metric Name"]] = r["Metric Value"].replace(",", "")
+import sys
+sys.path.insert(0, "bench/lab")
+from ncu_csv import launches, micros
 # Segments of a call's kernels start after each preprocess's longest-row measure; the first four
 # non-empty ones are row-major N = 32 / 64 / 128 / 256: two preprocessed calls, then two plain
 # calls on the tile kernel.
 segs, cur = [], None
-for k in launches.values():
+for k in launches(sys.argv[1]):
     n = k["name"]
     if "longest_row" in n:
         cur = []
         segs.append(cur)
     elif cur is not None and not any(x in n for x in ("tile_rows", "stage_")):
-        cur.append((n.replace("oxs_spmm_", ""), float(k.get("gpu__time_duration.sum", "nan")) / 1e3))
+        cur.append((n.replace("oxs_spmm_", ""), micros(k)))
 segs = [s for s in segs if s][:4]
 out = []
 for s in segs:

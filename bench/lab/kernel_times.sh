@@ -23,14 +23,10 @@ for m in "$@"; do
             "$b" --ops SpMM --spmm-precisions "${PRECISIONS:-fp32}" --runs 1 --warmup 0 --passes 1 --rmat-set none \
             "${src[@]}" >"$f" 2>/dev/null
         python3 - "$f" "$m" "$(basename "$b")" <<'PY'
-import csv, io, sys
-text = open(sys.argv[1], encoding="utf-8", errors="replace").read()
-start = text.find('"ID"')
-launches = {}
-for r in csv.DictReader(io.StringIO(text[start:])) if start >= 0 else []:
-    k = launches.setdefault(r["ID"], {"name": r["Kernel Name"].split("(")[0]})
-    k[r["Metric Name"]] = r["Metric Value"].replace(",", "")
-line = " ".join(f"{k['name'].replace('oxs_spmm_', '').replace('_f32_f32_f32_i32', '')}/{k.get('launch__grid_size', '?')}:{float(k.get('gpu__time_duration.sum', 'nan')) / 1e3:.1f}" for k in launches.values())
+import sys
+sys.path.insert(0, "bench/lab")
+from ncu_csv import launches, micros
+line = " ".join(f"{k['name'].replace('oxs_spmm_', '').replace('_f32_f32_f32_i32', '')}/{k.get('launch__grid_size', '?')}:{micros(k):.1f}" for k in launches(sys.argv[1]))
 print(f"{sys.argv[2][:20]:20} {sys.argv[3]:12} {line}")
 PY
     done
