@@ -290,15 +290,13 @@ using BF16Wide = Lane<__nv_bfloat16, __nv_bfloat16, float, 8>;
 using BF16F32 = Lane<__nv_bfloat16, float, float, 4>;
 using BF16F32Wide = Lane<__nv_bfloat16, float, float, 8>;
 }  // namespace
-OXS_WARP_ROWS_KERNEL(oxs_spmm_warp_rows_f32_f32_f32, F32, 1, 6)
-OXS_WARP_ROWS_KERNEL(oxs_spmm_warp_rows_x2_f32_f32_f32, F32, 2, 4)
-OXS_WARP_ROWS_KERNEL(oxs_spmm_warp_rows_f64_f64_f64, F64, 1, 6)
-OXS_WARP_ROWS_KERNEL(oxs_spmm_warp_rows_x2_f64_f64_f64, F64, 2, 4)
-OXS_WARP_ROWS_KERNEL(oxs_spmm_warp_rows_f16_f16_f32, F16, 1, 6)
-OXS_WARP_ROWS_KERNEL(oxs_spmm_warp_rows_x2_f16_f16_f32, F16Wide, 1, 4)
-OXS_WARP_ROWS_KERNEL(oxs_spmm_warp_rows_f16_f32_f32, F16F32, 1, 6)
-OXS_WARP_ROWS_KERNEL(oxs_spmm_warp_rows_x2_f16_f32_f32, F16F32Wide, 1, 4)
-OXS_WARP_ROWS_KERNEL(oxs_spmm_warp_rows_bf16_bf16_f32, BF16, 1, 6)
-OXS_WARP_ROWS_KERNEL(oxs_spmm_warp_rows_x2_bf16_bf16_f32, BF16Wide, 1, 4)
-OXS_WARP_ROWS_KERNEL(oxs_spmm_warp_rows_bf16_f32_f32, BF16F32, 1, 6)
-OXS_WARP_ROWS_KERNEL(oxs_spmm_warp_rows_x2_bf16_f32_f32, BF16F32Wide, 1, 4)
+// The plain kernel (one vector a lane, 6 blocks) and the `_x2` one of each type combination.
+#define OXS_WARP_ROWS(SFX, L, X2, X2_VECS, X2_BLOCKS)                  \
+    OXS_WARP_ROWS_KERNEL(oxs_spmm_warp_rows_##SFX, L, 1, 6)            \
+    OXS_WARP_ROWS_KERNEL(oxs_spmm_warp_rows_x2_##SFX, X2, X2_VECS, X2_BLOCKS)
+OXS_WARP_ROWS(f32_f32_f32, F32, F32, 2, 4)
+OXS_WARP_ROWS(f64_f64_f64, F64, F64, 2, 4)
+OXS_WARP_ROWS(f16_f16_f32, F16, F16Wide, 1, 4)
+OXS_WARP_ROWS(f16_f32_f32, F16F32, F16F32Wide, 1, 4)
+OXS_WARP_ROWS(bf16_bf16_f32, BF16, BF16Wide, 1, 4)
+OXS_WARP_ROWS(bf16_f32_f32, BF16F32, BF16F32Wide, 1, 4)
