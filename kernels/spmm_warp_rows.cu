@@ -49,10 +49,11 @@ struct Lane {
     static constexpr int VEC = VEC_;
     static constexpr int COLS = WARP * VEC;
     using Sum = Acc<C, VEC>;
-    // A lane's sums as 16-byte words (its columns of a partial row, in the compute type).
-    static constexpr int WORDS = int(sizeof(Sum) / 16);
+    // A lane's sums as 16- or 8-byte words (its columns of a partial row, in the compute type).
+    using Word = std::conditional_t<sizeof(Sum) % 16 == 0, uint4, uint2>;
+    static constexpr int WORDS = int(sizeof(Sum) / sizeof(Word));
     static_assert(sizeof(V) * VEC == 16 || sizeof(V) * VEC == 8, "16- or 8-byte vectors");
-    static_assert(sizeof(Sum) % 16 == 0, "whole 16-byte words of sums");
+    static_assert(sizeof(Sum) % sizeof(Word) == 0, "whole words of sums");
 };
 using F32 = Lane<float, float, float, 4>;
 static_assert(F32::COLS == SPMM_WARP_ROWS_COLS, "the launcher's FP32 columns a vector");
@@ -169,7 +170,7 @@ __device__ __forceinline__ void store_partial(const SpmmWarpRowsParams& p, int64
 #pragma unroll
     for (int v = 0; v < VECS; ++v)
 #pragma unroll
-        for (int w = 0; w < L::WORDS; ++w) __stcg(reinterpret_cast<uint4*>(part + v * L::COLS) + w, reinterpret_cast<const uint4*>(&acc[v])[w]);
+        for (int w = 0; w < L::WORDS; ++w) __stcg(reinterpret_cast<typename L::Word*>(part + v * L::COLS) + w, reinterpret_cast<const typename L::Word*>(&acc[v])[w]);
 }
 
 // ---- stage 4: a split row's pieces added by the last to arrive ----------------------------------
@@ -206,7 +207,7 @@ __device__ __forceinline__ void add_partials(const SpmmWarpRowsParams& p, int64_
                 if (t0 + u < count)
 #pragma unroll
                     for (int w = 0; w < L::WORDS; ++w)
-                        reinterpret_cast<uint4*>(&q[u][v])[w] = __ldcg(reinterpret_cast<const uint4*>(parts + (t0 + u) * stride * p.shape.n + v * L::COLS) + w);
+                        reinterpret_cast<typename L::Word*>(&q[u][v])[w] = __ldcg(reinterpret_cast<const typename L::Word*>(parts + (t0 + u) * stride * p.shape.n + v * L::COLS) + w);
 #pragma unroll
         for (int u = 0; u < AHEAD; ++u) {
             if (t0 + u >= count) break;
@@ -275,11 +276,13 @@ __device__ void warp_rows(const SpmmWarpRowsParams& p) {
 // names the kernel covering twice the launcher's columns a vector (src/kernels/spmm.rs
 // `warp_rows_cols`): two 16-byte vectors a lane for FP32 and FP64, one of 16 bytes (8 values, 8
 // sums) for 16-bit values, whose plain kernel loads 8 bytes (4 values); the 16-byte one spills at
-// 5 or 6 blocks (60-116 bytes) and takes 4.
+// 5 or 6 blocks (60-116 bytes) and takes 4. `narrow`: FP32 in 8-byte vectors (64 columns a warp)
+// for n a multiple of 64 but not of 128.
 #define OXS_WARP_ROWS_KERNEL(name, L, VECS, BLOCKS)                                                                                            \
     extern "C" __global__ void __launch_bounds__(BLOCK, BLOCKS) name##_i32(const SpmmWarpRowsParams p) { warp_rows<L, VECS, int32_t>(p); } \
     extern "C" __global__ void __launch_bounds__(BLOCK, BLOCKS) name##_i64(const SpmmWarpRowsParams p) { warp_rows<L, VECS, int64_t>(p); }
 namespace {
+using F32Narrow = Lane<float, float, float, 2>;
 using F64 = Lane<double, double, double, 2>;
 using F16 = Lane<__half, __half, float, 4>;
 using F16Wide = Lane<__half, __half, float, 8>;
@@ -295,6 +298,7 @@ using BF16F32Wide = Lane<__nv_bfloat16, float, float, 8>;
     OXS_WARP_ROWS_KERNEL(oxs_spmm_warp_rows_##SFX, L, 1, 6)            \
     OXS_WARP_ROWS_KERNEL(oxs_spmm_warp_rows_x2_##SFX, X2, X2_VECS, X2_BLOCKS)
 OXS_WARP_ROWS(f32_f32_f32, F32, F32, 2, 4)
+OXS_WARP_ROWS_KERNEL(oxs_spmm_warp_rows_narrow_f32_f32_f32, F32Narrow, 1, 6)
 OXS_WARP_ROWS(f64_f64_f64, F64, F64, 2, 4)
 OXS_WARP_ROWS(f16_f16_f32, F16, F16Wide, 1, 4)
 OXS_WARP_ROWS(f16_f32_f32, F16F32, F16F32Wide, 1, 4)

@@ -282,11 +282,19 @@ pub fn warp_rows_cols(value: DataType) -> i64 {
     }
 }
 
-/// Column slices of the warp-row kernel's grid for n columns of `value`: twice `warp_rows_cols`
-/// each when n allows (the `_x2` kernels), else once. Its arrival counters come one per slice.
-pub fn warp_rows_slices(n: i64, value: DataType) -> i64 {
+/// The warp-row kernel for n columns of `value`, as its name's infix and the columns of one slice
+/// of its grid: `_x2` (twice `warp_rows_cols`) when n allows, else the plain kernel, else for
+/// FP32 `_narrow` (8-byte vectors, 64 columns); None when n is a multiple of none.
+pub fn warp_rows_variant(n: i64, value: DataType) -> Option<(&'static str, i64)> {
     let cols = warp_rows_cols(value);
-    n.max(0) / if n % (2 * cols) == 0 { 2 * cols } else { cols }
+    let narrow = (value == DataType::CUDA_R_32F).then_some(("_narrow", cols / 2));
+    [("_x2", 2 * cols), ("", cols)].into_iter().chain(narrow).find(|&(_, c)| n > 0 && n % c == 0)
+}
+
+/// Column slices of the warp-row kernel's grid for n columns of `value` (`warp_rows_variant`; 0
+/// when none fits). Its arrival counters come one per slice.
+pub fn warp_rows_slices(n: i64, value: DataType) -> i64 {
+    warp_rows_variant(n, value).map_or(0, |(_, c)| n / c)
 }
 
 /// The warp-row kernel (kernels/spmm_warp_rows.cu) over preprocess's table, for `types` that
@@ -294,13 +302,14 @@ pub fn warp_rows_slices(n: i64, value: DataType) -> i64 {
 /// so that an untrusted table's fallback covers them), y over column slices (`warp_rows_slices`).
 /// Split rows are added inside the kernel.
 pub fn warp_rows(h: &Handle, p: &SpmmWarpRowsParams, types: Types, index: IndexType) -> Result<()> {
-    let x2 = p.shape.n % (2 * warp_rows_cols(types.ab)) == 0;
-    let slices = warp_rows_slices(p.shape.n, types.ab) as u64;
+    let Some((sfx, cols)) = warp_rows_variant(p.shape.n, types.ab) else {
+        return Err(Error::NotSupported(format!("warp rows for {} columns", p.shape.n)));
+    };
+    let slices = (p.shape.n / cols) as u64;
     let blocks = (p.items.max(p.shape.m).max(1) as u64).div_ceil(BLOCK as u64 / WARP);
     if blocks >= i32::MAX as u64 || slices == 0 || slices > 65_535 || p.adds >= i32::MAX as i64 {
         return Err(Error::NotSupported(format!("{blocks} warp-row blocks x {slices} column slices exceed the grid")));
     }
-    let sfx = if x2 { "_x2" } else { "" };
     launch(h, "spmm_warp_rows", &format!("oxs_spmm_warp_rows{sfx}_{}_{}", types.suffix(), index_suffix(index)), (blocks as u32, slices as u32, 1), BLOCK, 0, p)
 }
 

@@ -1,15 +1,18 @@
 //! Warp rows (src/ops/spmm/warp_rows.rs): after preprocess, an FP32, FP64, FP16 or BF16 matrix of
-//! at most 16 entries a row on average, times an op(B) of a multiple of 128 columns, runs a warp per row or row piece,
-//! the pieces of long rows added in piece order by the last to arrive, in groups of 16. Against
-//! the float64 reference over index types and bases, both pointer modes, op(A) read as stored and
-//! through row views (CSC and COO), n of 128 (one vector a lane), 256 and 512 (two) and 384 (three
-//! slices of 128), rows of one piece, of just over two, of five, hubs of hundreds of pieces (two
-//! levels of adds), rows a warp takes whole though longer than a piece (a matrix of 436K entries),
-//! empty rows, beta zero (C poisoned) and not; FP64 at n = 64 / 192 (one vector) and 128 / 256
-//! (two); FP16 and BF16 with 16-bit or FP32 C at n = 128 / 384 (8-byte vectors) and 256 / 512 (16
-//! bytes); and the choice. The first three cases pass the
-//! measured rule (at least 128K entries, at most 16 a row); the device suite's
-//! `OXSPARSE_SPMM_KERNEL=warp_rows` pass runs the small ones, and every FP32 case of the other
+//! at most 16 entries a row on average, times an op(B) of a multiple of 128 columns, runs a warp
+//! per row or row piece, the pieces of long rows added in piece order by the last to arrive, in
+//! groups of 16. Against the float64 reference over index types and bases, both pointer modes,
+//! op(A) read as stored and through row views (CSC and COO):
+//! - FP32 at n of 128 (one vector a lane), 256 and 512 (two), 384 (three slices of 128), 64 and
+//!   192 (8-byte vectors, forced only); rows of one piece, of just over two, of five, hubs of
+//!   hundreds of pieces (two levels of adds), rows a warp takes whole though longer than a piece
+//!   (a matrix of 436K entries), empty rows, beta zero (C poisoned) and not;
+//! - FP64 at n = 64 / 192 (one vector) and 128 / 256 (two);
+//! - FP16 and BF16 with 16-bit or FP32 C at n = 128 / 384 (8-byte vectors) and 256 / 512 (16
+//!   bytes);
+//! - and the choice.
+//! The large cases pass the measured rule (at least 128K entries, at most 16 a row); the device
+//! suite's `OXSPARSE_SPMM_KERNEL=warp_rows` pass runs the small ones, and every case of the other
 //! groups that fits, on warp rows too.
 
 use super::harness::*;
@@ -17,7 +20,7 @@ use super::*;
 use oxsparse::types::DataType::{CUDA_R_16BF, CUDA_R_16F, CUDA_R_32F, CUDA_R_64F};
 
 pub fn cases() -> Vec<Case> {
-    let shapes: [((i64, i64, i64), Pattern); 8] = [
+    let shapes: [((i64, i64, i64), Pattern); 10] = [
         // ~250K entries, 13 a row on average, a hub of 20000 (313 pieces), n = 256 (two vectors a
         // lane): the rule's own
         ((20_000, 20_000, 256), Pattern::Skewed(25_000)),
@@ -31,6 +34,9 @@ pub fn cases() -> Vec<Case> {
         // rows of 300 (five pieces) and of 129 (three: just over two)
         ((64, 300, 256), Pattern::Dense),
         ((200, 129, 128), Pattern::Dense),
+        // n = 64 and 192: 8-byte vectors (64 columns a warp; forced only, the rule asks for 128s)
+        ((20_000, 20_000, 64), Pattern::Skewed(25_000)),
+        ((2_000, 3_000, 192), Pattern::Skewed(2_999)),
     ];
     let formats = [(Fmt::Csr, N), (Fmt::Csc, N), (Fmt::Coo, N)];
     let mut cases = Vec::new();

@@ -14,7 +14,9 @@
 //! vsp_sctap1-2b 41 against 42; N = 256 within 3% of session 22's two kernels or better. The
 //! session-22 lab had shown the kernel slower from ~80 entries a row (fb100_MIT8, fb100_Cornell5)
 //! and where op(B) is many times L2 (youtube_like, 583 MB at N = 128: 888 against 758 us). Hence
-//! the rule (`takes`): n a multiple of 128, rows of at most 16 entries on average. FP64 runs the
+//! the rule (`takes`): n a multiple of 128, rows of at most 16 entries on average (FP32 also runs
+//! at n a multiple of 64, in 8-byte vectors, when forced: at N = 64 it tied or lost but on
+//! vsp_model1). FP64 runs the
 //! same kernel with 64 columns a vector, taken at n a multiple of 128 (two vectors a lane): at N =
 //! 128 arxiv_like 240 against the tiles' 280 us, github_musae 100 against 125, vsp_model1 73
 //! against 105. FP16 / BF16 (FP32 sums) run 8-byte vectors at 128 columns and 16-byte ones at
@@ -62,23 +64,28 @@ pub fn cols(value: DataType) -> i64 {
 
 /// Whether a call of these types and layout can run the kernel: FP32 or FP64 throughout, or FP16
 /// / BF16 op(A) and op(B) with C of the same type or FP32 and FP32 compute; op(B) and C row-major
-/// without staging, one batch, n a multiple of `cols`.
+/// without staging, one batch, n a multiple of `cols` (of 64 for FP32: 8-byte vectors).
 pub fn fits(ab: DataType, c: DataType, compute: DataType, n: i64, batches: i64, staged: bool) -> bool {
     use DataType::*;
     let real = (ab == CUDA_R_32F || ab == CUDA_R_64F) && c == ab && compute == ab;
     let half = (ab == CUDA_R_16F || ab == CUDA_R_16BF) && (c == ab || c == CUDA_R_32F) && compute == CUDA_R_32F;
-    (real || half) && n > 0 && n % cols(ab) == 0 && batches == 1 && !staged
+    (real || half) && crate::kernels::spmm::warp_rows_variant(n, ab).is_some() && batches == 1 && !staged
 }
 
 /// Whether the measured rule gives a matrix of `m` rows and `nnz` entries times a k x n op(B) of
-/// `value` to this kernel (see the module comment; `fits` asks for n a multiple of `cols`), or the
-/// kernel is forced. FP64 asks for two vectors a lane (n a multiple of 128: the bytes a lane of
-/// FP32 at 256); its one-vector kernel spills and was not measured.
+/// `value` to this kernel (see the module comment), or the kernel is forced. n a multiple of
+/// N_MULTIPLE in every type: FP64 then runs two vectors a lane (the bytes a lane of FP32 at 256;
+/// its one-vector kernel spills and was not measured), and FP32 at 64 columns (8-byte vectors)
+/// tied or lost on four of five graphs (session 23; see N_MULTIPLE).
 pub fn takes(m: i64, nnz: i64, k: i64, n: i64, value: DataType) -> bool {
     let b_bytes = (k.max(0) as u64).saturating_mul(n.max(0) as u64).saturating_mul(value.size_bytes());
-    let n_ok = value != DataType::CUDA_R_64F || n % (2 * cols(value)) == 0;
-    forced() || (n_ok && nnz >= MIN_NNZ && nnz <= MEAN_MAX * m && b_bytes <= B_BYTES_MAX && nnz <= MAX_NNZ)
+    forced() || (n % N_MULTIPLE == 0 && nnz >= MIN_NNZ && nnz <= MEAN_MAX * m && b_bytes <= B_BYTES_MAX && nnz <= MAX_NNZ)
 }
+
+/// Columns the rule asks for in multiples of. Session 23 (Nsight, warm L2, FP32 N = 64, per-call
+/// us, tiles -> warp rows in 8-byte vectors): arxiv_like 82 -> 93, github_musae 39 -> 40,
+/// ca-CondMat 22 -> 22, vsp_sctap1-2b 26 -> 28, vsp_model1 37 -> 28 (its hub of 17663 entries).
+pub const N_MULTIPLE: i64 = 128;
 
 /// Entries at most (slots hold 48-bit entry offsets and 32-bit rows and slots; the room below
 /// grows with nnz).
@@ -308,7 +315,8 @@ mod tests {
     fn the_rule_follows_the_lab() {
         let f32 = DataType::CUDA_R_32F;
         assert!(fits(f32, f32, f32, 128, 1, false) && fits(f32, f32, f32, 512, 1, false));
-        assert!(!fits(f32, f32, f32, 64, 1, false) && !fits(f32, f32, f32, 128, 2, false) && !fits(f32, f32, f32, 128, 1, true));
+        assert!(fits(f32, f32, f32, 64, 1, false) && fits(f32, f32, f32, 192, 1, false), "8-byte vectors");
+        assert!(!fits(f32, f32, f32, 32, 1, false) && !fits(f32, f32, f32, 128, 2, false) && !fits(f32, f32, f32, 128, 1, true));
         let f64 = DataType::CUDA_R_64F;
         assert!(fits(f64, f64, f64, 64, 1, false) && fits(f64, f64, f64, 128, 1, false) && !fits(f64, f64, f64, 32, 1, false));
         assert!(!fits(f64, f64, f32, 128, 1, false) && !fits(f32, f32, f64, 128, 1, false), "one type throughout");
@@ -326,5 +334,6 @@ mod tests {
         assert!(!takes(1_138_499, 5_890_944, 1_138_499, 256, f32), "youtube_like: B of 1.2 GB");
         assert!(!takes(2_708, 10_556, 2_708, 256, f32), "cora: small");
         assert!(takes(169_343, 1_128_870, 169_343, 128, f64) && !takes(169_343, 1_128_870, 169_343, 64, f64), "FP64: two vectors a lane");
+        assert!(!takes(169_343, 1_128_870, 169_343, 64, f32) && !takes(169_343, 1_128_870, 169_343, 192, f32), "FP32 at 64 columns: forced only");
     }
 }
