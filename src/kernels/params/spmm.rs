@@ -185,18 +185,18 @@ pub const SPMM_SHORT_ROWS_UNROLL: u32 = 8;
 /// flight (session 22 lab: 4 with the registers bounded to 6 blocks a multiprocessor beat 8 with
 /// 63 registers, arxiv_like FP32 N = 128 102 against 122 us).
 pub const SPMM_WARP_ROWS_UNROLL: u32 = 4;
-/// Columns of C a warp of the warp-row kernel covers with one 16-byte vector a lane (32 x 4 FP32);
-/// with two vectors a lane, twice as many.
+/// Columns of C a warp of the warp-row kernel covers with one 16-byte vector a lane of FP32 (32 x
+/// 4); with two vectors a lane, twice as many (other types: src/kernels/spmm.rs `warp_rows_cols`).
 pub const SPMM_WARP_ROWS_COLS: u32 = 128;
 
-/// The warp-row kernel (`oxs_spmm_warp_rows_*`, kernels/spmm_warp_rows.cu; FP32, row-major op(B)
-/// and C, one batch, n a multiple of 128): a warp per item of preprocess's table at `table`
-/// (src/ops/spmm/warp_rows.rs), trusted when its first u64 equals `token`: `items` items (a
-/// whole row, or a piece of a long row that leaves its sums in partial row `slot` of `partials`,
-/// n compute values each), then `adds` split rows, whose pieces the last to arrive adds in piece
+/// The warp-row kernel (`oxs_spmm_warp_rows_*`, kernels/spmm_warp_rows.cu; FP32, FP64, FP16 or
+/// BF16, row-major op(B) and C, one batch, n a multiple of the columns of its vectors): a warp
+/// per item of preprocess's table at `table` (src/ops/spmm/warp_rows.rs), trusted when its first
+/// u64 equals `token`: `items` items (a whole row, or a piece of a long row that leaves its sums
+/// in partial row `slot` of `partials`, n compute values each), then `adds` split rows, whose pieces the last to arrive adds in piece
 /// order, counting arrivals in `counters` (u32, zero between calls: `adds` then one per partial
-/// row, times the column slices). Grid x over items (8 a block), y over column slices of 128 x
-/// `vecs`.
+/// row, times the column slices). Grid x over items (8 a block), y over column slices
+/// (src/kernels/spmm.rs `warp_rows_variant`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SpmmWarpRowsParams {
