@@ -78,7 +78,8 @@ __device__ __forceinline__ bool trusted(const SpmmWarpRowsParams& p) {
 }
 
 // Item w of the table (16 bytes: begin | len << 48, then row | 0 << 32 for a whole row or
-// add slot | (slot + 1) << 32 for a piece, after the 16-byte header; see warp_rows.rs), or row w as stored when the table is not trusted. False: no item.
+// add slot | (slot + 1) << 32 for a piece, after the 16-byte header; see warp_rows.rs), or row w
+// as stored when the table is not trusted. False: no item.
 template <typename V, typename I>
 __device__ __forceinline__ bool find_item(const SpmmWarpRowsParams& p, const Rows<V, I>& a, int64_t w, Item& it) {
     if (trusted(p)) {
@@ -235,8 +236,9 @@ __device__ __forceinline__ void finish_piece(const SpmmWarpRowsParams& p, const 
     uint32_t* counters = reinterpret_cast<uint32_t*>(p.counters);
     typename L::Sum acc[VECS];
     const int64_t slices = gridDim.y;
-    if (!arrive(counters + (p.adds + group_first) * slices + blockIdx.y, min(GROUP, count - group * GROUP))) return;
-    add_partials<L, VECS>(p, group_first, 1, min(GROUP, count - group * GROUP), j, acc);
+    const int group_count = min(GROUP, count - group * GROUP);
+    if (!arrive(counters + (p.adds + group_first) * slices + blockIdx.y, group_count)) return;
+    add_partials<L, VECS>(p, group_first, 1, group_count, j, acc);
     if (count > GROUP) {
         store_partial<L, VECS>(p, group_first, j, acc);  // the group's sum, read by the last group
         if (!arrive(counters + it.at * slices + blockIdx.y, (count + GROUP - 1) / GROUP)) return;

@@ -57,14 +57,10 @@ pub fn forced() -> bool {
     forced_kernel() == Some(ForcedKernel::WarpRows)
 }
 
-/// Columns a warp covers with one vector a lane: 128 FP32, 64 FP64, 128 FP16 / BF16.
-pub fn cols(value: DataType) -> i64 {
-    crate::kernels::spmm::warp_rows_cols(value)
-}
-
 /// Whether a call of these types and layout can run the kernel: FP32 or FP64 throughout, or FP16
 /// / BF16 op(A) and op(B) with C of the same type or FP32 and FP32 compute; op(B) and C row-major
-/// without staging, one batch, n a multiple of `cols` (of 64 for FP32: 8-byte vectors).
+/// without staging, one batch, n a multiple of a warp's vectors (`warp_rows_variant`: 128 columns,
+/// 64 for FP64 and for FP32 in 8-byte vectors).
 pub fn fits(ab: DataType, c: DataType, compute: DataType, n: i64, batches: i64, staged: bool) -> bool {
     use DataType::*;
     let real = (ab == CUDA_R_32F || ab == CUDA_R_64F) && c == ab && compute == ab;
