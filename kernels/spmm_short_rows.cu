@@ -13,6 +13,8 @@
 //    `_wide_x2`: 128 (16 x 2). More vectors a lane spread each entry's shuffles, address and
 //    load-round over more columns. FP64 also has `_half`: 16 columns, 8 lanes x 1 vector, so
 //    that a block holds FP32's 32 groups and the split-row table takes twice as long a row.
+//    16-bit types (A, B and C of one type) also have `_packed` (64 columns, 8 lanes x one 16-byte
+//    vector of 8 elements) and `_packed_wide` (128, 16 x 1); their other shapes use 8-byte vectors.
 //    Stages, each a function below:
 //      0. work: the group's row, or with the split-row table (`p.split`, preprocess's, one batch)
 //         its slot: a whole row, or a piece of a long row whose pieces share the block;
@@ -51,15 +53,21 @@ constexpr int UNROLL = SPMM_SHORT_ROWS_UNROLL;  // B vectors in flight per lane
 // A lane holds VECS vectors, G x VEC columns apart (each vector's loads coalesced over the
 // group), so a slice is W x VECS columns; UNROLL / VECS entries are in flight per lane. Which
 // shape a call runs: src/kernels/spmm.rs `short_rows_shape`.
-template <typename V, int W, int VECS = 1>
+// PACKED (16-bit types, `_packed` and `_packed_wide`): 16-byte vectors of 8 elements, so that a
+// lane moves as many bytes per load as in FP32 (the 8-byte vectors issued as many loads as FP32
+// for half the bytes: FP16 ran no faster than FP32 at N = 64, where cuSPARSE's FP16 took 0.6x its
+// FP32 time, session 24), with half the entries in flight: FP16 x2's registers (all of UNROLL
+// spilled 52-136 bytes at 4 blocks a multiprocessor).
+template <typename V, int W, int VECS = 1, bool PACKED = false>
 struct Shape {
-    static constexpr int VEC = sizeof(V) >= 4 ? 16 / sizeof(V) : 4;
+    static_assert(!PACKED || sizeof(V) == 2, "packed vectors are for 16-bit types");
+    static constexpr int VEC = sizeof(V) >= 4 ? 16 / sizeof(V) : (PACKED ? 8 : 4);
     static constexpr int G = W / VEC;
     static constexpr int NV = VECS;
     static constexpr int SLICE = W * VECS;
     static constexpr int K = WARP / G;  // entries per lane per load round
     static constexpr int ROWS = BLOCK / G;
-    static constexpr int UNROLL_E = UNROLL / VECS;  // entries in flight per lane
+    static constexpr int UNROLL_E = UNROLL / VECS / (PACKED ? 2 : 1);  // entries in flight per lane
     static_assert(G >= 1 && G <= WARP && WARP % G == 0, "groups tile the warp");
     static_assert(UNROLL_E >= 1 && UNROLL % VECS == 0, "whole entries in flight");
 };
@@ -247,9 +255,9 @@ __device__ __forceinline__ void store_row(const SpmmRowsParams& p, int64_t batch
 // so that the plain kernel keeps its registers). COL_C (`oxs_spmm_short_rows_colc*`,
 // `oxs_spmm_split_rows_colc*`): C is column-major, written through shared memory by whole rows
 // (stage 4b), an element at a time by split rows (stage 4c).
-template <bool SPLIT, bool COL_C, int W, int VECS, typename V, typename O, typename C, typename I>
+template <bool SPLIT, bool COL_C, int W, int VECS, typename V, typename O, typename C, typename I, bool PACKED = false>
 __device__ void short_rows(const SpmmRowsParams& p) {
-    using S = Shape<V, W, VECS>;
+    using S = Shape<V, W, VECS, PACKED>;
     __shared__ Sums<S, C> parts[SPLIT ? BLOCK : 1];
     __shared__ C tile[COL_C && !SPLIT ? S::SLICE : 1][S::ROWS + 1];
     const int group = threadIdx.x / S::G;
@@ -364,6 +372,21 @@ OXS_SHORT_ROWS(bf16_f32_f32, __nv_bfloat16, float, float, 4)
 #define OXS_SHORT_ROWS_X2(sfx, V, O, C, idx, I)                        \
     OXS_SHORT_ROWS_SHAPE(_x2, SLICE, 2, sfx, V, O, C, idx, I)          \
     OXS_SHORT_ROWS_SHAPE(_wide_x2, WIDE_SLICE, 2, sfx, V, O, C, idx, I)
+// 16-byte vectors of 16-bit types (`_packed`: 64 columns, 8 lanes; `_packed_wide`: 128, 16 lanes).
+#define OXS_PACKED_KERNEL(name, split, W, V, O, C, I) \
+    extern "C" __global__ void __launch_bounds__(BLOCK, 4) name(const SpmmRowsParams p) { short_rows<split, false, W, 1, V, O, C, I, true>(p); }
+#define OXS_PACKED_SHAPE(shape, W, sfx, V, O, C, idx, I)                                 \
+    OXS_PACKED_KERNEL(oxs_spmm_short_rows##shape##_##sfx##_##idx, false, W, V, O, C, I) \
+    OXS_PACKED_KERNEL(oxs_spmm_split_rows##shape##_##sfx##_##idx, true, W, V, O, C, I)
+#define OXS_PACKED(sfx, V, O, C, idx, I)                          \
+    OXS_PACKED_SHAPE(_packed, WIDE_SLICE, sfx, V, O, C, idx, I) \
+    OXS_PACKED_SHAPE(_packed_wide, 2 * WIDE_SLICE, sfx, V, O, C, idx, I)
+// A, B and C of one 16-bit type only: with FP32 C the split-row form spilled 24-28 bytes.
+#define OXS_PACKED_TYPES(idx, I)                           \
+    OXS_PACKED(f16_f16_f32, __half, __half, float, idx, I) \
+    OXS_PACKED(bf16_bf16_f32, __nv_bfloat16, __nv_bfloat16, float, idx, I)
+OXS_PACKED_TYPES(i32, int32_t)
+OXS_PACKED_TYPES(i64, int64_t)
 #define OXS_SHORT_ROWS_SHAPES(idx, I)                                                  \
     OXS_SHORT_ROWS_SHAPE(_wide, WIDE_SLICE, 1, f32_f32_f32, float, float, float, idx, I) \
     OXS_SHORT_ROWS_SHAPE(_half, HALF_SLICE, 1, f64_f64_f64, double, double, double, idx, I) \

@@ -84,9 +84,10 @@ if [ -z "${DEVICE_SUITE_QUICK:-}" ]; then
     echo "=== gpu_spmm with OXSPARSE_SPMM_PIECE=4 and OXSPARSE_SPMM_KERNEL=split_rows"
     OXSPARSE_SPMM_PIECE=4 OXSPARSE_SPMM_KERNEL=split_rows run_rust gpu_spmm-split-rows-piece4 "$dev/bin/gpu_spmm"
     # The short-row shapes the default does not take there: two vectors a lane over split-row tables
-    # (x2), FP32's 16-lane one-vector groups (wide) and FP64's 8-lane ones (half), on every case
-    # whose n they fit.
-    for shape in x2 wide half; do
+    # (x2), FP32's 16-lane one-vector groups (wide), FP64's 8-lane ones (half) and the 16-bit
+    # 16-byte-vector ones (packed, packed_wide: every 16-bit case whose n they fit, long rows too),
+    # on every case whose n they fit.
+    for shape in x2 wide half packed packed_wide; do
         echo "=== gpu_spmm with OXSPARSE_SPMM_ROW_SHAPE=$shape and OXSPARSE_SPMM_KERNEL=split_rows"
         OXSPARSE_SPMM_ROW_SHAPE=$shape OXSPARSE_SPMM_KERNEL=split_rows run_rust gpu_spmm-split-rows-$shape "$dev/bin/gpu_spmm"
     done

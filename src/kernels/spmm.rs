@@ -110,6 +110,11 @@ pub enum RowShape {
     /// FP64 only: 16 columns, 8 lanes x 1 vector, so 32 groups per block (FP32's narrow count):
     /// the split-row table then takes rows twice as long as with FP64's narrow groups.
     Half,
+    /// 16-bit types only: 64 columns, 8 lanes x one 16-byte vector of 8 elements (the other
+    /// shapes give 16-bit types 8-byte vectors), half the entries in flight.
+    Packed,
+    /// 16-bit types only: 128 columns, 16 lanes x one 16-byte vector.
+    PackedWide,
 }
 
 impl RowShape {
@@ -119,8 +124,8 @@ impl RowShape {
         match self {
             RowShape::Half => base / 2,
             RowShape::Narrow => base,
-            RowShape::Wide | RowShape::NarrowX2 => 2 * base,
-            RowShape::WideX2 => 4 * base,
+            RowShape::Wide | RowShape::NarrowX2 | RowShape::Packed => 2 * base,
+            RowShape::WideX2 | RowShape::PackedWide => 4 * base,
         }
     }
 
@@ -132,21 +137,23 @@ impl RowShape {
     /// Entries whose B rows a lane of this shape has in flight: one round of B loads.
     pub fn entries_in_flight(self) -> u64 {
         let vectors = match self {
-            RowShape::NarrowX2 | RowShape::WideX2 => 2,
+            RowShape::NarrowX2 | RowShape::WideX2 | RowShape::Packed | RowShape::PackedWide => 2,
             RowShape::Narrow | RowShape::Wide | RowShape::Half => 1,
         };
         SPMM_SHORT_ROWS_UNROLL as u64 / vectors
     }
 
     /// Rows (groups) per block: a lane holds 16 bytes of 4- and 8-byte types, 4 elements of
-    /// 16-bit ones, and a narrow group covers SPMM_TILE_SLICE columns with one vector a lane.
+    /// 16-bit ones (8 in the packed shapes, whose groups have the lanes of narrow and wide ones
+    /// for twice the columns), and a narrow group covers SPMM_TILE_SLICE columns with one vector a
+    /// lane.
     pub fn groups_per_block(self, ab: DataType) -> u64 {
         let vec = if ab.size_bytes() >= 4 { 16 / ab.size_bytes() } else { 4 };
         let lanes = SPMM_TILE_SLICE as u64 / vec;
         match self {
             RowShape::Half => BLOCK as u64 / (lanes / 2).max(1),
-            RowShape::Narrow | RowShape::NarrowX2 => BLOCK as u64 / lanes,
-            RowShape::Wide | RowShape::WideX2 => BLOCK as u64 / (2 * lanes),
+            RowShape::Narrow | RowShape::NarrowX2 | RowShape::Packed => BLOCK as u64 / lanes,
+            RowShape::Wide | RowShape::WideX2 | RowShape::PackedWide => BLOCK as u64 / (2 * lanes),
         }
     }
 
@@ -164,6 +171,8 @@ impl RowShape {
             RowShape::NarrowX2 => "_x2",
             RowShape::WideX2 => "_wide_x2",
             RowShape::Half => "_half",
+            RowShape::Packed => "_packed",
+            RowShape::PackedWide => "_packed_wide",
         }
     }
 
@@ -178,13 +187,15 @@ impl RowShape {
             RowShape::Wide => same(CUDA_R_32F),
             RowShape::Half => same(CUDA_R_64F),
             RowShape::NarrowX2 | RowShape::WideX2 => same(CUDA_R_32F) || same(CUDA_R_64F) || same(CUDA_R_16F),
+            RowShape::Packed | RowShape::PackedWide => (same(CUDA_R_16F) || same(CUDA_R_16BF)) && types.compute == CUDA_R_32F,
         };
         typed && n >= self.columns() as i64 && n % self.columns() as i64 == 0
     }
 }
 
 /// The short-row kernel's preferred shape for these types and n columns (`Narrow`, which always
-/// fits, when no other does), for rows one group each (`split` false) or over the split-row table.
+/// fits, when no other does), for rows one group each (`split` false) or over the split-row table
+/// (where src/ops/spmm/split_rows.rs `shape` may take another for the matrix's longest row).
 /// Two vectors a lane spread each entry's shuffles, address and load over twice the columns but
 /// halve the entries in flight and the groups at work, so they pay where chains are short or
 /// groups many. Measured (session 15, H100, FP32, 27 matrices, each shape forced in its own run
@@ -193,9 +204,21 @@ impl RowShape {
 /// tables (the social graphs, pieces of up to 64 entries) `NarrowX2` lost up to 1.38x at N = 64 and
 /// `WideX2` won at N >= 128 (geometric mean 1.18x / 1.17x cuSPARSE at N = 128 / 256 against 1.14x /
 /// 1.12x with `Wide`, which lost to `Narrow` at N = 64: 1.24x against 1.29x).
-/// `OXSPARSE_SPMM_ROW_SHAPE` (narrow, wide, x2, wide_x2, half) puts a shape first where it fits (for
-/// comparisons).
+/// 16-bit A, B and C take the packed shapes (16-byte vectors) before the others of their columns
+/// (session 24, FP16, Nsight kernel times: `PackedWide` 0-3% faster than `WideX2` on 13 matrices
+/// at N = 128 / 256; `Packed` 1-2% faster than `NarrowX2` on whole short rows at N = 64, and
+/// through preprocess's piece rule it takes the small matrices to split rows: EX5 14.0 -> 9.9 us,
+/// COX2_MD 10.9 -> 8.6, pushpull 10.5 -> 8.5, cage10 8.7 -> 7.4).
+/// `OXSPARSE_SPMM_ROW_SHAPE` (narrow, wide, x2, wide_x2, half, packed, packed_wide) puts a shape
+/// first where it fits (for comparisons).
 pub fn short_rows_shape(types: Types, n: i64, split: bool) -> RowShape {
+    use RowShape::*;
+    let preferred: &[RowShape] = if split { &[PackedWide, WideX2, Packed] } else { &[PackedWide, WideX2, Packed, NarrowX2] };
+    forced_row_shape().iter().chain(preferred).copied().find(|s| s.fits(types, n)).unwrap_or(Narrow)
+}
+
+/// The shape `OXSPARSE_SPMM_ROW_SHAPE` names, if any.
+pub fn forced_row_shape() -> Option<RowShape> {
     static FORCED: once_cell::sync::Lazy<Option<RowShape>> = once_cell::sync::Lazy::new(|| {
         std::env::var("OXSPARSE_SPMM_ROW_SHAPE").ok().and_then(|v| match v.as_str() {
             "narrow" => Some(RowShape::Narrow),
@@ -203,11 +226,12 @@ pub fn short_rows_shape(types: Types, n: i64, split: bool) -> RowShape {
             "x2" => Some(RowShape::NarrowX2),
             "wide_x2" => Some(RowShape::WideX2),
             "half" => Some(RowShape::Half),
+            "packed" => Some(RowShape::Packed),
+            "packed_wide" => Some(RowShape::PackedWide),
             _ => None,
         })
     });
-    let preferred: &[RowShape] = if split { &[RowShape::WideX2] } else { &[RowShape::WideX2, RowShape::NarrowX2] };
-    FORCED.iter().chain(preferred).copied().find(|s| s.fits(types, n)).unwrap_or(RowShape::Narrow)
+    *FORCED
 }
 
 /// Blocks of 256 threads of the short-row kernel resident per multiprocessor (its registers allow 4
@@ -422,5 +446,16 @@ mod tests {
         assert_eq!((Half.columns(), Half.groups_per_block(CUDA_R_64F)), (16, 32));
         assert!(Half.fits(f64, 16) && Half.fits(f64, 128) && !Half.fits(f64, 24) && !Half.fits(f32, 128));
         assert_eq!([CUDA_R_32F, CUDA_R_64F, CUDA_R_16F].map(RowShape::most_groups_per_block), [32, 32, 32]);
+        // 16-bit packed groups: 8 lanes of 8 for 64 columns, 16 for 128; A, B and C of one
+        // 16-bit type with FP32 compute only.
+        let (f16, bf16) = (t(CUDA_R_16F, CUDA_R_16F), t(CUDA_R_16BF, CUDA_R_16BF));
+        assert_eq!([Packed, PackedWide].map(|s| (s.columns(), s.groups_per_block(CUDA_R_16F))), [(64, 32), (128, 16)]);
+        assert_eq!([Packed, PackedWide].map(|s| s.entries_in_flight()), [4, 4]);
+        assert!(Packed.fits(bf16, 64) && PackedWide.fits(f16, 256) && !PackedWide.fits(f16, 192));
+        assert!(!Packed.fits(t(CUDA_R_16F, CUDA_R_32F), 64) && !Packed.fits(f32, 64) && !PackedWide.fits(f64, 128));
+        if std::env::var("OXSPARSE_SPMM_ROW_SHAPE").is_err() {
+            assert_eq!([64, 128, 256, 96].map(|n| short_rows_shape(f16, n, true)), [Packed, PackedWide, PackedWide, Narrow]);
+            assert_eq!([64, 192].map(|n| short_rows_shape(bf16, n, false)), [Packed, Packed]);
+        }
     }
 }

@@ -332,7 +332,7 @@ fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> 
     let floor_piece = |shape: k::RowShape| split_rows::floor_piece(piece(shape));
     // The preferred shape, else narrow groups (more of them a block, for a longer longest row),
     // else FP64's half-width groups (as many a block as FP32's narrow ones).
-    let preferred = k::short_rows_shape(kernel_types(p), p.dims.n, true);
+    let preferred = split_rows::shape(kernel_types(p), p.dims.n, longest);
     let shapes = [preferred, k::RowShape::Narrow, k::RowShape::Half];
     let shape = if !split_rows::forced() && short_rows::takes(longest, m, nnz) {
         // Short rows, unless the matrix is too small to fill the device with whole rows and its
@@ -806,7 +806,7 @@ mod tests {
     }
 
     /// C staged (rows not 16-byte aligned) runs the kernels with C in the compute type, which has
-    /// no FP16 two-vector shape: the short-row shape is chosen for those types (the H100 tests had
+    /// no FP16 two-vector or packed shape: the short-row shape is chosen for those types (the H100 tests had
     /// caught an internal error from the missing kernel).
     #[test]
     fn short_row_shapes_follow_the_kernel_types() {
@@ -819,7 +819,7 @@ mod tests {
         assert!(matches!(staged.kernel, Kernel::Tiles { stage_c: true, .. }), "{:?}", staged.kernel);
         assert_eq!(kernel_types(&direct).c, DataType::CUDA_R_16F);
         assert_eq!(kernel_types(&staged).c, DataType::CUDA_R_32F);
-        assert_eq!(k::short_rows_shape(kernel_types(&direct), 128, true), k::RowShape::WideX2);
+        assert_eq!(k::short_rows_shape(kernel_types(&direct), 128, true), k::RowShape::PackedWide);
         assert_eq!(k::short_rows_shape(kernel_types(&staged), 128, true), k::RowShape::Narrow);
     }
 

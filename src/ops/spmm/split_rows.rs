@@ -36,6 +36,8 @@
 //! plain call keeps the tiles and may differ from a preprocessed one in rounding, as with the
 //! short-row kernel.
 
+use crate::kernels::spmm as k;
+
 /// Entries per piece, at most (unless a row needs more pieces than a block has groups)...
 pub const PIECE: i64 = 64;
 /// ...or fewer, down to the entries a lane of the shape has in flight and never below this, when
@@ -75,7 +77,12 @@ pub fn forced() -> bool {
 /// rows hold a few entries (arxiv_like and youtube_like, 5-7 on average; pubmed, film_actor,
 /// PGPgiantcompo), which the tile kernel packs.
 pub fn takes(longest: i64, m: i64, nnz: i64, groups: i64) -> bool {
-    longest <= LONGEST_PER_GROUP * groups && eligible(m, nnz)
+    takes_longest(longest, groups) && eligible(m, nnz)
+}
+
+/// Whether blocks of `groups` groups take a longest row of `longest` entries (`takes`).
+fn takes_longest(longest: i64, groups: i64) -> bool {
+    longest <= LONGEST_PER_GROUP * groups
 }
 
 /// Whether a matrix of `m` rows and `nnz` entries may take split rows, whatever its longest row
@@ -118,6 +125,38 @@ pub fn floor_piece(piece: i64) -> i64 {
 /// forced piece.
 pub fn may_grow(longest: i64) -> bool {
     forced_piece().is_none() && longest <= GROW_LONGEST
+}
+
+/// The short-row kernel's shape over a split-row table for `types`, n columns and a longest row
+/// of `longest` entries: the preferred one (src/kernels/spmm.rs `short_rows_shape`), except
+///  * 16-bit `Packed` (four entries in flight) only for rows of at most GROW_LONGEST entries, else
+///    `Narrow` (eight): session 24, FP16 N = 64, Nsight: EX5 (rows of 48) 14.0 -> 9.9 us, but
+///    twitch_FR, crocodile and vsp_befref (rows of 1500-3500) 12.0 / 17.8 / 12.1 -> 17.1 / 28.0 /
+///    14.7 us;
+///  * where n is one slice of a shape of 16 groups a block (FP32 `WideX2`, 16-bit `PackedWide`,
+///    n = 128) and the longest row would give each group more than PIECE entries, the 32-group
+///    shape of 64 columns (16-bit `Packed`, FP32 `NarrowX2`): the row's block, of pieces twice as
+///    long, was the call's tail (twitch_FR, 2040 entries, FP32 26.6 -> 21.0 us, FP16 27.6 ->
+///    18.8; vsp_befref, 1531, 21.6 -> 18.8 and 21.9 -> 17.4). Only for rows the 16 groups would
+///    take (`takes`): longer ones go to preprocess's fallback, narrow groups, which beat the
+///    64-column ones there (crocodile, 3546 entries, FP32 28.8 against 30.9 us). Not at n = 256, where the second
+///    slice hides it (twitch_FR gained 5-12%, vsp_befref lost 5-7%), nor in FP64 (8 and 16
+///    groups, unmeasured).
+/// A shape forced by `OXSPARSE_SPMM_ROW_SHAPE` is taken as it is.
+pub fn shape(types: k::Types, n: i64, longest: i64) -> k::RowShape {
+    use k::RowShape::*;
+    let preferred = k::short_rows_shape(types, n, true);
+    if k::forced_row_shape().is_some() || types.ab.size_bytes() == 8 {
+        return preferred;
+    }
+    let groups = preferred.groups_per_block(types.ab) as i64;
+    match preferred {
+        Packed if longest > GROW_LONGEST => Narrow,
+        WideX2 | PackedWide if preferred.slices(n) == 1 && longest > PIECE * groups && takes_longest(longest, groups) => {
+            [Packed, NarrowX2].into_iter().find(|s| s.fits(types, n) && s.groups_per_block(types.ab) as i64 > groups).unwrap_or(preferred)
+        }
+        _ => preferred,
+    }
 }
 
 /// `OXSPARSE_SPMM_PIECE`, when it names a piece in MIN_PIECE..=PIECE.
@@ -480,6 +519,28 @@ mod tests {
         assert!(!eligible(169_343, 1_128_870), "under 10 entries a row");
         assert!(!eligible(1_000_000, 10_000_001), "over MAX_NNZ");
         assert!(!eligible(0, 0));
+    }
+
+    #[test]
+    fn long_rows_take_shapes_of_more_groups() {
+        use crate::types::DataType::*;
+        use k::RowShape::*;
+        if std::env::var("OXSPARSE_SPMM_ROW_SHAPE").is_ok() {
+            return;
+        }
+        let t = |v| k::Types { ab: v, c: v, compute: if v == CUDA_R_64F { CUDA_R_64F } else { CUDA_R_32F } };
+        let (f32, f64, f16) = (t(CUDA_R_32F), t(CUDA_R_64F), t(CUDA_R_16F));
+        // 16-bit at n = 64: packed for rows of up to GROW_LONGEST entries.
+        assert_eq!([48, GROW_LONGEST, GROW_LONGEST + 1].map(|l| shape(f16, 64, l)), [Packed, Packed, Narrow]);
+        // n = 128, one slice of 16 groups: a row of more than 16 pieces of PIECE takes 32 groups.
+        assert_eq!([16 * PIECE, 2040].map(|l| shape(f16, 128, l)), [PackedWide, Packed]);
+        assert_eq!([16 * PIECE, 2040].map(|l| shape(f32, 128, l)), [WideX2, NarrowX2]);
+        // A row the 16 groups would not take keeps the preferred shape (preprocess falls back to
+        // narrow groups).
+        assert_eq!([shape(f32, 128, 3546), shape(f16, 128, 3546)], [WideX2, PackedWide]);
+        // Two slices, or FP64: the preferred shape whatever the row.
+        assert_eq!([shape(f32, 256, 2040), shape(f16, 256, 2040), shape(f64, 128, 2040)], [WideX2, PackedWide, WideX2]);
+        assert_eq!(shape(f32, 64, 2040), Narrow);
     }
 
     #[test]
