@@ -335,12 +335,11 @@ fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> 
     let preferred = split_rows::shape(kernel_types(p), p.dims.n, longest);
     let shapes = [preferred, k::RowShape::Narrow, k::RowShape::Half];
     let shape = if !split_rows::forced() && short_rows::takes(longest, m, nnz) {
-        // Short rows, unless the matrix is too small to fill the device with whole rows and its
-        // longest row makes two pieces or more of the size that would (session 14: bcsstk13,
-        // pushpull, bcsstk17, the airports 1.3-1.7x faster at N = 32; EX5 and cage10, whose rows
-        // are at most 1.5x such a piece, 0.85x at N = 64).
-        match if column_major_c(p) { floor_piece(preferred) } else { piece(preferred) } {
-            pc if pc < split_rows::PIECE && 2 * pc <= longest && split_at.is_some() && split_rows::eligible(m, nnz) => Some(preferred),
+        // Short rows, unless the longest row makes two pieces or more (split_rows.rs
+        // `cuts_short_rows`).
+        let column_c = column_major_c(p);
+        match if column_c { floor_piece(preferred) } else { piece(preferred) } {
+            pc if split_rows::cuts_short_rows(pc, longest, column_c) && split_at.is_some() && split_rows::eligible(m, nnz) => Some(preferred),
             _ => {
                 let chosen = order_short_rows(h, call, p, ws, split_at, token)?.unwrap_or(RowKernel::ShortRows);
                 if plan::print_enabled() {

@@ -159,6 +159,20 @@ pub fn shape(types: k::Types, n: i64, longest: i64) -> k::RowShape {
     }
 }
 
+/// Whether a matrix the short-row kernel would take whole (every row short) is cut into pieces of
+/// `piece` entries instead, its longest row having `longest`: when that row makes two pieces or
+/// more. Session 14: where the matrix is too small to fill the device with whole rows (pieces
+/// shorter than PIECE): bcsstk13, pushpull, bcsstk17, the airports 1.3-1.7x faster at N = 32;
+/// EX5 and cage10, whose rows are at most 1.5x such a piece, 0.85x at N = 64. Session 24: with
+/// pieces of PIECE too, where the table's blocks of like chains spare whole-row blocks the wait
+/// for their longest row (bcsstk17, rows of 39 on average and up to 150, N = 256: FP32 41.0 ->
+/// 32.4 us, FP16 45.9 -> 32.2; EX5, cage10 and mdual, whose rows make one piece, stay whole).
+/// A column-major C only for pieces under PIECE: whole rows write it through shared memory, split
+/// rows an element at a time (power_grid N = 128 8.8 -> 10.4 us when cut).
+pub fn cuts_short_rows(piece: i64, longest: i64, column_major_c: bool) -> bool {
+    (piece < PIECE || !column_major_c) && 2 * piece <= longest
+}
+
 /// `OXSPARSE_SPMM_PIECE`, when it names a piece in MIN_PIECE..=PIECE.
 fn forced_piece() -> Option<i64> {
     static FORCED: once_cell::sync::Lazy<Option<i64>> =
@@ -519,6 +533,15 @@ mod tests {
         assert!(!eligible(169_343, 1_128_870), "under 10 entries a row");
         assert!(!eligible(1_000_000, 10_000_001), "over MAX_NNZ");
         assert!(!eligible(0, 0));
+    }
+
+    #[test]
+    fn short_rows_are_cut_where_the_longest_makes_two_pieces() {
+        // bcsstk17 at N = 256 (pieces of PIECE, longest 150), row-major C: cut; column-major: whole.
+        assert!(cuts_short_rows(PIECE, 150, false) && !cuts_short_rows(PIECE, 150, true));
+        // EX5 (rows of 48) whole; small matrices with short pieces cut, either layout.
+        assert!(!cuts_short_rows(PIECE, 48, false) && !cuts_short_rows(32, 48, false));
+        assert!(cuts_short_rows(16, 48, false) && cuts_short_rows(16, 48, true));
     }
 
     #[test]
