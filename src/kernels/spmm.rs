@@ -135,12 +135,14 @@ impl RowShape {
     }
 
     /// Entries whose B rows a lane of this shape has in flight: one round of B loads.
+    /// Two vectors a lane spend two of the kernel's UNROLL loads on an entry; the packed shapes'
+    /// one 16-byte vector keeps half of UNROLL too, for registers (kernels/spmm_short_rows.cu).
     pub fn entries_in_flight(self) -> u64 {
-        let vectors = match self {
+        let loads_per_entry = match self {
             RowShape::NarrowX2 | RowShape::WideX2 | RowShape::Packed | RowShape::PackedWide => 2,
             RowShape::Narrow | RowShape::Wide | RowShape::Half => 1,
         };
-        SPMM_SHORT_ROWS_UNROLL as u64 / vectors
+        SPMM_SHORT_ROWS_UNROLL as u64 / loads_per_entry
     }
 
     /// Rows (groups) per block: a lane holds 16 bytes of 4- and 8-byte types, 4 elements of

@@ -805,8 +805,8 @@ mod tests {
     }
 
     /// C staged (rows not 16-byte aligned) runs the kernels with C in the compute type, which has
-    /// no FP16 two-vector or packed shape: the short-row shape is chosen for those types (the H100 tests had
-    /// caught an internal error from the missing kernel).
+    /// no FP16 two-vector or packed shape: the short-row shape is chosen for those types (the H100
+    /// tests had caught an internal error from the missing kernel).
     #[test]
     fn short_row_shapes_follow_the_kernel_types() {
         if std::env::var("OXSPARSE_SPMM_ROW_SHAPE").is_ok() || plan::forced_kernel().is_some() {

@@ -139,9 +139,9 @@ pub fn may_grow(longest: i64) -> bool {
 ///    long, was the call's tail (twitch_FR, 2040 entries, FP32 26.6 -> 21.0 us, FP16 27.6 ->
 ///    18.8; vsp_befref, 1531, 21.6 -> 18.8 and 21.9 -> 17.4). Only for rows the 16 groups would
 ///    take (`takes`): longer ones go to preprocess's fallback, narrow groups, which beat the
-///    64-column ones there (crocodile, 3546 entries, FP32 28.8 against 30.9 us). Not at n = 256, where the second
-///    slice hides it (twitch_FR gained 5-12%, vsp_befref lost 5-7%), nor in FP64 (8 and 16
-///    groups, unmeasured).
+///    64-column ones there (crocodile, 3546 entries, FP32 28.8 against 30.9 us). Not at n = 256,
+///    where the second slice hides it (twitch_FR gained 5-12%, vsp_befref lost 5-7%), nor in FP64
+///    (8 and 16 groups, unmeasured).
 /// A shape forced by `OXSPARSE_SPMM_ROW_SHAPE` is taken as it is.
 pub fn shape(types: k::Types, n: i64, longest: i64) -> k::RowShape {
     use k::RowShape::*;
