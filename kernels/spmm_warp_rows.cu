@@ -1,13 +1,15 @@
-// SpMM by warp rows: C = alpha * op(A) * op(B) + beta * C in FP32 or FP64 throughout, with op(A)
-// given as rows and op(B) and C row-major (16-byte aligned rows), one batch, n a multiple of a
-// warp's 16-byte vectors (128 FP32 columns, 64 FP64): the cases of the tile kernel that preprocess
-// gives to this kernel instead (src/ops/spmm/warp_rows.rs).
+// SpMM by warp rows: C = alpha * op(A) * op(B) + beta * C in FP32 or FP64 throughout, or with
+// 16-bit op(A) and op(B) (FP16, BF16), FP32 sums and C 16-bit or FP32; op(A) given as rows, op(B)
+// and C row-major (16-byte aligned rows), one batch, n a multiple of a warp's vectors (128 FP32
+// columns, 64 FP64, 128 16-bit; FP32 also 64 in 8-byte vectors, `_narrow`): the cases of the tile
+// kernel that preprocess gives to this kernel instead (src/ops/spmm/warp_rows.rs).
 //
 // The kernel (parameter block SpmmWarpRowsParams in src/kernels/params/spmm.rs),
-// oxs_spmm_warp_rows_{f32,f64}_*, `_x2` for n a multiple of two warps' vectors: a whole warp per
-// item of preprocess's table, each lane holding VECS 16-byte vectors of C's columns COLS apart, so
-// that an entry's column, value and address are paid once for COLS x VECS columns (the tile and
-// short-row kernels pay them for every 32 or 64). Stages, each a function below:
+// oxs_spmm_warp_rows_<types>_*, `_x2` for twice those columns (instantiations at the end): a
+// whole warp per item of preprocess's table, each lane holding VECS vectors (`Lane`) of C's
+// columns COLS apart, so that an entry's column, value and address are paid once for COLS x VECS
+// columns (the tile and short-row kernels pay them for every 32 or 64). Stages, each a function
+// below:
 //   0. item: a whole row (up to a few hundred entries on large matrices), or a piece of PIECE
 //      entries of a longer one;
 //   1. load: the warp reads 32 of the item's entries at a time, coalesced, one a lane;
