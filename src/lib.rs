@@ -8,11 +8,13 @@
 //! * [`kernels`]: launchers that fill a parameter block and enqueue a kernel from `kernels/*.cu`.
 //! * [`reference`]: plain CPU implementations of every operation, the oracle for tests.
 //!
-//! [`context`] holds the handle's device, context and stream; [`types`] the enums shared by all.
+//! [`context`] holds the handle's device, context and stream; [`types`] the enums shared by all;
+//! [`fast_hash`] the hasher of the maps on a call's host path.
 
 pub mod context;
 pub mod descr;
 pub mod error;
+pub mod fast_hash;
 pub mod ffi;
 pub mod kernels;
 pub mod ops;

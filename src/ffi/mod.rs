@@ -29,6 +29,7 @@ pub mod types;
 pub mod vector_ops;
 
 use crate::error::{Error, Result};
+use crate::fast_hash::FastHash;
 use crate::types::Status;
 use once_cell::sync::Lazy;
 use std::collections::HashMap;
@@ -71,9 +72,10 @@ pub(crate) enum Kind {
 }
 
 /// Addresses of every live object we handed to C.
-static LIVE: Lazy<Mutex<HashMap<usize, Kind>>> = Lazy::new(Default::default);
+/// (Every call looks its arguments up here, hence the fast hasher.)
+static LIVE: Lazy<Mutex<HashMap<usize, Kind, FastHash>>> = Lazy::new(Default::default);
 
-fn live() -> std::sync::MutexGuard<'static, HashMap<usize, Kind>> {
+fn live() -> std::sync::MutexGuard<'static, HashMap<usize, Kind, FastHash>> {
     LIVE.lock().unwrap_or_else(|p| p.into_inner())
 }
 

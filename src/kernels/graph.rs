@@ -23,8 +23,10 @@
 //! comparisons), and whenever the graph path cannot take a launch (the plain launch then reports
 //! the driver's own error).
 
+use super::name::KernelName;
 use crate::context::Handle;
 use crate::error::{Error, Result};
+use crate::fast_hash::FastHash;
 use cudarc::driver::{result, sys, DriverError};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -93,8 +95,8 @@ pub struct LaunchGraphs {
 #[derive(Default)]
 struct Graphs {
     context_id: u64,
-    single: HashMap<(usize, usize), Exec>,
-    chains: HashMap<(usize, Vec<usize>), Exec>,
+    single: HashMap<(usize, usize), Exec, FastHash>,
+    chains: HashMap<(usize, Vec<usize>), Exec, FastHash>,
 }
 
 // SAFETY: the raw driver objects are only used under the mutex, with the owning context current.
@@ -179,11 +181,22 @@ impl LaunchGraphs {
         if chain.is_empty() || !enabled() || capturing(stream) {
             return None;
         }
-        let params: Vec<sys::CUDA_KERNEL_NODE_PARAMS> = chain.iter().map(|l| l.node_params()).collect();
+        // A single launch (most calls) keeps its node parameters on the stack.
+        let (one, many): ([sys::CUDA_KERNEL_NODE_PARAMS; 1], Vec<sys::CUDA_KERNEL_NODE_PARAMS>);
+        let params: &[sys::CUDA_KERNEL_NODE_PARAMS] = match chain {
+            [l] => {
+                one = [l.node_params()];
+                &one
+            }
+            _ => {
+                many = chain.iter().map(|l| l.node_params()).collect();
+                &many
+            }
+        };
         let mut g = self.inner.lock().unwrap_or_else(|p| p.into_inner());
         g.follow(context_id);
         // SAFETY: the caller's launches, in the current context.
-        let exec = unsafe { g.exec_for(stream as usize, chain, &params) }?;
+        let exec = unsafe { g.exec_for(stream as usize, chain, params) }?;
         // SAFETY: a live executable graph of the current context, on the caller's stream.
         Some(ok(unsafe { sys::cuGraphLaunch(exec, stream) }))
     }
@@ -248,8 +261,8 @@ struct Recorded {
     shared: u32,
     /// The parameter block, 8-byte aligned.
     params: Vec<u64>,
-    /// The kernel's name, for errors.
-    name: String,
+    /// The kernel's name, for errors (kept inline: no allocation per launch).
+    name: KernelName,
 }
 
 /// This thread's open batch: the handle (as an address) and its recorded launches.
@@ -317,7 +330,7 @@ fn record_for<P: Copy>(me: usize, l: &Launch, params: &P, name: &str) -> bool {
         // SAFETY: `copy` holds at least size_of::<P>() bytes, aligned to 8 (P is a #[repr(C)]
         // block of at most 8-byte fields).
         unsafe { std::ptr::copy_nonoverlapping(params as *const P as *const u8, copy.as_mut_ptr() as *mut u8, std::mem::size_of::<P>()) };
-        batch.launches.push(Recorded { function: l.function, grid: l.grid, block: l.block, shared: l.shared, params: copy, name: name.to_string() });
+        batch.launches.push(Recorded { function: l.function, grid: l.grid, block: l.block, shared: l.shared, params: copy, name: KernelName::copy_of(name) });
         true
     })
 }
@@ -339,11 +352,19 @@ fn submit(h: &Handle, mut recorded: Vec<Recorded>) -> Result<()> {
     let _bound = h.bind()?;
     // SAFETY: the handle keeps its context alive and `_bound` made it current.
     let context_id = unsafe { super::module::context_id(h.context())? };
+    let stream = h.cu_stream();
+    if let [r] = recorded.as_mut_slice() {
+        // One launch (most calls): no vectors to build.
+        let mut arg = r.params.as_mut_ptr() as *mut c_void;
+        let l = Launch { function: r.function, grid: r.grid, block: r.block, shared: r.shared, args: &mut arg };
+        // SAFETY: a launch of our kernel with the block it was recorded with, alive until we return.
+        let launched = unsafe { h.graphs.launch(context_id, stream, &[&l]).unwrap_or_else(|| l.plain(stream)) };
+        return launched.map_err(|e| Error::from_driver(&format!("launching {}", r.name), e));
+    }
     let mut args: Vec<*mut c_void> = recorded.iter_mut().map(|r| r.params.as_mut_ptr() as *mut c_void).collect();
     let arg_at = args.as_mut_ptr();
     // SAFETY: `args` and the blocks it points to live until the end of this function.
     let launches: Vec<Launch> = recorded.iter().enumerate().map(|(i, r)| Launch { function: r.function, grid: r.grid, block: r.block, shared: r.shared, args: unsafe { arg_at.add(i) } }).collect();
-    let stream = h.cu_stream();
     let chain: Vec<&Launch> = launches.iter().collect();
     // SAFETY: launches of our kernels with the blocks they were recorded with.
     if let Some(launched) = unsafe { h.graphs.launch(context_id, stream, &chain) } {

@@ -8,6 +8,7 @@
 
 pub mod graph;
 pub mod module;
+pub mod name;
 pub mod params;
 pub mod row_view;
 pub mod sparse_to_dense;
@@ -40,6 +41,24 @@ pub fn launch<P: Copy>(h: &Handle, family: &'static str, name: &str, grid: (u32,
     let context_id = unsafe { module::context_id(h.context())? };
     // SAFETY: as above.
     let function = unsafe { module::function(context_id, family, name)? };
+    enqueue(h, context_id, function, name, grid, block, shared, params)
+}
+
+/// [`launch`] for the hottest launch sites: the kernel is found by `key` (`module::KernelKey`),
+/// and `name()` builds its name only the first time.
+#[allow(clippy::too_many_arguments)]
+pub fn launch_keyed<P: Copy>(h: &Handle, family: &'static str, key: module::KernelKey, name: impl FnOnce() -> name::KernelName, grid: (u32, u32, u32), block: u32, shared: u32, params: &P) -> Result<()> {
+    let _bound = h.bind()?;
+    // SAFETY: the handle keeps its context alive and `_bound` made it current.
+    let context_id = unsafe { module::context_id(h.context())? };
+    // SAFETY: as above.
+    let (function, name) = unsafe { module::function_keyed(context_id, family, key, name)? };
+    enqueue(h, context_id, function, &name, grid, block, shared, params)
+}
+
+/// Records `function` in the open batch, or launches it (through the handle's graphs).
+#[allow(clippy::too_many_arguments)]
+fn enqueue<P: Copy>(h: &Handle, context_id: u64, function: cudarc::driver::sys::CUfunction, name: &str, grid: (u32, u32, u32), block: u32, shared: u32, params: &P) -> Result<()> {
     let mut args = [params as *const P as *mut c_void];
     if log_enabled() {
         eprintln!("oxsparse: launch {name} grid {grid:?} block {block} shared {shared}");

@@ -28,6 +28,7 @@ use super::params::row_view::*;
 use super::{grid_for, launch};
 use crate::context::Handle;
 use crate::error::{Error, Result};
+use crate::kernel_name;
 use crate::types::IndexType;
 
 const FAMILY: &str = "row_view";
@@ -200,7 +201,7 @@ pub fn build(h: &Handle, src: &RowViewSource, workspace: u64) -> Result<RowView>
     let suffix = index_suffix(src.index_type)?;
     check(src, workspace)?;
     let ws = place(src, workspace);
-    let name = |stage: &str| format!("oxs_row_view_{stage}_{suffix}");
+    let name = |stage: &str| kernel_name!("oxs_row_view_{stage}_{suffix}");
     let block = ROW_VIEW_BLOCK;
     let nnz = src.nnz as u64;
 

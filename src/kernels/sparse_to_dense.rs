@@ -1,10 +1,12 @@
 //! Launchers for `kernels/sparse_to_dense.cu`: the zero-fill of B and one scatter per sparse format.
 
+use super::name::KernelName;
 use super::params::sparse_to_dense::*;
 use super::{grid_for, launch, BLOCK};
 use crate::context::Handle;
 use crate::descr::{DnMat, SpMat};
 use crate::error::Result;
+use crate::kernel_name;
 use crate::types::{DataType, IndexType, Order};
 
 const FAMILY: &str = "sparse_to_dense";
@@ -29,15 +31,15 @@ fn index_suffix(t: IndexType) -> &'static str {
     }
 }
 
-fn name(stage: &str, value: DataType, index: IndexType) -> String {
-    format!("oxs_s2d_{stage}_{}_{}", value.kernel_suffix(), index_suffix(index))
+fn name(stage: &str, value: DataType, index: IndexType) -> KernelName {
+    kernel_name!("oxs_s2d_{stage}_{}_{}", value.kernel_suffix(), index_suffix(index))
 }
 
 /// Zeroes B's `rows x cols` logical entries.
 pub fn zero_fill(h: &Handle, b: &DnMat) -> Result<()> {
     let p = SparseToDenseZeroParams { b: out(b) };
     let n = (b.rows * b.cols) as u64;
-    let kernel = format!("oxs_s2d_zero_{}", b.value_type.kernel_suffix());
+    let kernel = kernel_name!("oxs_s2d_zero_{}", b.value_type.kernel_suffix());
     launch(h, FAMILY, &kernel, (grid_for(n, BLOCK), 1, 1), BLOCK, 0, &p)
 }
 

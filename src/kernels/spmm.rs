@@ -5,10 +5,13 @@
 //! plan (src/ops/spmm/plan.rs) has already chosen the kernel and filled the parameter blocks;
 //! these functions only pick the instantiation's name and the grid.
 
+use super::module::{KernelKey, Site};
+use super::name::Suffixes;
 use super::params::spmm::*;
-use super::{launch, MAX_GRID};
+use super::{launch, launch_keyed, MAX_GRID};
 use crate::context::Handle;
 use crate::error::{Error, Result};
+use crate::kernel_name;
 use crate::types::{DataType, IndexType};
 use cudarc::driver::result;
 
@@ -25,9 +28,15 @@ pub struct Types {
 }
 
 impl Types {
-    fn suffix(&self) -> String {
-        format!("{}_{}_{}", self.ab.kernel_suffix(), self.c.kernel_suffix(), self.compute.kernel_suffix())
+    fn suffix(&self) -> Suffixes<3> {
+        Suffixes([self.ab.kernel_suffix(), self.c.kernel_suffix(), self.compute.kernel_suffix()])
     }
+}
+
+/// The key of a keyed launch site's kernel (`launch_keyed`): `variant` says which of the site's
+/// kernels (its shape or infix), then the value and index types.
+fn key(site: Site, variant: u8, types: Types, index: IndexType) -> KernelKey {
+    KernelKey::new(site, &[variant, types.ab as u8, types.c as u8, types.compute as u8, index as u8])
 }
 
 fn index_suffix(t: IndexType) -> &'static str {
@@ -44,7 +53,7 @@ fn warp_per_row_blocks(rows: i64) -> u32 {
 
 /// The strided row kernel: any type, layout and op(B).
 pub fn rows_strided(h: &Handle, p: &SpmmRowsParams, types: Types, index: IndexType, batches: u32) -> Result<()> {
-    let name = format!("oxs_spmm_rows_{}_{}", types.suffix(), index_suffix(index));
+    let name = kernel_name!("oxs_spmm_rows_{}_{}", types.suffix(), index_suffix(index));
     launch(h, "spmm", &name, (warp_per_row_blocks(p.shape.m), batches, 1), BLOCK, 0, p)
 }
 
@@ -65,7 +74,7 @@ pub fn rowvec_row_blocks(ab: DataType, width: u32, rows: i64) -> Result<u32> {
 
 /// The vectorised row kernel; `chunk_blocks` extra blocks work on the long-row chunks.
 pub fn rowvec(h: &Handle, p: &SpmmRowsParams, types: Types, index: IndexType, width: u32, chunk_blocks: u32, batches: u32) -> Result<()> {
-    let name = format!("oxs_spmm_rowvec_{}_{}_w{width}", types.suffix(), index_suffix(index));
+    let name = kernel_name!("oxs_spmm_rowvec_{}_{}_w{width}", types.suffix(), index_suffix(index));
     launch(h, "spmm", &name, (p.row_blocks + chunk_blocks, batches, 1), BLOCK, 0, p)
 }
 
@@ -81,15 +90,15 @@ pub fn tiles(h: &Handle, p: &SpmmTilesParams, types: Types, index: IndexType, ba
     if tiles >= i32::MAX as u64 || slices > 65_535 || batches > 65_535 {
         return Err(Error::NotSupported(format!("{tiles} tiles x {slices} column slices x {batches} batches exceed the grid")));
     }
-    let suffix = format!("{}_{}", types.suffix(), index_suffix(index));
     let runs = slices.div_ceil(p.tiles.slices_per_block.max(1) as u64) as u32;
-    launch(h, "spmm_tiles", &format!("oxs_spmm_tiles_{suffix}"), (tiles as u32, runs, batches), SPMM_TILE_BLOCK, 0, p)
+    let name = || kernel_name!("oxs_spmm_tiles_{}_{}", types.suffix(), index_suffix(index));
+    launch_keyed(h, "spmm_tiles", key(Site::SpmmTiles, 0, types, index), name, (tiles as u32, runs, batches), SPMM_TILE_BLOCK, 0, p)
 }
 
 /// Builds the tile row table of `p.tiles` (preprocess), then stamps its token.
 pub fn tile_rows(h: &Handle, p: &SpmmTilesParams, index: IndexType) -> Result<()> {
     let blocks = ((p.tiles.count + 1) as u64).div_ceil(SPMM_TILE_BLOCK as u64).clamp(1, MAX_GRID) as u32;
-    launch(h, "spmm_tiles", &format!("oxs_spmm_tile_rows_{}", index_suffix(index)), (blocks, 1, 1), SPMM_TILE_BLOCK, 0, p)?;
+    launch(h, "spmm_tiles", &kernel_name!("oxs_spmm_tile_rows_{}", index_suffix(index)), (blocks, 1, 1), SPMM_TILE_BLOCK, 0, p)?;
     launch(h, "spmm_tiles", "oxs_spmm_tile_rows_stamp", (1, 1, 1), 1, 0, p)
 }
 
@@ -289,14 +298,15 @@ pub fn short_rows(h: &Handle, p: &SpmmRowsParams, (types, index): (Types, IndexT
         return Err(Error::NotSupported(format!("{blocks} row blocks x {runs} runs of column slices x {batches} batches exceed the grid")));
     }
     let p = SpmmRowsParams { slices_per_block: per_block as u32, ..*p };
-    let family = match (split_blocks, column_c) {
-        (Some(_), true) => "split_rows_colc",
-        (Some(_), false) => "split_rows",
-        (None, true) => "short_rows_colc",
-        (None, false) => "short_rows",
+    let (family, variant) = match (split_blocks, column_c) {
+        (Some(_), true) => ("split_rows_colc", 0),
+        (Some(_), false) => ("split_rows", 1),
+        (None, true) => ("short_rows_colc", 2),
+        (None, false) => ("short_rows", 3),
     };
-    let name = format!("oxs_spmm_{family}{}_{}_{}", shape.kernel_suffix(), types.suffix(), index_suffix(index));
-    launch(h, "spmm_short_rows", &name, (blocks as u32, runs as u32, batches), BLOCK, 0, &p)
+    let name = || kernel_name!("oxs_spmm_{family}{}_{}_{}", shape.kernel_suffix(), types.suffix(), index_suffix(index));
+    let key = key(Site::SpmmShortRows, variant << 4 | shape as u8, types, index);
+    launch_keyed(h, "spmm_short_rows", key, name, (blocks as u32, runs as u32, batches), BLOCK, 0, &p)
 }
 
 /// Columns of `value` a warp of the warp-row kernel covers with one vector a lane: 128 FP32 (16
@@ -336,7 +346,13 @@ pub fn warp_rows(h: &Handle, p: &SpmmWarpRowsParams, types: Types, index: IndexT
     if blocks >= i32::MAX as u64 || slices == 0 || slices > 65_535 || p.adds >= i32::MAX as i64 {
         return Err(Error::NotSupported(format!("{blocks} warp-row blocks x {slices} column slices exceed the grid")));
     }
-    launch(h, "spmm_warp_rows", &format!("oxs_spmm_warp_rows{sfx}_{}_{}", types.suffix(), index_suffix(index)), (blocks as u32, slices as u32, 1), BLOCK, 0, p)
+    let name = || kernel_name!("oxs_spmm_warp_rows{sfx}_{}_{}", types.suffix(), index_suffix(index));
+    let variant = match sfx {
+        "_x2" => 1,
+        "" => 2,
+        _ => 3,
+    };
+    launch_keyed(h, "spmm_warp_rows", key(Site::SpmmWarpRows, variant, types, index), name, (blocks as u32, slices as u32, 1), BLOCK, 0, p)
 }
 
 /// Preprocess: the longest row of op(A), measured on the GPU and read back (the caller must not be
@@ -349,7 +365,7 @@ pub fn longest_row(h: &Handle, p: &SpmmLongestRowParams, index: IndexType) -> Re
         unsafe { result::memset_d8_async(p.longest, 0, 8, h.cu_stream()) }.map_err(|e| Error::from_driver("clearing the SpMM longest-row word", e))?;
     }
     let blocks = (p.m.max(1) as u64).div_ceil(BLOCK as u64).clamp(1, h.sm_count.max(1) as u64 * 8) as u32;
-    launch(h, "spmm_short_rows", &format!("oxs_spmm_longest_row_{}", index_suffix(index)), (blocks, 1, 1), BLOCK, 0, p)?;
+    launch(h, "spmm_short_rows", &kernel_name!("oxs_spmm_longest_row_{}", index_suffix(index)), (blocks, 1, 1), BLOCK, 0, p)?;
     let mut word = [0u8; 8];
     super::vector_ops::copy_to_host_and_wait(h, p.longest, &mut word)?;
     Ok(u64::from_ne_bytes(word))
@@ -365,7 +381,7 @@ pub fn find_long_rows(h: &Handle, p: &SpmmFindLongParams, index: IndexType, batc
             .map_err(|e| Error::from_driver("clearing the SpMM schedule counters", e))?;
     }
     let blocks = (p.m.max(1) as u64).div_ceil(BLOCK as u64).clamp(1, MAX_GRID) as u32;
-    let name = format!("oxs_spmm_find_long_{}", index_suffix(index));
+    let name = kernel_name!("oxs_spmm_find_long_{}", index_suffix(index));
     launch(h, "spmm", &name, (blocks, batches, 1), BLOCK, 0, p)
 }
 
@@ -381,23 +397,23 @@ fn stage_grid(rows: i64, cols: i64, batches: u32) -> Result<(u32, u32, u32)> {
 
 /// Copies op(B) into the row-major scratch `p.dst`.
 pub fn stage_b(h: &Handle, p: &SpmmStageParams, ab: DataType, batches: u32) -> Result<()> {
-    let name = format!("oxs_spmm_stage_b_{}", ab.kernel_suffix());
+    let name = kernel_name!("oxs_spmm_stage_b_{}", ab.kernel_suffix());
     launch(h, "spmm_stage", &name, stage_grid(p.rows, p.cols, batches)?, BLOCK, 0, p)
 }
 
 /// Writes C = alpha * scratch + beta * C from the row-major scratch `p.src`.
 pub fn stage_c(h: &Handle, p: &SpmmStageParams, types: Types, batches: u32) -> Result<()> {
-    let name = format!("oxs_spmm_stage_c_{}_{}", types.c.kernel_suffix(), types.compute.kernel_suffix());
+    let name = kernel_name!("oxs_spmm_stage_c_{}_{}", types.c.kernel_suffix(), types.compute.kernel_suffix());
     launch(h, "spmm_stage", &name, stage_grid(p.rows, p.cols, batches)?, BLOCK, 0, p)
 }
 
 pub fn bsr(h: &Handle, p: &SpmmBsrParams, types: Types, index: IndexType) -> Result<()> {
-    let name = format!("oxs_spmm_bsr_{}_{}", types.suffix(), index_suffix(index));
+    let name = kernel_name!("oxs_spmm_bsr_{}_{}", types.suffix(), index_suffix(index));
     launch(h, "spmm_blocked", &name, (warp_per_row_blocks(p.shape.m), 1, 1), BLOCK, 0, p)
 }
 
 pub fn blocked_ell(h: &Handle, p: &SpmmBellParams, types: Types, index: IndexType) -> Result<()> {
-    let name = format!("oxs_spmm_bell_{}_{}", types.suffix(), index_suffix(index));
+    let name = kernel_name!("oxs_spmm_bell_{}_{}", types.suffix(), index_suffix(index));
     launch(h, "spmm_blocked", &name, (warp_per_row_blocks(p.shape.m), 1, 1), BLOCK, 0, p)
 }
 

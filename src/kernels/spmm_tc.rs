@@ -16,10 +16,11 @@
 //! the split windows' partial sums.
 
 use super::params::spmm_tc::*;
-use super::{grid_for, launch};
 use super::spmm::Types;
+use super::{grid_for, launch};
 use crate::context::Handle;
 use crate::error::{Error, Result};
+use crate::kernel_name;
 use crate::types::{DataType, IndexType};
 use cudarc::driver::result;
 
@@ -246,9 +247,9 @@ fn scan(h: &Handle, base: &TcBuildParams, data: u64, len: u64, sums: u64, suffix
     let blocks = scan_blocks(len);
     let p = TcBuildParams { scan_data: data, scan_n: len as i64, scan_sums: sums, scan_blocks: blocks as i64, ..*base };
     let b = TC_BLOCK;
-    launch(h, BUILD, &format!("oxs_tc_build_scan_reduce_{suffix}"), (blocks as u32, 1, 1), b, 0, &p)?;
-    launch(h, BUILD, &format!("oxs_tc_build_scan_sums_{suffix}"), (1, 1, 1), b, 0, &p)?;
-    launch(h, BUILD, &format!("oxs_tc_build_scan_apply_{suffix}"), (blocks as u32, 1, 1), b, 0, &p)
+    launch(h, BUILD, &kernel_name!("oxs_tc_build_scan_reduce_{suffix}"), (blocks as u32, 1, 1), b, 0, &p)?;
+    launch(h, BUILD, &kernel_name!("oxs_tc_build_scan_sums_{suffix}"), (1, 1, 1), b, 0, &p)?;
+    launch(h, BUILD, &kernel_name!("oxs_tc_build_scan_apply_{suffix}"), (blocks as u32, 1, 1), b, 0, &p)
 }
 
 /// Builds BitTCF for op(A) (`a`: its rows, m x k with nnz entries) into the region at `at`.
@@ -302,7 +303,7 @@ pub fn build(h: &Handle, a: super::params::spmm::SpmmRows, (m, k, nnz): (i64, i6
     let mut cur = 0usize;
     p.keys_out = at + layout.keys[cur];
     p.pos_out = at + layout.pos[cur];
-    launch(h, BUILD, &format!("oxs_tc_build_column_keys_{ix}"), (entries, 1, 1), b, 0, &p)?;
+    launch(h, BUILD, &kernel_name!("oxs_tc_build_column_keys_{ix}"), (entries, 1, 1), b, 0, &p)?;
     let sort_by = |p: &mut TcBuildParams, cur: &mut usize, max_key: u64| -> Result<()> {
         for pass in 0..passes(max_key) {
             let next = 1 - *cur;
@@ -324,27 +325,27 @@ pub fn build(h: &Handle, a: super::params::spmm::SpmmRows, (m, k, nnz): (i64, i6
     sort_by(&mut p, &mut cur, k as u64)?;
     p.pos_in = at + layout.pos[cur];
     p.keys_out = at + layout.keys[cur];
-    launch(h, BUILD, &format!("oxs_tc_build_window_keys_{ix}"), (entries, 1, 1), b, 0, &p)?;
+    launch(h, BUILD, &kernel_name!("oxs_tc_build_window_keys_{ix}"), (entries, 1, 1), b, 0, &p)?;
     sort_by(&mut p, &mut cur, layout.relative.windows as u64)?;
     p.pos_in = at + layout.pos[cur];
 
     // 5-8: pairs, tiles and segments per window.
-    launch(h, BUILD, &format!("oxs_tc_build_distinct_{ix}"), (entries, 1, 1), b, 0, &p)?;
+    launch(h, BUILD, &kernel_name!("oxs_tc_build_distinct_{ix}"), (entries, 1, 1), b, 0, &p)?;
     scan(h, &p, p.distinct, nnz as u64 + 1, sums, "u32")?;
-    launch(h, BUILD, &format!("oxs_tc_build_window_tiles_{ix}"), (windows, 1, 1), b, 0, &p)?;
+    launch(h, BUILD, &kernel_name!("oxs_tc_build_window_tiles_{ix}"), (windows, 1, 1), b, 0, &p)?;
     scan(h, &p, fmt.win_tiles, layout.relative.windows as u64 + 1, sums, "u32")?;
     launch(h, BUILD, "oxs_tc_build_window_segments", (windows, 1, 1), b, 0, &p)?;
     scan(h, &p, fmt.win_segs, layout.relative.windows as u64 + 1, sums, "u64")?;
     launch(h, BUILD, "oxs_tc_build_segments", (windows, 1, 1), b, 0, &p)?;
 
     // 9-11: masks, slot offsets, value sources.
-    launch(h, BUILD, &format!("oxs_tc_build_masks_{ix}"), (entries, 1, 1), b, 0, &p)?;
+    launch(h, BUILD, &kernel_name!("oxs_tc_build_masks_{ix}"), (entries, 1, 1), b, 0, &p)?;
     launch(h, BUILD, "oxs_tc_build_tile_counts", (grid_for(layout.relative.tiles_max as u64 + 1, b), 1, 1), b, 0, &p)?;
     scan(h, &p, fmt.tile_vals, layout.relative.tiles_max as u64 + 1, sums, "u32")?;
-    launch(h, BUILD, &format!("oxs_tc_build_slots_{ix}"), (entries, 1, 1), b, 0, &p)?;
+    launch(h, BUILD, &kernel_name!("oxs_tc_build_slots_{ix}"), (entries, 1, 1), b, 0, &p)?;
 
     // 12: tensor cores, or the CUDA-core tile kernel.
-    launch(h, BUILD, &format!("oxs_tc_build_decide_{ix}"), (1, 1, 1), 1, 0, &p)
+    launch(h, BUILD, &kernel_name!("oxs_tc_build_decide_{ix}"), (1, 1, 1), 1, 0, &p)
 }
 
 /// The build's choice (tensor cores or not), read back with a stream synchronisation; None while
@@ -375,9 +376,9 @@ pub fn spmm(h: &Handle, p: &SpmmTcParams, types: Types, index: IndexType, accura
     let b = TC_BLOCK;
     // Grid-stride, and capped: when the build chose CUDA cores every block just returns.
     let gather_grid = grid_for(nnz.max(1) as u64, b).min(h.sm_count.max(1) as u32 * 16);
-    launch(h, COMPUTE, &format!("oxs_spmm_tc_gather_{gather}_{}", index_suffix(index)), (gather_grid, 1, 1), b, 0, p)?;
+    launch(h, COMPUTE, &kernel_name!("oxs_spmm_tc_gather_{gather}_{}", index_suffix(index)), (gather_grid, 1, 1), b, 0, p)?;
     let grid = (h.sm_count.max(1) as u32) * TILE_BLOCKS_PER_SM;
-    launch(h, COMPUTE, &format!("oxs_spmm_tc_tiles_{tiles}_s{}", p.strip_cols), (grid, 1, 1), b, 0, p)
+    launch(h, COMPUTE, &kernel_name!("oxs_spmm_tc_tiles_{tiles}_s{}", p.strip_cols), (grid, 1, 1), b, 0, p)
 }
 
 #[cfg(test)]

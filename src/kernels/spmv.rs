@@ -4,10 +4,13 @@
 //! The plan (src/ops/spmv/plan.rs) has chosen the kernel and filled the parameter blocks; these
 //! functions pick the instantiation's name and the grid.
 
+use super::module::{KernelKey, Site};
+use super::name::Suffixes;
 use super::params::spmv::*;
-use super::{grid_for, launch, MAX_GRID};
+use super::{grid_for, launch, launch_keyed, MAX_GRID};
 use crate::context::Handle;
 use crate::error::{Error, Result};
+use crate::kernel_name;
 use crate::types::{DataType, IndexType};
 
 /// The value types of one call: A, x, y storage and the compute type.
@@ -20,9 +23,15 @@ pub struct Types {
 }
 
 impl Types {
-    fn suffix(&self) -> String {
-        format!("{}_{}_{}_{}", self.a.kernel_suffix(), self.x.kernel_suffix(), self.y.kernel_suffix(), self.compute.kernel_suffix())
+    fn suffix(&self) -> Suffixes<4> {
+        Suffixes([self.a.kernel_suffix(), self.x.kernel_suffix(), self.y.kernel_suffix(), self.compute.kernel_suffix()])
     }
+}
+
+/// The key of a keyed launch site's kernel (`launch_keyed`): `variant` says which of the site's
+/// kernels, then the value and index types.
+fn key(site: Site, variant: u8, types: Types, index: IndexType) -> KernelKey {
+    KernelKey::new(site, &[variant, types.a as u8, types.x as u8, types.y as u8, types.compute as u8, index as u8])
 }
 
 fn index_suffix(t: IndexType) -> &'static str {
@@ -46,8 +55,8 @@ pub fn tile_count(nnz: i64, size: i64) -> i64 {
 pub fn tiles(h: &Handle, p: &SpmvRowsParams, types: Types, index: IndexType) -> Result<()> {
     let blocks = (p.tiles.count.max(0) as u64).div_ceil(TILES_PER_BLOCK);
     let blocks = u32::try_from(blocks).ok().filter(|&b| b < i32::MAX as u32).ok_or_else(|| Error::NotSupported(format!("{} tiles exceed the grid", p.tiles.count)))?;
-    let name = format!("oxs_spmv_tiles_{}_{}", types.suffix(), index_suffix(index));
-    launch(h, "spmv", &name, (blocks, 1, 1), SPMV_BLOCK, 0, p)
+    let name = || kernel_name!("oxs_spmv_tiles_{}_{}", types.suffix(), index_suffix(index));
+    launch_keyed(h, "spmv", key(Site::SpmvTiles, 0, types, index), name, (blocks, 1, 1), SPMV_BLOCK, 0, p)
 }
 
 /// Warps of the tile kernel for these types that the device holds at once (one per tile): its
@@ -62,7 +71,7 @@ pub fn tile_slots(h: &Handle, types: Types, index: IndexType) -> Result<i64> {
     if let Some(&n) = SLOTS.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
         return Ok(n);
     }
-    let name = format!("oxs_spmv_tiles_{}_{}", types.suffix(), index_suffix(index));
+    let name = kernel_name!("oxs_spmv_tiles_{}_{}", types.suffix(), index_suffix(index));
     let _bound = h.bind()?;
     // SAFETY: the handle keeps its context alive and `_bound` made it current; `f` is a kernel of it.
     let blocks = unsafe {
@@ -77,14 +86,14 @@ pub fn tile_slots(h: &Handle, types: Types, index: IndexType) -> Result<i64> {
 
 /// Builds the row table of `p.tiles` and then stamps its token (two launches, stream-ordered).
 pub fn build_tile_rows(h: &Handle, p: &SpmvRowsParams, index: IndexType) -> Result<()> {
-    let name = format!("oxs_spmv_tile_rows_{}", index_suffix(index));
+    let name = kernel_name!("oxs_spmv_tile_rows_{}", index_suffix(index));
     launch(h, "spmv", &name, (grid_for(p.tiles.count as u64, SPMV_BLOCK), 1, 1), SPMV_BLOCK, 0, p)?;
     launch(h, "spmv", "oxs_spmv_stamp", (1, 1, 1), 1, 0, p)
 }
 
 /// y = beta * y.
 pub fn scale(h: &Handle, s: &SpmvShape, types: Types) -> Result<()> {
-    let name = format!("oxs_spmv_scale_{}", types.suffix());
+    let name = kernel_name!("oxs_spmv_scale_{}", types.suffix());
     launch(h, "spmv", &name, (grid_for(s.m as u64, SPMV_BLOCK), 1, 1), SPMV_BLOCK, 0, s)
 }
 
@@ -94,16 +103,21 @@ fn row_blocks(m: i64) -> u32 {
 }
 
 pub fn sell(h: &Handle, p: &SpmvSellParams, types: Types, index: IndexType) -> Result<()> {
-    let name = format!("oxs_spmv_sell_{}_{}", types.suffix(), index_suffix(index));
+    let name = kernel_name!("oxs_spmv_sell_{}_{}", types.suffix(), index_suffix(index));
     launch(h, "spmv_formats", &name, (row_blocks(p.shape.m), 1, 1), SPMV_BLOCK, 0, p)
 }
 
 pub fn bsr(h: &Handle, p: &SpmvBsrParams, types: Types, index: IndexType) -> Result<()> {
-    let name = format!("oxs_spmv_bsr_{}_{}", types.suffix(), index_suffix(index));
+    let name = kernel_name!("oxs_spmv_bsr_{}_{}", types.suffix(), index_suffix(index));
     launch(h, "spmv_formats", &name, (row_blocks(p.shape.m), 1, 1), SPMV_BLOCK, 0, p)
 }
 
 // ---- kernels/spmv_vector.cu -------------------------------------------------------------------
+
+/// The vector kernels' variants in their keys.
+const LEAN: u8 = 0;
+const BAND: u8 = 1;
+const HUGE: u8 = 2;
 
 /// Blocks of the vector kernel: the list workers, then one group of `lanes` lanes per row.
 fn vector_blocks(p: &SpmvVectorParams) -> Result<u32> {
@@ -119,6 +133,11 @@ fn vector_blocks(p: &SpmvVectorParams) -> Result<u32> {
 /// occupancy outweighs a launch) its chunk blocks alone and then the lean kernel for the other
 /// rows.
 pub fn vector(h: &Handle, p: &SpmvVectorParams, types: Types, index: IndexType, split: bool) -> Result<()> {
+    // The three kernels (`oxs_spmv_{vector,band,vector_huge}_*`), launched by key.
+    let run = |variant: u8, kernel: &str, grid: u32, p: &SpmvVectorParams| {
+        let name = || kernel_name!("oxs_spmv_{kernel}_{}_{}", types.suffix(), index_suffix(index));
+        launch_keyed(h, "spmv_vector", key(Site::SpmvVector, variant, types, index), name, (grid, 1, 1), SPMV_BLOCK, 0, p)
+    };
     if p.v.band != 0 {
         if p.v.huge_blocks != 0 || !band_types(types) {
             return Err(Error::Internal("band offsets given to a schedule or types without a band kernel".into()));
@@ -126,24 +145,20 @@ pub fn vector(h: &Handle, p: &SpmvVectorParams, types: Types, index: IndexType, 
         // The long rows' warps: the lean kernel's first long_blocks blocks alone (they take only
         // listed rows); then the band kernel's groups, every block a short-row block.
         if p.v.long_blocks > 0 {
-            let lean = format!("oxs_spmv_vector_{}_{}", types.suffix(), index_suffix(index));
-            launch(h, "spmv_vector", &lean, (p.v.long_blocks as u32, 1, 1), SPMV_BLOCK, 0, p)?;
+            run(LEAN, "vector", p.v.long_blocks as u32, p)?;
         }
         let band = SpmvVectorParams { v: SpmvVector { lanes: band_lanes(p.v.lanes, types), long_blocks: 0, ..p.v }, ..*p };
-        let name = format!("oxs_spmv_band_{}_{}", types.suffix(), index_suffix(index));
-        return launch(h, "spmv_vector", &name, (vector_blocks(&band)?, 1, 1), SPMV_BLOCK, 0, &band);
+        return run(BAND, "band", vector_blocks(&band)?, &band);
     }
-    let lean = format!("oxs_spmv_vector_{}_{}", types.suffix(), index_suffix(index));
     if p.v.huge_blocks == 0 {
-        return launch(h, "spmv_vector", &lean, (vector_blocks(p)?, 1, 1), SPMV_BLOCK, 0, p);
+        return run(LEAN, "vector", vector_blocks(p)?, p);
     }
-    let with_huge = format!("oxs_spmv_vector_huge_{}_{}", types.suffix(), index_suffix(index));
     if !split {
-        return launch(h, "spmv_vector", &with_huge, (vector_blocks(p)?, 1, 1), SPMV_BLOCK, 0, p);
+        return run(HUGE, "vector_huge", vector_blocks(p)?, p);
     }
-    launch(h, "spmv_vector", &with_huge, (p.v.huge_blocks as u32, 1, 1), SPMV_BLOCK, 0, p)?;
+    run(HUGE, "vector_huge", p.v.huge_blocks as u32, p)?;
     let rest = SpmvVectorParams { v: SpmvVector { huge_blocks: 0, ..p.v }, ..*p };
-    launch(h, "spmv_vector", &lean, (vector_blocks(&rest)?, 1, 1), SPMV_BLOCK, 0, &rest)
+    run(LEAN, "vector", vector_blocks(&rest)?, &rest)
 }
 
 /// Row-length histogram of op(A): rows, then entries, per bucket (see `SPMV_HIST_BUCKETS`),
@@ -151,7 +166,7 @@ pub fn vector(h: &Handle, p: &SpmvVectorParams, types: Types, index: IndexType, 
 pub fn row_histogram(h: &Handle, p: &SpmvVectorParams, index: IndexType) -> Result<[[u64; SPMV_HIST_BUCKETS as usize]; 2]> {
     let bytes = 2 * SPMV_HIST_BUCKETS as usize * 8;
     super::vector_ops::zero_device(h, p.v.hist, bytes)?;
-    let name = format!("oxs_spmv_row_histogram_{}", index_suffix(index));
+    let name = kernel_name!("oxs_spmv_row_histogram_{}", index_suffix(index));
     launch(h, "spmv_vector", &name, (grid_for(p.shape.m as u64, SPMV_BLOCK).min(1024), 1, 1), SPMV_BLOCK, 0, p)?;
     let mut raw = vec![0u8; bytes];
     super::vector_ops::copy_to_host_and_wait(h, p.v.hist, &mut raw)?;
@@ -166,7 +181,7 @@ pub fn row_histogram(h: &Handle, p: &SpmvVectorParams, index: IndexType) -> Resu
 /// makes the lists trusted.
 pub fn list_rows(h: &Handle, p: &SpmvVectorParams, index: IndexType) -> Result<()> {
     super::vector_ops::zero_device(h, p.v.counts, 24)?;
-    let name = format!("oxs_spmv_list_rows_{}", index_suffix(index));
+    let name = kernel_name!("oxs_spmv_list_rows_{}", index_suffix(index));
     launch(h, "spmv_vector", &name, (grid_for(p.shape.m as u64, SPMV_BLOCK), 1, 1), SPMV_BLOCK, 0, p)?;
     launch(h, "spmv_vector", "oxs_spmv_vector_stamp", (1, 1, 1), 1, 0, p)
 }
@@ -194,7 +209,7 @@ pub fn band_lanes(lanes: i32, types: Types) -> i32 {
 pub fn band_encode(h: &Handle, p: &SpmvVectorParams, index: IndexType) -> Result<bool> {
     let misfits_at = p.v.counts + 3 * 8;
     super::vector_ops::zero_device(h, misfits_at, 8)?;
-    let name = format!("oxs_spmv_band_encode_{}", index_suffix(index));
+    let name = kernel_name!("oxs_spmv_band_encode_{}", index_suffix(index));
     // A warp per row, grid-stride beyond MAX_GRID blocks.
     launch(h, "spmv_vector", &name, (grid_for(p.shape.m as u64 * 32, SPMV_BLOCK), 1, 1), SPMV_BLOCK, 0, p)?;
     let mut raw = [0u8; 8];

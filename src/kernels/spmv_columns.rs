@@ -6,6 +6,7 @@ use super::params::spmv_columns::*;
 use super::{grid_for, launch, vector_ops};
 use crate::context::Handle;
 use crate::error::{Error, Result};
+use crate::kernel_name;
 use crate::types::IndexType;
 
 const FAMILY: &str = "spmv_columns";
@@ -124,7 +125,7 @@ pub fn measure(h: &Handle, a: SpmmRows, index: IndexType, l: &ColumnLayout, at: 
     vector_ops::zero_device(h, p.stats, 3 * CLASSES * 8)?;
     vector_ops::zero_device(h, p.counts, l.k as usize * 4)?;
     let b = SPMV_COL_BLOCK;
-    launch(h, FAMILY, &format!("oxs_spmv_col_count_{}", index_suffix(index)), (grid_for(l.nnz as u64, b), 1, 1), b, 0, &p)?;
+    launch(h, FAMILY, &kernel_name!("oxs_spmv_col_count_{}", index_suffix(index)), (grid_for(l.nnz as u64, b), 1, 1), b, 0, &p)?;
     launch(h, FAMILY, "oxs_spmv_col_classify", (grid_for(l.k as u64, b), 1, 1), b, 0, &p)?;
     let mut raw = vec![0u8; 3 * CLASSES * 8];
     vector_ops::copy_to_host_and_wait(h, p.stats, &mut raw)?;
@@ -151,7 +152,7 @@ pub fn build(h: &Handle, a: SpmmRows, index: IndexType, l: &ColumnLayout, at: u6
     launch(h, FAMILY, "oxs_spmv_col_scan_apply", (blocks as u32, 1, 1), b, 0, &s)?;
     launch(h, FAMILY, "oxs_spmv_col_sort_scatter", (tiles, 1, 1), b, 0, &p)?;
     launch(h, FAMILY, "oxs_spmv_col_rank", (grid_for(l.k as u64, b), 1, 1), b, 0, &p)?;
-    launch(h, FAMILY, &format!("oxs_spmv_col_relabel_{}", index_suffix(index)), (grid_for(l.nnz as u64, b), 1, 1), b, 0, &p)?;
+    launch(h, FAMILY, &kernel_name!("oxs_spmv_col_relabel_{}", index_suffix(index)), (grid_for(l.nnz as u64, b), 1, 1), b, 0, &p)?;
     launch(h, FAMILY, "oxs_spmv_col_stamp", (1, 1, 1), 1, 0, &p)
 }
 
@@ -161,7 +162,7 @@ pub fn gather_x(h: &Handle, a: SpmmRows, index: IndexType, x: u64, x_bytes: u64,
     if !matches!(x_bytes, 1 | 2 | 4 | 8 | 16) {
         return Err(Error::Internal(format!("gathering x of {x_bytes}-byte values")));
     }
-    let name = format!("oxs_spmv_col_gather_b{x_bytes}_{}", index_suffix(index));
+    let name = kernel_name!("oxs_spmv_col_gather_b{x_bytes}_{}", index_suffix(index));
     let p = SpmvColumnsParams { x, x_bytes: x_bytes as i64, ..base_params(a, l, at, token) };
     launch(h, FAMILY, &name, (grid_for(l.k as u64, SPMV_COL_BLOCK), 1, 1), SPMV_COL_BLOCK, 0, &p)
 }

@@ -1,12 +1,14 @@
 //! Launchers for `kernels/vector_ops.cu` (Axpby, Gather, Scatter, Rot, SpVV), and the two driver
 //! calls SpVV needs around them: zeroing a device result, and bringing a result to the host.
 
-use super::params::vector_ops::*;
+use super::name::KernelName;
 use super::params::Scalar;
+use super::params::vector_ops::*;
 use super::{grid_for, launch, BLOCK};
 use crate::context::Handle;
 use crate::descr::{DnVec, SpVec};
 use crate::error::{Error, Result};
+use crate::kernel_name;
 use crate::types::{DataType, IndexType};
 use cudarc::driver::result;
 
@@ -21,8 +23,8 @@ fn index_suffix(t: IndexType) -> Result<&'static str> {
 }
 
 /// `oxs_<op>_<value>_<index>`.
-fn name(op: &str, x: &SpVec) -> Result<String> {
-    Ok(format!("oxs_{op}_{}_{}", x.value_type.kernel_suffix(), index_suffix(x.index_type)?))
+fn name(op: &str, x: &SpVec) -> Result<KernelName> {
+    Ok(kernel_name!("oxs_{op}_{}_{}", x.value_type.kernel_suffix(), index_suffix(x.index_type)?))
 }
 
 /// Grid of a grid-stride loop over the `nnz` stored entries of X.
@@ -33,7 +35,7 @@ fn nnz_grid(x: &SpVec) -> (u32, u32, u32) {
 /// Axpby's first pass: `Y = beta * Y` over all of Y.
 pub fn scale(h: &Handle, y: &DnVec, beta: Scalar) -> Result<()> {
     let p = VecScaleParams { beta, size: y.size, y_values: y.values };
-    let kernel = format!("oxs_axpby_scale_{}", y.value_type.kernel_suffix());
+    let kernel = kernel_name!("oxs_axpby_scale_{}", y.value_type.kernel_suffix());
     launch(h, FAMILY, &kernel, (grid_for(y.size as u64, BLOCK), 1, 1), BLOCK, 0, &p)
 }
 
@@ -91,10 +93,10 @@ pub fn spvv(h: &Handle, x: &SpVec, y: &DnVec, compute: DataType, conj_x: bool, b
         partials: buffer,
         conj_x: conj_x as i32,
     };
-    let kernel = format!("oxs_spvv_{}_{}_{}", x.value_type.kernel_suffix(), compute.kernel_suffix(), index_suffix(x.index_type)?);
+    let kernel = kernel_name!("oxs_spvv_{}_{}_{}", x.value_type.kernel_suffix(), compute.kernel_suffix(), index_suffix(x.index_type)?);
     launch(h, FAMILY, &kernel, (partials, 1, 1), BLOCK, 0, &first)?;
     let second = SpvvFinishParams { count: partials as i64, partials: buffer, out };
-    launch(h, FAMILY, &format!("oxs_spvv_finish_{}", compute.kernel_suffix()), (1, 1, 1), BLOCK, 0, &second)
+    launch(h, FAMILY, &kernel_name!("oxs_spvv_finish_{}", compute.kernel_suffix()), (1, 1, 1), BLOCK, 0, &second)
 }
 
 /// Enqueues zeroing `bytes` bytes at the device address `dst` on the handle's stream.
