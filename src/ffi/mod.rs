@@ -91,16 +91,31 @@ pub(crate) unsafe fn publish<T>(out: *mut *mut T, kind: Kind, obj: T) -> Result<
 /// Borrows a live object of `kind`. NULL is `InvalidValue` (a handle's NULL is `NotInitialized`,
 /// as in cuSPARSE); an unknown or destroyed address is `NotInitialized`.
 pub(crate) unsafe fn borrow<'a, T>(p: *const T, kind: Kind, what: &str) -> Result<&'a T> {
-    if p.is_null() {
-        return Err(match kind {
-            Kind::Handle => Error::NotInitialized(format!("{what} is NULL")),
-            _ => Error::InvalidValue(format!("{what} is NULL")),
-        });
-    }
-    match live().get(&(p as usize)) {
-        Some(&k) if k == kind => Ok(&*p),
-        Some(k) => Err(Error::InvalidValue(format!("{what} is a {k:?}, not a {kind:?}"))),
-        None => Err(Error::NotInitialized(format!("{what} is not initialized or was already destroyed"))),
+    live_objects().borrow(p, kind, what)
+}
+
+/// The registry, locked once for a call that borrows several objects (SpMM's and SpMV's four):
+/// nothing may be created or destroyed while it is held.
+pub(crate) struct LiveObjects(std::sync::MutexGuard<'static, HashMap<usize, Kind, FastHash>>);
+
+pub(crate) fn live_objects() -> LiveObjects {
+    LiveObjects(live())
+}
+
+impl LiveObjects {
+    /// As [`borrow`].
+    pub(crate) unsafe fn borrow<'a, T>(&self, p: *const T, kind: Kind, what: &str) -> Result<&'a T> {
+        if p.is_null() {
+            return Err(match kind {
+                Kind::Handle => Error::NotInitialized(format!("{what} is NULL")),
+                _ => Error::InvalidValue(format!("{what} is NULL")),
+            });
+        }
+        match self.0.get(&(p as usize)) {
+            Some(&k) if k == kind => Ok(&*p),
+            Some(k) => Err(Error::InvalidValue(format!("{what} is a {k:?}, not a {kind:?}"))),
+            None => Err(Error::NotInitialized(format!("{what} is not initialized or was already destroyed"))),
+        }
     }
 }
 

@@ -21,10 +21,12 @@ unsafe fn call<'a>(
     computeType: cudaDataType,
     alg: oxsparseSpMMAlg_t,
 ) -> Result<(&'a oxsparseContext, &'a oxsparseSpMatDescr, Call<'a>)> {
-    let h = borrow(handle, Kind::Handle, "handle")?;
-    let a = borrow(matA, Kind::SpMat, "matA")?;
-    let b = &borrow(matB, Kind::DnMat, "matB")?.inner;
-    let c = &borrow(matC, Kind::DnMat, "matC")?.inner;
+    let live = live_objects();
+    let h = live.borrow(handle, Kind::Handle, "handle")?;
+    let a = live.borrow(matA, Kind::SpMat, "matA")?;
+    let b = &live.borrow(matB, Kind::DnMat, "matB")?.inner;
+    let c = &live.borrow(matC, Kind::DnMat, "matC")?.inner;
+    drop(live);
     scalars_given(alpha, beta)?;
     let op_a = decode(opA, "opA", Operation::from_raw)?;
     let op_b = decode(opB, "opB", Operation::from_raw)?;

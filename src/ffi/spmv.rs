@@ -20,10 +20,12 @@ unsafe fn call<'a>(
     computeType: cudaDataType,
     alg: oxsparseSpMVAlg_t,
 ) -> Result<(&'a oxsparseContext, &'a oxsparseSpMatDescr, Call<'a>)> {
-    let h = borrow(handle, Kind::Handle, "handle")?;
-    let a = borrow(matA, Kind::SpMat, "matA")?;
-    let x = &borrow(vecX, Kind::DnVec, "vecX")?.inner;
-    let y = &borrow(vecY, Kind::DnVec, "vecY")?.inner;
+    let live = live_objects();
+    let h = live.borrow(handle, Kind::Handle, "handle")?;
+    let a = live.borrow(matA, Kind::SpMat, "matA")?;
+    let x = &live.borrow(vecX, Kind::DnVec, "vecX")?.inner;
+    let y = &live.borrow(vecY, Kind::DnVec, "vecY")?.inner;
+    drop(live);
     scalars_given(alpha, beta)?;
     let op_a = decode(opA, "opA", Operation::from_raw)?;
     let compute = decode(computeType, "computeType", DataType::from_raw)?;

@@ -178,7 +178,20 @@ impl LaunchGraphs {
     /// Each launch must describe a valid launch of a kernel of the current context: `args` as
     /// `cuLaunchKernel` takes them, alive for the duration of the call.
     pub unsafe fn launch(&self, context_id: u64, stream: sys::CUstream, chain: &[&Launch]) -> Option<std::result::Result<(), DriverError>> {
-        if chain.is_empty() || !enabled() || capturing(stream) {
+        if capturing(stream) {
+            return None;
+        }
+        // SAFETY: the caller's contract; the stream is not capturing.
+        unsafe { self.launch_uncaptured(context_id, stream, chain) }
+    }
+
+    /// [`LaunchGraphs::launch`] on a stream known not to be capturing (a batch is opened only on
+    /// such a stream, so its launches skip asking the driver again).
+    ///
+    /// # Safety
+    /// As [`LaunchGraphs::launch`], and `stream` must not be capturing.
+    unsafe fn launch_uncaptured(&self, context_id: u64, stream: sys::CUstream, chain: &[&Launch]) -> Option<std::result::Result<(), DriverError>> {
+        if chain.is_empty() || !enabled() {
             return None;
         }
         // A single launch (most calls) keeps its node parameters on the stack.
@@ -260,9 +273,49 @@ struct Recorded {
     block: u32,
     shared: u32,
     /// The parameter block, 8-byte aligned.
-    params: Vec<u64>,
+    params: ParamWords,
     /// The kernel's name, for errors (kept inline: no allocation per launch).
     name: KernelName,
+}
+
+/// 8-byte words a recorded parameter block keeps inline: the largest of ours (the tensor-core
+/// SpMM's, 384 bytes) fits, so recording a launch allocates nothing.
+const INLINE_WORDS: usize = 48;
+
+/// A copy of a parameter block, inline or (a larger block) on the heap.
+enum ParamWords {
+    Inline { words: [u64; INLINE_WORDS], len: usize },
+    Heap(Vec<u64>),
+}
+
+impl ParamWords {
+    fn copy_of<P: Copy>(params: &P) -> ParamWords {
+        let bytes = std::mem::size_of::<P>();
+        let mut words = match bytes.div_ceil(8) {
+            n if n <= INLINE_WORDS => ParamWords::Inline { words: [0; INLINE_WORDS], len: n },
+            n => ParamWords::Heap(vec![0; n]),
+        };
+        // SAFETY: the destination holds at least `bytes` bytes, aligned to 8 (P is a #[repr(C)]
+        // block of at most 8-byte fields).
+        unsafe { std::ptr::copy_nonoverlapping(params as *const P as *const u8, words.as_mut_slice().as_mut_ptr() as *mut u8, bytes) };
+        words
+    }
+
+    /// The block's words (what a launch's argument points to).
+    fn as_mut_slice(&mut self) -> &mut [u64] {
+        match self {
+            ParamWords::Inline { words, len } => &mut words[..*len],
+            ParamWords::Heap(w) => w,
+        }
+    }
+
+    #[cfg(test)]
+    fn as_slice(&self) -> &[u64] {
+        match self {
+            ParamWords::Inline { words, len } => &words[..*len],
+            ParamWords::Heap(w) => w,
+        }
+    }
 }
 
 /// This thread's open batch: the handle (as an address) and its recorded launches.
@@ -326,11 +379,8 @@ fn record_for<P: Copy>(me: usize, l: &Launch, params: &P, name: &str) -> bool {
     BATCH.with(|b| {
         let mut b = b.borrow_mut();
         let Some(batch) = b.as_mut().filter(|b| b.handle == me) else { return false };
-        let mut copy = vec![0u64; std::mem::size_of::<P>().div_ceil(8)];
-        // SAFETY: `copy` holds at least size_of::<P>() bytes, aligned to 8 (P is a #[repr(C)]
-        // block of at most 8-byte fields).
-        unsafe { std::ptr::copy_nonoverlapping(params as *const P as *const u8, copy.as_mut_ptr() as *mut u8, std::mem::size_of::<P>()) };
-        batch.launches.push(Recorded { function: l.function, grid: l.grid, block: l.block, shared: l.shared, params: copy, name: KernelName::copy_of(name) });
+        let params = ParamWords::copy_of(params);
+        batch.launches.push(Recorded { function: l.function, grid: l.grid, block: l.block, shared: l.shared, params, name: KernelName::copy_of(name) });
         true
     })
 }
@@ -344,7 +394,7 @@ pub fn flush(h: &Handle) -> Result<()> {
 }
 
 /// Launches `recorded` in order on the handle's stream: one graph, or plain launches where the
-/// graph path does not take them.
+/// graph path does not take them. Only batches call it, on a stream that was not capturing.
 fn submit(h: &Handle, mut recorded: Vec<Recorded>) -> Result<()> {
     if recorded.is_empty() {
         return Ok(());
@@ -355,19 +405,19 @@ fn submit(h: &Handle, mut recorded: Vec<Recorded>) -> Result<()> {
     let stream = h.cu_stream();
     if let [r] = recorded.as_mut_slice() {
         // One launch (most calls): no vectors to build.
-        let mut arg = r.params.as_mut_ptr() as *mut c_void;
+        let mut arg = r.params.as_mut_slice().as_mut_ptr() as *mut c_void;
         let l = Launch { function: r.function, grid: r.grid, block: r.block, shared: r.shared, args: &mut arg };
         // SAFETY: a launch of our kernel with the block it was recorded with, alive until we return.
-        let launched = unsafe { h.graphs.launch(context_id, stream, &[&l]).unwrap_or_else(|| l.plain(stream)) };
+        let launched = unsafe { h.graphs.launch_uncaptured(context_id, stream, &[&l]).unwrap_or_else(|| l.plain(stream)) };
         return launched.map_err(|e| Error::from_driver(&format!("launching {}", r.name), e));
     }
-    let mut args: Vec<*mut c_void> = recorded.iter_mut().map(|r| r.params.as_mut_ptr() as *mut c_void).collect();
+    let mut args: Vec<*mut c_void> = recorded.iter_mut().map(|r| r.params.as_mut_slice().as_mut_ptr() as *mut c_void).collect();
     let arg_at = args.as_mut_ptr();
     // SAFETY: `args` and the blocks it points to live until the end of this function.
     let launches: Vec<Launch> = recorded.iter().enumerate().map(|(i, r)| Launch { function: r.function, grid: r.grid, block: r.block, shared: r.shared, args: unsafe { arg_at.add(i) } }).collect();
     let chain: Vec<&Launch> = launches.iter().collect();
     // SAFETY: launches of our kernels with the blocks they were recorded with.
-    if let Some(launched) = unsafe { h.graphs.launch(context_id, stream, &chain) } {
+    if let Some(launched) = unsafe { h.graphs.launch_uncaptured(context_id, stream, &chain) } {
         return launched.map_err(|e| Error::from_driver(&format!("launching {}", names(&recorded)), e));
     }
     for (l, r) in launches.iter().zip(&recorded) {
@@ -410,6 +460,17 @@ mod tests {
         let got: Vec<(usize, &[u64], &str)> = batch.launches.iter().map(|r| (r.function as usize, r.params.as_slice(), r.name.as_str())).collect();
         let second = u64::from_ne_bytes([7u32.to_ne_bytes(), 8u32.to_ne_bytes()].concat().try_into().unwrap());
         assert_eq!(got, vec![(1, &[0x1111_2222_3333_4444u64, 5, 6][..], "first"), (2, &[second, 9][..], "second")]);
+    }
+
+    /// A block larger than the inline words is kept whole on the heap.
+    #[test]
+    fn a_block_beyond_the_inline_words_is_copied_whole() {
+        let big: [u64; INLINE_WORDS + 3] = std::array::from_fn(|i| i as u64 * 3 + 1);
+        let copy = ParamWords::copy_of(&big);
+        assert!(matches!(copy, ParamWords::Heap(_)));
+        assert_eq!(copy.as_slice(), &big[..]);
+        let small = [5u64, 6];
+        assert_eq!(ParamWords::copy_of(&small).as_slice(), &small[..]);
     }
 
     /// A panic inside a batch (caught at the C boundary) closes it: the thread's next call must
