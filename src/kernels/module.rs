@@ -19,13 +19,11 @@ use std::sync::Mutex;
 
 include!(concat!(env!("OUT_DIR"), "/fatbins.rs"));
 
-/// (context ID, family) -> CUmodule, and context ID -> kernel name -> CUfunction, as addresses.
-/// The functions are keyed per context so that a launch finds its kernel by the name it has in
-/// hand, without building a key (every call of the library launches at least once).
-/// Loaded modules by (context ID, family), functions by (context ID, name), and the functions of
-/// the hottest launches also by (context ID, [`KernelKey`]) with their names, so that those
-/// launches neither format nor hash a name (bench/NOTES.md, session 25). Looked up on every
-/// launch, hence the fast hasher.
+/// (context ID, family) -> CUmodule, and context ID -> kernel name -> CUfunction, as addresses:
+/// a launch finds its kernel by the name it has in hand, without building a key. The hottest
+/// launches find theirs by (context ID, [`KernelKey`]) instead, with the name kept beside it, so
+/// they neither format nor hash a name (bench/NOTES.md, session 25). Every call of the library
+/// looks here at least once, hence the fast hasher.
 #[derive(Default)]
 struct Cache {
     modules: HashMap<(usize, &'static str), usize, FastHash>,

@@ -114,10 +114,11 @@ pub fn bsr(h: &Handle, p: &SpmvBsrParams, types: Types, index: IndexType) -> Res
 
 // ---- kernels/spmv_vector.cu -------------------------------------------------------------------
 
-/// The vector kernels' variants in their keys.
+/// The vector kernels, by their variant in the key: `oxs_spmv_<kernel>_*`.
 const LEAN: u8 = 0;
 const BAND: u8 = 1;
 const HUGE: u8 = 2;
+const VECTOR_KERNELS: [&str; 3] = ["vector", "band", "vector_huge"];
 
 /// Blocks of the vector kernel: the list workers, then one group of `lanes` lanes per row.
 fn vector_blocks(p: &SpmvVectorParams) -> Result<u32> {
@@ -133,8 +134,9 @@ fn vector_blocks(p: &SpmvVectorParams) -> Result<u32> {
 /// occupancy outweighs a launch) its chunk blocks alone and then the lean kernel for the other
 /// rows.
 pub fn vector(h: &Handle, p: &SpmvVectorParams, types: Types, index: IndexType, split: bool) -> Result<()> {
-    // The three kernels (`oxs_spmv_{vector,band,vector_huge}_*`), launched by key.
-    let run = |variant: u8, kernel: &str, grid: u32, p: &SpmvVectorParams| {
+    // The three kernels, launched by key (the name follows from the variant).
+    let run = |variant: u8, grid: u32, p: &SpmvVectorParams| {
+        let kernel = VECTOR_KERNELS[variant as usize];
         let name = || kernel_name!("oxs_spmv_{kernel}_{}_{}", types.suffix(), index_suffix(index));
         launch_keyed(h, "spmv_vector", key(Site::SpmvVector, variant, types, index), name, (grid, 1, 1), SPMV_BLOCK, 0, p)
     };
@@ -145,20 +147,20 @@ pub fn vector(h: &Handle, p: &SpmvVectorParams, types: Types, index: IndexType, 
         // The long rows' warps: the lean kernel's first long_blocks blocks alone (they take only
         // listed rows); then the band kernel's groups, every block a short-row block.
         if p.v.long_blocks > 0 {
-            run(LEAN, "vector", p.v.long_blocks as u32, p)?;
+            run(LEAN, p.v.long_blocks as u32, p)?;
         }
         let band = SpmvVectorParams { v: SpmvVector { lanes: band_lanes(p.v.lanes, types), long_blocks: 0, ..p.v }, ..*p };
-        return run(BAND, "band", vector_blocks(&band)?, &band);
+        return run(BAND, vector_blocks(&band)?, &band);
     }
     if p.v.huge_blocks == 0 {
-        return run(LEAN, "vector", vector_blocks(p)?, p);
+        return run(LEAN, vector_blocks(p)?, p);
     }
     if !split {
-        return run(HUGE, "vector_huge", vector_blocks(p)?, p);
+        return run(HUGE, vector_blocks(p)?, p);
     }
-    run(HUGE, "vector_huge", p.v.huge_blocks as u32, p)?;
+    run(HUGE, p.v.huge_blocks as u32, p)?;
     let rest = SpmvVectorParams { v: SpmvVector { huge_blocks: 0, ..p.v }, ..*p };
-    run(LEAN, "vector", vector_blocks(&rest)?, &rest)
+    run(LEAN, vector_blocks(&rest)?, &rest)
 }
 
 /// Row-length histogram of op(A): rows, then entries, per bucket (see `SPMV_HIST_BUCKETS`),
