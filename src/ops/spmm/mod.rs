@@ -19,9 +19,10 @@
 //! * On tensor cores (`Kernel::TensorCore`: FP32, FP16 and BF16 in a tensor-op math mode; FP16 /
 //!   BF16 matrices that repeat a (row, column) stay on CUDA cores) preprocess also builds BitTCF
 //!   (src/kernels/spmm_tc.rs), trusted later only in the same allocation, and waits to read back
-//!   the build's choice between tensor cores and the CUDA-core tile kernel (not under graph
-//!   capture), so that its calls launch only the chosen one; a plain call builds the format and
-//!   launches both (the other returns at once). In the handle's data-affinity reorder mode,
+//!   the build's choice between tensor cores and the CUDA-core kernels (not under graph
+//!   capture), so that its calls launch only the chosen one: where it chose CUDA cores, the row
+//!   kernel a default-mode preprocess would choose (short, split or warp rows, or the tiles); a
+//!   plain call builds the format and launches it and the tile kernel (the other returns at once). In the handle's data-affinity reorder mode,
 //!   preprocess may first reorder the rows the build reads (`tc_reorder`); `bittcf` is the same
 //!   preprocessed state in device memory of its own (`oxsparseCreateBitTcf`).
 
@@ -133,12 +134,20 @@ pub fn preprocess(h: &Handle, call: &Call, buffer: u64) -> Result<Option<ActiveB
     build_views(h, call, &p, ws)?;
     build_schedule(h, call, &p, ws, token)?;
     build_tile_rows(h, call, &p, ws, token)?;
-    let rows = choose_row_kernel(h, call, &p, ws, token)?;
     let reordered = build_tensor_core_format(h, call, &p, ws, true)?;
-    let (allocation, choice) = match p.tc {
-        Some(layout) => (crate::ops::allocation_id(h, buffer), spmm_tc::read_choice(h, &layout, ws + p.tc_at as u64)?),
-        None => (if rows != RowKernel::Tiles { crate::ops::allocation_id(h, buffer) } else { None }, None),
+    let choice = match p.tc {
+        Some(layout) => spmm_tc::read_choice(h, &layout, ws + p.tc_at as u64)?,
+        None => None,
     };
+    // The CUDA-core kernels: a tile-kernel plan's, or a tensor-core plan's whose build chose CUDA
+    // cores (so that a tensor-op math mode is never slower than the default there).
+    let cuda_cores = match p.kernel {
+        Kernel::Tiles { .. } => true,
+        Kernel::TensorCore { .. } => choice == Some(false),
+        _ => false,
+    };
+    let rows = if cuda_cores { choose_row_kernel(h, call, &p, ws, token)? } else { RowKernel::Tiles };
+    let allocation = if p.tc.is_some() || rows != RowKernel::Tiles { crate::ops::allocation_id(h, buffer) } else { None };
     Ok(Some(ActiveBuffer { buffer, signature: signature(call, &p), token, allocation, tc: TcState { choice, reordered }, rows }))
 }
 
@@ -288,7 +297,6 @@ fn build_tile_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Re
 /// and split_rows.rs's rule agrees, the split-row table is built (a second wait, for the row
 /// offsets).
 fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Result<RowKernel> {
-    let Kernel::Tiles { .. } = p.kernel else { return Ok(RowKernel::Tiles) };
     // Forced, as plain calls are, whatever the layout.
     match short_rows::forced() {
         Some(true) => return Ok(RowKernel::ShortRows),
@@ -590,8 +598,8 @@ fn direct_c(p: &Plan, nnz: i64, row_kernel: RowKernel) -> bool {
     static OFF: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_DIRECT_C").is_ok_and(|v| v == "0"));
     let c_bytes = (p.dims.m * p.dims.n) as u64 * p.types.c.size_bytes();
     let kernel = match (p.kernel, row_kernel) {
-        (Kernel::Tiles { .. }, RowKernel::ShortRows) => Some((k::short_rows_shape(p.types, p.dims.n, false), false)),
-        (Kernel::Tiles { .. }, RowKernel::SplitRows { shape, .. }) if split_rows_write_c(c_bytes, p.dims.m, nnz) => Some((shape, true)),
+        (Kernel::Tiles { .. } | Kernel::TensorCore { .. }, RowKernel::ShortRows) => Some((k::short_rows_shape(p.types, p.dims.n, false), false)),
+        (Kernel::Tiles { .. } | Kernel::TensorCore { .. }, RowKernel::SplitRows { shape, .. }) if split_rows_write_c(c_bytes, p.dims.m, nnz) => Some((shape, true)),
         _ => None,
     };
     !*OFF && column_major_c(p) && kernel.is_some_and(|(shape, split)| k::short_rows_column_c(p.types, shape, split))
@@ -668,7 +676,8 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
             let rp = SpmmRowsParams { shape: kshape, a: rows(call, p, ws), b, c, sched, split: 0, split_token: 0, row_blocks, slices_per_block: 0 };
             k::rowvec(h, &rp, types, p.index, width, chunk_blocks, batches)?;
         }
-        Kernel::Tiles { .. } if matches!(row_kernel, RowKernel::WarpRows { .. }) => {
+        // A row kernel preprocess chose (for a tensor-core plan: where the build chose CUDA cores).
+        Kernel::Tiles { .. } | Kernel::TensorCore { .. } if matches!(row_kernel, RowKernel::WarpRows { .. }) => {
             let (RowKernel::WarpRows { items, adds }, Some(layout)) = (row_kernel, p.warp_rows) else {
                 return Err(crate::error::Error::Internal("warp rows without their region in the plan".into()));
             };
@@ -676,7 +685,7 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
             let wp = SpmmWarpRowsParams { shape: kshape, a: rows(call, p, ws), b, c, table: at, token, items: items as i64, adds: adds as i64, partials: at + layout.partials_at as u64, counters: at + layout.counters_at as u64 };
             k::warp_rows(h, &wp, types, p.index)?;
         }
-        Kernel::Tiles { .. } if row_kernel != RowKernel::Tiles => {
+        Kernel::Tiles { .. } | Kernel::TensorCore { .. } if row_kernel != RowKernel::Tiles => {
             let (split, blocks, shape) = match (row_kernel, p.tiles.and_then(|t| t.split_at)) {
                 (RowKernel::SplitRows { blocks, shape }, Some((at, _))) => (ws + p.schedule_at as u64 + at as u64, Some(blocks), shape),
                 _ => (0, None, k::short_rows_shape(types, d.n, false)),
@@ -781,6 +790,11 @@ mod tests {
     /// A CSR call of 300 x 200 times 200 x 128, A, B and C of `t` (FP32 compute), C of `order` and
     /// leading dimension `ldc`, on made-up device addresses.
     fn plan_typed(t: DataType, ldc: i64, order: Order) -> Plan {
+        plan_in_mode(t, ldc, order, MathMode::OXSPARSE_DEFAULT_MATH)
+    }
+
+    /// As `plan_typed`, with the handle in math mode `math`.
+    fn plan_in_mode(t: DataType, ldc: i64, order: Order, math: MathMode) -> Plan {
         let (m, k, n, nnz) = (300, 200, 128, 3000);
         let arrays = SpArrays { offsets: 0x1000_0000, indices: 0x2000_0000, values: 0x3000_0000 };
         let (i32i, base) = (IndexType::OXSPARSE_INDEX_32I, IndexBase::OXSPARSE_INDEX_BASE_ZERO);
@@ -798,10 +812,30 @@ mod tests {
             alg: SpMMAlg::OXSPARSE_SPMM_ALG_DEFAULT,
             alpha: &alpha as *const f32 as *const c_void,
             beta: &beta as *const f32 as *const c_void,
-            math: MathMode::OXSPARSE_DEFAULT_MATH,
+            math,
             reorder: ReorderMode::OXSPARSE_REORDER_NONE,
         };
         make_plan(&call).unwrap()
+    }
+
+    /// A tensor-core plan keeps the rooms of the CUDA-core row kernels (the split-row table, warp
+    /// rows where they fit) beside its format, so that where the build chooses CUDA cores its
+    /// preprocessed calls run what the default mode runs, a column-major C included.
+    #[test]
+    fn tensor_core_plans_keep_the_cuda_core_rooms() {
+        if plan::forced_kernel().is_some() || std::env::var("OXSPARSE_SPMM_DIRECT_C").is_ok() || std::env::var("OXSPARSE_SPMM_ROW_SHAPE").is_ok() {
+            return;
+        }
+        let tf32 = MathMode::OXSPARSE_TF32_TENSOR_OP_MATH;
+        let default = plan_typed(DataType::CUDA_R_32F, 128, Order::OXSPARSE_ORDER_ROW);
+        let tc = plan_in_mode(DataType::CUDA_R_32F, 128, Order::OXSPARSE_ORDER_ROW, tf32);
+        assert!(matches!(tc.kernel, Kernel::TensorCore { .. }), "{:?}", tc.kernel);
+        let (d, t) = (default.tiles.unwrap(), tc.tiles.unwrap());
+        assert!(d.split_at.is_some() && t.split_at.map(|s| s.1) == d.split_at.map(|s| s.1), "split-row room: {d:?} / {t:?}");
+        assert_eq!(tc.warp_rows.is_some(), default.warp_rows.is_some());
+        assert!(tc.workspace > default.workspace, "the format comes on top");
+        let col = plan_in_mode(DataType::CUDA_R_32F, 300, Order::OXSPARSE_ORDER_COL, tf32);
+        assert!(direct_c(&col, 3000, RowKernel::ShortRows) && !direct_c(&col, 3000, RowKernel::Tiles));
     }
 
     /// C staged (rows not 16-byte aligned) runs the kernels with C in the compute type, which has

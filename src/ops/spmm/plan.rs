@@ -501,7 +501,9 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
         let groups = crate::kernels::spmm::RowShape::most_groups_per_block(types.ab) as i64;
         let pieces = split_rows::eligible(d.m, call.a.nnz).then(|| split_rows::capacity(d.m, call.a.nnz, groups));
         let ordered = super::row_order::may_order(d.m, d.k, d.n, types.ab.size_bytes()).then(|| super::row_order::capacity(d.m, groups));
-        let split = (matches!(p.kernel, Kernel::Tiles { .. }) && shared_structure && d.batches == 1).then(|| pieces.max(ordered)).flatten();
+        // A tensor-core plan keeps the same rooms: where the build chooses CUDA cores, its
+        // preprocessed calls run the kernels a default-mode call would.
+        let split = (shared_structure && d.batches == 1).then(|| pieces.max(ordered)).flatten();
         p.tiles = Some(tile_layout(call.a.nnz, d.n, size, d.batches as i64, types.compute, shared_structure, split));
     }
     if let Kernel::TensorCore { accurate, reorder, .. } = p.kernel {
@@ -516,7 +518,7 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
     let stage_c_bytes = if vectorised && stage_c { align_up(d.batches as usize * (d.m * d.n) as usize * types.compute.size_bytes() as usize) } else { 0 };
     // Room for the warp-row kernel's table and partials where preprocess may choose it.
     p.warp_rows_at = p.stage_c_at + stage_c_bytes;
-    let warp = matches!(p.kernel, Kernel::Tiles { .. })
+    let warp = matches!(p.kernel, Kernel::Tiles { .. } | Kernel::TensorCore { .. })
         && shared_structure
         && warp_rows::fits(types.ab, types.c, types.compute, d.n, d.batches as i64, stage_b || stage_c)
         && warp_rows::takes(d.m, call.a.nnz, d.k, d.n, types.ab);
