@@ -21,10 +21,11 @@
 //!   (src/kernels/spmm_tc.rs), trusted later only in the same allocation, and waits to read back
 //!   the build's choice between tensor cores and the CUDA-core kernels (not under graph
 //!   capture), so that its calls launch only the chosen one: where it chose CUDA cores, the row
-//!   kernel a default-mode preprocess would choose (short, split or warp rows, or the tiles); a
-//!   plain call builds the format and launches it and the tile kernel (the other returns at once). In the handle's data-affinity reorder mode,
-//!   preprocess may first reorder the rows the build reads (`tc_reorder`); `bittcf` is the same
-//!   preprocessed state in device memory of its own (`oxsparseCreateBitTcf`).
+//!   kernel a default-mode preprocess would choose (short, split or warp rows, or the tiles). A
+//!   plain call builds the format and launches it and the tile kernel (the other returns at
+//!   once). In the handle's data-affinity reorder mode, preprocess may first reorder the rows the
+//!   build reads (`tc_reorder`); `bittcf` is the same preprocessed state in device memory of its
+//!   own (`oxsparseCreateBitTcf`).
 
 pub mod bittcf;
 pub mod check;
@@ -291,11 +292,11 @@ fn build_tile_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Re
     Ok(())
 }
 
-/// Which CUDA-core kernel a tile-kernel plan runs after this preprocess: measures op(A)'s longest
-/// row (one wait for the GPU; not under graph capture, where the tiles stay) when the batches share
-/// one structure; every row short takes the short-row kernel, else, where the plan has room for it
-/// and split_rows.rs's rule agrees, the split-row table is built (a second wait, for the row
-/// offsets).
+/// Which CUDA-core kernel a tile-kernel plan (or a tensor-core plan whose build chose CUDA cores)
+/// runs after this preprocess: measures op(A)'s longest row (one wait for the GPU; not under graph
+/// capture, where the tiles stay) when the batches share one structure; every row short takes the
+/// short-row kernel, else, where the plan has room for it and split_rows.rs's rule agrees, the
+/// split-row table is built (a second wait, for the row offsets).
 fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Result<RowKernel> {
     // Forced, as plain calls are, whatever the layout.
     match short_rows::forced() {
