@@ -29,15 +29,15 @@ pub fn positions(rng: &mut Rng, rows: i64, cols: i64, pattern: Pattern) -> Vec<(
         Pattern::OneColumn => out.extend((0..rows).map(|r| (r, cols / 2))),
         Pattern::Dense => out.extend((0..rows).flat_map(|r| (0..cols).map(move |c| (r, c)))),
         Pattern::ShuffledGroups => {
-            let groups = (rows.min(cols) / 16).max(1) as u64;
-            let row_group: Vec<u64> = (0..rows).map(|_| rng.below(groups)).collect();
-            let col_group: Vec<u64> = (0..cols).map(|_| rng.below(groups)).collect();
-            for r in 0..rows {
-                for c in 0..cols {
-                    if row_group[r as usize] == col_group[c as usize] && rng.below(4) != 0 {
-                        out.push((r, c));
-                    }
-                }
+            // Groups of 8 rows (the last takes the rest), picked at random; group g holds columns
+            // g * per .. (g + 1) * per in every row.
+            let groups = (rows / 8).max(1);
+            let per = (cols / groups).max(1);
+            let mut stored: Vec<i64> = (0..rows).collect();
+            shuffle(rng, &mut stored);
+            for (i, &r) in stored.iter().enumerate() {
+                let first = ((i as i64 / 8).min(groups - 1) * per) % cols;
+                out.extend((first..(first + per).min(cols)).map(|c| (r, c)));
             }
         }
         Pattern::ShuffledBand(width) => {

@@ -54,9 +54,10 @@ pub enum Pattern {
     /// Row lengths max / (rank + 1) over a random ranking of the rows (a power-law graph's: a few
     /// long rows, many short ones).
     Skewed(i64),
-    /// Rows and columns fall at random into groups of about 16; a row holds about 3/4 of its
-    /// group's columns. Stored order hides the groups (~1 entry per (8-row window, column));
-    /// data-affinity reordering finds them (~4.7).
+    /// Rows fall at random into groups of 8, each holding all of its own columns (disjoint
+    /// ranges). Stored order hides the groups (~1 entry per (8-row window, column)); data-affinity
+    /// reordering finds them: with rows a multiple of 8, every window is one group (8 entries per
+    /// pair, past the tensor cores' threshold).
     ShuffledGroups,
     /// A band of this many entries a row around the diagonal, its rows stored in a shuffled
     /// order: rows that share B rows lie far apart as stored (the row-order model's case).
