@@ -114,21 +114,33 @@ __device__ __forceinline__ Work find_work(const SpmmRowsParams& p, const Rows<V,
 
 // ---- stage 1: 32 entries of the row ------------------------------------------------------------
 
-// Entry q0 + t * G + li into slot t of lane li. A column outside [0, k) (undefined input) becomes
-// column 0 with value 0, as in the tile kernel, so B is never read out of bounds. Slots past the
-// row's end get value 0 and the column of the row's last entry: stage 2 loads their B rows too
-// (unconditional loads: predicated ones cost 32 more registers in FP32, half the resident rows),
-// and that row is already in L1; their products are not added.
+// Entry o + t * G + li of the row (entries begin .. begin + len) into slot t of lane li. A column
+// outside [0, k) (undefined input) becomes column 0 with value 0, as in the tile kernel, so B is
+// never read out of bounds. Slots past the row's end get value 0 and the column of the row's last
+// entry: stage 2 loads their B rows too (unconditional loads: predicated ones cost 32 more
+// registers in FP32, half the resident rows), and that row is already in L1; their products are
+// not added.
+// Every slot's column and value are loaded before any is looked at (the entry is clamped into the
+// row, so both loads are in bounds whatever the column holds): one memory trip. Choosing the
+// value by the column made the compiler load each value after its column, and each slot's
+// column after the slot before had arrived (session 27, SASS of the FP32 kernel).
 template <typename S, typename V, typename C, typename I>
-__device__ __forceinline__ void load_entries(const Rows<V, I>& a, int64_t k, int64_t q0, int64_t end, int li, int (&col)[S::K],
+__device__ __forceinline__ void load_entries(const Rows<V, I>& a, int64_t k, int64_t begin, int o, int len, int li, int (&col)[S::K],
                                              C (&val)[S::K]) {
+    I raw[S::K];
+    C v[S::K];
 #pragma unroll
     for (int t = 0; t < S::K; ++t) {
-        const int64_t q = min(q0 + t * S::G + li, end - 1);
-        const int64_t c = int64_t(a.cols[q]) - a.base;
+        const int64_t q = begin + min(o + t * S::G + li, len - 1);
+        raw[t] = a.cols[q];
+        v[t] = a.template value<C>(q);
+    }
+#pragma unroll
+    for (int t = 0; t < S::K; ++t) {
+        const int64_t c = int64_t(raw[t]) - a.base;
         const bool inside = uint64_t(c) < uint64_t(k);
         col[t] = inside ? int(c) : 0;
-        val[t] = inside && q0 + t * S::G + li < end ? a.template value<C>(q) : zero<C>();
+        val[t] = inside && o + t * S::G + li < len ? v[t] : zero<C>();
     }
 }
 
@@ -139,7 +151,7 @@ __device__ __forceinline__ void load_entries(const Rows<V, I>& a, int64_t k, int
 // are known at compile time; chunks run one after another (unrolling them let the compiler hoist
 // the next chunk's loads: twice the registers, half the resident rows).
 template <typename S, typename V, typename C>
-__device__ __forceinline__ void multiply_round(const V* bj, int ldb, unsigned mask, int count, const int (&col)[S::K], const C (&val)[S::K],
+__device__ __forceinline__ void multiply_round(const V* bj, int ldb_bytes, unsigned mask, int count, const int (&col)[S::K], const C (&val)[S::K],
                                                Sums<S, C>& acc) {
     constexpr int SPAN = S::UNROLL_E >= S::G ? S::UNROLL_E / S::G : 1;
     constexpr int PER = S::UNROLL_E >= S::G ? S::G : S::UNROLL_E;
@@ -156,7 +168,7 @@ __device__ __forceinline__ void multiply_round(const V* bj, int ldb, unsigned ma
 #pragma unroll
                 for (int u = 0; u < PER; ++u) {
                     const int c = __shfl_sync(mask, col[t0 + s], u0 + u, S::G);
-                    const V* row = bj + int64_t(c) * ldb;  // one IMAD.WIDE
+                    const V* row = row_at(bj, c, ldb_bytes);
 #pragma unroll
                     for (int k = 0; k < S::NV; ++k) bv[s][u][k] = load_vec<V, S::VEC>(row + k * STRIDE);
                 }
@@ -270,7 +282,7 @@ __device__ void short_rows(const SpmmRowsParams& p) {
     const Dense<const V> b(p.b, batch);
     const int li = threadIdx.x % S::G;
     const unsigned mask = group_mask(S::G);
-    const int ldb = int(b.row_stride);  // fits (the plan's tiles_fit)
+    const int ldb_bytes = int(b.row_stride * int64_t(sizeof(V)));  // fits (the plan's tiles_fit)
     const Work w = row_on ? find_work<SPLIT, S>(p, a, group) : Work{0, 0, 0, 0};
     const bool joins = SPLIT && __syncthreads_or(w.pieces >= 2);  // the same in the whole block
     const int64_t slices = (p.shape.n + S::SLICE - 1) / S::SLICE;
@@ -290,8 +302,8 @@ __device__ void short_rows(const SpmmRowsParams& p) {
         for (int o = 0; o < w.len; o += WARP) {
             int col[S::K];
             C val[S::K];
-            load_entries<S, V, C, I>(a, p.shape.k, w.begin + o, w.begin + w.len, li, col, val);
-            multiply_round<S, V, C>(bj, ldb, mask, min(WARP, w.len - o), col, val, acc);
+            load_entries<S, V, C, I>(a, p.shape.k, w.begin, o, w.len, li, col, val);
+            multiply_round<S, V, C>(bj, ldb_bytes, mask, min(WARP, w.len - o), col, val, acc);
         }
         if (joins) join_pieces<S, C>(parts, w, acc);
         if constexpr (COL_C && !SPLIT) {

@@ -65,13 +65,6 @@ struct alignas(2 * sizeof(C)) Entry {
     C val;
 };
 
-// a * b as 64 bits from two 32-bit factors: one IMAD.WIDE.
-__device__ __forceinline__ int64_t mul_wide(int a, int b) {
-    int64_t r;
-    asm("mul.wide.s32 %0, %1, %2;" : "=l"(r) : "r"(a), "r"(b));
-    return r;
-}
-
 template <typename V, typename C>
 struct Shared {
     Entry<C> ent[SLOTS];

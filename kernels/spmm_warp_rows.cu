@@ -115,9 +115,10 @@ __device__ __forceinline__ void multiply(const Rows<typename L::V, I>& a, int64_
         if (lane < count) {
             const int64_t q = it.begin + o + lane;
             const int64_t c = int64_t(__ldcs(a.cols + q)) - a.base;
+            const C v = a.template value<C>(q);  // beside the column, not after it (session 27)
             if (uint64_t(c) < uint64_t(k)) {
                 col = int(c);
-                val = a.template value<C>(q);
+                val = v;
             }
         }
         // One vector a lane: slots past the round's entries load nothing and add zeros (session 22,

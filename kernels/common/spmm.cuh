@@ -65,6 +65,23 @@ struct Rows {
     }
 };
 
+// a * b as 64 bits from two 32-bit factors: one IMAD.WIDE.
+__device__ __forceinline__ int64_t mul_wide(int a, int b) {
+    int64_t r;
+    asm("mul.wide.s32 %0, %1, %2;" : "=l"(r) : "r"(a), "r"(b));
+    return r;
+}
+
+// Row `row` of a dense operand whose rows lie `ld_bytes` apart (the plans keep that under 2^31)
+// from `base`: one IMAD.WIDE. The compiler's own product of the two ints widened to 64 bits took
+// eight instructions a B load in the short-row kernel (session 27).
+template <typename T>
+__device__ __forceinline__ const T* row_at(const T* base, int row, int ld_bytes) {
+    unsigned long long at;
+    asm("mad.wide.s32 %0, %1, %2, %3;" : "=l"(at) : "r"(row), "r"(ld_bytes), "l"(reinterpret_cast<unsigned long long>(base)));
+    return reinterpret_cast<const T*>(at);
+}
+
 // ---- dense operands ----------------------------------------------------------------------------
 template <typename T>
 struct Dense {
