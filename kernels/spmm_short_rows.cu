@@ -149,12 +149,7 @@ __device__ __forceinline__ void load_entries(const Rows<V, I>& a, int64_t k, int
 // register and a predicated move back, eight instructions for a lane's four products. Taken for
 // 16-bit A and B (FP32 sums), whose kernels kept their registers and ran 1.05-1.1x faster at N >=
 // 64; FP32's own kernels spilled 12-20 bytes more with it and ran 2-4% slower (session 27).
-template <typename C>
-__device__ __forceinline__ void add_product_if(bool on, C& acc, C a, C b) {
-    if (on) acc = acc + a * b;
-}
-template <>
-__device__ __forceinline__ void add_product_if<float>(bool on, float& acc, float a, float b) {
+__device__ __forceinline__ void add_product_if(bool on, float& acc, float a, float b) {
     asm("{ .reg .pred p; setp.ne.b32 p, %1, 0; @p fma.rn.f32 %0, %2, %3, %0; }" : "+f"(acc) : "r"(int(on)), "f"(a), "f"(b));
 }
 
@@ -197,6 +192,7 @@ __device__ __forceinline__ void multiply_round(const V* bj, int ldb_bytes, unsig
 #pragma unroll
                         for (int i = 0; i < S::VEC; ++i) {
                             if constexpr (sizeof(V) == 2) {
+                                static_assert(std::is_same_v<C, float>, "16-bit A and B sum in FP32");
                                 add_product_if(on, acc.v[k].v[i], av, to_compute<C>(bv[s][u][k].v[i]));
                             } else if (on) {
                                 acc.v[k].v[i] = acc.v[k].v[i] + av * to_compute<C>(bv[s][u][k].v[i]);
