@@ -183,7 +183,10 @@ fn run(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>, must
                 let token = crate::ops::new_token();
                 build_schedule(h, call, &p, ws, token)?;
                 build_tensor_core_format(h, call, &p, ws, false)?;
-                let rows = if short_rows::forced() == Some(true) { RowKernel::ShortRows } else { RowKernel::Tiles };
+                // Forced short rows replace the tile kernel only: a tensor-core plan's plain call
+                // leaves the choice to the build on the GPU, as its preprocess does.
+                let forced = matches!(p.kernel, Kernel::Tiles { .. }) && short_rows::forced() == Some(true);
+                let rows = if forced { RowKernel::ShortRows } else { RowKernel::Tiles };
                 (token, TcState::default(), rows)
             }
         };
