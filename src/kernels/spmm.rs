@@ -385,10 +385,20 @@ pub fn find_long_rows(h: &Handle, p: &SpmmFindLongParams, index: IndexType, batc
     launch(h, "spmm", &name, (blocks, batches, 1), BLOCK, 0, p)
 }
 
+/// The staging copies' tile (kernels/spmm_stage.cu): SPMM_STAGE_TILE where its blocks fill a
+/// wave of the device (8 blocks of 256 threads a multiprocessor), half that below, where the larger
+/// tiles leave too few blocks (session 28: cryg2500's 1.3 MB B took 4.45 us in 80 blocks of 64 x
+/// 64, 3.94 us in 316 of 32 x 32; delaunay_n16's 33.5 MB 20.5 us against 23.5).
+fn stage_tile(h: &Handle, rows: i64, cols: i64, batches: u32) -> u64 {
+    let big = SPMM_STAGE_TILE as u64;
+    let blocks = (rows.max(1) as u64).div_ceil(big) * (cols.max(1) as u64).div_ceil(big) * batches.max(1) as u64;
+    if blocks >= 8 * h.sm_count.max(1) as u64 { big } else { big / 2 }
+}
+
 /// Tiles of the staging copies: grid x over row tiles (up to 2^31), y over column tiles.
-fn stage_grid(rows: i64, cols: i64, batches: u32) -> Result<(u32, u32, u32)> {
-    let x = (rows.max(1) as u64).div_ceil(32);
-    let y = (cols.max(1) as u64).div_ceil(32);
+fn stage_grid(rows: i64, cols: i64, batches: u32, tile: u64) -> Result<(u32, u32, u32)> {
+    let x = (rows.max(1) as u64).div_ceil(tile);
+    let y = (cols.max(1) as u64).div_ceil(tile);
     if x >= i32::MAX as u64 || y > 65_535 {
         return Err(Error::NotSupported(format!("a {rows} x {cols} operand exceeds the staging grid")));
     }
@@ -397,14 +407,16 @@ fn stage_grid(rows: i64, cols: i64, batches: u32) -> Result<(u32, u32, u32)> {
 
 /// Copies op(B) into the row-major scratch `p.dst`.
 pub fn stage_b(h: &Handle, p: &SpmmStageParams, ab: DataType, batches: u32) -> Result<()> {
-    let name = kernel_name!("oxs_spmm_stage_b_{}", ab.kernel_suffix());
-    launch(h, "spmm_stage", &name, stage_grid(p.rows, p.cols, batches)?, BLOCK, 0, p)
+    let tile = stage_tile(h, p.rows, p.cols, batches);
+    let name = kernel_name!("oxs_spmm_stage_b_{}_t{tile}", ab.kernel_suffix());
+    launch(h, "spmm_stage", &name, stage_grid(p.rows, p.cols, batches, tile)?, BLOCK, 0, p)
 }
 
 /// Writes C = alpha * scratch + beta * C from the row-major scratch `p.src`.
 pub fn stage_c(h: &Handle, p: &SpmmStageParams, types: Types, batches: u32) -> Result<()> {
-    let name = kernel_name!("oxs_spmm_stage_c_{}_{}", types.c.kernel_suffix(), types.compute.kernel_suffix());
-    launch(h, "spmm_stage", &name, stage_grid(p.rows, p.cols, batches)?, BLOCK, 0, p)
+    let tile = stage_tile(h, p.rows, p.cols, batches);
+    let name = kernel_name!("oxs_spmm_stage_c_{}_{}_t{tile}", types.c.kernel_suffix(), types.compute.kernel_suffix());
+    launch(h, "spmm_stage", &name, stage_grid(p.rows, p.cols, batches, tile)?, BLOCK, 0, p)
 }
 
 pub fn bsr(h: &Handle, p: &SpmmBsrParams, types: Types, index: IndexType) -> Result<()> {

@@ -1,5 +1,6 @@
 //! Shapes (m, k, n in {0, 1, 7, 33, 1000+}), sparsity patterns (empty rows, a row of 20000
-//! entries, one column, no entries), index types x bases, wide leading dimensions x pointer modes.
+//! entries, one column, no entries), index types x bases, wide leading dimensions x pointer modes,
+//! column-major operands large enough for the staging copies' larger tiles.
 
 use super::harness::*;
 use oxsparse::types::DataType::*;
@@ -33,6 +34,24 @@ fn small_and_empty_shapes() {
 #[test]
 fn large_shapes() {
     sweep("spmm large shapes", &shape_cases(&LARGE, 7000));
+}
+
+/// Column-major op(B) and C large enough for the staging copies' 64 x 64 tiles (a wave of blocks
+/// or more: src/kernels/spmm.rs `stage_tile`; the other tests' operands take the 32 x 32 ones):
+/// op(B) of 70000 rows, C of 70000 rows (a plain call stages C), both at once in FP16.
+pub fn large_column_major_cases() -> Vec<Case> {
+    let f16: Types = (CUDA_R_16F, CUDA_R_16F, CUDA_R_32F);
+    let shapes = [((200, 70_000, 128), F32, COL, COL), ((70_000, 200, 128), F64, ROW, COL), ((70_000, 70_000, 64), f16, COL, COL), ((300, 70_000, 128), F64, COL, ROW)];
+    shapes
+        .iter()
+        .enumerate()
+        .map(|(i, &(shape, types, order_b, order_c))| vary(Case { types, order_b, order_c, pattern: Pattern::HeavyRow(3000), ..Case::new(Fmt::Csr, shape) }, 7100 + i))
+        .collect()
+}
+
+#[test]
+fn large_column_major_operands() {
+    sweep("spmm large column-major operands", &large_column_major_cases());
 }
 
 /// Pushes `vary(c)` and returns it for overrides.

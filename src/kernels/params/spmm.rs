@@ -170,6 +170,10 @@ pub struct SpmmStageParams {
     pub beta: Scalar,
 }
 
+/// The staging copies' tiles (`kernels/spmm_stage.cu`): SPMM_STAGE_TILE x SPMM_STAGE_TILE elements a
+/// block.
+pub const SPMM_STAGE_TILE: u32 = 64;
+
 /// Threads per block of the tile kernel (`kernels/spmm_tiles.cu`).
 pub const SPMM_TILE_BLOCK: u32 = 128;
 /// The largest tile, in entries; the plan picks a power of two from `SPMM_TILE_MIN` to this.
