@@ -253,6 +253,7 @@ __device__ void rowvec_chunks(const SpmmRowsParams& p, const Rows<V, I>& a, cons
 
 template <typename V, typename O, typename C, typename I, int W>
 __device__ void rowvec(const SpmmRowsParams& p) {
+    wait_for_previous_kernel();  // op(B) may still be being staged (src/ops/spmm/mod.rs, pdl.cuh)
     const int64_t batch = blockIdx.y;
     const Rows<V, I> a(p.a, batch);
     const Dense<const V> b(p.b, batch);

@@ -301,6 +301,9 @@ __device__ void short_rows(const SpmmRowsParams& p) {
     const int ldb_bytes = int(b.row_stride * int64_t(sizeof(V)));  // fits (the plan's tiles_fit)
     const Work w = row_on ? find_work<SPLIT, S>(p, a, group) : Work{0, 0, 0, 0};
     const bool joins = SPLIT && __syncthreads_or(w.pieces >= 2);  // the same in the whole block
+    // op(B) may still be being staged (src/ops/spmm/mod.rs, pdl.cuh): the row's bounds (and the
+    // split-row slot) came in meanwhile.
+    wait_for_previous_kernel();
     const int64_t slices = (p.shape.n + S::SLICE - 1) / S::SLICE;
     const int64_t s0 = int64_t(blockIdx.y) * p.slices_per_block, s1 = min(s0 + p.slices_per_block, slices);
     // The block's slices one after another: the row's entries come from L1 after the first.

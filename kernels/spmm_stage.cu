@@ -81,6 +81,7 @@ __device__ __forceinline__ void load_any(Tile<S, TILE>& tile, const Dense<const 
 // condition), written a 16-byte vector at a time.
 template <int TILE, typename V>
 __device__ void stage_b(const SpmmStageParams& p) {
+    let_next_kernel_start();  // the row kernel's first trips overlap the copy (src/ops/spmm/mod.rs)
     constexpr int VEC = 16 / sizeof(V);
     constexpr int PER_ROW = TILE / VEC;
     __shared__ Tile<V, TILE> tile;
@@ -109,6 +110,7 @@ __device__ void stage_b(const SpmmStageParams& p) {
 // down C's columns when they are contiguous (column-major C), else an element at a time.
 template <int TILE, typename O, typename C>
 __device__ void stage_c(const SpmmStageParams& p) {
+    wait_for_previous_kernel();  // the kernel writing the scratch may still run (pdl.cuh)
     constexpr int STEP = BLOCK / TILE;
     __shared__ Tile<C, TILE> tile;
     const Dense<const C> src(p.src, blockIdx.z);

@@ -354,6 +354,7 @@ __device__ void combine(const SpmmTiles& tl, Shared<V, C>& sm, const Tile& tile,
 
 template <typename V, typename O, typename C, typename I>
 __device__ void tiles(const SpmmTilesParams& p) {
+    wait_for_previous_kernel();  // op(B) may still be being staged (src/ops/spmm/mod.rs, pdl.cuh)
     // In a tensor-op math mode the build chose tensor cores for this matrix (src/kernels/spmm_tc.rs).
     if (p.tiles.skip_if_set && *reinterpret_cast<const uint32_t*>(p.tiles.skip_if_set) != 0) return;
     __shared__ Shared<V, C> sm;

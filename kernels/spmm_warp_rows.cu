@@ -254,6 +254,7 @@ __device__ __forceinline__ void finish_piece(const SpmmWarpRowsParams& p, const 
 
 template <typename L, int VECS, typename I>
 __device__ void warp_rows(const SpmmWarpRowsParams& p) {
+    wait_for_previous_kernel();  // op(B) may still be being staged (src/ops/spmm/mod.rs, pdl.cuh)
     using V = typename L::V;
     const Rows<V, I> a(p.a, 0);
     Item it;

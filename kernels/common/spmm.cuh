@@ -3,6 +3,7 @@
 #pragma once
 #include "common/types.cuh"
 #include "common/scalar.cuh"
+#include "common/pdl.cuh"
 
 namespace spmm {
 

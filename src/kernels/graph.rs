@@ -18,6 +18,13 @@
 //! this thread and go out at its end as one chain graph. A stream operation other than a launch
 //! inside it (a memset, a copy) must call [`flush`] first, which sends what was recorded.
 //!
+//! A launch may start before the one before it in its chain has finished (programmatic dependent
+//! launch, sm_90): [`overlap_next`] marks the next launch of a batch so, and its edge in the chain
+//! graph becomes a programmatic one. The marked kernel must wait (`griddepcontrol.wait`,
+//! kernels/common/pdl.cuh) before it reads what the launch before it writes; it may read other
+//! operands before. Used after SpMM's staging copy of op(B): the row kernels' first memory trips
+//! (row bounds, entries) then overlap the copy, and the second launch's latency is hidden.
+//!
 //! The plain launch stays: while the stream is being captured into the caller's graph (a
 //! captured launch must be a node of that graph), when `OXSPARSE_LAUNCH=direct` (for
 //! comparisons), and whenever the graph path cannot take a launch (the plain launch then reports
@@ -41,6 +48,8 @@ pub struct Launch {
     pub block: u32,
     pub shared: u32,
     pub args: *mut *mut c_void,
+    /// In a chain: may start before the launch before it has finished (see the module notes).
+    pub overlaps: bool,
 }
 
 impl Launch {
@@ -137,7 +146,8 @@ impl Graphs {
     /// # Safety
     /// As [`LaunchGraphs::launch`]; `params` are `chain`'s node parameters.
     unsafe fn exec_for(&mut self, s: usize, chain: &[&Launch], params: &[sys::CUDA_KERNEL_NODE_PARAMS]) -> Option<sys::CUgraphExec> {
-        let functions = || chain.iter().map(|l| l.function as usize).collect::<Vec<_>>();
+        // A chain is its kernels and its edges (functions are aligned: the low bit marks an overlap).
+        let functions = || chain.iter().map(|l| l.function as usize | l.overlaps as usize).collect::<Vec<_>>();
         let kept = match chain {
             [one] => self.single.get(&(s, one.function as usize)),
             _ => self.chains.get(&(s, functions())),
@@ -155,7 +165,8 @@ impl Graphs {
             self.destroy_all();
         }
         // SAFETY: as above; the graph is instantiated with these parameters.
-        let e = unsafe { Exec::new(params) }?;
+        let overlaps: Vec<bool> = chain.iter().map(|l| l.overlaps).collect();
+        let e = unsafe { Exec::new(params, &overlaps) }?;
         let exec = e.exec;
         match chain {
             [one] => self.single.insert((s, one.function as usize), e),
@@ -224,20 +235,32 @@ impl LaunchGraphs {
 }
 
 impl Exec {
-    /// A chain graph of `params`, instantiated; None if the driver refuses any step.
-    unsafe fn new(params: &[sys::CUDA_KERNEL_NODE_PARAMS]) -> Option<Exec> {
+    /// A chain graph of `params`, instantiated; None if the driver refuses any step. Node i depends
+    /// on node i - 1 programmatically where `overlaps[i]`, fully otherwise.
+    unsafe fn new(params: &[sys::CUDA_KERNEL_NODE_PARAMS], overlaps: &[bool]) -> Option<Exec> {
         let mut graph: sys::CUgraph = std::ptr::null_mut();
         ok(sys::cuGraphCreate(&mut graph, 0)).ok()?;
         let mut nodes: Vec<sys::CUgraphNode> = Vec::with_capacity(params.len());
         let mut exec: sys::CUgraphExec = std::ptr::null_mut();
         let mut built = Ok(());
-        for p in params {
+        for (p, &overlap) in params.iter().zip(overlaps) {
             let mut node: sys::CUgraphNode = std::ptr::null_mut();
-            let (deps, count) = match nodes.last() {
-                Some(prev) => (prev as *const sys::CUgraphNode, 1),
-                None => (std::ptr::null(), 0),
+            let prev = nodes.last().copied();
+            built = match (prev, overlap) {
+                (Some(prev), true) => ok(sys::cuGraphAddKernelNode_v2(&mut node, graph, std::ptr::null(), 0, p)).and_then(|()| {
+                    // The edge fires when every block of `prev` has exited or let its dependents
+                    // start (`griddepcontrol.launch_dependents`).
+                    let edge = sys::CUgraphEdgeData {
+                        from_port: sys::CU_GRAPH_KERNEL_NODE_PORT_PROGRAMMATIC as u8,
+                        to_port: 0,
+                        type_: sys::CUgraphDependencyType::CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC as u8,
+                        reserved: [0; 5],
+                    };
+                    ok(sys::cuGraphAddDependencies_v2(graph, &prev, &node, &edge, 1))
+                }),
+                (Some(prev), false) => ok(sys::cuGraphAddKernelNode_v2(&mut node, graph, &prev, 1, p)),
+                (None, _) => ok(sys::cuGraphAddKernelNode_v2(&mut node, graph, std::ptr::null(), 0, p)),
             };
-            built = ok(sys::cuGraphAddKernelNode_v2(&mut node, graph, deps, count, p));
             if built.is_err() {
                 break;
             }
@@ -276,6 +299,8 @@ struct Recorded {
     params: ParamWords,
     /// The kernel's name, for errors (kept inline: no allocation per launch).
     name: KernelName,
+    /// May start before the launch recorded before it has finished.
+    overlaps: bool,
 }
 
 /// 8-byte words a recorded parameter block keeps inline: the largest of ours (the tensor-core
@@ -322,6 +347,8 @@ impl ParamWords {
 struct Batch {
     handle: usize,
     launches: Vec<Recorded>,
+    /// The next launch recorded may overlap the one before it ([`overlap_next`]).
+    overlap_next: bool,
 }
 
 thread_local! {
@@ -352,7 +379,7 @@ pub fn batched<T>(h: &Handle, f: impl FnOnce() -> Result<T>) -> Result<T> {
         match &*b {
             Some(_) => false,
             None => {
-                *b = Some(Batch { handle: me, launches: Vec::new() });
+                *b = Some(Batch { handle: me, launches: Vec::new(), overlap_next: false });
                 true
             }
         }
@@ -380,9 +407,30 @@ fn record_for<P: Copy>(me: usize, l: &Launch, params: &P, name: &str) -> bool {
         let mut b = b.borrow_mut();
         let Some(batch) = b.as_mut().filter(|b| b.handle == me) else { return false };
         let params = ParamWords::copy_of(params);
-        batch.launches.push(Recorded { function: l.function, grid: l.grid, block: l.block, shared: l.shared, params, name: KernelName::copy_of(name) });
+        let overlaps = std::mem::take(&mut batch.overlap_next) && !batch.launches.is_empty();
+        batch.launches.push(Recorded { function: l.function, grid: l.grid, block: l.block, shared: l.shared, params, name: KernelName::copy_of(name), overlaps });
         true
     })
+}
+
+/// Lets the next launch recorded for `h` on this thread start before the launch recorded before it
+/// has finished: on sm_90 and newer, inside a batch, unless `OXSPARSE_PDL=0`. The next launch's
+/// kernel must wait (`griddepcontrol.wait`) before it reads what the launch before it writes.
+pub fn overlap_next(h: &Handle) {
+    static ON: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_PDL").map_or(true, |v| v != "0"));
+    if !*ON || h.arch.0 < 9 {
+        return;
+    }
+    mark_overlap(h as *const Handle as usize);
+}
+
+/// [`overlap_next`] for the handle at address `me`, whatever the device.
+fn mark_overlap(me: usize) {
+    BATCH.with(|b| {
+        if let Some(batch) = b.borrow_mut().as_mut().filter(|b| b.handle == me) {
+            batch.overlap_next = true;
+        }
+    });
 }
 
 /// Sends what this thread recorded for `h` so far (before a stream operation that is not a
@@ -406,7 +454,7 @@ fn submit(h: &Handle, mut recorded: Vec<Recorded>) -> Result<()> {
     if let [r] = recorded.as_mut_slice() {
         // One launch (most calls): no vectors to build.
         let mut arg = r.params.as_mut_slice().as_mut_ptr() as *mut c_void;
-        let l = Launch { function: r.function, grid: r.grid, block: r.block, shared: r.shared, args: &mut arg };
+        let l = Launch { function: r.function, grid: r.grid, block: r.block, shared: r.shared, args: &mut arg, overlaps: false };
         // SAFETY: a launch of our kernel with the block it was recorded with, alive until we return.
         let launched = unsafe { h.graphs.launch_uncaptured(context_id, stream, &[&l]).unwrap_or_else(|| l.plain(stream)) };
         return launched.map_err(|e| Error::from_driver(&format!("launching {}", r.name), e));
@@ -414,7 +462,7 @@ fn submit(h: &Handle, mut recorded: Vec<Recorded>) -> Result<()> {
     let mut args: Vec<*mut c_void> = recorded.iter_mut().map(|r| r.params.as_mut_slice().as_mut_ptr() as *mut c_void).collect();
     let arg_at = args.as_mut_ptr();
     // SAFETY: `args` and the blocks it points to live until the end of this function.
-    let launches: Vec<Launch> = recorded.iter().enumerate().map(|(i, r)| Launch { function: r.function, grid: r.grid, block: r.block, shared: r.shared, args: unsafe { arg_at.add(i) } }).collect();
+    let launches: Vec<Launch> = recorded.iter().enumerate().map(|(i, r)| Launch { function: r.function, grid: r.grid, block: r.block, shared: r.shared, args: unsafe { arg_at.add(i) }, overlaps: r.overlaps }).collect();
     let chain: Vec<&Launch> = launches.iter().collect();
     // SAFETY: launches of our kernels with the blocks they were recorded with.
     if let Some(launched) = unsafe { h.graphs.launch_uncaptured(context_id, stream, &chain) } {
@@ -436,11 +484,11 @@ mod tests {
     use super::*;
 
     fn launch(function: usize) -> Launch {
-        Launch { function: function as sys::CUfunction, grid: (3, 2, 1), block: 256, shared: 0, args: std::ptr::null_mut() }
+        Launch { function: function as sys::CUfunction, grid: (3, 2, 1), block: 256, shared: 0, args: std::ptr::null_mut(), overlaps: false }
     }
 
     fn open(handle: usize) {
-        BATCH.with(|b| *b.borrow_mut() = Some(Batch { handle, launches: Vec::new() }));
+        BATCH.with(|b| *b.borrow_mut() = Some(Batch { handle, launches: Vec::new(), overlap_next: false }));
     }
 
     /// Launches are recorded only for the handle whose batch is open, each with its own copy of
@@ -460,6 +508,25 @@ mod tests {
         let got: Vec<(usize, &[u64], &str)> = batch.launches.iter().map(|r| (r.function as usize, r.params.as_slice(), r.name.as_str())).collect();
         let second = u64::from_ne_bytes([7u32.to_ne_bytes(), 8u32.to_ne_bytes()].concat().try_into().unwrap());
         assert_eq!(got, vec![(1, &[0x1111_2222_3333_4444u64, 5, 6][..], "first"), (2, &[second, 9][..], "second")]);
+    }
+
+    /// A marked overlap goes to the next launch recorded for that handle only, never to the first
+    /// of a batch (it has no launch before it in the chain).
+    #[test]
+    fn an_overlap_marks_the_next_launch_only() {
+        open(7);
+        let closing = Open;
+        mark_overlap(7);
+        assert!(record_for(7, &launch(1), &[1u64], "first"));
+        mark_overlap(8);
+        assert!(record_for(7, &launch(2), &[2u64], "second"));
+        mark_overlap(7);
+        assert!(record_for(7, &launch(3), &[3u64], "third"));
+        assert!(record_for(7, &launch(4), &[4u64], "fourth"));
+        let batch = BATCH.with(|b| b.borrow_mut().take()).expect("still open");
+        drop(closing);
+        let got: Vec<bool> = batch.launches.iter().map(|r| r.overlaps).collect();
+        assert_eq!(got, vec![false, false, true, false]);
     }
 
     /// A block larger than the inline words is kept whole on the heap.

@@ -63,7 +63,7 @@ fn enqueue<P: Copy>(h: &Handle, context_id: u64, function: cudarc::driver::sys::
     if log_enabled() {
         eprintln!("oxsparse: launch {name} grid {grid:?} block {block} shared {shared}");
     }
-    let l = graph::Launch { function, grid, block, shared, args: args.as_mut_ptr() };
+    let l = graph::Launch { function, grid, block, shared, args: args.as_mut_ptr(), overlaps: false };
     if graph::record(h, &l, params, name) {
         return Ok(());
     }

@@ -661,6 +661,13 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
         kshape.alpha = host_scalar(p.types.compute, 1.0);
         kshape.beta = host_scalar(p.types.compute, 0.0);
     }
+    // The CUDA-core kernels wait for the staged op(B) themselves (griddepcontrol.wait), so their
+    // launch may overlap the staging copy's (kernels/graph.rs `overlap_next`).
+    let overlap_stage_b = || {
+        if stage_b {
+            kernels::graph::overlap_next(h)
+        }
+    };
     // The tile kernel, skipped on the GPU when the u32 at `skip_if_set` (if not 0) is set.
     let cuda_core_tiles = |size: u32, per_block: u32, skip_if_set: u64| {
         let tiles = SpmmTiles { skip_if_set, ..tiles_params(call, p, ws, size, per_block, token) };
@@ -678,6 +685,7 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
                 None => (SpmmSchedule::default(), 0),
             };
             let rp = SpmmRowsParams { shape: kshape, a: rows(call, p, ws), b, c, sched, split: 0, split_token: 0, row_blocks, slices_per_block: 0 };
+            overlap_stage_b();
             k::rowvec(h, &rp, types, p.index, width, chunk_blocks, batches)?;
         }
         // A row kernel preprocess chose (for a tensor-core plan: where the build chose CUDA cores).
@@ -687,6 +695,7 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
             };
             let at = ws + p.warp_rows_at as u64;
             let wp = SpmmWarpRowsParams { shape: kshape, a: rows(call, p, ws), b, c, table: at, token, items: items as i64, adds: adds as i64, partials: at + layout.partials_at as u64, counters: at + layout.counters_at as u64 };
+            overlap_stage_b();
             k::warp_rows(h, &wp, types, p.index)?;
         }
         Kernel::Tiles { .. } | Kernel::TensorCore { .. } if row_kernel != RowKernel::Tiles => {
@@ -695,9 +704,13 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
                 _ => (0, None, k::short_rows_shape(types, d.n, false)),
             };
             let rp = SpmmRowsParams { shape: kshape, a: rows(call, p, ws), b, c, sched: SpmmSchedule::default(), split, split_token: token, row_blocks: 0, slices_per_block: 0 };
+            overlap_stage_b();
             k::short_rows(h, &rp, (types, p.index), batches, shape, blocks, column_c)?;
         }
-        Kernel::Tiles { size, per_block, .. } => cuda_core_tiles(size, per_block, 0)?,
+        Kernel::Tiles { size, per_block, .. } => {
+            overlap_stage_b();
+            cuda_core_tiles(size, per_block, 0)?
+        }
         Kernel::TensorCore { strip, accurate, size, per_block, .. } => {
             let layout = p.tc.expect("a tensor-core plan has a format layout");
             let at = ws + p.tc_at as u64;
@@ -728,6 +741,8 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
     }
     if stage_c {
         let sp = SpmmStageParams { src: c, dst: p.c, rows: d.m, cols: d.n, alpha: shape.alpha, beta: shape.beta };
+        // The copy waits for the kernel's scratch itself (kernels/spmm_stage.cu).
+        kernels::graph::overlap_next(h);
         k::stage_c(h, &sp, p.types, batches)?;
     }
     Ok(())
