@@ -258,9 +258,7 @@ __device__ __forceinline__ void store_column_major(const SpmmRowsParams& p, int6
 #pragma unroll
         for (int col = first; col < S::SLICE; col += STEP, out += stride) {
             if (col >= cols) break;
-            C v = alpha * tile[col][r];
-            if (read_c) v = v + beta * to_compute<C>(*out);
-            *out = from_compute<O>(v);
+            write_at<O, C>(out, tile[col][r], alpha, beta, read_c);
         }
     }
     __syncthreads();  // before the next slice overwrites the tile
@@ -285,11 +283,7 @@ __device__ __forceinline__ void store_row(const SpmmRowsParams& p, int64_t batch
         if constexpr (ELEMENTS) {
             O* out = c.at(row, jk);  // then one column stride an element
 #pragma unroll
-            for (int i = 0; i < S::VEC; ++i, out += c.col_stride) {
-                C v = alpha * acc.v[k].v[i];
-                if (read_c) v = v + beta * to_compute<C>(*out);
-                *out = from_compute<O>(v);
-            }
+            for (int i = 0; i < S::VEC; ++i, out += c.col_stride) write_at<O, C>(out, acc.v[k].v[i], alpha, beta, read_c);
         } else {
             write_c<O, C, S::VEC>(c, row, jk, acc.v[k], alpha, beta, read_c);
         }

@@ -102,13 +102,18 @@ struct Dense {
     }
 };
 
-// C(r, c) = alpha * acc + beta * C(r, c); with beta == 0 C is not read (BLAS convention).
+// *p = alpha * acc + beta * *p; with beta == 0 *p is not read (BLAS convention).
 template <typename O, typename C>
-__device__ __forceinline__ void write_out(const Dense<O>& c, int64_t r, int64_t j, C acc, C alpha, C beta, bool read_c) {
-    O* p = c.at(r, j);
+__device__ __forceinline__ void write_at(O* p, C acc, C alpha, C beta, bool read_c) {
     C v = alpha * acc;
     if (read_c) v = v + beta * to_compute<C>(*p);
     *p = from_compute<O>(v);
+}
+
+// C(r, c) = alpha * acc + beta * C(r, c), C not read when beta is 0.
+template <typename O, typename C>
+__device__ __forceinline__ void write_out(const Dense<O>& c, int64_t r, int64_t j, C acc, C alpha, C beta, bool read_c) {
+    write_at<O, C>(c.at(r, j), acc, alpha, beta, read_c);
 }
 
 // ---- vectors of N elements, loaded and stored as one 16- or 32-byte access -----------------------
