@@ -22,8 +22,9 @@
 //! launch, sm_90): [`overlap_next`] marks the next launch of a batch so, and its edge in the chain
 //! graph becomes a programmatic one. The marked kernel must wait (`griddepcontrol.wait`,
 //! kernels/common/pdl.cuh) before it reads what the launch before it writes; it may read other
-//! operands before. Used after SpMM's staging copy of op(B): the second launch's latency, and the
-//! short-row kernel's first memory trip (its row bounds), then overlap the copy.
+//! operands before. Used after SpMM's staging copy of op(B) (the second launch's latency, and the
+//! short-row kernel's first memory trip, its row bounds, then overlap the copy) and before the
+//! copy back of a column-major C (which waits at its top).
 //!
 //! The plain launch stays: while the stream is being captured into the caller's graph (a
 //! captured launch must be a node of that graph), when `OXSPARSE_LAUNCH=direct` (for
