@@ -10,6 +10,7 @@
 //! - FP64 at n = 64 / 192 (one vector) and 128 / 256 (two);
 //! - FP16 and BF16 with 16-bit or FP32 C at n = 128 / 384 (8-byte vectors) and 256 / 512 (16
 //!   bytes);
+//! - a column-major op(B) or C (staged around the kernel) in FP32, FP64 and FP16;
 //! - and the choice.
 //! The large cases pass the measured rule (at least 128K entries, at most 16 a row); the device
 //! suite's `OXSPARSE_SPMM_KERNEL=warp_rows` pass runs the small ones, and every case of the other
@@ -18,6 +19,7 @@
 use super::harness::*;
 use super::*;
 use oxsparse::types::DataType::{CUDA_R_16BF, CUDA_R_16F, CUDA_R_32F, CUDA_R_64F};
+use oxsparse::types::Order;
 
 pub fn cases() -> Vec<Case> {
     let shapes: [((i64, i64, i64), Pattern); 10] = [
@@ -74,6 +76,19 @@ pub fn cases() -> Vec<Case> {
         // Leading dimensions that keep 16-byte rows: padded by 0 or 8 values.
         cases.push(Case { pad_b: pick(&[0, 8], i), pad_c: pick(&[8, 0], i), ..vary(case, 27_200 + i) });
     }
+    // A column-major op(B) or C, staged around the kernel (rule-sized): FP32 at n = 256 and 128,
+    // FP64 and FP16 at 128.
+    let staged: [(Types, i64, (Order, Order)); 4] = [
+        (F32, 256, (COL, COL)),
+        (F32, 128, (COL, ROW)),
+        (F64, 128, (ROW, COL)),
+        ((CUDA_R_16F, CUDA_R_16F, CUDA_R_32F), 128, (COL, COL)),
+    ];
+    for (i, &(types, n, (order_b, order_c))) in staged.iter().enumerate() {
+        let (fmt, op_a) = pick(&formats, i);
+        let case = Case { op_a, pattern: Pattern::Skewed(25_000), order_b, order_c, preprocess: true, types, ..Case::new(fmt, (20_000, 20_000, n)) };
+        cases.push(vary(case, 27_300 + i));
+    }
     cases
 }
 
@@ -85,7 +100,7 @@ fn warp_rows_match_the_reference() {
 }
 
 /// A sparse graph of ~250K entries (13 a row, one hub of 20000) times 256 and 128 columns (and
-/// FP64 at 128):
+/// FP64 at 128, and column-major op(B) and C at 128):
 /// preprocess takes warp rows, which add the hub in pieces of 64 where the tiles cut it elsewhere:
 /// the bits differ from the plain call's, both are right, and a second preprocessed call repeats
 /// them (the arrival counters were left at zero). Skipped when OXSPARSE_SPMM_KERNEL forces a
@@ -95,8 +110,9 @@ fn preprocess_takes_warp_rows_for_sparse_graphs() {
     let Some(_gpu) = gpu("spmm warp rows: the choice") else { return };
     let h = CHandle::new();
     let graph = |n| Case { order_b: ROW, order_c: ROW, pattern: Pattern::Skewed(25_000), ..Case::new(Fmt::Csr, (20_000, 20_000, n)) };
-    if !probe_choice(&h, "warp rows", &[(graph(256), true), (graph(128), true), (Case { types: F64, ..graph(128) }, true)]) {
+    let column_major = Case { order_b: COL, order_c: COL, ..graph(128) };
+    if !probe_choice(&h, "warp rows", &[(graph(256), true), (graph(128), true), (Case { types: F64, ..graph(128) }, true), (column_major, true)]) {
         return;
     }
-    println!("spmm warp rows: the choice: a sparse graph of 250K entries on warp rows at n = 256 and 128, and in FP64 at 128");
+    println!("spmm warp rows: the choice: a sparse graph of 250K entries on warp rows at n = 256 and 128, in FP64 at 128, and column-major at 128");
 }
