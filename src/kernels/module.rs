@@ -45,6 +45,7 @@ pub enum Site {
     SpmmTiles,
     SpmvTiles,
     SpmvVector,
+    SpmmStage,
 }
 
 impl KernelKey {
@@ -141,7 +142,7 @@ mod tests {
     #[test]
     fn kernel_keys_differ_where_names_do() {
         let mut seen = std::collections::HashSet::new();
-        for site in [Site::SpmmShortRows, Site::SpmmWarpRows, Site::SpmmTiles, Site::SpmvTiles, Site::SpmvVector] {
+        for site in [Site::SpmmShortRows, Site::SpmmWarpRows, Site::SpmmTiles, Site::SpmvTiles, Site::SpmvVector, Site::SpmmStage] {
             for variant in 0..64u8 {
                 for t in [0u8, 1, 2, 14] {
                     for index in [2u8, 3] {

@@ -408,15 +408,18 @@ fn stage_grid(rows: i64, cols: i64, batches: u32, tile: u64) -> Result<(u32, u32
 /// Copies op(B) into the row-major scratch `p.dst`.
 pub fn stage_b(h: &Handle, p: &SpmmStageParams, ab: DataType, batches: u32) -> Result<()> {
     let tile = stage_tile(h, p.rows, p.cols, batches);
-    let name = kernel_name!("oxs_spmm_stage_b_{}_t{tile}", ab.kernel_suffix());
-    launch(h, "spmm_stage", &name, stage_grid(p.rows, p.cols, batches, tile)?, BLOCK, 0, p)
+    let name = || kernel_name!("oxs_spmm_stage_b_{}_t{tile}", ab.kernel_suffix());
+    // Keyed, as the kernels after it (0.2-0.3 us of a column-major call's host time, session 29).
+    let key = KernelKey::new(Site::SpmmStage, &[(tile == SPMM_STAGE_TILE as u64) as u8, ab as u8]);
+    launch_keyed(h, "spmm_stage", key, name, stage_grid(p.rows, p.cols, batches, tile)?, BLOCK, 0, p)
 }
 
 /// Writes C = alpha * scratch + beta * C from the row-major scratch `p.src`.
 pub fn stage_c(h: &Handle, p: &SpmmStageParams, types: Types, batches: u32) -> Result<()> {
     let tile = stage_tile(h, p.rows, p.cols, batches);
-    let name = kernel_name!("oxs_spmm_stage_c_{}_{}_t{tile}", types.c.kernel_suffix(), types.compute.kernel_suffix());
-    launch(h, "spmm_stage", &name, stage_grid(p.rows, p.cols, batches, tile)?, BLOCK, 0, p)
+    let name = || kernel_name!("oxs_spmm_stage_c_{}_{}_t{tile}", types.c.kernel_suffix(), types.compute.kernel_suffix());
+    let key = KernelKey::new(Site::SpmmStage, &[2 | (tile == SPMM_STAGE_TILE as u64) as u8, types.c as u8, types.compute as u8]);
+    launch_keyed(h, "spmm_stage", key, name, stage_grid(p.rows, p.cols, batches, tile)?, BLOCK, 0, p)
 }
 
 pub fn bsr(h: &Handle, p: &SpmmBsrParams, types: Types, index: IndexType) -> Result<()> {
