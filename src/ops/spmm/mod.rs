@@ -814,12 +814,17 @@ mod tests {
 
     /// As `plan_typed`, with the handle in math mode `math`.
     fn plan_in_mode(t: DataType, ldc: i64, order: Order, math: MathMode) -> Plan {
-        let (m, k, n, nnz) = (300, 200, 128, 3000);
+        plan_for(t, (300, 200, 128, 3000), (Order::OXSPARSE_ORDER_ROW, 128), (order, ldc), math)
+    }
+
+    /// A CSR call of m x k (nnz entries) times k x n of type `t` (FP32 compute), op(B) and C in the
+    /// given layouts and leading dimensions, on made-up device addresses (planning reads none).
+    fn plan_for(t: DataType, (m, k, n, nnz): (i64, i64, i64, i64), (order_b, ldb): (Order, i64), (order_c, ldc): (Order, i64), math: MathMode) -> Plan {
         let arrays = SpArrays { offsets: 0x1000_0000, indices: 0x2000_0000, values: 0x3000_0000 };
         let (i32i, base) = (IndexType::OXSPARSE_INDEX_32I, IndexBase::OXSPARSE_INDEX_BASE_ZERO);
         let a = SpMat::compressed(false, m, k, nnz, arrays, i32i, i32i, base, t).unwrap();
-        let b = DnMat::new(k, n, n, 0x4000_0000, t, Order::OXSPARSE_ORDER_ROW).unwrap();
-        let c = DnMat::new(m, n, ldc, 0x5000_0000, t, order).unwrap();
+        let b = DnMat::new(k, n, ldb, 0x4000_0000, t, order_b).unwrap();
+        let c = DnMat::new(m, n, ldc, 0x5000_0000, t, order_c).unwrap();
         let (alpha, beta) = (1.0f32, 0.0f32);
         let call = Call {
             op_a: Operation::OXSPARSE_OPERATION_NON_TRANSPOSE,
@@ -905,5 +910,30 @@ mod tests {
         assert!(!direct_c(&plan_fp32_c(Order::OXSPARSE_ORDER_ROW), nnz, RowKernel::ShortRows), "row-major C is not staged");
         assert!(!direct_c(&plan_fp16_c(300, Order::OXSPARSE_ORDER_COL), nnz, RowKernel::ShortRows), "no FP16 column-major kernel");
         assert!(!direct_c(&plan_fp16(130), nnz, RowKernel::ShortRows), "a misaligned row-major C stays staged");
+    }
+
+    /// An FP32 graph the warp-row rule takes (20000 rows, 250K entries, N = 128) with op(B) and C
+    /// in the given layouts.
+    fn plan_graph(order_b: Order, order_c: Order) -> Plan {
+        let (m, k, n) = (20_000, 20_000, 128);
+        let ld = |order: Order, rows: i64| if order == Order::OXSPARSE_ORDER_ROW { n } else { rows };
+        plan_for(DataType::CUDA_R_32F, (m, k, n, 250_000), (order_b, ld(order_b, k)), (order_c, ld(order_c, m)), MathMode::OXSPARSE_DEFAULT_MATH)
+    }
+
+    /// Preprocess may give such a graph warp rows in every layout: a column-major op(B) or C is
+    /// staged around the kernel as around the tiles (session 29: staged calls had kept the tiles).
+    #[test]
+    fn warp_rows_have_room_in_every_layout() {
+        if plan::forced_kernel().is_some() {
+            return;
+        }
+        let (row, col) = (Order::OXSPARSE_ORDER_ROW, Order::OXSPARSE_ORDER_COL);
+        for (order_b, order_c) in [(row, row), (col, col), (col, row), (row, col)] {
+            let p = plan_graph(order_b, order_c);
+            let Kernel::Tiles { stage_b, stage_c, .. } = p.kernel else { panic!("{order_b:?} / {order_c:?}: {:?}", p.kernel) };
+            assert_eq!((stage_b, stage_c), (order_b == col, order_c == col), "{order_b:?} / {order_c:?}");
+            let layout = p.warp_rows.unwrap_or_else(|| panic!("{order_b:?} / {order_c:?}: no room for warp rows"));
+            assert!(p.warp_rows_at >= p.stage_c_at && p.warp_rows_at + layout.bytes <= p.workspace, "the region lies after the staging scratch, inside the workspace");
+        }
     }
 }
