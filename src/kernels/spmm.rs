@@ -409,7 +409,8 @@ fn stage_grid(rows: i64, cols: i64, batches: u32, tile: u64) -> Result<(u32, u32
 pub fn stage_b(h: &Handle, p: &SpmmStageParams, ab: DataType, batches: u32) -> Result<()> {
     let tile = stage_tile(h, p.rows, p.cols, batches);
     let name = || kernel_name!("oxs_spmm_stage_b_{}_t{tile}", ab.kernel_suffix());
-    // Keyed, as the kernels after it (0.2-0.3 us of a column-major call's host time, session 29).
+    // Keyed, as the kernels after it: formatting and hashing the name took about 0.2 us of a
+    // column-major call's host time (session 29's breakdown; too little for its A/B to resolve).
     let key = KernelKey::new(Site::SpmmStage, &[(tile == SPMM_STAGE_TILE as u64) as u8, ab as u8]);
     launch_keyed(h, "spmm_stage", key, name, stage_grid(p.rows, p.cols, batches, tile)?, BLOCK, 0, p)
 }
