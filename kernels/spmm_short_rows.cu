@@ -317,8 +317,8 @@ __device__ void short_rows(const SpmmRowsParams& p) {
     // The column-major kernels' first round of entries comes in before the wait too (its own
     // instantiations: moving it in every kernel cost the row-major ones registers and 1-4.5%,
     // session 28).
-    int first_col[COL_C ? S::K : 1];
-    C first_val[COL_C ? S::K : 1];
+    int first_col[S::K];
+    C first_val[S::K];
     if constexpr (COL_C) {
         if (w.len > 0) load_entries<S, V, C, I>(a, p.shape.k, w.begin, 0, w.len, li, first_col, first_val);
     }
@@ -344,7 +344,7 @@ __device__ void short_rows(const SpmmRowsParams& p) {
             C val[S::K];
             if (COL_C && o == 0 && slice == s0) {
 #pragma unroll
-                for (int t = 0; t < S::K; ++t) col[t] = first_col[COL_C ? t : 0], val[t] = first_val[COL_C ? t : 0];
+                for (int t = 0; t < S::K; ++t) col[t] = first_col[t], val[t] = first_val[t];
             } else {
                 load_entries<S, V, C, I>(a, p.shape.k, w.begin, o, w.len, li, col, val);
             }
