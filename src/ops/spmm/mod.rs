@@ -366,6 +366,7 @@ fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> 
         let fits = |s: &k::RowShape| s.fits(kernel_types(p), p.dims.n) && (split_rows::forced() || split_rows::takes(longest, m, nnz, groups(*s)));
         shapes.into_iter().find(fits)
     };
+    let shape = shape.map(|s| split_shape_for_c(p, s, longest, nnz));
     let chosen = match (split_at, shape) {
         (Some((at, slots)), Some(shape)) => {
             let pieces = (piece(shape), floor_piece(shape), split_rows::may_grow(longest));
@@ -377,6 +378,28 @@ fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> 
         eprintln!("oxsparse: SpMM preprocess: {chosen:?}");
     }
     Ok(chosen)
+}
+
+/// The shape split rows take when they write a column-major FP32 C themselves (`direct_c`): narrow
+/// groups (32 columns, 32 groups a block) in place of the 64- and 128-column ones. Each group
+/// writes its piece's row an element at a time down C's columns; the wide groups' column-major
+/// kernel spills (`split_rows_colc_wide_x2`, 32 bytes), and the 64-column ones have no such kernel,
+/// so their C was staged. Measured (session 30, H100, FP32 N = 128 column-major, the shapes forced
+/// against the default in the same runs; bench/NOTES.md SpMM "Session 30"): fb100_MIT8 51 -> 44
+/// us, fb100_JohnsHopkins55 41 -> 35, twitch_FR (64-column groups, staged C) 33 -> 29, BZR_MD
+/// 25.7 -> 20.5, cora 15.9 -> 14.1, usa-airports 15.0 -> 13.7. A C staged (over
+/// `split_rows_write_c`'s bounds) keeps the preferred shape: astro-ph, facebook_pagepage and
+/// vsp_befref lost with narrow groups there. A forced shape is taken as it is.
+fn split_shape_for_c(p: &Plan, shape: k::RowShape, longest: i64, nnz: i64) -> k::RowShape {
+    let fp32 = p.types.ab == DataType::CUDA_R_32F && p.types.c == DataType::CUDA_R_32F && p.types.compute == DataType::CUDA_R_32F;
+    let c_bytes = (p.dims.m * p.dims.n) as u64 * p.types.c.size_bytes();
+    let narrow = k::RowShape::Narrow;
+    let narrow_takes = split_rows::forced() || split_rows::takes(longest, p.dims.m, nnz, narrow.groups_per_block(p.types.ab) as i64);
+    if fp32 && column_major_c(p) && k::forced_row_shape().is_none() && split_rows_write_c(c_bytes, p.dims.m, nnz) && narrow.fits(p.types, p.dims.n) && narrow_takes {
+        narrow
+    } else {
+        shape
+    }
 }
 
 /// The value types the vectorised kernels run with: C's is the compute type when C is staged (the
@@ -910,6 +933,29 @@ mod tests {
         assert!(!direct_c(&plan_fp32_c(Order::OXSPARSE_ORDER_ROW), nnz, RowKernel::ShortRows), "row-major C is not staged");
         assert!(!direct_c(&plan_fp16_c(300, Order::OXSPARSE_ORDER_COL), nnz, RowKernel::ShortRows), "no FP16 column-major kernel");
         assert!(!direct_c(&plan_fp16(130), nnz, RowKernel::ShortRows), "a misaligned row-major C stays staged");
+    }
+
+    /// Split rows writing a column-major FP32 C take narrow groups; a row-major or staged C, and
+    /// other types, keep the preferred shape.
+    #[test]
+    fn split_rows_take_narrow_groups_for_a_column_major_c() {
+        if std::env::var("OXSPARSE_SPMM_ROW_SHAPE").is_ok() || std::env::var("OXSPARSE_SPMM_SPLIT_C_BYTES").is_ok() || plan::forced_kernel().is_some() {
+            return;
+        }
+        use k::RowShape::{Narrow, NarrowX2, WideX2};
+        let (nnz, longest) = (30 * 300, 200);
+        let col = plan_fp32_c(Order::OXSPARSE_ORDER_COL);
+        for shape in [WideX2, NarrowX2, Narrow] {
+            assert_eq!(split_shape_for_c(&col, shape, longest, nnz), Narrow, "{shape:?}");
+        }
+        assert_eq!(split_shape_for_c(&plan_fp32_c(Order::OXSPARSE_ORDER_ROW), WideX2, longest, nnz), WideX2, "row-major C");
+        assert_eq!(split_shape_for_c(&plan_fp16_c(300, Order::OXSPARSE_ORDER_COL), WideX2, longest, nnz), WideX2, "FP16");
+        // 20000 x 128 FP32 column-major: 10 MB, staged for rows of 15 entries on average.
+        let big = |mean: i64| (plan_for(DataType::CUDA_R_32F, (20_000, 200, 128, mean * 20_000), (Order::OXSPARSE_ORDER_ROW, 128), (Order::OXSPARSE_ORDER_COL, 20_000), MathMode::OXSPARSE_DEFAULT_MATH), mean * 20_000);
+        let (staged, staged_nnz) = big(15);
+        assert_eq!(split_shape_for_c(&staged, WideX2, longest, staged_nnz), WideX2, "staged C");
+        let (direct, direct_nnz) = big(30);
+        assert_eq!(split_shape_for_c(&direct, WideX2, longest, direct_nnz), Narrow, "C written directly (long rows)");
     }
 
     /// An FP32 graph the warp-row rule takes (20000 rows, 250K entries, N = 128) with op(B) and C
