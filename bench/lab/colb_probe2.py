@@ -4,10 +4,12 @@
 J columns of C. FP32, N = 128, B and C column-major. Kernel time by CUDA events behind a spin kernel
 (so Python's launch cost is not counted), L2 flushed before each run and warm.
 Run on the GPU machine: python3 bench/lab/colb_probe2.py .device-lab/colb/*.mtx.gz"""
-import gzip, sys
+import os, sys
 import numpy as np
 import cupy as cp
-import scipy.io
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from probe_common import Case, kernel_us
 
 SRC = r'''
 template <int G, int J, int U>
@@ -51,50 +53,22 @@ __global__ void colb(const int* __restrict__ off, const int* __restrict__ col, c
     for (int j = 0; j < J; ++j)
         if (j % G == g) C[r + (j0 + j) * ldc] = acc[j];
 }
-extern "C" __global__ void spin(long long ns) {
-    long long t0 = clock64();
-    while (clock64() - t0 < ns) {}
-}
 '''
 VARIANTS = [(1, 8, 4), (1, 16, 4), (2, 8, 2), (2, 16, 2), (4, 8, 2), (4, 16, 2), (8, 16, 2)]
 names = [f"colb<{g},{j},{u}>" for g, j, u in VARIANTS]
 mod = cp.RawModule(code=SRC, options=("-std=c++17",), name_expressions=names)
 kern = {v: mod.get_function(n) for v, n in zip(VARIANTS, names)}
-spin = mod.get_function("spin")
-flush = cp.zeros(256 << 20, dtype=cp.uint8)
 N = 128
 
-def timed(f, flushed, reps=15):
-    out = []
-    for _ in range(reps):
-        if flushed:
-            flush.fill(1)
-        s, t = cp.cuda.Event(), cp.cuda.Event()
-        spin((1,), (1,), (np.int64(200_000),))
-        s.record(); f(); t.record(); t.synchronize()
-        out.append(cp.cuda.get_elapsed_time(s, t) * 1e3)
-    return float(np.median(out))
-
 for path in sys.argv[1:]:
-    a = scipy.io.mmread(gzip.open(path)).tocsr()
-    a.sort_indices()
-    a.data = np.random.default_rng(1).uniform(-1, 1, a.nnz).astype(np.float32)
-    m, k = a.shape
-    off = cp.asarray(a.indptr.astype(np.int32)); col = cp.asarray(a.indices.astype(np.int32)); val = cp.asarray(a.data)
-    B = cp.asfortranarray(cp.random.uniform(-1, 1, (k, N)).astype(cp.float32))
-    C = cp.empty((m, N), dtype=cp.float32, order='F')
-    ref = a.astype(np.float64) @ cp.asnumpy(B).astype(np.float64)
-    name = path.split('/')[-1].replace('.mtx.gz', '')
-    lens = np.diff(a.indptr)
+    case = Case(path, N)
+    lens = np.diff(case.a.indptr)
     cells = []
     for v in VARIANTS:
         g, j, u = v
-        grid = ((m * g + 127) // 128, N // j)
-        args = (off, col, val, B, np.int64(k), C, np.int64(m), np.int32(m))
-        C.fill(np.nan)
-        kern[v](grid, (128,), args)
-        err = np.abs(cp.asnumpy(C) - ref).max() / max(1e-30, np.abs(ref).max())
-        assert err < 1e-5, (name, v, err)
+        grid = ((case.m * g + 127) // 128, N // j)
+        args = (case.off, case.col, case.val, case.B, np.int64(case.k), case.C, np.int64(case.m), np.int32(case.m))
         f = lambda: kern[v](grid, (128,), args)
-        cells.append(f"G{g}J{j} {timed(f, True):6.1f}/{timed(f, False):5.1f}")
-    print(f"{name:28s} m={m:7d} nnz={a.nnz:8d} mean={lens.mean():5.1f} max={lens.max():5d} | " + " ".join(cells), flush=True)
+        case.check(f, v)
+        cells.append(f"G{g}J{j} {kernel_us(f, True):6.1f}/{kernel_us(f, False):5.1f}")
+    print(f"{case.name:28s} m={case.m:7d} nnz={case.a.nnz:8d} mean={lens.mean():5.1f} max={lens.max():5d} | " + " ".join(cells), flush=True)

@@ -5,10 +5,12 @@ lo..hi of J columns into shared memory (reading down op(B)'s columns, coalesced)
 columns (32 consecutive rows a warp). Blocks whose span outgrows the tile read op(B) in place.
 FP32, N = 128, kernel time by CUDA events behind a spin kernel, warm and with L2 flushed.
 Run on the GPU machine: python3 bench/lab/window_probe.py FILE.mtx.gz ..."""
-import gzip, sys
+import os, sys
 import numpy as np
 import cupy as cp
-import scipy.io
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from probe_common import Case, kernel_us
 
 SRC = r'''
 template <int R, int J>
@@ -65,41 +67,17 @@ __global__ void __launch_bounds__(256) window_colc(const int* __restrict__ off, 
         if (j < n) C[r + (long long)j * ldc] = acc[u];
     }
 }
-extern "C" __global__ void spin(long long ns) {
-    long long t0 = clock64();
-    while (clock64() - t0 < ns) {}
-}
 '''
 VARIANTS = [(64, 16), (64, 32), (32, 16), (32, 32)]
 names = [f"window_colc<{r},{j}>" for r, j in VARIANTS]
 mod = cp.RawModule(code=SRC, options=("-std=c++17",), name_expressions=names)
 kern = {v: mod.get_function(n) for v, n in zip(VARIANTS, names)}
-spin = mod.get_function("spin")
-flush = cp.zeros(256 << 20, dtype=cp.uint8)
 N = 128
 SMEM_MAX = 96 * 1024
 
-def timed(f, flushed, reps=15):
-    out = []
-    for _ in range(reps):
-        if flushed:
-            flush.fill(1)
-        s, t = cp.cuda.Event(), cp.cuda.Event()
-        spin((1,), (1,), (np.int64(200_000),))
-        s.record(); f(); t.record(); t.synchronize()
-        out.append(cp.cuda.get_elapsed_time(s, t) * 1e3)
-    return float(np.median(out))
-
 for path in sys.argv[1:]:
-    a = scipy.io.mmread(gzip.open(path)).tocsr()
-    a.sort_indices()
-    a.data = np.random.default_rng(1).uniform(-1, 1, a.nnz).astype(np.float32)
-    m, k = a.shape
-    off = cp.asarray(a.indptr.astype(np.int32)); col = cp.asarray(a.indices.astype(np.int32)); val = cp.asarray(a.data)
-    B = cp.asfortranarray(cp.random.uniform(-1, 1, (k, N)).astype(cp.float32))
-    C = cp.empty((m, N), dtype=cp.float32, order='F')
-    ref = a.astype(np.float64) @ cp.asnumpy(B).astype(np.float64)
-    name = path.split('/')[-1].replace('.mtx.gz', '')
+    case = Case(path, N)
+    a, m = case.a, case.m
     cells = []
     for v in VARIANTS:
         R, J = v
@@ -112,12 +90,9 @@ for path in sys.argv[1:]:
         except AttributeError:
             cp.cuda.driver.funcSetAttribute(kern[v].ptr, 8, SMEM_MAX)  # CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
         grid = ((m + R - 1) // R, (N + J - 1) // J)
-        args = (off, col, val, B, np.int64(k), C, np.int64(m), np.int32(m), np.int32(N), np.int32(wmax))
-        C.fill(np.nan)
-        kern[v](grid, (256,), args, shared_mem=smem)
-        err = np.abs(cp.asnumpy(C) - ref).max() / max(1e-30, np.abs(ref).max())
-        assert err < 1e-5, (name, v, err)
+        args = (case.off, case.col, case.val, case.B, np.int64(case.k), case.C, np.int64(m), np.int32(m), np.int32(N), np.int32(wmax))
         f = lambda: kern[v](grid, (256,), args, shared_mem=smem)
-        amp = sum(widths) / k
-        cells.append(f"R{R}J{J} {timed(f, True):6.1f}/{timed(f, False):5.1f} (amp {amp:4.1f} smem {smem >> 10}K)")
-    print(f"{name:28s} m={m:7d} nnz={a.nnz:8d} | " + " ".join(cells), flush=True)
+        case.check(f, v)
+        amp = sum(widths) / case.k
+        cells.append(f"R{R}J{J} {kernel_us(f, True):6.1f}/{kernel_us(f, False):5.1f} (amp {amp:4.1f} smem {smem >> 10}K)")
+    print(f"{case.name:28s} m={m:7d} nnz={a.nnz:8d} | " + " ".join(cells), flush=True)
