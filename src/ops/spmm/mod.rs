@@ -6,7 +6,9 @@
 //!   to the short-row kernel (so a preprocessed call may differ from a plain one in rounding);
 //!   `split_rows`: otherwise, the table of row pieces that preprocess builds for that kernel;
 //!   `row_order`: when op(B) outgrows L2, whole short rows in a breadth-first order over the same
-//!   kind of table, so that rows sharing B rows run together.
+//!   kind of table, so that rows sharing B rows run together; `warp_rows`: the warp-row table;
+//!   `row_kernel`: preprocess's choice among them (it reads op(A)'s structure back) and the
+//!   building of the chosen table.
 //! * here: the three entry points, and the launches in order: row views (CSR with opA = T/H,
 //!   CSC with N, COO), the long-row schedule (row kernel only), then the kernel. `preprocess`
 //!   builds the schedule, or the tile kernel's row table, into the user's buffer and records it
@@ -30,6 +32,7 @@
 pub mod bittcf;
 pub mod check;
 pub mod plan;
+pub mod row_kernel;
 pub mod row_order;
 pub mod short_rows;
 pub mod split_rows;
@@ -44,7 +47,7 @@ use crate::kernels::params::Scalar;
 use crate::kernels::params::spmm_tc::SpmmTcParams;
 use crate::kernels::{self, row_view, spmm as k, spmm_tc};
 use crate::types::{DataType, MathMode, Operation, ReorderMode, SpMMAlg};
-use plan::{align_up, ARead, Kernel, Plan, TileLayout};
+use plan::{align_up, ARead, Kernel, Plan};
 use std::ffi::c_void;
 
 /// The arguments of one SpMM call, decoded.
@@ -147,7 +150,7 @@ pub fn preprocess(h: &Handle, call: &Call, buffer: u64) -> Result<Option<ActiveB
         Kernel::TensorCore { .. } => choice == Some(false),
         _ => false,
     };
-    let rows = if cuda_cores { choose_row_kernel(h, call, &p, ws, token)? } else { RowKernel::Tiles };
+    let rows = if cuda_cores { row_kernel::choose_row_kernel(h, call, &p, ws, token)? } else { RowKernel::Tiles };
     let allocation = if p.tc.is_some() || rows != RowKernel::Tiles { crate::ops::allocation_id(h, buffer) } else { None };
     Ok(Some(ActiveBuffer { buffer, signature: signature(call, &p), token, allocation, tc: TcState { choice, reordered }, rows }))
 }
@@ -295,113 +298,6 @@ fn build_tile_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Re
     Ok(())
 }
 
-/// Which CUDA-core kernel a tile-kernel plan (or a tensor-core plan whose build chose CUDA cores)
-/// runs after this preprocess: measures op(A)'s longest row (one wait for the GPU; not under graph
-/// capture, where the tiles stay) when the batches share one structure; every row short takes the
-/// short-row kernel, else, where the plan has room for it and split_rows.rs's rule agrees, the
-/// split-row table is built (a second wait, for the row offsets).
-fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Result<RowKernel> {
-    // Forced, as plain calls are, whatever the layout.
-    match short_rows::forced() {
-        Some(true) => return Ok(RowKernel::ShortRows),
-        Some(false) => return Ok(RowKernel::Tiles),
-        None => {}
-    }
-    let Some(TileLayout { longest_at: Some(at), split_at, .. }) = p.tiles else { return Ok(RowKernel::Tiles) };
-    if kernels::capturing(h)? {
-        return Ok(RowKernel::Tiles);
-    }
-    let lp = SpmmLongestRowParams { a: rows(call, p, ws), m: p.dims.m, longest: ws + p.schedule_at as u64 + at as u64 };
-    let longest = k::longest_row(h, &lp, p.index)? as i64;
-    let (m, nnz) = (p.dims.m, call.a.nnz);
-    if plan::print_enabled() {
-        eprintln!("oxsparse: SpMM preprocess: longest row {longest} entries, mean {:.1}", nnz as f64 / m.max(1) as f64);
-    }
-    // A warp per row piece where the plan kept room for it (warp_rows.rs's rule), not every row is
-    // short and split rows would not take the matrix: short and split rows are tuned for the
-    // matrices they take (session 22, N = 256: vsp_befref, 14 entries a row on split rows, 36 -> 40
-    // us on warp rows; crocodile and twitch_FR tied or lost), the tiles' matrices gained.
-    let split_takes = split_rows::takes(longest, m, nnz, k::RowShape::most_groups_per_block(p.types.ab) as i64);
-    if p.warp_rows.is_some() && (warp_rows::forced() || (!split_rows::forced() && !short_rows::takes(longest, m, nnz) && !split_takes)) {
-        if let Some(chosen) = build_warp_rows(h, call, p, ws, token)? {
-            if plan::print_enabled() {
-                eprintln!("oxsparse: SpMM preprocess: {chosen:?}");
-            }
-            return Ok(chosen);
-        }
-    }
-    let groups = |shape: k::RowShape| shape.groups_per_block(p.types.ab) as i64;
-    // Pieces for groups of `shape`: shorter than PIECE when the matrix would not fill the
-    // device's resident groups (split_rows::piece).
-    let piece = |shape: k::RowShape| {
-        let resident = k::short_rows_wave(h) as i64 * groups(shape);
-        split_rows::piece(nnz, shape.slices(p.dims.n) as i64, resident, shape.entries_in_flight() as i64)
-    };
-    // Session 14's floor of ROOM_PIECE entries: the pieces when no shorter ones fit a wave, and the
-    // measure of whether a short-row matrix is cut at all when C is column-major (whole rows
-    // write such a C through shared memory, split rows an element at a time: power_grid N = 128
-    // 8.8 -> 10.4 us when cut into pieces of 8).
-    let floor_piece = |shape: k::RowShape| split_rows::floor_piece(piece(shape));
-    // The preferred shape, else narrow groups (more of them a block, for a longer longest row),
-    // else FP64's half-width groups (as many a block as FP32's narrow ones).
-    let preferred = split_rows::shape(kernel_types(p), p.dims.n, longest);
-    let shapes = [preferred, k::RowShape::Narrow, k::RowShape::Half];
-    let shape = if !split_rows::forced() && short_rows::takes(longest, m, nnz) {
-        // Short rows, unless the longest row makes two pieces or more (split_rows.rs
-        // `cuts_short_rows`).
-        let column_c = column_major_c(p);
-        match if column_c { floor_piece(preferred) } else { piece(preferred) } {
-            pc if split_rows::cuts_short_rows(pc, longest, column_c) && split_at.is_some() && split_rows::eligible(m, nnz) => Some(preferred),
-            _ => {
-                let chosen = order_short_rows(h, call, p, ws, split_at, token)?.unwrap_or(RowKernel::ShortRows);
-                if plan::print_enabled() {
-                    eprintln!("oxsparse: SpMM preprocess: {chosen:?}");
-                }
-                return Ok(chosen);
-            }
-        }
-    } else {
-        // The preferred shape whose blocks take the longest row, else one with more groups a
-        // block.
-        let fits = |s: &k::RowShape| s.fits(kernel_types(p), p.dims.n) && (split_rows::forced() || split_rows::takes(longest, m, nnz, groups(*s)));
-        shapes.into_iter().find(fits)
-    };
-    let shape = shape.map(|s| split_shape_for_c(p, s, longest, nnz));
-    let chosen = match (split_at, shape) {
-        (Some((at, slots)), Some(shape)) => {
-            let pieces = (piece(shape), floor_piece(shape), split_rows::may_grow(longest));
-            build_split_rows(h, call, p, ws, (ws + p.schedule_at as u64 + at as u64, slots), token, (shape, pieces))?
-        }
-        _ => RowKernel::Tiles,
-    };
-    if plan::print_enabled() {
-        eprintln!("oxsparse: SpMM preprocess: {chosen:?}");
-    }
-    Ok(chosen)
-}
-
-/// The shape split rows take when they write a column-major FP32 C themselves (`direct_c`): narrow
-/// groups (32 columns, 32 groups a block) in place of the 64- and 128-column ones. Each group
-/// writes its piece's row an element at a time down C's columns; the wide groups' column-major
-/// kernel spills (`split_rows_colc_wide_x2`, 32 bytes), and the 64-column ones have no such kernel,
-/// so their C was staged. Measured (session 30, H100, FP32 N = 128 column-major, the shapes forced
-/// against the default in the same runs; bench/NOTES.md SpMM "Session 30"): fb100_MIT8 51 -> 44
-/// us, fb100_JohnsHopkins55 41 -> 35, twitch_FR (64-column groups, staged C) 33 -> 29, BZR_MD
-/// 25.7 -> 20.5, cora 15.9 -> 14.1, usa-airports 15.0 -> 13.7. A C staged (over
-/// `split_rows_write_c`'s bounds) keeps the preferred shape: astro-ph, facebook_pagepage and
-/// vsp_befref lost with narrow groups there. A forced shape is taken as it is.
-fn split_shape_for_c(p: &Plan, shape: k::RowShape, longest: i64, nnz: i64) -> k::RowShape {
-    let fp32 = p.types.ab == DataType::CUDA_R_32F && p.types.c == DataType::CUDA_R_32F && p.types.compute == DataType::CUDA_R_32F;
-    let c_bytes = (p.dims.m * p.dims.n) as u64 * p.types.c.size_bytes();
-    let narrow = k::RowShape::Narrow;
-    let narrow_takes = split_rows::forced() || split_rows::takes(longest, p.dims.m, nnz, narrow.groups_per_block(p.types.ab) as i64);
-    if fp32 && column_major_c(p) && k::forced_row_shape().is_none() && split_rows_write_c(c_bytes, p.dims.m, nnz) && narrow.fits(p.types, p.dims.n) && narrow_takes {
-        narrow
-    } else {
-        shape
-    }
-}
-
 /// The value types the vectorised kernels run with: C's is the compute type when C is staged (the
 /// kernel writes a row-major scratch in the compute type, `launch_vectorised`).
 fn kernel_types(p: &Plan) -> k::Types {
@@ -409,99 +305,6 @@ fn kernel_types(p: &Plan) -> k::Types {
         Kernel::RowVec { stage_c: true, .. } | Kernel::Tiles { stage_c: true, .. } | Kernel::TensorCore { stage_c: true, .. } => k::Types { c: p.types.compute, ..p.types },
         _ => p.types,
     }
-}
-
-/// Reads op(A)'s row offsets back, builds the split-row table (split_rows.rs) for groups of
-/// `shape`, and uploads it with `token` to `at`, which has room for `slots` slots (both copies
-/// wait for the GPU). Pieces (`split_rows::build_one_wave`): the shortest from `shortest` entries
-/// whose call fits one wave of resident blocks, up to `fallback` (or PIECE where `grow`), else
-/// `fallback`. Offsets that do not describe rows within the entries (undefined input) keep the
-/// tiles.
-fn build_split_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, (at, slots): (u64, i64), token: u64, (shape, pieces): (k::RowShape, (i64, i64, bool))) -> Result<RowKernel> {
-    let Some((begins, ends)) = read_rows(h, call, p, ws)? else { return Ok(RowKernel::Tiles) };
-    let groups = shape.groups_per_block(p.types.ab) as usize;
-    let runs = shape.slices(p.dims.n).max(1) * p.dims.batches.max(1) as u64;
-    let Some((table, blocks, piece)) = split_rows::build_one_wave(&begins, &ends, groups, pieces, (runs, k::short_rows_wave(h)), slots) else {
-        return Err(crate::error::Error::Internal(format!("split-row table over its room of {slots} slots")));
-    };
-    if plan::print_enabled() {
-        eprintln!("oxsparse: SpMM preprocess: pieces of at most {piece} entries, {} slots", table.len());
-    }
-    if blocks == 0 {
-        return Err(crate::error::Error::Internal("split-row table of no blocks".into()));
-    }
-    kernels::vector_ops::copy_to_device_and_wait(h, at, &split_rows::to_bytes(token, &table))?;
-    Ok(RowKernel::SplitRows { blocks, shape })
-}
-
-/// Reads op(A)'s row offsets back, builds the warp-row table (warp_rows.rs) and uploads it with
-/// `token` to the plan's region (both copies wait for the GPU). None (keep choosing) when the
-/// offsets do not describe rows within the entries or the table outgrows its room.
-fn build_warp_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Result<Option<RowKernel>> {
-    let Some(layout) = p.warp_rows else { return Ok(None) };
-    let Some((begins, ends)) = read_rows(h, call, p, ws)? else { return Ok(None) };
-    let table = warp_rows::build(&begins, &ends, warp_rows::PIECE, warp_rows::whole_max(call.a.nnz));
-    if !warp_rows::fits_room(&table, layout.room) || table.items.len() > i32::MAX as usize || table.adds.len() > i32::MAX as usize {
-        return Ok(None);
-    }
-    if plan::print_enabled() {
-        eprintln!("oxsparse: SpMM preprocess: warp rows, {} items, {} split rows, {} partial rows", table.items.len(), table.adds.len(), table.partial_rows);
-    }
-    kernels::vector_ops::copy_to_device_and_wait(h, ws + p.warp_rows_at as u64, &warp_rows::to_bytes(token, &table, layout.counters_at, p.dims.n, p.types.ab))?;
-    Ok(Some(RowKernel::WarpRows { items: table.items.len() as u32, adds: table.adds.len() as u32 }))
-}
-
-/// op(A)'s row offsets read back (a wait), as entry ranges; None when there are none, or when
-/// they do not describe rows within the nnz entries (such a matrix keeps the kernels that read
-/// the offsets themselves).
-fn read_rows(h: &Handle, call: &Call, p: &Plan, ws: u64) -> Result<Option<(Vec<i64>, Vec<i64>)>> {
-    let a = rows(call, p, ws);
-    if a.offsets == 0 {
-        return Ok(None);
-    }
-    let index_bytes = p.index.size_bytes() as usize;
-    let mut bytes = vec![0u8; (p.dims.m as usize + 1) * index_bytes];
-    kernels::vector_ops::copy_to_host_and_wait(h, a.offsets, &mut bytes)?;
-    let (begins, ends) = split_rows::rows_from_offsets(&bytes, index_bytes, a.base);
-    let nnz = call.a.nnz;
-    Ok((!begins.iter().zip(&ends).any(|(&b, &e)| b < 0 || b > e || e > nnz)).then_some((begins, ends)))
-}
-
-/// Whole short rows in breadth-first order (row_order.rs), when op(B) outgrows L2, the plan has
-/// room for the table, C is not a column-major one that whole rows write themselves (through
-/// shared memory, by runs of consecutive rows), and the model finds the order worth it: reads A's
-/// structure back (a wait), uploads a table of whole rows in that order, and returns the split-row
-/// kernel over it with the whole-row shape. None keeps the rows as stored.
-fn order_short_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, split_at: Option<(usize, i64)>, token: u64) -> Result<Option<RowKernel>> {
-    let d = p.dims;
-    let Some((at, slots)) = split_at else { return Ok(None) };
-    let shape = k::short_rows_shape(kernel_types(p), d.n, false);
-    let groups = shape.groups_per_block(p.types.ab) as usize;
-    let never = row_order::forced() == Some(false);
-    if never || !row_order::may_order(d.m, d.k, d.n, p.types.ab.size_bytes()) || direct_c(p, call.a.nnz, RowKernel::ShortRows) || slots < row_order::capacity(d.m, groups as i64) {
-        return Ok(None);
-    }
-    if call.a.nnz <= 0 {
-        return Ok(None);
-    }
-    let Some((begins, ends)) = read_rows(h, call, p, ws)? else { return Ok(None) };
-    let a = rows(call, p, ws);
-    let index_bytes = p.index.size_bytes() as usize;
-    let mut bytes = vec![0u8; call.a.nnz as usize * index_bytes];
-    kernels::vector_ops::copy_to_host_and_wait(h, a.cols, &mut bytes)?;
-    let column = |c: i64| if (0..d.k).contains(&(c - a.base)) { (c - a.base) as u32 } else { u32::MAX };
-    let cols: Vec<u32> = match index_bytes {
-        4 => bytes.chunks_exact(4).map(|c| column(i32::from_ne_bytes(c.try_into().unwrap()) as i64)).collect(),
-        _ => bytes.chunks_exact(8).map(|c| column(i64::from_ne_bytes(c.try_into().unwrap()))).collect(),
-    };
-    let structure = row_order::Structure { begins, ends, cols, k: d.k as usize };
-    let Some(order) = row_order::choose(&structure, d.n as u64 * p.types.ab.size_bytes()) else { return Ok(None) };
-    let (table, blocks) = split_rows::whole_rows(&order, &structure.begins, &structure.ends, groups);
-    if table.len() as i64 > slots || blocks == 0 {
-        return Err(crate::error::Error::Internal(format!("row-order table of {} slots over its room of {slots}", table.len())));
-    }
-    kernels::vector_ops::copy_to_device_and_wait(h, ws + p.schedule_at as u64 + at as u64, &split_rows::to_bytes(token, &table))?;
-    Ok(Some(RowKernel::SplitRows { blocks, shape }))
 }
 
 /// Builds BitTCF for the tensor-core kernel (preprocess, or a call without an active buffer). Kept
@@ -946,16 +749,16 @@ mod tests {
         let (nnz, longest) = (30 * 300, 200);
         let col = plan_fp32_c(Order::OXSPARSE_ORDER_COL);
         for shape in [WideX2, NarrowX2, Narrow] {
-            assert_eq!(split_shape_for_c(&col, shape, longest, nnz), Narrow, "{shape:?}");
+            assert_eq!(row_kernel::split_shape_for_c(&col, shape, longest, nnz), Narrow, "{shape:?}");
         }
-        assert_eq!(split_shape_for_c(&plan_fp32_c(Order::OXSPARSE_ORDER_ROW), WideX2, longest, nnz), WideX2, "row-major C");
-        assert_eq!(split_shape_for_c(&plan_fp16_c(300, Order::OXSPARSE_ORDER_COL), WideX2, longest, nnz), WideX2, "FP16");
+        assert_eq!(row_kernel::split_shape_for_c(&plan_fp32_c(Order::OXSPARSE_ORDER_ROW), WideX2, longest, nnz), WideX2, "row-major C");
+        assert_eq!(row_kernel::split_shape_for_c(&plan_fp16_c(300, Order::OXSPARSE_ORDER_COL), WideX2, longest, nnz), WideX2, "FP16");
         // 20000 x 128 FP32 column-major: 10 MB, staged for rows of 15 entries on average.
         let big = |mean: i64| (plan_for(DataType::CUDA_R_32F, (20_000, 200, 128, mean * 20_000), (Order::OXSPARSE_ORDER_ROW, 128), (Order::OXSPARSE_ORDER_COL, 20_000), MathMode::OXSPARSE_DEFAULT_MATH), mean * 20_000);
         let (staged, staged_nnz) = big(15);
-        assert_eq!(split_shape_for_c(&staged, WideX2, longest, staged_nnz), WideX2, "staged C");
+        assert_eq!(row_kernel::split_shape_for_c(&staged, WideX2, longest, staged_nnz), WideX2, "staged C");
         let (direct, direct_nnz) = big(30);
-        assert_eq!(split_shape_for_c(&direct, WideX2, longest, direct_nnz), Narrow, "C written directly (long rows)");
+        assert_eq!(row_kernel::split_shape_for_c(&direct, WideX2, longest, direct_nnz), Narrow, "C written directly (long rows)");
     }
 
     /// An FP32 graph the warp-row rule takes (20000 rows, 250K entries, N = 128) with op(B) and C
