@@ -1,41 +1,48 @@
-"""Table for bench/lab/planner_oracle.sh: arguments LABEL=JSON, the first the default run (with
-cuSPARSE), one labelled `control` the default again. Per case: default, control, the best forced
-setting and its time; then geometric means of the speedup over cuSPARSE per variant for the
-default and for the oracle (the best of all settings, the control excluded)."""
+"""Table for bench/lab/planner_oracle.sh: arguments LABEL=JSON; `cusparse` is the run whose
+cuSPARSE times give the speedups, `default` and `control` the two default runs, the others forced
+settings. Per case: both default times and the best setting's where it beats both by more than 7%;
+per setting, its geometric-mean time against the default's (the control's is the noise); per
+variant, geometric-mean speedups of the default and of the oracle (the best of every run but the
+control)."""
 import json, math, sys
 
-runs = []
+runs = {}
 for a in sys.argv[1:]:
     label, path = a.rsplit("=", 1)
     try:
-        runs.append((label, json.load(open(path))))
+        runs[label] = json.load(open(path))
     except (OSError, ValueError) as e:
         print(f"{label}: unreadable ({e})")
 times, cusparse = {}, {}
-for label, d in runs:
+for label, d in runs.items():
     for r in d["results"]:
-        ox = (r.get("oxsparse") or {}).get("median_ms")
-        if r.get("oxsparse", {}).get("check", "ok") not in ("ok", None):
-            ox = None
         key = (r["input"], r["variant"])
-        times.setdefault(key, {})[label] = ox
+        ox = r.get("oxsparse") or {}
+        if label != "cusparse" and ox.get("median_ms") and ox.get("check", "ok") == "ok":
+            times.setdefault(key, {})[label] = ox["median_ms"]
         cu = (r.get("cusparse") or {}).get("median_ms")
-        if cu:
+        if label == "cusparse" and cu:
             cusparse[key] = cu
-dflt = runs[0][0]
-logs = {}
+geo = lambda xs: math.exp(sum(map(math.log, xs)) / len(xs)) if xs else float("nan")
 print(f"{'input':30} {'variant':36} {'default':>8} {'control':>8} {'best':>8}  setting")
+ratios, speedups = {}, {}
 for key, t in sorted(times.items(), key=lambda kv: (kv[0][1], kv[0][0])):
-    d, c = t.get(dflt), t.get("control")
-    forced = {l: x for l, x in t.items() if l not in (dflt, "control") and x}
-    if not d or not forced:
+    d, c = t.get("default"), t.get("control")
+    if not d:
+        continue
+    forced = {l: x for l, x in t.items() if l not in ("default", "control")}
+    for l, x in forced.items():
+        ratios.setdefault(l, []).append(x / d)
+    if c:
+        ratios.setdefault("control", []).append(c / d)
+    if not forced:
         continue
     bl, bx = min(forced.items(), key=lambda kv: kv[1])
-    mark = " <-" if bx < 0.93 * d and (not c or bx < 0.93 * c) else ""
-    print(f"{key[0][:30]:30} {key[1][:36]:36} {d * 1e3:8.1f} {(c or 0) * 1e3:8.1f} {bx * 1e3:8.1f}  {bl}{mark}")
-    cu = cusparse.get(key)
-    if cu:
-        logs.setdefault(key[1], []).append((math.log(cu / d), math.log(cu / min(d, bx)), math.log(cu / c) if c else None))
-for v, l in sorted(logs.items()):
-    g = lambda i: math.exp(sum(x[i] for x in l if x[i] is not None) / max(1, sum(1 for x in l if x[i] is not None)))
-    print(f"geomean {v:36} default {g(0):.3f}  control {g(2):.3f}  oracle {g(1):.3f}  ({len(l)} cases)")
+    if bx < 0.93 * min(d, c or d):
+        print(f"{key[0][:30]:30} {key[1][:36]:36} {d * 1e3:8.1f} {(c or 0) * 1e3:8.1f} {bx * 1e3:8.1f}  {bl}")
+    if key in cusparse:
+        speedups.setdefault(key[1], []).append((cusparse[key] / d, cusparse[key] / min([d, bx])))
+for l, r in sorted(ratios.items()):
+    print(f"time against the default: {l:40} {geo(r):.3f} ({len(r)} cases)")
+for v, l in sorted(speedups.items()):
+    print(f"geomean {v:36} default {geo([x for x, _ in l]):.3f}  oracle {geo([y for _, y in l]):.3f}  ({len(l)} cases)")
