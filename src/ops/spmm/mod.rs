@@ -435,6 +435,28 @@ fn direct_c(p: &Plan, nnz: i64, row_kernel: RowKernel) -> bool {
     !*OFF && column_major_c(p) && kernel.is_some_and(|(shape, split)| k::short_rows_column_c(p.types, shape, split))
 }
 
+/// The shape whole short rows take (no split-row table) with these kernel `types`: the preferred
+/// one (src/kernels/spmm.rs `short_rows_shape`), except 64-column groups (`NarrowX2`, 32 rows a
+/// block) where the kernel writes a column-major FP32 C larger than the L2 model (`column_c`): a
+/// block then writes runs of 128 bytes down C's columns instead of 64. Measured (session 30, H100,
+/// FP32 N = 128 column-major, the 17 short-row matrices, the shape forced, 3 rounds taking turns):
+/// mdual (C of 132 MB) 327 -> 295 us, wave (80 MB) 195 -> 189; the matrices whose C fits L2
+/// (delaunay_n16 with 33.5 MB, ct2010, wing, nh2010, PROTEINS_full ...) within the runs' +-3%
+/// (session 29 had seen delaunay_n16 lose, 72 -> 80 us). Whole rows write a column-major C through
+/// shared memory in either shape (`short_rows_column_c`), so `direct_c` need not know. A forced
+/// shape is taken as it is.
+fn whole_rows_shape(p: &Plan, types: k::Types, column_c: bool) -> k::RowShape {
+    let preferred = k::short_rows_shape(types, p.dims.n, false);
+    let fp32 = types.ab == DataType::CUDA_R_32F && types.c == DataType::CUDA_R_32F && types.compute == DataType::CUDA_R_32F;
+    let c_bytes = (p.dims.m.max(0) as u64).saturating_mul(p.dims.n.max(0) as u64).saturating_mul(types.c.size_bytes());
+    let x2 = k::RowShape::NarrowX2;
+    if column_c && fp32 && preferred == k::RowShape::WideX2 && k::forced_row_shape().is_none() && c_bytes > row_order::L2_MODEL_BYTES && x2.fits(types, p.dims.n) {
+        x2
+    } else {
+        preferred
+    }
+}
+
 /// Whether split rows write a column-major C of `c_bytes` (m rows, nnz entries) themselves, an
 /// element at a time: the sectors such scattered stores half-fill must be completed in L2 before
 /// they go to memory. So C of at most SPLIT_C_BYTES, or of at most SPLIT_C_LONG_BYTES where rows
@@ -527,7 +549,7 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
         Kernel::Tiles { .. } | Kernel::TensorCore { .. } if row_kernel != RowKernel::Tiles => {
             let (split, blocks, shape) = match (row_kernel, p.tiles.and_then(|t| t.split_at)) {
                 (RowKernel::SplitRows { blocks, shape }, Some((at, _))) => (ws + p.schedule_at as u64 + at as u64, Some(blocks), shape),
-                _ => (0, None, k::short_rows_shape(types, d.n, false)),
+                _ => (0, None, whole_rows_shape(p, types, column_c)),
             };
             let rp = SpmmRowsParams { shape: kshape, a: rows(call, p, ws), b, c, sched: SpmmSchedule::default(), split, split_token: token, row_blocks: 0, slices_per_block: 0 };
             overlap_stage_b();
@@ -759,6 +781,25 @@ mod tests {
         assert_eq!(row_kernel::split_shape_for_c(&staged, WideX2, longest, staged_nnz), WideX2, "staged C");
         let (direct, direct_nnz) = big(30);
         assert_eq!(row_kernel::split_shape_for_c(&direct, WideX2, longest, direct_nnz), Narrow, "C written directly (long rows)");
+    }
+
+    /// Whole short rows take 64-column groups for a column-major FP32 C beyond the L2 model only.
+    #[test]
+    fn whole_rows_take_x2_groups_for_a_column_major_c_beyond_l2() {
+        if std::env::var("OXSPARSE_SPMM_ROW_SHAPE").is_ok() {
+            return;
+        }
+        use k::RowShape::{NarrowX2, WideX2};
+        let call = |m: i64, order: Order| {
+            let ldc = if order == Order::OXSPARSE_ORDER_ROW { 128 } else { m };
+            plan_for(DataType::CUDA_R_32F, (m, 1000, 128, 4 * m), (Order::OXSPARSE_ORDER_ROW, 128), (order, ldc), MathMode::OXSPARSE_DEFAULT_MATH)
+        };
+        let f32s = k::Types { ab: DataType::CUDA_R_32F, c: DataType::CUDA_R_32F, compute: DataType::CUDA_R_32F };
+        // 258569 x 128 FP32 (mdual): 132 MB; 65536 x 128 (delaunay_n16): 33.5 MB.
+        assert_eq!(whole_rows_shape(&call(258_569, Order::OXSPARSE_ORDER_COL), f32s, true), NarrowX2);
+        assert_eq!(whole_rows_shape(&call(65_536, Order::OXSPARSE_ORDER_COL), f32s, true), WideX2, "C within L2");
+        assert_eq!(whole_rows_shape(&call(258_569, Order::OXSPARSE_ORDER_COL), f32s, false), WideX2, "C staged");
+        assert_eq!(whole_rows_shape(&call(258_569, Order::OXSPARSE_ORDER_ROW), f32s, false), WideX2, "row-major C");
     }
 
     /// An FP32 graph the warp-row rule takes (20000 rows, 250K entries, N = 128) with op(B) and C
