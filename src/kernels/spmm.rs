@@ -28,6 +28,11 @@ pub struct Types {
 }
 
 impl Types {
+    /// Whether A, B, C and the computation are all of type `t`.
+    pub fn all(self, t: DataType) -> bool {
+        self.ab == t && self.c == t && self.compute == t
+    }
+
     fn suffix(&self) -> Suffixes<3> {
         Suffixes([self.ab.kernel_suffix(), self.c.kernel_suffix(), self.compute.kernel_suffix()])
     }
@@ -269,12 +274,11 @@ pub fn short_rows_slices_per_block(h: &Handle, row_blocks: u64, slices: u64) -> 
 /// wide_x2) or, over a split-row table (`split`), the shapes preprocess gives it (narrow, wide_x2,
 /// FP64's half).
 pub fn short_rows_column_c(types: Types, shape: RowShape, split: bool) -> bool {
-    let same = |t| types.ab == t && types.c == t && types.compute == t;
     let shaped = match split {
         false => matches!(shape, RowShape::Narrow | RowShape::NarrowX2 | RowShape::WideX2),
-        true => matches!(shape, RowShape::Narrow | RowShape::WideX2) || (shape == RowShape::Half && same(DataType::CUDA_R_64F)),
+        true => matches!(shape, RowShape::Narrow | RowShape::WideX2) || (shape == RowShape::Half && types.all(DataType::CUDA_R_64F)),
     };
-    (same(DataType::CUDA_R_32F) || same(DataType::CUDA_R_64F)) && shaped
+    (types.all(DataType::CUDA_R_32F) || types.all(DataType::CUDA_R_64F)) && shaped
 }
 
 /// The short-row kernel with groups of `shape` (`short_rows_shape`, or `Narrow`): grid x over groups of

@@ -447,10 +447,9 @@ fn direct_c(p: &Plan, nnz: i64, row_kernel: RowKernel) -> bool {
 /// shape is taken as it is.
 fn whole_rows_shape(p: &Plan, types: k::Types, column_c: bool) -> k::RowShape {
     let preferred = k::short_rows_shape(types, p.dims.n, false);
-    let fp32 = types.ab == DataType::CUDA_R_32F && types.c == DataType::CUDA_R_32F && types.compute == DataType::CUDA_R_32F;
     let c_bytes = (p.dims.m.max(0) as u64).saturating_mul(p.dims.n.max(0) as u64).saturating_mul(types.c.size_bytes());
     let x2 = k::RowShape::NarrowX2;
-    if column_c && fp32 && preferred == k::RowShape::WideX2 && k::forced_row_shape().is_none() && c_bytes > row_order::L2_MODEL_BYTES && x2.fits(types, p.dims.n) {
+    if column_c && types.all(DataType::CUDA_R_32F) && preferred == k::RowShape::WideX2 && k::forced_row_shape().is_none() && c_bytes > row_order::L2_MODEL_BYTES && x2.fits(types, p.dims.n) {
         x2
     } else {
         preferred
