@@ -426,10 +426,9 @@ fn column_major_c(p: &Plan) -> bool {
 /// `OXSPARSE_SPMM_DIRECT_C=0` stages C always (for comparisons).
 fn direct_c(p: &Plan, nnz: i64, row_kernel: RowKernel) -> bool {
     static OFF: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_DIRECT_C").is_ok_and(|v| v == "0"));
-    let c_bytes = (p.dims.m * p.dims.n) as u64 * p.types.c.size_bytes();
     let kernel = match (p.kernel, row_kernel) {
         (Kernel::Tiles { .. } | Kernel::TensorCore { .. }, RowKernel::ShortRows) => Some((k::short_rows_shape(p.types, p.dims.n, false), false)),
-        (Kernel::Tiles { .. } | Kernel::TensorCore { .. }, RowKernel::SplitRows { shape, .. }) if split_rows_write_c(c_bytes, p.dims.m, nnz) => Some((shape, true)),
+        (Kernel::Tiles { .. } | Kernel::TensorCore { .. }, RowKernel::SplitRows { shape, .. }) if split_rows_write_c(c_bytes(p), p.dims.m, nnz) => Some((shape, true)),
         _ => None,
     };
     !*OFF && column_major_c(p) && kernel.is_some_and(|(shape, split)| k::short_rows_column_c(p.types, shape, split))
@@ -447,13 +446,17 @@ fn direct_c(p: &Plan, nnz: i64, row_kernel: RowKernel) -> bool {
 /// shape is taken as it is.
 fn whole_rows_shape(p: &Plan, types: k::Types, column_c: bool) -> k::RowShape {
     let preferred = k::short_rows_shape(types, p.dims.n, false);
-    let c_bytes = (p.dims.m.max(0) as u64).saturating_mul(p.dims.n.max(0) as u64).saturating_mul(types.c.size_bytes());
     let x2 = k::RowShape::NarrowX2;
-    if column_c && types.all(DataType::CUDA_R_32F) && preferred == k::RowShape::WideX2 && k::forced_row_shape().is_none() && c_bytes > row_order::L2_MODEL_BYTES && x2.fits(types, p.dims.n) {
+    if column_c && types.all(DataType::CUDA_R_32F) && preferred == k::RowShape::WideX2 && k::forced_row_shape().is_none() && c_bytes(p) > row_order::L2_MODEL_BYTES && x2.fits(types, p.dims.n) {
         x2
     } else {
         preferred
     }
+}
+
+/// Bytes of one batch of the user's C (m x n values of C's type).
+fn c_bytes(p: &Plan) -> u64 {
+    (p.dims.m.max(0) as u64).saturating_mul(p.dims.n.max(0) as u64).saturating_mul(p.types.c.size_bytes())
 }
 
 /// Whether split rows write a column-major C of `c_bytes` (m rows, nnz entries) themselves, an

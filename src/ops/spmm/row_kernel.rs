@@ -5,7 +5,7 @@
 //! tile kernel, which needs no table.
 
 use super::plan::{Plan, TileLayout};
-use super::{column_major_c, direct_c, kernel_types, rows, split_rows_write_c, Call, RowKernel};
+use super::{c_bytes, column_major_c, direct_c, kernel_types, rows, split_rows_write_c, Call, RowKernel};
 use super::{plan, row_order, short_rows, split_rows, warp_rows};
 use crate::context::Handle;
 use crate::error::Result;
@@ -109,10 +109,9 @@ pub(super) fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, toke
 /// `split_rows_write_c`'s bounds) keeps the preferred shape: astro-ph, facebook_pagepage and
 /// vsp_befref lost with narrow groups there. A forced shape is taken as it is.
 pub(super) fn split_shape_for_c(p: &Plan, shape: k::RowShape, longest: i64, nnz: i64) -> k::RowShape {
-    let c_bytes = (p.dims.m * p.dims.n) as u64 * p.types.c.size_bytes();
     let narrow = k::RowShape::Narrow;
     let narrow_takes = split_rows::forced() || split_rows::takes(longest, p.dims.m, nnz, narrow.groups_per_block(p.types.ab) as i64);
-    if p.types.all(DataType::CUDA_R_32F) && column_major_c(p) && k::forced_row_shape().is_none() && split_rows_write_c(c_bytes, p.dims.m, nnz) && narrow.fits(p.types, p.dims.n) && narrow_takes {
+    if p.types.all(DataType::CUDA_R_32F) && column_major_c(p) && k::forced_row_shape().is_none() && split_rows_write_c(c_bytes(p), p.dims.m, nnz) && narrow.fits(p.types, p.dims.n) && narrow_takes {
         narrow
     } else {
         shape
