@@ -1,8 +1,8 @@
 //! The launch path (src/kernels/graph.rs): a handle launches its kernels through one graph per
 //! (stream, kernel), setting the node's parameters before each launch. One handle moved between
 //! two streams and the legacy stream, with different matrices and outputs on every call, must
-//! give every call its own result; a handle destroyed with its work still in flight must leave
-//! that work to finish. Results are checked against a CPU reference on random data.
+//! give every call its own result, and so must the same call repeated (whose node is not set
+//! again); a handle destroyed with its work still in flight must leave that work to finish. Results are checked against a CPU reference on random data.
 
 mod common;
 
@@ -121,6 +121,30 @@ fn one_handle_across_streams_with_new_arguments_every_call() {
         assert_eq!(oxsparseDestroy(h), OK);
         result::stream::destroy(s1 as sys::CUstream).expect("stream destroy");
         result::stream::destroy(s2 as sys::CUstream).expect("stream destroy");
+    }
+}
+
+/// A launch whose arguments equal those its graph's node was last set to skips setting them again
+/// (src/kernels/graph.rs `NodeSet`). The same call repeated, then with the other output, then the
+/// first again: each call writes its own output in full, and only it.
+#[test]
+fn repeated_arguments_then_new_ones_then_the_first_again() {
+    let Some(_g) = gpu("launch graphs with repeated arguments") else { return };
+    let mut rng = Rng::new(23);
+    let m = Matrix::random(&mut rng, 41, 57);
+    let outs = [Output::like(&m), Output::like(&m)];
+    unsafe {
+        let mut h: oxsparseHandle_t = null_mut();
+        assert_eq!(oxsparseCreate(&mut h), OK);
+        for (step, &o) in [0usize, 0, 0, 1, 1, 0, 1].iter().enumerate() {
+            outs.iter().for_each(|o| o.buf.poison(0xFF));
+            common::sync();
+            assert_eq!(oxsparseSparseToDense(h, m.descr, outs[o].descr, 0, null_mut()), OK);
+            common::sync();
+            assert_eq!(outs[o].buf.to_vec::<f32>(), m.dense, "step {step}, output {o}");
+            assert!(outs[1 - o].buf.to_vec::<u32>().iter().all(|&w| w == u32::MAX), "step {step}: the other output was written");
+        }
+        assert_eq!(oxsparseDestroy(h), OK);
     }
 }
 

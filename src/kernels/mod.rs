@@ -63,10 +63,13 @@ fn enqueue<P: Copy>(h: &Handle, context_id: u64, function: cudarc::driver::sys::
     if log_enabled() {
         eprintln!("oxsparse: launch {name} grid {grid:?} block {block} shared {shared}");
     }
-    let l = graph::Launch { function, grid, block, shared, args: args.as_mut_ptr(), overlaps: false };
+    let l = graph::Launch { function, grid, block, shared, args: args.as_mut_ptr(), overlaps: false, words: &[] };
     if graph::record(h, &l, params, name) {
         return Ok(());
     }
+    // Launched now: its words tell the graph whether its node already holds this launch.
+    let words = graph::ParamWords::copy_of(params);
+    let l = graph::Launch { words: words.as_slice(), ..l };
     let stream = h.cu_stream();
     // SAFETY: `function` takes one by-value argument of type P (the kernel and P come from the
     // same generated header); the driver copies the block before either call returns.
