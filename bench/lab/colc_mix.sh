@@ -16,18 +16,6 @@ for mat in ${MATRICES:?}; do
     echo "== $mat"
     "$NCU" --clock-control none --cache-control none -k regex:'short_rows_(colc_)?wide_x2' --metrics "$m" --csv --print-units base \
         "${BENCH:?}" --ops SpMM --spmm-precisions fp32 --runs 1 --warmup 1 --passes 1 --rmat-set none \
-        --matrices ".device-lab/matrices/$mat.mtx.gz" 2>/tmp/colc_mix_err.txt | python3 -c '
-import csv, sys
-rows = [r for r in csv.reader(sys.stdin) if len(r) > 10]
-h = rows[0]
-ki, mi, vi, ii = h.index("Kernel Name"), h.index("Metric Name"), h.index("Metric Value"), h.index("ID")
-by = {}
-for r in rows[1:]:
-    by.setdefault((int(r[ii]), r[ki]), {})[r[mi]] = r[vi].replace(",", "")
-short = lambda n: n.replace("smsp__sass_inst_executed_op_", "").replace("smsp__average_warps_issue_stalled_", "stall_").replace("_per_issue_active.ratio", "").replace(".sum", "").replace("launch__", "")
-for (i, k), d in sorted(by.items()):
-    print(f"  {i:3} {k[:40]}")
-    print("      " + "  ".join(f"{short(n)}={float(v):.4g}" for n, v in sorted(d.items())))
-'
+        --matrices ".device-lab/matrices/$mat.mtx.gz" 2>/tmp/colc_mix_err.txt | python3 bench/lab/colc_ncu_table.py --mix
     grep -iE "error|invalid|unknown" /tmp/colc_mix_err.txt | head -3
 done
