@@ -161,7 +161,7 @@ fn build_warp_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Re
 /// op(A)'s row offsets read back (a wait), as entry ranges; None when there are none, or when
 /// they do not describe rows within the nnz entries (such a matrix keeps the kernels that read
 /// the offsets themselves).
-pub(super) fn read_rows(h: &Handle, call: &Call, p: &Plan, ws: u64) -> Result<Option<(Vec<i64>, Vec<i64>)>> {
+fn read_rows(h: &Handle, call: &Call, p: &Plan, ws: u64) -> Result<Option<(Vec<i64>, Vec<i64>)>> {
     let a = rows(call, p, ws);
     if a.offsets == 0 {
         return Ok(None);
