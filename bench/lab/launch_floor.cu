@@ -82,7 +82,191 @@ static void host_only(const char *what, const std::function<void()> &call) {
     std::printf("%-52s host %8.1f ns\n", what, median(per));
 }
 
+// Session 32: does the cost of launching a node whose parameters changed grow with the size of
+// its parameter block, or with how many words changed?
+template <int W> struct Words { unsigned long long w[W]; };
+template <int W> __global__ void words_kernel(Words<W>) {}
+template <int W> static void param_size(int changed) {
+    CUfunction f;
+    RT(cudaGetFuncBySymbol((cudaFunction_t *)&f, (const void *)words_kernel<W>));
+    std::vector<Words<W>> blk(16);
+    for (int i = 0; i < 16; i++)
+        for (int w = 0; w < W; w++) blk[i].w[w] = w < changed ? 0x7f0000000000ull + (unsigned long long)i * 0x100000 + w * 64 : 7;
+    std::vector<void *> argp(16);
+    for (int i = 0; i < 16; i++) argp[i] = &blk[i];
+    CUDA_KERNEL_NODE_PARAMS kp = {};
+    kp.func = f;
+    kp.gridDimX = 100;
+    kp.gridDimY = kp.gridDimZ = 1;
+    kp.blockDimX = 256;
+    kp.blockDimY = kp.blockDimZ = 1;
+    kp.kernelParams = &argp[0];
+    CUgraph g;
+    CUgraphExec e;
+    CUgraphNode n;
+    CK(cuGraphCreate(&g, 0));
+    CK(cuGraphAddKernelNode(&n, g, nullptr, 0, &kp));
+    CK(cuGraphInstantiate(&e, g, 0));
+    int next = 0;
+    char what[128];
+    std::snprintf(what, sizeof what, "%3d-byte block, %2d words change: set + launch", 8 * W, changed);
+    timed(what, 1000, [&] {
+        CUDA_KERNEL_NODE_PARAMS k = kp;
+        k.kernelParams = &argp[next];
+        next = (next + 1) % 16;
+        CK(cuGraphExecKernelNodeSetParams(e, n, &k));
+        CK(cuGraphLaunch(e, 0));
+    });
+    CK(cuCtxSynchronize());
+    CK(cuGraphExecDestroy(e));
+    CK(cuGraphDestroy(g));
+}
+
+// Session 32: the driver alone. A one-node graph of a 192-byte-parameter kernel: launched as is,
+// its node set to the same block each time, set to one of 16 blocks in turn (the bench's rotation),
+// and the same for a two-node chain.
+static void driver_rotation(CUfunction f, int blocks) {
+    std::vector<Block> blk(16);
+    for (int i = 0; i < 16; i++)
+        for (int w = 0; w < 24; w++) blk[i].w[w] = 0;
+    for (int i = 0; i < 16; i++)
+        for (int w = 1; w < 8; w++) blk[i].w[w] = 0x7f0000000000ull + (unsigned long long)i * 0x100000 + w * 64;
+    std::vector<void *> argv(16);
+    std::vector<void *> argp(16);
+    for (int i = 0; i < 16; i++) argp[i] = &blk[i];
+    CUDA_KERNEL_NODE_PARAMS kp = {};
+    kp.func = f;
+    kp.gridDimX = blocks;
+    kp.gridDimY = kp.gridDimZ = 1;
+    kp.blockDimX = 256;
+    kp.blockDimY = kp.blockDimZ = 1;
+    kp.kernelParams = &argp[0];
+    CUgraph g1, g2;
+    CUgraphExec e1, e2;
+    CUgraphNode n1, na, nb;
+    CK(cuGraphCreate(&g1, 0));
+    CK(cuGraphAddKernelNode(&n1, g1, nullptr, 0, &kp));
+    CK(cuGraphInstantiate(&e1, g1, 0));
+    CK(cuGraphCreate(&g2, 0));
+    CK(cuGraphAddKernelNode(&na, g2, nullptr, 0, &kp));
+    CK(cuGraphAddKernelNode(&nb, g2, &na, 1, &kp));
+    CK(cuGraphInstantiate(&e2, g2, 0));
+    char what[128];
+    int next = 0;
+    auto kpi = [&](int i) { CUDA_KERNEL_NODE_PARAMS k = kp; k.kernelParams = &argp[i]; return k; };
+    std::snprintf(what, sizeof what, "[%d blocks] 1 node: launch only", blocks);
+    timed(what, 400, [&] { CK(cuGraphLaunch(e1, 0)); });
+    std::snprintf(what, sizeof what, "[%d blocks] 1 node: set same + launch", blocks);
+    timed(what, 400, [&] { auto k = kpi(0); CK(cuGraphExecKernelNodeSetParams(e1, n1, &k)); CK(cuGraphLaunch(e1, 0)); });
+    std::snprintf(what, sizeof what, "[%d blocks] 1 node: set 1 of 16 rotating + launch", blocks);
+    timed(what, 400, [&] { auto k = kpi(next); next = (next + 1) % 16; CK(cuGraphExecKernelNodeSetParams(e1, n1, &k)); CK(cuGraphLaunch(e1, 0)); });
+    std::snprintf(what, sizeof what, "[%d blocks] 2 nodes: launch only", blocks);
+    timed(what, 400, [&] { CK(cuGraphLaunch(e2, 0)); });
+    std::snprintf(what, sizeof what, "[%d blocks] 2 nodes: set both rotating + launch", blocks);
+    timed(what, 400, [&] { auto k = kpi(next); next = (next + 1) % 16; CK(cuGraphExecKernelNodeSetParams(e2, na, &k)); CK(cuGraphExecKernelNodeSetParams(e2, nb, &k)); CK(cuGraphLaunch(e2, 0)); });
+    std::snprintf(what, sizeof what, "[%d blocks] 2 nodes: set second rotating + launch", blocks);
+    timed(what, 400, [&] { auto k = kpi(next); next = (next + 1) % 16; CK(cuGraphExecKernelNodeSetParams(e2, nb, &k)); CK(cuGraphLaunch(e2, 0)); });
+    // host time of the set alone, no launch (batches of 1000)
+    std::snprintf(what, sizeof what, "[%d blocks] set alone, rotating", blocks);
+    host_only(what, [&] { auto k = kpi(next); next = (next + 1) % 16; CK(cuGraphExecKernelNodeSetParams(e1, n1, &k)); });
+    std::snprintf(what, sizeof what, "[%d blocks] set alone, same", blocks);
+    host_only(what, [&] { auto k = kpi(0); CK(cuGraphExecKernelNodeSetParams(e1, n1, &k)); });
+    CK(cuCtxSynchronize());
+    CK(cuGraphExecDestroy(e1));
+    CK(cuGraphExecDestroy(e2));
+    CK(cuGraphDestroy(g1));
+    CK(cuGraphDestroy(g2));
+}
+
+// Session 32: does a call's host time depend on rotating among copies of its operands (the bench
+// rotates 16 copies, each with its own descriptors, buffers and preprocessed workspace) or on the
+// problem's size? "rotation" part: SpMM FP32 N=32, preprocessed, m x m with 8 random entries a row.
+static void rotation(int m, int copies, bool col_major) {
+    const int per = 8, nnz = m * per, n = 32;
+    std::mt19937 rng(11);
+    std::vector<int> off(m + 1), col(nnz);
+    std::vector<float> val(nnz), bh((size_t)m * n);
+    for (int i = 0; i <= m; i++) off[i] = i * per;
+    for (int e = 0; e < nnz; e++) { col[e] = rng() % m; val[e] = (rng() % 1000) / 500.0f - 1; }
+    for (int i = 0; i < m; i++) std::sort(col.begin() + off[i], col.begin() + off[i + 1]);
+    for (auto &v : bh) v = (rng() % 1000) / 500.0f - 1;
+    oxsparseHandle_t h;
+    OX(oxsparseCreate(&h));
+    struct Copy { oxsparseSpMatDescr_t a; oxsparseDnMatDescr_t b, c; void *buf; std::vector<void *> mem; };
+    std::vector<Copy> cs(copies);
+    float alpha = 0.7f, beta = 0.0f;
+    const auto NT = OXSPARSE_OPERATION_NON_TRANSPOSE;
+    const auto order = col_major ? OXSPARSE_ORDER_COL : OXSPARSE_ORDER_ROW;
+    const int64_t ld = col_major ? m : n;
+    for (auto &c : cs) {
+        int *d_off, *d_col;
+        float *d_val, *d_b, *d_c;
+        RT(cudaMalloc(&d_off, 4 * (m + 1)));
+        RT(cudaMalloc(&d_col, 4 * nnz));
+        RT(cudaMalloc(&d_val, 4 * nnz));
+        RT(cudaMalloc(&d_b, 4 * (size_t)m * n));
+        RT(cudaMalloc(&d_c, 4 * (size_t)m * n));
+        RT(cudaMemcpy(d_off, off.data(), 4 * (m + 1), cudaMemcpyHostToDevice));
+        RT(cudaMemcpy(d_col, col.data(), 4 * nnz, cudaMemcpyHostToDevice));
+        RT(cudaMemcpy(d_val, val.data(), 4 * nnz, cudaMemcpyHostToDevice));
+        RT(cudaMemcpy(d_b, bh.data(), 4 * (size_t)m * n, cudaMemcpyHostToDevice));
+        OX(oxsparseCreateCsr(&c.a, m, m, nnz, d_off, d_col, d_val, OXSPARSE_INDEX_32I, OXSPARSE_INDEX_32I, OXSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+        OX(oxsparseCreateDnMat(&c.b, m, n, ld, d_b, CUDA_R_32F, order));
+        OX(oxsparseCreateDnMat(&c.c, m, n, ld, d_c, CUDA_R_32F, order));
+        size_t bytes = 0;
+        OX(oxsparseSpMM_bufferSize(h, NT, NT, &alpha, c.a, c.b, &beta, c.c, CUDA_R_32F, OXSPARSE_SPMM_ALG_DEFAULT, &bytes));
+        RT(cudaMalloc(&c.buf, bytes + 256));
+        OX(oxsparseSpMM_preprocess(h, NT, NT, &alpha, c.a, c.b, &beta, c.c, CUDA_R_32F, OXSPARSE_SPMM_ALG_DEFAULT, c.buf));
+        c.mem = {d_off, d_col, d_val, d_b, d_c, c.buf};
+    }
+    RT(cudaDeviceSynchronize());
+    char what[128];
+    for (int k : {1, 2, copies}) {
+        int next = 0;
+        std::snprintf(what, sizeof what, "SpMM %s m=%d, %d of %d copies", col_major ? "col" : "row", m, k, copies);
+        timed(what, 400, [&] {
+            Copy &c = cs[next];
+            next = (next + 1) % k;
+            OX(oxsparseSpMM(h, NT, NT, &alpha, c.a, c.b, &beta, c.c, CUDA_R_32F, OXSPARSE_SPMM_ALG_DEFAULT, c.buf));
+        });
+    }
+    for (auto &c : cs) {
+        OX(oxsparseDestroySpMat(c.a));
+        OX(oxsparseDestroyDnMat(c.b));
+        OX(oxsparseDestroyDnMat(c.c));
+        for (void *p : c.mem) RT(cudaFree(p));
+    }
+    OX(oxsparseDestroy(h));
+}
+
 int main(int argc, char **argv) {
+    if (argc > 1 && std::string(argv[1]) == "params") {
+        RT(cudaFree(0));
+        for (int round = 0; round < 3; round++) {
+            std::printf("-- round %d\n", round);
+            param_size<8>(0); param_size<8>(2); param_size<8>(8);
+            param_size<16>(0); param_size<16>(2); param_size<16>(8); param_size<16>(16);
+            param_size<24>(0); param_size<24>(2); param_size<24>(8); param_size<24>(24);
+            param_size<48>(0); param_size<48>(2); param_size<48>(8); param_size<48>(48);
+        }
+        return 0;
+    }
+    if (argc > 1 && std::string(argv[1]) == "driver") {
+        RT(cudaFree(0));
+        CUfunction f;
+        RT(cudaGetFuncBySymbol((cudaFunction_t *)&f, (const void *)empty_kernel));
+        for (int round = 0; round < 2; round++)
+            for (int blocks : {1, 1000}) driver_rotation(f, blocks);
+        return 0;
+    }
+    if (argc > 1 && std::string(argv[1]) == "rotation") {
+        RT(cudaFree(0));
+        for (int round = 0; round < 2; round++)
+            for (int m : {4096, 65536})
+                for (bool cm : {false, true}) rotation(m, 16, cm);
+        std::printf("launch_floor: done\n");
+        return 0;
+    }
     // "oxsparse": only the library calls (A/B of library builds, bench/lab/launch_ab.sh).
     const bool only_ox = argc > 1 && std::string(argv[1]) == "oxsparse";
     RT(cudaFree(0));
