@@ -4,6 +4,9 @@
 // oxsparseSpMV / oxsparseSpMM on a small random matrix, plain and preprocessed. The bench's small
 // cases take event time = host time before the launch + launch latency + the kernel; (a) is the
 // floor of the first two; (d, session 19) the same kernel through one- and two-node CUDA graphs.
+// Session 32, as the first argument: "rotation" (the library's calls over 16 copies of their
+// operands, as the bench rotates them), "driver" (a graph node set to the same or to rotating
+// parameter blocks), "params" (what a changed node costs by block size and changed words).
 // Standalone: nvcc on the GPU machine, linked against the carried library.
 #include <cuda.h>
 #include <cuda_runtime.h>
