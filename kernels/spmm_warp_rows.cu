@@ -96,6 +96,28 @@ __device__ __forceinline__ bool find_item(const SpmmWarpRowsParams& p, const Row
     return true;
 }
 
+// The item's row (or add slot) and partial row again, read after the products. Held across them
+// (with the item's number), they were spilled at 40 registers, and each warp's spill stores
+// reached L2: arxiv_like FP32 N = 128 wrote 242 MB to L2 where C is 87 (Nsight, session 32).
+// Volatile, so that the compiler can reuse neither find_item's load nor the special registers'
+// first read and keep the values live after all; the table's slot is in L1 by then.
+__device__ __forceinline__ void reread_tail(const SpmmWarpRowsParams& p, bool from_table, Item& it) {
+    unsigned block, thread;
+    asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(block));
+    asm volatile("mov.u32 %0, %%tid.x;" : "=r"(thread));
+    const int64_t w = int64_t(block) * WARPS + thread / WARP;
+    if (!from_table) {
+        it.at = w;
+        it.slot = -1;
+        return;
+    }
+    unsigned long long y;
+    const unsigned long long* at = reinterpret_cast<const unsigned long long*>(p.table) + 2 * (1 + w) + 1;
+    asm volatile("ld.global.nc.u64 %0, [%1];" : "=l"(y) : "l"(at));
+    it.at = int64_t(y & 0xffffffffull);
+    it.slot = int(y >> 32) - 1;
+}
+
 // ---- stages 1 and 2: the products ---------------------------------------------------------------
 
 // acc[v] += the item's entries times their B rows' columns j + COLS v .. + VEC - 1. A column outside [0, k)
@@ -107,13 +129,17 @@ __device__ __forceinline__ void multiply(const Rows<typename L::V, I>& a, int64_
     using C = typename L::C;
     constexpr int VEC = L::VEC, COLS = L::COLS;
     const int lane = threadIdx.x % WARP;
+    // Entry offsets fit 32 bits where the index type does (offsets and columns share it): one
+    // register less across the loop, whose 64-bit offset was spilled every round.
+    using Off = std::conditional_t<sizeof(I) == 4, int32_t, int64_t>;
+    const Off first = Off(it.begin);
 #pragma unroll 1
     for (int o = 0; o < it.len; o += WARP) {
         const int count = min(WARP, it.len - o);
         int col = 0;
         C val = C(0);
         if (lane < count) {
-            const int64_t q = it.begin + o + lane;
+            const Off q = first + o + lane;
             const int64_t c = int64_t(__ldcs(a.cols + q)) - a.base;
             const C v = a.template value<C>(q);  // beside the column, not after it (session 27)
             if (uint64_t(c) < uint64_t(k)) {
@@ -257,14 +283,17 @@ __device__ void warp_rows(const SpmmWarpRowsParams& p) {
     wait_for_previous_kernel();  // op(B) may still be being staged (src/ops/spmm/mod.rs, pdl.cuh)
     using V = typename L::V;
     const Rows<V, I> a(p.a, 0);
+    const int64_t w = int64_t(blockIdx.x) * WARPS + threadIdx.x / WARP;
     Item it;
-    if (!find_item<V, I>(p, a, int64_t(blockIdx.x) * WARPS + threadIdx.x / WARP, it)) return;  // whole warps
+    if (!find_item<V, I>(p, a, w, it)) return;  // whole warps
+    const bool from_table = trusted(p);
     const Dense<const V> b(p.b, 0);
     const int64_t j = int64_t(blockIdx.y) * L::COLS * VECS + (threadIdx.x % WARP) * L::VEC;  // the lane's first column
     typename L::Sum acc[VECS];
 #pragma unroll
     for (int v = 0; v < VECS; ++v) acc[v].zero_all();
     multiply<L, VECS, I>(a, p.shape.k, it, b.values + j, b.row_stride, acc);
+    reread_tail(p, from_table, it);
     if (it.slot < 0) {
         write_row<L, VECS>(p, it.at, j, acc);
         return;
@@ -275,9 +304,10 @@ __device__ void warp_rows(const SpmmWarpRowsParams& p) {
 
 }  // namespace
 
-// 6 blocks a multiprocessor (40 registers, a few bytes spilled outside the loop) for one vector a
-// lane: session 22's lab measured the bound against none (63 registers), 102 against 122 us on
-// arxiv_like N = 128; 5 blocks (48 registers, no spill) ran 139 -> 149 us in the library. Two
+// 6 blocks a multiprocessor (40 registers) for one vector a lane: session 22's lab measured the
+// bound against none (63 registers), 102 against 122 us on arxiv_like N = 128; 5 blocks (48
+// registers, no spill) ran 139 -> 149 us in the library. At 40 the FP32 and 16-bit kernels of
+// 32-bit indices spill only where a piece finishes a split row (reread_tail, session 32). Two
 // vectors: 4 blocks (64 registers). FP64 takes the same bounds (the same bytes a lane). `x2`
 // names the kernel covering twice the launcher's columns a vector (src/kernels/spmm.rs
 // `warp_rows_cols`): two 16-byte vectors a lane for FP32 and FP64, one of 16 bytes (8 values, 8
