@@ -308,7 +308,9 @@ __device__ void warp_rows(const SpmmWarpRowsParams& p) {
 // bound against none (63 registers), 102 against 122 us on arxiv_like N = 128; 5 blocks (48
 // registers, no spill) ran 139 -> 149 us in the library. At 40 the FP32 and 16-bit kernels of
 // 32-bit indices spill only where a piece finishes a split row (reread_tail, session 32). Two
-// vectors: 4 blocks (64 registers). FP64 takes the same bounds (the same bytes a lane). `x2`
+// vectors: 4 blocks (64 registers), but FP32 5 (48 registers; its spills are two stores an item,
+// and the fifth block paid: arxiv_like N = 256 233 -> 214 us, github_musae 101 -> 96, session 32).
+// FP64 takes 6 and 4 blocks too (the same bytes a lane). `x2`
 // names the kernel covering twice the launcher's columns a vector (src/kernels/spmm.rs
 // `warp_rows_cols`): two 16-byte vectors a lane for FP32 and FP64, one of 16 bytes (8 values, 8
 // sums) for 16-bit values, whose plain kernel loads 8 bytes (4 values); the 16-byte one spills at
@@ -333,7 +335,7 @@ using BF16F32Wide = Lane<__nv_bfloat16, float, float, 8>;
 #define OXS_WARP_ROWS(SFX, L, X2, X2_VECS, X2_BLOCKS)                  \
     OXS_WARP_ROWS_KERNEL(oxs_spmm_warp_rows_##SFX, L, 1, 6)            \
     OXS_WARP_ROWS_KERNEL(oxs_spmm_warp_rows_x2_##SFX, X2, X2_VECS, X2_BLOCKS)
-OXS_WARP_ROWS(f32_f32_f32, F32, F32, 2, 4)
+OXS_WARP_ROWS(f32_f32_f32, F32, F32, 2, 5)
 OXS_WARP_ROWS_KERNEL(oxs_spmm_warp_rows_narrow_f32_f32_f32, F32Narrow, 1, 6)
 OXS_WARP_ROWS(f64_f64_f64, F64, F64, 2, 4)
 OXS_WARP_ROWS(f16_f16_f32, F16, F16Wide, 1, 4)
