@@ -15,7 +15,7 @@ import sys
 import numpy as np
 import cupy as cp
 import scipy.io, gzip
-from probe_common import kernel_us
+from probe_common import kernel_us, on_gpu, random_values
 
 SRC = r'''
 template <int W, int G, int U>
@@ -94,19 +94,11 @@ SMEM_MAX = 227 * 1024
 SMS = 132
 
 
-def load(path):
-    a = scipy.io.mmread(gzip.open(path)).tocsr()
-    a.sum_duplicates()
-    a.sort_indices()
-    a.data = np.random.default_rng(1).uniform(-1, 1, a.nnz).astype(np.float32)
-    return a
-
-
 def run(path, n):
-    a = load(path)
+    a = random_values(scipy.io.mmread(gzip.open(path)).tocsr())
     m, k = a.shape
     name = path.split('/')[-1].replace('.mtx.gz', '')
-    off = cp.asarray(a.indptr.astype(np.int32)); col = cp.asarray(a.indices.astype(np.int32)); val = cp.asarray(a.data)
+    off, col, val = on_gpu(a)
     B = cp.random.uniform(-1, 1, (k, n)).astype(cp.float32)
     C = cp.empty((m, n), dtype=cp.float32)
     ref = a.astype(np.float64) @ cp.asnumpy(B).astype(np.float64)

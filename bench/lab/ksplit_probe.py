@@ -21,7 +21,7 @@ import numpy as np
 import cupy as cp
 import scipy.io
 import scipy.sparse
-from probe_common import kernel_us
+from probe_common import kernel_us, on_gpu, random_values
 
 SRC = r'''
 // V float4 vectors a lane: N = 128 * V.
@@ -157,14 +157,7 @@ def rmat(nodes, edges, seed=7, a=0.57, b=0.19, c=0.19):
 
 
 def load(path):
-    if path == 'ddi_like':
-        a = rmat(4267, 1334889)
-    else:
-        a = scipy.io.mmread(gzip.open(path)).tocsr()
-    a.sum_duplicates()
-    a.sort_indices()
-    a.data = np.random.default_rng(1).uniform(-1, 1, a.nnz).astype(np.float32)
-    return a
+    return random_values(rmat(4267, 1334889) if path == 'ddi_like' else scipy.io.mmread(gzip.open(path)).tocsr())
 
 
 def run(path, n):
@@ -172,7 +165,7 @@ def run(path, n):
     m, k = a.shape
     name = path.split('/')[-1].replace('.mtx.gz', '')
     V = n // 128
-    off = cp.asarray(a.indptr.astype(np.int32)); col = cp.asarray(a.indices.astype(np.int32)); val = cp.asarray(a.data)
+    off, col, val = on_gpu(a)
     B = cp.random.uniform(-1, 1, (k, n)).astype(cp.float32)
     C = cp.empty((m, n), dtype=cp.float32)
     ref = a.astype(np.float64) @ cp.asnumpy(B).astype(np.float64)

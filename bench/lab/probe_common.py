@@ -30,6 +30,19 @@ def kernel_us(f, flushed, reps=15):
     return float(np.median(out))
 
 
+def random_values(a):
+    """CSR `a` with duplicates summed, sorted columns and uniform random FP32 values (seeded)."""
+    a.sum_duplicates()
+    a.sort_indices()
+    a.data = np.random.default_rng(1).uniform(-1, 1, a.nnz).astype(np.float32)
+    return a
+
+
+def on_gpu(a):
+    """Row offsets, columns (int32) and values of CSR `a` as CuPy arrays."""
+    return cp.asarray(a.indptr.astype(np.int32)), cp.asarray(a.indices.astype(np.int32)), cp.asarray(a.data)
+
+
 class Case:
     """The CSR matrix at `path` (sorted indices, uniform random FP32 values) on the GPU, a
     column-major k x n op(B) of random values, a column-major m x n C and the float64 reference."""
