@@ -111,9 +111,10 @@ __device__ __forceinline__ void reread_tail(const SpmmWarpRowsParams& p, bool fr
         it.slot = -1;
         return;
     }
+    // The second word of item w's slot (find_item's `s.y`): 16 bytes of header, 16 an item.
+    const unsigned long long* second = reinterpret_cast<const unsigned long long*>(p.table) + 2 * (1 + w) + 1;
     unsigned long long y;
-    const unsigned long long* at = reinterpret_cast<const unsigned long long*>(p.table) + 2 * (1 + w) + 1;
-    asm volatile("ld.global.nc.u64 %0, [%1];" : "=l"(y) : "l"(at));
+    asm volatile("ld.global.nc.u64 %0, [%1];" : "=l"(y) : "l"(second));
     it.at = int64_t(y & 0xffffffffull);
     it.slot = int(y >> 32) - 1;
 }
