@@ -2,7 +2,8 @@
 //! (stream, kernel), setting the node's parameters before each launch. One handle moved between
 //! two streams and the legacy stream, with different matrices and outputs on every call, must
 //! give every call its own result, and so must the same call repeated (whose node is not set
-//! again); a handle destroyed with its work still in flight must leave that work to finish. Results are checked against a CPU reference on random data.
+//! again); a handle destroyed with its work still in flight must leave that work to finish.
+//! Results are checked against a CPU reference on random data.
 
 mod common;
 
