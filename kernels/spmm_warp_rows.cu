@@ -121,9 +121,74 @@ __device__ __forceinline__ void reread_tail(const SpmmWarpRowsParams& p, bool fr
 
 // ---- stages 1 and 2: the products ---------------------------------------------------------------
 
-// acc[v] += the item's entries times their B rows' columns j + COLS v .. + VEC - 1. A column outside [0, k)
-// (undefined input) becomes column 0 with value 0, as in the other kernels, so B is never read
-// out of bounds; shuffled slots past the round's entries load B row 0 and add nothing.
+// B row c of the lane's columns: bj (as bytes) + c * row_bytes in one 32 x 32 -> 64-bit
+// multiply-add (with C++'s 64-bit product ptxas added a zero high word to every address).
+template <typename V>
+__device__ __forceinline__ const V* b_row(const char* b_bytes, uint32_t c, uint32_t row_bytes) {
+    uint64_t at;
+    asm("mad.wide.u32 %0, %1, %2, %3;" : "=l"(at) : "r"(c), "r"(row_bytes), "l"(reinterpret_cast<uint64_t>(b_bytes)));
+    return reinterpret_cast<const V*>(at);
+}
+
+// Whether a round's last entries load UNROLL B rows (`add_entries_up_to`).
+template <typename L, int VECS>
+constexpr bool PADDED = VECS > 1 && sizeof(typename L::V) == 4;
+
+// acc[v] += entries u0 .. u0 + COUNT - 1 of the round (their column and value held by those lanes)
+// times their B rows' columns j + COLS v .. + VEC - 1, COUNT B rows in flight a lane. Every load
+// and product unconditional: the last entries of a round take a narrower COUNT (`add_entries_up_to`)
+// rather than predicates, under which ptxas moved each loaded word again (session 33).
+template <typename L, int VECS, int COUNT>
+__device__ __forceinline__ void add_entries(const char* b_bytes, uint32_t row_bytes, uint32_t col, typename L::C val, int u0, int live, typename L::Sum (&acc)[VECS]) {
+    using V = typename L::V;
+    using C = typename L::C;
+    constexpr int VEC = L::VEC, COLS = L::COLS;
+    Vec<V, VEC> bv[COUNT][VECS];
+    C av[COUNT];
+#pragma unroll
+    for (int u = 0; u < COUNT; ++u) {
+        const V* row = b_row<V>(b_bytes, __shfl_sync(FULL, col, u0 + u), row_bytes);
+        av[u] = __shfl_sync(FULL, val, u0 + u);
+#pragma unroll
+        for (int v = 0; v < VECS; ++v) bv[u][v] = load_vec<V, VEC>(row + v * COLS);
+    }
+#pragma unroll
+    for (int u = 0; u < COUNT; ++u) {
+        if constexpr (PADDED<L, VECS>) {
+            if (u >= live) break;
+        }
+#pragma unroll
+        for (int v = 0; v < VECS; ++v)
+#pragma unroll
+            for (int i = 0; i < VEC; ++i) acc[v].v[i] = acc[v].v[i] + av[u] * to_compute<C>(bv[u][v].v[i]);
+    }
+}
+
+// The next min(`left`, N) entries from u0. FP32 with two vectors a lane loads N B rows (row 0 past
+// the round's entries) and adds only the entries: narrower copies spilled there, at 48 registers
+// for 5 blocks a multiprocessor (session 33: arxiv_like N = 256 212 -> 218 us).
+template <typename L, int VECS, int N>
+__device__ __forceinline__ void add_entries_up_to(const char* b_bytes, uint32_t row_bytes, uint32_t col, typename L::C val, int u0, int left, typename L::Sum (&acc)[VECS]) {
+    if constexpr (N == 1 || PADDED<L, VECS>) {
+        add_entries<L, VECS, N>(b_bytes, row_bytes, col, val, u0, left, acc);
+    } else if (left >= N) {
+        add_entries<L, VECS, N>(b_bytes, row_bytes, col, val, u0, N, acc);
+    } else {
+        add_entries_up_to<L, VECS, N - 1>(b_bytes, row_bytes, col, val, u0, left, acc);
+    }
+}
+
+// acc[v] += the item's entries times their B rows' columns j + COLS v .. + VEC - 1. A column
+// outside [0, k) (undefined input) becomes column 0 with value 0, as in the other kernels, so B is
+// never read out of bounds. The warp loads 32 entries at a time, one a lane, and hands them out by
+// shuffles, UNROLL at a time (`add_entries_up_to`).
+//
+// B row c lies at bj + c * ldb, one 32 x 32 -> 64-bit multiply-add on bytes: the plan takes this
+// kernel only where ldb * sizeof(V) and k fit 32 bits (warp_rows.rs `b_offsets_fit`). Before
+// (session 33, FP32 N = 128), 64-bit addresses, every load rebuilding B's pointer and ldb, and
+// slots past a round's entries loading zeros under a predicate took 121 instructions for UNROLL =
+// 4 entries; arxiv_like executed 57 warp instructions an entry in all, against 36 in cuSPARSE's
+// csrmm_alg2_kernel.
 template <typename L, int VECS, typename I>
 __device__ __forceinline__ void multiply(const Rows<typename L::V, I>& a, int64_t k, const Item& it, const typename L::V* bj, int64_t ldb, typename L::Sum (&acc)[VECS]) {
     using V = typename L::V;
@@ -134,51 +199,26 @@ __device__ __forceinline__ void multiply(const Rows<typename L::V, I>& a, int64_
     // register less across the loop, whose 64-bit offset was spilled every round.
     using Off = std::conditional_t<sizeof(I) == 4, int32_t, int64_t>;
     const Off first = Off(it.begin);
+    const char* const b_bytes = reinterpret_cast<const char*>(bj);
+    const uint32_t row_bytes = uint32_t(ldb) * uint32_t(sizeof(V));
 #pragma unroll 1
     for (int o = 0; o < it.len; o += WARP) {
         const int count = min(WARP, it.len - o);
-        int col = 0;
+        uint32_t col = 0;
         C val = C(0);
         if (lane < count) {
             const Off q = first + o + lane;
             const int64_t c = int64_t(__ldcs(a.cols + q)) - a.base;
             const C v = a.template value<C>(q);  // beside the column, not after it (session 27)
             if (uint64_t(c) < uint64_t(k)) {
-                col = int(c);
+                col = uint32_t(c);
                 val = v;
             }
         }
-        // One vector a lane: slots past the round's entries load nothing and add zeros (session 22,
-        // arxiv_like N = 128: 139 -> 123 us against loading B row 0 for them). Two: every slot
-        // loads (row 0 past the entries) and only the entries add, which keeps the registers within
-        // 4 blocks a multiprocessor (the guarded loads spilled there; 3 blocks ran 221 -> 237 us).
+        // Only the round's entries load and add (session 22, arxiv_like N = 128: 139 -> 123 us
+        // against slots past them loading B row 0).
 #pragma unroll 1
-        for (int u0 = 0; u0 < count; u0 += UNROLL) {  // u0 + u < 32: u0 is at most 32 - UNROLL
-            Vec<V, VEC> bv[UNROLL][VECS];
-            C av[UNROLL];
-#pragma unroll
-            for (int u = 0; u < UNROLL; ++u) {
-                const V* row = bj + int64_t(__shfl_sync(FULL, col, u0 + u)) * ldb;
-                av[u] = __shfl_sync(FULL, val, u0 + u);
-#pragma unroll
-                for (int v = 0; v < VECS; ++v) {
-                    if (VECS > 1 || u0 + u < count) {
-                        bv[u][v] = load_vec<V, VEC>(row + v * COLS);
-                    } else {
-#pragma unroll
-                        for (int i = 0; i < VEC; ++i) bv[u][v].v[i] = from_compute<V>(C(0));
-                    }
-                }
-            }
-#pragma unroll
-            for (int u = 0; u < UNROLL; ++u) {
-                if (VECS > 1 && u0 + u >= count) break;
-#pragma unroll
-                for (int v = 0; v < VECS; ++v)
-#pragma unroll
-                    for (int i = 0; i < VEC; ++i) acc[v].v[i] = acc[v].v[i] + av[u] * to_compute<C>(bv[u][v].v[i]);
-            }
-        }
+        for (int u0 = 0; u0 < count; u0 += UNROLL) add_entries_up_to<L, VECS, UNROLL>(b_bytes, row_bytes, col, val, u0, count - u0, acc);
     }
 }
 

@@ -521,6 +521,7 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
     let warp = matches!(p.kernel, Kernel::Tiles { .. } | Kernel::TensorCore { .. })
         && shared_structure
         && warp_rows::fits(types.ab, types.c, types.compute, d.n, d.batches as i64)
+        && warp_rows::b_offsets_fit(d.k, if stage_b { d.n } else { b.row_stride }, types.ab)
         && warp_rows::takes(d.m, call.a.nnz, d.k, d.n, types.ab);
     p.warp_rows = warp.then(|| WarpRowsLayout::new(d.m, call.a.nnz, d.n, types.ab, types.compute));
     let total = p.warp_rows_at + p.warp_rows.map_or(0, |w| w.bytes);

@@ -70,6 +70,14 @@ pub fn fits(ab: DataType, c: DataType, compute: DataType, n: i64, batches: i64) 
     (real || half) && crate::kernels::spmm::warp_rows_variant(n, ab).is_some() && batches == 1
 }
 
+/// Whether the kernel's B addresses hold: it adds `column * row_bytes` in a 32 x 32 -> 64-bit
+/// multiply (kernels/spmm_warp_rows.cu `b_row`), so op(B)'s row stride in bytes and its row count
+/// must fit 32 bits. `row_stride` is op(B)'s as the kernel reads it (n where op(B) is staged).
+pub fn b_offsets_fit(k: i64, row_stride: i64, value: DataType) -> bool {
+    let row_bytes = (row_stride.max(0) as u64).saturating_mul(value.size_bytes());
+    k >= 0 && k <= u32::MAX as i64 && row_bytes <= u32::MAX as u64
+}
+
 /// Whether the measured rule gives a matrix of `m` rows and `nnz` entries times a k x n op(B) of
 /// `value` to this kernel (see the module comment), or the kernel is forced. n a multiple of
 /// N_MULTIPLE in every type: FP64 then runs two vectors a lane (the bytes a lane of FP32 at 256;
@@ -295,6 +303,15 @@ mod tests {
         // Two slices of 256 columns: (1 split row + 4 partial rows) x 2 zeroed counters.
         assert_eq!(b.len(), at + 5 * 2 * 4);
         assert!(b[16 + (t.items.len() + t.adds.len()) * 16..].iter().all(|&x| x == 0), "zeros after the slots");
+    }
+
+    #[test]
+    fn b_addresses_fit_32_bit_products() {
+        let (f32, f64) = (DataType::CUDA_R_32F, DataType::CUDA_R_64F);
+        assert!(b_offsets_fit(169_343, 256, f32) && b_offsets_fit(u32::MAX as i64, (1 << 30) - 1, f32));
+        assert!(!b_offsets_fit(1000, 1 << 30, f32), "a row stride of 4 GiB");
+        assert!(b_offsets_fit(1000, (1 << 29) - 1, f64) && !b_offsets_fit(1000, 1 << 29, f64));
+        assert!(!b_offsets_fit(u32::MAX as i64 + 1, 128, f32), "more rows than 32 bits number");
     }
 
     #[test]
