@@ -216,7 +216,8 @@ __device__ __forceinline__ void multiply(const Rows<typename L::V, I>& a, int64_
             }
         }
         // Only the round's entries load and add (session 22, arxiv_like N = 128: 139 -> 123 us
-        // against slots past them loading B row 0).
+        // against slots past them loading B row 0), but in FP32's two-vector kernel (PADDED).
+        // u0 + u < 32 throughout: u0 is a multiple of UNROLL below count <= 32.
 #pragma unroll 1
         for (int u0 = 0; u0 < count; u0 += UNROLL) add_entries_up_to<L, VECS, UNROLL>(b_bytes, row_bytes, col, val, u0, count - u0, acc);
     }
