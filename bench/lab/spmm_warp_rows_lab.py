@@ -32,6 +32,35 @@ from hub_cache_lab import load  # noqa: E402
 from spmv_merge_lab import per_call_ms  # noqa: E402
 
 SOURCE = r"""
+// acc += the round's n entries (column and value one a lane) times their B rows, lane l holding
+// columns 4l .. 4l + 3 of each 128; UNROLL B rows in flight. `after_first_loads` runs once the
+// first UNROLL rows are requested (warp_rows_prefetch_lab.py loads the next item there).
+template <int VECS, int UNROLL, typename F>
+__device__ __forceinline__ void add_products(int my_col, float my_val, int n, const float* __restrict__ B, int lane, float4 (&acc)[VECS],
+        F after_first_loads) {
+    constexpr int N = 128 * VECS;
+    for (int u0 = 0; u0 < n; u0 += UNROLL) {
+        float4 b[UNROLL][VECS];
+        float a[UNROLL];
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) {
+            const int c = __shfl_sync(0xffffffffu, my_col, u0 + u);
+            a[u] = __shfl_sync(0xffffffffu, my_val, u0 + u);
+            const float4* row = reinterpret_cast<const float4*>(B + (long long)c * N) + lane;
+#pragma unroll
+            for (int v = 0; v < VECS; ++v) b[u][v] = u0 + u < n ? __ldg(row + 32 * v) : make_float4(0.f, 0.f, 0.f, 0.f);
+        }
+        if (u0 == 0) after_first_loads();
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u)
+#pragma unroll
+            for (int v = 0; v < VECS; ++v) {
+                acc[v].x += a[u] * b[u][v].x; acc[v].y += a[u] * b[u][v].y;
+                acc[v].z += a[u] * b[u][v].z; acc[v].w += a[u] * b[u][v].w;
+            }
+    }
+}
+
 template <int VECS, int UNROLL, int MIN_BLOCKS>
 __global__ void __launch_bounds__(256, MIN_BLOCKS) warp_rows(const int* __restrict__ cols, const float* __restrict__ vals,
         const int4* __restrict__ items, int nitems, const float* __restrict__ B, float* __restrict__ C,
@@ -47,25 +76,7 @@ __global__ void __launch_bounds__(256, MIN_BLOCKS) warp_rows(const int* __restri
         const int n = min(32, it.z - e0);
         const int my_col = lane < n ? __ldcs(cols + e0 + lane) : 0;
         const float my_val = lane < n ? __ldcs(vals + e0 + lane) : 0.f;
-        for (int u0 = 0; u0 < n; u0 += UNROLL) {
-            float4 b[UNROLL][VECS];
-            float a[UNROLL];
-#pragma unroll
-            for (int u = 0; u < UNROLL; ++u) {
-                const int c = __shfl_sync(0xffffffffu, my_col, u0 + u);
-                a[u] = __shfl_sync(0xffffffffu, my_val, u0 + u);
-                const float4* row = reinterpret_cast<const float4*>(B + (long long)c * N) + lane;
-#pragma unroll
-                for (int v = 0; v < VECS; ++v) b[u][v] = u0 + u < n ? __ldg(row + 32 * v) : make_float4(0.f, 0.f, 0.f, 0.f);
-            }
-#pragma unroll
-            for (int u = 0; u < UNROLL; ++u)
-#pragma unroll
-                for (int v = 0; v < VECS; ++v) {
-                    acc[v].x += a[u] * b[u][v].x; acc[v].y += a[u] * b[u][v].y;
-                    acc[v].z += a[u] * b[u][v].z; acc[v].w += a[u] * b[u][v].w;
-                }
-        }
+        add_products<VECS, UNROLL>(my_col, my_val, n, B, lane, acc, [] {});
     }
     const float s = it.w < 0 ? alpha : 1.f;
     float4* dst = reinterpret_cast<float4*>(it.w < 0 ? C + (long long)it.x * N : partials + (long long)it.w * N) + lane;
@@ -151,6 +162,22 @@ __global__ void __launch_bounds__(256) add_pieces_block(const int4* __restrict__
 """
 
 
+def reference(a, b, alpha=0.7):
+    """alpha A B in float64 and alpha |A| |B| (the scale of the check), on the host."""
+    ref = cp.asnumpy(a.astype(np.float64) @ b.astype(np.float64)) * alpha
+    a_abs = a.astype(np.float64)
+    a_abs.data = cp.abs(a_abs.data)
+    return ref, cp.asnumpy(a_abs @ cp.abs(b.astype(np.float64))) * alpha + 1e-30
+
+
+def checked_us(call, out, ref, scale):
+    """Runs `call` once, checks `out` against the reference, then times it: 'T us' or 'T us ERR e'."""
+    call()
+    err = float(np.max(np.abs(cp.asnumpy(out).astype(np.float64) - ref) / scale))
+    ms = per_call_ms(call, calls=int(os.environ.get("LAB_CALLS", "5")))
+    return f"{ms * 1e3:7.1f} us{'' if err < 1e-5 else f' ERR {err:.1e}'}"
+
+
 def work_items(indptr, piece):
     """(row, begin, end, slot) per item (slot -1: the whole row) and (row, first slot, count) per
     split row."""
@@ -184,10 +211,7 @@ def main():
         for vecs, unroll, min_blocks in kernels:
             n = 128 * vecs
             b = cp.asarray(rng.uniform(-1, 1, (k, n)).astype(np.float32))
-            ref = cp.asnumpy(a.astype(np.float64) @ b.astype(np.float64)) * 0.7
-            a_abs = a.astype(np.float64)
-            a_abs.data = cp.abs(a_abs.data)
-            scale = cp.asnumpy(a_abs @ cp.abs(b.astype(np.float64))) * 0.7 + 1e-30
+            ref, scale = reference(a, b)
             line = [f"{name[:14]:14} N={n} unroll {unroll} min blocks {min_blocks}"]
             for piece in pieces:
                 items, split, slots = work_items(indptr, piece)
@@ -205,10 +229,7 @@ def main():
                     elif len(split):
                         add_k(((len(split) + 7) // 8,), (256,), (split, np.int32(len(split)), partials, out, np.float32(0.7)))
 
-                call()
-                err = float(np.max(np.abs(cp.asnumpy(out).astype(np.float64) - ref) / scale))
-                ms = per_call_ms(call, calls=int(os.environ.get("LAB_CALLS", "5")))
-                line.append(f"piece {piece}: {ms * 1e3:7.1f} us{'' if err < 1e-5 else f' ERR {err:.1e}'}")
+                line.append(f"piece {piece}: {checked_us(call, out, ref, scale)}")
             print("  ".join(line), flush=True)
 
 

@@ -16,6 +16,8 @@ Kernels here (FP32, row-major, N = 128 VECS), the items and block adds of spmm_w
     (for its entries, holding only them) and reads it again (from L1) when the next item starts.
 
     run(command="cd bench/lab && python3 warp_rows_prefetch_lab.py rmat:arxiv_like:169343:1166243 ../../.device-lab/s33/mx/ca-CondMat.mtx.gz")
+The products of a round are spmm_warp_rows_lab.py's `add_products` (the session's measurements,
+bench/NOTES.md, ran the same loop written out in this kernel).
 Settings: LAB_PIECE (entries a piece, default 64), LAB_KERNELS (a list of base:VECS:UNROLL:BLOCKS
 or multi:VECS:UNROLL:BLOCKS:PF:WAVES, WAVES resident grids' worth of blocks), LAB_CALLS /
 LAB_RUNS. Prints the time per call (rows kernel plus block adds) and ERR when the result is off
@@ -30,8 +32,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
 from hub_cache_lab import load  # noqa: E402
-from spmv_merge_lab import per_call_ms  # noqa: E402
-from spmm_warp_rows_lab import SOURCE as BASE_SOURCE, work_items  # noqa: E402
+from spmm_warp_rows_lab import SOURCE as BASE_SOURCE, checked_us, reference, work_items  # noqa: E402
 
 MULTI_SOURCE = r"""
 // Item w's first (up to) 32 entries, one a lane.
@@ -69,27 +70,10 @@ __global__ void __launch_bounds__(256, MIN_BLOCKS) warp_rows_multi(const int* __
                 my_col = lane < n ? __ldcs(cols + e0 + lane) : 0;
                 my_val = lane < n ? __ldcs(vals + e0 + lane) : 0.f;
             }
-            for (int u0 = 0; u0 < n; u0 += UNROLL) {
-                float4 b[UNROLL][VECS];
-                float a[UNROLL];
-#pragma unroll
-                for (int u = 0; u < UNROLL; ++u) {
-                    const int c = __shfl_sync(0xffffffffu, my_col, u0 + u);
-                    a[u] = __shfl_sync(0xffffffffu, my_val, u0 + u);
-                    const float4* row = reinterpret_cast<const float4*>(B + (long long)c * N) + lane;
-#pragma unroll
-                    for (int v = 0; v < VECS; ++v) b[u][v] = u0 + u < n ? __ldg(row + 32 * v) : make_float4(0.f, 0.f, 0.f, 0.f);
-                }
-                if (PF >= 2 && e0 == it.y && u0 == 0 && w + stride < nitems)
+            add_products<VECS, UNROLL>(my_col, my_val, n, B, lane, acc, [&] {
+                if (PF >= 2 && e0 == it.y && w + stride < nitems)
                     first_entries(cols, vals, PF == 3 ? items[w + stride] : next, lane, next_col, next_val);
-#pragma unroll
-                for (int u = 0; u < UNROLL; ++u)
-#pragma unroll
-                    for (int v = 0; v < VECS; ++v) {
-                        acc[v].x += a[u] * b[u][v].x; acc[v].y += a[u] * b[u][v].y;
-                        acc[v].z += a[u] * b[u][v].z; acc[v].w += a[u] * b[u][v].w;
-                    }
-            }
+            });
         }
         if (PF >= 2 && it.z == it.y && w + stride < nitems)  // an empty row
             first_entries(cols, vals, PF == 3 ? items[w + stride] : next, lane, next_col, next_val);
@@ -137,10 +121,7 @@ def main():
         for vecs in sorted({int(x[1]) for x in kernels}):
             n = 128 * vecs
             b = cp.asarray(rng.uniform(-1, 1, (k, n)).astype(np.float32))
-            ref = cp.asnumpy(a.astype(np.float64) @ b.astype(np.float64)) * 0.7
-            a_abs = a.astype(np.float64)
-            a_abs.data = cp.abs(a_abs.data)
-            scale = cp.asnumpy(a_abs @ cp.abs(b.astype(np.float64))) * 0.7 + 1e-30
+            ref, scale = reference(a, b)
             partials = cp.zeros((max(slots, 1), n), np.float32)
             add_k = mod.get_function(f"add_pieces_block<{vecs}>")
             line = [f"{name[:14]:14} N={n} items {len(items)}"]
@@ -159,10 +140,7 @@ def main():
                     if len(split):
                         add_k((len(split),), (256,), (split, partials, out, np.float32(0.7)))
 
-                call()
-                err = float(np.max(np.abs(cp.asnumpy(out).astype(np.float64) - ref) / scale))
-                ms = per_call_ms(call, calls=int(os.environ.get("LAB_CALLS", "5")))
-                line.append(f"{':'.join(kspec)} {ms * 1e3:6.1f}{'' if err < 1e-5 else f' ERR {err:.1e}'}")
+                line.append(f"{':'.join(kspec)} {checked_us(call, out, ref, scale)}")
             print("  ".join(line), flush=True)
 
 
