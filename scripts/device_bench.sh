@@ -5,6 +5,9 @@
 # the same process. Results go to $OUT/bench.{txt,json,csv,svg}.
 #   run(command="bash scripts/device_bench.sh", carry=[".device-bench"])
 # Extra arguments are passed to oxsparse-bench (e.g. --ops spmm --runs 20; --passes 3 for a record).
+# Time on the H100: the SpMM record (RMAT_SET=small SPMV_STENCIL=none, --ops SpMM --runs 10
+# --passes 2) runs about 250 s and writes its tables only at the end; keep ~330 s of device time
+# for it (session 33 gave it 235 and got nothing).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/oxsparse-out}; mkdir -p "$out"
