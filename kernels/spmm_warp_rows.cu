@@ -137,7 +137,8 @@ constexpr bool PADDED = VECS > 1 && sizeof(typename L::V) == 4;
 // acc[v] += entries u0 .. u0 + COUNT - 1 of the round (their column and value held by those lanes)
 // times their B rows' columns j + COLS v .. + VEC - 1, COUNT B rows in flight a lane. Every load
 // and product unconditional: the last entries of a round take a narrower COUNT (`add_entries_up_to`)
-// rather than predicates, under which ptxas moved each loaded word again (session 33).
+// rather than predicates, under which ptxas moved each loaded word again (session 33). PADDED
+// kernels load COUNT rows and add the first `live` of them.
 template <typename L, int VECS, int COUNT>
 __device__ __forceinline__ void add_entries(const char* b_bytes, uint32_t row_bytes, uint32_t col, typename L::C val, int u0, int live, typename L::Sum (&acc)[VECS]) {
     using V = typename L::V;
