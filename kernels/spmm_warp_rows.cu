@@ -121,15 +121,6 @@ __device__ __forceinline__ void reread_tail(const SpmmWarpRowsParams& p, bool fr
 
 // ---- stages 1 and 2: the products ---------------------------------------------------------------
 
-// B row c of the lane's columns: bj (as bytes) + c * row_bytes in one 32 x 32 -> 64-bit
-// multiply-add (with C++'s 64-bit product ptxas added a zero high word to every address).
-template <typename V>
-__device__ __forceinline__ const V* b_row(const char* b_bytes, uint32_t c, uint32_t row_bytes) {
-    uint64_t at;
-    asm("mad.wide.u32 %0, %1, %2, %3;" : "=l"(at) : "r"(c), "r"(row_bytes), "l"(reinterpret_cast<uint64_t>(b_bytes)));
-    return reinterpret_cast<const V*>(at);
-}
-
 // Whether a round's last entries load UNROLL B rows (`add_entries_up_to`).
 template <typename L, int VECS>
 constexpr bool PADDED = VECS > 1 && sizeof(typename L::V) == 4;
@@ -140,7 +131,7 @@ constexpr bool PADDED = VECS > 1 && sizeof(typename L::V) == 4;
 // rather than predicates, under which ptxas moved each loaded word again (session 33). PADDED
 // kernels load COUNT rows and add the first `live` of them.
 template <typename L, int VECS, int COUNT>
-__device__ __forceinline__ void add_entries(const char* b_bytes, uint32_t row_bytes, uint32_t col, typename L::C val, int u0, int live, typename L::Sum (&acc)[VECS]) {
+__device__ __forceinline__ void add_entries(const typename L::V* bj, uint32_t row_bytes, uint32_t col, typename L::C val, int u0, int live, typename L::Sum (&acc)[VECS]) {
     using V = typename L::V;
     using C = typename L::C;
     constexpr int VEC = L::VEC, COLS = L::COLS;
@@ -148,7 +139,7 @@ __device__ __forceinline__ void add_entries(const char* b_bytes, uint32_t row_by
     C av[COUNT];
 #pragma unroll
     for (int u = 0; u < COUNT; ++u) {
-        const V* row = b_row<V>(b_bytes, __shfl_sync(FULL, col, u0 + u), row_bytes);
+        const V* row = row_at(bj, __shfl_sync(FULL, col, u0 + u), row_bytes);
         av[u] = __shfl_sync(FULL, val, u0 + u);
 #pragma unroll
         for (int v = 0; v < VECS; ++v) bv[u][v] = load_vec<V, VEC>(row + v * COLS);
@@ -169,13 +160,13 @@ __device__ __forceinline__ void add_entries(const char* b_bytes, uint32_t row_by
 // the round's entries) and adds only the entries: narrower copies spilled there, at 48 registers
 // for 5 blocks a multiprocessor (session 33: arxiv_like N = 256 212 -> 218 us).
 template <typename L, int VECS, int N>
-__device__ __forceinline__ void add_entries_up_to(const char* b_bytes, uint32_t row_bytes, uint32_t col, typename L::C val, int u0, int left, typename L::Sum (&acc)[VECS]) {
+__device__ __forceinline__ void add_entries_up_to(const typename L::V* bj, uint32_t row_bytes, uint32_t col, typename L::C val, int u0, int left, typename L::Sum (&acc)[VECS]) {
     if constexpr (N == 1 || PADDED<L, VECS>) {
-        add_entries<L, VECS, N>(b_bytes, row_bytes, col, val, u0, left, acc);
+        add_entries<L, VECS, N>(bj, row_bytes, col, val, u0, left, acc);
     } else if (left >= N) {
-        add_entries<L, VECS, N>(b_bytes, row_bytes, col, val, u0, N, acc);
+        add_entries<L, VECS, N>(bj, row_bytes, col, val, u0, N, acc);
     } else {
-        add_entries_up_to<L, VECS, N - 1>(b_bytes, row_bytes, col, val, u0, left, acc);
+        add_entries_up_to<L, VECS, N - 1>(bj, row_bytes, col, val, u0, left, acc);
     }
 }
 
@@ -184,8 +175,8 @@ __device__ __forceinline__ void add_entries_up_to(const char* b_bytes, uint32_t 
 // never read out of bounds. The warp loads 32 entries at a time, one a lane, and hands them out by
 // shuffles, UNROLL at a time (`add_entries_up_to`).
 //
-// B row c lies at bj + c * ldb, one 32 x 32 -> 64-bit multiply-add on bytes: the plan takes this
-// kernel only where ldb * sizeof(V) and k fit 32 bits (warp_rows.rs `b_offsets_fit`). Before
+// B row c lies at bj + c * ldb, one 32 x 32 -> 64-bit multiply-add on bytes (`row_at`): the plan
+// takes this kernel only where ldb * sizeof(V) and k fit 32 bits (warp_rows.rs `b_offsets_fit`). Before
 // (session 33, FP32 N = 128), 64-bit addresses, every load rebuilding B's pointer and ldb, and
 // slots past a round's entries loading zeros under a predicate took 121 instructions for UNROLL =
 // 4 entries; arxiv_like executed 57 warp instructions an entry in all, against 36 in cuSPARSE's
@@ -200,7 +191,6 @@ __device__ __forceinline__ void multiply(const Rows<typename L::V, I>& a, int64_
     // register less across the loop, whose 64-bit offset was spilled every round.
     using Off = std::conditional_t<sizeof(I) == 4, int32_t, int64_t>;
     const Off first = Off(it.begin);
-    const char* const b_bytes = reinterpret_cast<const char*>(bj);
     const uint32_t row_bytes = uint32_t(ldb) * uint32_t(sizeof(V));
 #pragma unroll 1
     for (int o = 0; o < it.len; o += WARP) {
@@ -220,7 +210,7 @@ __device__ __forceinline__ void multiply(const Rows<typename L::V, I>& a, int64_
         // against slots past them loading B row 0), but in FP32's two-vector kernel (PADDED).
         // u0 + u < 32 throughout: u0 is a multiple of UNROLL below count <= 32.
 #pragma unroll 1
-        for (int u0 = 0; u0 < count; u0 += UNROLL) add_entries_up_to<L, VECS, UNROLL>(b_bytes, row_bytes, col, val, u0, count - u0, acc);
+        for (int u0 = 0; u0 < count; u0 += UNROLL) add_entries_up_to<L, VECS, UNROLL>(bj, row_bytes, col, val, u0, count - u0, acc);
     }
 }
 
@@ -350,7 +340,7 @@ __device__ void warp_rows(const SpmmWarpRowsParams& p) {
 // 6 blocks a multiprocessor (40 registers) for one vector a lane: session 22's lab measured the
 // bound against none (63 registers), 102 against 122 us on arxiv_like N = 128; 5 blocks (48
 // registers, no spill) ran 139 -> 149 us in the library. At 40 the FP32 and 16-bit kernels of
-// 32-bit indices spill only where a piece finishes a split row (reread_tail, session 32). Two
+// 32-bit indices spill nothing (reread_tail, session 32; add_entries_up_to, session 33). Two
 // vectors: 4 blocks (64 registers), but FP32 5 (48 registers; its spills are two stores an item,
 // and the fifth block paid: arxiv_like N = 256 233 -> 214 us, github_musae 101 -> 96, session 32).
 // FP64 takes 6 and 4 blocks too (the same bytes a lane). `x2`

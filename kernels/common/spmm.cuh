@@ -83,6 +83,16 @@ __device__ __forceinline__ const T* row_at(const T* base, int row, int ld_bytes)
     return reinterpret_cast<const T*>(at);
 }
 
+// The same for an unsigned row and row stride, up to 2^32 - 1 each (the warp-row kernel's plan keeps
+// them there, src/ops/spmm/warp_rows.rs `b_offsets_fit`). The C++ 64-bit product of the two widened
+// made ptxas add a zero high word to every address (session 33).
+template <typename T>
+__device__ __forceinline__ const T* row_at(const T* base, uint32_t row, uint32_t ld_bytes) {
+    unsigned long long at;
+    asm("mad.wide.u32 %0, %1, %2, %3;" : "=l"(at) : "r"(row), "r"(ld_bytes), "l"(reinterpret_cast<unsigned long long>(base)));
+    return reinterpret_cast<const T*>(at);
+}
+
 // ---- dense operands ----------------------------------------------------------------------------
 template <typename T>
 struct Dense {
