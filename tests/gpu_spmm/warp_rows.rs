@@ -12,7 +12,8 @@
 //!   bytes);
 //! - a column-major op(B) or C (staged around the kernel) in FP32, FP64 and FP16;
 //! - and the choice.
-//! The large cases pass the measured rule (at least 128K entries, at most 16 a row); the device
+//! The large cases pass the measured rule (at least 128K entries or 16K rows, at most 16 a row;
+//! or, in 16 bits at n = 256, at least 8K rows of at least 24 on average); the device
 //! suite's `OXSPARSE_SPMM_KERNEL=warp_rows` pass runs the small ones, and every case of the other
 //! groups that fits, on warp rows too.
 
@@ -76,6 +77,20 @@ pub fn cases() -> Vec<Case> {
         // Leading dimensions that keep 16-byte rows: padded by 0 or 8 values.
         cases.push(Case { pad_b: pick(&[0, 8], i), pad_c: pick(&[8, 0], i), ..vary(case, 27_200 + i) });
     }
+    // The rule's other two ways in (session 34): a matrix of fewer than 128K entries but 20000
+    // rows (~52K entries, 2.6 a row, as pubmed), FP32 at n = 128; and FP16 at n = 256 over 9000
+    // rows of ~27 entries on average (~240K entries), which split rows would take
+    // (`warp_rows::over_split_rows`).
+    let other_ways: [((i64, i64, i64), Pattern, Types); 2] = [
+        ((20_000, 20_000, 128), Pattern::Skewed(5_000), F32),
+        ((9_000, 30_000, 256), Pattern::Skewed(25_000), (CUDA_R_16F, CUDA_R_16F, CUDA_R_32F)),
+    ];
+    for (i, &(shape, pattern, types)) in other_ways.iter().enumerate() {
+        let (fmt, op_a) = pick(&formats, i);
+        let case = Case { op_a, pattern, order_b: ROW, order_c: ROW, preprocess: true, types, ..Case::new(fmt, shape) };
+        // Leading dimensions that keep 16-byte rows in both types: padded by 0 or 8 values.
+        cases.push(Case { pad_b: pick(&[0, 8], i), pad_c: pick(&[8, 0], i), ..vary(case, 27_400 + i) });
+    }
     // A column-major op(B) or C, staged around the kernel (rule-sized): FP32 at n = 256 and 128,
     // FP64 and FP16 at 128.
     let staged: [(Types, i64, (Order, Order)); 4] = [
@@ -111,8 +126,10 @@ fn preprocess_takes_warp_rows_for_sparse_graphs() {
     let h = CHandle::new();
     let graph = |n| Case { order_b: ROW, order_c: ROW, pattern: Pattern::Skewed(25_000), ..Case::new(Fmt::Csr, (20_000, 20_000, n)) };
     let column_major = Case { order_b: COL, order_c: COL, ..graph(128) };
-    if !probe_choice(&h, "warp rows", &[(graph(256), true), (graph(128), true), (Case { types: F64, ..graph(128) }, true), (column_major, true)]) {
+    // 20000 rows of 2.6 entries (~52K): under MIN_NNZ, but MIN_ROWS rows (the tiles before).
+    let many_rows = Case { pattern: Pattern::Skewed(5_000), ..graph(128) };
+    if !probe_choice(&h, "warp rows", &[(graph(256), true), (graph(128), true), (Case { types: F64, ..graph(128) }, true), (column_major, true), (many_rows, true)]) {
         return;
     }
-    println!("spmm warp rows: the choice: a sparse graph of 250K entries on warp rows at n = 256 and 128, in FP64 at 128, and column-major at 128");
+    println!("spmm warp rows: the choice: a sparse graph of 250K entries on warp rows at n = 256 and 128, in FP64 at 128, and column-major at 128; one of 52K entries over 20000 rows at 128");
 }

@@ -38,9 +38,11 @@ pub(super) fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, toke
     // A warp per row piece where the plan kept room for it (warp_rows.rs's rule), not every row is
     // short and split rows would not take the matrix: short and split rows are tuned for the
     // matrices they take (session 22, N = 256: vsp_befref, 14 entries a row on split rows, 36 -> 40
-    // us on warp rows; crocodile and twitch_FR tied or lost), the tiles' matrices gained.
+    // us on warp rows; crocodile and twitch_FR tied or lost), the tiles' matrices gained. The
+    // exception: 16-bit calls at n = 256 over many long rows (`warp_rows::over_split_rows`).
     let split_takes = split_rows::takes(longest, m, nnz, k::RowShape::most_groups_per_block(p.types.ab) as i64);
-    if p.warp_rows.is_some() && (warp_rows::forced() || (!split_rows::forced() && !short_rows::takes(longest, m, nnz) && !split_takes)) {
+    let over_split = warp_rows::over_split_rows(m, nnz, p.dims.n, p.types.ab);
+    if p.warp_rows.is_some() && (warp_rows::forced() || (!split_rows::forced() && !short_rows::takes(longest, m, nnz) && (!split_takes || over_split))) {
         if let Some(chosen) = build_warp_rows(h, call, p, ws, token)? {
             if plan::print_enabled() {
                 eprintln!("oxsparse: SpMM preprocess: {chosen:?}");

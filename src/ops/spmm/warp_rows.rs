@@ -42,11 +42,25 @@ pub const PIECE: i64 = 64;
 /// twitch_FR's 34, which split rows take, tied or lost).
 pub const MEAN_MAX: i64 = 16;
 /// Matrices of at least this many entries (the lab measured none smaller; small matrices keep the
-/// short- and split-row kernels tuned for their latency).
+/// short- and split-row kernels tuned for their latency), or of at least MIN_ROWS rows.
 pub const MIN_NNZ: i64 = 128 * 1024;
-/// op(B) of at most this many bytes: arxiv_like N = 256 (173 MB) gained, youtube_like N = 128 (583
-/// MB) lost, where the tile kernel's column slices taken in order keep a slice of B in L2.
+/// Rows enough for about three waves of the kernel's warps (132 multiprocessors x 6 blocks x 8
+/// warps = 6336 a wave): session 34, FP32 / FP16 with warp rows forced, us, default -> forced over
+/// two rounds: pubmed (19717 rows, 88.6K entries, on the tiles) N = 128 29.8 / 32.7 -> 26.5 /
+/// 27.2, N = 256 42.0 / 42.2 -> 36.8 / 38.1, FP16 N = 256 39.0 / 38.1 -> 27.9 / 29.7; the other
+/// matrices left on the tiles by short and split rows, with one or two waves of rows, lost:
+/// PGPgiantcompo (10680 rows) N = 128 21.9 / 20.8 -> 27.4 / 25.6, film_actor (7600) 21.7 / 21.1
+/// -> 25.0 / 26.5.
+pub const MIN_ROWS: i64 = 16 * 1024;
+/// op(B) of at most this many bytes in FP32 and FP64: arxiv_like N = 256 (173 MB) gained,
+/// youtube_like N = 128 (583 MB) lost, where the tile kernel's column slices taken in order keep a
+/// slice of B in L2 (session 34: tied, 758 / 812 -> 761 / 762 us; N = 256, 1.2 GB, 1486 / 1488 ->
+/// 1608 / 1608).
 pub const B_BYTES_MAX: u64 = 200 << 20;
+/// The same for 16-bit op(B), whose tile kernel gathers half as many bytes an instruction: session
+/// 34, youtube_like FP16 with warp rows forced, two rounds, us: N = 128 (291 MB) 650 / 657 -> 526 /
+/// 526, N = 256 (583 MB) 1281 / 1297 -> 962 / 962. Larger ones were not measured.
+pub const B_BYTES_MAX_HALF: u64 = 600 << 20;
 const BEGIN_BITS: u32 = 48;
 pub const SLOT_BYTES: usize = 16;
 const HEADER_BYTES: usize = 16;
@@ -85,8 +99,30 @@ pub fn b_offsets_fit(k: i64, row_stride: i64, value: DataType) -> bool {
 /// tied or lost on four of five graphs (session 23; see N_MULTIPLE).
 pub fn takes(m: i64, nnz: i64, k: i64, n: i64, value: DataType) -> bool {
     let b_bytes = (k.max(0) as u64).saturating_mul(n.max(0) as u64).saturating_mul(value.size_bytes());
-    forced() || (n % N_MULTIPLE == 0 && nnz >= MIN_NNZ && nnz <= MEAN_MAX * m && b_bytes <= B_BYTES_MAX && nnz <= MAX_NNZ)
+    let b_max = if value.size_bytes() == 2 { B_BYTES_MAX_HALF } else { B_BYTES_MAX };
+    let large = nnz >= MIN_NNZ || m >= MIN_ROWS;
+    let short_rows = large && nnz <= MEAN_MAX * m;
+    forced() || (n % N_MULTIPLE == 0 && (short_rows || over_split_rows(m, nnz, n, value)) && b_bytes <= b_max && nnz <= MAX_NNZ)
 }
+
+/// Whether the kernel takes a matrix that split rows would take (row_kernel.rs asks this where
+/// split_rows.rs's rule agrees): 16-bit types at n = 256, where a warp's 16-byte vectors cover a
+/// row of C in one pass and split rows' widest groups (`PackedWide`, 128 columns) walk every
+/// entry twice, for matrices of at least LONG_ROWS_MIN_ROWS rows of at least LONG_ROWS_MEAN
+/// entries on average. Session 34, FP16 N = 256, split rows -> warp rows forced, two rounds, us:
+/// fb100_Cornell5 (18660 rows, 85 a row) 127 / 136 -> 101 / 104, blogcatalog (10312, 65) 67 / 68 ->
+/// 54 / 53, crocodile (11631, 29) 44 / 46 -> 37 / 36, twitch_DE (9498, 32) 42 / 44 -> 36 / 36; fewer
+/// rows lost (fb100_JohnsHopkins55, 5180 rows: 31 / 31 -> 38 / 41; fb100_MIT8, 6440: 39 / 41 ->
+/// 44 / 47; squirrel, 5201: 32 / 32 -> 38 / 36), and so did shorter rows (facebook_pagepage, 22470
+/// rows of 15: 36 / 35 -> 43 / 42; astro-ph, 16706 of 15: 25 / 27 -> 31 / 31). At n = 128 (one
+/// 8-byte vector a lane) and in FP32 split rows stayed as fast or faster.
+pub fn over_split_rows(m: i64, nnz: i64, n: i64, value: DataType) -> bool {
+    value.size_bytes() == 2 && n == 256 && m >= LONG_ROWS_MIN_ROWS && nnz >= LONG_ROWS_MEAN * m
+}
+/// See `over_split_rows`: about one and a half waves of the kernel's warps.
+pub const LONG_ROWS_MIN_ROWS: i64 = 8 * 1024;
+/// See `over_split_rows`.
+pub const LONG_ROWS_MEAN: i64 = 24;
 
 /// Columns the rule asks for in multiples of. Session 23 (Nsight, warm L2, FP32 N = 64, per-call
 /// us, tiles -> warp rows in 8-byte vectors): arxiv_like 82 -> 93, github_musae 39 -> 40,
@@ -350,5 +386,12 @@ mod tests {
         assert!(!takes(2_708, 10_556, 2_708, 256, f32), "cora: small");
         assert!(takes(169_343, 1_128_870, 169_343, 128, f64) && !takes(169_343, 1_128_870, 169_343, 64, f64), "FP64: two vectors a lane");
         assert!(!takes(169_343, 1_128_870, 169_343, 64, f32) && !takes(169_343, 1_128_870, 169_343, 192, f32), "FP32 at 64 columns: forced only");
+        assert!(takes(19_717, 88_651, 19_717, 128, f32) && takes(19_717, 88_651, 19_717, 256, f16), "pubmed: three waves of rows");
+        assert!(!takes(10_680, 48_632, 10_680, 128, f32) && !takes(7_600, 53_411, 7_600, 256, f16), "PGPgiantcompo, film_actor: fewer rows");
+        assert!(takes(1_138_499, 5_890_944, 1_138_499, 256, f16) && takes(1_138_499, 5_890_944, 1_138_499, 128, DataType::CUDA_R_16BF), "youtube_like in 16 bits");
+        assert!(!takes(1_138_499, 5_890_944, 1_138_499, 128, f32) && !takes(1_138_499, 5_890_944, 1_138_499, 512, f16), "B beyond what was measured");
+        assert!(over_split_rows(18_660, 1_581_554, 256, f16) && takes(18_660, 1_581_554, 18_660, 256, f16), "fb100_Cornell5 in FP16 at 256");
+        assert!(!over_split_rows(18_660, 1_581_554, 128, f16) && !over_split_rows(18_660, 1_581_554, 256, f32), "at 128, and in FP32, split rows");
+        assert!(!over_split_rows(5_180, 373_172, 256, f16) && !over_split_rows(22_470, 341_825, 256, f16), "fb100_JohnsHopkins55: fewer rows; facebook_pagepage: shorter");
     }
 }
