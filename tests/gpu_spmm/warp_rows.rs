@@ -12,6 +12,7 @@
 //!   bytes);
 //! - a column-major op(B) or C (staged around the kernel) in FP32, FP64 and FP16;
 //! - and the choice.
+//!
 //! The large cases pass the measured rule (at least 128K entries or 16K rows, at most 16 a row;
 //! or, in 16 bits at n = 256, at least 8K rows of at least 24 on average); the device
 //! suite's `OXSPARSE_SPMM_KERNEL=warp_rows` pass runs the small ones, and every case of the other
