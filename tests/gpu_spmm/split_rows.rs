@@ -68,3 +68,15 @@ fn preprocess_splits_long_rows_of_one_batch() {
     }
     println!("spmm split rows: the choice: one batch on split rows, two batches on tiles");
 }
+
+/// A matrix whose rows are too short on average for split rows (~64K entries over 200000 rows)
+/// but whose op(B) outgrows the row-order model's L2 (51 MB): the plan keeps room for whole rows
+/// in another order only. With `OXSPARSE_SPMM_KERNEL=split_rows` (the device suite's forced pass)
+/// its pieces would overflow that room: preprocess keeps the tiles instead of failing (session 34:
+/// the bench's arxiv_like at N = 64 returned an internal error there). Unforced, the tiles too.
+#[test]
+fn pieces_beyond_the_room_keep_the_tiles() {
+    let case = Case { order_b: ROW, order_c: ROW, pattern: Pattern::Skewed(5_000), preprocess: true, ..Case::new(Fmt::Csr, (200_000, 200_000, 64)) };
+    // Unpadded, so that the call takes the vectorised kernels (and preprocess its choice).
+    sweep("spmm split rows beyond their room (after preprocess)", &[Case { pad_b: 0, pad_c: 0, ..vary(case, 23_900) }]);
+}
