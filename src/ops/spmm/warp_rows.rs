@@ -101,8 +101,8 @@ pub fn takes(m: i64, nnz: i64, k: i64, n: i64, value: DataType) -> bool {
     let b_bytes = (k.max(0) as u64).saturating_mul(n.max(0) as u64).saturating_mul(value.size_bytes());
     let b_max = if value.size_bytes() == 2 { B_BYTES_MAX_HALF } else { B_BYTES_MAX };
     let large = nnz >= MIN_NNZ || m >= MIN_ROWS;
-    let short_rows = large && nnz <= MEAN_MAX * m;
-    forced() || (n % N_MULTIPLE == 0 && (short_rows || over_split_rows(m, nnz, n, value)) && b_bytes <= b_max && nnz <= MAX_NNZ)
+    let few_a_row = large && nnz <= MEAN_MAX * m;
+    forced() || (n % N_MULTIPLE == 0 && (few_a_row || over_split_rows(m, nnz, n, value)) && b_bytes <= b_max && nnz <= MAX_NNZ)
 }
 
 /// Whether the kernel takes a matrix that split rows would take (row_kernel.rs asks this where
@@ -115,7 +115,8 @@ pub fn takes(m: i64, nnz: i64, k: i64, n: i64, value: DataType) -> bool {
 /// rows lost (fb100_JohnsHopkins55, 5180 rows: 31 / 31 -> 38 / 41; fb100_MIT8, 6440: 39 / 41 ->
 /// 44 / 47; squirrel, 5201: 32 / 32 -> 38 / 36), and so did shorter rows (facebook_pagepage, 22470
 /// rows of 15: 36 / 35 -> 43 / 42; astro-ph, 16706 of 15: 25 / 27 -> 31 / 31). At n = 128 (one
-/// 8-byte vector a lane) and in FP32 split rows stayed as fast or faster.
+/// 8-byte vector a lane) the four gained 4-13% but bcsstk17 (10974 rows of 39) lost 15%; in FP32
+/// split rows stayed as fast or faster (fb100_Cornell5 N = 256 191 -> 212).
 pub fn over_split_rows(m: i64, nnz: i64, n: i64, value: DataType) -> bool {
     value.size_bytes() == 2 && n == 256 && m >= LONG_ROWS_MIN_ROWS && nnz >= LONG_ROWS_MEAN * m
 }
