@@ -279,42 +279,41 @@ __device__ __forceinline__ uint64_t* ready_flag(const SpmmTiles& tl, int64_t u, 
 // The row continued from earlier tiles ends in this tile: wait until its owner tile t0 and the tiles
 // between have published their partials (lower tiles never wait on higher ones, and blocks start
 // in order, so they make progress), then add tail[t0], head[t0 + 1 .. t - 1] and this tile's
-// share `mine`, in that order, and write C. Run by the block's first warp: a hub row crosses
+// share `crossing`, in that order, and write C. The whole block takes part: a hub row crosses
 // dozens of tiles (vsp_model1's 17663 entries, 69 tiles of 256), and one flag poll and one load
-// after another made as many L2 round trips (its FP32 N = 32 call took 44-50 us); the warp's lanes
-// poll the flags side by side, and its groups of G lanes load a partial each per round trip (32 / G
-// partials at once, one 16-byte vector a lane: more in flight spilled), which the adds
-// then take by shuffle, still in tile order (bitwise as one group adding alone).
+// after another made as many L2 round trips (its FP32 N = 32 call took 44-50 us). So the threads
+// poll the flags side by side, and each of the block's GROUPS groups of G lanes loads a partial
+// per round trip into its `head` row of shared memory (free between this slice's combine and the
+// next one's walk), from which group 0 adds them, still in tile order (bitwise as it did alone).
 template <typename V, typename O, typename C, typename I>
-__device__ void finish_crossing_row(const SpmmTiles& tl, const Rows<V, I>& a, const Shared<V, C>& sm, const Tile& tile,
+__device__ void finish_crossing_row(const SpmmTiles& tl, const Rows<V, I>& a, Shared<V, C>& sm, const Tile& tile,
                                     int64_t slice, int64_t slices, const Dense<O>& c, int64_t n, C alpha, C beta, bool read_c) {
     using S = Slice<V>;
-    constexpr int SUBS = WARP / S::G;  // groups of G lanes in the warp
-    const int lane = threadIdx.x % WARP, li = lane % S::G, sub = lane / S::G;
+    const int g = threadIdx.x / S::G, li = threadIdx.x % S::G;
     const int64_t j = slice * SLICE + li * S::VEC;
     const bool lane_on = j < n;
     const int64_t t0 = a.begin(tile.lo) / tl.size;
-    for (int64_t u = t0 + lane; u < tile.t; u += WARP) flags::wait(ready_flag(tl, u, slice, slices), tl.epoch);
-    __syncwarp();
+    for (int64_t u = t0 + threadIdx.x; u < tile.t; u += TB) flags::wait(ready_flag(tl, u, slice, slices), tl.epoch);
+    __syncthreads();
     const int64_t base = int64_t(blockIdx.z) * tl.count;
     const C* tail = reinterpret_cast<const C*>(tl.tail) + (base + t0) * n + j;
     const C* head = reinterpret_cast<const C*>(tl.head) + j;
     Acc<C, S::VEC> sum;
 #pragma unroll
-    for (int i = 0; i < S::VEC; ++i) sum.v[i] = lane_on ? __ldcg(tail + i) : zero<C>();
-    for (int64_t u0 = t0 + 1; u0 < tile.t; u0 += SUBS) {
-        const int64_t u = u0 + sub;  // this group's partial
-        C got[S::VEC];
+    for (int i = 0; i < S::VEC; ++i) sum.v[i] = g == 0 && lane_on ? __ldcg(tail + i) : zero<C>();
+    for (int64_t u0 = t0 + 1; u0 < tile.t; u0 += S::GROUPS) {
+        const int64_t u = u0 + g;  // this group's partial
+        if (u < tile.t && lane_on)
 #pragma unroll
-        for (int i = 0; i < S::VEC; ++i) got[i] = lane_on && u < tile.t ? __ldcg(head + (base + u) * n + i) : zero<C>();
+            for (int i = 0; i < S::VEC; ++i) sm.head[g][li * S::VEC + i] = __ldcg(head + (base + u) * n + i);
+        __syncthreads();
+        if (g == 0)
+            for (int s = 0; s < S::GROUPS && u0 + s < tile.t; ++s)
 #pragma unroll
-        for (int s = 0; s < SUBS; ++s) {
-            if (u0 + s >= tile.t) break;  // the same for the whole warp
-#pragma unroll
-            for (int i = 0; i < S::VEC; ++i) sum.v[i] = sum.v[i] + shfl(0xffffffffu, got[i], s * S::G + li, WARP);
-        }
+                for (int i = 0; i < S::VEC; ++i) sum.v[i] = sum.v[i] + sm.head[s][li * S::VEC + i];
+        __syncthreads();
     }
-    if (sub != 0 || !lane_on) return;
+    if (g != 0 || !lane_on) return;
 #pragma unroll
     for (int i = 0; i < S::VEC; ++i) sum.v[i] = sum.v[i] + sm.crossing[li * S::VEC + i];
     write_c<O, C, S::VEC>(c, tile.lo, j, sum, alpha, beta, read_c);
@@ -406,7 +405,7 @@ __device__ void tiles(const SpmmTilesParams& p) {
         flags::release_fence();
         __syncthreads();
         if (threadIdx.x == 0 && p.tiles.count > 1) flags::raise(ready_flag(p.tiles, tile.t, slice, slices), p.tiles.epoch);
-        if (threadIdx.x < WARP && crossing_row_ends_here(sm, tile))
+        if (crossing_row_ends_here(sm, tile))  // the same for the whole block
             finish_crossing_row<V, O, C, I>(p.tiles, a, sm, tile, slice, slices, c, p.shape.n, alpha, beta, read_c);
     }
 }
