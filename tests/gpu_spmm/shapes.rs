@@ -73,13 +73,14 @@ pub fn sparsity_patterns_cases() -> Vec<Case> {
     push(&mut cases, Case { pattern: Pattern::HeavyRow(20000), order_b: ROW, ..Case::new(Fmt::Bsr(ROW), (64, 40000, 5)) }, 8000);
     // The same row across the 78 tiles (of 256 entries) of the tile kernel, with three 32-column
     // slices, or a last slice of 8 columns (FP32: 8 lanes a group, FP64: 16, 16-bit: 4): the
-    // crossing row waits on a flag per tile and slice, more flags than the finishing warp has
-    // lanes, and adds the partials that the warp's groups loaded side by side. Rows of whole
-    // 16-byte vectors (no padding), so that the tile kernel runs.
+    // crossing row waits on a flag per tile and slice, and the block where it ends adds the
+    // partials its groups loaded side by side, a round per 16 (FP32), 8 or 32 of them; a row of
+    // 40000 (157 tiles) has more flags than the block has threads. Rows of whole 16-byte vectors
+    // (no padding), so that the tile kernel runs.
     let f16: Types = (CUDA_R_16F, CUDA_R_16F, CUDA_R_32F);
     let bf16_f32: Types = (CUDA_R_16BF, CUDA_R_32F, CUDA_R_32F);
-    for (types, n) in [(F32, 96), (F64, 96), (f16, 96), (F32, 72), (f16, 72), (bf16_f32, 96)] {
-        let c = push(&mut cases, Case { pattern: Pattern::HeavyRow(20000), order_b: ROW, order_c: ROW, types, ..Case::new(Fmt::Csr, (64, 20011, n)) }, 8000);
+    for (types, n, row) in [(F32, 96, 20000), (F64, 96, 20000), (f16, 96, 20000), (F32, 72, 40000), (f16, 72, 20000), (bf16_f32, 96, 20000)] {
+        let c = push(&mut cases, Case { pattern: Pattern::HeavyRow(row), order_b: ROW, order_c: ROW, types, ..Case::new(Fmt::Csr, (64, row + 11, n)) }, 8000);
         (c.pad_b, c.pad_c) = (0, 0);
     }
     // Every entry in one column (with opA = T: one row of op(A) holding all 20000).
