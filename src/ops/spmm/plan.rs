@@ -230,12 +230,23 @@ fn pass_width(n: i64) -> u32 {
 /// Blocks of 128 threads resident on an H100 at once (8 per multiprocessor, 132 multiprocessors).
 const RESIDENT_BLOCKS: u64 = 8 * 132;
 
-/// Entries per tile: about one block per resident block when each takes one column slice, a
-/// power of two from 256 to SPMM_TILE_MAX (measured on the H100, session 5: 256-entry tiles suit
-/// small matrices, whose time is a block's latency; 1024 the large ones, where each block's fixed
-/// work of finding and staging its rows must be spread over many entries; 128 won only below
-/// ~20k entries). Depends only on nnz and n, so preprocess and plain calls agree.
-/// `OXSPARSE_SPMM_TILE` overrides it (a power of two from SPMM_TILE_MIN to SPMM_TILE_MAX).
+/// What a tile block's fixed work (finding and staging its rows, combining its groups' pieces,
+/// writing C) costs, in entries of its walk: fitted on the arxiv-sized R-MAT graph, FP32 N = 32,
+/// whose calls took 64 / 55 / 57 us at 256 / 512 / 1024-entry tiles (5 / 3 / 2 waves of blocks;
+/// session 35, bench/NOTES.md).
+const TILE_FIXED_ENTRIES: u64 = 400;
+
+/// Entries per tile, a power of two from 256 to SPMM_TILE_MAX: the size whose blocks (one per tile
+/// and 32-column slice) take the least time, counting whole waves of resident blocks, each as
+/// long as a block's fixed work and its walk of `size` entries. A call of just over a wave of
+/// blocks pays a second wave for a few of them, so this may take larger tiles that fit one wave
+/// (session 35, FP32 N = 32, us: vsp_model1 29.5 -> 24.6 at 512 rather than 256, vsp_sctap1-2b
+/// 25 -> 22, the arxiv-sized graph 58.6 -> 54.9 at 512 rather than 1024; ca-CondMat N = 64 28.6 ->
+/// 24.3), and keeps 256 where every size fits one wave (small matrices, whose time is a block's
+/// latency: pubmed, PGPgiantcompo and film_actor ran 1.1-1.2x slower on 512). Many waves take the
+/// largest tiles. Session 5 had measured 256 for small matrices and 1024 for large ones, and chose
+/// about one tile per resident block. Depends only on nnz and n, so preprocess and plain calls
+/// agree. `OXSPARSE_SPMM_TILE` overrides it (a power of two from SPMM_TILE_MIN to SPMM_TILE_MAX).
 pub fn tile_size(nnz: i64, n: i64) -> u32 {
     use crate::kernels::params::spmm::{SPMM_TILE_MAX, SPMM_TILE_MIN};
     static FORCED: once_cell::sync::Lazy<Option<u32>> = once_cell::sync::Lazy::new(|| {
@@ -244,9 +255,14 @@ pub fn tile_size(nnz: i64, n: i64) -> u32 {
     if let Some(t) = *FORCED {
         return t;
     }
-    let ideal = (nnz.max(1) as u64 * crate::kernels::spmm::tile_slices(n) / RESIDENT_BLOCKS).max(1);
-    let pow2 = 1u64 << (63 - ideal.leading_zeros());
-    pow2.clamp(256, SPMM_TILE_MAX as u64) as u32
+    let slices = crate::kernels::spmm::tile_slices(n);
+    let waves_time = |size: u64| {
+        let blocks = (nnz.max(1) as u64).div_ceil(size).saturating_mul(slices);
+        blocks.div_ceil(RESIDENT_BLOCKS).saturating_mul(TILE_FIXED_ENTRIES + size)
+    };
+    // The smallest of the sizes that take the least time.
+    let sizes = std::iter::successors(Some(256u64), |s| Some(s * 2)).take_while(|&s| s <= SPMM_TILE_MAX as u64);
+    sizes.min_by_key(|&s| waves_time(s)).unwrap_or(256) as u32
 }
 
 /// L2 cache of an H100 (50 MiB), and the share of it the column slices a wave of tile blocks
@@ -552,13 +568,25 @@ mod tests {
     }
 
     #[test]
-    fn tile_size_is_about_one_tile_per_resident_block() {
+    fn tile_size_takes_the_fewest_waves_of_block_time() {
+        if std::env::var("OXSPARSE_SPMM_TILE").is_ok() {
+            return;
+        }
+        // Under a wave at every size (168 blocks of 256): the smallest tiles.
         assert_eq!(tile_size(10_556, 128), 256);
-        // 500k entries x 1 slice / 1056 blocks = 475 -> 256; x 4 slices -> 1903 -> 1024.
-        assert_eq!(tile_size(502_504, 32), 256);
+        assert_eq!(tile_size(88_651, 32), 256);
+        // 1963 blocks of 256 (two waves) against 982 of 512 (one): 512. vsp_model1 (380K, N = 32)
+        // and vsp_sctap1-2b (282K) the same.
+        assert_eq!(tile_size(502_504, 32), 512);
+        assert_eq!(tile_size(379_952, 32), 512);
+        assert_eq!(tile_size(281_662, 32), 512);
+        // The arxiv-sized graph: 5 / 3 / 2 waves at 256 / 512 / 1024, 3 x 912 < 2 x 1424.
+        assert_eq!(tile_size(1_128_870, 32), 512);
+        // Many waves: the largest tiles.
         assert_eq!(tile_size(502_504, 128), 1024);
-        assert_eq!(tile_size(150_000, 128), 512);
         assert_eq!(tile_size(78_000_000, 32), 1024);
+        // One wave of 1024-entry blocks (588) against two of 512 (1172).
+        assert_eq!(tile_size(150_000, 128), 1024);
     }
 
     #[test]
