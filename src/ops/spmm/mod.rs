@@ -128,6 +128,7 @@ pub fn buffer_size(_h: &Handle, call: &Call) -> Result<usize> {
 
 /// `oxsparseSpMM_preprocess`: builds the views and the schedule or tile row table into `buffer`.
 pub fn preprocess(h: &Handle, call: &Call, buffer: u64) -> Result<Option<ActiveBuffer>> {
+    plan::phase("");
     let p = make_plan(call)?;
     report(&p, "preprocess");
     if p.kernel == Kernel::Nothing {
@@ -135,14 +136,19 @@ pub fn preprocess(h: &Handle, call: &Call, buffer: u64) -> Result<Option<ActiveB
     }
     let ws = workspace(&p, buffer)?;
     let token = crate::ops::new_token();
+    plan::phase("plan");
     build_views(h, call, &p, ws)?;
     build_schedule(h, call, &p, ws, token)?;
     build_tile_rows(h, call, &p, ws, token)?;
+    plan::phase("views, schedule and tile rows launched");
     let reordered = build_tensor_core_format(h, call, &p, ws, true)?;
     let choice = match p.tc {
         Some(layout) => spmm_tc::read_choice(h, &layout, ws + p.tc_at as u64)?,
         None => None,
     };
+    if p.tc.is_some() {
+        plan::phase("tensor-core format built and its choice read back");
+    }
     // The CUDA-core kernels: a tile-kernel plan's, or a tensor-core plan's whose build chose CUDA
     // cores (so that a tensor-op math mode is never slower than the default there).
     let cuda_cores = match p.kernel {
@@ -152,6 +158,7 @@ pub fn preprocess(h: &Handle, call: &Call, buffer: u64) -> Result<Option<ActiveB
     };
     let rows = if cuda_cores { row_kernel::choose_row_kernel(h, call, &p, ws, token)? } else { RowKernel::Tiles };
     let allocation = if p.tc.is_some() || rows != RowKernel::Tiles { crate::ops::allocation_id(h, buffer) } else { None };
+    plan::phase("the rest");
     Ok(Some(ActiveBuffer { buffer, signature: signature(call, &p), token, allocation, tc: TcState { choice, reordered }, rows }))
 }
 

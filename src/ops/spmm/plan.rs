@@ -553,6 +553,23 @@ pub fn print_enabled() -> bool {
     *ON
 }
 
+/// With `OXSPARSE_PRINT_PLAN=1`, preprocess also prints the host time of each of its phases (the
+/// time since the thread's previous mark; an empty label only sets the mark). The phases that wait
+/// for the GPU include the work queued before them.
+pub fn phase(label: &str) {
+    use std::cell::Cell;
+    use std::time::Instant;
+    thread_local!(static LAST: Cell<Option<Instant>> = const { Cell::new(None) });
+    if !print_enabled() {
+        return;
+    }
+    let now = Instant::now();
+    if let (false, Some(last)) = (label.is_empty(), LAST.with(Cell::get)) {
+        eprintln!("oxsparse: SpMM preprocess phase: {label}: {:.1} us", (now - last).as_secs_f64() * 1e6);
+    }
+    LAST.with(|l| l.set(Some(Instant::now())));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -31,6 +31,7 @@ pub(super) fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, toke
     }
     let lp = SpmmLongestRowParams { a: rows(call, p, ws), m: p.dims.m, longest: ws + p.schedule_at as u64 + at as u64 };
     let longest = k::longest_row(h, &lp, p.index)? as i64;
+    plan::phase("longest row measured (a wait)");
     let (m, nnz) = (p.dims.m, call.a.nnz);
     if plan::print_enabled() {
         eprintln!("oxsparse: SpMM preprocess: longest row {longest} entries, mean {:.1}", nnz as f64 / m.max(1) as f64);
@@ -130,7 +131,9 @@ fn build_split_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, (at, slots): (u6
     let Some((begins, ends)) = read_rows(h, call, p, ws)? else { return Ok(RowKernel::Tiles) };
     let groups = shape.groups_per_block(p.types.ab) as usize;
     let runs = shape.slices(p.dims.n).max(1) * p.dims.batches.max(1) as u64;
-    let Some((table, blocks, piece)) = split_rows::build_one_wave(&begins, &ends, groups, pieces, (runs, k::short_rows_wave(h)), slots) else {
+    let built = split_rows::build_one_wave(&begins, &ends, groups, pieces, (runs, k::short_rows_wave(h)), slots);
+    plan::phase("split-row table built");
+    let Some((table, blocks, piece)) = built else {
         // Forced onto a matrix whose plan kept room only for whole rows in another order (its
         // rows too short on average for split rows, row_order.rs): the tiles, as for a matrix
         // with no room at all. Unforced, the room is sized for the table: a planner bug.
@@ -146,6 +149,7 @@ fn build_split_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, (at, slots): (u6
         return Err(crate::error::Error::Internal("split-row table of no blocks".into()));
     }
     kernels::vector_ops::copy_to_device_and_wait(h, at, &split_rows::to_bytes(token, &table))?;
+    plan::phase("split-row table uploaded (a wait)");
     Ok(RowKernel::SplitRows { blocks, shape })
 }
 
@@ -156,6 +160,7 @@ fn build_warp_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Re
     let Some(layout) = p.warp_rows else { return Ok(None) };
     let Some((begins, ends)) = read_rows(h, call, p, ws)? else { return Ok(None) };
     let table = warp_rows::build(&begins, &ends, warp_rows::PIECE, warp_rows::whole_max(call.a.nnz));
+    plan::phase("warp-row table built");
     if !warp_rows::fits_room(&table, layout.room) || table.items.len() > i32::MAX as usize || table.adds.len() > i32::MAX as usize {
         return Ok(None);
     }
@@ -163,6 +168,7 @@ fn build_warp_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Re
         eprintln!("oxsparse: SpMM preprocess: warp rows, {} items, {} split rows, {} partial rows", table.items.len(), table.adds.len(), table.partial_rows);
     }
     kernels::vector_ops::copy_to_device_and_wait(h, ws + p.warp_rows_at as u64, &warp_rows::to_bytes(token, &table, layout.counters_at, p.dims.n, p.types.ab))?;
+    plan::phase("warp-row table uploaded (a wait)");
     Ok(Some(RowKernel::WarpRows { items: table.items.len() as u32, adds: table.adds.len() as u32 }))
 }
 
@@ -177,6 +183,7 @@ fn read_rows(h: &Handle, call: &Call, p: &Plan, ws: u64) -> Result<Option<(Vec<i
     let index_bytes = p.index.size_bytes() as usize;
     let mut bytes = vec![0u8; (p.dims.m as usize + 1) * index_bytes];
     kernels::vector_ops::copy_to_host_and_wait(h, a.offsets, &mut bytes)?;
+    plan::phase("row offsets read back (a wait)");
     let (begins, ends) = split_rows::rows_from_offsets(&bytes, index_bytes, a.base);
     let nnz = call.a.nnz;
     Ok((!begins.iter().zip(&ends).any(|(&b, &e)| b < 0 || b > e || e > nnz)).then_some((begins, ends)))
@@ -204,17 +211,21 @@ fn order_short_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, split_at: Option
     let index_bytes = p.index.size_bytes() as usize;
     let mut bytes = vec![0u8; call.a.nnz as usize * index_bytes];
     kernels::vector_ops::copy_to_host_and_wait(h, a.cols, &mut bytes)?;
+    plan::phase("column indices read back (a wait)");
     let column = |c: i64| if (0..d.k).contains(&(c - a.base)) { (c - a.base) as u32 } else { u32::MAX };
     let cols: Vec<u32> = match index_bytes {
         4 => bytes.chunks_exact(4).map(|c| column(i32::from_ne_bytes(c.try_into().unwrap()) as i64)).collect(),
         _ => bytes.chunks_exact(8).map(|c| column(i64::from_ne_bytes(c.try_into().unwrap()))).collect(),
     };
     let structure = row_order::Structure { begins, ends, cols, k: d.k as usize };
-    let Some(order) = row_order::choose(&structure, d.n as u64 * p.types.ab.size_bytes()) else { return Ok(None) };
+    let chosen = row_order::choose(&structure, d.n as u64 * p.types.ab.size_bytes());
+    plan::phase("row order modelled");
+    let Some(order) = chosen else { return Ok(None) };
     let (table, blocks) = split_rows::whole_rows(&order, &structure.begins, &structure.ends, groups);
     if table.len() as i64 > slots || blocks == 0 {
         return Err(crate::error::Error::Internal(format!("row-order table of {} slots over its room of {slots}", table.len())));
     }
     kernels::vector_ops::copy_to_device_and_wait(h, ws + p.schedule_at as u64 + at as u64, &split_rows::to_bytes(token, &table))?;
+    plan::phase("row-order table uploaded (a wait)");
     Ok(Some(RowKernel::SplitRows { blocks, shape }))
 }
