@@ -4,15 +4,11 @@ settings. Per case: both default times and the best setting's where it beats bot
 per setting, its geometric-mean time against the default's (the control's is the noise); per
 variant, geometric-mean speedups of the default and of the oracle (the best of every run but the
 control)."""
-import json, math, sys
+import math, sys
 
-runs = {}
-for a in sys.argv[1:]:
-    label, path = a.rsplit("=", 1)
-    try:
-        runs[label] = json.load(open(path))
-    except (OSError, ValueError) as e:
-        print(f"{label}: unreadable ({e})")
+from oracle_runs import load
+
+runs = load(sys.argv[1:])
 times, cusparse = {}, {}
 for label, d in runs.items():
     for r in d["results"]:

@@ -12,9 +12,12 @@ cd "$(dirname "$0")/../.."
 out=${OUT:-/tmp/oxsparse-out}; mkdir -p "$out"
 work=$(mktemp -d)
 args=(--ops SpMM --rmat-set ${LAB_RMAT:-none} --matrices "${MATRICES_DIR:?}" --runs ${LAB_RUNS:-20} --passes 1 ${LAB_ARGS:---spmm-precisions FP32})
-settings=(default "OXSPARSE_SPMM_KERNEL=short_rows" "OXSPARSE_SPMM_KERNEL=split_rows" "OXSPARSE_SPMM_KERNEL=warp_rows"
-          "OXSPARSE_SPMM_KERNEL=tiles" "OXSPARSE_SPMM_ROW_SHAPE=narrow" "OXSPARSE_SPMM_ROW_SHAPE=wide" "OXSPARSE_SPMM_ROW_SHAPE=x2"
-          "OXSPARSE_SPMM_ROW_SHAPE=wide_x2" control)
+# ORACLE_SETTINGS (space-separated NAME=VALUE) replaces the forced settings below; ORACLE_CUSPARSE=0
+# skips the cuSPARSE run; ORACLE_TABLE names the table script (bench/lab/tile_oracle.sh uses all three).
+forced=(${ORACLE_SETTINGS:-"OXSPARSE_SPMM_KERNEL=short_rows" "OXSPARSE_SPMM_KERNEL=split_rows" "OXSPARSE_SPMM_KERNEL=warp_rows"
+        "OXSPARSE_SPMM_KERNEL=tiles" "OXSPARSE_SPMM_ROW_SHAPE=narrow" "OXSPARSE_SPMM_ROW_SHAPE=wide" "OXSPARSE_SPMM_ROW_SHAPE=x2"
+        "OXSPARSE_SPMM_ROW_SHAPE=wide_x2"})
+settings=(default "${forced[@]}" control)
 files=()
 for s in "${settings[@]}"; do
     f="$work/oracle_${s//[^A-Za-z0-9_]/_}.json"
@@ -25,8 +28,11 @@ for s in "${settings[@]}"; do
     echo "$s: rc $?"
     files+=("$s=$f")
 done
-f="$work/oracle_cusparse.json"
-"$BENCH" "${args[@]}" --json "$f" > /dev/null 2>&1
-echo "cusparse: rc $?"
-python3 bench/lab/planner_oracle.py "cusparse=$f" "${files[@]}" | tee "$out/oracle.txt"
+if [ "${ORACLE_CUSPARSE:-1}" != 0 ]; then
+    f="$work/oracle_cusparse.json"
+    "$BENCH" "${args[@]}" --json "$f" > /dev/null 2>&1
+    echo "cusparse: rc $?"
+    files=("cusparse=$f" "${files[@]}")
+fi
+python3 "${ORACLE_TABLE:-bench/lab/planner_oracle.py}" "${files[@]}" | tee "$out/oracle.txt"
 tar czf "$out/oracle_json.tgz" -C "$work" .

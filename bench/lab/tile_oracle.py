@@ -1,9 +1,11 @@
 """Table for bench/lab/tile_oracle.sh: arguments LABEL=JSON, `default` and `control` the rule's two
-runs, the others forced tile sizes (their labels are the sizes). For plain calls ("no preprocess",
+runs, the others forced tile sizes (labelled by their setting). For plain calls ("no preprocess",
 the tile kernel on every matrix) and preprocessed ones: per variant, each size's geometric-mean
 time against the default's (the control's is the noise); per case, the rule's size and the best
 size where it beats both default runs by more than 7%."""
-import json, math, sys
+import math, sys
+
+from oracle_runs import load
 
 TILE_FIXED, RESIDENT, SLICE, SIZES = 400, 8 * 132, 32, (256, 512, 1024)
 
@@ -15,13 +17,7 @@ def rule(nnz, n, fixed=TILE_FIXED):
     return min(SIZES, key=lambda s: (cost(s), s))
 
 
-runs, meta = {}, {}
-for a in sys.argv[1:]:
-    label, path = a.rsplit("=", 1)
-    try:
-        runs[label] = json.load(open(path))
-    except (OSError, ValueError) as e:
-        print(f"{label}: unreadable ({e})")
+runs, meta = load(sys.argv[1:]), {}
 times = {}  # (kind, input, variant) -> {label: ms}
 for label, d in runs.items():
     for r in d["results"]:
@@ -33,14 +29,14 @@ for label, d in runs.items():
             times.setdefault((kind, r["input"], r["variant"]), {})[label] = alg["median_ms"]
 short = lambda v: v.replace("csr ", "").replace(" (FP32 compute)", "").replace("row-major", "row").replace("col-major", "col")
 geo = lambda xs: math.exp(sum(map(math.log, xs)) / len(xs)) if xs else float("nan")
-labels = [l for l in runs if l not in ("default", "control")]
+labels = [l for l in runs if l not in ("default", "control", "cusparse")]
 for kind in ("plain", "preprocessed"):
     print(f"== {kind} calls: time against the default's, geometric mean per variant")
     by_variant = {}
     for (k, inp, var), t in times.items():
         if k == kind and "default" in t:
             by_variant.setdefault(var, []).append(t)
-    print(f"{'variant':44} " + " ".join(f"{l:>8}" for l in labels + ["control"]) + "  oracle")
+    print(f"{'variant':44} " + " ".join(f"{l.split('=')[-1]:>8}" for l in labels + ["control"]) + "  oracle")
     for var, ts in sorted(by_variant.items()):
         cols = [geo([t[l] / t["default"] for t in ts if l in t]) for l in labels + ["control"]]
         oracle = geo([min([t["default"]] + [t[l] for l in labels if l in t]) / t["default"] for t in ts])
@@ -57,4 +53,4 @@ for (k, inp, var), t in sorted(times.items(), key=lambda kv: (kv[0][2], kv[0][1]
     nnz, n = meta[(inp, var)]
     if bx < 0.93 * min(d, c):
         print(f"{inp[:28]:28} {short(var):22} nnz {nnz:9d} rule {rule(nnz, n):5d}  default {d*1e3:7.1f} control {c*1e3:7.1f}  "
-              + " ".join(f"{l}:{forced[l]*1e3:.1f}" for l in labels if l in forced))
+              + " ".join(f"{l.split('=')[-1]}:{forced[l]*1e3:.1f}" for l in labels if l in forced))
