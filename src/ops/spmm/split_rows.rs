@@ -227,10 +227,10 @@ impl Lengths {
     /// early only for a row of more pieces than it has slots left, so every block but the last
     /// holds at least groups - (the most pieces of a row) + 1 of them.
     fn blocks(&self, groups: usize, piece: i64) -> (u64, u64) {
-        let t = Table { slots: Vec::new(), len: 0, keep: false, groups, piece, used: 0 };
+        let cutting = Cutting { piece, groups };
         let (mut pieces, mut most) = (0u64, 1u64);
         for &(len, rows) in &self.rows {
-            let cut = t.cut(len).1 as u64;
+            let cut = cutting.cut(len).1 as u64;
             pieces += cut * rows;
             most = most.max(cut);
         }
@@ -257,13 +257,14 @@ fn count(scratch: &mut Scratch, begins: &[i64], ends: &[i64], groups: usize, pie
 fn lay_out(scratch: &mut Scratch, begins: &[i64], ends: &[i64], groups: usize, piece: i64, keep: bool) -> Table {
     assert_eq!(begins.len(), ends.len());
     assert!((MIN_PIECE..=PIECE).contains(&piece));
-    let mut t = Table { slots: Vec::new(), len: 0, keep, groups, piece, used: 0 };
+    let cutting = Cutting { piece, groups };
+    let mut t = Table { slots: Vec::new(), len: 0, keep, cutting, used: 0 };
     if keep {
         t.slots.reserve(begins.len() + groups);
     }
     let len = |r: usize| (ends[r] - begins[r]).max(0);
     let Scratch { order, start } = scratch;
-    longest_chains_first(begins.len(), |r| t.chain(len(r)), order, start);
+    longest_chains_first(begins.len(), |r| cutting.chain(len(r)), order, start);
     for &r in order.iter() {
         let r = r as usize;
         t.place(r as u64, begins[r], len(r));
@@ -397,34 +398,43 @@ struct Table {
     /// Slots laid out (those in `slots` where `keep`).
     len: usize,
     keep: bool,
-    groups: usize,
-    piece: i64,
+    cutting: Cutting,
     /// Slots used in the open block.
     used: usize,
 }
 
-impl Table {
+/// How rows are cut for groups of a block: into pieces of at most `piece` entries, no more than
+/// `groups` of them.
+#[derive(Clone, Copy)]
+struct Cutting {
+    piece: i64,
+    groups: usize,
+}
+
+impl Cutting {
     /// Pieces of a row of `len` entries.
-    fn pieces(&self, len: i64) -> usize {
+    fn pieces(self, len: i64) -> usize {
         if len <= self.piece { 1 } else { (ceil_div(len, self.piece) as usize).min(self.groups) }
     }
 
     /// Entries of the longest piece of a row of `len` entries: its group's chain.
-    fn chain(&self, len: i64) -> i64 {
+    fn chain(self, len: i64) -> i64 {
         ceil_div(len, self.pieces(len) as i64)
     }
 
     /// A row of `len` entries in pieces of `per` entries: (per, pieces). A row cut into one piece
     /// per group of a block may need fewer than that to cover it (33 entries over 8 groups: 7
     /// pieces of 5), and takes no empty one.
-    fn cut(&self, len: i64) -> (i64, usize) {
+    fn cut(self, len: i64) -> (i64, usize) {
         let per = ceil_div(len, self.pieces(len) as i64).max(1);
         (per, (ceil_div(len, per) as usize).max(1))
     }
+}
 
+impl Table {
     fn place(&mut self, row: u64, begin: i64, len: i64) {
-        let (per, pieces) = self.cut(len);
-        if self.used + pieces > self.groups {
+        let (per, pieces) = self.cutting.cut(len);
+        if self.used + pieces > self.cutting.groups {
             self.close_block();
         }
         if self.keep {
@@ -442,7 +452,7 @@ impl Table {
     /// Fills the open block with idle slots.
     fn close_block(&mut self) {
         if self.used > 0 {
-            self.len += self.groups - self.used;
+            self.len += self.cutting.groups - self.used;
             if self.keep {
                 self.slots.resize(self.len, [0, 0]);
             }
