@@ -567,6 +567,7 @@ pub fn phase(label: &str) {
     if let (false, Some(last)) = (label.is_empty(), LAST.with(Cell::get)) {
         eprintln!("oxsparse: SpMM preprocess phase: {label}: {:.1} us", (now - last).as_secs_f64() * 1e6);
     }
+    // The mark is taken after the print, so that the next phase does not count it.
     LAST.with(|l| l.set(Some(Instant::now())));
 }
 
