@@ -375,6 +375,63 @@ pub fn longest_row(h: &Handle, p: &SpmmLongestRowParams, index: IndexType) -> Re
     Ok(u64::from_ne_bytes(word))
 }
 
+/// Preprocess (the row-order model): op(A)'s sampled entries (`SpmmRowSampleParams`), counted and
+/// written on the GPU and read back (waits; the caller must not be capturing a graph). `scratch`
+/// is `scratch_bytes` of the caller's workspace, free until preprocess writes its table there: the
+/// counts, then the offsets (a u32 per row and one more) and the columns, as many rows at a time
+/// as fit. Returns each row's sampled columns (row r's at `offsets[r] .. offsets[r + 1]` of the
+/// columns), or None when the scratch cannot hold the offsets and one row's columns, or the
+/// sample outgrows 32-bit offsets.
+pub fn row_sample(h: &Handle, p: &SpmmRowSampleParams, m: i64, index: IndexType, scratch: u64, scratch_bytes: usize) -> Result<Option<(Vec<usize>, Vec<u32>)>> {
+    let m = m.max(0) as usize;
+    let offsets_bytes = (m + 1) * 4;
+    let ids_at = offsets_bytes.next_multiple_of(16);
+    if scratch_bytes < ids_at + 4 {
+        return Ok(None);
+    }
+    let capacity = (scratch_bytes - ids_at) / 4;
+    let name = kernel_name!("oxs_spmm_row_sample_{}", index_suffix(index));
+    let grid = |rows: usize| (rows.max(1) as u64).div_ceil(BLOCK as u64).min(MAX_GRID as u64) as u32;
+    // Pass 1: the counts, over the offsets' room.
+    let mut bytes = vec![0u8; m * 4];
+    if m > 0 {
+        launch(h, "spmm_row_sample", &name, (grid(m), 1, 1), BLOCK, 0, &SpmmRowSampleParams { first_row: 0, rows: m as i64, counts: scratch, ids: 0, ..*p })?;
+        super::vector_ops::copy_to_host_and_wait(h, scratch, &mut bytes)?;
+    }
+    let mut offsets = Vec::with_capacity(m + 1);
+    offsets.push(0usize);
+    for c in bytes.chunks_exact(4) {
+        offsets.push(offsets.last().unwrap() + u32::from_ne_bytes(c.try_into().unwrap()) as usize);
+    }
+    let total = offsets[m];
+    if total > u32::MAX as usize {
+        return Ok(None);
+    }
+    // Pass 2: the columns, as many rows at a time as the room after the offsets holds.
+    let words: Vec<u8> = offsets.iter().flat_map(|&o| (o as u32).to_ne_bytes()).collect();
+    super::vector_ops::copy_to_device_and_wait(h, scratch, &words)?;
+    let mut ids = Vec::with_capacity(total);
+    let mut first = 0usize;
+    while first < m {
+        // The most rows from `first` whose columns fit.
+        let last = offsets.partition_point(|&o| o <= offsets[first] + capacity) - 1;
+        if last == first && offsets[first + 1] > offsets[first] {
+            return Ok(None);
+        }
+        let last = last.max(first + 1).min(m);
+        let (from, to) = (offsets[first], offsets[last]);
+        if to > from {
+            let rows = last - first;
+            launch(h, "spmm_row_sample", &name, (grid(rows), 1, 1), BLOCK, 0, &SpmmRowSampleParams { first_row: first as i64, rows: rows as i64, offsets: scratch, ids: scratch + ids_at as u64, first_id: from as u64, ..*p })?;
+            bytes.resize((to - from) * 4, 0);
+            super::vector_ops::copy_to_host_and_wait(h, scratch + ids_at as u64, &mut bytes)?;
+            ids.extend(bytes.chunks_exact(4).map(|c| u32::from_ne_bytes(c.try_into().unwrap())));
+        }
+        first = last;
+    }
+    Ok(Some((offsets, ids)))
+}
+
 /// Builds the long-row schedule: zeroes its two counters, then lists the long rows.
 pub fn find_long_rows(h: &Handle, p: &SpmmFindLongParams, index: IndexType, batches: u32) -> Result<()> {
     {

@@ -49,6 +49,18 @@ pub fn positions(rng: &mut Rng, rows: i64, cols: i64, pattern: Pattern) -> Vec<(
                 out.extend((first..(first + width).min(cols)).map(|c| (r, c)));
             }
         }
+        Pattern::ShuffledMesh(width) => {
+            // The band renumbered by one permutation for rows and columns alike (square only).
+            let mut stored: Vec<i64> = (0..rows).collect();
+            shuffle(rng, &mut stored);
+            let mut position = vec![0i64; rows as usize];
+            stored.iter().enumerate().for_each(|(i, &band_row)| position[band_row as usize] = i as i64);
+            for r in 0..rows {
+                let centre = stored[r as usize];
+                let first = (centre - width / 2).clamp(0, (rows - width).max(0));
+                out.extend((first..(first + width).min(rows)).map(|c| (r, position[c as usize])));
+            }
+        }
         Pattern::Skewed(max) => {
             let mut rank: Vec<i64> = (0..rows).collect();
             shuffle(rng, &mut rank);

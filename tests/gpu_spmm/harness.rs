@@ -62,6 +62,9 @@ pub enum Pattern {
     /// A band of this many entries a row around the diagonal, its rows stored in a shuffled
     /// order: rows that share B rows lie far apart as stored (the row-order model's case).
     ShuffledBand(i64),
+    /// The band with rows and columns renumbered by one shuffle (square: a mesh numbered without
+    /// locality), whose own graph the row-order model walks.
+    ShuffledMesh(i64),
 }
 
 /// Batch counts of A, B and C; `shared` gives CSR batches one row-offsets array (stride 0).

@@ -76,17 +76,18 @@ fn preprocess_chooses_by_the_longest_row() {
 }
 
 /// Whole short rows in breadth-first order (src/ops/spmm/row_order.rs): a band whose rows are
-/// stored shuffled, op(B) over the model's 40 MB of L2 (FP32 90000 x 128, FP64 45000 x 128), so
+/// stored shuffled (the graph of rows and columns orders it) and one renumbered as a mesh (its
+/// own graph does), op(B) over the model's 40 MB of L2 (FP32 90000 x 128, FP64 45000 x 128), so
 /// preprocess runs the short-row kernel over a table of whole rows in another order; the result
 /// against the reference, and bitwise the same on a second call.
 #[test]
 fn rows_in_breadth_first_order_match_the_reference() {
     let f64s = VECTORISED_TYPES[1];
-    let cases: Vec<Case> = [(F32, 90_000i64), (f64s, 45_000)]
+    let cases: Vec<Case> = [(F32, 90_000i64, Pattern::ShuffledBand(4)), (f64s, 45_000, Pattern::ShuffledBand(4)), (F32, 90_000, Pattern::ShuffledMesh(5))]
         .into_iter()
         .enumerate()
-        .map(|(i, (types, size))| {
-            let case = Case { types, pattern: Pattern::ShuffledBand(4), order_b: ROW, order_c: ROW, preprocess: true, ..Case::new(Fmt::Csr, (size, size, 128)) };
+        .map(|(i, (types, size, pattern))| {
+            let case = Case { types, pattern, order_b: ROW, order_c: ROW, preprocess: true, ..Case::new(Fmt::Csr, (size, size, 128)) };
             Case { pad_b: 0, pad_c: 0, ..vary(case, 22_000 + i) }
         })
         .collect();

@@ -112,6 +112,27 @@ pub struct SpmmLongestRowParams {
     pub longest: u64,
 }
 
+/// `oxs_spmm_row_sample_*` (preprocess, the row-order model; kernels/spmm_row_sample.cu): the
+/// entries of op(A)'s rows `first_row .. first_row + rows` (batch 0) whose column c, within [0, k),
+/// the model follows: `(c * hash_multiplier) >> 40 & hash_mask == 0` (src/ops/spmm/row_order.rs).
+/// With `ids` 0 each row's count goes to the u32 at `counts` + 4 (r - first_row); else row r's
+/// columns, in stored order, go to the u32s at `ids` from `offsets[r] - first_id` (`offsets`: a
+/// u32 per row of op(A), the counts' running sum).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpmmRowSampleParams {
+    pub a: SpmmRows,
+    pub first_row: i64,
+    pub rows: i64,
+    pub k: i64,
+    pub hash_multiplier: u64,
+    pub hash_mask: u64,
+    pub counts: u64,
+    pub offsets: u64,
+    pub ids: u64,
+    pub first_id: u64,
+}
+
 /// `oxs_spmm_find_long_*`: lists the rows longer than `sched.long_row` and their chunks.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -191,9 +191,11 @@ fn read_rows(h: &Handle, call: &Call, p: &Plan, ws: u64) -> Result<Option<(Vec<i
 
 /// Whole short rows in breadth-first order (row_order.rs), when op(B) outgrows L2, the plan has
 /// room for the table, C is not a column-major one that whole rows write themselves (through
-/// shared memory, by runs of consecutive rows), and the model finds the order worth it: reads A's
-/// structure back (a wait), uploads a table of whole rows in that order, and returns the split-row
-/// kernel over it with the whole-row shape. None keeps the rows as stored.
+/// shared memory, by runs of consecutive rows), and the model finds the order worth it: reads
+/// op(A)'s row offsets and the model's sample back (waits), all its columns only where the sample
+/// says an order may pay, uploads a table of whole rows in that order, and returns the split-row
+/// kernel over it with the whole-row shape. None keeps the rows as stored, as do rows that are
+/// not consecutive ranges of the entries (undefined input).
 fn order_short_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, split_at: Option<(usize, i64)>, token: u64) -> Result<Option<RowKernel>> {
     let d = p.dims;
     let Some((at, slots)) = split_at else { return Ok(None) };
@@ -207,20 +209,40 @@ fn order_short_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, split_at: Option
         return Ok(None);
     }
     let Some((begins, ends)) = read_rows(h, call, p, ws)? else { return Ok(None) };
-    let a = rows(call, p, ws);
-    let index_bytes = p.index.size_bytes() as usize;
-    let mut bytes = vec![0u8; call.a.nnz as usize * index_bytes];
-    kernels::vector_ops::copy_to_host_and_wait(h, a.cols, &mut bytes)?;
-    plan::phase("column indices read back (a wait)");
-    let column = |c: i64| if (0..d.k).contains(&(c - a.base)) { (c - a.base) as u32 } else { u32::MAX };
-    let cols: Vec<u32> = match index_bytes {
-        4 => bytes.chunks_exact(4).map(|c| column(i32::from_ne_bytes(c.try_into().unwrap()) as i64)).collect(),
-        _ => bytes.chunks_exact(8).map(|c| column(i64::from_ne_bytes(c.try_into().unwrap()))).collect(),
+    if !row_order::contiguous(&begins, &ends) {
+        return Ok(None);
+    }
+    let row_bytes = d.n as u64 * p.types.ab.size_bytes();
+    let mut columns = ColumnReader { h, call, p, ws, bytes: Vec::new() };
+    let chosen = if row_order::forced() == Some(true) {
+        let structure = columns.structure(begins, ends)?;
+        row_order::choose(&structure, row_bytes).map(|order| (order, structure))
+    } else {
+        // The model's sample first, found on the GPU in the table's room (else read a chunk at a
+        // time); all the columns only when the stored order misses enough for an order to be
+        // worth making (mdual, not wave_squared_2hop).
+        let room = ws + p.schedule_at as u64 + at as u64;
+        let sample = match sample_on_gpu(h, call, p, ws, room, slots as usize * split_rows::SLOT_BYTES)? {
+            Some(sample) => sample,
+            None => row_order::Sample::by_chunks(&begins, &ends, d.k as usize, COLUMN_CHUNK, |first, cols| columns.read(first, cols))?,
+        };
+        plan::phase("row-order sample read back (waits)");
+        match row_order::stored_misses_to_save(&sample, row_bytes) {
+            None => None,
+            Some(stored) => {
+                let structure = columns.structure(begins, ends)?;
+                plan::phase("column indices read back (waits)");
+                row_order::order_if_worth(&structure, &sample, row_bytes, stored).map(|(walk, order)| {
+                    if plan::print_enabled() {
+                        eprintln!("oxsparse: SpMM preprocess: rows in breadth-first order ({walk:?})");
+                    }
+                    (order, structure)
+                })
+            }
+        }
     };
-    let structure = row_order::Structure { begins, ends, cols, k: d.k as usize };
-    let chosen = row_order::choose(&structure, d.n as u64 * p.types.ab.size_bytes());
     plan::phase("row order modelled");
-    let Some(order) = chosen else { return Ok(None) };
+    let Some((order, structure)) = chosen else { return Ok(None) };
     let (table, blocks) = split_rows::whole_rows(&order, &structure.begins, &structure.ends, groups);
     if table.len() as i64 > slots || blocks == 0 {
         return Err(crate::error::Error::Internal(format!("row-order table of {} slots over its room of {slots}", table.len())));
@@ -228,4 +250,59 @@ fn order_short_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, split_at: Option
     kernels::vector_ops::copy_to_device_and_wait(h, ws + p.schedule_at as u64 + at as u64, &split_rows::to_bytes(token, &table))?;
     plan::phase("row-order table uploaded (a wait)");
     Ok(Some(RowKernel::SplitRows { blocks, shape }))
+}
+
+/// The row-order model's sample found on the GPU (`kernels::spmm::row_sample`) in the
+/// `room_bytes` at `room`, or None when it does not fit there.
+fn sample_on_gpu(h: &Handle, call: &Call, p: &Plan, ws: u64, room: u64, room_bytes: usize) -> Result<Option<row_order::Sample>> {
+    let (multiplier, mask) = row_order::SAMPLE_HASH;
+    let params = SpmmRowSampleParams { a: rows(call, p, ws), k: p.dims.k, hash_multiplier: multiplier, hash_mask: mask, ..Default::default() };
+    let found = k::row_sample(h, &params, p.dims.m, p.index, room, room_bytes)?;
+    Ok(found.map(|(offsets, cols)| row_order::Sample::of_followed(p.dims.k as usize, &offsets, &cols)))
+}
+
+/// Entries of op(A)'s columns read back at a time for the row-order model: through one buffer of
+/// 1-2 MB, where a whole read took a second buffer of all the columns' bytes (wave_squared_2hop:
+/// 44 MB; its read back took 16-22 ms on the H100's host, session 37).
+const COLUMN_CHUNK: usize = 1 << 18;
+
+/// Reads op(A)'s columns back for the row-order model, through one reused buffer.
+struct ColumnReader<'a> {
+    h: &'a Handle,
+    call: &'a Call<'a>,
+    p: &'a Plan,
+    ws: u64,
+    bytes: Vec<u8>,
+}
+
+impl ColumnReader<'_> {
+    /// Columns `first ..` into `cols` (a wait), as columns of op(B): u32::MAX for one outside
+    /// [0, k).
+    fn read(&mut self, first: usize, cols: &mut [u32]) -> Result<()> {
+        let a = rows(self.call, self.p, self.ws);
+        let index_bytes = self.p.index.size_bytes() as usize;
+        self.bytes.resize(cols.len() * index_bytes, 0);
+        kernels::vector_ops::copy_to_host_and_wait(self.h, a.cols + (first * index_bytes) as u64, &mut self.bytes)?;
+        let k = self.p.dims.k;
+        let column = |c: i64| if (0..k).contains(&(c - a.base)) { (c - a.base) as u32 } else { u32::MAX };
+        match index_bytes {
+            4 => cols.iter_mut().zip(self.bytes.chunks_exact(4)).for_each(|(c, b)| *c = column(i32::from_ne_bytes(b.try_into().unwrap()) as i64)),
+            _ => cols.iter_mut().zip(self.bytes.chunks_exact(8)).for_each(|(c, b)| *c = column(i64::from_ne_bytes(b.try_into().unwrap()))),
+        }
+        Ok(())
+    }
+
+    /// op(A)'s whole structure, over its contiguous rows (columns before the first row's stay
+    /// u32::MAX; no row reads them).
+    fn structure(&mut self, begins: Vec<i64>, ends: Vec<i64>) -> Result<row_order::Structure> {
+        let (first, last) = (begins.first().copied().unwrap_or(0) as usize, ends.last().copied().unwrap_or(0) as usize);
+        let mut cols = vec![u32::MAX; last];
+        let mut at = first;
+        while at < last {
+            let n = (last - at).min(COLUMN_CHUNK);
+            self.read(at, &mut cols[at..at + n])?;
+            at += n;
+        }
+        Ok(row_order::Structure { begins, ends, cols, k: self.p.dims.k as usize })
+    }
 }
