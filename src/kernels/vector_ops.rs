@@ -121,6 +121,22 @@ pub fn copy_to_device_and_wait(h: &Handle, dst: u64, src: &[u8]) -> Result<()> {
     }
 }
 
+/// Copies each `(dst, src)` part to its device address after the work already on the handle's
+/// stream, and waits once until all have landed. Not for use under graph capture.
+pub fn copy_parts_to_device_and_wait(h: &Handle, parts: &[(u64, &[u8])]) -> Result<()> {
+    super::graph::flush(h)?;
+    let _bound = h.bind()?;
+    let stream = h.cu_stream();
+    // SAFETY: each `dst` holds at least its part's bytes (the caller's workspace layout); the wait
+    // keeps every part borrowed until its copy is complete.
+    unsafe {
+        for (dst, src) in parts.iter().filter(|(_, src)| !src.is_empty()) {
+            result::memcpy_htod_async(*dst, *src, stream).map_err(|e| Error::from_driver("cuMemcpyHtoDAsync", e))?;
+        }
+        result::stream::synchronize(stream).map_err(|e| Error::from_driver("cuStreamSynchronize", e))
+    }
+}
+
 /// Copies `dst.len()` bytes from the device address `src` to `dst` after the work already on the
 /// handle's stream, and waits until they have arrived. While the stream is being captured into a
 /// CUDA graph nothing may wait: the copy becomes a node of the graph and lands when it runs (how

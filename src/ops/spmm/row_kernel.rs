@@ -148,9 +148,16 @@ fn build_split_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, (at, slots): (u6
     if blocks == 0 {
         return Err(crate::error::Error::Internal("split-row table of no blocks".into()));
     }
-    kernels::vector_ops::copy_to_device_and_wait(h, at, &split_rows::to_bytes(token, &table))?;
+    upload_split_table(h, at, token, &table)?;
     plan::phase("split-row table uploaded (a wait)");
     Ok(RowKernel::SplitRows { blocks, shape })
+}
+
+/// Uploads a split-row table (split_rows.rs's, or row order's whole rows) with `token` to `at` (a
+/// wait).
+fn upload_split_table(h: &Handle, at: u64, token: u64, table: &[[u64; 2]]) -> Result<()> {
+    let header = split_rows::header(token);
+    kernels::vector_ops::copy_parts_to_device_and_wait(h, &split_rows::upload_parts(&header, table).map(|(offset, bytes)| (at + offset as u64, bytes)))
 }
 
 /// Reads op(A)'s row offsets back, builds the warp-row table (warp_rows.rs) and uploads it with
@@ -167,7 +174,10 @@ fn build_warp_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Re
     if plan::print_enabled() {
         eprintln!("oxsparse: SpMM preprocess: warp rows, {} items, {} split rows, {} partial rows", table.items.len(), table.adds.len(), table.partial_rows);
     }
-    kernels::vector_ops::copy_to_device_and_wait(h, ws + p.warp_rows_at as u64, &warp_rows::to_bytes(token, &table, layout.counters_at, p.dims.n, p.types.ab))?;
+    let at = ws + p.warp_rows_at as u64;
+    kernels::vector_ops::zero_device(h, at + layout.counters_at as u64, warp_rows::counter_bytes(table.adds.len() as i64, table.partial_rows, p.dims.n, p.types.ab))?;
+    let header = warp_rows::header(token);
+    kernels::vector_ops::copy_parts_to_device_and_wait(h, &warp_rows::upload_parts(&header, &table).map(|(offset, bytes)| (at + offset as u64, bytes)))?;
     plan::phase("warp-row table uploaded (a wait)");
     Ok(Some(RowKernel::WarpRows { items: table.items.len() as u32, adds: table.adds.len() as u32 }))
 }
@@ -247,7 +257,7 @@ fn order_short_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, split_at: Option
     if table.len() as i64 > slots || blocks == 0 {
         return Err(crate::error::Error::Internal(format!("row-order table of {} slots over its room of {slots}", table.len())));
     }
-    kernels::vector_ops::copy_to_device_and_wait(h, ws + p.schedule_at as u64 + at as u64, &split_rows::to_bytes(token, &table))?;
+    upload_split_table(h, ws + p.schedule_at as u64 + at as u64, token, &table)?;
     plan::phase("row-order table uploaded (a wait)");
     Ok(Some(RowKernel::SplitRows { blocks, shape }))
 }
