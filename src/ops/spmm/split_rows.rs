@@ -204,6 +204,40 @@ pub fn build(begins: &[i64], ends: &[i64], groups: usize, piece: i64) -> (Vec<[u
 struct Scratch {
     order: Vec<u32>,
     start: Vec<u32>,
+    /// Each row's chain step (`longest_chains_first`).
+    steps: Vec<u32>,
+    /// `Cutting::cut` by row length (`Cuts`).
+    cuts: Vec<(u32, u32)>,
+}
+
+/// Row lengths below which `Cuts` remembers their cut.
+const CUTS_MEMO: usize = 4096;
+
+/// `Cutting::cut`, remembered per row length below CUTS_MEMO: a walk cut every row two or three
+/// times, each a few 64-bit divisions, which were most of its time (session 37: 520-575 us a walk
+/// over fb100_Cornell5's 18660 rows on the development machine).
+struct Cuts<'a> {
+    cutting: Cutting,
+    memo: &'a mut Vec<(u32, u32)>,
+}
+
+impl<'a> Cuts<'a> {
+    fn new(cutting: Cutting, memo: &'a mut Vec<(u32, u32)>) -> Cuts<'a> {
+        memo.clear();
+        memo.resize(CUTS_MEMO, (0, 0));
+        Cuts { cutting, memo }
+    }
+
+    /// (per, pieces) of a row of `len` entries (`Cutting::cut`; `per` is at least 1, so 0 marks a
+    /// length not yet cut).
+    fn cut(&mut self, len: i64) -> (i64, usize) {
+        let Some(slot) = self.memo.get_mut(len as usize) else { return self.cutting.cut(len) };
+        if slot.0 == 0 {
+            let (per, pieces) = self.cutting.cut(len);
+            *slot = (per as u32, pieces as u32);
+        }
+        (slot.0 as i64, slot.1 as usize)
+    }
 }
 
 /// How many rows have each length, lengths from `cap` on counted together: a row of `cap` =
@@ -263,11 +297,20 @@ fn lay_out(scratch: &mut Scratch, begins: &[i64], ends: &[i64], groups: usize, p
         t.slots.reserve(begins.len() + groups);
     }
     let len = |r: usize| (ends[r] - begins[r]).max(0);
-    let Scratch { order, start } = scratch;
-    longest_chains_first(begins.len(), |r| cutting.chain(len(r)), order, start);
+    let Scratch { order, start, steps, cuts } = scratch;
+    let mut cuts = Cuts::new(cutting, cuts);
+    // A row's chain is its longest piece: `per`, or nothing for an empty row.
+    steps.clear();
+    steps.extend((0..begins.len()).map(|r| {
+        let n = len(r);
+        let chain = if n == 0 { 0 } else { cuts.cut(n).0 };
+        ((chain + CHAIN_STEP - 1) / CHAIN_STEP) as u32
+    }));
+    longest_chains_first(steps, order, start);
     for &r in order.iter() {
         let r = r as usize;
-        t.place(r as u64, begins[r], len(r));
+        let n = len(r);
+        t.place(r as u64, begins[r], n, cuts.cut(n));
     }
     t.close_block();
     t
@@ -298,7 +341,10 @@ pub fn build_within(begins: &[i64], ends: &[i64], groups: usize, piece: i64, slo
 }
 
 fn within(scratch: &mut Scratch, begins: &[i64], ends: &[i64], groups: usize, piece: i64, slots: i64) -> Option<(Vec<[u64; 2]>, u32, i64)> {
-    let (piece, _) = piece_within(scratch, begins, ends, groups, piece, slots)?;
+    // No count where even the most blocks the rows' lengths allow fit the room (one walk of
+    // fb100_Cornell5's two).
+    let (_, most) = Lengths::of(begins, ends, groups).blocks(groups, piece);
+    let piece = if (most * groups as u64) as i64 <= slots { piece } else { piece_within(scratch, begins, ends, groups, piece, slots)?.0 };
     let (table, blocks) = build_with(scratch, begins, ends, groups, piece);
     Some((table, blocks, piece))
 }
@@ -371,23 +417,22 @@ pub fn build_one_wave(begins: &[i64], ends: &[i64], groups: usize, (shortest, fa
     }
 }
 
-/// Rows 0 .. count into `order`, by `chain(row) / CHAIN_STEP` rounded up, longest first, stably (a
-/// counting sort; `start` is its scratch).
-fn longest_chains_first(count: usize, chain: impl Fn(usize) -> i64, order: &mut Vec<u32>, start: &mut Vec<u32>) {
-    let step = |r: usize| ((chain(r) + CHAIN_STEP - 1) / CHAIN_STEP) as usize;
-    let top = (0..count).map(step).max().unwrap_or(0);
+/// Rows 0 .. steps.len() into `order` by their chain's step (`chain / CHAIN_STEP` rounded up),
+/// longest first, stably (a counting sort; `start` is its scratch).
+fn longest_chains_first(steps: &[u32], order: &mut Vec<u32>, start: &mut Vec<u32>) {
+    let top = steps.iter().copied().max().unwrap_or(0) as usize;
     start.clear();
     start.resize(top + 2, 0);
-    for r in 0..count {
-        start[top - step(r) + 1] += 1;
+    for &s in steps {
+        start[top - s as usize + 1] += 1;
     }
     for i in 1..start.len() {
         start[i] += start[i - 1];
     }
     order.clear();
-    order.resize(count, 0);
-    for r in 0..count {
-        let s = &mut start[top - step(r)];
+    order.resize(steps.len(), 0);
+    for (r, &s) in steps.iter().enumerate() {
+        let s = &mut start[top - s as usize];
         order[*s as usize] = r as u32;
         *s += 1;
     }
@@ -417,12 +462,8 @@ impl Cutting {
         if len <= self.piece { 1 } else { (ceil_div(len, self.piece) as usize).min(self.groups) }
     }
 
-    /// Entries of the longest piece of a row of `len` entries: its group's chain.
-    fn chain(self, len: i64) -> i64 {
-        ceil_div(len, self.pieces(len) as i64)
-    }
-
-    /// A row of `len` entries in pieces of `per` entries: (per, pieces). A row cut into one piece
+    /// A row of `len` entries in pieces of `per` entries: (per, pieces); `per` is the longest
+    /// piece, its group's chain. A row cut into one piece
     /// per group of a block may need fewer than that to cover it (33 entries over 8 groups: 7
     /// pieces of 5), and takes no empty one.
     fn cut(self, len: i64) -> (i64, usize) {
@@ -432,8 +473,8 @@ impl Cutting {
 }
 
 impl Table {
-    fn place(&mut self, row: u64, begin: i64, len: i64) {
-        let (per, pieces) = self.cutting.cut(len);
+    /// Places a row of `len` entries from `begin`, cut as `Cutting::cut` cuts it.
+    fn place(&mut self, row: u64, begin: i64, len: i64, (per, pieces): (i64, usize)) {
         if self.used + pieces > self.cutting.groups {
             self.close_block();
         }
