@@ -432,6 +432,16 @@ pub fn row_sample(h: &Handle, p: &SpmmRowSampleParams, m: i64, index: IndexType,
     Ok(Some((offsets, ids)))
 }
 
+/// Preprocess: writes the warp-row table's short-row items (`SpmmWarpRowsShortParams`) on the
+/// handle's stream.
+pub fn warp_rows_short_items(h: &Handle, p: &SpmmWarpRowsShortParams, index: IndexType) -> Result<()> {
+    if p.m <= 0 {
+        return Ok(());
+    }
+    let blocks = (p.m as u64).div_ceil(BLOCK as u64).min(MAX_GRID) as u32;
+    launch(h, "spmm_warp_rows_table", &kernel_name!("oxs_spmm_warp_rows_short_items_{}", index_suffix(index)), (blocks, 1, 1), BLOCK, 0, p)
+}
+
 /// Builds the long-row schedule: zeroes its two counters, then lists the long rows.
 pub fn find_long_rows(h: &Handle, p: &SpmmFindLongParams, index: IndexType, batches: u32) -> Result<()> {
     {

@@ -237,6 +237,23 @@ pub struct SpmmWarpRowsParams {
     pub counters: u64,
 }
 
+/// `oxs_spmm_warp_rows_short_items_*` (preprocess; kernels/spmm_warp_rows_table.cu): the items
+/// of op(A)'s rows of at most `piece` entries (src/ops/spmm/warp_rows.rs `LongPart`): row r's,
+/// `begin | len << 48` and `r`, goes to slot `first_item + r - (long rows before r)` of the 16-byte
+/// slots at `items`, the long rows being the `long_count` u32 row numbers, ascending, at
+/// `long_rows`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpmmWarpRowsShortParams {
+    pub a: SpmmRows,
+    pub m: i64,
+    pub piece: i64,
+    pub long_rows: u64,
+    pub long_count: i64,
+    pub items: u64,
+    pub first_item: i64,
+}
+
 /// The tiles of op(A)'s entries: tile t holds entries `t * size .. min((t + 1) * size, nnz)` of
 /// every batch. A row crossing tile edges leaves partial sums (`n` compute values per batch and
 /// tile): `tail[t]` is the share of the tile where the row starts, `head[t]` the share of a tile

@@ -128,10 +128,11 @@ pub(super) fn split_shape_for_c(p: &Plan, shape: k::RowShape, longest: i64, nnz:
 /// `fallback`. Offsets that do not describe rows within the entries (undefined input) keep the
 /// tiles.
 fn build_split_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, (at, slots): (u64, i64), token: u64, (shape, pieces): (k::RowShape, (i64, i64, bool))) -> Result<RowKernel> {
-    let Some((begins, ends)) = read_rows(h, call, p, ws)? else { return Ok(RowKernel::Tiles) };
+    let Some(offsets) = read_offsets(h, call, p, ws)? else { return Ok(RowKernel::Tiles) };
+    let (begins, ends) = rows_of(&offsets);
     let groups = shape.groups_per_block(p.types.ab) as usize;
     let runs = shape.slices(p.dims.n).max(1) * p.dims.batches.max(1) as u64;
-    let built = split_rows::build_one_wave(&begins, &ends, groups, pieces, (runs, k::short_rows_wave(h)), slots);
+    let built = split_rows::build_one_wave(begins, ends, groups, pieces, (runs, k::short_rows_wave(h)), slots);
     plan::phase("split-row table built");
     let Some((table, blocks, piece)) = built else {
         // Forced onto a matrix whose plan kept room only for whole rows in another order (its
@@ -160,32 +161,52 @@ fn upload_split_table(h: &Handle, at: u64, token: u64, table: &[[u64; 2]]) -> Re
     kernels::vector_ops::copy_parts_to_device_and_wait(h, &split_rows::upload_parts(&header, table).map(|(offset, bytes)| (at + offset as u64, bytes)))
 }
 
-/// Reads op(A)'s row offsets back, builds the warp-row table (warp_rows.rs) and uploads it with
-/// `token` to the plan's region (both copies wait for the GPU). None (keep choosing) when the
-/// offsets do not describe rows within the entries or the table outgrows its room.
+/// Reads op(A)'s row offsets back, lays out the warp-row table's long rows (warp_rows.rs) and
+/// uploads them with `token` to the plan's region (a wait), then has the GPU write the short rows'
+/// items after them (`kernels::spmm::warp_rows_short_items`, reading the long rows' list from the
+/// partial rows' room, free until a call). None (keep choosing) when the offsets do not describe
+/// rows within the entries or the table outgrows its room.
 fn build_warp_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Result<Option<RowKernel>> {
     let Some(layout) = p.warp_rows else { return Ok(None) };
-    let Some((begins, ends)) = read_rows(h, call, p, ws)? else { return Ok(None) };
-    let table = warp_rows::build(&begins, &ends, warp_rows::PIECE, warp_rows::whole_max(call.a.nnz));
-    plan::phase("warp-row table built");
-    if !warp_rows::fits_room(&table, layout.room) || table.items.len() > i32::MAX as usize || table.adds.len() > i32::MAX as usize {
+    let Some(offsets) = read_offsets(h, call, p, ws)? else { return Ok(None) };
+    let (begins, ends) = rows_of(&offsets);
+    let part = warp_rows::long_part(begins, ends, warp_rows::PIECE, warp_rows::whole_max(call.a.nnz));
+    plan::phase("warp-row table's long rows laid out");
+    let (items, t) = (part.items(), &part.table);
+    let long_rows: Vec<u8> = part.long_rows.iter().flat_map(|r| r.to_ne_bytes()).collect();
+    if !warp_rows::fits_room(items, t, layout.room) || long_rows.len() > layout.bytes - layout.partials_at {
         return Ok(None);
     }
     if plan::print_enabled() {
-        eprintln!("oxsparse: SpMM preprocess: warp rows, {} items, {} split rows, {} partial rows", table.items.len(), table.adds.len(), table.partial_rows);
+        eprintln!("oxsparse: SpMM preprocess: warp rows, {items} items, {} split rows, {} partial rows", t.adds.len(), t.partial_rows);
     }
     let at = ws + p.warp_rows_at as u64;
-    kernels::vector_ops::zero_device(h, at + layout.counters_at as u64, warp_rows::counter_bytes(table.adds.len() as i64, table.partial_rows, p.dims.n, p.types.ab))?;
+    let long_at = at + layout.partials_at as u64;
+    kernels::vector_ops::zero_device(h, at + layout.counters_at as u64, warp_rows::counter_bytes(t.adds.len() as i64, t.partial_rows, p.dims.n, p.types.ab))?;
     let header = warp_rows::header(token);
-    kernels::vector_ops::copy_parts_to_device_and_wait(h, &warp_rows::upload_parts(&header, &table).map(|(offset, bytes)| (at + offset as u64, bytes)))?;
-    plan::phase("warp-row table uploaded (a wait)");
-    Ok(Some(RowKernel::WarpRows { items: table.items.len() as u32, adds: table.adds.len() as u32 }))
+    let mut parts: Vec<(u64, &[u8])> = warp_rows::upload_parts(&header, t, items).iter().map(|&(offset, bytes)| (at + offset as u64, bytes)).collect();
+    parts.push((long_at, &long_rows));
+    kernels::vector_ops::copy_parts_to_device_and_wait(h, &parts)?;
+    let sp = SpmmWarpRowsShortParams {
+        a: rows(call, p, ws),
+        m: p.dims.m,
+        piece: warp_rows::PIECE,
+        long_rows: long_at,
+        long_count: part.long_rows.len() as i64,
+        items: at + warp_rows::item_offset(0) as u64,
+        first_item: t.items.len() as i64,
+    };
+    k::warp_rows_short_items(h, &sp, p.index)?;
+    plan::phase("warp-row table uploaded (a wait) and its short rows launched");
+    Ok(Some(RowKernel::WarpRows { items: items as u32, adds: t.adds.len() as u32 }))
 }
 
-/// op(A)'s row offsets read back (a wait), as entry ranges; None when there are none, or when
-/// they do not describe rows within the nnz entries (such a matrix keeps the kernels that read
-/// the offsets themselves).
-fn read_rows(h: &Handle, call: &Call, p: &Plan, ws: u64) -> Result<Option<(Vec<i64>, Vec<i64>)>> {
+/// op(A)'s row offsets read back (a wait), from 0: row r is entries `offsets[r] .. offsets[r +
+/// 1]` (begins `&offsets[..m]`, ends `&offsets[1..]`: one vector, where two copies of begins and
+/// ends were 16 bytes a row of fresh pages, most of youtube_like's 19-20 ms between the read and
+/// its warp-row table, session 37). None when there are none, or when they do not describe rows
+/// within the nnz entries (such a matrix keeps the kernels that read the offsets themselves).
+fn read_offsets(h: &Handle, call: &Call, p: &Plan, ws: u64) -> Result<Option<Vec<i64>>> {
     let a = rows(call, p, ws);
     if a.offsets == 0 {
         return Ok(None);
@@ -193,10 +214,16 @@ fn read_rows(h: &Handle, call: &Call, p: &Plan, ws: u64) -> Result<Option<(Vec<i
     let index_bytes = p.index.size_bytes() as usize;
     let mut bytes = vec![0u8; (p.dims.m as usize + 1) * index_bytes];
     kernels::vector_ops::copy_to_host_and_wait(h, a.offsets, &mut bytes)?;
-    plan::phase("row offsets read back (a wait)");
-    let (begins, ends) = split_rows::rows_from_offsets(&bytes, index_bytes, a.base);
+    let offsets = split_rows::offsets_from_bytes(&bytes, index_bytes, a.base);
     let nnz = call.a.nnz;
-    Ok((!begins.iter().zip(&ends).any(|(&b, &e)| b < 0 || b > e || e > nnz)).then_some((begins, ends)))
+    let valid = offsets.first().is_some_and(|&o| o >= 0) && offsets.last().is_some_and(|&o| o <= nnz) && offsets.windows(2).all(|w| w[0] <= w[1]);
+    plan::phase("row offsets read back (a wait)");
+    Ok(valid.then_some(offsets))
+}
+
+/// Begins and ends of the rows `offsets` describe.
+fn rows_of(offsets: &[i64]) -> (&[i64], &[i64]) {
+    (&offsets[..offsets.len() - 1], &offsets[1..])
 }
 
 /// Whole short rows in breadth-first order (row_order.rs), when op(B) outgrows L2, the plan has
@@ -204,8 +231,7 @@ fn read_rows(h: &Handle, call: &Call, p: &Plan, ws: u64) -> Result<Option<(Vec<i
 /// shared memory, by runs of consecutive rows), and the model finds the order worth it: reads
 /// op(A)'s row offsets and the model's sample back (waits), all its columns only where the sample
 /// says an order may pay, uploads a table of whole rows in that order, and returns the split-row
-/// kernel over it with the whole-row shape. None keeps the rows as stored, as do rows that are
-/// not consecutive ranges of the entries (undefined input).
+/// kernel over it with the whole-row shape. None keeps the rows as stored.
 fn order_short_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, split_at: Option<(usize, i64)>, token: u64) -> Result<Option<RowKernel>> {
     let d = p.dims;
     let Some((at, slots)) = split_at else { return Ok(None) };
@@ -218,14 +244,11 @@ fn order_short_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, split_at: Option
     if call.a.nnz <= 0 {
         return Ok(None);
     }
-    let Some((begins, ends)) = read_rows(h, call, p, ws)? else { return Ok(None) };
-    if !row_order::contiguous(&begins, &ends) {
-        return Ok(None);
-    }
+    let Some(offsets) = read_offsets(h, call, p, ws)? else { return Ok(None) };
     let row_bytes = d.n as u64 * p.types.ab.size_bytes();
     let mut columns = ColumnReader { h, call, p, ws, bytes: Vec::new() };
     let chosen = if row_order::forced() == Some(true) {
-        let structure = columns.structure(begins, ends)?;
+        let structure = columns.structure(&offsets)?;
         row_order::choose(&structure, row_bytes).map(|order| (order, structure))
     } else {
         // The model's sample first, found on the GPU in the table's room (else read a chunk at a
@@ -234,13 +257,16 @@ fn order_short_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, split_at: Option
         let room = ws + p.schedule_at as u64 + at as u64;
         let sample = match sample_on_gpu(h, call, p, ws, room, slots as usize * split_rows::SLOT_BYTES)? {
             Some(sample) => sample,
-            None => row_order::Sample::by_chunks(&begins, &ends, d.k as usize, COLUMN_CHUNK, |first, cols| columns.read(first, cols))?,
+            None => {
+                let (begins, ends) = rows_of(&offsets);
+                row_order::Sample::by_chunks(begins, ends, d.k as usize, COLUMN_CHUNK, |first, cols| columns.read(first, cols))?
+            }
         };
         plan::phase("row-order sample read back (waits)");
         match row_order::stored_misses_to_save(&sample, row_bytes) {
             None => None,
             Some(stored) => {
-                let structure = columns.structure(begins, ends)?;
+                let structure = columns.structure(&offsets)?;
                 plan::phase("column indices read back (waits)");
                 row_order::order_if_worth(&structure, &sample, row_bytes, stored).map(|(walk, order)| {
                     if plan::print_enabled() {
@@ -302,10 +328,12 @@ impl ColumnReader<'_> {
         Ok(())
     }
 
-    /// op(A)'s whole structure, over its contiguous rows (columns before the first row's stay
-    /// u32::MAX; no row reads them).
-    fn structure(&mut self, begins: Vec<i64>, ends: Vec<i64>) -> Result<row_order::Structure> {
-        let (first, last) = (begins.first().copied().unwrap_or(0) as usize, ends.last().copied().unwrap_or(0) as usize);
+    /// op(A)'s whole structure, over the rows `offsets` describe (columns before the first row's
+    /// stay u32::MAX; no row reads them).
+    fn structure(&mut self, offsets: &[i64]) -> Result<row_order::Structure> {
+        let (begins, ends) = rows_of(offsets);
+        let (begins, ends) = (begins.to_vec(), ends.to_vec());
+        let (first, last) = (offsets[0] as usize, offsets[offsets.len() - 1] as usize);
         let mut cols = vec![u32::MAX; last];
         let mut at = first;
         while at < last {

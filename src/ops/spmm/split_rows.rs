@@ -522,14 +522,13 @@ pub fn ceil_div(a: i64, b: i64) -> i64 {
     (a + b - 1) / b
 }
 
-/// Decodes row offsets of `index_bytes` (4 or 8) bytes each, less `base`, into begins and ends.
-pub fn rows_from_offsets(bytes: &[u8], index_bytes: usize, base: i64) -> (Vec<i64>, Vec<i64>) {
-    let offsets: Vec<i64> = match index_bytes {
+/// Decodes row offsets of `index_bytes` (4 or 8) bytes each, less `base`: row r is entries
+/// offsets[r] .. offsets[r + 1].
+pub fn offsets_from_bytes(bytes: &[u8], index_bytes: usize, base: i64) -> Vec<i64> {
+    match index_bytes {
         4 => bytes.chunks_exact(4).map(|c| i32::from_ne_bytes(c.try_into().unwrap()) as i64 - base).collect(),
         _ => bytes.chunks_exact(8).map(|c| i64::from_ne_bytes(c.try_into().unwrap()) - base).collect(),
-    };
-    let m = offsets.len().saturating_sub(1);
-    (offsets[..m].to_vec(), offsets[1.min(offsets.len())..].to_vec())
+    }
 }
 
 /// Bytes of a table of `slots` slots: the token's 16, then the slots.
@@ -816,8 +815,8 @@ mod tests {
     #[test]
     fn offsets_decode_with_base() {
         let bytes: Vec<u8> = [1i32, 3, 3, 7].iter().flat_map(|v| v.to_ne_bytes()).collect();
-        assert_eq!(rows_from_offsets(&bytes, 4, 1), (vec![0, 2, 2], vec![2, 2, 6]));
+        assert_eq!(offsets_from_bytes(&bytes, 4, 1), vec![0, 2, 2, 6]);
         let bytes: Vec<u8> = [0i64, 5].iter().flat_map(|v| v.to_ne_bytes()).collect();
-        assert_eq!(rows_from_offsets(&bytes, 8, 0), (vec![0], vec![5]));
+        assert_eq!(offsets_from_bytes(&bytes, 8, 0), vec![0, 5]);
     }
 }

@@ -169,23 +169,55 @@ pub struct Table {
     pub partial_rows: i64,
 }
 
+/// The whole table on the host: the long part, then an item per short row in row order (what
+/// `kernels::spmm::warp_rows_short_items` writes on the GPU; this is its reference).
 pub fn build(begins: &[i64], ends: &[i64], piece: i64, whole: i64) -> Table {
+    let LongPart { mut table, short_rows, .. } = long_part(begins, ends, piece, whole);
+    table.items.reserve_exact(short_rows);
+    for r in (0..begins.len()).filter(|&r| (ends[r] - begins[r]).max(0) <= piece) {
+        table.items.push(short_item(begins[r], (ends[r] - begins[r]).max(0), r as u64));
+    }
+    table
+}
+
+/// The item of a row of at most a piece, taken whole: `begin | len << 48`, `row`.
+fn short_item(begin: i64, len: i64, row: u64) -> [u64; 2] {
+    [begin as u64 | (len as u64) << BEGIN_BITS, row]
+}
+
+/// The rows longer than a piece, as the table lays them out: `table` holds their items (split
+/// rows first, then whole rows longer than a piece, each longest first, ties in row order, so
+/// that the longest chains start in the first wave and share blocks) and the adds. The short
+/// rows' items follow theirs, one per row in row order: `short_rows` of them, the item of row r
+/// at `table.items.len() + r - (long rows before r)`; `long_rows` lists the long rows in row order
+/// for that rank.
+pub struct LongPart {
+    pub table: Table,
+    pub long_rows: Vec<u32>,
+    pub short_rows: usize,
+}
+
+impl LongPart {
+    /// Items of the whole table.
+    pub fn items(&self) -> usize {
+        self.table.items.len() + self.short_rows
+    }
+}
+
+pub fn long_part(begins: &[i64], ends: &[i64], piece: i64, whole: i64) -> LongPart {
     let len = |r: usize| (ends[r] - begins[r]).max(0);
     let item = |begin: i64, len: i64, at: u64, slot: i64| [begin as u64 | (len as u64) << BEGIN_BITS, at | ((slot + 1) as u64) << 32];
-    // Split rows first, then whole rows longer than a piece, each longest first (ties in row
-    // order), so that the longest chains start in the first wave and share blocks; then the other
-    // rows in row order.
     let whole = whole.max(piece);
-    let mut long: Vec<usize> = (0..begins.len()).filter(|&r| len(r) > piece).collect();
-    long.sort_by_key(|&r| std::cmp::Reverse(len(r)));
-    // The slots counted first, so that each vector is allocated once at its size: growing them
-    // touched about twice the table's bytes in fresh pages (session 37: youtube_like's 18 MB
-    // table took 32-39 ms to build on the H100's host).
-    let split = |r: &&usize| len(**r) > whole;
+    let long_rows: Vec<u32> = (0..begins.len()).filter(|&r| len(r) > piece).map(|r| r as u32).collect();
+    let mut long = long_rows.clone();
+    long.sort_by_key(|&r| std::cmp::Reverse(len(r as usize)));
+    // The slots counted first, so that each vector is allocated once at its size.
+    let split = |r: &&u32| len(**r as usize) > whole;
     let adds = long.iter().filter(split).count();
-    let pieces: i64 = long.iter().filter(split).map(|&r| ceil_div(len(r), piece)).sum();
-    let mut t = Table { items: Vec::with_capacity(begins.len() - adds + pieces as usize), adds: Vec::with_capacity(adds), partial_rows: 0 };
+    let pieces: i64 = long.iter().filter(split).map(|&r| ceil_div(len(r as usize), piece)).sum();
+    let mut t = Table { items: Vec::with_capacity(long.len() - adds + pieces as usize), adds: Vec::with_capacity(adds), partial_rows: 0 };
     for &r in &long {
+        let r = r as usize;
         let (b, e) = (begins[r], ends[r]);
         if len(r) <= whole {
             t.items.push(item(b, len(r), r as u64, -1));
@@ -200,11 +232,8 @@ pub fn build(begins: &[i64], ends: &[i64], piece: i64, whole: i64) -> Table {
         }
         t.partial_rows += count;
     }
-    for r in (0..begins.len()).filter(|&r| len(r) <= piece) {
-        t.items.push(item(begins[r], len(r), r as u64, -1));
-    }
-    debug_assert!(t.items.len() == t.items.capacity() && t.adds.len() == t.adds.capacity());
-    t
+    let short_rows = begins.len() - long_rows.len();
+    LongPart { table: t, long_rows, short_rows }
 }
 
 /// Entries of a row that one warp takes whole for a matrix of `nnz` entries: a piece's length more
@@ -230,9 +259,10 @@ pub const WHOLE_PIECES: i64 = 8;
 /// The item's 16-bit length field.
 const MAX_WHOLE: i64 = u16::MAX as i64;
 
-/// Whether a table fits its room.
-pub fn fits_room(t: &Table, room: Room) -> bool {
-    t.items.len() as i64 <= room.items && t.adds.len() as i64 <= room.adds && t.partial_rows <= room.partial_rows
+/// Whether a table of `items` items (`LongPart::items`) and `t`'s adds and partial rows fits its
+/// room, and the kernel's 32-bit counts.
+pub fn fits_room(items: usize, t: &Table, room: Room) -> bool {
+    items as i64 <= room.items.min(i32::MAX as i64) && t.adds.len() as i64 <= room.adds.min(i32::MAX as i64) && t.partial_rows <= room.partial_rows
 }
 
 /// The table's header: the token, then 0.
@@ -245,10 +275,17 @@ pub fn header(token: u64) -> [u8; HEADER_BYTES] {
 /// The table as uploaded, in parts at their offsets from its start: the header, the items, the
 /// adds. The counters after them (`counter_bytes` at the layout's `counters_at`) are zeroed on
 /// the device, not sent: the parts are the table's own bytes, not copied into one buffer (for
-/// youtube_like, 18 MB more of fresh pages).
-pub fn upload_parts<'a>(header: &'a [u8; HEADER_BYTES], t: &'a Table) -> [(usize, &'a [u8]); 3] {
-    let items = super::split_rows::slots_as_bytes(&t.items);
-    [(0, header), (HEADER_BYTES, items), (HEADER_BYTES + items.len(), super::split_rows::slots_as_bytes(&t.adds))]
+/// youtube_like, 18 MB more of fresh pages). With `items` past the table's own (a long part's
+/// whole count), the adds go after that many, and the items between are the GPU's to write.
+pub fn upload_parts<'a>(header: &'a [u8; HEADER_BYTES], t: &'a Table, items: usize) -> [(usize, &'a [u8]); 3] {
+    debug_assert!(items >= t.items.len());
+    let bytes = super::split_rows::slots_as_bytes;
+    [(0, header), (HEADER_BYTES, bytes(&t.items)), (HEADER_BYTES + items * SLOT_BYTES, bytes(&t.adds))]
+}
+
+/// Where the short rows' items go: the byte offset of item `first` from the table's start.
+pub fn item_offset(first: usize) -> usize {
+    HEADER_BYTES + first * SLOT_BYTES
 }
 
 #[cfg(test)]
@@ -289,7 +326,7 @@ mod tests {
         for (piece, whole) in [(4, 4), (16, 16), (PIECE, PIECE), (16, 100), (PIECE, 5 * PIECE)] {
             let t = build(&begins, &ends, piece, whole);
             let nnz: i64 = lens.iter().sum();
-            assert!(fits_room(&t, room(lens.len() as i64, nnz)) || piece < PIECE, "room for pieces of {piece}, whole rows to {whole}");
+            assert!(fits_room(t.items.len(), &t, room(lens.len() as i64, nnz)) || piece < PIECE, "room for pieces of {piece}, whole rows to {whole}");
             let mut covered = vec![0u8; nnz as usize];
             let mut rows_seen = vec![0usize; lens.len()];
             for s in &t.items {
@@ -332,7 +369,8 @@ mod tests {
         // Rows of PIECE + 1 entries make the most pieces per entry.
         for (m, len) in [(1000, PIECE + 1), (10, 1_000_000), (7, 0), (3, PIECE)] {
             let (begins, ends) = rows(&vec![len; m]);
-            assert!(fits_room(&build(&begins, &ends, PIECE, PIECE), room(m as i64, len * m as i64)), "{m} rows of {len}");
+            let t = build(&begins, &ends, PIECE, PIECE);
+            assert!(fits_room(t.items.len(), &t, room(m as i64, len * m as i64)), "{m} rows of {len}");
         }
     }
 
@@ -342,7 +380,7 @@ mod tests {
         let t = build(&begins, &ends, PIECE, PIECE);
         assert_eq!((t.items.len(), t.adds.len(), t.partial_rows), (5, 1, 4));
         let h = header(42);
-        let parts = upload_parts(&h, &t);
+        let parts = upload_parts(&h, &t, t.items.len());
         let mut image = vec![0u8; table_bytes(Room { items: 5, adds: 1, partial_rows: 4 })];
         for (at, bytes) in parts {
             image[at..at + bytes.len()].copy_from_slice(bytes);
@@ -352,6 +390,28 @@ mod tests {
         assert!((0..5).all(|i| slot(i) == t.items[i]) && slot(5) == t.adds[0], "items, then adds, in native order");
         // Two slices of 256 columns: (1 split row + 4 partial rows) x 2 counters, zeroed on the device.
         assert_eq!(counter_bytes(t.adds.len() as i64, t.partial_rows, 512, DataType::CUDA_R_32F), 5 * 2 * 4);
+    }
+
+    /// The long part, then a short item per short row at its rank past the long rows, is the
+    /// table.
+    #[test]
+    fn the_long_part_and_the_ranks_make_the_table() {
+        for lens in [vec![3, 200, 0, 64, 65, 10_000, 129, 7, 7, 500], vec![], vec![0; 5], vec![1000; 40], vec![1, 2, 3]] {
+            let (begins, ends) = rows(&lens);
+            for whole in [PIECE, 3 * PIECE] {
+                let t = build(&begins, &ends, PIECE, whole);
+                let part = long_part(&begins, &ends, PIECE, whole);
+                assert_eq!(part.items(), t.items.len());
+                assert!(part.long_rows.windows(2).all(|w| w[0] < w[1]), "long rows in row order");
+                let mut items = part.table.items.clone();
+                items.resize(part.items(), [0, 0]);
+                for r in (0..lens.len()).filter(|&r| lens[r] <= PIECE) {
+                    let rank = r - part.long_rows.partition_point(|&l| (l as usize) < r);
+                    items[part.table.items.len() + rank] = short_item(begins[r], lens[r], r as u64);
+                }
+                assert_eq!((items, &part.table.adds, part.table.partial_rows), (t.items.clone(), &t.adds, t.partial_rows), "{lens:?}, whole {whole}");
+            }
+        }
     }
 
     /// The vectors are allocated once at their size.
