@@ -195,13 +195,6 @@ fn reference_is_a_stable_sort_by_row() {
     }
 }
 
-fn encode(t: IndexType, v: &[i64]) -> Vec<u8> {
-    match t {
-        I32 => v.iter().flat_map(|&x| i32::try_from(x).unwrap().to_le_bytes()).collect(),
-        _ => v.iter().flat_map(|&x| x.to_le_bytes()).collect(),
-    }
-}
-
 /// `n` bytes at device address `ptr`, after all enqueued work.
 fn read_bytes(ptr: u64, n: usize) -> Vec<u8> {
     sync();
@@ -232,8 +225,8 @@ struct Device {
 }
 
 fn upload(c: &Case, s: &HostSource) -> Device {
-    let major = DevBuf::from_slice(&encode(c.index, &s.major));
-    let minor = DevBuf::from_slice(&encode(c.index, &s.minor));
+    let major = DevBuf::from_slice(&encode_indices(c.index, &s.major));
+    let minor = DevBuf::from_slice(&encode_indices(c.index, &s.minor));
     let src = RowViewSource {
         major: if c.offsets { Major::Offsets { ptr: major.ptr, lines: s.lines } } else { Major::Indices { ptr: major.ptr } },
         minor: minor.ptr,

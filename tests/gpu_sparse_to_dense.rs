@@ -8,7 +8,7 @@
 mod common;
 
 use common::bytes::{decode_element as decode, encode};
-use common::{gpu, DevBuf, Rng};
+use common::{encode_indices, gpu, DevBuf, Rng};
 use oxsparse::context::Handle;
 use oxsparse::descr::{DnMat, FormatInfo, SpArrays, SpMat};
 use oxsparse::ops::sparse_to_dense::sparse_to_dense;
@@ -33,13 +33,6 @@ fn random_value(rng: &mut Rng, t: DataType) -> (f64, f64) {
     };
     let re = part();
     (re, if t.is_complex() { part() } else { 0.0 })
-}
-
-fn encode_indices(t: IndexType, v: &[i64]) -> Vec<u8> {
-    match t {
-        IndexType::OXSPARSE_INDEX_32I => v.iter().flat_map(|&x| i32::try_from(x).unwrap().to_le_bytes()).collect(),
-        _ => v.iter().flat_map(|&x| x.to_le_bytes()).collect(),
-    }
 }
 
 // ---- matrices -------------------------------------------------------------------------------------

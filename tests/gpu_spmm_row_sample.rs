@@ -47,18 +47,11 @@ fn generate(rng: &mut Rng, m: usize, k: usize, rows: Rows, base: i64) -> (Struct
     (Structure { begins, ends, cols, k }, offsets, stored)
 }
 
-fn encode(t: IndexType, v: &[i64]) -> Vec<u8> {
-    match t {
-        I32 => v.iter().flat_map(|&x| (x as i32).to_ne_bytes()).collect(),
-        _ => v.iter().flat_map(|&x| x.to_ne_bytes()).collect(),
-    }
-}
-
 /// Runs `row_sample` with `scratch_bytes` of poisoned scratch between guards; None where it
 /// declined.
 fn sample_on_gpu(h: &Handle, index: IndexType, base: i64, s: &Structure, offsets: &[i64], stored: &[i64], scratch_bytes: usize) -> Option<Sample> {
-    let offsets_buf = DevBuf::from_slice(&encode(index, offsets));
-    let cols_buf = DevBuf::from_slice(&encode(index, stored));
+    let offsets_buf = DevBuf::from_slice(&encode_indices(index, offsets));
+    let cols_buf = DevBuf::from_slice(&encode_indices(index, stored));
     let buf = DevBuf::zeroed(GUARD + scratch_bytes + GUARD);
     buf.poison(0xA5);
     sync();

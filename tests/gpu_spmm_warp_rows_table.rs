@@ -28,13 +28,6 @@ fn row_lengths(rng: &mut Rng, m: usize) -> Vec<i64> {
         .collect()
 }
 
-fn encode(t: IndexType, v: &[i64]) -> Vec<u8> {
-    match t {
-        I32 => v.iter().flat_map(|&x| (x as i32).to_ne_bytes()).collect(),
-        _ => v.iter().flat_map(|&x| x.to_ne_bytes()).collect(),
-    }
-}
-
 /// The table laid out as preprocess does, read back (`bytes` of it and `extra` more).
 fn laid_out(h: &Handle, index: IndexType, base: i64, lens: &[i64], whole: i64, bytes: usize, extra: usize) -> Vec<u8> {
     let (mut begins, mut ends, mut at) = (vec![], vec![], 0i64);
@@ -44,7 +37,7 @@ fn laid_out(h: &Handle, index: IndexType, base: i64, lens: &[i64], whole: i64, b
         ends.push(at);
     }
     let offsets: Vec<i64> = std::iter::once(0).chain(ends.iter().copied()).map(|o| o + base).collect();
-    let offsets_buf = DevBuf::from_slice(&encode(index, &offsets));
+    let offsets_buf = DevBuf::from_slice(&encode_indices(index, &offsets));
     let table = DevBuf::zeroed(bytes + extra);
     table.poison(POISON);
     sync();

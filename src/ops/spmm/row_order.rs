@@ -20,11 +20,12 @@
 //! stored entry order, so C is bitwise the same as with the stored order.
 //!
 //! In two steps, so that preprocess pays for the whole structure only where an order may pay
-//! (session 37): the sample alone (read back a chunk of columns at a time) says whether the stored
-//! order misses enough (`stored_misses_to_save`); only then are all the columns read and an order
-//! walked (`order_if_worth`): over op(A)'s own graph where it is square, else or failing that over
-//! the graph of rows and columns. The model follows the sample with an LRU list (`Lru`), which
-//! counts what reuse distances count (its test twin) in constant time an access.
+//! (session 37): the sample alone (found on the GPU, `kernels::spmm::row_sample`, else read back a
+//! chunk of columns at a time, `Sample::by_chunks`) says whether the stored order misses enough
+//! (`stored_misses_to_save`); only then are all the columns read and an order walked
+//! (`order_if_worth`): over op(A)'s own graph where it is square, else or failing that over the
+//! graph of rows and columns. The model follows the sample with an LRU list (`Lru`), which counts
+//! what reuse distances count (its test twin) in constant time an access.
 
 /// Bytes of B rows the model's L2 holds (of the H100's 50 MiB, the rest for A, C and the other
 /// partition's copies).
@@ -64,7 +65,6 @@ impl Structure {
 /// Rows in breadth-first order over the graph of rows and columns (a row's neighbours are the
 /// other rows of its columns), each component from its first unvisited row as stored.
 pub fn breadth_first(s: &Structure) -> Vec<u32> {
-    let m = s.begins.len();
     // The columns' rows (a counting sort of the entries by column).
     let mut start = vec![0usize; s.k + 1];
     for &c in &s.cols {
@@ -77,7 +77,7 @@ pub fn breadth_first(s: &Structure) -> Vec<u32> {
     }
     let mut fill = start.clone();
     let mut rows_of = vec![0u32; start[s.k]];
-    for r in 0..m {
+    for r in 0..s.begins.len() {
         for &c in s.row(r) {
             if (c as usize) < s.k {
                 rows_of[fill[c as usize]] = r as u32;
@@ -85,34 +85,15 @@ pub fn breadth_first(s: &Structure) -> Vec<u32> {
             }
         }
     }
-    let (mut row_seen, mut col_seen) = (vec![false; m], vec![false; s.k]);
-    let mut order = Vec::with_capacity(m);
-    for first in 0..m as u32 {
-        if row_seen[first as usize] {
-            continue;
-        }
-        row_seen[first as usize] = true;
-        let mut head = order.len();
-        order.push(first);
-        while head < order.len() {
-            let r = order[head] as usize;
-            head += 1;
-            for &c in s.row(r) {
-                let c = c as usize;
-                if c >= s.k || col_seen[c] {
-                    continue;
-                }
-                col_seen[c] = true;
-                for &r2 in &rows_of[start[c]..start[c + 1]] {
-                    if !row_seen[r2 as usize] {
-                        row_seen[r2 as usize] = true;
-                        order.push(r2);
-                    }
-                }
+    let mut col_seen = vec![false; s.k];
+    breadth_first_by(s.begins.len(), |r, queue| {
+        for &c in s.row(r) {
+            let c = c as usize;
+            if c < s.k && !std::mem::replace(&mut col_seen[c], true) {
+                rows_of[start[c]..start[c + 1]].iter().for_each(|&r2| queue.visit(r2 as usize));
             }
         }
-    }
-    order
+    })
 }
 
 /// Rows in breadth-first order over op(A)'s own graph, for a square op(A) (row r's neighbours are
@@ -124,28 +105,41 @@ pub fn breadth_first(s: &Structure) -> Vec<u32> {
 /// wave_squared_2hop, delaunay_n16, wing, cage11, ct2010, nh2010; 256-1024 bytes a B row).
 pub fn breadth_first_square(s: &Structure) -> Vec<u32> {
     let m = s.begins.len();
-    let mut seen = vec![false; m];
-    let mut order = Vec::with_capacity(m);
-    for first in 0..m as u32 {
-        if seen[first as usize] {
-            continue;
-        }
-        seen[first as usize] = true;
-        let mut head = order.len();
-        order.push(first);
-        while head < order.len() {
-            let r = order[head] as usize;
-            head += 1;
-            for &c in s.row(r) {
-                let c = c as usize;
-                if c < m && !seen[c] {
-                    seen[c] = true;
-                    order.push(c as u32);
-                }
-            }
+    breadth_first_by(m, |r, queue| s.row(r).iter().filter(|&&c| (c as usize) < m).for_each(|&c| queue.visit(c as usize)))
+}
+
+/// The rows a breadth-first walk has reached, in the order it reached them.
+struct Queue {
+    seen: Vec<bool>,
+    order: Vec<u32>,
+}
+
+impl Queue {
+    /// Queues row `r` unless it was reached before.
+    fn visit(&mut self, r: usize) {
+        if !std::mem::replace(&mut self.seen[r], true) {
+            self.order.push(r as u32);
         }
     }
-    order
+}
+
+/// Rows 0 .. m breadth-first, each component from its first unvisited row as stored; `expand(r,
+/// queue)` visits row r's neighbours.
+fn breadth_first_by(m: usize, mut expand: impl FnMut(usize, &mut Queue)) -> Vec<u32> {
+    let mut queue = Queue { seen: vec![false; m], order: Vec::with_capacity(m) };
+    for first in 0..m {
+        if queue.seen[first] {
+            continue;
+        }
+        let mut head = queue.order.len();
+        queue.visit(first);
+        while head < queue.order.len() {
+            let r = queue.order[head] as usize;
+            head += 1;
+            expand(r, &mut queue);
+        }
+    }
+    queue.order
 }
 
 /// The hash that picks the B rows the model follows: column c when `(c * multiplier) >> 40 & mask`
