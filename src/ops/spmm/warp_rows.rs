@@ -265,12 +265,8 @@ pub fn fits_room(items: usize, t: &Table, room: Room) -> bool {
     items as i64 <= room.items.min(i32::MAX as i64) && t.adds.len() as i64 <= room.adds.min(i32::MAX as i64) && t.partial_rows <= room.partial_rows
 }
 
-/// The table's header: the token, then 0.
-pub fn header(token: u64) -> [u8; HEADER_BYTES] {
-    let mut h = [0u8; HEADER_BYTES];
-    h[..8].copy_from_slice(&token.to_ne_bytes());
-    h
-}
+/// The table's header (the token, then 0) is the split-row table's.
+pub use super::split_rows::header;
 
 /// The table as uploaded, in parts at their offsets from its start: the header, the items, the
 /// adds. The counters after them (`counter_bytes` at the layout's `counters_at`) are zeroed on
