@@ -4,7 +4,8 @@
 //
 // Kernels (parameter blocks in src/kernels/params/spmm.rs):
 //  * `longest_row` (oxs_spmm_longest_row_*): preprocess's measure, an atomic maximum of the row
-//    lengths;
+//    lengths; `rows_longer_than` (oxs_spmm_rows_longer_than_*): a plain call's verdict, whether
+//    any row is too long for this kernel (SpmmChoice);
 //  * `short_rows` (oxs_spmm_short_rows_*, and oxs_spmm_split_rows_* over a split-row table;
 //    SpmmRowsParams, its schedule unused): block (x, run, batch). A group of G lanes per row
 //    multiplies the row by a slice of op(B)'s columns, each lane VECS 16-byte vectors of them,
@@ -312,6 +313,13 @@ __device__ void short_rows(const SpmmRowsParams& p) {
     const int li = threadIdx.x % S::G;
     const unsigned mask = group_mask(S::G);
     const int ldb_bytes = int(b.row_stride * int64_t(sizeof(V)));  // fits (the plan's tiles_fit)
+    // Under a plain call's choice, the verdict first: a block the verdict sends away leaves
+    // without a memory trip of its own (the loser's blocks cost 5-8 us when they read their rows
+    // first, session 38).
+    if (p.choice.at != 0) {
+        wait_for_previous_kernel();
+        if (!chosen(p.choice)) return;
+    }
     const Work w = row_on ? find_work<SPLIT, S>(p, a, group) : Work{0, 0, 0, 0};
     const bool joins = SPLIT && __syncthreads_or(w.pieces >= 2);  // the same in the whole block
     // The column-major kernels' first round of entries comes in before the wait too (its own
@@ -370,8 +378,22 @@ __device__ void longest_row(const SpmmLongestRowParams& p) {
     if (threadIdx.x % WARP == 0 && mine > 0) atomicMax(reinterpret_cast<unsigned long long*>(p.longest), (unsigned long long)mine);
 }
 
+// A plain call (SpmmRowsLongerParams): thread per row (grid-stride) of batch 0; any row longer
+// than the limit sets the verdict word to this call's epoch (every such thread stores the same
+// value, so no atomics), and the tiles take the call.
+template <typename I>
+__device__ void rows_longer_than(const SpmmRowsLongerParams& p) {
+    const Rows<float, I> a(p.a, 0);
+    bool longer = false;
+    for (int64_t r = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; r < p.m && !longer; r += int64_t(gridDim.x) * blockDim.x)
+        longer = a.end(r) - a.begin(r) > p.limit;
+    if (longer) *reinterpret_cast<volatile uint64_t*>(p.at) = p.epoch;
+}
+
 }  // namespace
 
+extern "C" __global__ void oxs_spmm_rows_longer_than_i32(const SpmmRowsLongerParams p) { rows_longer_than<int32_t>(p); }
+extern "C" __global__ void oxs_spmm_rows_longer_than_i64(const SpmmRowsLongerParams p) { rows_longer_than<int64_t>(p); }
 extern "C" __global__ void oxs_spmm_longest_row_i32(const SpmmLongestRowParams p) { longest_row<int32_t>(p); }
 extern "C" __global__ void oxs_spmm_longest_row_i64(const SpmmLongestRowParams p) { longest_row<int64_t>(p); }
 

@@ -371,6 +371,7 @@ __device__ void tiles(const SpmmTilesParams& p) {
     wait_for_previous_kernel();  // op(B) may still be being staged (src/ops/spmm/mod.rs, pdl.cuh)
     // In a tensor-op math mode the build chose tensor cores for this matrix (src/kernels/spmm_tc.rs).
     if (p.tiles.skip_if_set && *reinterpret_cast<const uint32_t*>(p.tiles.skip_if_set) != 0) return;
+    if (!chosen(p.tiles.choice)) return;  // a plain call's verdict sent the call to short rows
     __shared__ Shared<V, C> sm;
     const int64_t batch = blockIdx.z;
     const Rows<V, I> a(p.a, batch);

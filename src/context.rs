@@ -31,6 +31,8 @@ pub struct Handle {
     pub sm_count: i32,
     /// The graphs this handle launches its kernels through (kernels/graph.rs).
     pub(crate) graphs: crate::kernels::graph::LaunchGraphs,
+    /// What SpMM's plain calls learned of their matrices (src/ops/spmm/plain_choice.rs).
+    pub(crate) plain_verdicts: crate::ops::spmm::plain_choice::Verdicts,
 }
 
 fn drv<T>(what: &str, r: std::result::Result<T, cudarc::driver::DriverError>) -> Result<T> {
@@ -100,6 +102,7 @@ impl Handle {
             arch,
             sm_count,
             graphs: Default::default(),
+            plain_verdicts: Default::default(),
         })
     }
 
@@ -149,6 +152,8 @@ impl Drop for Handle {
             if let Ok(id) = unsafe { crate::kernels::module::context_id(self.context()) } {
                 self.graphs.clear(id);
             }
+            // After the context's work: a queued plain call may still write its verdict there.
+            self.plain_verdicts.release();
         }
         // SAFETY: balances the retain in `create`.
         unsafe { result::primary_ctx::release(self.device).ok() };

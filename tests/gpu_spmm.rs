@@ -12,6 +12,7 @@
 //! * `determinism`: bitwise equality run to run, plain and after preprocess; new values after
 //!   preprocess;
 //! * `short_rows`: the short-row kernel that preprocess may choose, and the choice;
+//! * `plain_choice`: plain calls choosing between short rows and the tiles on the GPU;
 //! * `split_rows`: the same kernel over preprocess's table of row pieces, and the choice;
 //! * `warp_rows`: a warp per row piece across all of N (FP32), and the choice;
 //! * `c_api`: the CUDALibrarySamples data, and the status of every refused call.
@@ -45,6 +46,8 @@ mod formats;
 mod gen;
 #[path = "gpu_spmm/harness.rs"]
 mod harness;
+#[path = "gpu_spmm/plain_choice.rs"]
+mod plain_choice;
 #[path = "gpu_spmm/refusals.rs"]
 mod refusals;
 #[path = "gpu_spmm/shapes.rs"]

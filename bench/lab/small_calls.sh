@@ -14,7 +14,7 @@ for m in ${MATRICES:?}; do
     f="$out/small_${m}.csv"
     "$NCU" --clock-control none --cache-control "${CACHE:-all}" --metrics gpu__time_duration.sum,launch__grid_size,launch__block_size --csv --print-units base \
         "$bin" --ops SpMM --spmm-precisions "${PRECISIONS:-fp32}" --runs 1 --warmup 0 --passes 1 --rmat-set none \
-        --matrices ".device-lab/matrices/$m.mtx.gz" >"$f" 2>/dev/null
+        --matrices "${MATRIX_DIR:-.device-lab/matrices}/$m.mtx.gz" >"$f" 2>/dev/null
     python3 - "$f" "$m" >"$out/small_${m}.txt" <<'PY'
 import sys
 sys.path.insert(0, "bench/lab")
@@ -25,5 +25,5 @@ for k in launches(sys.argv[1]):
 PY
     rm -f "$f"
     echo "== $m: $(grep -c . "$out/small_${m}.txt") launches in $out/small_${m}.txt"
-    "$bin" --ops SpMM --spmm-precisions "${PRECISIONS:-fp32}" --runs 20 --passes 2 --rmat-set none --matrices ".device-lab/matrices/$m.mtx.gz" 2>/dev/null | grep -E "^SpMM" | cut -c1-200
+    "$bin" --ops SpMM --spmm-precisions "${PRECISIONS:-fp32}" --runs 20 --passes 2 --rmat-set none --matrices "${MATRIX_DIR:-.device-lab/matrices}/$m.mtx.gz" 2>/dev/null | grep -E "^SpMM" | cut -c1-200
 done

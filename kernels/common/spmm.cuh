@@ -93,6 +93,20 @@ __device__ __forceinline__ const T* row_at(const T* base, uint32_t row, uint32_t
     return reinterpret_cast<const T*>(at);
 }
 
+// ---- a plain call's choice between two kernels, made on the GPU (SpmmChoice) --------------------
+// Whether this launch is the one the choice picked (always, without a choice). Call it after
+// wait_for_previous_kernel(): the verdict comes from an earlier kernel of the chain. The value is
+// the same for every thread, so a block may return on it before its barriers.
+// With `host_at`, block 0's first thread also leaves the verdict in mapped host memory, where the
+// handle finds it on a later call with the same matrix (src/ops/spmm/plain_choice.rs).
+__device__ __forceinline__ bool chosen(const SpmmChoice& c) {
+    if (c.at == 0) return true;
+    const bool long_rows = *reinterpret_cast<const volatile uint64_t*>(c.at) == c.epoch;
+    if (c.host_at != 0 && blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0 && threadIdx.x == 0)
+        *reinterpret_cast<volatile uint64_t*>(c.host_at) = (c.epoch & ~uint64_t(1)) | uint64_t(long_rows);
+    return long_rows == (c.runs_if_long != 0);
+}
+
 // ---- dense operands ----------------------------------------------------------------------------
 template <typename T>
 struct Dense {

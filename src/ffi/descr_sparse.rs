@@ -24,7 +24,9 @@ fn arrays(offsets: *const c_void, indices: *const c_void, values: *const c_void)
 unsafe fn publish_sp_mat(out: *mut oxsparseSpMatDescr_t, build: impl FnOnce() -> Result<SpMat>) -> Result<()> {
     out_ptr(out, "spMatDescr")?;
     let inner = build()?;
-    publish(out, Kind::SpMat, oxsparseSpMatDescr { inner, active: Mutex::new(None) })
+    static SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    let serial = SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    publish(out, Kind::SpMat, oxsparseSpMatDescr { inner, active: Mutex::new(None), serial })
 }
 
 /// Non-NULL index and value arrays are required once there are entries to point at.

@@ -30,6 +30,9 @@ pub struct oxsparseSpMatDescr {
     /// The buffer a `*_preprocess` call made active for this matrix, and what it was planned for.
     /// Preprocess takes a const descriptor (as in cuSPARSE) yet records state, hence the lock.
     pub(crate) active: Mutex<Option<ActiveBuffer>>,
+    /// This descriptor's number, unique in the process: what a plain SpMM call learns of the
+    /// matrix is kept under it (src/ops/spmm/plain_choice.rs), never carried to another.
+    pub(crate) serial: u64,
 }
 /// Dense matrix descriptor.
 pub struct oxsparseDnMatDescr {

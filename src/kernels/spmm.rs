@@ -375,6 +375,13 @@ pub fn longest_row(h: &Handle, p: &SpmmLongestRowParams, index: IndexType) -> Re
     Ok(u64::from_ne_bytes(word))
 }
 
+/// A plain call's verdict (`SpmmRowsLongerParams`, src/ops/spmm/plain_choice.rs): enqueued, no
+/// wait; a thread per row, up to 8 blocks a multiprocessor (then grid-stride).
+pub fn rows_longer_than(h: &Handle, p: &SpmmRowsLongerParams, index: IndexType) -> Result<()> {
+    let blocks = (p.m.max(1) as u64).div_ceil(BLOCK as u64).clamp(1, h.sm_count.max(1) as u64 * 8) as u32;
+    launch(h, "spmm_short_rows", &kernel_name!("oxs_spmm_rows_longer_than_{}", index_suffix(index)), (blocks, 1, 1), BLOCK, 0, p)
+}
+
 /// Preprocess (the row-order model): op(A)'s sampled entries (`SpmmRowSampleParams`), counted and
 /// written on the GPU and read back (waits; the caller must not be capturing a graph). `scratch`
 /// is `scratch_bytes` of the caller's workspace, free until preprocess writes its table there: the

@@ -97,6 +97,39 @@ pub struct SpmmRowsParams {
     pub split_token: u64,
     pub row_blocks: u32,
     pub slices_per_block: u32,
+    /// The short-row kernel only: whether it runs, when a plain call chose on the GPU.
+    pub choice: SpmmChoice,
+}
+
+/// A plain call's choice between the short-row and the tile kernel, made on the GPU
+/// (src/ops/spmm/plain_choice.rs): `oxs_spmm_rows_longer_than_*` sets the u64 at `at` to `epoch`
+/// when some row of op(A) is longer than the short rows take, and each of the two kernels, launched
+/// one after the other, returns at once unless the verdict is its own: the tile kernel runs where
+/// `runs_if_long` is 1, the short-row kernel where it is 0. `at` 0: no choice, the kernel runs.
+/// When `host_at` is not 0 (the short-row kernel's only), block 0 also writes the verdict there,
+/// `(epoch & !1) | long`, a u64 of mapped host memory the handle reads on later calls.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpmmChoice {
+    pub at: u64,
+    pub epoch: u64,
+    pub host_at: u64,
+    pub runs_if_long: u32,
+    pub pad: u32,
+}
+
+/// `oxs_spmm_rows_longer_than_*` (a plain call, before the two kernels of `SpmmChoice`): sets the
+/// u64 at `at` to `epoch` when a row of op(A) (batch 0: asked only when the batches share A's
+/// structure) has more than `limit` entries; leaves it otherwise (a value of an earlier call's
+/// epoch never equals this one's).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpmmRowsLongerParams {
+    pub a: SpmmRows,
+    pub m: i64,
+    pub limit: i64,
+    pub at: u64,
+    pub epoch: u64,
 }
 
 /// `oxs_spmm_longest_row_*` (preprocess; kernels/spmm_short_rows.cu): the length of op(A)'s
@@ -284,6 +317,8 @@ pub struct SpmmTiles {
     /// When not 0, the address of a u32 set by the tensor-core build: the kernel does nothing
     /// when it is non-zero (the tensor cores take the call).
     pub skip_if_set: u64,
+    /// Whether the kernel runs, when a plain call chose on the GPU (`SpmmChoice`).
+    pub choice: SpmmChoice,
 }
 
 /// `oxs_spmm_tiles_*`: grid x over tiles, y over runs of `slices_per_block` column slices of

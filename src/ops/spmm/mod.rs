@@ -8,7 +8,8 @@
 //!   `row_order`: when op(B) outgrows L2, whole short rows in a breadth-first order over the same
 //!   kind of table, so that rows sharing B rows run together; `warp_rows`: the warp-row table;
 //!   `row_kernel`: preprocess's choice among them (it reads op(A)'s structure back) and the
-//!   building of the chosen table.
+//!   building of the chosen table; `plain_choice`: a plain call's choice between whole short rows
+//!   and the tiles, made on the GPU without a wait, and remembered for the descriptor.
 //! * here: the three entry points, and the launches in order: row views (CSR with opA = T/H,
 //!   CSC with N, COO), the long-row schedule (row kernel only), then the kernel. `preprocess`
 //!   builds the schedule, or the tile kernel's row table, into the user's buffer and records it
@@ -31,6 +32,7 @@
 
 pub mod bittcf;
 pub mod check;
+pub mod plain_choice;
 pub mod plan;
 pub mod row_kernel;
 pub mod row_order;
@@ -66,6 +68,8 @@ pub struct Call<'a> {
     pub math: MathMode,
     /// The handle's reorder mode: whether preprocess may reorder rows for the tensor cores.
     pub reorder: ReorderMode,
+    /// A's descriptor's number (0: none, nothing is learned): see plain_choice.rs.
+    pub a_serial: u64,
 }
 
 /// What `preprocess` left in the user's buffer, and for which arguments.
@@ -98,6 +102,10 @@ pub enum RowKernel {
     /// The warp-row kernel over the table preprocess left in the buffer: `items` warps, `adds`
     /// split rows (warp_rows.rs).
     WarpRows { items: u32, adds: u32 },
+    /// A plain call's: whole short rows where no row is longer than `limit` entries, else the
+    /// tiles, chosen on the GPU by the verdict of `epoch`, left at `host_at` too when not 0
+    /// (plain_choice.rs).
+    ShortRowsOrTiles { limit: i64, epoch: u64, host_at: u64 },
 }
 
 /// What a call knows of the tensor-core format it runs over.
@@ -196,12 +204,49 @@ fn run(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>, must
                 // Forced short rows replace the tile kernel only: a tensor-core plan's plain call
                 // leaves the choice to the build on the GPU, as its preprocess does.
                 let forced = matches!(p.kernel, Kernel::Tiles { .. }) && short_rows::forced() == Some(true);
-                let rows = if forced { RowKernel::ShortRows } else { RowKernel::Tiles };
+                let rows = match plain_choice::limit(&p, call.a.nnz, whole_rows_fill(h, &p)) {
+                    _ if forced => RowKernel::ShortRows,
+                    Some(limit) => {
+                        let epoch = crate::ops::new_token();
+                        match h.plain_verdicts.lookup(h, plain_key(call, limit), epoch)? {
+                            plain_choice::Verdict::Known { long: false } => RowKernel::ShortRows,
+                            plain_choice::Verdict::Known { long: true } => RowKernel::Tiles,
+                            plain_choice::Verdict::Chain { host_at } => RowKernel::ShortRowsOrTiles { limit, epoch, host_at },
+                        }
+                    }
+                    None => RowKernel::Tiles,
+                };
+                if plan::print_enabled() && rows != RowKernel::Tiles {
+                    eprintln!("oxsparse: SpMM plain call: {rows:?}");
+                }
                 (token, TcState::default(), rows)
             }
         };
         launch(h, call, &p, (ws, token), tc, rows)
     })
+}
+
+/// Whether whole short rows of this plan give at least half a wave of the short-row kernel's
+/// groups (rows x column slices): where they do not, preprocess cuts the rows into pieces, which a
+/// plain call cannot (session 38: the 1024 rows of graphchallenge_sparse_images, FP32 N = 256, 29
+/// us on the tiles, 37 on whole rows).
+fn whole_rows_fill(h: &Handle, p: &Plan) -> bool {
+    let shape = whole_rows_shape(p, p.types, false);
+    let groups = (p.dims.m.max(0) as u64).saturating_mul(shape.slices(p.dims.n));
+    2 * groups >= k::short_rows_wave(h) * shape.groups_per_block(p.types.ab)
+}
+
+/// The descriptor, arrays, reading and shape a plain call's verdict belongs to (plain_choice.rs).
+fn plain_key(call: &Call, limit: i64) -> plain_choice::Key {
+    let a = call.a;
+    let format = match a.format {
+        crate::descr::FormatInfo::Csr => 0,
+        crate::descr::FormatInfo::Csc => 1,
+        crate::descr::FormatInfo::Coo => 2,
+        _ => 3,
+    };
+    let view = format << 16 | (a.index_type as u32 & 0xff) << 8 | call.op_a as u32 & 0xff;
+    plain_choice::Key { serial: call.a_serial, offsets: a.arrays.offsets, indices: a.arrays.indices, view, m: a.rows, nnz: a.nnz, limit }
 }
 
 /// Whether `buffer` is the active buffer that preprocess filled for these arguments. The tensor-core
@@ -354,6 +399,7 @@ fn tiles_params(call: &Call, p: &Plan, ws: u64, size: u32, per_block: u32, token
         token_at: layout.rows_at.map_or(0, |_| at + layout.token_at as u64),
         token,
         skip_if_set: 0,
+        choice: SpmmChoice::default(),
     }
 }
 
@@ -541,9 +587,26 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
                 }
                 None => (SpmmSchedule::default(), 0),
             };
-            let rp = SpmmRowsParams { shape: kshape, a: rows(call, p, ws), b, c, sched, split: 0, split_token: 0, row_blocks, slices_per_block: 0 };
+            let rp = SpmmRowsParams { shape: kshape, a: rows(call, p, ws), b, c, sched, split: 0, split_token: 0, row_blocks, slices_per_block: 0, choice: SpmmChoice::default() };
             overlap_stage_b();
             k::rowvec(h, &rp, types, p.index, width, chunk_blocks, batches)?;
+        }
+        // A plain call's choice on the GPU (plain_choice.rs): the verdict, then whole short rows
+        // (as preprocess would run them), then the tiles; each of the two returns at once unless
+        // the verdict is its own.
+        Kernel::Tiles { size, per_block, .. } if matches!(row_kernel, RowKernel::ShortRowsOrTiles { .. }) => {
+            let (RowKernel::ShortRowsOrTiles { limit, epoch, host_at }, Some(plan::TileLayout { longest_at: Some(room), .. })) = (row_kernel, p.tiles) else {
+                return Err(crate::error::Error::Internal("a plain call's choice without its room in the plan".into()));
+            };
+            let (at, a) = (ws + p.schedule_at as u64 + room as u64, rows(call, p, ws));
+            k::rows_longer_than(h, &SpmmRowsLongerParams { a, m: d.m, limit, at, epoch }, p.index)?;
+            let choice = |runs_if_long: u32, host_at: u64| SpmmChoice { at, epoch, host_at, runs_if_long, pad: 0 };
+            let rp = SpmmRowsParams { shape: kshape, a, b, c, sched: SpmmSchedule::default(), split: 0, split_token: token, row_blocks: 0, slices_per_block: 0, choice: choice(0, host_at) };
+            kernels::graph::overlap_next(h);
+            k::short_rows(h, &rp, (types, p.index), batches, whole_rows_shape(p, types, false), None, false)?;
+            kernels::graph::overlap_next(h);
+            let tiles = SpmmTiles { choice: choice(1, 0), ..tiles_params(call, p, ws, size, per_block, token) };
+            k::tiles(h, &SpmmTilesParams { shape: kshape, a, b, c, tiles }, types, p.index, batches)?;
         }
         // A row kernel preprocess chose (for a tensor-core plan: where the build chose CUDA cores).
         Kernel::Tiles { .. } | Kernel::TensorCore { .. } if matches!(row_kernel, RowKernel::WarpRows { .. }) => {
@@ -560,7 +623,7 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
                 (RowKernel::SplitRows { blocks, shape }, Some((at, _))) => (ws + p.schedule_at as u64 + at as u64, Some(blocks), shape),
                 _ => (0, None, whole_rows_shape(p, types, column_c)),
             };
-            let rp = SpmmRowsParams { shape: kshape, a: rows(call, p, ws), b, c, sched: SpmmSchedule::default(), split, split_token: token, row_blocks: 0, slices_per_block: 0 };
+            let rp = SpmmRowsParams { shape: kshape, a: rows(call, p, ws), b, c, sched: SpmmSchedule::default(), split, split_token: token, row_blocks: 0, slices_per_block: 0, choice: SpmmChoice::default() };
             overlap_stage_b();
             k::short_rows(h, &rp, (types, p.index), batches, shape, blocks, column_c)?;
         }
@@ -617,7 +680,7 @@ fn launch(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64), tc: TcStat
     match p.kernel {
         Kernel::Nothing => Ok(()),
         Kernel::RowsStrided => {
-            let rp = SpmmRowsParams { shape, a: rows(call, p, ws), b: p.b, c: p.c, sched: SpmmSchedule::default(), split: 0, split_token: 0, row_blocks: 0, slices_per_block: 0 };
+            let rp = SpmmRowsParams { shape, a: rows(call, p, ws), b: p.b, c: p.c, sched: SpmmSchedule::default(), split: 0, split_token: 0, row_blocks: 0, slices_per_block: 0, choice: SpmmChoice::default() };
             k::rows_strided(h, &rp, p.types, p.index, batches)
         }
         Kernel::RowVec { stage_b, stage_c, .. } | Kernel::Tiles { stage_b, stage_c, .. } | Kernel::TensorCore { stage_b, stage_c, .. } => launch_vectorised(h, call, p, (ws, token), (tc, row_kernel), shape, (stage_b, stage_c)),
@@ -695,6 +758,7 @@ mod tests {
             beta: &beta as *const f32 as *const c_void,
             math,
             reorder: ReorderMode::OXSPARSE_REORDER_NONE,
+            a_serial: 0,
         };
         make_plan(&call).unwrap()
     }

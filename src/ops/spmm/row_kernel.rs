@@ -1,8 +1,9 @@
 //! Which CUDA-core row kernel preprocess gives a tile plan (or a tensor-core plan whose build chose
 //! CUDA cores), and the table it builds for it: whole short rows, short rows in breadth-first
 //! order (row_order.rs), split rows (split_rows.rs) or warp rows (warp_rows.rs). Each choice reads
-//! op(A)'s structure back from the GPU (a wait), so only preprocess makes it; a plain call keeps the
-//! tile kernel, which needs no table.
+//! op(A)'s structure back from the GPU (a wait), so only preprocess makes it; a plain call runs the
+//! tile kernel, which needs no table, or lets the GPU choose between it and whole short rows
+//! (plain_choice.rs).
 
 use super::plan::{Plan, TileLayout};
 use super::{c_bytes, column_major_c, direct_c, kernel_types, rows, split_rows_write_c, Call, RowKernel};

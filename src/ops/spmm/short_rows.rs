@@ -21,10 +21,13 @@
 //! 128: 0.84x -> 1.38x cuSPARSE), while PGPgiantcompo, pubmed and ca-CondMat (longest 171-280, 35-45
 //! times the mean) ran 0.4-0.95x: rows up to LONG may be 16 times the mean, longer ones 8.
 //!
-//! A plain call cannot know its longest row without waiting for the GPU, so it keeps the tile
-//! kernel: a preprocessed call may differ from a plain one in rounding (each is bitwise
-//! reproducible run to run). `OXSPARSE_SPMM_KERNEL=short_rows` sends every such call to the
-//! short-row kernel, plain ones too (for tests and comparisons); `=tiles` none.
+//! A plain call cannot read its longest row back without waiting for the GPU; where the work is
+//! large enough it lets the GPU apply this same rule (plain_choice.rs: the verdict, then both
+//! kernels, one of which returns at once; the verdict remembered for later calls), elsewhere it
+//! keeps the tile kernel. A preprocessed call may differ from a plain one in rounding where they
+//! run different kernels (each is bitwise reproducible run to run).
+//! `OXSPARSE_SPMM_KERNEL=short_rows` sends every such call to the short-row kernel, plain ones too
+//! (for tests and comparisons); `=tiles` none.
 
 use super::plan::ForcedKernel;
 

@@ -1,0 +1,313 @@
+//! A plain call (no preprocess) choosing between the short-row and the tile kernel on the GPU.
+//!
+//! Preprocess measures the longest row and reads it back (short_rows.rs); a plain call must not
+//! wait, so it kept the tile kernel, which was 1.3-2x slower than short rows on the matrices
+//! whose rows are all short (session 38, H100, kernels alone: cage11 FP32 N = 128 43.7 against
+//! 33.7 us, EX5 42 against 16.6, cs4 N = 256 34.5 against 22). Call sites that never preprocess
+//! (most of cuSPARSE's users) paid that. Now such a call enqueues three kernels, one chain:
+//! 1. `rows_longer_than`: whether some row is longer than short rows take (`short_limit`, the
+//!    inverse of `short_rows::takes` for this m and nnz); the verdict is a u64 set to this call's
+//!    epoch in the room where preprocess measures the longest row;
+//! 2. the short-row kernel, which returns at once on a "long" verdict;
+//! 3. the tile kernel, which returns at once on a "short" one.
+//!
+//! So a plain call takes whole short rows where preprocess's measure would take short rows
+//! (bitwise the same as a preprocessed call that runs them whole: the same shape and slices). The
+//! chain costs the verdict, the loser's empty launch and two more graph nodes, 5-15 us on the H100
+//! (session 38), so it is taken only where the work is large enough for short rows to repay it
+//! (`MIN_WORK`), where whole rows fill half a wave of the kernel's groups (else preprocess cuts
+//! them into pieces, which a plain call cannot), and where the mean row does not already exceed
+//! the limit; elsewhere the tiles run alone, as before.
+//!
+//! The verdict is remembered: the short-row kernel's first block leaves it in mapped host memory
+//! (`Verdicts`), and a later plain call on the same descriptor and arrays (the same row offsets
+//! and column indices, rows, entries and reading) launches the chosen kernel alone, as a solver's
+//! or a training loop's repeated calls do. Both kernels are exact for any rows, so a structure
+//! rewritten in place under the same pointers stays right (a remembered choice then only costs
+//! time). `OXSPARSE_SPMM_PLAIN_CHOICE=gpu` takes the chain wherever it applies and never
+//! remembers, `=tiles` never chooses (for comparisons).
+
+use super::plan::{Kernel, Plan};
+use super::short_rows;
+use crate::context::Handle;
+use crate::error::{Error, Result};
+use std::sync::Mutex;
+
+/// Work (entries x n x bytes of B's type) below which a plain call runs the tiles alone. Measured
+/// (session 38, H100, 25 matrices of 12K-1.6M entries, FP32 N = 32-256 and FP64 N = 128, the chain
+/// on every call against the tiles): short rows repaid the chain from about 80 MB of work (cage11
+/// FP32 N = 128 71 -> 51 us, EX5 FP64 N = 128 74 -> 47), not below it (cs4 N = 32 19.0 -> 18.1,
+/// wing N = 32 20.4 -> 26.9); over all cases the geometric mean against cuSPARSE went 1.168x (the
+/// tiles) -> 1.220x with this bound, 1.173x without one.
+pub const MIN_WORK: u64 = 80 << 20;
+
+/// The longest row short rows take in a matrix of `m` rows and `nnz` entries: `short_rows::takes`
+/// holds for every longest row up to it and for none above (each of its clauses bounds the
+/// longest row from above).
+pub fn short_limit(m: i64, nnz: i64) -> i64 {
+    let (m, nnz) = (m.max(1), nnz.max(0));
+    let long = short_rows::LONG.min(short_rows::SKEW * nnz / m);
+    let hidden = short_rows::LONGEST.min(short_rows::SKEW_LONGEST * nnz / m).min(nnz / short_rows::HIDDEN);
+    short_rows::ALWAYS.max(long).max(hidden)
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Setting {
+    Rule,
+    Gpu,
+    Tiles,
+}
+
+fn setting() -> Setting {
+    static SETTING: once_cell::sync::Lazy<Setting> = once_cell::sync::Lazy::new(|| match std::env::var("OXSPARSE_SPMM_PLAIN_CHOICE").as_deref() {
+        Ok("gpu") => Setting::Gpu,
+        Ok("tiles") => Setting::Tiles,
+        _ => Setting::Rule,
+    });
+    *SETTING
+}
+
+/// The limit a plain call's verdict compares rows with, when it chooses on the GPU: a tile plan
+/// that stages neither op(B) nor C, whose batches share one structure (the verdict reads batch 0,
+/// in the room `longest_at`), with no kernel forced, `MIN_WORK` or more, whole rows that `fill`
+/// half a wave (the caller's measure), and a mean row within the limit. None: the tiles run alone.
+pub fn limit(p: &Plan, nnz: i64, fill: bool) -> Option<i64> {
+    let Kernel::Tiles { stage_b: false, stage_c: false, .. } = p.kernel else {
+        return None;
+    };
+    if p.tiles.is_none_or(|t| t.longest_at.is_none()) || short_rows::forced().is_some() {
+        return None;
+    }
+    let limit = short_limit(p.dims.m, nnz);
+    let work = (nnz.max(0) as u64).saturating_mul(p.dims.n.max(0) as u64).saturating_mul(p.types.ab.size_bytes());
+    let worth = match setting() {
+        Setting::Tiles => false,
+        Setting::Gpu => true,
+        Setting::Rule => work >= MIN_WORK && fill,
+    };
+    (worth && nnz <= limit.saturating_mul(p.dims.m)).then_some(limit)
+}
+
+/// What identifies a matrix's verdict: its descriptor (`serial`, so that arrays freed and
+/// allocated again at the same addresses under another descriptor learn afresh), its structure's
+/// arrays and how op(A)'s rows are read from them (`view`: the format, index type and operation),
+/// its shape and the limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Key {
+    pub serial: u64,
+    pub offsets: u64,
+    pub indices: u64,
+    pub view: u32,
+    pub m: i64,
+    pub nnz: i64,
+    pub limit: i64,
+}
+
+/// What a plain call does about its verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Learned from an earlier call: whether some row is longer than the limit.
+    Known { long: bool },
+    /// Not learned yet: the chain decides on the GPU; where `host_at` is not 0 its short-row
+    /// kernel leaves the verdict there for later calls.
+    Chain { host_at: u64 },
+}
+
+/// Slots of mapped host memory a handle keeps for verdicts (the oldest is reused).
+const SLOTS: usize = 64;
+/// Calls that may pass without the verdict arriving before a slot is armed again (a slot taken
+/// over by another matrix meanwhile, or a chain captured into a graph that never ran).
+const PATIENCE: u32 = 8;
+
+/// Per handle: the verdicts plain calls learned, in a page of mapped pinned host memory
+/// (allocated at the first chain, freed with the handle after its work is done).
+#[derive(Default)]
+pub struct Verdicts {
+    inner: Mutex<Option<Learned>>,
+}
+
+struct Learned {
+    host: usize,
+    device: u64,
+    entries: Vec<Entry>,
+    next: usize,
+}
+
+struct Entry {
+    key: Key,
+    /// The epoch (bit 0 cleared) the slot's verdict must carry.
+    expect: u64,
+    known: Option<bool>,
+    waited: u32,
+}
+
+impl Learned {
+    fn word(&self, slot: usize) -> u64 {
+        // SAFETY: `slot` < SLOTS words of the mapped allocation, written by the GPU as whole u64s.
+        unsafe { std::ptr::read_volatile((self.host as *const u64).add(slot)) }
+    }
+}
+
+impl Verdicts {
+    /// The verdict of the matrix `key` for a call of `epoch`: known, or to be made by the chain
+    /// (which then writes the slot where this call arms it).
+    pub fn lookup(&self, h: &Handle, key: Key, epoch: u64) -> Result<Verdict> {
+        if setting() == Setting::Gpu || key.serial == 0 {
+            return Ok(Verdict::Chain { host_at: 0 });
+        }
+        let mut guard = self.inner.lock().map_err(|_| Error::Internal("the plain-call verdicts' lock was poisoned".into()))?;
+        if guard.is_none() {
+            *guard = Some(Learned::alloc(h)?);
+        }
+        Ok(guard.as_mut().expect("allocated above").decide(key, epoch))
+    }
+
+    /// Frees the page once the context's work is done (a chain still queued writes into it).
+    /// Called by the handle's Drop, in its context.
+    pub fn release(&self) {
+        let Ok(mut guard) = self.inner.lock() else {
+            return;
+        };
+        if let Some(l) = guard.take() {
+            // SAFETY: the page came from cuMemHostAlloc; after the context's work is done no kernel
+            // writes it.
+            unsafe {
+                cudarc::driver::sys::cuCtxSynchronize();
+                cudarc::driver::result::free_host(l.host as *mut std::ffi::c_void).ok();
+            }
+        }
+    }
+}
+
+impl Learned {
+    /// `Verdicts::lookup` on the page: a key seen before whose verdict arrived is known; a new
+    /// key takes a free slot, or the oldest, and arms it for this call's chain.
+    fn decide(&mut self, key: Key, epoch: u64) -> Verdict {
+        let l = self;
+        let expect = epoch & !1;
+        let slot = match l.entries.iter().position(|e| e.key == key) {
+            Some(s) => s,
+            None if l.entries.len() < SLOTS => {
+                l.entries.push(Entry { key, expect, known: None, waited: 0 });
+                return Verdict::Chain { host_at: l.device + 8 * (l.entries.len() - 1) as u64 };
+            }
+            None => {
+                let s = l.next;
+                l.next = (s + 1) % SLOTS;
+                l.entries[s] = Entry { key, expect, known: None, waited: 0 };
+                return Verdict::Chain { host_at: l.device + 8 * s as u64 };
+            }
+        };
+        if let Some(long) = l.entries[slot].known {
+            return Verdict::Known { long };
+        }
+        let word = l.word(slot);
+        let e = &mut l.entries[slot];
+        if word & !1 == e.expect {
+            e.known = Some(word & 1 == 1);
+            return Verdict::Known { long: word & 1 == 1 };
+        }
+        e.waited += 1;
+        if e.waited < PATIENCE {
+            return Verdict::Chain { host_at: 0 };
+        }
+        (e.expect, e.waited) = (expect, 0);
+        Verdict::Chain { host_at: l.device + 8 * slot as u64 }
+    }
+
+    fn alloc(h: &Handle) -> Result<Learned> {
+        use cudarc::driver::sys;
+        let _bound = h.bind()?;
+        let bytes = SLOTS * 8;
+        // SAFETY: a fresh pinned, mapped allocation of `bytes`; zeroed before any kernel sees it.
+        let host = unsafe { cudarc::driver::result::malloc_host(bytes, sys::CU_MEMHOSTALLOC_DEVICEMAP | sys::CU_MEMHOSTALLOC_PORTABLE) }
+            .map_err(|e| Error::from_driver("allocating the plain-call verdicts' host page", e))?;
+        unsafe { std::ptr::write_bytes(host as *mut u8, 0, bytes) };
+        let mut device: sys::CUdeviceptr = 0;
+        // SAFETY: `host` is a mapped allocation of this context.
+        if let Err(e) = unsafe { sys::cuMemHostGetDevicePointer_v2(&mut device, host, 0).result() } {
+            unsafe { cudarc::driver::result::free_host(host).ok() };
+            return Err(Error::from_driver("mapping the plain-call verdicts' host page", e));
+        }
+        Ok(Learned { host: host as usize, device, entries: Vec::new(), next: 0 })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn takes_unforced(longest: i64, m: i64, nnz: i64) -> bool {
+        let skew_at_most = |times: i64| longest * m <= times * nnz;
+        longest <= short_rows::ALWAYS
+            || (longest <= short_rows::LONG && skew_at_most(short_rows::SKEW))
+            || (longest <= short_rows::LONGEST && skew_at_most(short_rows::SKEW_LONGEST) && short_rows::HIDDEN * longest <= nnz)
+    }
+
+    /// The limit is the edge of `short_rows::takes`: it takes the limit and not one entry more,
+    /// over shapes from one row to millions, sparse to dense.
+    /// The page's bookkeeping, with a plain vector standing for the mapped page and the test
+    /// writing what the short-row kernel would: a verdict is learned only from its own epoch, a
+    /// full page reuses the oldest slot, and a slot that never answers is armed again.
+    #[test]
+    fn verdicts_are_learned_from_their_own_epoch() {
+        let mut page = vec![0u64; SLOTS];
+        let mut l = Learned { host: page.as_mut_ptr() as usize, device: 0x1000, entries: Vec::new(), next: 0 };
+        let key = |i: i64| Key { serial: 7, offsets: 0x10_0000 + i as u64, indices: 0x20_0000, view: 0, m: 100, nnz: 1000, limit: 32 };
+        let write =
+            |l: &Learned, host_at: u64, word: u64| unsafe { std::ptr::write_volatile((l.host as *mut u64).add(((host_at - l.device) / 8) as usize), word) };
+        // The first call arms slot 0; the next ones chain without arming until the verdict lands.
+        let Verdict::Chain { host_at } = l.decide(key(0), 0xabc1) else { panic!("a new key chains") };
+        assert_eq!(host_at, 0x1000);
+        assert_eq!(l.decide(key(0), 0x5551), Verdict::Chain { host_at: 0 }, "no verdict yet: chain, slot not armed again");
+        write(&l, host_at, 0x1231); // another epoch's: ignored
+        assert_eq!(l.decide(key(0), 0x7771), Verdict::Chain { host_at: 0 });
+        write(&l, host_at, 0xabc0 | 1); // this epoch's: long
+        assert_eq!(l.decide(key(0), 0x9991), Verdict::Known { long: true });
+        write(&l, host_at, 0); // once known, the page is not read again
+        assert_eq!(l.decide(key(0), 0x9993), Verdict::Known { long: true });
+        // A second matrix, short.
+        let Verdict::Chain { host_at: second } = l.decide(key(1), 0x4441) else { panic!() };
+        assert_eq!(second, 0x1008);
+        write(&l, second, 0x4440);
+        assert_eq!(l.decide(key(1), 0x1), Verdict::Known { long: false });
+        // A slot whose verdict never comes is armed again after PATIENCE calls.
+        let Verdict::Chain { host_at: third } = l.decide(key(2), 0x2221) else { panic!() };
+        for _ in 1..PATIENCE {
+            assert_eq!(l.decide(key(2), 0x3331), Verdict::Chain { host_at: 0 });
+        }
+        assert_eq!(l.decide(key(2), 0x6661), Verdict::Chain { host_at: third }, "armed again for this call");
+        write(&l, third, 0x6660);
+        assert_eq!(l.decide(key(2), 0x1), Verdict::Known { long: false });
+        // A full page reuses slot 0 first: the new key chains and the old one must learn again.
+        for i in 3..SLOTS as i64 {
+            l.decide(key(i), 0x11);
+        }
+        assert_eq!(l.decide(key(SLOTS as i64), 0x8881), Verdict::Chain { host_at: 0x1000 });
+        assert_eq!(l.decide(key(0), 0x8883), Verdict::Chain { host_at: 0x1008 }, "the evicted key takes the next oldest slot");
+        drop(page);
+    }
+
+    #[test]
+    fn the_limit_is_the_edge_of_what_short_rows_take() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |below: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % below
+        };
+        for _ in 0..20_000 {
+            let m = ((next(2_000_000) as i64) >> next(20)) + 1;
+            let nnz = (m * next(300) as i64) >> next(6);
+            let limit = short_limit(m, nnz);
+            assert!(takes_unforced(limit, m, nnz), "limit {limit} at m {m}, nnz {nnz}");
+            assert!(!takes_unforced(limit + 1, m, nnz), "limit {limit} + 1 at m {m}, nnz {nnz}");
+        }
+        // The measured matrices of short_rows.rs: (rows, entries) -> limit.
+        assert_eq!(short_limit(2500, 12_349), 79, "cryg2500: 16 x the mean of 4.9");
+        assert_eq!(short_limit(6545, 295_680), 256, "EX5: 8 x its mean of 45 is over LONGEST");
+        assert_eq!(short_limit(10_312, 667_966), 256, "blogcatalog: its longest row of 3992 goes to the tiles");
+        assert_eq!(short_limit(1_000_000, 1000), 32, "rows of 32 entries are short whatever the mean");
+    }
+}
