@@ -157,6 +157,11 @@ impl Verdicts {
         }
         let mut guard = self.inner.lock().map_err(|_| Error::Internal("the plain-call verdicts' lock was poisoned".into()))?;
         if guard.is_none() {
+            // Not while the stream is being captured: allocating pinned memory is not a capturable
+            // call (the chain alone works in a graph).
+            if crate::kernels::capturing(h)? {
+                return Ok(Verdict::Chain { host_at: 0 });
+            }
             *guard = Some(Learned::alloc(h)?);
         }
         Ok(guard.as_mut().expect("allocated above").decide(key, epoch))
