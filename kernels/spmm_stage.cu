@@ -111,6 +111,7 @@ __device__ void stage_b(const SpmmStageParams& p) {
 template <int TILE, typename O, typename C>
 __device__ void stage_c(const SpmmStageParams& p) {
     wait_for_previous_kernel();  // the kernel writing the scratch may still run (pdl.cuh)
+    if (!chosen(p.choice)) return;  // a plain call's verdict sent the call to short rows
     constexpr int STEP = BLOCK / TILE;
     __shared__ Tile<C, TILE> tile;
     const Dense<const C> src(p.src, blockIdx.z);

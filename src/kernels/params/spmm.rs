@@ -222,6 +222,9 @@ pub struct SpmmStageParams {
     pub cols: i64,
     pub alpha: Scalar,
     pub beta: Scalar,
+    /// Stage C only: whether it runs, when a plain call chose on the GPU (`SpmmChoice`: it copies
+    /// the tile kernel's scratch, so it runs where the tiles do).
+    pub choice: SpmmChoice,
 }
 
 /// The staging copies' tiles (`kernels/spmm_stage.cu`): SPMM_STAGE_TILE x SPMM_STAGE_TILE elements a

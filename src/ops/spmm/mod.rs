@@ -550,7 +550,7 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
     };
     if stage_b {
         b = row_major(ws + p.stage_b_at as u64, d.k, p.b.batch_stride != 0);
-        let sp = SpmmStageParams { src: p.b, dst: b, rows: d.k, cols: d.n, alpha: Scalar::default(), beta: Scalar::default() };
+        let sp = SpmmStageParams { src: p.b, dst: b, rows: d.k, cols: d.n, alpha: Scalar::default(), beta: Scalar::default(), choice: SpmmChoice::default() };
         k::stage_b(h, &sp, p.types.ab, if p.b.batch_stride != 0 { batches } else { 1 })?;
     }
     // Short rows write a column-major C themselves (kernels/spmm_short_rows.cu stages 4b and 4c).
@@ -566,6 +566,9 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
     }
     // The CUDA-core kernels wait for the staged op(B) themselves (griddepcontrol.wait), so their
     // launch may overlap the staging copy's (kernels/graph.rs `overlap_next`).
+    // Where a plain call's chain has short rows write a column-major C themselves, the copy of
+    // the tiles' scratch runs only where the tiles do.
+    let mut stage_c_choice = SpmmChoice::default();
     let overlap_stage_b = || {
         if stage_b {
             kernels::graph::overlap_next(h)
@@ -591,9 +594,10 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
             overlap_stage_b();
             k::rowvec(h, &rp, types, p.index, width, chunk_blocks, batches)?;
         }
-        // A plain call's choice on the GPU (plain_choice.rs): the verdict, then whole short rows
-        // (as preprocess would run them), then the tiles; each of the two returns at once unless
-        // the verdict is its own.
+        // A plain call's choice on the GPU (plain_choice.rs): the verdict (after op(B)'s staging
+        // copy and the row views, whole), then whole short rows (as preprocess would run them:
+        // into a column-major C themselves where they can), then the tiles and, for them, C's
+        // staging copy; each returns at once unless the verdict is its own.
         Kernel::Tiles { size, per_block, .. } if matches!(row_kernel, RowKernel::ShortRowsOrTiles { .. }) => {
             let (RowKernel::ShortRowsOrTiles { limit, epoch, host_at }, Some(plan::TileLayout { longest_at: Some(room), .. })) = (row_kernel, p.tiles) else {
                 return Err(crate::error::Error::Internal("a plain call's choice without its room in the plan".into()));
@@ -601,12 +605,17 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
             let (at, a) = (ws + p.schedule_at as u64 + room as u64, rows(call, p, ws));
             k::rows_longer_than(h, &SpmmRowsLongerParams { a, m: d.m, limit, at, epoch }, p.index)?;
             let choice = |runs_if_long: u32, host_at: u64| SpmmChoice { at, epoch, host_at, runs_if_long, pad: 0 };
-            let rp = SpmmRowsParams { shape: kshape, a, b, c, sched: SpmmSchedule::default(), split: 0, split_token: token, row_blocks: 0, slices_per_block: 0, choice: choice(0, host_at) };
+            let direct = stage_c && direct_c(p, call.a.nnz, RowKernel::ShortRows);
+            let (short_c, short_types, short_shape) = if direct { (p.c, p.types, shape) } else { (c, types, kshape) };
+            let rp = SpmmRowsParams { shape: short_shape, a, b, c: short_c, sched: SpmmSchedule::default(), split: 0, split_token: token, row_blocks: 0, slices_per_block: 0, choice: choice(0, host_at) };
             kernels::graph::overlap_next(h);
-            k::short_rows(h, &rp, (types, p.index), batches, whole_rows_shape(p, types, false), None, false)?;
+            k::short_rows(h, &rp, (short_types, p.index), batches, whole_rows_shape(p, short_types, direct), None, direct)?;
             kernels::graph::overlap_next(h);
             let tiles = SpmmTiles { choice: choice(1, 0), ..tiles_params(call, p, ws, size, per_block, token) };
             k::tiles(h, &SpmmTilesParams { shape: kshape, a, b, c, tiles }, types, p.index, batches)?;
+            if direct {
+                stage_c_choice = choice(1, 0);
+            }
         }
         // A row kernel preprocess chose (for a tensor-core plan: where the build chose CUDA cores).
         Kernel::Tiles { .. } | Kernel::TensorCore { .. } if matches!(row_kernel, RowKernel::WarpRows { .. }) => {
@@ -660,7 +669,7 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
         _ => unreachable!("launch_vectorised takes the vectorised kernels only"),
     }
     if stage_c {
-        let sp = SpmmStageParams { src: c, dst: p.c, rows: d.m, cols: d.n, alpha: shape.alpha, beta: shape.beta };
+        let sp = SpmmStageParams { src: c, dst: p.c, rows: d.m, cols: d.n, alpha: shape.alpha, beta: shape.beta, choice: stage_c_choice };
         // The copy waits for the kernel's scratch itself (kernels/spmm_stage.cu).
         kernels::graph::overlap_next(h);
         k::stage_c(h, &sp, p.types, batches)?;

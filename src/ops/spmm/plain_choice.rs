@@ -9,7 +9,8 @@
 //!    inverse of `short_rows::takes` for this m and nnz); the verdict is a u64 set to this call's
 //!    epoch in the room where preprocess measures the longest row;
 //! 2. the short-row kernel, which returns at once on a "long" verdict;
-//! 3. the tile kernel, which returns at once on a "short" one.
+//! 3. the tile kernel, which returns at once on a "short" one; and where C is staged for the
+//!    tiles but short rows write a column-major C themselves, C's staging copy, likewise.
 //!
 //! So a plain call takes whole short rows where preprocess's measure would take short rows
 //! (bitwise the same as a preprocessed call that runs them whole: the same shape and slices). The
@@ -39,7 +40,7 @@ use std::sync::Mutex;
 /// FP32 N = 128 71 -> 51 us, EX5 FP64 N = 128 74 -> 47), not below it (cs4 N = 32 19.0 -> 18.1,
 /// wing N = 32 20.4 -> 26.9); over all cases the geometric mean against cuSPARSE went 1.168x (the
 /// tiles) -> 1.220x with this bound, 1.173x without one.
-pub const MIN_WORK: u64 = 80 << 20;
+pub const MIN_WORK: u64 = 80_000_000;
 
 /// The longest row short rows take in a matrix of `m` rows and `nnz` entries: `short_rows::takes`
 /// holds for every longest row up to it and for none above (each of its clauses bounds the
@@ -68,11 +69,11 @@ fn setting() -> Setting {
 }
 
 /// The limit a plain call's verdict compares rows with, when it chooses on the GPU: a tile plan
-/// that stages neither op(B) nor C, whose batches share one structure (the verdict reads batch 0,
+/// (op(B) and C in any layout) whose batches share one structure (the verdict reads batch 0,
 /// in the room `longest_at`), with no kernel forced, `MIN_WORK` or more, whole rows that `fill`
 /// half a wave (the caller's measure), and a mean row within the limit. None: the tiles run alone.
 pub fn limit(p: &Plan, nnz: i64, fill: bool) -> Option<i64> {
-    let Kernel::Tiles { stage_b: false, stage_c: false, .. } = p.kernel else {
+    let Kernel::Tiles { .. } = p.kernel else {
         return None;
     };
     if p.tiles.is_none_or(|t| t.longest_at.is_none()) || short_rows::forced().is_some() {
