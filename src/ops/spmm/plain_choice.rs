@@ -125,6 +125,8 @@ const PATIENCE: u32 = 8;
 #[derive(Default)]
 pub struct Verdicts {
     inner: Mutex<Option<Learned>>,
+    /// Set when the page could not be allocated: plain calls then chain without learning.
+    unavailable: std::sync::atomic::AtomicBool,
 }
 
 struct Learned {
@@ -153,7 +155,7 @@ impl Verdicts {
     /// The verdict of the matrix `key` for a call of `epoch`: known, or to be made by the chain
     /// (which then writes the slot where this call arms it).
     pub fn lookup(&self, h: &Handle, key: Key, epoch: u64) -> Result<Verdict> {
-        if setting() == Setting::Gpu || key.serial == 0 {
+        if setting() == Setting::Gpu || key.serial == 0 || self.unavailable.load(std::sync::atomic::Ordering::Relaxed) {
             return Ok(Verdict::Chain { host_at: 0 });
         }
         let mut guard = self.inner.lock().map_err(|_| Error::Internal("the plain-call verdicts' lock was poisoned".into()))?;
@@ -163,7 +165,14 @@ impl Verdicts {
             if crate::kernels::capturing(h)? {
                 return Ok(Verdict::Chain { host_at: 0 });
             }
-            *guard = Some(Learned::alloc(h)?);
+            match Learned::alloc(h) {
+                Ok(l) => *guard = Some(l),
+                // Learning is an optimisation: without mapped host memory the calls still choose.
+                Err(_) => {
+                    self.unavailable.store(true, std::sync::atomic::Ordering::Relaxed);
+                    return Ok(Verdict::Chain { host_at: 0 });
+                }
+            }
         }
         Ok(guard.as_mut().expect("allocated above").decide(key, epoch))
     }
