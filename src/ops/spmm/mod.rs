@@ -564,11 +564,11 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
         kshape.alpha = host_scalar(p.types.compute, 1.0);
         kshape.beta = host_scalar(p.types.compute, 0.0);
     }
-    // The CUDA-core kernels wait for the staged op(B) themselves (griddepcontrol.wait), so their
-    // launch may overlap the staging copy's (kernels/graph.rs `overlap_next`).
     // Where a plain call's chain has short rows write a column-major C themselves, the copy of
     // the tiles' scratch runs only where the tiles do.
     let mut stage_c_choice = SpmmChoice::default();
+    // The CUDA-core kernels wait for the staged op(B) themselves (griddepcontrol.wait), so their
+    // launch may overlap the staging copy's (kernels/graph.rs `overlap_next`).
     let overlap_stage_b = || {
         if stage_b {
             kernels::graph::overlap_next(h)
