@@ -359,6 +359,11 @@ pub fn warp_rows(h: &Handle, p: &SpmmWarpRowsParams, types: Types, index: IndexT
     launch_keyed(h, "spmm_warp_rows", key(Site::SpmmWarpRows, variant, types, index), name, (blocks as u32, slices as u32, 1), BLOCK, 0, p)
 }
 
+/// Blocks for a thread per row of `m`: up to 8 a multiprocessor, then the kernel strides.
+fn thread_per_row_blocks(h: &Handle, m: i64) -> u32 {
+    (m.max(1) as u64).div_ceil(BLOCK as u64).clamp(1, h.sm_count.max(1) as u64 * 8) as u32
+}
+
 /// Preprocess: the longest row of op(A), measured on the GPU and read back (the caller must not be
 /// capturing a graph: the read-back waits).
 pub fn longest_row(h: &Handle, p: &SpmmLongestRowParams, index: IndexType) -> Result<u64> {
@@ -368,7 +373,7 @@ pub fn longest_row(h: &Handle, p: &SpmmLongestRowParams, index: IndexType) -> Re
         // SAFETY: `longest` is an 8-byte region of the caller's workspace (the plan's tile layout).
         unsafe { result::memset_d8_async(p.longest, 0, 8, h.cu_stream()) }.map_err(|e| Error::from_driver("clearing the SpMM longest-row word", e))?;
     }
-    let blocks = (p.m.max(1) as u64).div_ceil(BLOCK as u64).clamp(1, h.sm_count.max(1) as u64 * 8) as u32;
+    let blocks = thread_per_row_blocks(h, p.m);
     launch(h, "spmm_short_rows", &kernel_name!("oxs_spmm_longest_row_{}", index_suffix(index)), (blocks, 1, 1), BLOCK, 0, p)?;
     let mut word = [0u8; 8];
     super::vector_ops::copy_to_host_and_wait(h, p.longest, &mut word)?;
@@ -376,9 +381,9 @@ pub fn longest_row(h: &Handle, p: &SpmmLongestRowParams, index: IndexType) -> Re
 }
 
 /// A plain call's verdict (`SpmmRowsLongerParams`, src/ops/spmm/plain_choice.rs): enqueued, no
-/// wait; a thread per row, up to 8 blocks a multiprocessor (then grid-stride).
+/// wait; a thread per row.
 pub fn rows_longer_than(h: &Handle, p: &SpmmRowsLongerParams, index: IndexType) -> Result<()> {
-    let blocks = (p.m.max(1) as u64).div_ceil(BLOCK as u64).clamp(1, h.sm_count.max(1) as u64 * 8) as u32;
+    let blocks = thread_per_row_blocks(h, p.m);
     launch(h, "spmm_short_rows", &kernel_name!("oxs_spmm_rows_longer_than_{}", index_suffix(index)), (blocks, 1, 1), BLOCK, 0, p)
 }
 

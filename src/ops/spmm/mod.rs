@@ -239,13 +239,7 @@ fn whole_rows_fill(h: &Handle, p: &Plan) -> bool {
 /// The descriptor, arrays, reading and shape a plain call's verdict belongs to (plain_choice.rs).
 fn plain_key(call: &Call, limit: i64) -> plain_choice::Key {
     let a = call.a;
-    let format = match a.format {
-        crate::descr::FormatInfo::Csr => 0,
-        crate::descr::FormatInfo::Csc => 1,
-        crate::descr::FormatInfo::Coo => 2,
-        _ => 3,
-    };
-    let view = format << 16 | (a.index_type as u32 & 0xff) << 8 | call.op_a as u32 & 0xff;
+    let view = (a.format_enum() as u32 & 0xff) << 16 | (a.index_type as u32 & 0xff) << 8 | call.op_a as u32 & 0xff;
     plain_choice::Key { serial: call.a_serial, offsets: a.arrays.offsets, indices: a.arrays.indices, view, m: a.rows, nnz: a.nnz, limit }
 }
 

@@ -144,13 +144,6 @@ struct Entry {
     waited: u32,
 }
 
-impl Learned {
-    fn word(&self, slot: usize) -> u64 {
-        // SAFETY: `slot` < SLOTS words of the mapped allocation, written by the GPU as whole u64s.
-        unsafe { std::ptr::read_volatile((self.host as *const u64).add(slot)) }
-    }
-}
-
 impl Verdicts {
     /// The verdict of the matrix `key` for a call of `epoch`: known, or to be made by the chain
     /// (which then writes the slot where this call arms it).
@@ -195,6 +188,11 @@ impl Verdicts {
 }
 
 impl Learned {
+    fn word(&self, slot: usize) -> u64 {
+        // SAFETY: `slot` < SLOTS words of the mapped allocation, written by the GPU as whole u64s.
+        unsafe { std::ptr::read_volatile((self.host as *const u64).add(slot)) }
+    }
+
     /// `Verdicts::lookup` on the page: a key seen before whose verdict arrived is known; a new
     /// key takes a free slot, or the oldest, and arms it for this call's chain.
     fn decide(&mut self, key: Key, epoch: u64) -> Verdict {
@@ -251,13 +249,6 @@ impl Learned {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn takes_unforced(longest: i64, m: i64, nnz: i64) -> bool {
-        let skew_at_most = |times: i64| longest * m <= times * nnz;
-        longest <= short_rows::ALWAYS
-            || (longest <= short_rows::LONG && skew_at_most(short_rows::SKEW))
-            || (longest <= short_rows::LONGEST && skew_at_most(short_rows::SKEW_LONGEST) && short_rows::HIDDEN * longest <= nnz)
-    }
 
     /// The limit is the edge of `short_rows::takes`: it takes the limit and not one entry more,
     /// over shapes from one row to millions, sparse to dense.
@@ -316,8 +307,8 @@ mod tests {
             let m = ((next(2_000_000) as i64) >> next(20)) + 1;
             let nnz = (m * next(300) as i64) >> next(6);
             let limit = short_limit(m, nnz);
-            assert!(takes_unforced(limit, m, nnz), "limit {limit} at m {m}, nnz {nnz}");
-            assert!(!takes_unforced(limit + 1, m, nnz), "limit {limit} + 1 at m {m}, nnz {nnz}");
+            assert!(short_rows::takes_by_rule(limit, m, nnz), "limit {limit} at m {m}, nnz {nnz}");
+            assert!(!short_rows::takes_by_rule(limit + 1, m, nnz), "limit {limit} + 1 at m {m}, nnz {nnz}");
         }
         // The measured matrices of short_rows.rs: (rows, entries) -> limit.
         assert_eq!(short_limit(2500, 12_349), 79, "cryg2500: 16 x the mean of 4.9");

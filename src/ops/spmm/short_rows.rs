@@ -54,10 +54,15 @@ pub fn forced() -> Option<bool> {
 
 /// The choice for a matrix of `m` rows and `nnz` entries whose longest row has `longest` entries.
 pub fn takes(longest: i64, m: i64, nnz: i64) -> bool {
+    forced().unwrap_or(takes_by_rule(longest, m, nnz))
+}
+
+/// The rule itself, whatever `OXSPARSE_SPMM_KERNEL` forces (plain_choice.rs inverts it).
+pub fn takes_by_rule(longest: i64, m: i64, nnz: i64) -> bool {
     let skew_at_most = |times: i64| longest * m <= times * nnz;
     let long = longest <= LONG && skew_at_most(SKEW);
     let longest_hidden = longest <= LONGEST && skew_at_most(SKEW_LONGEST) && HIDDEN * longest <= nnz;
-    forced().unwrap_or(longest <= ALWAYS || long || longest_hidden)
+    longest <= ALWAYS || long || longest_hidden
 }
 
 #[cfg(test)]
