@@ -22,7 +22,8 @@
 //      order; then it writes C. Arrival counters (one a group and one a split row, per column
 //      slice) are reset by the last arrival, so a call leaves them all zero.
 // Preprocess puts the split rows' pieces first, longest rows first, then the whole rows longer than
-// a piece, so that the longest chains start in the first wave. Adding inside the kernel rather than
+// a piece, so that the longest chains start in the first wave; a plain call's table, built on the
+// GPU (spmm_warp_rows_table.cu), puts the rows longer than a piece first in row order. Adding inside the kernel rather than
 // in a second one (session 22) saves that kernel's launch and its pass over the split rows, which
 // had eaten the gain at N = 128 (arxiv_like 123 + 12 us against the tiles' 138; now 128 in one).
 //
@@ -62,7 +63,7 @@ static_assert(F32::COLS == SPMM_WARP_ROWS_COLS, "the launcher's FP32 columns a v
 constexpr int WARPS = BLOCK / WARP;             // items a block
 constexpr int UNROLL = SPMM_WARP_ROWS_UNROLL;   // entries whose B rows are in flight a lane
 constexpr int AHEAD = 2;                        // partial rows in flight a lane (stage 4; 4 spilled)
-constexpr int GROUP = 16;                       // pieces a group (stage 4)
+constexpr int GROUP = SPMM_WARP_ROWS_GROUP;    // pieces a group (stage 4)
 constexpr unsigned FULL = 0xffffffffu;
 constexpr uint64_t BEGIN_MASK = (1ull << 48) - 1;
 
@@ -81,11 +82,13 @@ __device__ __forceinline__ bool trusted(const SpmmWarpRowsParams& p) {
 
 // Item w of the table (16 bytes: begin | len << 48, then row | 0 << 32 for a whole row or
 // add slot | (slot + 1) << 32 for a piece, after the 16-byte header; see warp_rows.rs), or row w
-// as stored when the table is not trusted. False: no item.
+// as stored when the table is not trusted. False: no item. The header's second word, where not
+// 0, counts the items of a table built on the GPU in a room of p.items slots.
 template <typename V, typename I>
 __device__ __forceinline__ bool find_item(const SpmmWarpRowsParams& p, const Rows<V, I>& a, int64_t w, Item& it) {
-    if (trusted(p)) {
-        if (w >= p.items) return false;
+    const ulonglong2 header = __ldg(reinterpret_cast<const ulonglong2*>(p.table));
+    if (header.x == p.token) {
+        if (w >= (header.y != 0 ? int64_t(header.y) : p.items)) return false;
         const ulonglong2 s = __ldg(reinterpret_cast<const ulonglong2*>(p.table) + 1 + w);
         it = Item{int64_t(s.y & 0xffffffffull), int64_t(s.x & BEGIN_MASK), int(s.x >> 48), int(s.y >> 32) - 1};
         return true;
@@ -314,6 +317,7 @@ __device__ __forceinline__ void finish_piece(const SpmmWarpRowsParams& p, const 
 template <typename L, int VECS, typename I>
 __device__ void warp_rows(const SpmmWarpRowsParams& p) {
     wait_for_previous_kernel();  // op(B) may still be being staged (src/ops/spmm/mod.rs, pdl.cuh)
+    if (!chosen(p.choice)) return;  // a plain call's chain chose the short rows
     using V = typename L::V;
     const Rows<V, I> a(p.a, 0);
     const int64_t w = int64_t(blockIdx.x) * WARPS + threadIdx.x / WARP;

@@ -15,6 +15,7 @@
 //! * `plain_choice`: plain calls choosing between short rows and the tiles on the GPU;
 //! * `split_rows`: the same kernel over preprocess's table of row pieces, and the choice;
 //! * `warp_rows`: a warp per row piece across all of N (FP32), and the choice;
+//! * `plain_warp_rows`: plain calls on warp rows over a table they build on the GPU;
 //! * `c_api`: the CUDALibrarySamples data, and the status of every refused call.
 //! * `tensor_core`: the tensor-core path in every math mode and 16-bit type, with and without
 //!   data-affinity reordering; `bittcf`: the native BitTCF object.
@@ -48,6 +49,8 @@ mod gen;
 mod harness;
 #[path = "gpu_spmm/plain_choice.rs"]
 mod plain_choice;
+#[path = "gpu_spmm/plain_warp_rows.rs"]
+mod plain_warp_rows;
 #[path = "gpu_spmm/refusals.rs"]
 mod refusals;
 #[path = "gpu_spmm/shapes.rs"]

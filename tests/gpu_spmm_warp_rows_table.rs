@@ -9,10 +9,10 @@ mod common;
 use common::*;
 
 use oxsparse::context::Handle;
-use oxsparse::kernels::params::spmm::{SpmmRows, SpmmWarpRowsShortParams};
-use oxsparse::kernels::spmm::warp_rows_short_items;
+use oxsparse::kernels::params::spmm::{SpmmChoice, SpmmRows, SpmmWarpRowsBuildParams, SpmmWarpRowsShortParams, SPMM_WARP_ROWS_GROUP};
+use oxsparse::kernels::spmm::{warp_rows_build, warp_rows_count, warp_rows_short_items, warp_rows_write};
 use oxsparse::kernels::vector_ops::copy_parts_to_device_and_wait;
-use oxsparse::ops::spmm::warp_rows::{build, header, item_offset, long_part, upload_parts, PIECE};
+use oxsparse::ops::spmm::warp_rows::{build, build_in_row_order, gpu_chunks, header, item_offset, long_part, room, upload_parts, PIECE};
 use oxsparse::types::IndexType::{self, OXSPARSE_INDEX_32I as I32, OXSPARSE_INDEX_64I as I64};
 
 const POISON: u8 = 0xC3;
@@ -90,4 +90,106 @@ fn the_laid_out_table_is_the_built_table() {
         }
     }
     println!("warp-row table: {cases} tables laid out on the GPU equal the host's");
+}
+
+/// A plain call's table, built wholly on the GPU (`warp_rows_build`) in a poisoned room of the
+/// plan's size, equals `build_in_row_order` byte for byte: the header (token, item count), the
+/// items, the adds after the room's item slots; the item slots past the count stay poisoned, and
+/// so do the arrival counters but those of each split row and of each group of its pieces, which
+/// come back zero. Rows from none long to a hub, 32- and 64-bit offsets, base 0 and 1, one
+/// chunk of rows to several, one column slice and two; and the count's verdict for a plain call's
+/// chain.
+#[test]
+fn the_gpu_built_table_is_the_row_order_table() {
+    let Some(h) = gpu("the_gpu_built_table_is_the_row_order_table") else { return };
+    let mut rng = Rng::new(0x9B17D);
+    let mut cases = 0;
+    for (i, &m) in [1usize, 7, 256, 257, 2049, 70_000].iter().enumerate() {
+        for (whole, slices) in [(PIECE, 1i64), (5 * PIECE, 2)] {
+            let (index, base) = ([I32, I64][(i + cases) % 2], (cases % 3 == 1) as i64);
+            let lens = row_lengths(&mut rng, m);
+            let (mut begins, mut ends, mut at) = (vec![], vec![], 0i64);
+            for &l in &lens {
+                begins.push(at);
+                at += l;
+                ends.push(at);
+            }
+            let nnz = at;
+            let t = build_in_row_order(&begins, &ends, PIECE, whole);
+            let r = room(m as i64, nnz);
+            let offsets: Vec<i64> = std::iter::once(0).chain(ends.iter().copied()).map(|o| o + base).collect();
+            let offsets_buf = DevBuf::from_slice(&encode_indices(index, &offsets));
+            let table_bytes = 16 + (r.items + r.adds) as usize * 16;
+            let counters = (r.adds + r.partial_rows) as usize * slices as usize;
+            let (table, counter_buf, sums) = (DevBuf::zeroed(table_bytes), DevBuf::zeroed(counters * 4), DevBuf::zeroed(gpu_chunks(m as i64) as usize * 8));
+            table.poison(POISON);
+            counter_buf.poison(POISON);
+            sync();
+            let p = SpmmWarpRowsBuildParams {
+                a: SpmmRows { offsets: offsets_buf.ptr, base, ..Default::default() },
+                m: m as i64,
+                piece: PIECE,
+                whole,
+                table: table.ptr,
+                token: 0x5EED,
+                items_room: r.items,
+                adds_room: r.adds,
+                counters: counter_buf.ptr,
+                slices,
+                sums: sums.ptr,
+                chunks: gpu_chunks(m as i64),
+                verdict_limit: 0,
+                choice: Default::default(),
+            };
+            // In one case of two the count gives a plain call's verdict too: whether a row is
+            // longer than `limit` (the verdict word is poisoned first: a stale value never equals
+            // the epoch).
+            let limit = [0, 100, 3000][cases % 3];
+            let verdict = DevBuf::zeroed(8);
+            verdict.poison(POISON);
+            sync();
+            if limit == 0 {
+                warp_rows_build(&h, &p, index).expect("launch");
+            } else {
+                let choice = SpmmChoice { at: verdict.ptr, epoch: 0xE90C, ..Default::default() };
+                warp_rows_count(&h, &SpmmWarpRowsBuildParams { verdict_limit: limit, choice, ..p }, index).expect("launch");
+                warp_rows_write(&h, &p, index).expect("launch");
+                let word = u64::from_ne_bytes(verdict.to_vec()[..8].try_into().unwrap());
+                let long = lens.iter().any(|&l| l > limit);
+                assert_eq!(word == 0xE90C, long, "m {m}: the verdict for rows longer than {limit}");
+            }
+            let got: Vec<u8> = table.to_vec();
+            let what = format!("m {m}, whole {whole}, {index:?}, base {base}: {} items, {} adds", t.items.len(), t.adds.len());
+            let slots = |s: &[[u64; 2]]| s.iter().flat_map(|x| x.iter().flat_map(|w| w.to_ne_bytes())).collect::<Vec<u8>>();
+            let mut header = 0x5EEDu64.to_ne_bytes().to_vec();
+            header.extend((t.items.len() as u64).to_ne_bytes());
+            assert_eq!(got[..16], header[..], "{what}: header");
+            let items = slots(&t.items);
+            if let Some(at) = (0..items.len()).find(|&b| got[16 + b] != items[b]) {
+                panic!("{what}: items differ first at slot {}", at / 16);
+            }
+            let adds_at = 16 + r.items as usize * 16;
+            assert_eq!(got[adds_at..adds_at + t.adds.len() * 16], slots(&t.adds)[..], "{what}: adds");
+            assert!(got[16 + items.len()..adds_at].iter().all(|&b| b == POISON), "{what}: item slots past the count written");
+            assert!(got[adds_at + t.adds.len() * 16..].iter().all(|&b| b == POISON), "{what}: add slots past the split rows written");
+            // The counters: zero where the kernel counts arrivals, poisoned elsewhere.
+            let mut zero = vec![false; counters];
+            for (add, a) in t.adds.iter().enumerate() {
+                let (first, count) = ((a[1] & 0xffff_ffff) as usize, (a[1] >> 32) as usize);
+                for s in 0..slices as usize {
+                    zero[add * slices as usize + s] = true;
+                    for g in (0..count).step_by(SPMM_WARP_ROWS_GROUP as usize) {
+                        zero[(r.adds as usize + first + g) * slices as usize + s] = true;
+                    }
+                }
+            }
+            let got_counters: Vec<u8> = counter_buf.to_vec();
+            for (c, &z) in zero.iter().enumerate() {
+                let word = u32::from_ne_bytes(got_counters[4 * c..4 * c + 4].try_into().unwrap());
+                assert_eq!(word, if z { 0 } else { u32::from_ne_bytes([POISON; 4]) }, "{what}: counter {c}");
+            }
+            cases += 1;
+        }
+    }
+    println!("warp-row table: {cases} tables built on the GPU equal the host's in row order");
 }

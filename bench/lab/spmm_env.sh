@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # oxsparse-bench's SpMM under several environment settings, one bench process each (the library
 # reads its forcing variables once), on the matrices named in LAB_MATRICES (default: all in
-# .device-lab/matrices), FP32 unless LAB_PRECISIONS says otherwise. Prints each setting's
+# .device-lab/matrices, or LAB_MATRIX_DIR), FP32 unless LAB_PRECISIONS says otherwise; LAB_BENCH names
+# another bench binary. Prints each setting's
 # summary lines and keeps every JSON in $OUT; bench/lab/spmm_env_table.py puts them side by side.
 #   run(command="bash bench/lab/spmm_env.sh 'OXSPARSE_SPMM_SORT_WINDOW=0' 'OXSPARSE_SPMM_SORT_WINDOW=16'", carry=[".device-lab"])
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-/tmp/oxsparse-out}; mkdir -p "$out"
-bench=.device-lab/oxsparse-bench
+bench=${LAB_BENCH:-.device-lab/oxsparse-bench}
+mdir=${LAB_MATRIX_DIR:-.device-lab/matrices}
 mats=()
 if [ -n "${LAB_MATRICES:-}" ]; then
-    for m in $LAB_MATRICES; do mats+=(".device-lab/matrices/$m.mtx.gz"); done
+    for m in $LAB_MATRICES; do mats+=("$mdir/$m.mtx.gz"); done
 else
-    mats=(.device-lab/matrices/*.mtx.gz)
+    mats=("$mdir"/*.mtx.gz)
 fi
 args=(--ops SpMM --spmm-precisions ${LAB_PRECISIONS:-fp32} --rmat-set ${LAB_RMAT:-none} --matrices "${mats[@]}" --runs ${LAB_RUNS:-20} --passes ${LAB_PASSES:-2})
 i=0

@@ -337,16 +337,16 @@ pub fn warp_rows_slices(n: i64, value: DataType) -> i64 {
     warp_rows_variant(n, value).map_or(0, |(_, c)| n / c)
 }
 
-/// The warp-row kernel (kernels/spmm_warp_rows.cu) over preprocess's table, for `types` that
-/// src/ops/spmm/warp_rows.rs `fits`: grid x over items (a warp each, 8 a block; at least the rows,
-/// so that an untrusted table's fallback covers them), y over column slices (`warp_rows_slices`).
-/// Split rows are added inside the kernel.
-pub fn warp_rows(h: &Handle, p: &SpmmWarpRowsParams, types: Types, index: IndexType) -> Result<()> {
+/// The warp-row kernel (kernels/spmm_warp_rows.cu) over a warp-row table, for `types` that
+/// src/ops/spmm/warp_rows.rs `fits`: grid x over `warps` items (a warp each, 8 a block; at least
+/// the rows, so that an untrusted table's fallback covers them), y over column slices
+/// (`warp_rows_slices`). Split rows are added inside the kernel.
+pub fn warp_rows(h: &Handle, p: &SpmmWarpRowsParams, types: Types, index: IndexType, warps: i64) -> Result<()> {
     let Some((sfx, cols)) = warp_rows_variant(p.shape.n, types.ab) else {
         return Err(Error::NotSupported(format!("warp rows for {} columns", p.shape.n)));
     };
     let slices = (p.shape.n / cols) as u64;
-    let blocks = (p.items.max(p.shape.m).max(1) as u64).div_ceil(BLOCK as u64 / WARP);
+    let blocks = (warps.max(p.shape.m).max(1) as u64).div_ceil(BLOCK as u64 / WARP);
     if blocks >= i32::MAX as u64 || slices == 0 || slices > 65_535 || p.adds >= i32::MAX as i64 {
         return Err(Error::NotSupported(format!("{blocks} warp-row blocks x {slices} column slices exceed the grid")));
     }
@@ -452,6 +452,33 @@ pub fn warp_rows_short_items(h: &Handle, p: &SpmmWarpRowsShortParams, index: Ind
     }
     let blocks = (p.m as u64).div_ceil(BLOCK as u64).min(MAX_GRID) as u32;
     launch(h, "spmm_warp_rows_table", &kernel_name!("oxs_spmm_warp_rows_short_items_{}", index_suffix(index)), (blocks, 1, 1), BLOCK, 0, p)
+}
+
+/// A plain call's warp-row table, built on the GPU (`SpmmWarpRowsBuildParams`): the count over
+/// `p.chunks` chunks of rows, then the write, which may start while the count runs (it waits).
+pub fn warp_rows_build(h: &Handle, p: &SpmmWarpRowsBuildParams, index: IndexType) -> Result<()> {
+    warp_rows_count(h, p, index)?;
+    super::graph::overlap_next(h);
+    warp_rows_write(h, p, index)
+}
+
+/// The build's first launch alone (in a plain call's chain, where it gives the verdict too).
+pub fn warp_rows_count(h: &Handle, p: &SpmmWarpRowsBuildParams, index: IndexType) -> Result<()> {
+    let grid = warp_rows_build_grid(p)?;
+    launch(h, "spmm_warp_rows_table", &kernel_name!("oxs_spmm_warp_rows_count_{}", index_suffix(index)), grid, BLOCK, 0, p)
+}
+
+/// The build's second launch alone.
+pub fn warp_rows_write(h: &Handle, p: &SpmmWarpRowsBuildParams, index: IndexType) -> Result<()> {
+    let grid = warp_rows_build_grid(p)?;
+    launch(h, "spmm_warp_rows_table", &kernel_name!("oxs_spmm_warp_rows_write_{}", index_suffix(index)), grid, BLOCK, 0, p)
+}
+
+fn warp_rows_build_grid(p: &SpmmWarpRowsBuildParams) -> Result<(u32, u32, u32)> {
+    if p.m <= 0 || p.chunks as u64 != (p.m as u64).div_ceil(SPMM_WARP_ROWS_CHUNK as u64) || p.chunks >= i32::MAX as i64 {
+        return Err(Error::Internal(format!("a warp-row table build of {} chunks for {} rows", p.chunks, p.m)));
+    }
+    Ok((p.chunks as u32, 1, 1))
 }
 
 /// Builds the long-row schedule: zeroes its two counters, then lists the long rows.

@@ -356,6 +356,19 @@ pub fn run(h: &CHandle, p: &Problem, g: &Gpu, preprocess: bool) -> Result<Vec<u8
     Ok(g.c_buf.to_vec())
 }
 
+/// `run`, returning the workspace's bytes after the call too (empty without one).
+pub fn run_keeping_workspace(h: &CHandle, p: &Problem, g: &Gpu, preprocess: bool) -> Result<(Vec<u8>, Vec<u8>), String> {
+    write(&g.c_buf, &p.c_bytes);
+    let (alpha, beta) = scalars(h, p);
+    let args = g.args(p, &alpha, &beta);
+    let ws = args.workspace(h)?;
+    if preprocess {
+        expect(unsafe { args.preprocess(h, ws_ptr(&ws)) }, "SpMM_preprocess")?;
+    }
+    expect(unsafe { args.spmm(h, ws_ptr(&ws)) }, "SpMM")?;
+    Ok((g.c_buf.to_vec(), ws.map_or(Vec::new(), |w| w.to_vec())))
+}
+
 pub fn run_case(h: &CHandle, case: &Case) -> Result<(), String> {
     let p = Problem::new(case);
     let g = Gpu::upload(&p)?;

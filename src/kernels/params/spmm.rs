@@ -252,12 +252,15 @@ pub const SPMM_WARP_ROWS_COLS: u32 = 128;
 
 /// The warp-row kernel (`oxs_spmm_warp_rows_*`, kernels/spmm_warp_rows.cu; FP32, FP64, FP16 or
 /// BF16, row-major op(B) and C, one batch, n a multiple of the columns of its vectors): a warp
-/// per item of preprocess's table at `table` (src/ops/spmm/warp_rows.rs), trusted when its first
-/// u64 equals `token`: `items` items (a whole row, or a piece of a long row that leaves its sums
-/// in partial row `slot` of `partials`, n compute values each), then `adds` split rows, whose pieces the last to arrive adds in piece
+/// per item of the table at `table` (src/ops/spmm/warp_rows.rs), trusted when its first u64
+/// equals `token`: `items` item slots (a whole row, or a piece of a long row that leaves its sums
+/// in partial row `slot` of `partials`, n compute values each), of which the first as many as the
+/// header's second u64 says are items where it is not 0 (a table built on the GPU in a room of
+/// `items` slots), then `adds` split-row slots, whose pieces the last to arrive adds in piece
 /// order, counting arrivals in `counters` (u32, zero between calls: `adds` then one per partial
 /// row, times the column slices). Grid x over items (8 a block), y over column slices
-/// (src/kernels/spmm.rs `warp_rows_variant`).
+/// (src/kernels/spmm.rs `warp_rows_variant`). `choice`: whether it runs, when a plain call chose
+/// on the GPU (it runs where `runs_if_long` is 1).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SpmmWarpRowsParams {
@@ -271,7 +274,52 @@ pub struct SpmmWarpRowsParams {
     pub adds: i64,
     pub partials: u64,
     pub counters: u64,
+    pub choice: SpmmChoice,
 }
+
+/// `oxs_spmm_warp_rows_{count,write}_*` (a plain call; kernels/spmm_warp_rows_table.cu): the
+/// warp-row table built on the GPU in row order (src/ops/spmm/warp_rows.rs `build_in_row_order`,
+/// its host reference). `count`: block b sums the packed counts (`SPMM_WARP_ROWS_*_SHIFT` bits) of its
+/// SPMM_WARP_ROWS_CHUNK rows of op(A) into the u64 `sums[b]`; `write`: each block adds the sums
+/// before its own, then writes its rows' items, their split rows' add slots (from slot
+/// `items_room` of the table) and zeroes their arrival counters (`adds_room` split-row counters,
+/// then the partial rows', `slices` each); block 0 writes the header (`token`, the item count).
+/// Rows of at most `piece` entries are whole items after every longer row's; a row of up to
+/// `whole` is a whole item, a longer one pieces of `piece`. `choice` as in `SpmmWarpRowsParams`,
+/// but where `verdict_limit` is not 0 `count` gives the verdict instead of obeying it (a plain
+/// call's chain, `SpmmRowsLongerParams`): it sets the u64 at `choice.at` to `choice.epoch` when
+/// a row has more than `verdict_limit` entries.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpmmWarpRowsBuildParams {
+    pub a: SpmmRows,
+    pub m: i64,
+    pub piece: i64,
+    pub whole: i64,
+    pub table: u64,
+    pub token: u64,
+    pub items_room: i64,
+    pub adds_room: i64,
+    pub counters: u64,
+    pub slices: i64,
+    pub sums: u64,
+    pub chunks: i64,
+    pub verdict_limit: i64,
+    pub choice: SpmmChoice,
+}
+
+/// Pieces of a split row the warp-row kernel adds in one group (its arrival counters: one a split
+/// row and one a group, at the group's first partial row).
+pub const SPMM_WARP_ROWS_GROUP: u32 = 16;
+/// Rows of op(A) per block of the GPU's warp-row table build (`SpmmWarpRowsBuildParams`): one a
+/// thread. Session 39: chunks of 2048 rows (eight rounds of a block's scan, one after another) took
+/// the build ~14 us on squirrel (5201 rows, three blocks).
+pub const SPMM_WARP_ROWS_CHUNK: u32 = 256;
+/// The packed counts of the GPU's table build, one u64 a row and summed: rows longer than a piece
+/// in bits 0-20, split rows in bits 21-41, their pieces in bits 42-63 (src/ops/spmm/warp_rows.rs
+/// `gpu_counts_fit` bounds the matrices that take it so that no field overflows).
+pub const SPMM_WARP_ROWS_SPLIT_SHIFT: u32 = 21;
+pub const SPMM_WARP_ROWS_PIECES_SHIFT: u32 = 42;
 
 /// `oxs_spmm_warp_rows_short_items_*` (preprocess; kernels/spmm_warp_rows_table.cu): the items
 /// of op(A)'s rows of at most `piece` entries (src/ops/spmm/warp_rows.rs `LongPart`): row r's,

@@ -9,7 +9,8 @@
 //!   kind of table, so that rows sharing B rows run together; `warp_rows`: the warp-row table;
 //!   `row_kernel`: preprocess's choice among them (it reads op(A)'s structure back) and the
 //!   building of the chosen table; `plain_choice`: a plain call's choice between whole short rows
-//!   and the tiles, made on the GPU without a wait, and remembered for the descriptor.
+//!   and the tiles (or warp rows over a table the call builds on the GPU, `PlainLong`), made on
+//!   the GPU without a wait, and remembered for the descriptor.
 //! * here: the three entry points, and the launches in order: row views (CSR with opA = T/H,
 //!   CSC with N, COO), the long-row schedule (row kernel only), then the kernel. `preprocess`
 //!   builds the schedule, or the tile kernel's row table, into the user's buffer and records it
@@ -48,7 +49,7 @@ use crate::kernels::params::spmm::*;
 use crate::kernels::params::Scalar;
 use crate::kernels::params::spmm_tc::SpmmTcParams;
 use crate::kernels::{self, row_view, spmm as k, spmm_tc};
-use crate::types::{DataType, MathMode, Operation, ReorderMode, SpMMAlg};
+use crate::types::{DataType, IndexType, MathMode, Operation, ReorderMode, SpMMAlg};
 use plan::{align_up, ARead, Kernel, Plan};
 use std::ffi::c_void;
 
@@ -102,10 +103,39 @@ pub enum RowKernel {
     /// The warp-row kernel over the table preprocess left in the buffer: `items` warps, `adds`
     /// split rows (warp_rows.rs).
     WarpRows { items: u32, adds: u32 },
-    /// A plain call's: whole short rows where no row is longer than `limit` entries, else the
-    /// tiles, chosen on the GPU by the verdict of `epoch`, left at `host_at` too when not 0
+    /// A plain call's warp rows, over a table the call builds on the GPU (warp_rows.rs
+    /// `takes_plain`).
+    GpuWarpRows,
+    /// A plain call's: whole short rows where no row is longer than `limit` entries, else `long`,
+    /// chosen on the GPU by the verdict of `epoch`, left at `host_at` too when not 0
     /// (plain_choice.rs).
-    ShortRowsOrTiles { limit: i64, epoch: u64, host_at: u64 },
+    ShortRowsOr { long: PlainLong, limit: i64, epoch: u64, host_at: u64 },
+}
+
+/// What a plain call of a tile plan runs where its rows are not all short.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlainLong {
+    Tiles,
+    /// `RowKernel::GpuWarpRows`.
+    GpuWarpRows,
+}
+
+impl PlainLong {
+    /// For a plain call of this plan: warp rows where `warp_rows::takes_plain` and the plan's room
+    /// holds the GPU build's sums (in the partial rows' room, free until the kernel), else the tiles.
+    fn of(p: &Plan, nnz: i64) -> PlainLong {
+        let d = p.dims;
+        let room = |w: &plan::WarpRowsLayout| w.bytes - w.partials_at >= warp_rows::gpu_chunks(d.m) as usize * 8;
+        let takes = matches!(p.kernel, Kernel::Tiles { .. }) && p.warp_rows.as_ref().is_some_and(room) && warp_rows::takes_plain(d.m, nnz, d.k, d.n, p.types.ab);
+        if takes { PlainLong::GpuWarpRows } else { PlainLong::Tiles }
+    }
+
+    fn row_kernel(self) -> RowKernel {
+        match self {
+            PlainLong::Tiles => RowKernel::Tiles,
+            PlainLong::GpuWarpRows => RowKernel::GpuWarpRows,
+        }
+    }
 }
 
 /// What a call knows of the tensor-core format it runs over.
@@ -204,17 +234,18 @@ fn run(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>, must
                 // Forced short rows replace the tile kernel only: a tensor-core plan's plain call
                 // leaves the choice to the build on the GPU, as its preprocess does.
                 let forced = matches!(p.kernel, Kernel::Tiles { .. }) && short_rows::forced() == Some(true);
+                let long = PlainLong::of(&p, call.a.nnz);
                 let rows = match plain_choice::limit(&p, call.a.nnz, whole_rows_fill(h, &p)) {
                     _ if forced => RowKernel::ShortRows,
                     Some(limit) => {
                         let epoch = crate::ops::new_token();
                         match h.plain_verdicts.lookup(h, plain_key(call, limit), epoch)? {
                             plain_choice::Verdict::Known { long: false } => RowKernel::ShortRows,
-                            plain_choice::Verdict::Known { long: true } => RowKernel::Tiles,
-                            plain_choice::Verdict::Chain { host_at } => RowKernel::ShortRowsOrTiles { limit, epoch, host_at },
+                            plain_choice::Verdict::Known { long: true } => long.row_kernel(),
+                            plain_choice::Verdict::Chain { host_at } => RowKernel::ShortRowsOr { long, limit, epoch, host_at },
                         }
                     }
-                    None => RowKernel::Tiles,
+                    None => long.row_kernel(),
                 };
                 if plan::print_enabled() && rows != RowKernel::Tiles {
                     eprintln!("oxsparse: SpMM plain call: {rows:?}");
@@ -589,24 +620,39 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
             k::rowvec(h, &rp, types, p.index, width, chunk_blocks, batches)?;
         }
         // A plain call's choice on the GPU (plain_choice.rs): the verdict (after op(B)'s staging
-        // copy and the row views, whole), then whole short rows (as preprocess would run them:
-        // into a column-major C themselves where they can), then the tiles and, for them, C's
-        // staging copy; each returns at once unless the verdict is its own.
-        Kernel::Tiles { size, per_block, .. } if matches!(row_kernel, RowKernel::ShortRowsOrTiles { .. }) => {
-            let (RowKernel::ShortRowsOrTiles { limit, epoch, host_at }, Some(plan::TileLayout { longest_at: Some(room), .. })) = (row_kernel, p.tiles) else {
+        // copy and the row views, whole; the first launch of warp rows' build, where they are the
+        // long branch), then whole short rows (as preprocess would run them: into a column-major C
+        // themselves where they can), then the tiles or the rest of warp rows (the build's second
+        // launch and the kernel) and, for them, C's staging copy; each returns at once unless the
+        // verdict is its own.
+        Kernel::Tiles { size, per_block, .. } if matches!(row_kernel, RowKernel::ShortRowsOr { .. }) => {
+            let (RowKernel::ShortRowsOr { long, limit, epoch, host_at }, Some(plan::TileLayout { longest_at: Some(room), .. })) = (row_kernel, p.tiles) else {
                 return Err(crate::error::Error::Internal("a plain call's choice without its room in the plan".into()));
             };
             let (at, a) = (ws + p.schedule_at as u64 + room as u64, rows(call, p, ws));
-            k::rows_longer_than(h, &SpmmRowsLongerParams { a, m: d.m, limit, at, epoch }, p.index)?;
             let choice = |runs_if_long: u32, host_at: u64| SpmmChoice { at, epoch, host_at, runs_if_long, pad: 0 };
+            // Warp rows' first launch reads every row's length anyway: it gives the verdict.
+            let warp = match long {
+                PlainLong::GpuWarpRows => Some(GpuWarpRows::new(call, p, (ws, token), (kshape, b, c, types), choice(1, 0))?),
+                PlainLong::Tiles => None,
+            };
+            match &warp {
+                Some(w) => k::warp_rows_count(h, &SpmmWarpRowsBuildParams { verdict_limit: limit, ..w.build }, p.index)?,
+                None => k::rows_longer_than(h, &SpmmRowsLongerParams { a, m: d.m, limit, at, epoch }, p.index)?,
+            }
             let direct = stage_c && direct_c(p, call.a.nnz, RowKernel::ShortRows);
             let (short_c, short_types, short_shape) = if direct { (p.c, p.types, shape) } else { (c, types, kshape) };
             let rp = SpmmRowsParams { shape: short_shape, a, b, c: short_c, sched: SpmmSchedule::default(), split: 0, split_token: token, row_blocks: 0, slices_per_block: 0, choice: choice(0, host_at) };
             kernels::graph::overlap_next(h);
             k::short_rows(h, &rp, (short_types, p.index), batches, whole_rows_shape(p, short_types, direct), None, direct)?;
             kernels::graph::overlap_next(h);
-            let tiles = SpmmTiles { choice: choice(1, 0), ..tiles_params(call, p, ws, size, per_block, token) };
-            k::tiles(h, &SpmmTilesParams { shape: kshape, a, b, c, tiles }, types, p.index, batches)?;
+            match &warp {
+                Some(w) => w.write_and_run(h, types, p.index)?,
+                None => {
+                    let tiles = SpmmTiles { choice: choice(1, 0), ..tiles_params(call, p, ws, size, per_block, token) };
+                    k::tiles(h, &SpmmTilesParams { shape: kshape, a, b, c, tiles }, types, p.index, batches)?;
+                }
+            }
             if direct {
                 stage_c_choice = choice(1, 0);
             }
@@ -617,9 +663,26 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
                 return Err(crate::error::Error::Internal("warp rows without their region in the plan".into()));
             };
             let at = ws + p.warp_rows_at as u64;
-            let wp = SpmmWarpRowsParams { shape: kshape, a: rows(call, p, ws), b, c, table: at, token, items: items as i64, adds: adds as i64, partials: at + layout.partials_at as u64, counters: at + layout.counters_at as u64 };
+            let wp = SpmmWarpRowsParams {
+                shape: kshape,
+                a: rows(call, p, ws),
+                b,
+                c,
+                table: at,
+                token,
+                items: items as i64,
+                adds: adds as i64,
+                partials: at + layout.partials_at as u64,
+                counters: at + layout.counters_at as u64,
+                choice: SpmmChoice::default(),
+            };
             overlap_stage_b();
-            k::warp_rows(h, &wp, types, p.index)?;
+            k::warp_rows(h, &wp, types, p.index, items as i64)?;
+        }
+        // A plain call's warp rows: the table built on the GPU, then the kernel.
+        Kernel::Tiles { .. } if row_kernel == RowKernel::GpuWarpRows => {
+            overlap_stage_b();
+            GpuWarpRows::new(call, p, (ws, token), (kshape, b, c, types), SpmmChoice::default())?.run(h, types, p.index)?;
         }
         Kernel::Tiles { .. } | Kernel::TensorCore { .. } if row_kernel != RowKernel::Tiles => {
             let (split, blocks, shape) = match (row_kernel, p.tiles.and_then(|t| t.split_at)) {
@@ -669,6 +732,61 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
         k::stage_c(h, &sp, p.types, batches)?;
     }
     Ok(())
+}
+
+/// A plain call's warp rows (`RowKernel::GpuWarpRows`): the parameters of the table's build on
+/// the GPU in the plan's room (its two launches' sums in the partial rows' room, which the kernel
+/// writes only later; adds after all the room's item slots; `token` stamps it) and of the kernel
+/// over it, whose grid covers the items the matrix may make. Each launch returns at once unless
+/// `choice` is its own.
+struct GpuWarpRows {
+    build: SpmmWarpRowsBuildParams,
+    kernel: SpmmWarpRowsParams,
+    warps: i64,
+}
+
+impl GpuWarpRows {
+    fn new(call: &Call, p: &Plan, (ws, token): (u64, u64), (shape, b, c, types): (SpmmShape, SpmmDense, SpmmDense, k::Types), choice: SpmmChoice) -> Result<GpuWarpRows> {
+        let Some(layout) = p.warp_rows else {
+            return Err(crate::error::Error::Internal("a plain call's warp rows without their region in the plan".into()));
+        };
+        let (d, nnz) = (p.dims, call.a.nnz);
+        let at = ws + p.warp_rows_at as u64;
+        let (counters, partials) = (at + layout.counters_at as u64, at + layout.partials_at as u64);
+        let a = rows(call, p, ws);
+        let build = SpmmWarpRowsBuildParams {
+            a,
+            m: d.m,
+            piece: warp_rows::PIECE,
+            whole: warp_rows::whole_max(nnz),
+            table: at,
+            token,
+            items_room: layout.room.items,
+            adds_room: layout.room.adds,
+            counters,
+            slices: k::warp_rows_slices(d.n, types.ab),
+            sums: partials,
+            chunks: warp_rows::gpu_chunks(d.m),
+            verdict_limit: 0,
+            choice,
+        };
+        let kernel = SpmmWarpRowsParams { shape, a, b, c, table: at, token, items: layout.room.items, adds: layout.room.adds, partials, counters, choice };
+        Ok(GpuWarpRows { build, kernel, warps: warp_rows::gpu_items_bound(d.m, nnz) })
+    }
+
+    /// The build's second launch and the kernel, after its first (`k::warp_rows_count`).
+    fn write_and_run(&self, h: &Handle, types: k::Types, index: IndexType) -> Result<()> {
+        k::warp_rows_write(h, &self.build, index)?;
+        kernels::graph::overlap_next(h);
+        k::warp_rows(h, &self.kernel, types, index, self.warps)
+    }
+
+    /// The whole of it.
+    fn run(&self, h: &Handle, types: k::Types, index: IndexType) -> Result<()> {
+        k::warp_rows_count(h, &self.build, index)?;
+        kernels::graph::overlap_next(h);
+        self.write_and_run(h, types, index)
+    }
 }
 
 /// Enqueues the chosen kernel (`row_kernel`: which CUDA-core kernel a tile-kernel plan runs).
@@ -901,5 +1019,26 @@ mod tests {
             let layout = p.warp_rows.unwrap_or_else(|| panic!("{order_b:?} / {order_c:?}: no room for warp rows"));
             assert!(p.warp_rows_at >= p.stage_c_at && p.warp_rows_at + layout.bytes <= p.workspace, "the region lies after the staging scratch, inside the workspace");
         }
+    }
+
+    /// A plain call of 128K entries or more at a multiple of 128 columns takes warp rows over a
+    /// table it builds (whatever its mean row, so the plan keeps the room for it); smaller
+    /// matrices and other widths keep the tiles.
+    #[test]
+    fn plain_calls_take_warp_rows_by_size_and_width() {
+        if plan::forced_kernel().is_some() || std::env::var("OXSPARSE_SPMM_PLAIN_WARP_ROWS").is_ok() {
+            return;
+        }
+        let row = Order::OXSPARSE_ORDER_ROW;
+        let plain = |(m, k, n, nnz): (i64, i64, i64, i64), t: DataType| {
+            let p = plan_for(t, (m, k, n, nnz), (row, n), (row, n), MathMode::OXSPARSE_DEFAULT_MATH);
+            PlainLong::of(&p, nnz)
+        };
+        let f32 = DataType::CUDA_R_32F;
+        assert_eq!(plain((6_440, 6_440, 128, 502_504), f32), PlainLong::GpuWarpRows, "fb100_MIT8: 78 a row");
+        assert_eq!(plain((6_440, 6_440, 256, 502_504), DataType::CUDA_R_16F), PlainLong::GpuWarpRows, "in 16 bits");
+        assert_eq!(plain((6_440, 6_440, 64, 502_504), f32), PlainLong::Tiles, "64 columns");
+        assert_eq!(plain((19_717, 19_717, 128, 88_651), f32), PlainLong::Tiles, "pubmed: under 128K entries");
+        assert_eq!(plain((1_138_499, 1_138_499, 128, 5_890_944), f32), PlainLong::Tiles, "youtube_like: op(B) of 583 MB");
     }
 }

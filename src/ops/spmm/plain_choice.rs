@@ -12,6 +12,10 @@
 //! 3. the tile kernel, which returns at once on a "short" one; and where C is staged for the
 //!    tiles but short rows write a column-major C themselves, C's staging copy, likewise.
 //!
+//! Where a plain call would run warp rows over a table it builds on the GPU (warp_rows.rs
+//! `takes_plain`, session 39) they replace the tiles as the long branch, and the first launch of
+//! their build, which reads every row's length anyway, gives the verdict in place of step 1.
+//!
 //! So a plain call takes whole short rows where preprocess's measure would take short rows
 //! (bitwise the same as a preprocessed call that runs them whole: the same shape and slices). The
 //! chain costs the verdict, the loser's empty launch and two more graph nodes, 5-15 us on the H100

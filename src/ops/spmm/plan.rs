@@ -533,13 +533,15 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
     let stage_b_bytes = if vectorised && stage_b { align_up(b_batches * (d.k * d.n) as usize * types.ab.size_bytes() as usize) } else { 0 };
     p.stage_c_at = p.stage_b_at + stage_b_bytes;
     let stage_c_bytes = if vectorised && stage_c { align_up(d.batches as usize * (d.m * d.n) as usize * types.compute.size_bytes() as usize) } else { 0 };
-    // Room for the warp-row kernel's table and partials where preprocess may choose it.
+    // Room for the warp-row kernel's table and partials where preprocess may choose it, or a plain
+    // call of a tile plan builds the table on the GPU.
     p.warp_rows_at = p.stage_c_at + stage_c_bytes;
+    let (m, nnz) = (d.m, call.a.nnz);
     let warp = matches!(p.kernel, Kernel::Tiles { .. } | Kernel::TensorCore { .. })
         && shared_structure
         && warp_rows::fits(types.ab, types.c, types.compute, d.n, d.batches as i64)
         && warp_rows::b_offsets_fit(d.k, if stage_b { d.n } else { b.row_stride }, types.ab)
-        && warp_rows::takes(d.m, call.a.nnz, d.k, d.n, types.ab);
+        && (warp_rows::takes(m, nnz, d.k, d.n, types.ab) || (matches!(p.kernel, Kernel::Tiles { .. }) && warp_rows::takes_plain(m, nnz, d.k, d.n, types.ab)));
     p.warp_rows = warp.then(|| WarpRowsLayout::new(d.m, call.a.nnz, d.n, types.ab, types.compute));
     let total = p.warp_rows_at + p.warp_rows.map_or(0, |w| w.bytes);
     p.workspace = if total > 0 { ALIGN + total } else { 0 };

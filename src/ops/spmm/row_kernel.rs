@@ -2,7 +2,8 @@
 //! CUDA cores), and the table it builds for it: whole short rows, short rows in breadth-first
 //! order (row_order.rs), split rows (split_rows.rs) or warp rows (warp_rows.rs). Each choice reads
 //! op(A)'s structure back from the GPU (a wait), so only preprocess makes it; a plain call runs the
-//! tile kernel, which needs no table, or lets the GPU choose between it and whole short rows
+//! tile kernel, which needs no table, or warp rows over a table it builds on the GPU
+//! (`warp_rows::takes_plain`), or lets the GPU choose between one of them and whole short rows
 //! (plain_choice.rs).
 
 use super::plan::{Plan, TileLayout};
@@ -41,10 +42,13 @@ pub(super) fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, toke
     // short and split rows would not take the matrix: short and split rows are tuned for the
     // matrices they take (session 22, N = 256: vsp_befref, 14 entries a row on split rows, 36 -> 40
     // us on warp rows; crocodile and twitch_FR tied or lost), the tiles' matrices gained. The
-    // exception: 16-bit calls at n = 256 over many long rows (`warp_rows::over_split_rows`).
+    // exception: 16-bit calls at n = 256 over many long rows (`warp_rows::over_split_rows`). The
+    // plan also keeps the room for plain calls (`warp_rows::takes_plain`): preprocess's own rule
+    // is asked again.
     let split_takes = split_rows::takes(longest, m, nnz, k::RowShape::most_groups_per_block(p.types.ab) as i64);
     let over_split = warp_rows::over_split_rows(m, nnz, p.dims.n, p.types.ab);
-    if p.warp_rows.is_some() && (warp_rows::forced() || (!split_rows::forced() && !short_rows::takes(longest, m, nnz) && (!split_takes || over_split))) {
+    let warp_takes = warp_rows::takes(m, nnz, p.dims.k, p.dims.n, p.types.ab);
+    if p.warp_rows.is_some() && (warp_rows::forced() || (warp_takes && !split_rows::forced() && !short_rows::takes(longest, m, nnz) && (!split_takes || over_split))) {
         if let Some(chosen) = build_warp_rows(h, call, p, ws, token)? {
             if plan::print_enabled() {
                 eprintln!("oxsparse: SpMM preprocess: {chosen:?}");

@@ -23,13 +23,19 @@
 //! multiples of 256: FP16 arxiv_like 119 -> 112 / 210 -> 180 us at N = 128 / 256, github_musae
 //! 55 -> 49 / 97 -> 75, vsp_model1 43 -> 35 / 74 -> 54.
 //!
+//! A plain call cannot read the rows back: where `takes_plain` holds it builds the table on the
+//! GPU (kernels/spmm_warp_rows_table.cu; `build_in_row_order` is its host twin), the long rows
+//! first in row order rather than longest first, and runs the same kernel over it.
+//!
 //! The table, after a 16-byte header whose first u64 is preprocess's token: `items` slots of 16
 //! bytes, `begin | len << 48`, then `row` for a whole row or `add slot | (slot + 1) << 32` for a
 //! piece of a split row; then `adds` slots, `row` and `first slot | count << 32`. The split rows'
 //! pieces come first, longest rows first, then whole rows longer than a piece, then the others in
 //! row order. Every row has at least one item (an empty row writes C = beta * C), so the items
 //! outnumber the rows and the kernel's grid covers them when the table is not trusted. Arrival
-//! counters follow the table (`counter_bytes`), zero when uploaded and after every call.
+//! counters follow the table (`counter_bytes`), zero when uploaded and after every call. The
+//! header's second u64 is 0 in preprocess's table; the GPU's writes its item count there, its
+//! adds after all `room.items` slots, and zeroes the counters its split rows use.
 
 use super::plan::{forced_kernel, ForcedKernel};
 use super::split_rows::ceil_div;
@@ -103,6 +109,94 @@ pub fn takes(m: i64, nnz: i64, k: i64, n: i64, value: DataType) -> bool {
     let large = nnz >= MIN_NNZ || m >= MIN_ROWS;
     let few_a_row = large && nnz <= MEAN_MAX * m;
     forced() || (n % N_MULTIPLE == 0 && (few_a_row || over_split_rows(m, nnz, n, value)) && b_bytes <= b_max && nnz <= MAX_NNZ)
+}
+
+/// Whether a plain call (no preprocess: nothing read back) runs this kernel over a table it builds
+/// on the GPU in row order (`build_in_row_order`; kernels/spmm_warp_rows_table.cu), where it would
+/// otherwise run the tiles (alone, or after a verdict of long rows, plain_choice.rs): n a multiple
+/// of N_MULTIPLE, at least MIN_NNZ entries, op(B) within what preprocess's rule measured, and the
+/// GPU build's bounds (`gpu_counts_fit`). Measured (session 39, H100, FP32, 29 matrices, warp rows
+/// and the tiles each forced after preprocess, kernel times without the build; bench/NOTES.md): at
+/// N = 128 warp rows / tiles squirrel 33.6 / 50.1 us, fb100_MIT8 42.6 / 52.7, crocodile 33.7 /
+/// 48.3, facebook_pagepage 38.9 / 50.8, github_musae 54.9 / 69.2, fb100_Cornell5 112 / 140,
+/// ca-CondMat 31.3 / 34.2; at N = 256 every matrix of 128K entries or more gained (blogcatalog 94
+/// / 112, vsp_befref 38 / 53); below 128K entries they lost or tied (cora 20.8 / 17.4, pubmed 29.0
+/// / 27.0, film_actor 25.2 / 20.0), wiki-Vote (104K) gained. Unlike preprocess's rule, rows of any
+/// mean: preprocess gives rows of more than 16 to split rows, which need a table read back.
+/// `OXSPARSE_SPMM_PLAIN_WARP_ROWS=0` / `1` never / always (within the bounds) takes it;
+/// `OXSPARSE_SPMM_KERNEL` forcing another row kernel keeps the tiles, forcing this one takes it.
+pub fn takes_plain(m: i64, nnz: i64, k: i64, n: i64, value: DataType) -> bool {
+    static SETTING: once_cell::sync::Lazy<Option<bool>> = once_cell::sync::Lazy::new(|| match std::env::var("OXSPARSE_SPMM_PLAIN_WARP_ROWS").as_deref() {
+        Ok("0") => Some(false),
+        Ok("1") => Some(true),
+        _ => None,
+    });
+    let chosen = match (forced_kernel(), *SETTING) {
+        (Some(ForcedKernel::WarpRows), _) => true,
+        (Some(ForcedKernel::Tiles | ForcedKernel::ShortRows | ForcedKernel::SplitRows), _) => false,
+        (_, Some(setting)) => setting,
+        _ => {
+            let b_bytes = (k.max(0) as u64).saturating_mul(n.max(0) as u64).saturating_mul(value.size_bytes());
+            let b_max = if value.size_bytes() == 2 { B_BYTES_MAX_HALF } else { B_BYTES_MAX };
+            n % N_MULTIPLE == 0 && nnz >= MIN_NNZ && b_bytes <= b_max
+        }
+    };
+    chosen && gpu_counts_fit(m, nnz)
+}
+
+/// Chunks of rows at most of the GPU's table build (`gpu_chunks`): each block of its second launch
+/// adds the sums of all of them (16 KB at most; 2048 x 256 rows, 524288).
+pub const MAX_GPU_CHUNKS: i64 = 2048;
+
+/// The GPU build's chunks of rows (SPMM_WARP_ROWS_CHUNK each) for `m` rows.
+pub fn gpu_chunks(m: i64) -> i64 {
+    ceil_div(m.max(0), crate::kernels::params::spmm::SPMM_WARP_ROWS_CHUNK as i64)
+}
+
+/// Whether the GPU build's packed counts (kernels/spmm_warp_rows_table.cu `counts`) hold a matrix
+/// of `m` rows and `nnz` entries: rows longer than a piece (fewer than nnz / PIECE) within the
+/// field below SPMM_WARP_ROWS_SPLIT_SHIFT, pieces (at most 2 nnz / PIECE) within the top field,
+/// and at most MAX_GPU_CHUNKS chunks of rows.
+pub fn gpu_counts_fit(m: i64, nnz: i64) -> bool {
+    use crate::kernels::params::spmm::{SPMM_WARP_ROWS_PIECES_SHIFT, SPMM_WARP_ROWS_SPLIT_SHIFT};
+    let long_max = 1i64 << SPMM_WARP_ROWS_SPLIT_SHIFT;
+    let pieces_max = 1i64 << (64 - SPMM_WARP_ROWS_PIECES_SHIFT);
+    m > 0 && nnz > 0 && nnz <= MAX_NNZ && nnz / PIECE < long_max && 2 * ceil_div(nnz, PIECE) < pieces_max && gpu_chunks(m) <= MAX_GPU_CHUNKS
+}
+
+/// Items a table built on the GPU may hold for `m` rows and `nnz` entries (the kernel's grid): a
+/// row is one item, a split row (longer than a piece) ceil(len / PIECE) <= 1 + len / PIECE, so at
+/// most m + nnz / PIECE.
+pub fn gpu_items_bound(m: i64, nnz: i64) -> i64 {
+    m.max(0) + nnz.max(0) / PIECE
+}
+
+/// The table a plain call builds on the GPU (kernels/spmm_warp_rows_table.cu), on the host (its
+/// reference): the rows longer than a piece first, in row order, each a whole item up to `whole`
+/// entries or pieces of `piece` with an add slot; then one item per shorter row, in row order.
+/// The items and adds are those of `build`, in another order (the same sums, bit for bit).
+pub fn build_in_row_order(begins: &[i64], ends: &[i64], piece: i64, whole: i64) -> Table {
+    let len = |r: usize| (ends[r] - begins[r]).max(0);
+    let whole = whole.max(piece);
+    let mut t = Table::default();
+    for r in (0..begins.len()).filter(|&r| len(r) > piece) {
+        if len(r) <= whole {
+            t.items.push(short_item(begins[r], len(r), r as u64));
+            continue;
+        }
+        let count = ceil_div(len(r), piece);
+        let add = t.adds.len() as u64;
+        t.adds.push([r as u64, t.partial_rows as u64 | (count as u64) << 32]);
+        for i in 0..count {
+            let begin = begins[r] + i * piece;
+            t.items.push([begin as u64 | (piece.min(ends[r] - begin) as u64) << BEGIN_BITS, add | ((t.partial_rows + i + 1) as u64) << 32]);
+        }
+        t.partial_rows += count;
+    }
+    for r in (0..begins.len()).filter(|&r| len(r) <= piece) {
+        t.items.push(short_item(begins[r], len(r), r as u64));
+    }
+    t
 }
 
 /// Whether the kernel takes a matrix that split rows would take (row_kernel.rs asks this where
@@ -408,6 +502,46 @@ mod tests {
                 assert_eq!((items, &part.table.adds, part.table.partial_rows), (t.items.clone(), &t.adds, t.partial_rows), "{lens:?}, whole {whole}");
             }
         }
+    }
+
+    /// The row-order table (the GPU's) holds the same rows and pieces as `build`'s: the same
+    /// whole items, the same pieces of each split row in the same order, the same adds up to
+    /// their slots; long rows first, in row order; within the room and the GPU's grid bound.
+    #[test]
+    fn the_row_order_table_holds_the_built_tables_items() {
+        for lens in [vec![3, 200, 0, 64, 65, 10_000, 129, 7, 7, 500], vec![], vec![0; 5], vec![1000; 40], vec![1, 2, 3], vec![65; 100]] {
+            let (begins, ends) = rows(&lens);
+            let nnz: i64 = lens.iter().sum();
+            for whole in [PIECE, 3 * PIECE] {
+                let (t, g) = (build(&begins, &ends, PIECE, whole), build_in_row_order(&begins, &ends, PIECE, whole));
+                assert_eq!((g.items.len(), g.adds.len(), g.partial_rows), (t.items.len(), t.adds.len(), t.partial_rows), "{lens:?}");
+                assert!(g.items.len() as i64 <= gpu_items_bound(lens.len() as i64, nnz), "{lens:?}: over the grid's bound");
+                assert!(fits_room(g.items.len(), &g, room(lens.len() as i64, nnz)), "{lens:?}: over the room");
+                // Each item decoded to (row, begin, len, piece index within its row or -1).
+                let decode = |t: &Table| {
+                    let mut v: Vec<(i64, i64, i64, i64)> = t
+                        .items
+                        .iter()
+                        .map(|s| {
+                            let (r, b, l, slot) = item(t, s);
+                            let first = if slot < 0 { 0 } else { (t.adds.iter().find(|a| a[0] as i64 == r).unwrap()[1] & 0xffff_ffff) as i64 };
+                            (r, b, l, if slot < 0 { -1 } else { slot - first })
+                        })
+                        .collect();
+                    v.sort();
+                    v
+                };
+                assert_eq!(decode(&g), decode(&t), "{lens:?}, whole {whole}");
+                let long: Vec<bool> = g.items.iter().map(|s| item(&g, s).2 > PIECE || item(&g, s).3 >= 0).collect();
+                assert!(long.windows(2).all(|w| w[0] || !w[1]), "{lens:?}: long rows first");
+                let rows_in_order: Vec<i64> = g.items.iter().map(|s| item(&g, s).0).collect();
+                let (l, s) = rows_in_order.split_at(long.iter().filter(|&&x| x).count());
+                assert!(l.windows(2).all(|w| w[0] <= w[1]) && s.windows(2).all(|w| w[0] < w[1]), "{lens:?}: row order");
+            }
+        }
+        assert!(gpu_counts_fit(1, MAX_NNZ) && !gpu_counts_fit(1, MAX_NNZ + 1) && !gpu_counts_fit(0, 10) && !gpu_counts_fit(10, 0));
+        let chunk = crate::kernels::params::spmm::SPMM_WARP_ROWS_CHUNK as i64;
+        assert!(gpu_counts_fit(MAX_GPU_CHUNKS * chunk, 1000) && !gpu_counts_fit(MAX_GPU_CHUNKS * chunk + 1, 1000), "the chunks' bound");
     }
 
     /// The vectors are allocated once at their size.
