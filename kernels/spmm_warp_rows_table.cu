@@ -12,7 +12,7 @@
 // (warp_rows.rs `build_in_row_order` is the host's twin). Every row's place follows from three
 // counts over the rows before it: rows longer than a piece, split rows, and their pieces (packed
 // into one u64, `counts`). Two launches, no atomics:
-//   1. count: block b sums its chunk of SPMM_WARP_ROWS_CHUNK rows' counts into sums[b] (and, in a
+//   1. count: block b sums its chunk of `chunk_rows` rows' counts into sums[b] (and, in a
 //      plain call's chain, gives the verdict: whether a row is too long for whole short rows);
 //   2. write: each block adds the sums of the chunks before its own (and all of them, for the
 //      short rows' first slot), scans its rows in rounds of BLOCK, and writes each row's items,
@@ -91,8 +91,8 @@ __device__ void count_rows(const SpmmWarpRowsBuildParams& p) {
     wait_for_previous_kernel();  // the row views, or op(B)'s staging copy, came before
     if (p.verdict_limit == 0 && !chosen(p.choice)) return;
     const Rows<float, I> a(p.a, 0);
-    const int64_t first = int64_t(blockIdx.x) * SPMM_WARP_ROWS_CHUNK;
-    const int64_t last = min(first + int64_t(SPMM_WARP_ROWS_CHUNK), p.m);
+    const int64_t first = int64_t(blockIdx.x) * p.chunk_rows;
+    const int64_t last = min(first + p.chunk_rows, p.m);
     uint64_t sum = 0;
     bool longer = false;
     for (int64_t r = first + threadIdx.x; r < last; r += BLOCK) {
@@ -142,8 +142,8 @@ __device__ void write_rows(const SpmmWarpRowsBuildParams& p) {
     if (blockIdx.x == 0 && threadIdx.x == 0)
         *reinterpret_cast<ulonglong2*>(p.table) = make_ulonglong2(p.token, (unsigned long long)(short_first + p.m - total.long_rows));
     const Rows<float, I> a(p.a, 0);
-    const int64_t first = int64_t(blockIdx.x) * SPMM_WARP_ROWS_CHUNK;
-    const int64_t last = min(first + int64_t(SPMM_WARP_ROWS_CHUNK), p.m);
+    const int64_t first = int64_t(blockIdx.x) * p.chunk_rows;
+    const int64_t last = min(first + p.chunk_rows, p.m);
     uint64_t carry = before;
     for (int64_t r0 = first; r0 < last; r0 += BLOCK) {  // the same rounds in every thread: barriers inside
         const int64_t r = r0 + threadIdx.x;

@@ -12,7 +12,7 @@ use oxsparse::context::Handle;
 use oxsparse::kernels::params::spmm::{SpmmChoice, SpmmRows, SpmmWarpRowsBuildParams, SpmmWarpRowsShortParams, SPMM_WARP_ROWS_GROUP};
 use oxsparse::kernels::spmm::{warp_rows_build, warp_rows_count, warp_rows_short_items, warp_rows_write};
 use oxsparse::kernels::vector_ops::copy_parts_to_device_and_wait;
-use oxsparse::ops::spmm::warp_rows::{build, build_in_row_order, gpu_chunks, header, item_offset, long_part, room, upload_parts, PIECE};
+use oxsparse::ops::spmm::warp_rows::{build, build_in_row_order, gpu_chunk_rows, header, item_offset, long_part, room, upload_parts, PIECE};
 use oxsparse::types::IndexType::{self, OXSPARSE_INDEX_32I as I32, OXSPARSE_INDEX_64I as I64};
 
 const POISON: u8 = 0xC3;
@@ -97,8 +97,8 @@ fn the_laid_out_table_is_the_built_table() {
 /// items, the adds after the room's item slots; the item slots past the count stay poisoned, and
 /// so do the arrival counters but those of each split row and of each group of its pieces, which
 /// come back zero. Rows from none long to a hub, 32- and 64-bit offsets, base 0 and 1, one
-/// chunk of rows to several, one column slice and two; and the count's verdict for a plain call's
-/// chain.
+/// chunk of rows to several, of one round of a block's scan or three, one column slice and two;
+/// and the count's verdict for a plain call's chain.
 #[test]
 fn the_gpu_built_table_is_the_row_order_table() {
     let Some(h) = gpu("the_gpu_built_table_is_the_row_order_table") else { return };
@@ -121,7 +121,10 @@ fn the_gpu_built_table_is_the_row_order_table() {
             let offsets_buf = DevBuf::from_slice(&encode_indices(index, &offsets));
             let table_bytes = 16 + (r.items + r.adds) as usize * 16;
             let counters = (r.adds + r.partial_rows) as usize * slices as usize;
-            let (table, counter_buf, sums) = (DevBuf::zeroed(table_bytes), DevBuf::zeroed(counters * 4), DevBuf::zeroed(gpu_chunks(m as i64) as usize * 8));
+            // Chunks of one round (256 rows) or, in one case of two, of three.
+            let chunk_rows = if cases % 2 == 1 { 768 } else { gpu_chunk_rows(m as i64) };
+            let chunks = (m as i64 + chunk_rows - 1) / chunk_rows;
+            let (table, counter_buf, sums) = (DevBuf::zeroed(table_bytes), DevBuf::zeroed(counters * 4), DevBuf::zeroed(chunks as usize * 8));
             table.poison(POISON);
             counter_buf.poison(POISON);
             sync();
@@ -137,7 +140,8 @@ fn the_gpu_built_table_is_the_row_order_table() {
                 counters: counter_buf.ptr,
                 slices,
                 sums: sums.ptr,
-                chunks: gpu_chunks(m as i64),
+                chunks,
+                chunk_rows,
                 verdict_limit: 0,
                 choice: Default::default(),
             };

@@ -475,7 +475,8 @@ pub fn warp_rows_write(h: &Handle, p: &SpmmWarpRowsBuildParams, index: IndexType
 }
 
 fn warp_rows_build_grid(p: &SpmmWarpRowsBuildParams) -> Result<(u32, u32, u32)> {
-    if p.m <= 0 || p.chunks as u64 != (p.m as u64).div_ceil(SPMM_WARP_ROWS_CHUNK as u64) || p.chunks >= i32::MAX as i64 {
+    let rows_fit = p.chunk_rows > 0 && p.chunk_rows % SPMM_WARP_ROWS_CHUNK as i64 == 0;
+    if p.m <= 0 || !rows_fit || p.chunks as u64 != (p.m as u64).div_ceil(p.chunk_rows as u64) || p.chunks >= i32::MAX as i64 {
         return Err(Error::Internal(format!("a warp-row table build of {} chunks for {} rows", p.chunks, p.m)));
     }
     Ok((p.chunks as u32, 1, 1))

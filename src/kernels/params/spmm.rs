@@ -280,7 +280,8 @@ pub struct SpmmWarpRowsParams {
 /// `oxs_spmm_warp_rows_{count,write}_*` (a plain call; kernels/spmm_warp_rows_table.cu): the
 /// warp-row table built on the GPU in row order (src/ops/spmm/warp_rows.rs `build_in_row_order`,
 /// its host reference). `count`: block b sums the packed counts (`SPMM_WARP_ROWS_*_SHIFT` bits) of its
-/// SPMM_WARP_ROWS_CHUNK rows of op(A) into the u64 `sums[b]`; `write`: each block adds the sums
+/// `chunk_rows` rows of op(A) (a multiple of SPMM_WARP_ROWS_CHUNK; `chunks` blocks) into the u64
+/// `sums[b]`; `write`: each block adds the sums
 /// before its own, then writes its rows' items, their split rows' add slots (from slot
 /// `items_room` of the table) and zeroes their arrival counters (`adds_room` split-row counters,
 /// then the partial rows', `slices` each); block 0 writes the header (`token`, the item count).
@@ -304,6 +305,7 @@ pub struct SpmmWarpRowsBuildParams {
     pub slices: i64,
     pub sums: u64,
     pub chunks: i64,
+    pub chunk_rows: i64,
     pub verdict_limit: i64,
     pub choice: SpmmChoice,
 }
@@ -312,8 +314,9 @@ pub struct SpmmWarpRowsBuildParams {
 /// row and one a group, at the group's first partial row).
 pub const SPMM_WARP_ROWS_GROUP: u32 = 16;
 /// Rows of op(A) per block of the GPU's warp-row table build (`SpmmWarpRowsBuildParams`): one a
-/// thread. Session 39: chunks of 2048 rows (eight rounds of a block's scan, one after another) took
-/// the build ~14 us on squirrel (5201 rows, three blocks).
+/// thread, or a multiple for matrices of many rows (src/ops/spmm/warp_rows.rs `gpu_chunk_rows`).
+/// Session 39: chunks of 2048 rows (eight rounds of a block's scan, one after another) took the
+/// build ~14 us on squirrel (5201 rows, three blocks).
 pub const SPMM_WARP_ROWS_CHUNK: u32 = 256;
 /// The packed counts of the GPU's table build, one u64 a row and summed: rows longer than a piece
 /// in bits 0-20, split rows in bits 21-41, their pieces in bits 42-63 (src/ops/spmm/warp_rows.rs

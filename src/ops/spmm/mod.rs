@@ -767,6 +767,7 @@ impl GpuWarpRows {
             slices: k::warp_rows_slices(d.n, types.ab),
             sums: partials,
             chunks: warp_rows::gpu_chunks(d.m),
+            chunk_rows: warp_rows::gpu_chunk_rows(d.m),
             verdict_limit: 0,
             choice,
         };
@@ -1040,5 +1041,6 @@ mod tests {
         assert_eq!(plain((6_440, 6_440, 64, 502_504), f32), PlainLong::Tiles, "64 columns");
         assert_eq!(plain((19_717, 19_717, 128, 88_651), f32), PlainLong::Tiles, "pubmed: under 128K entries");
         assert_eq!(plain((1_138_499, 1_138_499, 128, 5_890_944), f32), PlainLong::Tiles, "youtube_like: op(B) of 583 MB");
+        assert_eq!(plain((1_138_499, 1_138_499, 256, 5_890_944), DataType::CUDA_R_16F), PlainLong::GpuWarpRows, "youtube_like in 16 bits: chunks of 768 rows");
     }
 }

@@ -145,23 +145,31 @@ pub fn takes_plain(m: i64, nnz: i64, k: i64, n: i64, value: DataType) -> bool {
 }
 
 /// Chunks of rows at most of the GPU's table build (`gpu_chunks`): each block of its second launch
-/// adds the sums of all of them (16 KB at most; 2048 x 256 rows, 524288).
+/// adds the sums of all of them (16 KB at most).
 pub const MAX_GPU_CHUNKS: i64 = 2048;
 
-/// The GPU build's chunks of rows (SPMM_WARP_ROWS_CHUNK each) for `m` rows.
+/// Rows a block of the GPU build takes for `m` rows: SPMM_WARP_ROWS_CHUNK (one a thread, one round
+/// of the block's scan), or as many multiples of it as keep the chunks within MAX_GPU_CHUNKS
+/// (matrices of more than 524288 rows; each further multiple is one more round).
+pub fn gpu_chunk_rows(m: i64) -> i64 {
+    let chunk = crate::kernels::params::spmm::SPMM_WARP_ROWS_CHUNK as i64;
+    chunk * ceil_div(m.max(1), chunk * MAX_GPU_CHUNKS).max(1)
+}
+
+/// The GPU build's chunks of rows (`gpu_chunk_rows` each) for `m` rows.
 pub fn gpu_chunks(m: i64) -> i64 {
-    ceil_div(m.max(0), crate::kernels::params::spmm::SPMM_WARP_ROWS_CHUNK as i64)
+    ceil_div(m.max(0), gpu_chunk_rows(m))
 }
 
 /// Whether the GPU build's packed counts (kernels/spmm_warp_rows_table.cu `counts`) hold a matrix
 /// of `m` rows and `nnz` entries: rows longer than a piece (fewer than nnz / PIECE) within the
 /// field below SPMM_WARP_ROWS_SPLIT_SHIFT, pieces (at most 2 nnz / PIECE) within the top field,
-/// and at most MAX_GPU_CHUNKS chunks of rows.
+/// and rows numbered in the items' 32 bits.
 pub fn gpu_counts_fit(m: i64, nnz: i64) -> bool {
     use crate::kernels::params::spmm::{SPMM_WARP_ROWS_PIECES_SHIFT, SPMM_WARP_ROWS_SPLIT_SHIFT};
     let long_max = 1i64 << SPMM_WARP_ROWS_SPLIT_SHIFT;
     let pieces_max = 1i64 << (64 - SPMM_WARP_ROWS_PIECES_SHIFT);
-    m > 0 && nnz > 0 && nnz <= MAX_NNZ && nnz / PIECE < long_max && 2 * ceil_div(nnz, PIECE) < pieces_max && gpu_chunks(m) <= MAX_GPU_CHUNKS
+    m > 0 && nnz > 0 && nnz <= MAX_NNZ && nnz / PIECE < long_max && 2 * ceil_div(nnz, PIECE) < pieces_max && m <= u32::MAX as i64
 }
 
 /// Items a table built on the GPU may hold for `m` rows and `nnz` entries (the kernel's grid): a
@@ -541,7 +549,11 @@ mod tests {
         }
         assert!(gpu_counts_fit(1, MAX_NNZ) && !gpu_counts_fit(1, MAX_NNZ + 1) && !gpu_counts_fit(0, 10) && !gpu_counts_fit(10, 0));
         let chunk = crate::kernels::params::spmm::SPMM_WARP_ROWS_CHUNK as i64;
-        assert!(gpu_counts_fit(MAX_GPU_CHUNKS * chunk, 1000) && !gpu_counts_fit(MAX_GPU_CHUNKS * chunk + 1, 1000), "the chunks' bound");
+        assert_eq!((gpu_chunk_rows(1), gpu_chunks(1), gpu_chunks(257)), (chunk, 1, 2));
+        assert_eq!((gpu_chunk_rows(MAX_GPU_CHUNKS * chunk), gpu_chunk_rows(MAX_GPU_CHUNKS * chunk + 1)), (chunk, 2 * chunk));
+        for m in [1, 255, 256, 1_138_499, 5_000_000, u32::MAX as i64] {
+            assert!(gpu_chunks(m) <= MAX_GPU_CHUNKS && gpu_chunks(m) * gpu_chunk_rows(m) >= m && gpu_chunk_rows(m) % chunk == 0, "{m} rows");
+        }
     }
 
     /// The vectors are allocated once at their size.
