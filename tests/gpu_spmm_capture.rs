@@ -1,9 +1,10 @@
 //! SpMM plain calls inside CUDA graph capture (capture mode global, so its own test binary), where
-//! a plain call chooses between whole short rows and the tiles on the GPU
-//! (src/ops/spmm/plain_choice.rs): a handle that has learned nothing captures the whole chain (it
-//! must not allocate its verdict page while capturing), a handle that has learned the verdict
-//! captures the chosen kernel alone. Each graph, run twice, writes C against a float64 reference;
-//! C is poisoned before each run.
+//! a plain call chooses between whole short rows and warp rows over a table it builds on the GPU
+//! (src/ops/spmm/plain_choice.rs, warp_rows.rs `takes_plain`): a handle that has learned nothing
+//! captures the whole chain (it must not allocate its verdict page while capturing), a handle that
+//! has learned the verdict captures the chosen kernel alone (whole short rows, or the table's
+//! build and warp rows). Each graph, run twice, writes C against a float64 reference; C is
+//! poisoned before each run.
 
 mod common;
 
@@ -15,8 +16,9 @@ use oxsparse::ops::spmm::{self as ops, Call};
 use oxsparse::types::{DataType::CUDA_R_32F, IndexBase, IndexType, MathMode, Operation, Order, ReorderMode, SpMMAlg};
 use std::ffi::c_void;
 
-/// A band of 4 entries a row stored shuffled (every row short), m x m, random values; n = 256
-/// columns make the work (entries x n x 4 bytes) large enough for the chain.
+/// A band of 4 entries a row (every row short), m x m, random values, and row 0 of `hub` entries
+/// where `hub` is not 0 (longer than short rows take: the verdict is long); n = 256 columns make
+/// the work (entries x n x 4 bytes) large enough for the chain.
 struct Problem {
     m: usize,
     n: usize,
@@ -27,15 +29,16 @@ struct Problem {
 }
 
 impl Problem {
-    fn new(m: usize, n: usize, seed: u64) -> Problem {
+    fn new(m: usize, n: usize, hub: usize, seed: u64) -> Problem {
         let mut rng = Rng::new(seed);
         let (mut offsets, mut cols, mut vals) = (vec![0i32], Vec::new(), Vec::new());
         for r in 0..m {
             let first = (r.saturating_sub(2)).min(m - 4);
-            let mut row: Vec<i32> = (first..first + 4).map(|c| c as i32).collect();
+            let (first, len) = if r == 0 && hub > 0 { (0, hub) } else { (first, 4) };
+            let mut row: Vec<i32> = (first..first + len).map(|c| c as i32).collect();
             row.reverse(); // unsorted within the row
             cols.extend(row);
-            vals.extend((0..4).map(|_| rng.value() as f32));
+            vals.extend((0..len).map(|_| rng.value() as f32));
             offsets.push(cols.len() as i32);
         }
         let b = (0..m * n).map(|_| rng.value() as f32).collect();
@@ -82,13 +85,22 @@ unsafe fn capture_and_run(h: &mut Handle, stream: sys::CUstream, call: &Call, bu
 
 #[test]
 fn plain_calls_choosing_on_the_gpu_under_graph_capture() {
-    let Some(first) = gpu("spmm plain calls under graph capture") else { return };
+    let Some(_gpu) = gpu("spmm plain calls under graph capture") else { return };
     if let Ok(v) = std::env::var("OXSPARSE_SPMM_KERNEL").or_else(|_| std::env::var("OXSPARSE_SPMM_PLAIN_CHOICE")) {
         println!("SKIP spmm plain calls under graph capture: a kernel or choice is forced ({v})");
         return;
     }
+    // Every row short (whole short rows), then a hub row of 3000 entries (warp rows).
+    for (hub, serial) in [(0, 38_000), (3000, 39_000)] {
+        capture_plain_calls(hub, serial);
+    }
+    println!("spmm plain calls under graph capture: the chain and the learned kernel, 2 runs each, on short rows and on warp rows");
+}
+
+unsafe fn capture_plain_calls_inner(hub: usize, serial: u64) {
+    let first = Handle::create().unwrap();
     let (m, n) = (42_000usize, 256usize);
-    let p = Problem::new(m, n, 38);
+    let p = Problem::new(m, n, hub, 38);
     let (offsets, cols, vals) = (DevBuf::from_slice(&p.offsets), DevBuf::from_slice(&p.cols), DevBuf::from_slice(&p.vals));
     let (b, c) = (DevBuf::from_slice(&p.b), DevBuf::zeroed(m * n * 4));
     let arrays = SpArrays { offsets: offsets.ptr, indices: cols.ptr, values: vals.ptr };
@@ -109,25 +121,28 @@ fn plain_calls_choosing_on_the_gpu_under_graph_capture() {
         beta: &beta as *const f32 as *const c_void,
         math: MathMode::OXSPARSE_DEFAULT_MATH,
         reorder: ReorderMode::OXSPARSE_REORDER_NONE,
-        a_serial: 38_000,
+        a_serial: serial,
     };
+    let what = |s: &str| format!("{s} ({})", if hub > 0 { "warp rows" } else { "short rows" });
     let buffer = DevBuf::zeroed(ops::buffer_size(&first, &call).unwrap().max(1));
-    unsafe {
-        let stream = cu::stream::create(cu::stream::StreamKind::Default).unwrap();
-        // A handle that has learned nothing: the whole chain goes into the graph.
-        let mut fresh = Handle::create().unwrap();
-        // Load the kernels outside the capture (a plain call without learning: another serial).
-        ops::spmm(&fresh, &Call { a_serial: 0, ..call }, buffer.ptr, None).unwrap();
-        cu::stream::synchronize(std::ptr::null_mut()).unwrap();
-        capture_and_run(&mut fresh, stream, &call, buffer.ptr, &c, &p, "the chain, captured");
-        // A handle that learned the verdict in a call before: the chosen kernel alone.
-        let mut learned = first;
-        ops::spmm(&learned, &call, buffer.ptr, None).unwrap();
-        cu::stream::synchronize(std::ptr::null_mut()).unwrap();
-        p.check(&c.to_vec::<f32>(), "the call that learns");
-        capture_and_run(&mut learned, stream, &call, buffer.ptr, &c, &p, "the learned kernel, captured");
-        drop(fresh);
-        cu::stream::destroy(stream).unwrap();
-    }
-    println!("spmm plain calls under graph capture: the chain and the learned kernel, 2 runs each");
+    let stream = cu::stream::create(cu::stream::StreamKind::Default).unwrap();
+    // A handle that has learned nothing: the whole chain goes into the graph.
+    let mut fresh = Handle::create().unwrap();
+    // Load the kernels outside the capture (a plain call without learning: another serial).
+    ops::spmm(&fresh, &Call { a_serial: 0, ..call }, buffer.ptr, None).unwrap();
+    cu::stream::synchronize(std::ptr::null_mut()).unwrap();
+    capture_and_run(&mut fresh, stream, &call, buffer.ptr, &c, &p, &what("the chain, captured"));
+    // A handle that learned the verdict in a call before: the chosen kernel alone.
+    let mut learned = first;
+    ops::spmm(&learned, &call, buffer.ptr, None).unwrap();
+    cu::stream::synchronize(std::ptr::null_mut()).unwrap();
+    p.check(&c.to_vec::<f32>(), &what("the call that learns"));
+    capture_and_run(&mut learned, stream, &call, buffer.ptr, &c, &p, &what("the learned kernel, captured"));
+    drop(fresh);
+    cu::stream::destroy(stream).unwrap();
+}
+
+fn capture_plain_calls(hub: usize, serial: u64) {
+    // SAFETY: the stream and graphs are created and destroyed inside; the buffers outlive them.
+    unsafe { capture_plain_calls_inner(hub, serial) }
 }
