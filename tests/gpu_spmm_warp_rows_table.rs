@@ -116,7 +116,7 @@ fn the_gpu_built_table_is_the_row_order_table() {
             }
             let nnz = at;
             let t = build_in_row_order(&begins, &ends, PIECE, whole);
-            let r = room(m as i64, nnz);
+            let r = room(m as i64, nnz, whole);
             let offsets: Vec<i64> = std::iter::once(0).chain(ends.iter().copied()).map(|o| o + base).collect();
             let offsets_buf = DevBuf::from_slice(&encode_indices(index, &offsets));
             let table_bytes = 16 + (r.items + r.adds) as usize * 16;

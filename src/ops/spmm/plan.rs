@@ -136,7 +136,7 @@ pub struct WarpRowsLayout {
 impl WarpRowsLayout {
     /// For n columns of `value` summed in `compute` (the partial rows' type).
     fn new(m: i64, nnz: i64, n: i64, value: DataType, compute: DataType) -> WarpRowsLayout {
-        let room = warp_rows::room(m, nnz);
+        let room = warp_rows::room(m, nnz, warp_rows::whole_max(nnz));
         let counters_at = align_up(warp_rows::table_bytes(room));
         let partials_at = counters_at + align_up(warp_rows::counter_bytes(room.adds, room.partial_rows, n, value));
         WarpRowsLayout { room, counters_at, partials_at, bytes: partials_at + align_up(room.partial_rows as usize * n as usize * compute.size_bytes() as usize) }

@@ -236,9 +236,12 @@ pub const N_MULTIPLE: i64 = 128;
 /// grows with nnz).
 pub const MAX_NNZ: i64 = 16_000_000;
 
-/// What the workspace keeps for the table: item slots, add slots, partial rows. A row of len <= PIECE
-/// is one item; a longer one ceil(len / PIECE) <= 2 len / PIECE items, each a partial row, and one
-/// add. So items <= m + 2 nnz / PIECE, adds <= nnz / PIECE, partial rows <= 2 nnz / PIECE.
+/// What the workspace keeps for the table: item slots, add slots, partial rows. A row of up to
+/// `whole` entries is one item; a longer one (a split row, of at least whole + 1 entries, so at
+/// most nnz / (whole + 1) of them) ceil(len / PIECE) < len / PIECE + 1 items, each a partial row,
+/// and one add. So adds <= S = ceil(nnz / (whole + 1)), partial rows <= ceil(nnz / PIECE) + S,
+/// items <= m + that. (Session 39: from 2 nnz / PIECE partial rows, whatever `whole`; at
+/// `whole_max` fb100_Cornell5's room at N = 256 in FP32 50 -> 29 MB.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Room {
     pub items: i64,
@@ -246,9 +249,11 @@ pub struct Room {
     pub partial_rows: i64,
 }
 
-pub fn room(m: i64, nnz: i64) -> Room {
-    let per = ceil_div(2 * nnz.max(0), PIECE);
-    Room { items: m.max(0) + per, adds: ceil_div(nnz.max(0), PIECE), partial_rows: per }
+pub fn room(m: i64, nnz: i64, whole: i64) -> Room {
+    let nnz = nnz.max(0);
+    let splits = ceil_div(nnz, whole.max(PIECE) + 1);
+    let pieces = ceil_div(nnz, PIECE) + splits;
+    Room { items: m.max(0) + pieces, adds: splits, partial_rows: pieces }
 }
 
 /// Bytes of the table for `room` (header and slots).
@@ -424,7 +429,7 @@ mod tests {
         for (piece, whole) in [(4, 4), (16, 16), (PIECE, PIECE), (16, 100), (PIECE, 5 * PIECE)] {
             let t = build(&begins, &ends, piece, whole);
             let nnz: i64 = lens.iter().sum();
-            assert!(fits_room(t.items.len(), &t, room(lens.len() as i64, nnz)) || piece < PIECE, "room for pieces of {piece}, whole rows to {whole}");
+            assert!(fits_room(t.items.len(), &t, room(lens.len() as i64, nnz, whole)) || piece < PIECE, "room for pieces of {piece}, whole rows to {whole}");
             let mut covered = vec![0u8; nnz as usize];
             let mut rows_seen = vec![0usize; lens.len()];
             for s in &t.items {
@@ -464,12 +469,30 @@ mod tests {
 
     #[test]
     fn room_bounds_the_worst_rows() {
-        // Rows of PIECE + 1 entries make the most pieces per entry.
-        for (m, len) in [(1000, PIECE + 1), (10, 1_000_000), (7, 0), (3, PIECE)] {
-            let (begins, ends) = rows(&vec![len; m]);
-            let t = build(&begins, &ends, PIECE, PIECE);
-            assert!(fits_room(t.items.len(), &t, room(m as i64, len * m as i64)), "{m} rows of {len}");
+        // Rows of whole + 1 entries make the most split rows, and rows of a piece more than a
+        // multiple of PIECE the most pieces per entry.
+        for whole in [PIECE, 2 * PIECE, 5 * PIECE, 8 * PIECE] {
+            for (m, len) in [(1000, whole + 1), (1000, PIECE + 1), (100, 3 * whole + 1), (10, 1_000_000), (7, 0), (3, PIECE), (500, whole)] {
+                let (begins, ends) = rows(&vec![len; m]);
+                let t = build(&begins, &ends, PIECE, whole);
+                assert!(fits_room(t.items.len(), &t, room(m as i64, len * m as i64, whole)), "{m} rows of {len}, whole {whole}");
+            }
+            // Mixed lengths, seeded.
+            let mut state = 0x5EED_0000u64 + whole as u64;
+            let lens: Vec<i64> = (0..3000)
+                .map(|_| {
+                    state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    [0, 3, whole, whole + 1, whole + PIECE + 1, 2 * whole + 1, 10 * whole][(state >> 59) as usize % 7]
+                })
+                .collect();
+            let (begins, ends) = rows(&lens);
+            let nnz: i64 = lens.iter().sum();
+            for t in [build(&begins, &ends, PIECE, whole), build_in_row_order(&begins, &ends, PIECE, whole)] {
+                assert!(fits_room(t.items.len(), &t, room(lens.len() as i64, nnz, whole)), "mixed rows, whole {whole}");
+            }
         }
+        // Fewer partial rows than the bound before session 39 (2 nnz / PIECE) at the larger wholes.
+        assert!(room(18_660, 1_581_554, whole_max(1_581_554)).partial_rows < 2 * 1_581_554 / PIECE * 6 / 10 || std::env::var("OXSPARSE_SPMM_WARP_ROWS_WHOLE").is_ok());
     }
 
     #[test]
@@ -524,7 +547,7 @@ mod tests {
                 let (t, g) = (build(&begins, &ends, PIECE, whole), build_in_row_order(&begins, &ends, PIECE, whole));
                 assert_eq!((g.items.len(), g.adds.len(), g.partial_rows), (t.items.len(), t.adds.len(), t.partial_rows), "{lens:?}");
                 assert!(g.items.len() as i64 <= gpu_items_bound(lens.len() as i64, nnz), "{lens:?}: over the grid's bound");
-                assert!(fits_room(g.items.len(), &g, room(lens.len() as i64, nnz)), "{lens:?}: over the room");
+                assert!(fits_room(g.items.len(), &g, room(lens.len() as i64, nnz, whole)), "{lens:?}: over the room");
                 // Each item decoded to (row, begin, len, piece index within its row or -1).
                 let decode = |t: &Table| {
                     let mut v: Vec<(i64, i64, i64, i64)> = t
