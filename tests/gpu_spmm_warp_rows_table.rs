@@ -28,14 +28,22 @@ fn row_lengths(rng: &mut Rng, m: usize) -> Vec<i64> {
         .collect()
 }
 
+/// Rows of `lens` entries one after another: their first entries and their ends.
+fn bounds(lens: &[i64]) -> (Vec<i64>, Vec<i64>) {
+    let ends: Vec<i64> = lens
+        .iter()
+        .scan(0i64, |at, &l| {
+            *at += l;
+            Some(*at)
+        })
+        .collect();
+    let begins = ends.iter().zip(lens).map(|(e, l)| e - l).collect();
+    (begins, ends)
+}
+
 /// The table laid out as preprocess does, read back (`bytes` of it and `extra` more).
 fn laid_out(h: &Handle, index: IndexType, base: i64, lens: &[i64], whole: i64, bytes: usize, extra: usize) -> Vec<u8> {
-    let (mut begins, mut ends, mut at) = (vec![], vec![], 0i64);
-    for &l in lens {
-        begins.push(at);
-        at += l;
-        ends.push(at);
-    }
+    let (begins, ends) = bounds(lens);
     let offsets: Vec<i64> = std::iter::once(0).chain(ends.iter().copied()).map(|o| o + base).collect();
     let offsets_buf = DevBuf::from_slice(&encode_indices(index, &offsets));
     let table = DevBuf::zeroed(bytes + extra);
@@ -70,12 +78,7 @@ fn the_laid_out_table_is_the_built_table() {
         for whole in [PIECE, 5 * PIECE] {
             let (index, base) = ([I32, I64][(i + cases) % 2], (cases % 3 == 0) as i64);
             let lens = row_lengths(&mut rng, m);
-            let (mut begins, mut ends, mut at) = (vec![], vec![], 0i64);
-            for &l in &lens {
-                begins.push(at);
-                at += l;
-                ends.push(at);
-            }
+            let (begins, ends) = bounds(&lens);
             let t = build(&begins, &ends, PIECE, whole);
             let mut want = header(0x5EED).to_vec();
             want.extend(t.items.iter().chain(&t.adds).flat_map(|s| s.iter().flat_map(|w| w.to_ne_bytes())));
@@ -108,13 +111,8 @@ fn the_gpu_built_table_is_the_row_order_table() {
         for (whole, slices) in [(PIECE, 1i64), (5 * PIECE, 2)] {
             let (index, base) = ([I32, I64][(i + cases) % 2], (cases % 3 == 1) as i64);
             let lens = row_lengths(&mut rng, m);
-            let (mut begins, mut ends, mut at) = (vec![], vec![], 0i64);
-            for &l in &lens {
-                begins.push(at);
-                at += l;
-                ends.push(at);
-            }
-            let nnz = at;
+            let (begins, ends) = bounds(&lens);
+            let nnz = ends.last().copied().unwrap_or(0);
             let t = build_in_row_order(&begins, &ends, PIECE, whole);
             let r = room(m as i64, nnz, whole);
             let offsets: Vec<i64> = std::iter::once(0).chain(ends.iter().copied()).map(|o| o + base).collect();

@@ -345,15 +345,7 @@ pub fn scalars(h: &CHandle, p: &Problem) -> (Scalar, Scalar) {
 /// One SpMM on a fresh copy of C: bufferSize, a poisoned workspace of that size, preprocess when
 /// asked, SpMM. Returns C's bytes.
 pub fn run(h: &CHandle, p: &Problem, g: &Gpu, preprocess: bool) -> Result<Vec<u8>, String> {
-    write(&g.c_buf, &p.c_bytes);
-    let (alpha, beta) = scalars(h, p);
-    let args = g.args(p, &alpha, &beta);
-    let ws = args.workspace(h)?;
-    if preprocess {
-        expect(unsafe { args.preprocess(h, ws_ptr(&ws)) }, "SpMM_preprocess")?;
-    }
-    expect(unsafe { args.spmm(h, ws_ptr(&ws)) }, "SpMM")?;
-    Ok(g.c_buf.to_vec())
+    run_keeping_workspace(h, p, g, preprocess).map(|(c, _)| c)
 }
 
 /// `run`, returning the workspace's bytes after the call too (empty without one).
