@@ -95,6 +95,10 @@ if [ -z "${DEVICE_SUITE_QUICK:-}" ]; then
     # 128 and whose op(B) and C are row-major, small matrices and short rows included.
     echo "=== gpu_spmm with OXSPARSE_SPMM_KERNEL=warp_rows"
     OXSPARSE_SPMM_KERNEL=warp_rows run_rust gpu_spmm-warp-rows "$dev/bin/gpu_spmm"
+    # Plain calls on warp rows over the table they build on the GPU wherever the kernel fits (any
+    # size; preprocessed calls choose as usual).
+    echo "=== gpu_spmm with OXSPARSE_SPMM_PLAIN_WARP_ROWS=1"
+    OXSPARSE_SPMM_PLAIN_WARP_ROWS=1 run_rust gpu_spmm-plain-warp-rows "$dev/bin/gpu_spmm"
     # In the tensor-op math modes the build keeps tensor cores only for matrices whose windows share
     # columns; forcing them sends every tensor-core case of the suite through the tiles.
     echo "=== gpu_spmm with OXSPARSE_SPMM_KERNEL=tensor_cores"

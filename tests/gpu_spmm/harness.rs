@@ -438,12 +438,14 @@ pub const VECTORISED_TYPES: [Types; 6] = [
 /// A probe of preprocess's kernel choice: for each (case, differ), a plain and a preprocessed call
 /// both match the reference, their bits differ exactly when `differ` (preprocess chose another
 /// kernel than the plain call's tiles, which `what` names), and a second preprocessed call repeats
-/// the first bit for bit. Returns false (after a SKIP line) when OXSPARSE_SPMM_KERNEL forces a
-/// kernel.
+/// the first bit for bit. Returns false (after a SKIP line) when OXSPARSE_SPMM_KERNEL or
+/// OXSPARSE_SPMM_PLAIN_WARP_ROWS forces a kernel.
 pub fn probe_choice(h: &CHandle, what: &str, cases: &[(Case, bool)]) -> bool {
-    if let Ok(v) = std::env::var("OXSPARSE_SPMM_KERNEL") {
-        println!("SKIP spmm {what}: the choice (OXSPARSE_SPMM_KERNEL={v} forces a kernel)");
-        return false;
+    for var in ["OXSPARSE_SPMM_KERNEL", "OXSPARSE_SPMM_PLAIN_WARP_ROWS"] {
+        if let Ok(v) = std::env::var(var) {
+            println!("SKIP spmm {what}: the choice ({var}={v} forces a kernel)");
+            return false;
+        }
     }
     for &(case, differ) in cases {
         let p = Problem::new(&case);
