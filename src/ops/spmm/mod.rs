@@ -103,6 +103,9 @@ pub enum RowKernel {
     /// The warp-row kernel over the table preprocess left in the buffer: `items` warps, `adds`
     /// split rows (warp_rows.rs).
     WarpRows { items: u32, adds: u32 },
+    /// The same over a table preprocess built on the GPU in row order (`GpuWarpRows`), which
+    /// says its item count itself.
+    WarpRowsGpuTable,
     /// A plain call's warp rows, over a table the call builds on the GPU (warp_rows.rs
     /// `takes_plain`).
     GpuWarpRows,
@@ -110,6 +113,13 @@ pub enum RowKernel {
     /// chosen on the GPU by the verdict of `epoch`, left at `host_at` too when not 0
     /// (plain_choice.rs).
     ShortRowsOr { long: PlainLong, limit: i64, epoch: u64, host_at: u64 },
+}
+
+/// Whether the GPU can build the warp-row table in this plan's room: the plan keeps it, the
+/// build's counts hold the matrix, and the partial rows' room holds the build's chunk sums.
+fn gpu_table_fits(p: &Plan, nnz: i64) -> bool {
+    let m = p.dims.m;
+    p.warp_rows.is_some_and(|w| w.bytes - w.partials_at >= warp_rows::gpu_chunks(m) as usize * 8) && warp_rows::gpu_counts_fit(m, nnz)
 }
 
 /// What a plain call of a tile plan runs where its rows are not all short.
@@ -125,8 +135,7 @@ impl PlainLong {
     /// holds the GPU build's sums (in the partial rows' room, free until the kernel), else the tiles.
     fn of(p: &Plan, nnz: i64) -> PlainLong {
         let d = p.dims;
-        let room = |w: &plan::WarpRowsLayout| w.bytes - w.partials_at >= warp_rows::gpu_chunks(d.m) as usize * 8;
-        let takes = matches!(p.kernel, Kernel::Tiles { .. }) && p.warp_rows.as_ref().is_some_and(room) && warp_rows::takes_plain(d.m, nnz, d.k, d.n, p.types.ab);
+        let takes = matches!(p.kernel, Kernel::Tiles { .. }) && gpu_table_fits(p, nnz) && warp_rows::takes_plain(d.m, nnz, d.k, d.n, p.types.ab);
         if takes { PlainLong::GpuWarpRows } else { PlainLong::Tiles }
     }
 
@@ -684,6 +693,12 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
             overlap_stage_b();
             GpuWarpRows::new(call, p, (ws, token), (kshape, b, c, types), SpmmChoice::default())?.run(h, types, p.index)?;
         }
+        // Preprocess built that table: the kernel alone.
+        Kernel::Tiles { .. } | Kernel::TensorCore { .. } if row_kernel == RowKernel::WarpRowsGpuTable => {
+            let w = GpuWarpRows::new(call, p, (ws, token), (kshape, b, c, types), SpmmChoice::default())?;
+            overlap_stage_b();
+            k::warp_rows(h, &w.kernel, types, p.index, w.warps)?;
+        }
         Kernel::Tiles { .. } | Kernel::TensorCore { .. } if row_kernel != RowKernel::Tiles => {
             let (split, blocks, shape) = match (row_kernel, p.tiles.and_then(|t| t.split_at)) {
                 (RowKernel::SplitRows { blocks, shape }, Some((at, _))) => (ws + p.schedule_at as u64 + at as u64, Some(blocks), shape),
@@ -747,15 +762,21 @@ struct GpuWarpRows {
 
 impl GpuWarpRows {
     fn new(call: &Call, p: &Plan, (ws, token): (u64, u64), (shape, b, c, types): (SpmmShape, SpmmDense, SpmmDense, k::Types), choice: SpmmChoice) -> Result<GpuWarpRows> {
+        let build = GpuWarpRows::build_params(call, p, (ws, token), types.ab, choice)?;
+        let SpmmWarpRowsBuildParams { a, table, items_room, adds_room, counters, sums: partials, .. } = build;
+        let kernel = SpmmWarpRowsParams { shape, a, b, c, table, token, items: items_room, adds: adds_room, partials, counters, choice };
+        Ok(GpuWarpRows { build, kernel, warps: warp_rows::gpu_items_bound(p.dims.m, call.a.nnz) })
+    }
+
+    /// The build's parameters alone (preprocess's, which launches the kernel in later calls).
+    fn build_params(call: &Call, p: &Plan, (ws, token): (u64, u64), ab: DataType, choice: SpmmChoice) -> Result<SpmmWarpRowsBuildParams> {
         let Some(layout) = p.warp_rows else {
-            return Err(crate::error::Error::Internal("a plain call's warp rows without their region in the plan".into()));
+            return Err(crate::error::Error::Internal("warp rows built on the GPU without their region in the plan".into()));
         };
         let (d, nnz) = (p.dims, call.a.nnz);
         let at = ws + p.warp_rows_at as u64;
-        let (counters, partials) = (at + layout.counters_at as u64, at + layout.partials_at as u64);
-        let a = rows(call, p, ws);
-        let build = SpmmWarpRowsBuildParams {
-            a,
+        Ok(SpmmWarpRowsBuildParams {
+            a: rows(call, p, ws),
             m: d.m,
             piece: warp_rows::PIECE,
             whole: warp_rows::whole_max(nnz),
@@ -763,16 +784,15 @@ impl GpuWarpRows {
             token,
             items_room: layout.room.items,
             adds_room: layout.room.adds,
-            counters,
-            slices: k::warp_rows_slices(d.n, types.ab),
-            sums: partials,
+            counters: at + layout.counters_at as u64,
+            slices: k::warp_rows_slices(d.n, ab),
+            // The partial rows' room, which the kernel writes only later.
+            sums: at + layout.partials_at as u64,
             chunks: warp_rows::gpu_chunks(d.m),
             chunk_rows: warp_rows::gpu_chunk_rows(d.m),
             verdict_limit: 0,
             choice,
-        };
-        let kernel = SpmmWarpRowsParams { shape, a, b, c, table: at, token, items: layout.room.items, adds: layout.room.adds, partials, counters, choice };
-        Ok(GpuWarpRows { build, kernel, warps: warp_rows::gpu_items_bound(d.m, nnz) })
+        })
     }
 
     /// The build's second launch and the kernel, after its first (`k::warp_rows_count`).

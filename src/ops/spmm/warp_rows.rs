@@ -144,6 +144,20 @@ pub fn takes_plain(m: i64, nnz: i64, k: i64, n: i64, value: DataType) -> bool {
     chosen && gpu_counts_fit(m, nnz)
 }
 
+/// Whether preprocess builds its table on the GPU as a plain call does (`build_in_row_order`)
+/// rather than laying out the long rows on the host longest first (`long_part`):
+/// `OXSPARSE_SPMM_WARP_ROWS_TABLE=gpu` (an opt-in). Measured (session 39, H100, the two ways in
+/// one binary, preprocessed calls): preprocess itself 2.1-2.6 -> 0.05 ms on arxiv_like, 12.7 ->
+/// 0.07 ms on youtube_like FP16, 0.2-0.4 -> 0.04-0.05 ms on github_musae, pubmed, ca-CondMat and
+/// the vsp matrices; but the calls on the R-MAT graphs 1-3% slower (arxiv_like FP32 N = 128 / 256
+/// 116.8 / 211.1 -> 118.6 / 215.6 us, youtube_like FP16 N = 256 971 -> 1000, against cuSPARSE's
+/// own 0.984 between the runs): long rows late in row order end the kernel later. The calls
+/// weigh more than a preprocess, so the host's order stays the default.
+pub fn table_on_gpu() -> bool {
+    static GPU: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_WARP_ROWS_TABLE").as_deref() == Ok("gpu"));
+    *GPU
+}
+
 /// Chunks of rows at most of the GPU's table build (`gpu_chunks`): each block of its second launch
 /// adds the sums of all of them (16 KB at most).
 pub const MAX_GPU_CHUNKS: i64 = 2048;
