@@ -749,8 +749,9 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
     Ok(())
 }
 
-/// A plain call's warp rows (`RowKernel::GpuWarpRows`): the parameters of the table's build on
-/// the GPU in the plan's room (its two launches' sums in the partial rows' room, which the kernel
+/// A plain call's warp rows (`RowKernel::GpuWarpRows`; preprocess's too where it builds the same
+/// table, `RowKernel::WarpRowsGpuTable`): the parameters of the table's build on the GPU in the
+/// plan's room (its two launches' sums in the partial rows' room, which the kernel
 /// writes only later; adds after all the room's item slots; `token` stamps it) and of the kernel
 /// over it, whose grid covers the items the matrix may make. Each launch returns at once unless
 /// `choice` is its own.
