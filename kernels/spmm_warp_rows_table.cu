@@ -25,6 +25,13 @@ using namespace spmm;
 
 namespace {
 
+__device__ __forceinline__ int64_t row_length(int64_t begin, int64_t end) { return max(end - begin, int64_t(0)); }
+
+// A whole row's item: `begin | len << 48`, then the row (slot + 1 = 0: a whole row).
+__device__ __forceinline__ ulonglong2 whole_item(int64_t begin, int64_t len, int64_t row) {
+    return make_ulonglong2((unsigned long long)begin | (unsigned long long)len << 48, (unsigned long long)row);
+}
+
 // Long rows before row r: the first index of `long_rows` whose row is r or later.
 __device__ int64_t long_rows_before(const uint32_t* long_rows, int64_t count, int64_t r) {
     int64_t lo = 0, hi = count;
@@ -42,11 +49,9 @@ __device__ void short_items(const SpmmWarpRowsShortParams& p) {
     ulonglong2* items = reinterpret_cast<ulonglong2*>(p.items);
     for (int64_t r = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; r < p.m; r += int64_t(gridDim.x) * blockDim.x) {
         const int64_t begin = a.begin(r);
-        const int64_t len = max(a.end(r) - begin, int64_t(0));
+        const int64_t len = row_length(begin, a.end(r));
         if (len > p.piece) continue;
-        const int64_t slot = p.first_item + r - long_rows_before(long_rows, p.long_count, r);
-        // `begin | len << 48`, then the row (slot + 1 = 0: a whole row).
-        items[slot] = make_ulonglong2((unsigned long long)begin | (unsigned long long)len << 48, (unsigned long long)r);
+        items[p.first_item + r - long_rows_before(long_rows, p.long_count, r)] = whole_item(begin, len, r);
     }
 }
 
@@ -78,11 +83,6 @@ __device__ __forceinline__ uint64_t block_sum(uint64_t v) {
     return total;
 }
 
-__device__ __forceinline__ int64_t row_length(int64_t begin, int64_t end) { return max(end - begin, int64_t(0)); }
-
-__device__ __forceinline__ ulonglong2 whole_item(int64_t begin, int64_t len, int64_t row) {
-    return make_ulonglong2((unsigned long long)begin | (unsigned long long)len << 48, (unsigned long long)row);
-}
 
 // Where `verdict_limit` is set, this launch is also the chain's verdict (rows_longer_than in
 // spmm_short_rows.cu): every thread that finds a row longer stores the same epoch.

@@ -805,9 +805,9 @@ impl GpuWarpRows {
 
     /// The whole of it.
     fn run(&self, h: &Handle, types: k::Types, index: IndexType) -> Result<()> {
-        k::warp_rows_count(h, &self.build, index)?;
+        k::warp_rows_build(h, &self.build, index)?;
         kernels::graph::overlap_next(h);
-        self.write_and_run(h, types, index)
+        k::warp_rows(h, &self.kernel, types, index, self.warps)
     }
 }
 
