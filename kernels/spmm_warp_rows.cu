@@ -23,7 +23,8 @@
 //      slice) are reset by the last arrival, so a call leaves them all zero.
 // Preprocess puts the split rows' pieces first, longest rows first, then the whole rows longer than
 // a piece, so that the longest chains start in the first wave; a plain call's table, built on the
-// GPU (spmm_warp_rows_table.cu), puts the rows longer than a piece first in row order. Adding
+// GPU (spmm_warp_rows_table.cu), puts the rows longer than a piece first in four classes by length,
+// each in row order. Adding
 // inside the kernel rather than in a second one (session 22) saves that kernel's launch and its
 // pass over the split rows, which had eaten the gain at N = 128 (arxiv_like 123 + 12 us against
 // the tiles' 138; now 128 in one).

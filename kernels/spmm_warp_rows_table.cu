@@ -8,17 +8,20 @@
 // the long rows (ascending) for how many precede it.
 //
 // A plain call's table, all of it (`count` then `write`, SpmmWarpRowsBuildParams): a plain call
-// cannot read the rows back, so the long rows come first in row order rather than longest first
-// (warp_rows.rs `build_in_row_order` is the host's twin). Every row's place follows from three
-// counts over the rows before it: rows longer than a piece, split rows, and their pieces (packed
-// into one u64, `counts`). Two launches, no atomics:
-//   1. count: block b sums its chunk of `chunk_rows` rows' counts into sums[b] (and, in a
-//      plain call's chain, gives the verdict: whether a row is too long for whole short rows);
-//   2. write: each block adds the sums of the chunks before its own (and all of them, for the
-//      short rows' first slot), scans its rows in rounds of BLOCK, and writes each row's items,
-//      a split row's add slot and the zeroes of its arrival counters; block 0 writes the header.
+// cannot read the rows back, so the long rows cannot be sorted longest first as the host sorts
+// them; they come in three classes by length, longest first, each in row order (warp_rows.rs
+// `long_class`; `build_by_class` is the host's twin), then the short rows. Every row's place
+// follows from counts over the rows before it: rows longer than a piece, split rows and their
+// pieces (packed into one u64), and the long whole rows of class 1 (`RowCounts`).
+// Two launches, no atomics:
+//   1. count: block b sums its chunk of `chunk_rows` rows' counts into sums[b] (SPMM_WARP_ROWS_SUM_WORDS
+//      u64 a chunk, the second unused where `whole` is a piece; in a plain call's chain it also
+//      gives the verdict: whether a row is too long for whole short rows);
+//   2. write: each block adds the sums of the chunks before its own (and all of them, for each
+//      class's and the short rows' first slot), scans its rows in rounds of BLOCK, and writes each
+//      row's items, a split row's add slot and the zeroes of its arrival counters; block 0 writes
+//      the header.
 #include "common/pdl.cuh"
-#include "common/scan.cuh"
 #include "common/spmm.cuh"
 
 using namespace spmm;
@@ -57,52 +60,137 @@ __device__ void short_items(const SpmmWarpRowsShortParams& p) {
 
 // ---- a plain call's table -----------------------------------------------------------------------
 
-// What a row of `len` entries adds to the packed counts: 0 for a short row; a long row 1, and a
-// split row (longer than `whole`) also 1 split row and its pieces.
-__device__ __forceinline__ uint64_t counts(int64_t len, int64_t piece, int64_t whole) {
-    if (len <= piece) return 0;
-    if (len <= whole) return 1;
-    const uint64_t pieces = uint64_t((len + piece - 1) / piece);
-    return 1ull | 1ull << SPMM_WARP_ROWS_SPLIT_SHIFT | pieces << SPMM_WARP_ROWS_PIECES_SHIFT;
+// The long rows' classes, in table order (warp_rows.rs `long_class`): split rows (longer than
+// `whole`), whole rows longer than halfway from a piece to `whole`, the other whole rows. -1 for a
+// short row.
+__device__ __forceinline__ int long_class(int64_t len, int64_t piece, int64_t whole) {
+    if (len <= piece) return -1;
+    if (len > whole) return 0;
+    return 2 * len > piece + whole ? 1 : 2;
 }
 
-struct Counts {
-    int64_t long_rows, splits, pieces;
-    __device__ explicit Counts(uint64_t packed)
-        : long_rows(int64_t(packed & ((1ull << SPMM_WARP_ROWS_SPLIT_SHIFT) - 1))),
-          splits(int64_t((packed >> SPMM_WARP_ROWS_SPLIT_SHIFT) & ((1ull << (SPMM_WARP_ROWS_PIECES_SHIFT - SPMM_WARP_ROWS_SPLIT_SHIFT)) - 1))),
-          pieces(int64_t(packed >> SPMM_WARP_ROWS_PIECES_SHIFT)) {}
-    // The items of these long rows: one a whole row, a split row's pieces.
-    __device__ int64_t long_items() const { return long_rows - splits + pieces; }
+// What rows add up to, as the build sums and scans them: word 0 packs the rows longer than a
+// piece, the split rows and their pieces (SPMM_WARP_ROWS_*_SHIFT); word 1 counts the whole rows of
+// class 1. WORDS of them are scanned: one where `whole` is a piece (no row is a long whole row,
+// so word 1 is 0), else two (SPMM_WARP_ROWS_SUM_WORDS, a chunk's sums, always two).
+template <int WORDS>
+struct RowCounts {
+    static_assert(WORDS >= 1 && WORDS <= SPMM_WARP_ROWS_SUM_WORDS, "the packed counts, and the long whole rows' class 1");
+    uint64_t w[WORDS];
+
+    __device__ RowCounts() {
+#pragma unroll
+        for (int i = 0; i < WORDS; ++i) w[i] = 0;
+    }
+    // A row of `len` entries.
+    __device__ RowCounts(int64_t len, int64_t piece, int64_t whole) : RowCounts() {
+        const int c = long_class(len, piece, whole);
+        if (c < 0) return;
+        const uint64_t pieces = uint64_t((len + piece - 1) / piece);
+        w[0] = c == 0 ? (1ull | 1ull << SPMM_WARP_ROWS_SPLIT_SHIFT | pieces << SPMM_WARP_ROWS_PIECES_SHIFT) : 1ull;
+        if constexpr (WORDS > 1) w[1] = c == 1;
+    }
+    __device__ void add(const RowCounts& o) {
+#pragma unroll
+        for (int i = 0; i < WORDS; ++i) w[i] += o.w[i];
+    }
+    __device__ int64_t long_rows() const { return int64_t(w[0] & ((1ull << SPMM_WARP_ROWS_SPLIT_SHIFT) - 1)); }
+    __device__ int64_t splits() const {
+        return int64_t((w[0] >> SPMM_WARP_ROWS_SPLIT_SHIFT) & ((1ull << (SPMM_WARP_ROWS_PIECES_SHIFT - SPMM_WARP_ROWS_SPLIT_SHIFT)) - 1));
+    }
+    __device__ int64_t pieces() const { return int64_t(w[0] >> SPMM_WARP_ROWS_PIECES_SHIFT); }
+    __device__ int64_t heavy() const {
+        if constexpr (WORDS > 1) {
+            return int64_t(w[1]);
+        } else {
+            return 0;
+        }
+    }
+    // The items of the long rows: one a whole row, a split row's pieces.
+    __device__ int64_t long_items() const { return long_rows() - splits() + pieces(); }
+    // The slot of a long row of class c, these being the counts before it and `total` all of them:
+    // the split rows' pieces first, then class 1, then class 2.
+    __device__ int64_t slot(int c, const RowCounts& total) const {
+        if (c == 0) return pieces();
+        if (c == 1) return total.pieces() + heavy();
+        return total.pieces() + total.heavy() + long_rows() - splits() - heavy();
+    }
 };
 
-// The sum of `v` over the block's threads, in every thread.
-__device__ __forceinline__ uint64_t block_sum(uint64_t v) {
-    uint64_t total;
-    scan::block_exclusive<BLOCK>(v, total);
+// The exclusive prefix of `v` over the block's threads in thread order, word by word, and the
+// block's sum in `total`: scan::block_exclusive for several words under one pair of barriers.
+template <int WORDS>
+__device__ __forceinline__ void block_exclusive_words(uint64_t (&v)[WORDS], uint64_t (&total)[WORDS]) {
+    constexpr int WARPS = BLOCK / WARP;
+    __shared__ uint64_t warp_sums[WARPS][WORDS];
+    const int lane = threadIdx.x % WARP, warp = threadIdx.x / WARP;
+    uint64_t inclusive[WORDS];
+#pragma unroll
+    for (int i = 0; i < WORDS; ++i) inclusive[i] = v[i];
+#pragma unroll
+    for (int o = 1; o < WARP; o <<= 1) {
+#pragma unroll
+        for (int i = 0; i < WORDS; ++i) {
+            const uint64_t up = __shfl_up_sync(0xffffffffu, inclusive[i], o);
+            if (lane >= o) inclusive[i] += up;
+        }
+    }
+    if (lane == WARP - 1) {
+#pragma unroll
+        for (int i = 0; i < WORDS; ++i) warp_sums[warp][i] = inclusive[i];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < WORDS; ++i) {
+        uint64_t before = 0, sum = 0;
+        for (int x = 0; x < WARPS; ++x) {
+            const uint64_t s = warp_sums[x][i];
+            before += x < warp ? s : 0;
+            sum += s;
+        }
+        total[i] = sum;
+        v[i] = before + inclusive[i] - v[i];
+    }
+    __syncthreads();  // the next call overwrites warp_sums
+}
+
+// The sum of `c` over the block's threads, in every thread.
+template <int WORDS>
+__device__ __forceinline__ RowCounts<WORDS> block_sum(RowCounts<WORDS> c) {
+    RowCounts<WORDS> total;
+    block_exclusive_words(c.w, total.w);
     return total;
 }
 
-
 // Where `verdict_limit` is set, this launch is also the chain's verdict (rows_longer_than in
 // spmm_short_rows.cu): every thread that finds a row longer stores the same epoch.
-template <typename I>
+template <typename I, int WORDS>
 __device__ void count_rows(const SpmmWarpRowsBuildParams& p) {
     wait_for_previous_kernel();  // the row views, or op(B)'s staging copy, came before
     if (p.verdict_limit == 0 && !chosen(p.choice)) return;
     const Rows<float, I> a(p.a, 0);
     const int64_t first = int64_t(blockIdx.x) * p.chunk_rows;
     const int64_t last = min(first + p.chunk_rows, p.m);
-    uint64_t sum = 0;
+    RowCounts<WORDS> sum;
     bool longer = false;
     for (int64_t r = first + threadIdx.x; r < last; r += BLOCK) {
         const int64_t len = row_length(a.begin(r), a.end(r));
-        sum += counts(len, p.piece, p.whole);
+        sum.add(RowCounts<WORDS>(len, p.piece, p.whole));
         longer = longer || len > p.verdict_limit;
     }
     if (p.verdict_limit != 0 && longer) *reinterpret_cast<volatile uint64_t*>(p.choice.at) = p.choice.epoch;
-    const uint64_t total = block_sum(sum);
-    if (threadIdx.x == 0) reinterpret_cast<uint64_t*>(p.sums)[blockIdx.x] = total;
+    const RowCounts<WORDS> total = block_sum(sum);
+    if (threadIdx.x == 0) {
+        uint64_t* sums = reinterpret_cast<uint64_t*>(p.sums) + SPMM_WARP_ROWS_SUM_WORDS * blockIdx.x;
+#pragma unroll
+        for (int i = 0; i < WORDS; ++i) sums[i] = total.w[i];
+    }
+}
+
+// Two words only where long whole rows exist (`whole` above a piece).
+template <typename I>
+__device__ void count_rows(const SpmmWarpRowsBuildParams& p) {
+    if (p.whole > p.piece) count_rows<I, 2>(p); else count_rows<I, 1>(p);
 }
 
 // A split row's pieces (items from `first_item`), its add slot and the zeroes of its counters: one
@@ -124,47 +212,72 @@ __device__ void write_split_row(const SpmmWarpRowsBuildParams& p, int64_t row, i
     }
 }
 
-template <typename I>
+template <typename I, int WORDS>
 __device__ void write_rows(const SpmmWarpRowsBuildParams& p) {
-    wait_for_previous_kernel();  // the chunks' sums
-    if (!chosen(p.choice)) return;
-    const uint64_t* sums = reinterpret_cast<const uint64_t*>(p.sums);
-    uint64_t before = 0, all = 0;
-    for (int64_t b = threadIdx.x; b < p.chunks; b += BLOCK) {
-        const uint64_t s = sums[b];
-        all += s;
-        if (b < int64_t(blockIdx.x)) before += s;
-    }
-    before = block_sum(before);
-    const Counts total(block_sum(all));
-    const int64_t short_first = total.long_items();  // the short rows' items follow every long row's
-    ulonglong2* items = reinterpret_cast<ulonglong2*>(p.table) + 1;
-    if (blockIdx.x == 0 && threadIdx.x == 0)
-        *reinterpret_cast<ulonglong2*>(p.table) = make_ulonglong2(p.token, (unsigned long long)(short_first + p.m - total.long_rows));
+    // The first round's rows, read before the wait: no kernel of the chain writes them after
+    // `count`, which had waited for what wrote them (the row views) before any of its blocks ended,
+    // and this launch starts only once they have all ended. The sums' trip then overlaps theirs.
     const Rows<float, I> a(p.a, 0);
     const int64_t first = int64_t(blockIdx.x) * p.chunk_rows;
     const int64_t last = min(first + p.chunk_rows, p.m);
-    uint64_t carry = before;
-    for (int64_t r0 = first; r0 < last; r0 += BLOCK) {  // the same rounds in every thread: barriers inside
-        const int64_t r = r0 + threadIdx.x;
-        int64_t begin = 0, len = 0;
-        if (r < last) {
-            begin = a.begin(r);
-            len = row_length(begin, a.end(r));
-        }
-        const uint64_t mine = counts(len, p.piece, p.whole);
-        uint64_t round;
-        const Counts at(carry + scan::block_exclusive<BLOCK>(mine, round));
-        carry += round;
-        if (r >= last) continue;
-        if (len <= p.piece) {
-            items[short_first + r - at.long_rows] = whole_item(begin, len, r);
-        } else if (len <= p.whole) {
-            items[at.long_items()] = whole_item(begin, len, r);
-        } else {
-            write_split_row(p, r, begin, len, at.long_items(), at.splits, at.pieces);
+    int64_t begin = 0, len = 0;
+    if (first + threadIdx.x < last) {
+        begin = a.begin(first + threadIdx.x);
+        len = row_length(begin, a.end(first + threadIdx.x));
+    }
+    wait_for_previous_kernel();  // the chunks' sums
+    if (!chosen(p.choice)) return;
+    // The chunks before this block's, and all of them, in one scan of twice the words.
+    const uint64_t* sums = reinterpret_cast<const uint64_t*>(p.sums);
+    uint64_t both[2 * WORDS] = {}, sum[2 * WORDS];
+    for (int64_t b = threadIdx.x; b < p.chunks; b += BLOCK) {
+        const bool earlier = b < int64_t(blockIdx.x);
+#pragma unroll
+        for (int i = 0; i < WORDS; ++i) {
+            const uint64_t s = sums[SPMM_WARP_ROWS_SUM_WORDS * b + i];
+            both[i] += earlier ? s : 0;
+            both[WORDS + i] += s;
         }
     }
+    block_exclusive_words(both, sum);
+    RowCounts<WORDS> carry, total;
+#pragma unroll
+    for (int i = 0; i < WORDS; ++i) {
+        carry.w[i] = sum[i];
+        total.w[i] = sum[WORDS + i];
+    }
+    const int64_t short_first = total.long_items();  // the short rows' items follow every long row's
+    ulonglong2* items = reinterpret_cast<ulonglong2*>(p.table) + 1;
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        *reinterpret_cast<ulonglong2*>(p.table) = make_ulonglong2(p.token, (unsigned long long)(short_first + p.m - total.long_rows()));
+    for (int64_t r0 = first; r0 < last; r0 += BLOCK) {  // the same rounds in every thread: barriers inside
+        const int64_t r = r0 + threadIdx.x;
+        if (r0 != first) {
+            begin = len = 0;
+            if (r < last) {
+                begin = a.begin(r);
+                len = row_length(begin, a.end(r));
+            }
+        }
+        RowCounts<WORDS> at(len, p.piece, p.whole), round;
+        block_exclusive_words(at.w, round.w);  // the rows before this one in the round
+        at.add(carry);
+        carry.add(round);
+        if (r >= last) continue;
+        const int c = long_class(len, p.piece, p.whole);
+        if (c < 0) {
+            items[short_first + r - at.long_rows()] = whole_item(begin, len, r);
+        } else if (c > 0) {
+            items[at.slot(c, total)] = whole_item(begin, len, r);
+        } else {
+            write_split_row(p, r, begin, len, at.slot(c, total), at.splits(), at.pieces());
+        }
+    }
+}
+
+template <typename I>
+__device__ void write_rows(const SpmmWarpRowsBuildParams& p) {
+    if (p.whole > p.piece) write_rows<I, 2>(p); else write_rows<I, 1>(p);
 }
 
 }  // namespace

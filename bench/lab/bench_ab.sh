@@ -3,18 +3,19 @@
 # turns (A B A B ... for LAB_ROUNDS rounds, so drift of the machine falls on both), each against
 # cuSPARSE in its own process. Each argument is a command (a path on the GPU machine, or
 # 'env NAME=VALUE path');
-# the cases by LAB_MATRICES (names in .device-lab/matrices; default all), LAB_OPS (SpMM), LAB_ARGS
+# the cases by LAB_MATRICES (names in LAB_MATRIX_DIR, default .device-lab/matrices; default all), LAB_OPS (SpMM), LAB_ARGS
 # (more bench options). Prints the summary lines; bench/lab/spmm_env_table.py puts the JSONs
 # side by side (round r of binary i is column (r-1)*count+i).
 #   run(command="bash bench/lab/bench_ab.sh .device-lab/base-bench 'env OXSPARSE_LAUNCH=direct .device-lab/oxsparse-bench'", carry=[".device-lab"])
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-/tmp/oxsparse-out}; mkdir -p "$out"
+mdir=${LAB_MATRIX_DIR:-.device-lab/matrices}
 mats=()
 if [ -n "${LAB_MATRICES:-}" ]; then
-    for m in $LAB_MATRICES; do mats+=(".device-lab/matrices/$m.mtx.gz"); done
+    for m in $LAB_MATRICES; do mats+=("$mdir/$m.mtx.gz"); done
 else
-    mats=(.device-lab/matrices/*.mtx.gz)
+    mats=("$mdir"/*.mtx.gz)
 fi
 args=(--ops ${LAB_OPS:-SpMM} --rmat-set ${LAB_RMAT:-none} --matrices "${mats[@]}" --runs ${LAB_RUNS:-20} --passes ${LAB_PASSES:-1} ${LAB_ARGS:-})
 files=()

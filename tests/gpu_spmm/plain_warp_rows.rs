@@ -1,6 +1,6 @@
 //! Plain calls on warp rows (src/ops/spmm/warp_rows.rs `takes_plain`): a call that never saw a
 //! preprocess, of at least 128K entries times a multiple of 128 columns, builds the warp-row table
-//! on the GPU in row order and runs the warp-row kernel over it, alone (rows too long on average
+//! on the GPU (long rows by class, then short rows) and runs the warp-row kernel over it, alone (rows too long on average
 //! for a verdict) or as the long branch of the plain call's chain (plain_choice.rs).
 //!
 //! - Against the float64 reference over FP32, FP64, FP16 and BF16 (16-bit or FP32 C), every layout
@@ -11,11 +11,11 @@
 //! - Bitwise: where preprocess takes warp rows too (its own rule: at most 16 entries a row), the
 //!   plain call gives the preprocessed call's bits (the same items and adds, in another order),
 //!   and so does a second plain call, which launches warp rows from the learned verdict; the
-//!   workspace then holds the table `build_in_row_order` makes on the host.
+//!   workspace then holds the table `build_by_class` makes on the host.
 
 use super::harness::*;
 use super::*;
-use oxsparse::ops::spmm::warp_rows::{build_in_row_order, room, whole_max, PIECE};
+use oxsparse::ops::spmm::warp_rows::{build_by_class, room, whole_max, PIECE};
 use oxsparse::types::DataType::{CUDA_R_16BF, CUDA_R_16F, CUDA_R_32F, CUDA_R_64F};
 
 const F64: Types = (CUDA_R_64F, CUDA_R_64F, CUDA_R_64F);
@@ -62,7 +62,7 @@ fn holds_row_order_table(ws: &[u8], p: &Problem) -> bool {
     let m = a.rows as usize;
     let begins: Vec<i64> = a.offsets[..m].iter().map(|o| o - a.base).collect();
     let ends: Vec<i64> = a.offsets[1..=m].iter().map(|o| o - a.base).collect();
-    let t = build_in_row_order(&begins, &ends, PIECE, whole_max(p.a.nnz));
+    let t = build_by_class(&begins, &ends, PIECE, whole_max(p.a.nnz));
     let bytes = |slots: &[[u64; 2]]| slots.iter().flat_map(|s| s.iter().flat_map(|w| w.to_ne_bytes())).collect::<Vec<u8>>();
     let (items, adds) = (bytes(&t.items), bytes(&t.adds));
     let count = (t.items.len() as u64).to_ne_bytes();

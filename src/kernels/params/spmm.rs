@@ -278,15 +278,16 @@ pub struct SpmmWarpRowsParams {
 }
 
 /// `oxs_spmm_warp_rows_{count,write}_*` (a plain call; kernels/spmm_warp_rows_table.cu): the
-/// warp-row table built on the GPU in row order (src/ops/spmm/warp_rows.rs `build_in_row_order`,
+/// warp-row table built on the GPU (src/ops/spmm/warp_rows.rs `build_by_class`,
 /// its host reference). `count`: block b sums the packed counts (`SPMM_WARP_ROWS_*_SHIFT` bits) of its
-/// `chunk_rows` rows of op(A) (a multiple of SPMM_WARP_ROWS_CHUNK; `chunks` blocks) into the u64
-/// `sums[b]`; `write`: each block adds the sums
+/// `chunk_rows` rows of op(A) (a multiple of SPMM_WARP_ROWS_CHUNK; `chunks` blocks), and their
+/// classes' items, into the SPMM_WARP_ROWS_SUM_WORDS u64 at `sums[b * SPMM_WARP_ROWS_SUM_WORDS]`;
+/// `write`: each block adds the sums
 /// before its own, then writes its rows' items, their split rows' add slots (from slot
 /// `items_room` of the table) and zeroes their arrival counters (`adds_room` split-row counters,
 /// then the partial rows', `slices` each); block 0 writes the header (`token`, the item count).
-/// Rows of at most `piece` entries are whole items after every longer row's; a row of up to
-/// `whole` is a whole item, a longer one pieces of `piece`. `choice` as in `SpmmWarpRowsParams`,
+/// The longer rows' items come class by class (`long_class`: split rows, then long whole rows
+/// longest first), rows of at most `piece` entries whole after them; a row of up to `whole` is a whole item, a longer one pieces of `piece`. `choice` as in `SpmmWarpRowsParams`,
 /// but where `verdict_limit` is not 0 `count` gives the verdict instead of obeying it (a plain
 /// call's chain, `SpmmRowsLongerParams`): it sets the u64 at `choice.at` to `choice.epoch` when
 /// a row has more than `verdict_limit` entries.
@@ -323,6 +324,9 @@ pub const SPMM_WARP_ROWS_CHUNK: u32 = 256;
 /// `gpu_counts_fit` bounds the matrices that take it so that no field overflows).
 pub const SPMM_WARP_ROWS_SPLIT_SHIFT: u32 = 21;
 pub const SPMM_WARP_ROWS_PIECES_SHIFT: u32 = 42;
+/// u64 words of a chunk's sums in the GPU's table build: the packed counts above, then the whole
+/// rows of class 1 (src/ops/spmm/warp_rows.rs `long_class`; unused where `whole` is a piece).
+pub const SPMM_WARP_ROWS_SUM_WORDS: u32 = 2;
 
 /// `oxs_spmm_warp_rows_short_items_*` (preprocess; kernels/spmm_warp_rows_table.cu): the items
 /// of op(A)'s rows of at most `piece` entries (src/ops/spmm/warp_rows.rs `LongPart`): row r's,

@@ -103,7 +103,7 @@ pub enum RowKernel {
     /// The warp-row kernel over the table preprocess left in the buffer: `items` warps, `adds`
     /// split rows (warp_rows.rs).
     WarpRows { items: u32, adds: u32 },
-    /// The same over a table preprocess built on the GPU in row order (`GpuWarpRows`), which
+    /// The same over a table preprocess built on the GPU (`GpuWarpRows`), which
     /// says its item count itself.
     WarpRowsGpuTable,
     /// A plain call's warp rows, over a table the call builds on the GPU (warp_rows.rs
@@ -119,7 +119,7 @@ pub enum RowKernel {
 /// build's counts hold the matrix, and the partial rows' room holds the build's chunk sums.
 fn gpu_table_fits(p: &Plan, nnz: i64) -> bool {
     let m = p.dims.m;
-    p.warp_rows.is_some_and(|w| w.bytes - w.partials_at >= warp_rows::gpu_chunks(m) as usize * 8) && warp_rows::gpu_counts_fit(m, nnz)
+    p.warp_rows.is_some_and(|w| w.bytes - w.partials_at >= warp_rows::gpu_sums_bytes(m)) && warp_rows::gpu_counts_fit(m, nnz)
 }
 
 /// What a plain call of a tile plan runs where its rows are not all short.

@@ -174,12 +174,12 @@ fn upload_split_table(h: &Handle, at: u64, token: u64, table: &[[u64; 2]]) -> Re
 fn build_warp_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Result<Option<RowKernel>> {
     let Some(layout) = p.warp_rows else { return Ok(None) };
     if warp_rows::table_on_gpu() && super::gpu_table_fits(p, call.a.nnz) {
-        // The plain call's build (no read back, long rows first in row order).
+        // The plain call's build (no read back, long rows first by class, `warp_rows::long_class`).
         let build = super::GpuWarpRows::build_params(call, p, (ws, token), p.types.ab, SpmmChoice::default())?;
         k::warp_rows_build(h, &build, p.index)?;
         plan::phase("warp-row table built on the GPU");
         if plan::print_enabled() {
-            eprintln!("oxsparse: SpMM preprocess: warp rows, the table built on the GPU in row order");
+            eprintln!("oxsparse: SpMM preprocess: warp rows, the table built on the GPU");
         }
         return Ok(Some(RowKernel::WarpRowsGpuTable));
     }

@@ -24,8 +24,9 @@
 //! 55 -> 49 / 97 -> 75, vsp_model1 43 -> 35 / 74 -> 54.
 //!
 //! A plain call cannot read the rows back: where `takes_plain` holds it builds the table on the
-//! GPU (kernels/spmm_warp_rows_table.cu; `build_in_row_order` is its host twin), the long rows
-//! first in row order rather than longest first, and runs the same kernel over it.
+//! GPU (kernels/spmm_warp_rows_table.cu; `build_by_class` is its host twin), the long rows
+//! first in four classes by length (`long_class`), each in row order, rather than longest first,
+//! and runs the same kernel over it.
 //!
 //! The table, after a 16-byte header whose first u64 is preprocess's token: `items` slots of 16
 //! bytes, `begin | len << 48`, then `row` for a whole row or `add slot | (slot + 1) << 32` for a
@@ -112,7 +113,7 @@ pub fn takes(m: i64, nnz: i64, k: i64, n: i64, value: DataType) -> bool {
 }
 
 /// Whether a plain call (no preprocess: nothing read back) runs this kernel over a table it builds
-/// on the GPU in row order (`build_in_row_order`; kernels/spmm_warp_rows_table.cu), where it would
+/// on the GPU (`build_by_class`; kernels/spmm_warp_rows_table.cu), where it would
 /// otherwise run the tiles (alone, or after a verdict of long rows, plain_choice.rs): n a multiple
 /// of N_MULTIPLE, at least MIN_NNZ entries, op(B) within what preprocess's rule measured, and the
 /// GPU build's bounds (`gpu_counts_fit`). Measured (session 39, H100, FP32, 29 matrices, warp rows
@@ -144,7 +145,7 @@ pub fn takes_plain(m: i64, nnz: i64, k: i64, n: i64, value: DataType) -> bool {
     chosen && gpu_counts_fit(m, nnz)
 }
 
-/// Whether preprocess builds its table on the GPU as a plain call does (`build_in_row_order`)
+/// Whether preprocess builds its table on the GPU as a plain call does (`build_by_class`)
 /// rather than laying out the long rows on the host longest first (`long_part`):
 /// `OXSPARSE_SPMM_WARP_ROWS_TABLE=gpu` (an opt-in). Measured (session 39, H100, the two ways in
 /// one binary, preprocessed calls): preprocess itself 2.1-2.6 -> 0.05 ms on arxiv_like, 12.7 ->
@@ -193,17 +194,46 @@ pub fn gpu_items_bound(m: i64, nnz: i64) -> i64 {
     m.max(0) + nnz.max(0) / PIECE
 }
 
+/// The class of a row of `len` entries longer than a piece in the table a plain call builds on the
+/// GPU (kernels/spmm_warp_rows_table.cu `long_class`), in table order: 0, a split row (longer than
+/// `whole`); 1, a whole row longer than halfway from a piece to `whole`; 2, another whole row.
+/// None for a short row. Why: the GPU cannot sort the long rows longest first as the host does
+/// (`long_part`), and a whole row is a chain of len / UNROLL trips for one warp: in row order a
+/// long one that starts late ends the kernel late. Measured (session 40, H100, FP32, preprocessed
+/// calls with warp rows forced, us, the host's order / row order): blogcatalog N = 128 47.6 /
+/// 56.8, fb100_MIT8 42.2 / 48.2; with classes the warp-row kernel on fb100_Cornell5 127 -> 108 us
+/// (Nsight, N = 128). Split rows' pieces need no order (a piece is short); a fourth class for the
+/// split rows of more than a group of pieces measured nothing (bench/NOTES.md).
+pub fn long_class(len: i64, piece: i64, whole: i64) -> Option<usize> {
+    match len {
+        _ if len <= piece => None,
+        _ if len > whole => Some(0),
+        _ => Some(if 2 * len > piece + whole { 1 } else { 2 }),
+    }
+}
+
+/// The long rows' classes (`long_class`).
+pub const LONG_CLASSES: usize = 3;
+
+/// Bytes of the GPU build's chunk sums for `m` rows (in the partial rows' room until the kernel).
+pub fn gpu_sums_bytes(m: i64) -> usize {
+    gpu_chunks(m) as usize * crate::kernels::params::spmm::SPMM_WARP_ROWS_SUM_WORDS as usize * 8
+}
+
 /// The table a plain call builds on the GPU (kernels/spmm_warp_rows_table.cu), on the host (its
-/// reference): the rows longer than a piece first, in row order, each a whole item up to `whole`
-/// entries or pieces of `piece` with an add slot; then one item per shorter row, in row order.
+/// reference): the rows longer than a piece first, class by class (`long_class`) and in row order
+/// within a class, each a whole item up to `whole` entries or pieces of `piece` with an add slot
+/// (adds and partial rows numbered in row order); then one item per shorter row, in row order.
 /// The items and adds are those of `build`, in another order (the same sums, bit for bit).
-pub fn build_in_row_order(begins: &[i64], ends: &[i64], piece: i64, whole: i64) -> Table {
+pub fn build_by_class(begins: &[i64], ends: &[i64], piece: i64, whole: i64) -> Table {
     let len = |r: usize| (ends[r] - begins[r]).max(0);
     let whole = whole.max(piece);
     let mut t = Table::default();
+    let mut classes: [Vec<[u64; 2]>; LONG_CLASSES] = Default::default();
     for r in (0..begins.len()).filter(|&r| len(r) > piece) {
+        let class = &mut classes[long_class(len(r), piece, whole).expect("a long row has a class")];
         if len(r) <= whole {
-            t.items.push(short_item(begins[r], len(r), r as u64));
+            class.push(short_item(begins[r], len(r), r as u64));
             continue;
         }
         let count = ceil_div(len(r), piece);
@@ -211,10 +241,11 @@ pub fn build_in_row_order(begins: &[i64], ends: &[i64], piece: i64, whole: i64) 
         t.adds.push([r as u64, t.partial_rows as u64 | (count as u64) << 32]);
         for i in 0..count {
             let begin = begins[r] + i * piece;
-            t.items.push([begin as u64 | (piece.min(ends[r] - begin) as u64) << BEGIN_BITS, add | ((t.partial_rows + i + 1) as u64) << 32]);
+            class.push([begin as u64 | (piece.min(ends[r] - begin) as u64) << BEGIN_BITS, add | ((t.partial_rows + i + 1) as u64) << 32]);
         }
         t.partial_rows += count;
     }
+    t.items = classes.concat();
     for r in (0..begins.len()).filter(|&r| len(r) <= piece) {
         t.items.push(short_item(begins[r], len(r), r as u64));
     }
@@ -501,7 +532,7 @@ mod tests {
                 .collect();
             let (begins, ends) = rows(&lens);
             let nnz: i64 = lens.iter().sum();
-            for t in [build(&begins, &ends, PIECE, whole), build_in_row_order(&begins, &ends, PIECE, whole)] {
+            for t in [build(&begins, &ends, PIECE, whole), build_by_class(&begins, &ends, PIECE, whole)] {
                 assert!(fits_room(t.items.len(), &t, room(lens.len() as i64, nnz, whole)), "mixed rows, whole {whole}");
             }
         }
@@ -549,16 +580,29 @@ mod tests {
         }
     }
 
+    /// The classes split the long rows by length, longest first: split rows, then whole rows
+    /// beyond and within halfway between a piece and `whole`.
+    #[test]
+    fn long_rows_fall_in_their_classes() {
+        let class = |len| long_class(len, PIECE, 3 * PIECE);
+        assert_eq!([0, PIECE].map(class), [None, None]);
+        assert_eq!([PIECE + 1, 2 * PIECE, 2 * PIECE + 1, 3 * PIECE].map(class), [Some(2), Some(2), Some(1), Some(1)]);
+        assert_eq!([3 * PIECE + 1, 100 * PIECE, i64::MAX / 2].map(class), [Some(0), Some(0), Some(0)]);
+        assert_eq!(long_class(PIECE + 1, PIECE, PIECE), Some(0), "no whole long rows where whole is a piece");
+        assert_eq!(gpu_sums_bytes(1), 16);
+    }
+
     /// The row-order table (the GPU's) holds the same rows and pieces as `build`'s: the same
     /// whole items, the same pieces of each split row in the same order, the same adds up to
-    /// their slots; long rows first, in row order; within the room and the GPU's grid bound.
+    /// their slots; long rows first, class by class, in row order within a class; within the
+    /// room and the GPU's grid bound.
     #[test]
     fn the_row_order_table_holds_the_built_tables_items() {
         for lens in [vec![3, 200, 0, 64, 65, 10_000, 129, 7, 7, 500], vec![], vec![0; 5], vec![1000; 40], vec![1, 2, 3], vec![65; 100]] {
             let (begins, ends) = rows(&lens);
             let nnz: i64 = lens.iter().sum();
             for whole in [PIECE, 3 * PIECE] {
-                let (t, g) = (build(&begins, &ends, PIECE, whole), build_in_row_order(&begins, &ends, PIECE, whole));
+                let (t, g) = (build(&begins, &ends, PIECE, whole), build_by_class(&begins, &ends, PIECE, whole));
                 assert_eq!((g.items.len(), g.adds.len(), g.partial_rows), (t.items.len(), t.adds.len(), t.partial_rows), "{lens:?}");
                 assert!(g.items.len() as i64 <= gpu_items_bound(lens.len() as i64, nnz), "{lens:?}: over the grid's bound");
                 assert!(fits_room(g.items.len(), &g, room(lens.len() as i64, nnz, whole)), "{lens:?}: over the room");
@@ -579,9 +623,11 @@ mod tests {
                 assert_eq!(decode(&g), decode(&t), "{lens:?}, whole {whole}");
                 let long: Vec<bool> = g.items.iter().map(|s| item(&g, s).2 > PIECE || item(&g, s).3 >= 0).collect();
                 assert!(long.windows(2).all(|w| w[0] || !w[1]), "{lens:?}: long rows first");
-                let rows_in_order: Vec<i64> = g.items.iter().map(|s| item(&g, s).0).collect();
-                let (l, s) = rows_in_order.split_at(long.iter().filter(|&&x| x).count());
-                assert!(l.windows(2).all(|w| w[0] <= w[1]) && s.windows(2).all(|w| w[0] < w[1]), "{lens:?}: row order");
+                // Long rows class by class, in row order within a class; then the short ones.
+                let keyed: Vec<(usize, i64)> = g.items.iter().map(|s| (long_class(lens[item(&g, s).0 as usize], PIECE, whole).unwrap_or(LONG_CLASSES), item(&g, s).0)).collect();
+                assert!(keyed.windows(2).all(|w| w[0] <= w[1]), "{lens:?}, whole {whole}: classes, then row order");
+                let short = keyed.iter().filter(|k| k.0 == LONG_CLASSES).count();
+                assert_eq!(short, long.iter().filter(|&&x| !x).count(), "{lens:?}: the short rows have no class");
             }
         }
         assert!(gpu_counts_fit(1, MAX_NNZ) && !gpu_counts_fit(1, MAX_NNZ + 1) && !gpu_counts_fit(0, 10) && !gpu_counts_fit(10, 0));
