@@ -22,6 +22,7 @@
 //      row's items, a split row's add slot and the zeroes of its arrival counters; block 0 writes
 //      the header.
 #include "common/pdl.cuh"
+#include "common/scan.cuh"
 #include "common/spmm.cuh"
 
 using namespace spmm;
@@ -117,48 +118,11 @@ struct RowCounts {
     }
 };
 
-// The exclusive prefix of `v` over the block's threads in thread order, word by word, and the
-// block's sum in `total`: scan::block_exclusive for several words under one pair of barriers.
-template <int WORDS>
-__device__ __forceinline__ void block_exclusive_words(uint64_t (&v)[WORDS], uint64_t (&total)[WORDS]) {
-    constexpr int WARPS = BLOCK / WARP;
-    __shared__ uint64_t warp_sums[WARPS][WORDS];
-    const int lane = threadIdx.x % WARP, warp = threadIdx.x / WARP;
-    uint64_t inclusive[WORDS];
-#pragma unroll
-    for (int i = 0; i < WORDS; ++i) inclusive[i] = v[i];
-#pragma unroll
-    for (int o = 1; o < WARP; o <<= 1) {
-#pragma unroll
-        for (int i = 0; i < WORDS; ++i) {
-            const uint64_t up = __shfl_up_sync(0xffffffffu, inclusive[i], o);
-            if (lane >= o) inclusive[i] += up;
-        }
-    }
-    if (lane == WARP - 1) {
-#pragma unroll
-        for (int i = 0; i < WORDS; ++i) warp_sums[warp][i] = inclusive[i];
-    }
-    __syncthreads();
-#pragma unroll
-    for (int i = 0; i < WORDS; ++i) {
-        uint64_t before = 0, sum = 0;
-        for (int x = 0; x < WARPS; ++x) {
-            const uint64_t s = warp_sums[x][i];
-            before += x < warp ? s : 0;
-            sum += s;
-        }
-        total[i] = sum;
-        v[i] = before + inclusive[i] - v[i];
-    }
-    __syncthreads();  // the next call overwrites warp_sums
-}
-
 // The sum of `c` over the block's threads, in every thread.
 template <int WORDS>
 __device__ __forceinline__ RowCounts<WORDS> block_sum(RowCounts<WORDS> c) {
     RowCounts<WORDS> total;
-    block_exclusive_words(c.w, total.w);
+    scan::block_exclusive_words<BLOCK>(c.w, total.w);
     return total;
 }
 
@@ -239,7 +203,7 @@ __device__ void write_rows(const SpmmWarpRowsBuildParams& p) {
             both[WORDS + i] += s;
         }
     }
-    block_exclusive_words(both, sum);
+    scan::block_exclusive_words<BLOCK>(both, sum);
     RowCounts<WORDS> carry, total;
 #pragma unroll
     for (int i = 0; i < WORDS; ++i) {
@@ -260,7 +224,7 @@ __device__ void write_rows(const SpmmWarpRowsBuildParams& p) {
             }
         }
         RowCounts<WORDS> at(len, p.piece, p.whole), round;
-        block_exclusive_words(at.w, round.w);  // the rows before this one in the round
+        scan::block_exclusive_words<BLOCK>(at.w, round.w);  // the rows before this one in the round
         at.add(carry);
         carry.add(round);
         if (r >= last) continue;

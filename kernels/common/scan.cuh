@@ -41,6 +41,45 @@ __device__ __forceinline__ T block_exclusive(T v, T& total) {
     return before + inclusive - v;
 }
 
+// The exclusive prefix of each of the WORDS words `v` over the block's threads in thread order (in
+// place), and the block's sums in `total`: block_exclusive for several u64 at once, under one pair
+// of barriers (the GPU's warp-row table build scans two counts a row, spmm_warp_rows_table.cu).
+template <int BLOCK, int WORDS>
+__device__ __forceinline__ void block_exclusive_words(uint64_t (&v)[WORDS], uint64_t (&total)[WORDS]) {
+    static_assert(BLOCK % WARP == 0 && BLOCK / WARP <= WARP, "BLOCK must be whole warps, at most 32");
+    constexpr int WARPS = BLOCK / WARP;
+    __shared__ uint64_t warp_sums[WARPS][WORDS];
+    const int lane = threadIdx.x % WARP, warp = threadIdx.x / WARP;
+    uint64_t inclusive[WORDS];
+#pragma unroll
+    for (int i = 0; i < WORDS; ++i) inclusive[i] = v[i];
+#pragma unroll
+    for (int o = 1; o < WARP; o <<= 1) {
+#pragma unroll
+        for (int i = 0; i < WORDS; ++i) {
+            const uint64_t up = __shfl_up_sync(FULL_MASK, inclusive[i], o);
+            if (lane >= o) inclusive[i] += up;
+        }
+    }
+    if (lane == WARP - 1) {
+#pragma unroll
+        for (int i = 0; i < WORDS; ++i) warp_sums[warp][i] = inclusive[i];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < WORDS; ++i) {
+        uint64_t before = 0, sum = 0;
+        for (int x = 0; x < WARPS; ++x) {
+            const uint64_t s = warp_sums[x][i];
+            before += x < warp ? s : 0;
+            sum += s;
+        }
+        total[i] = sum;
+        v[i] = before + inclusive[i] - v[i];
+    }
+    __syncthreads();  // the next call overwrites warp_sums
+}
+
 // data[begin, end) <- carry + exclusive prefix sums of data[begin, end), by one block.
 template <int BLOCK, typename T>
 __device__ void exclusive_in_place(T* data, int64_t begin, int64_t end, T carry) {
