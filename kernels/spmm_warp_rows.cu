@@ -23,11 +23,10 @@
 //      slice) are reset by the last arrival, so a call leaves them all zero.
 // Preprocess puts the split rows' pieces first, longest rows first, then the whole rows longer than
 // a piece, so that the longest chains start in the first wave; a plain call's table, built on the
-// GPU (spmm_warp_rows_table.cu), puts the rows longer than a piece first in four classes by length,
-// each in row order. Adding
-// inside the kernel rather than in a second one (session 22) saves that kernel's launch and its
-// pass over the split rows, which had eaten the gain at N = 128 (arxiv_like 123 + 12 us against
-// the tiles' 138; now 128 in one).
+// GPU (spmm_warp_rows_table.cu), puts the rows longer than a piece first in three classes by
+// length, each in row order. Adding inside the kernel rather than in a second one (session 22)
+// saves that kernel's launch and its pass over the split rows, which had eaten the gain at N =
+// 128 (arxiv_like 123 + 12 us against the tiles' 138; now 128 in one).
 //
 // Why a kernel of its own: on graphs of a few entries a row (arxiv_like, github_musae, ca-CondMat,
 // vsp_model1) the tile kernel executed 65 warp instructions per entry at N = 128 where cuSPARSE's

@@ -1,7 +1,8 @@
 //! Plain calls on warp rows (src/ops/spmm/warp_rows.rs `takes_plain`): a call that never saw a
 //! preprocess, of at least 128K entries times a multiple of 128 columns, builds the warp-row table
-//! on the GPU (long rows by class, then short rows) and runs the warp-row kernel over it, alone (rows too long on average
-//! for a verdict) or as the long branch of the plain call's chain (plain_choice.rs).
+//! on the GPU (long rows by class, then short rows) and runs the warp-row kernel over it, alone
+//! (rows too long on average for a verdict) or as the long branch of the plain call's chain
+//! (plain_choice.rs).
 //!
 //! - Against the float64 reference over FP32, FP64, FP16 and BF16 (16-bit or FP32 C), every layout
 //!   of B and C (column-major ones staged), CSR, CSC read transposed and COO, index types and

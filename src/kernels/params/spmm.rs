@@ -281,13 +281,14 @@ pub struct SpmmWarpRowsParams {
 /// warp-row table built on the GPU (src/ops/spmm/warp_rows.rs `build_by_class`,
 /// its host reference). `count`: block b sums the packed counts (`SPMM_WARP_ROWS_*_SHIFT` bits) of its
 /// `chunk_rows` rows of op(A) (a multiple of SPMM_WARP_ROWS_CHUNK; `chunks` blocks), and their
-/// classes' items, into the SPMM_WARP_ROWS_SUM_WORDS u64 at `sums[b * SPMM_WARP_ROWS_SUM_WORDS]`;
-/// `write`: each block adds the sums
-/// before its own, then writes its rows' items, their split rows' add slots (from slot
-/// `items_room` of the table) and zeroes their arrival counters (`adds_room` split-row counters,
-/// then the partial rows', `slices` each); block 0 writes the header (`token`, the item count).
-/// The longer rows' items come class by class (`long_class`: split rows, then long whole rows
-/// longest first), rows of at most `piece` entries whole after them; a row of up to `whole` is a whole item, a longer one pieces of `piece`. `choice` as in `SpmmWarpRowsParams`,
+/// long whole rows of class 1, into the SPMM_WARP_ROWS_SUM_WORDS u64 at
+/// `sums[b * SPMM_WARP_ROWS_SUM_WORDS]`; `write`: each block adds the sums before its own, then
+/// writes its rows' items, their split rows' add slots (from slot `items_room` of the table) and
+/// zeroes their arrival counters (`adds_room` split-row counters, then the partial rows', `slices`
+/// each); block 0 writes the header (`token`, the item count). The longer rows' items come class
+/// by class (`long_class`: split rows, then long whole rows, the longer half first), rows of at
+/// most `piece` entries whole after them; a row of up to `whole` is a whole item, a longer one
+/// pieces of `piece`. `choice` as in `SpmmWarpRowsParams`,
 /// but where `verdict_limit` is not 0 `count` gives the verdict instead of obeying it (a plain
 /// call's chain, `SpmmRowsLongerParams`): it sets the u64 at `choice.at` to `choice.epoch` when
 /// a row has more than `verdict_limit` entries.

@@ -25,7 +25,7 @@
 //!
 //! A plain call cannot read the rows back: where `takes_plain` holds it builds the table on the
 //! GPU (kernels/spmm_warp_rows_table.cu; `build_by_class` is its host twin), the long rows
-//! first in four classes by length (`long_class`), each in row order, rather than longest first,
+//! first in three classes by length (`long_class`), each in row order, rather than longest first,
 //! and runs the same kernel over it.
 //!
 //! The table, after a 16-byte header whose first u64 is preprocess's token: `items` slots of 16
@@ -592,12 +592,12 @@ mod tests {
         assert_eq!(gpu_sums_bytes(1), 16);
     }
 
-    /// The row-order table (the GPU's) holds the same rows and pieces as `build`'s: the same
+    /// The class-order table (the GPU's) holds the same rows and pieces as `build`'s: the same
     /// whole items, the same pieces of each split row in the same order, the same adds up to
     /// their slots; long rows first, class by class, in row order within a class; within the
     /// room and the GPU's grid bound.
     #[test]
-    fn the_row_order_table_holds_the_built_tables_items() {
+    fn the_class_order_table_holds_the_built_tables_items() {
         for lens in [vec![3, 200, 0, 64, 65, 10_000, 129, 7, 7, 500], vec![], vec![0; 5], vec![1000; 40], vec![1, 2, 3], vec![65; 100]] {
             let (begins, ends) = rows(&lens);
             let nnz: i64 = lens.iter().sum();
