@@ -7,6 +7,12 @@
 // grid-stride; a short row's slot is its rank among the short rows, found by a binary search of
 // the long rows (ascending) for how many precede it.
 //
+// Preprocess's long rows (`list_long`, SpmmWarpRowsListParams): each row longer than a piece
+// claims a slot (an atomic) and leaves its first entry, length and number there; the host reads
+// back only that list (youtube_like: its 1.14M row offsets read back and walked took 13-15 ms),
+// sorts it longest first and lays out the long rows' items. A row outside the entries sets a flag
+// instead (the host then keeps the kernels that read the offsets themselves).
+//
 // A plain call's table, all of it (`count` then `write`, SpmmWarpRowsBuildParams): a plain call
 // cannot read the rows back, so the long rows cannot be sorted longest first as the host sorts
 // them; they come in three classes by length, longest first, each in row order (warp_rows.rs
@@ -56,6 +62,26 @@ __device__ void short_items(const SpmmWarpRowsShortParams& p) {
         const int64_t len = row_length(begin, a.end(r));
         if (len > p.piece) continue;
         items[p.first_item + r - long_rows_before(long_rows, p.long_count, r)] = whole_item(begin, len, r);
+    }
+}
+
+template <typename I>
+__device__ void list_long(const SpmmWarpRowsListParams& p) {
+    const Rows<float, I> a(p.a, 0);
+    unsigned long long* counters = reinterpret_cast<unsigned long long*>(p.counters);
+    unsigned long long* list = reinterpret_cast<unsigned long long*>(p.list);
+    for (int64_t r = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; r < p.m; r += int64_t(gridDim.x) * blockDim.x) {
+        const int64_t begin = a.begin(r), end = a.end(r);
+        if (begin < 0 || end < begin || end > p.nnz) {
+            atomicOr(&counters[1], 1ull);
+            continue;
+        }
+        if (end - begin <= p.piece) continue;
+        const unsigned long long slot = atomicAdd(&counters[0], 1ull);
+        if (slot >= (unsigned long long)p.room) continue;  // counted: the host sees the list overflow
+        list[3 * slot] = (unsigned long long)begin;
+        list[3 * slot + 1] = (unsigned long long)(end - begin);
+        list[3 * slot + 2] = (unsigned long long)r;
     }
 }
 
@@ -252,3 +278,5 @@ extern "C" __global__ void oxs_spmm_warp_rows_write_i32(const SpmmWarpRowsBuildP
 extern "C" __global__ void oxs_spmm_warp_rows_write_i64(const SpmmWarpRowsBuildParams p) { write_rows<int64_t>(p); }
 extern "C" __global__ void oxs_spmm_warp_rows_short_items_i32(const SpmmWarpRowsShortParams p) { short_items<int32_t>(p); }
 extern "C" __global__ void oxs_spmm_warp_rows_short_items_i64(const SpmmWarpRowsShortParams p) { short_items<int64_t>(p); }
+extern "C" __global__ void oxs_spmm_warp_rows_list_long_i32(const SpmmWarpRowsListParams p) { list_long<int32_t>(p); }
+extern "C" __global__ void oxs_spmm_warp_rows_list_long_i64(const SpmmWarpRowsListParams p) { list_long<int64_t>(p); }

@@ -99,9 +99,12 @@ if [ -z "${DEVICE_SUITE_QUICK:-}" ]; then
     # size; preprocessed calls choose as usual).
     echo "=== gpu_spmm with OXSPARSE_SPMM_PLAIN_WARP_ROWS=1"
     OXSPARSE_SPMM_PLAIN_WARP_ROWS=1 run_rust gpu_spmm-plain-warp-rows "$dev/bin/gpu_spmm"
-    # Preprocess's warp-row table built on the GPU (the opt-in), over the warp-row cases.
-    echo "=== gpu_spmm with OXSPARSE_SPMM_WARP_ROWS_TABLE=gpu"
-    OXSPARSE_SPMM_WARP_ROWS_TABLE=gpu run_rust gpu_spmm-warp-rows-gpu-table "$dev/bin/gpu_spmm"
+    # Preprocess's warp-row table built on the GPU as a plain call's (the opt-in), and laid out
+    # from every row offset read back (the default lists only the long rows), over the warp-row cases.
+    for table in gpu host; do
+        echo "=== gpu_spmm with OXSPARSE_SPMM_WARP_ROWS_TABLE=$table"
+        OXSPARSE_SPMM_WARP_ROWS_TABLE=$table run_rust gpu_spmm-warp-rows-$table-table "$dev/bin/gpu_spmm"
+    done
     # In the tensor-op math modes the build keeps tensor cores only for matrices whose windows share
     # columns; forcing them sends every tensor-core case of the suite through the tiles.
     echo "=== gpu_spmm with OXSPARSE_SPMM_KERNEL=tensor_cores"

@@ -3,16 +3,17 @@
 //! the host builds whole (`warp_rows::build`, its reference), byte for byte: seeded random rows
 //! (short, longer than a piece, longer than a warp takes whole, empty), 32- and 64-bit offsets,
 //! base 0 and 1, from no rows to 70000. The table's room is poisoned first; the bytes past the
-//! table must come back untouched.
+//! table must come back untouched. Preprocess's long rows listed on the GPU
+//! (`warp_rows_list_long`) lay out the same long part as the host's walk of every row.
 
 mod common;
 use common::*;
 
 use oxsparse::context::Handle;
-use oxsparse::kernels::params::spmm::{SpmmChoice, SpmmRows, SpmmWarpRowsBuildParams, SpmmWarpRowsShortParams, SPMM_WARP_ROWS_GROUP, SPMM_WARP_ROWS_SUM_WORDS};
-use oxsparse::kernels::spmm::{warp_rows_build, warp_rows_count, warp_rows_short_items, warp_rows_write};
+use oxsparse::kernels::params::spmm::{SpmmChoice, SpmmRows, SpmmWarpRowsBuildParams, SpmmWarpRowsListParams, SpmmWarpRowsShortParams, SPMM_WARP_ROWS_GROUP, SPMM_WARP_ROWS_SUM_WORDS};
+use oxsparse::kernels::spmm::{warp_rows_build, warp_rows_count, warp_rows_list_long, warp_rows_short_items, warp_rows_write};
 use oxsparse::kernels::vector_ops::copy_parts_to_device_and_wait;
-use oxsparse::ops::spmm::warp_rows::{build, build_by_class, gpu_chunk_rows, header, item_offset, long_part, room, upload_parts, PIECE};
+use oxsparse::ops::spmm::warp_rows::{build, build_by_class, gpu_chunk_rows, header, item_offset, listed_rows, long_part, long_part_of, room, upload_parts, LISTED_ROW_BYTES, PIECE};
 use oxsparse::types::IndexType::{self, OXSPARSE_INDEX_32I as I32, OXSPARSE_INDEX_64I as I64};
 
 const POISON: u8 = 0xC3;
@@ -194,4 +195,82 @@ fn the_gpu_built_table_is_its_host_twin() {
         }
     }
     println!("warp-row table: {cases} tables built on the GPU equal the host's twin");
+}
+
+/// The long rows as `warp_rows_list_long` lists them (`room` list slots, poisoned; the count and
+/// the flag, zeroed): the two counters and the list's bytes as far as the count and the room go,
+/// and whether the slots past them stayed poisoned.
+fn listed(h: &Handle, index: IndexType, base: i64, offsets: &[i64], m: usize, nnz: i64, room: usize) -> (u64, u64, Vec<u8>, bool) {
+    let offsets_buf = DevBuf::from_slice(&encode_indices(index, offsets));
+    let (counters, list) = (DevBuf::zeroed(16), DevBuf::zeroed(room.max(1) * LISTED_ROW_BYTES));
+    list.poison(POISON);
+    sync();
+    let p = SpmmWarpRowsListParams {
+        a: SpmmRows { offsets: offsets_buf.ptr, base, ..Default::default() },
+        m: m as i64,
+        nnz,
+        piece: PIECE,
+        counters: counters.ptr,
+        list: list.ptr,
+        room: room as i64,
+    };
+    warp_rows_list_long(h, &p, index).expect("launch");
+    let words = counters.to_vec();
+    let word = |i: usize| u64::from_ne_bytes(words[8 * i..8 * i + 8].try_into().unwrap());
+    let bytes = list.to_vec();
+    let used = (word(0) as usize).min(room) * LISTED_ROW_BYTES;
+    (word(0), word(1), bytes[..used].to_vec(), bytes[used..].iter().all(|&b| b == POISON))
+}
+
+/// Preprocess's long rows listed on the GPU (slots claimed in any order) and laid out on the host
+/// (`long_part_of`) equal `long_part` over every row (the same items, adds, partial rows and long
+/// rows in row order): seeded random rows from none to 70000, 32- and 64-bit offsets, base 0
+/// and 1, both wholes. A list past its room counts every long row and writes none past the room;
+/// offsets that do not describe rows within the entries (decreasing, past nnz, negative) set the
+/// flag.
+#[test]
+fn listed_long_rows_lay_out_the_walked_long_part() {
+    let Some(h) = gpu("listed_long_rows_lay_out_the_walked_long_part") else { return };
+    let mut rng = Rng::new(0x11575);
+    let mut cases = 0;
+    for (i, &m) in [0usize, 1, 7, 33, 1000, 70_000].iter().enumerate() {
+        for whole in [PIECE, 5 * PIECE] {
+            let (index, base) = ([I32, I64][(i + cases) % 2], (cases % 3 == 2) as i64);
+            let lens = row_lengths(&mut rng, m);
+            let (begins, ends) = bounds(&lens);
+            let nnz = ends.last().copied().unwrap_or(0);
+            let offsets: Vec<i64> = std::iter::once(0).chain(ends.iter().copied()).map(|o| o + base).collect();
+            let want = long_part(&begins, &ends, PIECE, whole);
+            let long = want.long_rows.len();
+            let (count, flag, bytes, rest) = listed(&h, index, base, &offsets, m, nnz, long + 5);
+            let what = format!("m {m}, whole {whole}, {index:?}, base {base}: {long} long rows");
+            assert_eq!((count, flag), (long as u64, 0), "{what}: count and flag");
+            assert!(rest, "{what}: list slots past the count written");
+            let got = long_part_of(listed_rows(&bytes), m, PIECE, whole);
+            assert_eq!(got.long_rows, want.long_rows, "{what}: long rows");
+            assert_eq!(got.short_rows, want.short_rows, "{what}: short rows");
+            assert_eq!((got.table.items, got.table.adds, got.table.partial_rows), (want.table.items, want.table.adds, want.table.partial_rows), "{what}: table");
+            if long >= 2 {
+                let (count, flag, bytes, rest) = listed(&h, index, base, &offsets, m, nnz, long / 2);
+                assert_eq!((count, flag, bytes.len()), (long as u64, 0, long / 2 * LISTED_ROW_BYTES), "{what}: a list past its room");
+                assert!(rest, "{what}: a list past its room wrote past it");
+            }
+            cases += 1;
+        }
+    }
+    // Offsets outside the entries: a decreasing pair, an end past nnz, a negative first offset.
+    let mut bad = 0;
+    for (index, base) in [(I32, 0i64), (I64, 1)] {
+        let good: Vec<i64> = vec![0, 3, 70, 140, 150];
+        let cases: [(Vec<i64>, i64); 3] = [(vec![0, 3, 70, 60, 150], 150), (good.clone(), 149), (vec![-1, 3, 70, 140, 150], 150)];
+        for (offsets, nnz) in cases {
+            let shifted: Vec<i64> = offsets.iter().map(|o| o + base).collect();
+            let (_, flag, _, _) = listed(&h, index, base, &shifted, 4, nnz, 8);
+            assert_eq!(flag, 1, "{index:?} base {base}: offsets {offsets:?} of {nnz} entries not flagged");
+            bad += 1;
+        }
+        let (count, flag, _, _) = listed(&h, index, base, &good.iter().map(|o| o + base).collect::<Vec<_>>(), 4, 150, 8);
+        assert_eq!((count, flag), (2, 0), "{index:?} base {base}: valid offsets");
+    }
+    println!("warp-row table: {cases} long parts from the GPU's list equal the host's walk; {bad} invalid offsets flagged");
 }

@@ -454,6 +454,16 @@ pub fn warp_rows_short_items(h: &Handle, p: &SpmmWarpRowsShortParams, index: Ind
     launch(h, "spmm_warp_rows_table", &kernel_name!("oxs_spmm_warp_rows_short_items_{}", index_suffix(index)), (blocks, 1, 1), BLOCK, 0, p)
 }
 
+/// Preprocess: lists the rows longer than a piece (`SpmmWarpRowsListParams`; its counters zeroed
+/// by the caller) on the handle's stream.
+pub fn warp_rows_list_long(h: &Handle, p: &SpmmWarpRowsListParams, index: IndexType) -> Result<()> {
+    if p.m <= 0 {
+        return Ok(());
+    }
+    let blocks = (p.m as u64).div_ceil(BLOCK as u64).min(MAX_GRID) as u32;
+    launch(h, "spmm_warp_rows_table", &kernel_name!("oxs_spmm_warp_rows_list_long_{}", index_suffix(index)), (blocks, 1, 1), BLOCK, 0, p)
+}
+
 /// A plain call's warp-row table, built on the GPU (`SpmmWarpRowsBuildParams`): the count over
 /// `p.chunks` chunks of rows, then the write, which may start while the count runs (it waits).
 pub fn warp_rows_build(h: &Handle, p: &SpmmWarpRowsBuildParams, index: IndexType) -> Result<()> {

@@ -346,6 +346,26 @@ pub struct SpmmWarpRowsShortParams {
     pub first_item: i64,
 }
 
+/// `oxs_spmm_warp_rows_list_long_*` (preprocess; kernels/spmm_warp_rows_table.cu): lists op(A)'s
+/// rows of more than `piece` entries for the host, which sorts them longest first and lays out
+/// their items (src/ops/spmm/warp_rows.rs `long_part_of`) without reading every row back.
+/// `counters` holds two u64, zero before the launch: the rows listed, and a flag set where a row
+/// does not lie within the `nnz` entries (its end before its begin, or outside 0 .. nnz). Up to
+/// `room` rows go to `list`, three u64 each: the row's first entry, its length, the row; the
+/// order among them depends on timing (slots are claimed with an atomic), which the host's sort
+/// takes away.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpmmWarpRowsListParams {
+    pub a: SpmmRows,
+    pub m: i64,
+    pub nnz: i64,
+    pub piece: i64,
+    pub counters: u64,
+    pub list: u64,
+    pub room: i64,
+}
+
 /// The tiles of op(A)'s entries: tile t holds entries `t * size .. min((t + 1) * size, nnz)` of
 /// every batch. A row crossing tile edges leaves partial sums (`n` compute values per batch and
 /// tile): `tail[t]` is the share of the tile where the row starts, `head[t]` the share of a tile

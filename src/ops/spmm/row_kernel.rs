@@ -6,7 +6,7 @@
 //! (`warp_rows::takes_plain`), or lets the GPU choose between one of them and whole short rows
 //! (plain_choice.rs).
 
-use super::plan::{Plan, TileLayout};
+use super::plan::{Plan, TileLayout, WarpRowsLayout};
 use super::{c_bytes, column_major_c, direct_c, kernel_types, rows, split_rows_write_c, Call, RowKernel};
 use super::{plan, row_order, short_rows, split_rows, warp_rows};
 use crate::context::Handle;
@@ -166,14 +166,14 @@ fn upload_split_table(h: &Handle, at: u64, token: u64, table: &[[u64; 2]]) -> Re
     kernels::vector_ops::copy_parts_to_device_and_wait(h, &split_rows::upload_parts(&header, table).map(|(offset, bytes)| (at + offset as u64, bytes)))
 }
 
-/// Reads op(A)'s row offsets back, lays out the warp-row table's long rows (warp_rows.rs) and
-/// uploads them with `token` to the plan's region (a wait), then has the GPU write the short rows'
-/// items after them (`kernels::spmm::warp_rows_short_items`, reading the long rows' list from the
-/// partial rows' room, free until a call). None (keep choosing) when the offsets do not describe
-/// rows within the entries or the table outgrows its room.
+/// Lays out the warp-row table's long rows (warp_rows.rs; `long_part`) and uploads them with
+/// `token` to the plan's region (a wait), then has the GPU write the short rows' items after them
+/// (`kernels::spmm::warp_rows_short_items`, reading the long rows' list from the partial rows'
+/// room, free until a call). None (keep choosing) when the offsets do not describe rows within
+/// the entries or the table outgrows its room.
 fn build_warp_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Result<Option<RowKernel>> {
     let Some(layout) = p.warp_rows else { return Ok(None) };
-    if warp_rows::table_on_gpu() && super::gpu_table_fits(p, call.a.nnz) {
+    if warp_rows::table_build() == warp_rows::TableBuild::Gpu && super::gpu_table_fits(p, call.a.nnz) {
         // The plain call's build (no read back, long rows first by class, `warp_rows::long_class`).
         let build = super::GpuWarpRows::build_params(call, p, (ws, token), p.types.ab, SpmmChoice::default())?;
         k::warp_rows_build(h, &build, p.index)?;
@@ -183,9 +183,7 @@ fn build_warp_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Re
         }
         return Ok(Some(RowKernel::WarpRowsGpuTable));
     }
-    let Some(offsets) = read_offsets(h, call, p, ws)? else { return Ok(None) };
-    let (begins, ends) = rows_of(&offsets);
-    let part = warp_rows::long_part(begins, ends, warp_rows::PIECE, warp_rows::whole_max(call.a.nnz));
+    let Some(part) = long_part(h, call, p, ws, layout)? else { return Ok(None) };
     plan::phase("warp-row table's long rows laid out");
     let (items, t) = (part.items(), &part.table);
     let long_rows: Vec<u8> = part.long_rows.iter().flat_map(|r| r.to_ne_bytes()).collect();
@@ -214,6 +212,78 @@ fn build_warp_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Re
     k::warp_rows_short_items(h, &sp, p.index)?;
     plan::phase("warp-row table uploaded (a wait) and its short rows launched");
     Ok(Some(RowKernel::WarpRows { items: items as u32, adds: t.adds.len() as u32 }))
+}
+
+/// The warp-row table's long rows, laid out longest first (`warp_rows::long_part`), from the list
+/// of them the GPU makes (`TableBuild::Listed`: two small read backs) or, where that list
+/// outgrows the partial rows' room or with `TableBuild::Host`, from every row offset read back.
+/// None when the offsets do not describe rows within the entries.
+fn long_part(h: &Handle, call: &Call, p: &Plan, ws: u64, layout: WarpRowsLayout) -> Result<Option<warp_rows::LongPart>> {
+    let (piece, whole) = (warp_rows::PIECE, warp_rows::whole_max(call.a.nnz));
+    if warp_rows::table_build() == warp_rows::TableBuild::Listed {
+        match list_long_rows(h, call, p, ws, layout)? {
+            Listed::Rows(long) => return Ok(Some(warp_rows::long_part_of(long, p.dims.m as usize, piece, whole))),
+            Listed::Invalid => return Ok(None),
+            Listed::Overflow => {}
+        }
+    }
+    let Some(offsets) = read_offsets(h, call, p, ws)? else { return Ok(None) };
+    let (begins, ends) = rows_of(&offsets);
+    Ok(Some(warp_rows::long_part(begins, ends, piece, whole)))
+}
+
+/// What the GPU's list of long rows came to.
+enum Listed {
+    Rows(Vec<warp_rows::LongRow>),
+    /// A row lies outside the entries (or there are no offsets).
+    Invalid,
+    /// More long rows than the room holds.
+    Overflow,
+}
+
+/// Bytes of the list's two counters (`SpmmWarpRowsListParams`).
+const LIST_COUNTERS_BYTES: usize = 16;
+
+/// The rows longer than a piece, listed on the GPU (`kernels::spmm::warp_rows_list_long`) into the
+/// partial rows' room (free until a call) and read back: the counters (a wait), then the list (a
+/// second). On youtube_like (1.14M rows) that is a few thousand rows against 9 MB of offsets.
+fn list_long_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, layout: WarpRowsLayout) -> Result<Listed> {
+    let a = rows(call, p, ws);
+    if a.offsets == 0 {
+        return Ok(Listed::Invalid);
+    }
+    let room_bytes = layout.bytes.saturating_sub(layout.partials_at).saturating_sub(LIST_COUNTERS_BYTES);
+    let room = room_bytes / warp_rows::LISTED_ROW_BYTES;
+    if room == 0 {
+        return Ok(Listed::Overflow);
+    }
+    let counters = ws + (p.warp_rows_at + layout.partials_at) as u64;
+    kernels::vector_ops::zero_device(h, counters, LIST_COUNTERS_BYTES)?;
+    let lp = SpmmWarpRowsListParams {
+        a,
+        m: p.dims.m,
+        nnz: call.a.nnz,
+        piece: warp_rows::PIECE,
+        counters,
+        list: counters + LIST_COUNTERS_BYTES as u64,
+        room: room as i64,
+    };
+    k::warp_rows_list_long(h, &lp, p.index)?;
+    let mut words = [0u8; LIST_COUNTERS_BYTES];
+    kernels::vector_ops::copy_to_host_and_wait(h, counters, &mut words)?;
+    let (count, invalid) = (u64::from_ne_bytes(words[..8].try_into().unwrap()), u64::from_ne_bytes(words[8..].try_into().unwrap()));
+    if invalid != 0 {
+        return Ok(Listed::Invalid);
+    }
+    if count > room as u64 {
+        return Ok(Listed::Overflow);
+    }
+    let mut bytes = vec![0u8; count as usize * warp_rows::LISTED_ROW_BYTES];
+    if !bytes.is_empty() {
+        kernels::vector_ops::copy_to_host_and_wait(h, lp.list, &mut bytes)?;
+    }
+    plan::phase("long rows listed on the GPU and read back (two waits)");
+    Ok(Listed::Rows(warp_rows::listed_rows(&bytes)))
 }
 
 /// op(A)'s row offsets read back (a wait), from 0: row r is entries `offsets[r] .. offsets[r +

@@ -145,18 +145,31 @@ pub fn takes_plain(m: i64, nnz: i64, k: i64, n: i64, value: DataType) -> bool {
     chosen && gpu_counts_fit(m, nnz)
 }
 
-/// Whether preprocess builds its table on the GPU as a plain call does (`build_by_class`)
-/// rather than laying out the long rows on the host longest first (`long_part`):
-/// `OXSPARSE_SPMM_WARP_ROWS_TABLE=gpu` (an opt-in). Measured (session 39, H100, the two ways in
-/// one binary, preprocessed calls): preprocess itself 2.1-2.6 -> 0.05 ms on arxiv_like, 12.7 ->
-/// 0.07 ms on youtube_like FP16, 0.2-0.4 -> 0.04-0.05 ms on github_musae, pubmed, ca-CondMat and
-/// the vsp matrices; but the calls on the R-MAT graphs 1-3% slower (arxiv_like FP32 N = 128 / 256
-/// 116.8 / 211.1 -> 118.6 / 215.6 us, youtube_like FP16 N = 256 971 -> 1000, against cuSPARSE's
-/// own 0.984 between the runs): long rows late in row order end the kernel later. The calls
-/// weigh more than a preprocess, so the host's order stays the default.
-pub fn table_on_gpu() -> bool {
-    static GPU: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_WARP_ROWS_TABLE").as_deref() == Ok("gpu"));
-    *GPU
+/// How preprocess builds its table. `Listed` (the default): the GPU lists the rows longer than a
+/// piece (`kernels::spmm::warp_rows_list_long`), the host reads back that list alone, lays those
+/// rows out longest first (`long_part_of`) and uploads them, and the GPU writes the short rows'
+/// items: the same table as `Host`, which reads every row offset back (session 37: youtube_like
+/// FP16 11-15 ms of preprocess, arxiv_like 2.1-2.6 ms, mostly the offsets' read back and walk).
+/// `Gpu`: the plain call's build (`build_by_class`), no read back at all, long rows by class
+/// rather than longest first; measured (session 41, H100, one binary, the small R-MAT set and two
+/// Matrix Market graphs, FP32 / FP64 / FP16) its calls tie the host's order but youtube_like
+/// FP16's (539 -> 550 / 973 -> 1001 us at N = 128 / 256; session 39 measured the same). So the
+/// longest-first order stays, and `OXSPARSE_SPMM_WARP_ROWS_TABLE=host|gpu` picks the others (for
+/// comparisons).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableBuild {
+    Listed,
+    Host,
+    Gpu,
+}
+
+pub fn table_build() -> TableBuild {
+    static BUILD: once_cell::sync::Lazy<TableBuild> = once_cell::sync::Lazy::new(|| match std::env::var("OXSPARSE_SPMM_WARP_ROWS_TABLE").as_deref() {
+        Ok("gpu") => TableBuild::Gpu,
+        Ok("host") => TableBuild::Host,
+        _ => TableBuild::Listed,
+    });
+    *BUILD
 }
 
 /// Chunks of rows at most of the GPU's table build (`gpu_chunks`): each block of its second launch
@@ -357,34 +370,61 @@ impl LongPart {
 }
 
 pub fn long_part(begins: &[i64], ends: &[i64], piece: i64, whole: i64) -> LongPart {
-    let len = |r: usize| (ends[r] - begins[r]).max(0);
+    let long = (0..begins.len())
+        .filter_map(|r| {
+            let len = (ends[r] - begins[r]).max(0);
+            (len > piece).then_some(LongRow { begin: begins[r], len, row: r as u32 })
+        })
+        .collect();
+    long_part_of(long, begins.len(), piece, whole)
+}
+
+/// A row longer than a piece: its first entry, its length and its number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LongRow {
+    pub begin: i64,
+    pub len: i64,
+    pub row: u32,
+}
+
+/// Bytes of a listed long row (`kernels::spmm::warp_rows_list_long`: three u64).
+pub const LISTED_ROW_BYTES: usize = 24;
+
+/// The long rows the GPU listed (`LISTED_ROW_BYTES` each: first entry, length, row).
+pub fn listed_rows(bytes: &[u8]) -> Vec<LongRow> {
+    let word = |c: &[u8], i: usize| u64::from_ne_bytes(c[8 * i..8 * i + 8].try_into().unwrap());
+    bytes.chunks_exact(LISTED_ROW_BYTES).map(|c| LongRow { begin: word(c, 0) as i64, len: word(c, 1) as i64, row: word(c, 2) as u32 }).collect()
+}
+
+/// `long_part` from the long rows alone, in any order, of a matrix of `m` rows: preprocess lists
+/// them on the GPU (`kernels::spmm::warp_rows_list_long`, in the order their slots were claimed)
+/// rather than reading every row back. The same table: longest first, ties in row order.
+pub fn long_part_of(mut long: Vec<LongRow>, m: usize, piece: i64, whole: i64) -> LongPart {
     let item = |begin: i64, len: i64, at: u64, slot: i64| [begin as u64 | (len as u64) << BEGIN_BITS, at | ((slot + 1) as u64) << 32];
     let whole = whole.max(piece);
-    let long_rows: Vec<u32> = (0..begins.len()).filter(|&r| len(r) > piece).map(|r| r as u32).collect();
-    let mut long = long_rows.clone();
-    long.sort_by_key(|&r| std::cmp::Reverse(len(r as usize)));
+    long.sort_unstable_by_key(|r| (std::cmp::Reverse(r.len), r.row));
+    let mut long_rows: Vec<u32> = long.iter().map(|r| r.row).collect();
+    long_rows.sort_unstable();
     // The slots counted first, so that each vector is allocated once at its size.
-    let split = |r: &&u32| len(**r as usize) > whole;
+    let split = |r: &&LongRow| r.len > whole;
     let adds = long.iter().filter(split).count();
-    let pieces: i64 = long.iter().filter(split).map(|&r| ceil_div(len(r as usize), piece)).sum();
+    let pieces: i64 = long.iter().filter(split).map(|r| ceil_div(r.len, piece)).sum();
     let mut t = Table { items: Vec::with_capacity(long.len() - adds + pieces as usize), adds: Vec::with_capacity(adds), partial_rows: 0 };
-    for &r in &long {
-        let r = r as usize;
-        let (b, e) = (begins[r], ends[r]);
-        if len(r) <= whole {
-            t.items.push(item(b, len(r), r as u64, -1));
+    for r in &long {
+        if r.len <= whole {
+            t.items.push(item(r.begin, r.len, r.row as u64, -1));
             continue;
         }
-        let count = ceil_div(len(r), piece);
+        let count = ceil_div(r.len, piece);
         let add = t.adds.len() as u64;
-        t.adds.push([r as u64, t.partial_rows as u64 | (count as u64) << 32]);
+        t.adds.push([r.row as u64, t.partial_rows as u64 | (count as u64) << 32]);
         for i in 0..count {
-            let begin = b + i * piece;
-            t.items.push(item(begin, piece.min(e - begin), add, t.partial_rows + i));
+            let begin = r.begin + i * piece;
+            t.items.push(item(begin, piece.min(r.begin + r.len - begin), add, t.partial_rows + i));
         }
         t.partial_rows += count;
     }
-    let short_rows = begins.len() - long_rows.len();
+    let short_rows = m - long_rows.len();
     LongPart { table: t, long_rows, short_rows }
 }
 
@@ -576,6 +616,26 @@ mod tests {
                     items[part.table.items.len() + rank] = short_item(begins[r], lens[r], r as u64);
                 }
                 assert_eq!((items, &part.table.adds, part.table.partial_rows), (t.items.clone(), &t.adds, t.partial_rows), "{lens:?}, whole {whole}");
+            }
+        }
+    }
+
+    /// The long rows listed in any order (as the GPU's slots are claimed) lay out the long part
+    /// of the walk over every row: ties in length in row order, the long rows' list ascending.
+    #[test]
+    fn long_rows_in_any_order_lay_out_the_same_long_part() {
+        for lens in [vec![3, 200, 0, 65, 65, 10_000, 129, 7, 200, 500, 65], vec![], vec![1000; 40], vec![1, 2, 3]] {
+            let (begins, ends) = rows(&lens);
+            for whole in [PIECE, 3 * PIECE] {
+                let want = long_part(&begins, &ends, PIECE, whole);
+                let mut long: Vec<LongRow> = (0..lens.len()).filter(|&r| lens[r] > PIECE).map(|r| LongRow { begin: begins[r], len: lens[r], row: r as u32 }).collect();
+                long.reverse();
+                let third = long.len() / 3;
+                long.rotate_left(third);
+                let bytes: Vec<u8> = long.iter().flat_map(|r| [r.begin as u64, r.len as u64, r.row as u64]).flat_map(|w| w.to_ne_bytes()).collect();
+                let got = long_part_of(listed_rows(&bytes), lens.len(), PIECE, whole);
+                assert_eq!((&got.table.items, &got.table.adds, got.table.partial_rows), (&want.table.items, &want.table.adds, want.table.partial_rows), "{lens:?}, whole {whole}");
+                assert_eq!((&got.long_rows, got.short_rows), (&want.long_rows, want.short_rows), "{lens:?}, whole {whole}");
             }
         }
     }
