@@ -634,6 +634,18 @@ mod tests {
                 long.rotate_left(third);
                 let bytes: Vec<u8> = long.iter().flat_map(|r| [r.begin as u64, r.len as u64, r.row as u64]).flat_map(|w| w.to_ne_bytes()).collect();
                 let got = long_part_of(listed_rows(&bytes), lens.len(), PIECE, whole);
+                // The long rows' first items in table order: lengths descending, ties in row order.
+                let firsts: Vec<(i64, usize)> = got
+                    .table
+                    .items
+                    .iter()
+                    .filter_map(|it| {
+                        let (begin, slot) = (it[0] & ((1u64 << BEGIN_BITS) - 1), it[1] >> 32);
+                        let row = if slot == 0 { it[1] as usize } else { got.table.adds[(it[1] & 0xffff_ffff) as usize][0] as usize };
+                        (begin as i64 == begins[row]).then_some((-lens[row], row))
+                    })
+                    .collect();
+                assert!(firsts.windows(2).all(|w| w[0] < w[1]), "{lens:?}, whole {whole}: long rows not longest first, ties in row order");
                 assert_eq!((&got.table.items, &got.table.adds, got.table.partial_rows), (&want.table.items, &want.table.adds, want.table.partial_rows), "{lens:?}, whole {whole}");
                 assert_eq!((&got.long_rows, got.short_rows), (&want.long_rows, want.short_rows), "{lens:?}, whole {whole}");
             }
