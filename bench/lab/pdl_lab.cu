@@ -13,14 +13,7 @@
 #include <cstdlib>
 #include <vector>
 
-#define CK(x)                                                                              \
-    do {                                                                                   \
-        cudaError_t e = (x);                                                               \
-        if (e != cudaSuccess) {                                                            \
-            fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e)); \
-            exit(1);                                                                       \
-        }                                                                                  \
-    } while (0)
+#include "lab_check.cuh"
 
 __device__ __forceinline__ void wait_primary() { asm volatile("griddepcontrol.wait;" ::: "memory"); }
 __device__ __forceinline__ void release_dependents() { asm volatile("griddepcontrol.launch_dependents;" :::); }

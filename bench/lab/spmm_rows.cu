@@ -23,14 +23,7 @@
 #include <string>
 #include <vector>
 
-#define CK(x)                                                                                  \
-    do {                                                                                       \
-        cudaError_t e_ = (x);                                                                  \
-        if (e_ != cudaSuccess) {                                                               \
-            fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-            exit(1);                                                                           \
-        }                                                                                      \
-    } while (0)
+#include "lab_check.cuh"
 #define CS(x)                                                                      \
     do {                                                                           \
         cusparseStatus_t s_ = (x);                                                 \

@@ -36,14 +36,7 @@
 #include "spmv_vector.cu"
 #endif
 
-#define CK(x)                                                                              \
-    do {                                                                                   \
-        cudaError_t e_ = (x);                                                              \
-        if (e_ != cudaSuccess) {                                                           \
-            fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-            exit(1);                                                                       \
-        }                                                                                  \
-    } while (0)
+#include "lab_check.cuh"
 
 #ifndef WITH_LIBRARY
 constexpr int BLOCK = 256;

@@ -10,14 +10,7 @@
 #include <cstdlib>
 #include <vector>
 
-#define CK(x)                                                                              \
-    do {                                                                                   \
-        cudaError_t e = (x);                                                               \
-        if (e != cudaSuccess) {                                                            \
-            fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e)); \
-            exit(1);                                                                       \
-        }                                                                                  \
-    } while (0)
+#include "lab_check.cuh"
 
 // The library's kernel today: 32 x 32 tile, 256 threads, generic strides.
 __global__ void __launch_bounds__(256) square(const float* src, float* dst, long rows, long cols, long ld) {
