@@ -79,9 +79,10 @@ __device__ void list_long(const SpmmWarpRowsListParams& p) {
         if (end - begin <= p.piece) continue;
         const unsigned long long slot = atomicAdd(&counters[0], 1ull);
         if (slot >= (unsigned long long)p.room) continue;  // counted: the host sees the list overflow
-        list[3 * slot] = (unsigned long long)begin;
-        list[3 * slot + 1] = (unsigned long long)(end - begin);
-        list[3 * slot + 2] = (unsigned long long)r;
+        unsigned long long* row = list + SPMM_WARP_ROWS_LISTED_WORDS * slot;
+        row[0] = (unsigned long long)begin;
+        row[1] = (unsigned long long)(end - begin);
+        row[2] = (unsigned long long)r;
     }
 }
 

@@ -351,9 +351,9 @@ pub struct SpmmWarpRowsShortParams {
 /// their items (src/ops/spmm/warp_rows.rs `long_part_of`) without reading every row back.
 /// `counters` holds two u64, zero before the launch: the rows listed, and a flag set where a row
 /// does not lie within the `nnz` entries (its end before its begin, or outside 0 .. nnz). Up to
-/// `room` rows go to `list`, three u64 each: the row's first entry, its length, the row; the
-/// order among them depends on timing (slots are claimed with an atomic), which the host's sort
-/// takes away.
+/// `room` rows go to `list`, SPMM_WARP_ROWS_LISTED_WORDS u64 each: the row's first entry, its
+/// length, the row; the order among them depends on timing (slots are claimed with an atomic),
+/// which the host's sort takes away.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SpmmWarpRowsListParams {
@@ -365,6 +365,9 @@ pub struct SpmmWarpRowsListParams {
     pub list: u64,
     pub room: i64,
 }
+
+/// u64 words of a row in `SpmmWarpRowsListParams`'s list (first entry, length, row).
+pub const SPMM_WARP_ROWS_LISTED_WORDS: u32 = 3;
 
 /// The tiles of op(A)'s entries: tile t holds entries `t * size .. min((t + 1) * size, nnz)` of
 /// every batch. A row crossing tile edges leaves partial sums (`n` compute values per batch and

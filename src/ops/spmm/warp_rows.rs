@@ -387,8 +387,8 @@ pub struct LongRow {
     pub row: u32,
 }
 
-/// Bytes of a listed long row (`kernels::spmm::warp_rows_list_long`: three u64).
-pub const LISTED_ROW_BYTES: usize = 24;
+/// Bytes of a listed long row (`kernels::spmm::warp_rows_list_long`: first entry, length, row).
+pub const LISTED_ROW_BYTES: usize = crate::kernels::params::spmm::SPMM_WARP_ROWS_LISTED_WORDS as usize * 8;
 
 /// The long rows the GPU listed (`LISTED_ROW_BYTES` each: first entry, length, row).
 pub fn listed_rows(bytes: &[u8]) -> Vec<LongRow> {
