@@ -6,7 +6,8 @@
 //! its 8 column numbers, and the first of its value slots (slots in mask-bit order). `src` names
 //! the entry each slot comes from; every call gathers A's values through it into slot order (the
 //! user may change them between calls that share a preprocessed format). The structure is built
-//! once by `preprocess`, or by every plain call; a reordered build reads a row-permuted copy of
+//! once by `preprocess` (or by every plain call where tensor cores are forced: otherwise a plain
+//! call runs the CUDA cores, src/ops/spmm/mod.rs `plain_plan`); a reordered build reads a row-permuted copy of
 //! the rows and the kernels write C through the row order (src/ops/spmm/tc_reorder.rs). Memory: 4 bytes per entry for `src`, 4 per
 //! value slot (8 in the accurate mode, 2 for FP16 / BF16), 44 per tile (32 of columns, 8 of mask,
 //! 4 of slot offset).

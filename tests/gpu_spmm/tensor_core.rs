@@ -3,8 +3,9 @@
 //! FP32-accurate mode within FP32's, 16-bit operands within FP32 accumulation's (their products
 //! are exact) plus the output's rounding.
 //! The build sends matrices whose windows share few columns to the CUDA-core kernel; dense cases
-//! here always take the tensor cores, and the device suite runs the whole file again with
-//! `OXSPARSE_SPMM_KERNEL=tensor_cores`, which sends every case there.
+//! here always take the tensor cores after preprocess (plain calls run the CUDA cores), and the
+//! device suite runs the whole file again with `OXSPARSE_SPMM_KERNEL=tensor_cores`, which sends
+//! every case there, plain calls too.
 //! Shapes cover windows cut short at m, a row long enough to split its window into segments,
 //! one column, empty rows and matrices, n not a multiple of a strip, CSC and COO through row
 //! views, column-major operands through staging, both index types and bases, preprocess or not.
@@ -123,9 +124,11 @@ fn max_error(p: &Problem, got: &[u8]) -> f64 {
     worst
 }
 
-/// The modes really differ: TF32's error is TF32-sized (so tensor cores ran), the accurate mode's
-/// is FP32-sized, and each is bitwise reproducible, plain and preprocessed (in the default mode a
-/// preprocessed call may take the short-row kernel, so it is compared with a preprocessed one).
+/// The modes really differ after preprocess: TF32's error is TF32-sized (so tensor cores ran),
+/// the accurate mode's is FP32-sized; and each mode is bitwise reproducible, plain and
+/// preprocessed, each compared with a call of its own kind (a plain call runs the CUDA cores unless
+/// tensor cores are forced, and in the default mode a preprocessed call may take the short-row
+/// kernel).
 #[test]
 fn modes_differ_and_reproduce() {
     let Some(_gpu) = gpu("spmm tensor-core modes") else { return };
@@ -144,7 +147,7 @@ fn modes_differ_and_reproduce() {
             let want = if pre { &first_preprocessed } else { &first };
             assert!(run(&h, &p, &g, pre).unwrap() == *want, "{math:?}: a run (preprocess {pre}) differs bitwise");
         }
-        errors.push(max_error(&p, &first));
+        errors.push(max_error(&p, &first_preprocessed));
     }
     let (fp32, tf32, accurate) = (errors[0], errors[1], errors[2]);
     println!("max error / scale: FP32 {fp32:e}, TF32 {tf32:e}, FP32-accurate tensor ops {accurate:e}");
@@ -165,7 +168,8 @@ fn duplicate_value(t: oxsparse::types::DataType, v: f64) -> f64 {
     }
 }
 
-/// 16-bit operands on tensor cores are bitwise reproducible, with or without preprocess.
+/// 16-bit operands on tensor cores (preprocessed) are bitwise reproducible, and so are their
+/// plain calls (the CUDA cores, or tensor cores where forced).
 #[test]
 fn half_types_reproduce() {
     let Some(_gpu) = gpu("spmm tensor cores: 16-bit reproducibility") else { return };
@@ -176,8 +180,11 @@ fn half_types_reproduce() {
         let g = Gpu::upload(&p).unwrap();
         let first = run(&h, &p, &g, false).unwrap();
         p.check(&first).unwrap_or_else(|e| panic!("{types:?}: {e}"));
+        let first_preprocessed = run(&h, &p, &g, true).unwrap();
+        p.check(&first_preprocessed).unwrap_or_else(|e| panic!("{types:?} preprocessed: {e}"));
         for pre in [true, false, true] {
-            assert!(run(&h, &p, &g, pre).unwrap() == first, "{types:?}: a run (preprocess {pre}) differs bitwise");
+            let want = if pre { &first_preprocessed } else { &first };
+            assert!(run(&h, &p, &g, pre).unwrap() == *want, "{types:?}: a run (preprocess {pre}) differs bitwise");
         }
     }
 }

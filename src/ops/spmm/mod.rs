@@ -28,7 +28,8 @@
 //!   the build's choice between tensor cores and the CUDA-core kernels (not under graph
 //!   capture), so that its calls launch only the chosen one: where it chose CUDA cores, the row
 //!   kernel a default-mode preprocess would choose (short, split or warp rows, or the tiles). A
-//!   plain call builds the format and launches it and the tile kernel (the other returns at
+//!   plain call runs the CUDA-core kernels as in the default mode (`plain_plan`; with tensor cores
+//!   forced it builds the format and launches it and the tile kernel, the other returning at
 //!   once). In the handle's data-affinity reorder mode, preprocess may first reorder the rows the
 //!   build reads (`tc_reorder`); `bittcf` is the same preprocessed state in device memory of its
 //!   own (`oxsparseCreateBitTcf`).
@@ -224,11 +225,12 @@ pub fn spmm_preprocessed(h: &Handle, call: &Call, buffer: u64, active: &ActiveBu
 
 fn run(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>, must_reuse: bool) -> Result<()> {
     let p = make_plan(call)?;
-    report(&p, "SpMM");
     let reused = active.filter(|a| reusable(h, a, call, &p, buffer));
     if must_reuse && reused.is_none() {
         invalid!("matB or matC differ in shape, type or layout from those the preprocessed state was made for");
     }
+    let p = if reused.is_none() { plain_plan(p) } else { p };
+    report(&p, "SpMM");
     if p.kernel == Kernel::Nothing {
         return Ok(());
     }
@@ -266,6 +268,20 @@ fn run(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>, must
         };
         launch(h, call, &p, (ws, token), tc, rows)
     })
+}
+
+/// What a plain call of `p` runs: a tensor-core plan's plain call runs the tile plan it holds (the
+/// same workspace layout), as a default-mode call does, unless tensor cores are forced
+/// (`OXSPARSE_SPMM_KERNEL=tensor_cores`). Why: the BitTCF build that decides between tensor cores
+/// and CUDA cores costs 0.2-0.7 ms, and a plain call, which keeps nothing, paid it on every call
+/// to run the CUDA cores anyway on every matrix of our set (none reaches the tiles' threshold):
+/// session 42's TF32-mode record, plain calls 10.7x the default mode's time (film_actor FP32 N =
+/// 32 15 -> 278 us). Tensor cores take a matrix after `preprocess`, which builds the format once.
+fn plain_plan(p: Plan) -> Plan {
+    match p.kernel {
+        Kernel::TensorCore { size, per_block, stage_b, stage_c, .. } if plan::tensor_core_min_reuse() > 0 => Plan { kernel: Kernel::Tiles { size, per_block, stage_b, stage_c }, ..p },
+        _ => p,
+    }
 }
 
 /// Whether whole short rows of this plan give at least half a wave of the short-row kernel's
@@ -697,5 +713,34 @@ mod tests {
         assert_eq!(plain((19_717, 19_717, 128, 88_651), f32), PlainLong::Tiles, "pubmed: under 128K entries");
         assert_eq!(plain((1_138_499, 1_138_499, 128, 5_890_944), f32), PlainLong::Tiles, "youtube_like: op(B) of 583 MB");
         assert_eq!(plain((1_138_499, 1_138_499, 256, 5_890_944), DataType::CUDA_R_16F), PlainLong::GpuWarpRows, "youtube_like in 16 bits: chunks of 768 rows");
+    }
+
+    /// A plain call in a tensor-op mode runs the tile plan the tensor-core plan holds (its sizes,
+    /// staging and workspace), and so chooses as a default-mode plain call does, warp rows over a
+    /// GPU-built table included; plans without tensor cores pass unchanged.
+    #[test]
+    fn plain_calls_of_tensor_core_plans_run_the_cuda_core_plan() {
+        if plan::forced_kernel().is_some() || std::env::var("OXSPARSE_SPMM_PLAIN_WARP_ROWS").is_ok() {
+            return;
+        }
+        let row = Order::OXSPARSE_ORDER_ROW;
+        for (t, shape, order_c) in [
+            (DataType::CUDA_R_32F, (6_440, 6_440, 128, 502_504), row),
+            (DataType::CUDA_R_16F, (6_440, 6_440, 256, 502_504), row),
+            (DataType::CUDA_R_32F, (2_500, 2_500, 32, 12_349), Order::OXSPARSE_ORDER_COL),
+        ] {
+            let ldc = if order_c == row { shape.2 } else { shape.0 };
+            let default = plan_for(t, shape, (row, shape.2), (order_c, ldc), MathMode::OXSPARSE_DEFAULT_MATH);
+            for math in [MathMode::OXSPARSE_TF32_TENSOR_OP_MATH, MathMode::OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH] {
+                let tc = plan_for(t, shape, (row, shape.2), (order_c, ldc), math);
+                let Kernel::TensorCore { size, per_block, stage_b, stage_c, .. } = tc.kernel else { panic!("{t:?} {math:?}: {:?}", tc.kernel) };
+                let plain = plain_plan(tc.clone());
+                assert_eq!(plain.kernel, Kernel::Tiles { size, per_block, stage_b, stage_c });
+                assert_eq!(plain.kernel, default.kernel, "{t:?} {math:?}: the default mode's kernel");
+                assert_eq!((plain.workspace, plain.tc_at, plain.warp_rows_at), (tc.workspace, tc.tc_at, tc.warp_rows_at), "the same layout");
+                assert_eq!(PlainLong::of(&plain, shape.3), PlainLong::of(&default, shape.3), "{t:?} {math:?}: the same long branch");
+            }
+            assert_eq!(plain_plan(default.clone()).kernel, default.kernel);
+        }
     }
 }

@@ -349,11 +349,11 @@ fn tensor_cores(call: &Call, d: &Dims, t: Types) -> bool {
 }
 
 /// 16-bit products are exact on tensor cores, so precision would not hold them back; but the
-/// engine needs the BitTCF build, which preprocess keeps and a plain call must redo (0.3-0.6 ms
-/// on 0.1-1.6M entries: a plain FP16 call on fb100_Cornell5 took 0.67 ms against 0.05 ms after
-/// preprocess, session 9), and plain and preprocessed calls must give the same C. So 16-bit
-/// operands take tensor cores under the same switch as FP32: a tensor-op math mode (either; with
-/// 16-bit operands they compute alike).
+/// engine needs the BitTCF build, which only preprocess makes worth its cost (0.3-0.6 ms on
+/// 0.1-1.6M entries: a plain FP16 call on fb100_Cornell5 that built it took 0.67 ms against 0.05
+/// ms after preprocess, session 9; plain calls now run the CUDA cores, mod.rs `plain_plan`). So
+/// 16-bit operands take tensor cores under the same switch as FP32: a tensor-op math mode
+/// (either; with 16-bit operands they compute alike).
 fn tensor_core_types(t: Types, math: MathMode) -> bool {
     let types = matches!(
         (t.ab, t.c, t.compute),
@@ -534,14 +534,14 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
     p.stage_c_at = p.stage_b_at + stage_b_bytes;
     let stage_c_bytes = if vectorised && stage_c { align_up(d.batches as usize * (d.m * d.n) as usize * types.compute.size_bytes() as usize) } else { 0 };
     // Room for the warp-row kernel's table and partials where preprocess may choose it, or a plain
-    // call of a tile plan builds the table on the GPU.
+    // call builds the table on the GPU (a tensor-core plan's plain calls run as a tile plan's).
     p.warp_rows_at = p.stage_c_at + stage_c_bytes;
     let (m, nnz) = (d.m, call.a.nnz);
     let warp = matches!(p.kernel, Kernel::Tiles { .. } | Kernel::TensorCore { .. })
         && shared_structure
         && warp_rows::fits(types.ab, types.c, types.compute, d.n, d.batches as i64)
         && warp_rows::b_offsets_fit(d.k, if stage_b { d.n } else { b.row_stride }, types.ab)
-        && (warp_rows::takes(m, nnz, d.k, d.n, types.ab) || (matches!(p.kernel, Kernel::Tiles { .. }) && warp_rows::takes_plain(m, nnz, d.k, d.n, types.ab)));
+        && (warp_rows::takes(m, nnz, d.k, d.n, types.ab) || warp_rows::takes_plain(m, nnz, d.k, d.n, types.ab));
     p.warp_rows = warp.then(|| WarpRowsLayout::new(d.m, call.a.nnz, d.n, types.ab, types.compute));
     let total = p.warp_rows_at + p.warp_rows.map_or(0, |w| w.bytes);
     p.workspace = if total > 0 { ALIGN + total } else { 0 };
