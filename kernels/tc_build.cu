@@ -2,6 +2,11 @@
 // columns, in increasing order, are cut into 8x8 tiles with a 64-bit occupancy mask each.
 // src/kernels/spmm_tc.rs drives the stages, all on one stream, no host round trip:
 //
+//   0. window_bound    (preprocess, before the rest, read back) the windows' longest rows summed:
+//                      a window holds at least as many (window, column) pairs as its longest row
+//                      has entries (unless a row repeats a column), so where the entries fall
+//                      short of the tiles' threshold times that sum, no tile can pay and the rest
+//                      of the build is skipped
 //   1. column_keys     per entry q: key = its column (k when out of range), pos = q
 //   2. radix passes    stable sort by the column (common/radix_sort.cuh)
 //   3. window_keys     key = the window of sorted entry i (W when q lies in no row)
@@ -89,6 +94,27 @@ __device__ __forceinline__ Entry entry(const Rows<I>& a, const uint32_t* pos, in
     e.window = e.row < 0 ? uint32_t((a.m + WINDOW - 1) / WINDOW) : uint32_t(e.row / WINDOW);
     e.col = a.col(e.q);
     return e;
+}
+
+// ---- 0: the windows' longest rows, summed (into the u64 at `counts`, zeroed before) -----------
+// A sum of integers: the same in any order.
+template <typename I>
+__device__ void window_bound(const TcBuildParams& p) {
+    const Rows<I> a(p);
+    const int64_t windows = (a.m + WINDOW - 1) / WINDOW;
+    unsigned long long sum = 0;
+    for (int64_t w = global_thread(); w < windows; w += thread_count()) {
+        const int64_t last = min((w + 1) * int64_t(WINDOW), a.m);
+        int64_t longest = 0, begin = a.start(w * WINDOW);
+        for (int64_t r = w * WINDOW; r < last; ++r) {
+            const int64_t end = a.start(r + 1);
+            longest = max(longest, end - begin);
+            begin = end;
+        }
+        sum += uint64_t(longest);
+    }
+    for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
+    if (threadIdx.x % 32 == 0 && sum != 0) atomicAdd(reinterpret_cast<unsigned long long*>(p.counts), sum);
 }
 
 // ---- 1, 3: sort keys ---------------------------------------------------------------------------
@@ -280,6 +306,7 @@ __device__ void slots(const TcBuildParams& p) {
 
 // ---- instantiations: oxs_tc_build_<stage>[_<index>] ------------------------------------------------------
 #define OXS_TC_BUILD_INDEXED(IS, I)                                                                          \
+    extern "C" __global__ void oxs_tc_build_window_bound_##IS(const TcBuildParams p) { window_bound<I>(p); }  \
     extern "C" __global__ void oxs_tc_build_column_keys_##IS(const TcBuildParams p) { column_keys<I>(p); }    \
     extern "C" __global__ void oxs_tc_build_window_keys_##IS(const TcBuildParams p) { window_keys<I>(p); }    \
     extern "C" __global__ void oxs_tc_build_distinct_##IS(const TcBuildParams p) { distinct<I>(p); }          \

@@ -191,14 +191,20 @@ pub fn preprocess(h: &Handle, call: &Call, buffer: u64) -> Result<Option<ActiveB
     build_schedule(h, call, &p, ws, token)?;
     build_tile_rows(h, call, &p, ws, token)?;
     plan::phase("views, schedule and tile rows launched");
-    let reordered = build_tensor_core_format(h, call, &p, ws, true)?;
-    let choice = match p.tc {
-        Some(layout) => spmm_tc::read_choice(h, &layout, ws + p.tc_at as u64)?,
-        None => None,
+    let (reordered, choice) = if tiles_ruled_out(h, call, &p, ws)? {
+        plan::phase("tensor-core tiles ruled out by the windows' longest rows (a wait)");
+        (false, Some(false))
+    } else {
+        let reordered = build_tensor_core_format(h, call, &p, ws, true)?;
+        let choice = match p.tc {
+            Some(layout) => spmm_tc::read_choice(h, &layout, ws + p.tc_at as u64)?,
+            None => None,
+        };
+        if p.tc.is_some() {
+            plan::phase("tensor-core format built and its choice read back");
+        }
+        (reordered, choice)
     };
-    if p.tc.is_some() {
-        plan::phase("tensor-core format built and its choice read back");
-    }
     // The CUDA-core kernels: a tile-kernel plan's, or a tensor-core plan's whose build chose CUDA
     // cores (so that a tensor-op math mode is never slower than the default there).
     let cuda_cores = match p.kernel {
@@ -400,6 +406,20 @@ fn build_tile_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Re
         }
     }
     Ok(())
+}
+
+/// Preprocess's first look at a tensor-core plan (`spmm_tc::tiles_may_pay`, a wait): true where
+/// the windows' longest rows show that no tile can pay, so that the CUDA cores take the matrix
+/// without the build. Not where the rows may be reordered first (clustering raises the pairs'
+/// entries), under graph capture (no wait) or with tensor cores forced.
+fn tiles_ruled_out(h: &Handle, call: &Call, p: &Plan, ws: u64) -> Result<bool> {
+    let (Kernel::TensorCore { .. }, Some(layout)) = (p.kernel, p.tc) else { return Ok(false) };
+    if layout.reorder.is_some() || plan::tensor_core_min_reuse() == 0 || kernels::capturing(h)? {
+        return Ok(false);
+    }
+    let d = p.dims;
+    let may_pay = spmm_tc::tiles_may_pay(h, rows(call, p, ws), (d.m, d.k, call.a.nnz), p.index, &layout, ws + p.tc_at as u64, plan::tensor_core_min_reuse())?;
+    Ok(!may_pay)
 }
 
 /// Builds BitTCF for the tensor-core kernel (preprocess, or a call without an active buffer). Kept
