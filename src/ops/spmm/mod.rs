@@ -424,7 +424,7 @@ fn tiles_ruled_out(h: &Handle, call: &Call, p: &Plan, ws: u64) -> Result<bool> {
 
 /// Builds BitTCF for the tensor-core kernel (preprocess, or a call without an active buffer). Kept
 /// on the word of the preprocess contract (the buffer is not modified in between); a plain call
-/// always builds its own. Preprocess (`may_reorder`) reorders the rows first when the plan has room
+/// builds its own only with tensor cores forced (`plain_plan`). Preprocess (`may_reorder`) reorders the rows first when the plan has room
 /// for it and the clustering pays (tc_reorder.rs; never under graph capture, where nothing may
 /// wait for the structure's read-back). Returns whether it did.
 fn build_tensor_core_format(h: &Handle, call: &Call, p: &Plan, ws: u64, may_reorder: bool) -> Result<bool> {
