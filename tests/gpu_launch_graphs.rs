@@ -1,8 +1,10 @@
-//! The launch path (src/kernels/graph.rs): a handle launches its kernels through one graph per
-//! (stream, kernel), setting the node's parameters before each launch. One handle moved between
-//! two streams and the legacy stream, with different matrices and outputs on every call, must
-//! give every call its own result, and so must the same call repeated (whose node is not set
-//! again); a handle destroyed with its work still in flight must leave that work to finish.
+//! The launch path (src/kernels/graph.rs): a handle launches its kernels through graphs kept per
+//! (stream, kernel), setting a node's parameters before a launch unless it holds them, and keeps
+//! a graph per argument set that comes back (graph_pool.rs). One handle moved between two streams
+//! and the legacy stream, with different matrices and outputs on every call, must give every call
+//! its own result, and so must the same call repeated (whose node is not set again) and a rotation
+//! over more argument sets than a pool holds; a handle destroyed with its work still in flight
+//! must leave that work to finish.
 //! Results are checked against a CPU reference on random data.
 
 mod common;
@@ -146,6 +148,80 @@ fn repeated_arguments_then_new_ones_then_the_first_again() {
             assert!(outs[1 - o].buf.to_vec::<u32>().iter().all(|&w| w == u32::MAX), "step {step}: the other output was written");
         }
         assert_eq!(oxsparseDestroy(h), OK);
+    }
+}
+
+/// A call site cycling among argument sets gets a graph per set that comes back, up to a pool per
+/// kernel; past the pool the least recently used graph is set again (src/kernels/graph_pool.rs).
+/// 21 sets (3 matrices x 7 outputs), more than the pool holds, in rounds of a fixed order and of
+/// shuffled orders: every call writes its own output in full, and every other output keeps what
+/// it held.
+#[test]
+fn a_rotation_over_more_argument_sets_than_the_pool_holds() {
+    let Some(_g) = gpu("launch graphs over a rotation of argument sets") else { return };
+    let mut rng = Rng::new(43);
+    let ms: Vec<Matrix> = (0..3).map(|_| Matrix::random(&mut rng, 37, 29)).collect();
+    let outs: Vec<Output> = (0..7).map(|_| Output::like(&ms[0])).collect();
+    outs.iter().for_each(|o| o.buf.poison(0xFF));
+    common::sync();
+    let mut held: Vec<Option<usize>> = vec![None; outs.len()];
+    let sets: Vec<(usize, usize)> = (0..ms.len()).flat_map(|m| (0..outs.len()).map(move |o| (m, o))).collect();
+    unsafe {
+        let mut h: oxsparseHandle_t = null_mut();
+        assert_eq!(oxsparseCreate(&mut h), OK);
+        for round in 0..6 {
+            let mut order = sets.clone();
+            if round >= 3 {
+                for i in (1..order.len()).rev() {
+                    order.swap(i, rng.below(i as u64 + 1) as usize);
+                }
+            }
+            for &(m, o) in &order {
+                outs[o].buf.poison(0xFF);
+                common::sync();
+                assert_eq!(oxsparseSparseToDense(h, ms[m].descr, outs[o].descr, 0, null_mut()), OK);
+                common::sync();
+                assert_eq!(outs[o].buf.to_vec::<f32>(), ms[m].dense, "round {round}, matrix {m}, output {o}");
+                held[o] = Some(m);
+            }
+            for (o, out) in outs.iter().enumerate() {
+                assert_eq!(out.buf.to_vec::<f32>(), ms[held[o].expect("every output written")].dense, "round {round}: output {o} changed");
+            }
+        }
+        assert_eq!(oxsparseDestroy(h), OK);
+    }
+}
+
+/// Pools on many streams at once: past the graphs a handle's pools may hold together (512,
+/// src/kernels/graph.rs `MAX_POOLED`) a new graph takes the place of the one launched longest ago.
+/// 40 streams, each with a rotation over 16 outputs, three rounds: every call's output right.
+#[test]
+fn pools_on_many_streams_past_the_handles_cap() {
+    let Some(_g) = gpu("launch graph pools past the handle's cap") else { return };
+    let mut rng = Rng::new(512);
+    let m = Matrix::random(&mut rng, 19, 23);
+    let outs: Vec<Output> = (0..16).map(|_| Output::like(&m)).collect();
+    unsafe {
+        let mut h: oxsparseHandle_t = null_mut();
+        assert_eq!(oxsparseCreate(&mut h), OK);
+        let streams: Vec<_> = (0..40).map(|_| result::stream::create(result::stream::StreamKind::NonBlocking).expect("stream")).collect();
+        for round in 0..3 {
+            for (si, &s) in streams.iter().enumerate() {
+                assert_eq!(oxsparseSetStream(h, s as cudaStream_t), OK);
+                for (o, out) in outs.iter().enumerate() {
+                    out.buf.poison(0xFF);
+                    common::sync();
+                    assert_eq!(oxsparseSparseToDense(h, m.descr, out.descr, 0, null_mut()), OK);
+                    result::stream::synchronize(s).expect("a kernel failed");
+                    assert_eq!(out.buf.to_vec::<f32>(), m.dense, "round {round}, stream {si}, output {o}");
+                }
+            }
+        }
+        assert_eq!(oxsparseSetStream(h, null_mut()), OK);
+        assert_eq!(oxsparseDestroy(h), OK);
+        for s in streams {
+            result::stream::destroy(s as sys::CUstream).expect("stream destroy");
+        }
     }
 }
 

@@ -7,13 +7,15 @@
 //! and parameter block, on the same stream, in the same order; a chain of two nodes 3.1 us against
 //! 9.1 us for two launches.
 //!
-//! Each handle keeps one executable graph per (stream, kernels launched in a row): launches of one
+//! Each handle keeps executable graphs per (stream, kernels launched in a row): launches of one
 //! executable graph are ordered behind each other by the driver, so sharing one across streams
 //! would serialise work the caller meant to overlap. A graph is built on the first launch of its
 //! kernels on a stream (tens of microseconds, once) and only its nodes' parameters change after
 //! that, and only where a launch's differ from those its node holds (a loop calling with the same
 //! operands sets nothing); the driver copies the parameter blocks when they are set, and work
-//! already launched keeps the parameters it was launched with.
+//! already launched keeps the parameters it was launched with. An argument set that comes back
+//! gets a graph of its own, up to a pool per key (graph_pool.rs), so that a loop over a few
+//! argument sets sets nothing either.
 //!
 //! A call that launches several kernels wraps them in [`batched`]: its launches are recorded on
 //! this thread and go out at its end as one chain graph. A stream operation other than a launch
@@ -32,6 +34,7 @@
 //! comparisons), and whenever the graph path cannot take a launch (the plain launch then reports
 //! the driver's own error).
 
+use super::graph_pool::{Pick, Pool};
 use super::name::KernelName;
 use crate::context::Handle;
 use crate::error::{Error, Result};
@@ -40,6 +43,7 @@ use cudarc::driver::{result, sys, DriverError};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ffi::c_void;
+use std::hash::{BuildHasher, Hasher};
 use std::sync::Mutex;
 
 /// What one launch is: the kernel, its grid and block, dynamic shared memory and argument array
@@ -109,6 +113,30 @@ struct NodeSet {
     words: ParamWords,
 }
 
+impl Exec {
+    /// Whether every node holds its launch of `chain` already.
+    fn holds(&self, chain: &[&Launch]) -> bool {
+        self.set.len() == chain.len() && self.set.iter().zip(chain).all(|(s, l)| s.as_ref().is_some_and(|s| s.holds(l)))
+    }
+}
+
+/// A chain's kernels, grids, blocks, shared memory and parameter words, hashed: which of a key's
+/// graphs may hold it (`Exec::holds` decides). None where a launch's words are unknown.
+fn fingerprint(chain: &[&Launch]) -> Option<u64> {
+    let mut h = FastHash.build_hasher();
+    for l in chain {
+        if l.words.is_empty() {
+            return None;
+        }
+        h.write_usize(l.function as usize | l.overlaps as usize);
+        h.write_u64(u64::from(l.grid.0) | u64::from(l.grid.1) << 32);
+        h.write_u64(u64::from(l.grid.2) | u64::from(l.block) << 32);
+        h.write_u32(l.shared);
+        l.words.iter().for_each(|&w| h.write_u64(w));
+    }
+    Some(h.finish())
+}
+
 impl NodeSet {
     fn of(l: &Launch) -> NodeSet {
         NodeSet { grid: l.grid, block: l.block, shared: l.shared, words: ParamWords::from_words(l.words) }
@@ -120,9 +148,9 @@ impl NodeSet {
     }
 }
 
-/// A handle's graphs, keyed by stream and the kernels of the chain (as addresses), with the ID of
+/// A handle's graphs, a pool per stream and kernels of the chain (as addresses), with the ID of
 /// the context they were made in. One-node graphs have their own map, so a single launch looks
-/// its graph up without building a key.
+/// its pool up without building a key.
 #[derive(Default)]
 pub struct LaunchGraphs {
     inner: Mutex<Graphs>,
@@ -131,8 +159,12 @@ pub struct LaunchGraphs {
 #[derive(Default)]
 struct Graphs {
     context_id: u64,
-    single: HashMap<(usize, usize), Exec, FastHash>,
-    chains: HashMap<(usize, Vec<usize>), Exec, FastHash>,
+    single: HashMap<(usize, usize), Pool<Exec>, FastHash>,
+    chains: HashMap<(usize, Vec<usize>), Pool<Exec>, FastHash>,
+    /// Graphs the pools hold beyond each key's first.
+    pooled: usize,
+    /// Launches so far: when each pooled graph was last launched.
+    clock: u64,
 }
 
 // SAFETY: the raw driver objects are only used under the mutex, with the owning context current.
@@ -152,44 +184,88 @@ impl Graphs {
         if self.context_id != context_id {
             std::mem::take(&mut self.single).into_values().for_each(std::mem::forget);
             std::mem::take(&mut self.chains).into_values().for_each(std::mem::forget);
+            self.pooled = 0;
             self.context_id = context_id;
         }
     }
 
     /// Destroys every graph (of the current context).
     fn destroy_all(&mut self) {
-        for e in self.single.drain().map(|(_, e)| e).chain(self.chains.drain().map(|(_, e)| e)) {
+        let pools = self.single.drain().map(|(_, p)| p).chain(self.chains.drain().map(|(_, p)| p));
+        for e in pools.flat_map(|p| p.slots).map(|s| s.exec) {
             // SAFETY: objects we created, destroyed once (a launched graph is freed when it ends).
             unsafe {
                 sys::cuGraphExecDestroy(e.exec);
                 sys::cuGraphDestroy(e.graph);
             }
         }
+        self.pooled = 0;
     }
 
-    /// The executable graph of `chain` on stream `s` with its nodes set to `params`: kept from an
-    /// earlier launch and re-parameterised, or made now. None: the driver refused a step.
+    /// Destroys the pooled graph launched longest ago, in any pool (a pool keeps its last), to make
+    /// room for another (`MAX_POOLED`).
+    fn evict_one(&mut self) {
+        let pools = self.single.values_mut().chain(self.chains.values_mut());
+        let Some((_, i, pool)) = pools.filter_map(|p| p.spare().map(|(used, i)| (used, i, p))).min_by_key(|&(used, i, _)| (used, i)) else {
+            return;
+        };
+        let e = pool.evict(i);
+        // SAFETY: an object we created, destroyed once (a launched graph is freed when it ends).
+        unsafe {
+            sys::cuGraphExecDestroy(e.exec);
+            sys::cuGraphDestroy(e.graph);
+        }
+        self.pooled -= 1;
+    }
+
+    /// The pool kept under `key`, if there is one.
+    fn pool(&mut self, key: &Key) -> Option<&mut Pool<Exec>> {
+        match key {
+            Key::Single(k) => self.single.get_mut(k),
+            Key::Chain(k) => self.chains.get_mut(k),
+        }
+    }
+
+    /// The executable graph of `chain` on stream `s` with its nodes set to `params`: one of its
+    /// pool (graph_pool.rs) that holds them, one made now, or one re-parameterised. None: the
+    /// driver refused a step.
     ///
     /// # Safety
     /// As [`LaunchGraphs::launch`]; `params` are `chain`'s node parameters.
     unsafe fn exec_for(&mut self, s: usize, chain: &[&Launch], params: &[sys::CUDA_KERNEL_NODE_PARAMS]) -> Option<sys::CUgraphExec> {
-        // A chain is its kernels and its edges (functions are aligned: the low bit marks an overlap).
-        let functions = || chain.iter().map(|l| l.function as usize | l.overlaps as usize).collect::<Vec<_>>();
-        let kept = match chain {
-            [one] => self.single.get_mut(&(s, one.function as usize)),
-            _ => self.chains.get_mut(&(s, functions())),
-        };
-        if let Some(e) = kept {
-            for (((node, p), l), set) in e.nodes.iter().zip(params).zip(chain).zip(e.set.iter_mut()) {
-                if set.as_ref().is_some_and(|s| s.holds(l)) {
-                    continue;
+        self.clock += 1;
+        let now = self.clock;
+        let print = fingerprint(chain);
+        let key = Key::of(s, chain);
+        if let Some(pool) = self.pool(&key) {
+            let i = match pool.pick(now, print, |e| e.holds(chain), true) {
+                Pick::Holds(i) => return Some(pool.slots[i].exec.exec),
+                Pick::Reuse(i) => i,
+                Pick::Grow => {
+                    if self.pooled >= MAX_POOLED {
+                        self.evict_one();
+                    }
+                    // SAFETY: as below; another graph of this key, instantiated with these parameters.
+                    let made = unsafe { Exec::new(params, chain) };
+                    let pool = self.pool(&key).expect("a pool keeps its last graph");
+                    match made {
+                        Some(e) => {
+                            let exec = e.exec;
+                            pool.push(e, print, now);
+                            self.pooled += 1;
+                            return Some(exec);
+                        }
+                        // Not made (the driver declined): set a kept one instead.
+                        None => match pool.pick(now, None, |_| false, false) {
+                            Pick::Reuse(i) => i,
+                            _ => unreachable!("a pick without a fingerprint reuses a kept graph"),
+                        },
+                    }
                 }
-                *set = None;
-                // SAFETY: a live graph of this context; the driver copies the parameters.
-                unsafe { ok(sys::cuGraphExecKernelNodeSetParams_v2(e.exec, *node, p)) }.map_err(declined).ok()?;
-                *set = Some(NodeSet::of(l));
-            }
-            return Some(e.exec);
+            };
+            let pool = self.pool(&key).expect("picked above");
+            // SAFETY: a live graph of this context, set to this chain's parameters.
+            return unsafe { set_nodes(pool, i, chain, params, print) };
         }
         if self.single.len() + self.chains.len() >= MAX_GRAPHS {
             // A program that sets ever new streams on one handle would otherwise grow this
@@ -199,17 +275,69 @@ impl Graphs {
         // SAFETY: as above; the graph is instantiated with these parameters.
         let e = unsafe { Exec::new(params, chain) }?;
         let exec = e.exec;
-        match chain {
-            [one] => self.single.insert((s, one.function as usize), e),
-            _ => self.chains.insert((s, functions()), e),
+        let pool = Pool::new(e, print, now);
+        match key {
+            Key::Single(k) => self.single.insert(k, pool),
+            Key::Chain(k) => self.chains.insert(k, pool),
         };
         Some(exec)
     }
 }
 
-/// The most graphs a handle keeps (each a few kilobytes of driver memory); past it they are all
-/// destroyed and made again as launches need them.
+/// What a pool is kept under: the stream and the kernel of a single launch, or the stream and a
+/// chain's kernels and edges (functions are aligned: the low bit marks an overlap).
+enum Key {
+    Single((usize, usize)),
+    Chain((usize, Vec<usize>)),
+}
+
+impl Key {
+    fn of(s: usize, chain: &[&Launch]) -> Key {
+        match chain {
+            [one] => Key::Single((s, one.function as usize)),
+            _ => Key::Chain((s, chain.iter().map(|l| l.function as usize | l.overlaps as usize).collect())),
+        }
+    }
+}
+
+/// Sets the nodes of `pool`'s graph `i` that do not hold their launch of `chain` (with `params`)
+/// and records what the graph then holds. None: the driver refused a set.
+///
+/// # Safety
+/// As [`LaunchGraphs::launch`]; the pool's graphs are live graphs of the current context.
+unsafe fn set_nodes(
+    pool: &mut Pool<Exec>,
+    i: usize,
+    chain: &[&Launch],
+    params: &[sys::CUDA_KERNEL_NODE_PARAMS],
+    print: Option<u64>,
+) -> Option<sys::CUgraphExec> {
+    pool.mark(i, None);
+    let e = &mut pool.slots[i].exec;
+    for (((node, p), l), set) in e.nodes.iter().zip(params).zip(chain).zip(e.set.iter_mut()) {
+        if set.as_ref().is_some_and(|s| s.holds(l)) {
+            continue;
+        }
+        *set = None;
+        // SAFETY: a live graph of this context; the driver copies the parameters.
+        unsafe { ok(sys::cuGraphExecKernelNodeSetParams_v2(e.exec, *node, p)) }.map_err(declined).ok()?;
+        *set = Some(NodeSet::of(l));
+    }
+    let exec = e.exec;
+    pool.mark(i, print);
+    Some(exec)
+}
+
+/// The most keys a handle keeps graphs for (each graph a few kilobytes of driver memory); past it
+/// they are all destroyed and made again as launches need them.
 const MAX_GRAPHS: usize = 256;
+
+/// The most graphs the pools of a handle hold beyond each key's first (graph_pool.rs); at it a new
+/// one takes the place of the graph launched longest ago. (A cap without eviction filled up with a
+/// bench run's first kernels, and later ones set their one graph on every call; trimming every
+/// pool at the cap made the next launches of the kernels in use instantiate theirs again, in a
+/// bench's timed calls: session 43.)
+const MAX_POOLED: usize = 512;
 
 impl LaunchGraphs {
     /// Launches `chain` (one or more launches, in order) on `stream` as one graph. `None`: the
@@ -590,6 +718,37 @@ mod tests {
         assert!(!set.holds(&launch(1)), "words unknown");
         let big: Vec<u64> = (0..INLINE_WORDS as u64 + 5).collect();
         assert!(NodeSet::of(&Launch { words: &big, ..launch(1) }).holds(&Launch { words: &big, ..launch(1) }), "a block on the heap");
+    }
+
+    /// A chain's fingerprint changes with any kernel, grid, block, shared memory, overlap or
+    /// parameter word, and is None where a launch's words are unknown; a kept graph holds a chain
+    /// only where every node holds its launch (graph_pool.rs takes a graph by both).
+    #[test]
+    fn a_fingerprint_narrows_and_holds_decides() {
+        // Kernels at aligned addresses, as functions are (the low bit marks an overlap).
+        let words = [1u64, 2, 3];
+        let base = Launch { words: &words, ..launch(8) };
+        let print = |l: &Launch| fingerprint(&[l]).expect("words known");
+        let p = print(&base);
+        assert_eq!(p, print(&Launch { words: &[1, 2, 3], ..launch(8) }), "equal launches, equal prints");
+        for other in [
+            Launch { words: &[1, 2, 4], ..launch(8) },
+            Launch { words: &words, ..launch(16) },
+            Launch { words: &words, grid: (3, 2, 2), ..launch(8) },
+            Launch { words: &words, block: 128, ..launch(8) },
+            Launch { words: &words, shared: 16, ..launch(8) },
+            Launch { words: &words, overlaps: true, ..launch(8) },
+        ] {
+            assert_ne!(print(&other), p);
+        }
+        assert_eq!(fingerprint(&[&launch(8)]), None, "words unknown");
+        assert_ne!(fingerprint(&[&base, &base]), Some(p), "a chain of two is not its first launch");
+        let kept = Exec { graph: std::ptr::null_mut(), exec: std::ptr::null_mut(), nodes: Vec::new(), set: vec![Some(NodeSet::of(&base)), None] };
+        assert!(!kept.holds(&[&base, &base]), "a node set to nothing holds nothing");
+        assert!(!kept.holds(&[&base]), "another length");
+        let kept = Exec { set: vec![Some(NodeSet::of(&base))], ..kept };
+        assert!(kept.holds(&[&base]));
+        assert!(!kept.holds(&[&Launch { words: &[1, 2, 4], ..launch(8) }]));
     }
 
     /// A block larger than the inline words is kept whole on the heap.

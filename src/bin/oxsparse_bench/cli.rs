@@ -27,7 +27,8 @@ the stencil of --spmv-stencil):
 Measuring:
   --ops NAME,...           only these operations (SparseToDense, SpMM, SpMV, Gather, SpVV)
   --runs N                 timed calls per case, median reported (default 20)
-  --warmup N               untimed calls before them (default 3)
+  --warmup N               untimed calls before them (default 3; at least two of every copy
+                           of the operands the calls rotate among, unless N is 0)
   --passes N               measure every variant of a case N times in turn (all of them, then all
                            again), the median taken over all N x runs calls: a pause of the
                            machine then falls on one pass of every library, not on one library's

@@ -169,7 +169,7 @@ fn run(opts: Options) -> i32 {
     let mut failures = bench.failures + bench.rows.iter().filter(|r| r.failed()).count();
     if opts.passes > 1 {
         bench.notes.push(format!(
-            "each case was measured in {} passes over all its variants, {} runs each after {} warm-up; medians over all {} runs",
+            "each case was measured in {} passes over all its variants, {} runs each after {} warm-up calls (at least two of every copy); medians over all {} runs",
             opts.passes,
             opts.runs,
             opts.warmup,

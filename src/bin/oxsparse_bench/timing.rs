@@ -3,6 +3,11 @@
 //! time each call takes to return (its enqueueing work, which delays the GPU on an idle stream) is
 //! reported beside it.
 //!
+//! The warm-up calls every copy of the operands at least twice ([`warmup_calls`]), so that what a
+//! library does once per argument set (oxsparse's graph per argument set that comes back,
+//! src/kernels/graph_pool.rs; whatever cuSPARSE keeps) stays out of the timed calls, as a loop
+//! over the same argument sets would have it after its first rounds.
+//!
 //! Calls rotate among several copies of the operands (see [`copies_for`]) so that a call finds
 //! its inputs in L2 only as often as a real workload would, not because the previous timed call
 //! just touched them.
@@ -103,8 +108,18 @@ impl Samples {
     }
 }
 
-/// Runs `call(copy)` `warmup` times, then `runs` timed times, rotating over `copies` copies.
-/// `call` enqueues one operation on the legacy default stream.
+/// The untimed calls before the timed ones: `warmup`, and at least two rounds over the copies
+/// (none when `warmup` is 0, as profiling runs ask).
+pub fn warmup_calls(warmup: usize, copies: usize) -> usize {
+    if warmup == 0 {
+        0
+    } else {
+        warmup.max(2 * copies)
+    }
+}
+
+/// Runs `call(copy)` [`warmup_calls`] times, then `runs` timed times, rotating over `copies`
+/// copies. `call` enqueues one operation on the legacy default stream.
 pub fn measure(warmup: usize, runs: usize, copies: usize, call: impl FnMut(usize) -> Result<()>) -> Result<Timing> {
     let mut sample = Samples::default();
     measure_into(warmup, runs, copies, &mut sample, call)?;
@@ -117,7 +132,7 @@ pub fn measure_into(warmup: usize, runs: usize, copies: usize, sample: &mut Samp
     let ev = Events::new()?;
     let null: sys::CUstream = std::ptr::null_mut();
     let mut next = 0;
-    for _ in 0..warmup {
+    for _ in 0..warmup_calls(warmup, copies) {
         call(next)?;
         next = (next + 1) % copies;
     }
@@ -158,6 +173,14 @@ pub fn time_once(call: impl FnOnce() -> Result<()>) -> Result<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_warmup_calls_every_copy_twice() {
+        assert_eq!(warmup_calls(3, 1), 3);
+        assert_eq!(warmup_calls(3, 16), 32);
+        assert_eq!(warmup_calls(40, 16), 40);
+        assert_eq!(warmup_calls(0, 16), 0, "profiling runs ask for none");
+    }
 
     #[test]
     fn median_of_odd_and_even_samples() {

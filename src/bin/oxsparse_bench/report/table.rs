@@ -10,7 +10,7 @@ impl Report {
         let _ = writeln!(s, "oxsparse-bench on {}", self.device);
         let _ = writeln!(
             s,
-            "oxsparse {} (math mode {}{}) vs cuSPARSE {}; median of {} runs after {} warm-up; speedup = best cuSPARSE time / oxsparse time",
+            "oxsparse {} (math mode {}{}) vs cuSPARSE {}; median of {} runs after {} warm-up calls (at least two of every copy of the operands); speedup = best cuSPARSE time / oxsparse time",
             env!("CARGO_PKG_VERSION"),
             self.math_mode,
             if self.reorder == "none" { String::new() } else { format!(", reorder {}", self.reorder) },
