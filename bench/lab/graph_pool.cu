@@ -18,41 +18,13 @@
 #include <cstdlib>
 #include <functional>
 #include <vector>
+#include "lab_timed.cuh"
 
 #define CK(x) do { CUresult r_ = (x); if (r_ != CUDA_SUCCESS) { std::printf("%s failed: %d (line %d)\n", #x, (int)r_, __LINE__); std::exit(1); } } while (0)
 #define RT(x) do { cudaError_t r_ = (x); if (r_ != cudaSuccess) { std::printf("%s failed: %s\n", #x, cudaGetErrorString(r_)); std::exit(1); } } while (0)
 
 struct Block { unsigned long long w[24]; };  // 192 bytes, as our SpMM parameter block
 __global__ void empty_kernel(Block) {}
-
-static double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
-// Host us and event us of `call`, median of `runs` after warm-up, each call waited for.
-static void timed(const char *what, int runs, const std::function<void()> &call) {
-    cudaEvent_t a, b;
-    RT(cudaEventCreate(&a));
-    RT(cudaEventCreate(&b));
-    for (int i = 0; i < 40; i++) call();
-    RT(cudaDeviceSynchronize());
-    std::vector<double> host, ev;
-    for (int i = 0; i < runs; i++) {
-        RT(cudaEventRecord(a, 0));
-        auto t0 = std::chrono::steady_clock::now();
-        call();
-        host.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
-        RT(cudaEventRecord(b, 0));
-        RT(cudaEventSynchronize(b));
-        float ms;
-        RT(cudaEventElapsedTime(&ms, a, b));
-        ev.push_back(ms * 1e3);
-    }
-    std::printf("%-60s host %6.2f us   event %6.2f us\n", what, median(host), median(ev));
-    RT(cudaEventDestroy(a));
-    RT(cudaEventDestroy(b));
-}
 
 struct Chain {
     CUgraph g;
@@ -97,14 +69,14 @@ static void round_of(CUfunction f, int blocks, int nodes, int copies) {
     // One graph, every node set to the call's block (what the library does now).
     Chain one = make_chain(kp, nodes);
     std::snprintf(what, sizeof what, "[%4d blocks, %d node(s)] one graph, launch only", blocks, nodes);
-    timed(what, 600, [&] { CK(cuGraphLaunch(one.e, 0)); });
+    timed(what, 600, [&] { CK(cuGraphLaunch(one.e, 0)); }, 40);
     std::snprintf(what, sizeof what, "[%4d blocks, %d node(s)] one graph, set 1 of %d + launch", blocks, nodes, copies);
     timed(what, 600, [&] {
         auto k = kpi(next);
         next = (next + 1) % copies;
         for (auto n : one.n) CK(cuGraphExecKernelNodeSetParams(one.e, n, &k));
         CK(cuGraphLaunch(one.e, 0));
-    });
+    }, 40);
 
     // A pool: one graph per block, each set once; the calls launch the one that matches.
     std::vector<Chain> pool;
@@ -118,11 +90,11 @@ static void round_of(CUfunction f, int blocks, int nodes, int copies) {
     timed(what, 600, [&] {
         CK(cuGraphLaunch(pool[next].e, 0));
         next = (next + 1) % copies;
-    });
+    }, 40);
     std::printf("%-60s host %6.2f us (median of %d)\n", "   creating + instantiating one graph of the pool", median(inst), copies);
     // The first launch of a fresh graph (its upload), then later ones.
     Chain fresh = make_chain(kpi(0), nodes);
-    timed("   a fresh graph's first launch (then its later ones)", 1, [&] { CK(cuGraphLaunch(fresh.e, 0)); });
+    timed("   a fresh graph's first launch (then its later ones)", 1, [&] { CK(cuGraphLaunch(fresh.e, 0)); }, 40);
     drop(fresh);
     {
         Chain f2 = make_chain(kpi(0), nodes);

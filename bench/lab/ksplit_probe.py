@@ -21,9 +21,9 @@ import numpy as np
 import cupy as cp
 import scipy.io
 import scipy.sparse
-from probe_common import kernel_us, on_gpu, random_values
+from probe_common import GATHER_SOURCE, kernel_us, on_gpu, random_values
 
-SRC = r'''
+SRC = GATHER_SOURCE + r'''
 // V float4 vectors a lane: N = 128 * V.
 template <int V>
 __device__ void ksplit(const int* __restrict__ ranges, const int* __restrict__ col, const float* __restrict__ val,
@@ -76,61 +76,8 @@ extern "C" __global__ void ksplit_sum(const float4* __restrict__ partials, float
     C[i] = s;
 }
 
-// Baseline: a warp per row, lanes across N, B rows gathered from global memory.
-template <int V>
-__device__ void gather(const int* __restrict__ off, const int* __restrict__ col, const float* __restrict__ val,
-                       const float* __restrict__ B, float* __restrict__ C, int m) {
-    constexpr int N4 = 32 * V;
-    const int lane = threadIdx.x & 31;
-    const int row = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-    if (row >= m) return;
-    const int lo = off[row], hi = off[row + 1];
-    float4 acc[V];
-#pragma unroll
-    for (int u = 0; u < V; ++u) acc[u] = make_float4(0.f, 0.f, 0.f, 0.f);
-    const float4* b4 = reinterpret_cast<const float4*>(B);
-    for (int q = lo; q < hi; q += 32) {
-        const int n = min(32, hi - q);
-        const int cc = lane < n ? __ldg(col + q + lane) : 0;
-        const float vv = lane < n ? __ldg(val + q + lane) : 0.f;
-        int t = 0;
-        for (; t + 4 <= n; t += 4) {
-            float4 x[4][V];
-            float v[4];
-#pragma unroll
-            for (int s = 0; s < 4; ++s) {
-                const int c = __shfl_sync(0xffffffffu, cc, t + s);
-                v[s] = __shfl_sync(0xffffffffu, vv, t + s);
-#pragma unroll
-                for (int u = 0; u < V; ++u) x[s][u] = __ldg(b4 + (long long)c * N4 + u * 32 + lane);
-            }
-#pragma unroll
-            for (int s = 0; s < 4; ++s)
-#pragma unroll
-                for (int u = 0; u < V; ++u) {
-                    acc[u].x += v[s] * x[s][u].x; acc[u].y += v[s] * x[s][u].y;
-                    acc[u].z += v[s] * x[s][u].z; acc[u].w += v[s] * x[s][u].w;
-                }
-        }
-        for (; t < n; ++t) {
-            const int c = __shfl_sync(0xffffffffu, cc, t);
-            const float v = __shfl_sync(0xffffffffu, vv, t);
-#pragma unroll
-            for (int u = 0; u < V; ++u) {
-                const float4 x = __ldg(b4 + (long long)c * N4 + u * 32 + lane);
-                acc[u].x += v * x.x; acc[u].y += v * x.y; acc[u].z += v * x.z; acc[u].w += v * x.w;
-            }
-        }
-    }
-    float4* out = reinterpret_cast<float4*>(C) + (long long)row * N4;
-#pragma unroll
-    for (int u = 0; u < V; ++u) out[u * 32 + lane] = acc[u];
-}
-
 extern "C" __global__ void __launch_bounds__(1024) ksplit_1(const int* r, const int* c, const float* v, const float* B, float* pa, int m, int k, int P, int R, int rpc) { ksplit<1>(r, c, v, B, pa, m, k, P, R, rpc); }
 extern "C" __global__ void __launch_bounds__(1024) ksplit_2(const int* r, const int* c, const float* v, const float* B, float* pa, int m, int k, int P, int R, int rpc) { ksplit<2>(r, c, v, B, pa, m, k, P, R, rpc); }
-extern "C" __global__ void gather_1(const int* o, const int* c, const float* v, const float* B, float* C, int m) { gather<1>(o, c, v, B, C, m); }
-extern "C" __global__ void gather_2(const int* o, const int* c, const float* v, const float* B, float* C, int m) { gather<2>(o, c, v, B, C, m); }
 '''
 mod = cp.RawModule(code=SRC, options=('-std=c++17',))
 SMEM_MAX = 227 * 1024

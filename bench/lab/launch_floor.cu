@@ -19,6 +19,7 @@
 #include <string>
 #include <random>
 #include <vector>
+#include "lab_timed.cuh"
 
 #define CK(x) do { CUresult r_ = (x); if (r_ != CUDA_SUCCESS) { std::printf("%s failed: %d (line %d)\n", #x, (int)r_, __LINE__); std::exit(1); } } while (0)
 #define RT(x) do { cudaError_t r_ = (x); if (r_ != cudaSuccess) { std::printf("%s failed: %s\n", #x, cudaGetErrorString(r_)); std::exit(1); } } while (0)
@@ -32,34 +33,6 @@ __global__ void touch_kernel(Block b) {
     if (threadIdx.x == 0 && blockIdx.x == 0 && b.w[0]) *(int *)b.w[0] = 1;
 }
 
-static double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
-// Host us and event us of `call`, median of `runs` after warm-up, each call waited for.
-static void timed(const char *what, int runs, const std::function<void()> &call) {
-    cudaEvent_t a, b;
-    RT(cudaEventCreate(&a));
-    RT(cudaEventCreate(&b));
-    for (int i = 0; i < 20; i++) call();
-    RT(cudaDeviceSynchronize());
-    std::vector<double> host, ev;
-    for (int i = 0; i < runs; i++) {
-        RT(cudaEventRecord(a, 0));
-        auto t0 = std::chrono::steady_clock::now();
-        call();
-        host.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
-        RT(cudaEventRecord(b, 0));
-        RT(cudaEventSynchronize(b));
-        float ms;
-        RT(cudaEventElapsedTime(&ms, a, b));
-        ev.push_back(ms * 1e3);
-    }
-    std::printf("%-52s host %6.2f us   event %6.2f us (min %6.2f)\n", what, median(host), median(ev), *std::min_element(ev.begin(), ev.end()));
-    RT(cudaEventDestroy(a));
-    RT(cudaEventDestroy(b));
-}
 
 // Host us of one launch on `stream`, median of 400, each waited for (the wait not counted).
 static void launch_host(const char *what, CUstream stream, const std::function<void()> &call) {

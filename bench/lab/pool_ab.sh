@@ -11,17 +11,9 @@ dir=${LAB_DIR:-.device-lab/s43}
 args=(--ops SpMM --spmm-precisions ${LAB_PRECISIONS:-fp32} --rmat-set none --matrices "$dir"/m/*.mtx.gz --runs ${LAB_RUNS:-10} --passes ${LAB_PASSES:-2})
 # A first process on a fresh machine runs slow: one untimed.
 "$dir/${1%%:*}" --ops SpMM --spmm-precisions fp32 --rmat-set none --matrices "$dir"/m/cora.mtx.gz --runs 3 >/dev/null 2>&1
-i=0
-for round in $(seq ${LAB_ROUNDS:-1}); do
-    for spec in "$@"; do
-        i=$((i + 1))
-        b=${spec%%:*}
-        setting=OXSPARSE_LAB=1
-        [ "$spec" = "$b" ] || setting="${spec#*:}"
-        echo "=== $i: round $round $b $setting"
-        env $setting "$dir/$b" "${args[@]}" --json "$out/env$(printf %02d $i).json" 2>/dev/null | grep -E '^SpMM \['
-    done
-done
+rounds=${LAB_ROUNDS:-1}
+source bench/lab/bench_specs.sh
+run_specs "$@"
 python3 bench/lab/spmm_env_table.py "$out"/env*.json > "$out/table.txt"
 grep -E "geomean|host" "$out/table.txt"
 rm -f "$out"/env*.json

@@ -35,7 +35,7 @@ import numpy as np
 import scipy.io
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from probe_common import kernel_us  # noqa: E402
+from probe_common import GATHER_SOURCE, kernel_us  # noqa: E402
 
 SMS = 132
 SMEM_MAX = 227 * 1024
@@ -136,58 +136,6 @@ STREAM(384)
 STREAM(512)
 STREAM(768)
 
-// Baseline: a warp per row, lanes across N (float4 each, V of them), B rows gathered from global memory.
-template <int V>
-__device__ void gather(const int* __restrict__ off, const int* __restrict__ col, const float* __restrict__ val,
-                       const float* __restrict__ B, float* __restrict__ C, int m) {
-    constexpr int N4 = 32 * V;
-    const int lane = threadIdx.x & 31;
-    const int row = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-    if (row >= m) return;
-    const int lo = off[row], hi = off[row + 1];
-    float4 acc[V];
-#pragma unroll
-    for (int u = 0; u < V; ++u) acc[u] = make_float4(0.f, 0.f, 0.f, 0.f);
-    const float4* b4 = reinterpret_cast<const float4*>(B);
-    for (int q = lo; q < hi; q += 32) {
-        const int cnt = min(32, hi - q);
-        const int cc = lane < cnt ? __ldg(col + q + lane) : 0;
-        const float vv = lane < cnt ? __ldg(val + q + lane) : 0.f;
-        int t = 0;
-        for (; t + 4 <= cnt; t += 4) {
-            float4 x[4][V];
-            float v[4];
-#pragma unroll
-            for (int s = 0; s < 4; ++s) {
-                const int c = __shfl_sync(0xffffffffu, cc, t + s);
-                v[s] = __shfl_sync(0xffffffffu, vv, t + s);
-#pragma unroll
-                for (int u = 0; u < V; ++u) x[s][u] = __ldg(b4 + (long long)c * N4 + u * 32 + lane);
-            }
-#pragma unroll
-            for (int s = 0; s < 4; ++s)
-#pragma unroll
-                for (int u = 0; u < V; ++u) {
-                    acc[u].x += v[s] * x[s][u].x; acc[u].y += v[s] * x[s][u].y;
-                    acc[u].z += v[s] * x[s][u].z; acc[u].w += v[s] * x[s][u].w;
-                }
-        }
-        for (; t < cnt; ++t) {
-            const int c = __shfl_sync(0xffffffffu, cc, t);
-            const float v = __shfl_sync(0xffffffffu, vv, t);
-#pragma unroll
-            for (int u = 0; u < V; ++u) {
-                const float4 x = __ldg(b4 + (long long)c * N4 + u * 32 + lane);
-                acc[u].x += v * x.x; acc[u].y += v * x.y; acc[u].z += v * x.z; acc[u].w += v * x.w;
-            }
-        }
-    }
-    float4* out = reinterpret_cast<float4*>(C) + (long long)row * N4;
-#pragma unroll
-    for (int u = 0; u < V; ++u) out[u * 32 + lane] = acc[u];
-}
-extern "C" __global__ void gather_1(const int* o, const int* c, const float* v, const float* B, float* C, int m) { gather<1>(o, c, v, B, C, m); }
-extern "C" __global__ void gather_2(const int* o, const int* c, const float* v, const float* B, float* C, int m) { gather<2>(o, c, v, B, C, m); }
 """
 
 TILE_ROWS = (256, 384, 512, 768)
@@ -301,7 +249,7 @@ def run(module, path, n):
 
 
 if __name__ == "__main__":
-    module = cp.RawModule(code=SOURCE, options=("-std=c++17",))
+    module = cp.RawModule(code=SOURCE + GATHER_SOURCE, options=("-std=c++17",))
     ns = [int(x) for x in sys.argv[1].split(",")]
     for p in sys.argv[2:]:
         for n in ns:

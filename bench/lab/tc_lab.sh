@@ -16,17 +16,9 @@ files=()
 for m in $mats; do files+=("$dir/m/$m.mtx.gz"); done
 args=(--ops SpMM --spmm-precisions ${LAB_PRECISIONS:-fp32,fp16} --rmat-set none --math-mode tf32 --matrices "${files[@]}" --runs ${LAB_RUNS:-10} --passes ${LAB_PASSES:-1})
 [ $# -gt 0 ] || set -- bench-base "bench-base:OXSPARSE_SPMM_KERNEL=tensor_cores"
-i=0
-for round in $(seq ${LAB_ROUNDS:-1}); do
-    for spec in "$@"; do
-        i=$((i + 1))
-        b=${spec%%:*}
-        setting=OXSPARSE_LAB=1
-        [ "$spec" = "$b" ] || setting="${spec#*:}"
-        echo "=== $i: round $round $b $setting"
-        env $setting "$dir/$b" "${args[@]}" --json "$out/env$(printf %02d $i).json" 2>/dev/null | grep -E '^SpMM \['
-    done
-done
+rounds=${LAB_ROUNDS:-1}
+source bench/lab/bench_specs.sh
+run_specs "$@"
 python3 bench/lab/spmm_env_table.py "$out"/env*.json > "$out/table.txt"
 grep -E "geomean|host" "$out/table.txt"
 NCU=$(command -v ncu || ls /usr/local/cuda*/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)

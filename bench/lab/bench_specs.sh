@@ -1,0 +1,17 @@
+# Sourced by the labs that run oxsparse-bench once per argument `BENCH[:SETTINGS]` (tc_lab.sh,
+# pool_ab.sh): `run_specs SPEC...` runs the binary BENCH of folder $dir with the space-separated
+# environment SETTINGS (none: OXSPARSE_LAB=1) and the bench arguments in the array `args`, every
+# spec in turn, $rounds times, each process writing $out/envNN.json and printing its summary lines.
+run_specs() {
+    local i=0 round spec b setting
+    for round in $(seq "$rounds"); do
+        for spec in "$@"; do
+            i=$((i + 1))
+            b=${spec%%:*}
+            setting=OXSPARSE_LAB=1
+            [ "$spec" = "$b" ] || setting="${spec#*:}"
+            echo "=== $i: round $round $b $setting"
+            env $setting "$dir/$b" "${args[@]}" --json "$out/env$(printf %02d $i).json" 2>/dev/null | grep -E '^SpMM \['
+        done
+    done
+}
