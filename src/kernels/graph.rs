@@ -238,8 +238,7 @@ impl Graphs {
         let print = fingerprint(chain);
         let key = Key::of(s, chain);
         if let Some(pool) = self.pool(&key) {
-            let may_grow = !UNPOOLED.with(|u| u.get());
-            let i = match pool.pick(now, print, |e| e.holds(chain), may_grow) {
+            let i = match pool.pick(now, print, |e| e.holds(chain), true) {
                 Pick::Holds(i) => return Some(pool.slots[i].exec.exec),
                 Pick::Reuse(i) => i,
                 Pick::Grow => {
@@ -524,24 +523,6 @@ struct Batch {
 
 thread_local! {
     static BATCH: RefCell<Option<Batch>> = const { RefCell::new(None) };
-    /// Set by [`unpooled`]: launches on this thread add no graph to a pool.
-    static UNPOOLED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Runs `f` with its launches on this thread adding no graph to a pool (graph_pool.rs): they take
-/// a graph that holds their arguments, or set one. For preprocess, whose arguments come back only
-/// where a program preprocesses the same operands again (the bench's variants of one matrix did,
-/// and paid an instantiation at their second sight: 1.10-1.22x session 41's preprocess time,
-/// session 43).
-pub fn unpooled<T>(f: impl FnOnce() -> T) -> T {
-    struct Restore(bool);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            UNPOOLED.with(|u| u.set(self.0));
-        }
-    }
-    let _restore = Restore(UNPOOLED.with(|u| u.replace(true)));
-    f()
 }
 
 /// Closes this thread's batch when dropped, so that a panic inside one (caught at the C boundary)
@@ -768,21 +749,6 @@ mod tests {
         let kept = Exec { set: vec![Some(NodeSet::of(&base))], ..kept };
         assert!(kept.holds(&[&base]));
         assert!(!kept.holds(&[&Launch { words: &[1, 2, 4], ..launch(8) }]));
-    }
-
-    /// `unpooled` holds for what it runs, nested or not, and is lifted after it, panic or not.
-    #[test]
-    fn unpooled_scopes_nest_and_end() {
-        let on = || UNPOOLED.with(|u| u.get());
-        assert!(!on());
-        unpooled(|| {
-            assert!(on());
-            unpooled(|| assert!(on()));
-            assert!(on(), "the inner scope leaves the outer one on");
-        });
-        assert!(!on());
-        assert!(std::panic::catch_unwind(|| unpooled(|| panic!("inside"))).is_err());
-        assert!(!on(), "lifted by the unwind");
     }
 
     /// A block larger than the inline words is kept whole on the heap.

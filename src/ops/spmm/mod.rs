@@ -177,12 +177,7 @@ pub fn buffer_size(_h: &Handle, call: &Call) -> Result<usize> {
 }
 
 /// `oxsparseSpMM_preprocess`: builds the views and the schedule or tile row table into `buffer`.
-/// Its launches add no graph to the launch pools (`kernels::graph::unpooled`).
 pub fn preprocess(h: &Handle, call: &Call, buffer: u64) -> Result<Option<ActiveBuffer>> {
-    kernels::graph::unpooled(|| preprocess_unpooled(h, call, buffer))
-}
-
-fn preprocess_unpooled(h: &Handle, call: &Call, buffer: u64) -> Result<Option<ActiveBuffer>> {
     plan::phase("");
     let p = make_plan(call)?;
     report(&p, "preprocess");

@@ -117,13 +117,8 @@ pub fn buffer_size(h: &Handle, call: &Call) -> Result<usize> {
 }
 
 /// `oxsparseSpMV_preprocess`: measures the row lengths and keeps the vector kernel's row lists,
-/// or the tile kernel's row table, in `buffer`. Its launches add no graph to the launch pools
-/// (`kernels::graph::unpooled`).
+/// or the tile kernel's row table, in `buffer`.
 pub fn preprocess(h: &Handle, call: &Call, buffer: u64) -> Result<Option<ActiveBuffer>> {
-    crate::kernels::graph::unpooled(|| preprocess_unpooled(h, call, buffer))
-}
-
-fn preprocess_unpooled(h: &Handle, call: &Call, buffer: u64) -> Result<Option<ActiveBuffer>> {
     let p = make_plan(h, call)?;
     report(&p, "preprocess");
     let Kernel::Tiles { .. } = p.kernel else { return Ok(None) };
