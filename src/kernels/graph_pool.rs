@@ -7,9 +7,9 @@
 //!
 //! | nodes | one graph, set each call | 16 graphs in turn |
 //! |---|---|---|
-//! | 1 | 4.8-6.3 us | 4.0-5.1 us |
-//! | 2 | 6.9-8.8 us | 5.4-6.1 us |
-//! | 3 | 9.1-9.4 us | 6.5-6.7 us |
+//! | 1 | 4.1-6.3 us | 3.6-5.1 us |
+//! | 2 | 5.8-8.8 us | 4.5-6.1 us |
+//! | 3 | 7.6-9.4 us | 5.4-6.7 us |
 //!
 //! A call site that cycles among a few argument sets paid the set on every call: a GNN's layers
 //! over one A, a solver's handful of vectors, the bench's rotation over copies of the operands.
@@ -23,8 +23,8 @@
 //! A call whose arguments never repeat (preprocess, ever-new buffers) thus never instantiates
 //! more than a key's first graph. A handle's pools together hold a bounded number of graphs
 //! (graph.rs `MAX_POOLED`); at the bound a new one takes the place of the graph launched longest
-//! ago in any pool (a key keeps at least one), so that the kernels in use now keep theirs. `OXSPARSE_LAUNCH_POOL=1` keeps one graph per key (for
-//! comparisons).
+//! ago in any pool (a key keeps at least one), so that the kernels in use now keep theirs.
+//! `OXSPARSE_LAUNCH_POOL=1` keeps one graph per key (for comparisons).
 //!
 //! The pool is bookkeeping only (generic over what it keeps), so that its choices are tested on
 //! the host; `graph.rs` makes, sets and launches the graphs.
