@@ -21,12 +21,20 @@ if [ ${#need_apt[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
 
+# The build and tests need about 3 GB (nvcc ~0.3 GB, target/ ~2.3 GB). Say so before a full disk
+# turns into an installer's or linker's error (a CI run failed so, "No space left on device").
+free_mb=$(df -Pm . | awk 'NR == 2 {print $4}')
+if [ -n "$free_mb" ] && [ "$free_mb" -lt 3072 ]; then
+    echo "setup: WARNING: only $free_mb MB free on $(df -P . | awk 'NR == 2 {print $6}'); the build and tests need about 3 GB"
+fi
+
 nvcc_path="$PWD/$VENV/lib/python3*/site-packages/nvidia/cu13/bin/nvcc"
 cccl_probe="$PWD/$VENV/lib/python3*/site-packages/nvidia/cu13/include/cccl/nv/target"
 if ! ls $nvcc_path $cccl_probe >/dev/null 2>&1; then
     echo "setup: installing nvcc 13.0 from PyPI into $VENV"
     python3 -m venv "$VENV"
-    "$VENV/bin/pip" install -q --disable-pip-version-check "${PINS[@]}"
+    # No cache: the wheels would be kept twice on disk (~0.3 GB) for an install made once.
+    "$VENV/bin/pip" install -q --disable-pip-version-check --no-cache-dir "${PINS[@]}"
 fi
 nvcc_path=$(ls $nvcc_path)
 cu13=$(dirname "$(dirname "$nvcc_path")")
