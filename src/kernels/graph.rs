@@ -256,10 +256,7 @@ impl Graphs {
                             return Some(exec);
                         }
                         // Not made (the driver declined): set a kept one instead.
-                        None => match pool.pick(now, None, |_| false, false) {
-                            Pick::Reuse(i) => i,
-                            _ => unreachable!("a pick without a fingerprint reuses a kept graph"),
-                        },
+                        None => pool.oldest(now),
                     }
                 }
             };

@@ -95,9 +95,14 @@ impl<E> Pool<E> {
                 return Pick::Grow;
             }
         }
+        Pick::Reuse(self.oldest(now))
+    }
+
+    /// The least recently launched graph, to be set to a launch at `now` (and counted as launched).
+    pub fn oldest(&mut self, now: u64) -> usize {
         let i = (0..self.slots.len()).min_by_key(|&i| self.slots[i].used).expect("a pool holds its first graph");
         self.slots[i].used = now;
-        Pick::Reuse(i)
+        i
     }
 
     /// Adds the graph made at `now` for a `Grow` pick.
