@@ -16,7 +16,8 @@
 //! and where op(B) is many times L2 (youtube_like, 583 MB at N = 128: 888 against 758 us). Hence
 //! the rule (`takes`): n a multiple of 128, rows of at most 16 entries on average (FP32 also runs
 //! at n a multiple of 64, in 8-byte vectors, when forced: at N = 64 it tied or lost but on
-//! vsp_model1). FP64 runs the
+//! vsp_model1; session 45, against today's tiles, found it gaining at N = 64 on matrices of 128K
+//! entries or more, which the rule now gives it: `narrow_n_takes`). FP64 runs the
 //! same kernel with 64 columns a vector, taken at n a multiple of 128 (two vectors a lane): at N =
 //! 128 arxiv_like 240 against the tiles' 280 us, github_musae 100 against 125, vsp_model1 73
 //! against 105. FP16 / BF16 (FP32 sums) run 8-byte vectors at 128 columns and 16-byte ones at
@@ -102,14 +103,27 @@ pub fn b_offsets_fit(k: i64, row_stride: i64, value: DataType) -> bool {
 /// Whether the measured rule gives a matrix of `m` rows and `nnz` entries times a k x n op(B) of
 /// `value` to this kernel (see the module comment), or the kernel is forced. n a multiple of
 /// N_MULTIPLE in every type: FP64 then runs two vectors a lane (the bytes a lane of FP32 at 256;
-/// its one-vector kernel spills and was not measured), and FP32 at 64 columns (8-byte vectors)
-/// tied or lost on four of five graphs (session 23; see N_MULTIPLE).
+/// its one-vector kernel spills and was not measured); FP32 also at n = 64 (`narrow_n_takes`).
 pub fn takes(m: i64, nnz: i64, k: i64, n: i64, value: DataType) -> bool {
     let b_bytes = (k.max(0) as u64).saturating_mul(n.max(0) as u64).saturating_mul(value.size_bytes());
     let b_max = if value.size_bytes() == 2 { B_BYTES_MAX_HALF } else { B_BYTES_MAX };
     let large = nnz >= MIN_NNZ || m >= MIN_ROWS;
     let few_a_row = large && nnz <= MEAN_MAX * m;
-    forced() || (n % N_MULTIPLE == 0 && (few_a_row || over_split_rows(m, nnz, n, value)) && b_bytes <= b_max && nnz <= MAX_NNZ)
+    let columns = n % N_MULTIPLE == 0 || narrow_n_takes(nnz, n, value);
+    forced() || (columns && (few_a_row || over_split_rows(m, nnz, n, value)) && b_bytes <= b_max && nnz <= MAX_NNZ)
+}
+
+/// FP32 at n = 64 (one slice of the narrow variant, 8-byte vectors) on matrices of at least
+/// MIN_NNZ entries. Session 23 had found it tying or losing against the tile kernel of then
+/// (see N_MULTIPLE); session 45 measured it again against today's tiles (H100, bench, preprocessed
+/// FP32 row-major N = 64, warp rows forced, two rounds each, us): github_musae 49.2 / 48.7 / 47.8 /
+/// 47.7 -> 37.9 / 38.0 / 37.4 / 37.7, vsp_model1 34.5 / 36.1 -> 30.2 / 30.9, ca-CondMat 24.5 / 25.7 /
+/// 23.2 / 25.0 -> 23.3 / 23.3 / 23.0 / 21.8, vsp_sctap1-2b 31.2 / 32.1 -> 29.7 / 30.6, arxiv_like
+/// 88.5 / 86.5 -> 84.6 / 84.4; pubmed (88.6K entries, taken at N = 128 for its rows) lost, 19.6 /
+/// 21.5 -> 21.7 / 21.6, hence the entries' floor. Other multiples of 64 (192, 320, ...) were not
+/// measured and keep the tiles.
+pub fn narrow_n_takes(nnz: i64, n: i64, value: DataType) -> bool {
+    value == DataType::CUDA_R_32F && n == 64 && nnz >= MIN_NNZ
 }
 
 /// Whether a plain call (no preprocess: nothing read back) runs this kernel over a table it builds
@@ -288,6 +302,8 @@ pub const LONG_ROWS_MEAN: i64 = 24;
 /// Columns the rule asks for in multiples of. Session 23 (Nsight, warm L2, FP32 N = 64, per-call
 /// us, tiles -> warp rows in 8-byte vectors): arxiv_like 82 -> 93, github_musae 39 -> 40,
 /// ca-CondMat 22 -> 22, vsp_sctap1-2b 26 -> 28, vsp_model1 37 -> 28 (its hub of 17663 entries).
+/// Since session 45 FP32 also takes it at n = 64 (`narrow_n_takes`: the tiles it was measured
+/// against have changed since).
 pub const N_MULTIPLE: i64 = 128;
 
 /// Entries at most (slots hold 48-bit entry offsets and 32-bit rows and slots; the room below
@@ -767,7 +783,10 @@ mod tests {
         assert!(!takes(1_138_499, 5_890_944, 1_138_499, 256, f32), "youtube_like: B of 1.2 GB");
         assert!(!takes(2_708, 10_556, 2_708, 256, f32), "cora: small");
         assert!(takes(169_343, 1_128_870, 169_343, 128, f64) && !takes(169_343, 1_128_870, 169_343, 64, f64), "FP64: two vectors a lane");
-        assert!(!takes(169_343, 1_128_870, 169_343, 64, f32) && !takes(169_343, 1_128_870, 169_343, 192, f32), "FP32 at 64 columns: forced only");
+        assert!(takes(169_343, 1_128_870, 169_343, 64, f32) && takes(37_700, 578_006, 37_700, 64, f32), "FP32 at 64 columns: arxiv_like, github_musae");
+        assert!(!takes(169_343, 1_128_870, 169_343, 192, f32), "FP32 at 192 columns: not measured");
+        assert!(!takes(19_717, 88_651, 19_717, 64, f32) && takes(19_717, 88_651, 19_717, 128, f32), "pubmed: N = 64 lost, under MIN_NNZ");
+        assert!(!takes(169_343, 1_128_870, 169_343, 64, f16), "16-bit: no narrow variant");
         assert!(takes(19_717, 88_651, 19_717, 128, f32) && takes(19_717, 88_651, 19_717, 256, f16), "pubmed: three waves of rows");
         assert!(!takes(10_680, 48_632, 10_680, 128, f32) && !takes(7_600, 53_411, 7_600, 256, f16), "PGPgiantcompo, film_actor: fewer rows");
         assert!(takes(1_138_499, 5_890_944, 1_138_499, 256, f16) && takes(1_138_499, 5_890_944, 1_138_499, 128, DataType::CUDA_R_16BF), "youtube_like in 16 bits");
