@@ -52,14 +52,14 @@ __device__ __forceinline__ void stage(const Stage& st, const float* B, const int
                                       int p, int unit, int e0, int e1) {
     const int rows_here = min(PANEL, k - p * PANEL);
     const float* bsrc = B + (long long)p * PANEL * n + s * 32;
-    for (int i = threadIdx.x; i < rows_here * 8; i += 256) copy16(st.b + i, bsrc + (long long)(i >> 3) * n + (i & 7) * 4);
-    for (int i = threadIdx.x; i < e1 - e0; i += 256) copy8(st.ent + i, ent + e0 + i);
+    for (int i = threadIdx.x; i < rows_here * 8; i += TB) copy16(st.b + i, bsrc + (long long)(i >> 3) * n + (i & 7) * 4);
+    for (int i = threadIdx.x; i < e1 - e0; i += TB) copy8(st.ent + i, ent + e0 + i);
     const int* urp = rp + (long long)unit * (WROWS + 1);
-    for (int i = threadIdx.x; i <= WROWS; i += 256) copy4(st.rp + i, urp + i);
+    for (int i = threadIdx.x; i <= WROWS; i += TB) copy4(st.rp + i, urp + i);
     commit();
 }
 
-extern "C" __global__ void __launch_bounds__(256) panel_spmm(
+extern "C" __global__ void __launch_bounds__(TB) panel_spmm(
     const int* __restrict__ rp, const int2* __restrict__ ent, const int* __restrict__ order,
     const float* __restrict__ B, float* __restrict__ C, int m, int k, int n, int panels, int max_unit) {
     extern __shared__ float4 smem[];
@@ -73,12 +73,13 @@ extern "C" __global__ void __launch_bounds__(256) panel_spmm(
     };
     int* bounds = reinterpret_cast<int*>(smem + 2 * stage_f4);  // panels + 1 unit starts of this window
     const int w = blockIdx.x, s = blockIdx.y;
+    constexpr int GROUPS = TB / 8;
     const int g = threadIdx.x >> 3, li = threadIdx.x & 7;
-    for (int p = threadIdx.x; p < panels; p += 256) bounds[p] = rp[(long long)(w * panels + p) * (WROWS + 1)];
+    for (int p = threadIdx.x; p < panels; p += TB) bounds[p] = rp[(long long)(w * panels + p) * (WROWS + 1)];
     if (threadIdx.x == 0) bounds[panels] = rp[(long long)(w * panels + panels - 1) * (WROWS + 1) + WROWS];
     int mine[RPT];  // this group's rows, local to the window (by length when ordered)
 #pragma unroll
-    for (int j = 0; j < RPT; ++j) mine[j] = g + 32 * j < WROWS ? order[w * WROWS + g + 32 * j] : -1;
+    for (int j = 0; j < RPT; ++j) mine[j] = g + GROUPS * j < WROWS ? order[w * WROWS + g + GROUPS * j] : -1;
     float4 acc[RPT];
 #pragma unroll
     for (int j = 0; j < RPT; ++j) acc[j] = make_float4(0.f, 0.f, 0.f, 0.f);
@@ -96,34 +97,35 @@ extern "C" __global__ void __launch_bounds__(256) panel_spmm(
         __syncthreads();
         const Stage cur = at(p & 1);
         const int e0 = bounds[p];
+        // two rows of the group at once (RPT is even), four entries of each: eight shared loads of
+        // B in flight per lane; a row's missing entries read column 0 with value 0
 #pragma unroll
-        for (int j = 0; j < RPT; ++j) {
-            const int i = mine[j];
-            if (i >= 0) {
-                int q = cur.rp[i] - e0;
-                const int e = cur.rp[i + 1] - e0;
-                float4 a = acc[j];
-                for (; q + 4 <= e; q += 4) {
-                    int2 en[4];
-                    float4 x[4];
+        for (int j = 0; j < RPT; j += 2) {
+            const int i0 = mine[j], i1 = mine[j + 1];
+            int q0 = i0 >= 0 ? cur.rp[i0] - e0 : 0, q1 = i1 >= 0 ? cur.rp[i1] - e0 : 0;
+            const int f0 = i0 >= 0 ? cur.rp[i0 + 1] - e0 : 0, f1 = i1 >= 0 ? cur.rp[i1 + 1] - e0 : 0;
+            float4 a0 = acc[j], a1 = acc[j + 1];
+            while (q0 < f0 || q1 < f1) {
+                int2 en[8];
+                float4 x[8];
 #pragma unroll
-                    for (int u = 0; u < 4; ++u) en[u] = cur.ent[q + u];
-#pragma unroll
-                    for (int u = 0; u < 4; ++u) x[u] = cur.b[en[u].x * 8 + li];
-#pragma unroll
-                    for (int u = 0; u < 4; ++u) {
-                        const float v = __int_as_float(en[u].y);
-                        a.x += v * x[u].x; a.y += v * x[u].y; a.z += v * x[u].z; a.w += v * x[u].w;
-                    }
+                for (int u = 0; u < 4; ++u) {
+                    en[u] = q0 + u < f0 ? cur.ent[q0 + u] : make_int2(0, 0);
+                    en[4 + u] = q1 + u < f1 ? cur.ent[q1 + u] : make_int2(0, 0);
                 }
-                for (; q < e; ++q) {
-                    const int2 en = cur.ent[q];
-                    const float v = __int_as_float(en.y);
-                    const float4 x = cur.b[en.x * 8 + li];
-                    a.x += v * x.x; a.y += v * x.y; a.z += v * x.z; a.w += v * x.w;
+#pragma unroll
+                for (int u = 0; u < 8; ++u) x[u] = cur.b[en[u].x * 8 + li];
+#pragma unroll
+                for (int u = 0; u < 4; ++u) {
+                    const float v0 = __int_as_float(en[u].y), v1 = __int_as_float(en[4 + u].y);
+                    a0.x += v0 * x[u].x; a0.y += v0 * x[u].y; a0.z += v0 * x[u].z; a0.w += v0 * x[u].w;
+                    a1.x += v1 * x[4 + u].x; a1.y += v1 * x[4 + u].y; a1.z += v1 * x[4 + u].z; a1.w += v1 * x[4 + u].w;
                 }
-                acc[j] = a;
+                q0 += 4;
+                q1 += 4;
             }
+            acc[j] = a0;
+            acc[j + 1] = a1;
         }
         __syncthreads();
     }
@@ -200,14 +202,14 @@ def timed(fn, reps=20, warm=3):
 
 
 def main(argv):
-    opts = {"--n": "128,256", "--r": "256,512", "--p": "256,512", "--sort": "1"}
+    opts = {"--n": "128,256", "--r": "256,512", "--p": "256,512", "--sort": "1", "--tb": "256,512"}
     paths, it = [], iter(argv)
     for a in it:
         if a in opts:
             opts[a] = next(it)
         else:
             paths.append(a)
-    ns, rs, ps, sorts = ([int(x) for x in opts[o].split(",")] for o in ("--n", "--r", "--p", "--sort"))
+    ns, rs, ps, sorts, tbs = ([int(x) for x in opts[o].split(",")] for o in ("--n", "--r", "--p", "--sort", "--tb"))
     import cupyx.scipy.sparse as sp
     COPIES = 8
     for path in paths:
@@ -230,32 +232,32 @@ def main(argv):
                 outs[i % COPIES] = a_gpu @ bs[i % COPIES]
             t_cu = timed(cusp)
             line = [f"{name[:22]:22} m {m:7d} nnz {len(r):8d} N {n:4d} | cuSPARSE (CuPy, with its conversions) {t_cu:7.1f} us |"]
-            for R in rs:
-                for P in ps:
-                    rpt = -(-R // 32)
-                    windows, panels, rp, ent, max_unit = units(m, k, r, c, v, R, P)
-                    smem = 2 * (P * 128 + max_unit * 8 + -(-(R + 1) * 4 // 16) * 16) + (panels + 1) * 4
-                    if smem > 227 * 1024:
-                        line.append(f" R{R} P{P}: {smem >> 10} KB > smem |")
-                        continue
-                    mod = cp.RawModule(code=SRC, options=("-std=c++17", f"-DRPT={rpt}", f"-DPANEL={P}", f"-DWROWS={R}"))
-                    ker = mod.get_function("panel_spmm")
-                    ker.max_dynamic_shared_size_bytes = smem
-                    d_rp, d_ent = cp.asarray(rp), cp.asarray(ent)
-                    grid = (windows, n // 32)
-                    for by_length in sorts:
-                        d_order = cp.asarray(row_order(m, r, R, by_length))
+            for R, P, tb in ((R, P, tb) for R in rs for P in ps for tb in tbs):
+                rows_per_group = -(-R // (tb // 8))
+                rpt = rows_per_group + rows_per_group % 2  # even: the kernel takes rows two at a time
+                windows, panels, rp, ent, max_unit = units(m, k, r, c, v, R, P)
+                smem = 2 * (P * 128 + max_unit * 8 + -(-(R + 1) * 4 // 16) * 16) + (panels + 1) * 4
+                if smem > 227 * 1024:
+                    line.append(f" R{R} P{P} TB{tb}: {smem >> 10} KB > smem |")
+                    continue
+                mod = cp.RawModule(code=SRC, options=("-std=c++17", f"-DRPT={rpt}", f"-DPANEL={P}", f"-DWROWS={R}", f"-DTB={tb}"))
+                ker = mod.get_function("panel_spmm")
+                ker.max_dynamic_shared_size_bytes = smem
+                d_rp, d_ent = cp.asarray(rp), cp.asarray(ent)
+                grid = (windows, n // 32)
+                for by_length in sorts:
+                    d_order = cp.asarray(row_order(m, r, R, by_length))
 
-                        def lab(i):
-                            ker(grid, (256,), (d_rp, d_ent, d_order, bs[i % COPIES], cs[i % COPIES], np.int32(m), np.int32(k), np.int32(n),
-                                               np.int32(panels), np.int32(max_unit)), shared_mem=smem)
-                        for x in cs:
-                            x.fill(cp.nan)  # poisoned: every row must be written
-                        lab(0)
-                        got = cp.asnumpy(cs[0][cp.asarray(rows)]).astype(np.float64)
-                        err = float(np.max(np.abs(got - ref) / scale)) if np.all(np.isfinite(got)) else float("inf")
-                        t = timed(lab)
-                        line.append(f" R{R} P{P}{' sorted' if by_length else ''}: {t:7.1f} us ({grid[0] * grid[1]} blocks, {smem >> 10} KB, err {err:.1e}) |")
+                    def lab(i):
+                        ker(grid, (tb,), (d_rp, d_ent, d_order, bs[i % COPIES], cs[i % COPIES], np.int32(m), np.int32(k), np.int32(n),
+                                           np.int32(panels), np.int32(max_unit)), shared_mem=smem)
+                    for x in cs:
+                        x.fill(cp.nan)  # poisoned: every row must be written
+                    lab(0)
+                    got = cp.asnumpy(cs[0][cp.asarray(rows)]).astype(np.float64)
+                    err = float(np.max(np.abs(got - ref) / scale)) if np.all(np.isfinite(got)) else float("inf")
+                    t = timed(lab)
+                    line.append(f" R{R} P{P} TB{tb}{' sorted' if by_length else ''}: {t:7.1f} us ({grid[0] * grid[1]} blocks, {smem >> 10} KB, err {err:.1e}) |")
             print(" ".join(line), flush=True)
 
 
