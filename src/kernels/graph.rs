@@ -118,6 +118,18 @@ impl Exec {
     fn holds(&self, chain: &[&Launch]) -> bool {
         self.set.len() == chain.len() && self.set.iter().zip(chain).all(|(s, l)| s.as_ref().is_some_and(|s| s.holds(l)))
     }
+
+    /// Destroys the graph and its executable form (a launched graph is freed when it ends).
+    ///
+    /// # Safety
+    /// Objects this handle made in the current context, destroyed once.
+    unsafe fn destroy(self) {
+        // SAFETY: as the caller promises.
+        unsafe {
+            sys::cuGraphExecDestroy(self.exec);
+            sys::cuGraphDestroy(self.graph);
+        }
+    }
 }
 
 /// A chain's kernels, grids, blocks, shared memory and parameter words, hashed: which of a key's
@@ -193,11 +205,8 @@ impl Graphs {
     fn destroy_all(&mut self) {
         let pools = self.single.drain().map(|(_, p)| p).chain(self.chains.drain().map(|(_, p)| p));
         for e in pools.flat_map(|p| p.slots).map(|s| s.exec) {
-            // SAFETY: objects we created, destroyed once (a launched graph is freed when it ends).
-            unsafe {
-                sys::cuGraphExecDestroy(e.exec);
-                sys::cuGraphDestroy(e.graph);
-            }
+            // SAFETY: graphs we made in this context, each taken out of its pool once.
+            unsafe { e.destroy() };
         }
         self.pooled = 0;
     }
@@ -209,12 +218,8 @@ impl Graphs {
         let Some((_, i, pool)) = pools.filter_map(|p| p.spare().map(|(used, i)| (used, i, p))).min_by_key(|&(used, i, _)| (used, i)) else {
             return;
         };
-        let e = pool.evict(i);
-        // SAFETY: an object we created, destroyed once (a launched graph is freed when it ends).
-        unsafe {
-            sys::cuGraphExecDestroy(e.exec);
-            sys::cuGraphDestroy(e.graph);
-        }
+        // SAFETY: a graph we made in this context, taken out of its pool.
+        unsafe { pool.evict(i).destroy() };
         self.pooled -= 1;
     }
 
