@@ -2,14 +2,18 @@
 # pool_ab.sh): `run_specs SPEC...` runs the binary BENCH of folder $dir with the space-separated
 # environment SETTINGS (none: OXSPARSE_LAB=1) and the bench arguments in the array `args`, every
 # spec in turn, $rounds times, each process writing $out/envNN.json and printing its summary lines.
+# `spec_setting SPEC`: the spec's environment settings (OXSPARSE_LAB=1 when it names none).
+spec_setting() {
+    if [ "$1" = "${1%%:*}" ]; then echo OXSPARSE_LAB=1; else echo "${1#*:}"; fi
+}
+
 run_specs() {
     local i=0 round spec b setting
     for round in $(seq "$rounds"); do
         for spec in "$@"; do
             i=$((i + 1))
             b=${spec%%:*}
-            setting=OXSPARSE_LAB=1
-            [ "$spec" = "$b" ] || setting="${spec#*:}"
+            setting=$(spec_setting "$spec")
             echo "=== $i: round $round $b $setting"
             env $setting "$dir/$b" "${args[@]}" --json "$out/env$(printf %02d $i).json" 2>/dev/null | grep -E '^SpMM \['
         done

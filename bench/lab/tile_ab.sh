@@ -13,6 +13,7 @@ cd "$(dirname "$0")/../.."
 out=${OUT:-/tmp/oxsparse-out}; mkdir -p "$out"
 dir=${LAB_DIR:-.device-lab/s45}
 first=${1%%:*}
+source bench/lab/bench_specs.sh
 if [ "${PLANS:-0}" = 1 ]; then
     for m in "$dir"/m/*.mtx.gz; do
         OXSPARSE_PRINT_PLAN=1 "$dir/$first" --ops SpMM --spmm-precisions fp32 --rmat-set none --runs 1 --warmup 0 --passes 1 \
@@ -23,8 +24,7 @@ NCU=$(command -v ncu || ls /usr/local/cuda*/bin/ncu /opt/nvidia/nsight-compute/*
 for m in ${NCU_MATRICES:-}; do
     for spec in "$@"; do
         b=${spec%%:*}
-        setting=OXSPARSE_LAB=1
-        [ "$spec" = "$b" ] || setting="${spec#*:}"
+        setting=$(spec_setting "$spec")
         f="$out/ncu_${m}_$(echo "$spec" | tr -c 'A-Za-z0-9_' _).csv"
         env $setting "$NCU" --clock-control none --cache-control none --metrics gpu__time_duration.sum,launch__grid_size --csv \
             --print-units base -k 'regex:oxs_spmm_tiles_f32' "$dir/$b" --ops SpMM --spmm-precisions fp32 --runs 3 --warmup 0 \
