@@ -10,7 +10,7 @@
 //!   no entries, i32/i64 indices x base 0/1, wide leading dimensions, both pointer modes;
 //! * `batches`: C_i = A_i B_i, A B_i, A_i B (CSR, COO, CSR with shared row offsets);
 //! * `determinism`: bitwise equality run to run, plain and after preprocess; new values after
-//!   preprocess;
+//!   preprocess; `replay`: repeated preprocessed calls, which send the last call's launches again;
 //! * `short_rows`: the short-row kernel that preprocess may choose, and the choice;
 //! * `plain_choice`: plain calls choosing between short rows and the tiles on the GPU;
 //! * `split_rows`: the same kernel over preprocess's table of row pieces, and the choice;
@@ -53,6 +53,8 @@ mod plain_choice;
 mod plain_warp_rows;
 #[path = "gpu_spmm/refusals.rs"]
 mod refusals;
+#[path = "gpu_spmm/replay.rs"]
+mod replay;
 #[path = "gpu_spmm/shapes.rs"]
 mod shapes;
 #[path = "gpu_spmm/short_rows.rs"]

@@ -105,10 +105,13 @@ pub unsafe extern "C" fn oxsparseSpMM(
 ) -> oxsparseStatus_t {
     guard("oxsparseSpMM", || {
         let (h, a, call) = call(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg)?;
-        let active = match &*a.active.lock().unwrap_or_else(|p| p.into_inner()) {
-            Some(ActiveBuffer::SpMM(b)) => Some(b.clone()),
+        // Held for the call, as preprocess holds it: the state is read in place, and what the
+        // call sends is kept in it for the next call with the same arguments.
+        let active = a.active.lock().unwrap_or_else(|p| p.into_inner());
+        let state = match &*active {
+            Some(ActiveBuffer::SpMM(b)) => Some(b),
             _ => None,
         };
-        op::spmm(&h.inner, &call, externalBuffer as u64, active.as_ref())
+        op::spmm(&h.inner, &call, externalBuffer as u64, state)
     })
 }

@@ -463,6 +463,8 @@ struct Recorded {
     name: KernelName,
     /// May start before the launch recorded before it has finished.
     overlaps: bool,
+    /// A word of the block that must differ on every launch (a per-call epoch, [`fresh_word`]).
+    fresh: Option<u16>,
 }
 
 /// 8-byte words a recorded parameter block keeps inline: the largest of ours (the tensor-core
@@ -521,6 +523,9 @@ struct Batch {
     launches: Vec<Recorded>,
     /// The next launch recorded may overlap the one before it ([`overlap_next`]).
     overlap_next: bool,
+    /// Something was sent before the batch's end ([`flush`]): what the batch sends at its end is
+    /// not the whole call, so it cannot be replayed.
+    flushed: bool,
 }
 
 thread_local! {
@@ -541,9 +546,19 @@ impl Drop for Open {
 /// order they were made. When `f` fails, what it recorded is dropped: the call enqueues nothing.
 /// A batch inside a batch joins it (launches on another handle go out at once).
 pub fn batched<T>(h: &Handle, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    run_batch(h, false, f).map(|(out, _)| out)
+}
+
+/// [`batched`], also handing back what the batch sent when it was the whole call (launches only,
+/// none sent before the end, not under capture), to be sent again by [`send_again`].
+pub fn batched_for_replay<T>(h: &Handle, f: impl FnOnce() -> Result<T>) -> Result<(T, Option<Replay>)> {
+    run_batch(h, true, f)
+}
+
+fn run_batch<T>(h: &Handle, keep: bool, f: impl FnOnce() -> Result<T>) -> Result<(T, Option<Replay>)> {
     // SAFETY: the handle's live stream.
     if !enabled() || unsafe { capturing(h.cu_stream()) } {
-        return f();
+        return Ok((f()?, None));
     }
     let me = h as *const Handle as usize;
     let open = BATCH.with(|b| {
@@ -551,21 +566,64 @@ pub fn batched<T>(h: &Handle, f: impl FnOnce() -> Result<T>) -> Result<T> {
         match &*b {
             Some(_) => false,
             None => {
-                *b = Some(Batch { handle: me, launches: Vec::new(), overlap_next: false });
+                *b = Some(Batch { handle: me, launches: Vec::new(), overlap_next: false, flushed: false });
                 true
             }
         }
     });
     if !open {
-        return f();
+        return Ok((f()?, None));
     }
     let closing = Open;
     let out = f();
-    let launches = BATCH.with(|b| b.borrow_mut().take()).map(|b| b.launches).unwrap_or_default();
+    let batch = BATCH.with(|b| b.borrow_mut().take());
     drop(closing);
     let out = out?;
-    submit(h, launches)?;
-    Ok(out)
+    let Some(mut batch) = batch else { return Ok((out, None)) };
+    let context_id = submit(h, &mut batch.launches)?;
+    let replay = match context_id {
+        Some(context_id) if keep && !batch.flushed => Some(Replay { launches: batch.launches, context_id, stream: h.cu_stream() as usize }),
+        _ => None,
+    };
+    Ok((out, replay))
+}
+
+/// A call's launches as its batch sent them, to be sent again as they are by a later call with
+/// the same arguments (src/ops/spmm/replay.rs), which then skips its checks, plan and parameter
+/// blocks: ~1.5 us of host work before the driver's launch (session 46, NOTES launch path).
+pub struct Replay {
+    launches: Vec<Recorded>,
+    /// The context the kernels were found in, and the stream they went to.
+    context_id: u64,
+    stream: usize,
+}
+
+// SAFETY: the kernels are driver handles of a context, usable from any thread where it is
+// current (send_again makes it so, and checks it is the same context).
+unsafe impl Send for Replay {}
+
+/// Sends `replay`'s launches again on `h`'s stream, each fresh word ([`fresh_word`]) set to
+/// `fresh()`. Ok(false): not sent (graphs off, the stream is capturing, another stream or
+/// context); the caller makes its launches anew.
+pub fn send_again(h: &Handle, replay: &mut Replay, mut fresh: impl FnMut() -> u64) -> Result<bool> {
+    let stream = h.cu_stream();
+    // SAFETY: the handle's live stream.
+    if !enabled() || stream as usize != replay.stream || unsafe { capturing(stream) } {
+        return Ok(false);
+    }
+    let _bound = h.bind()?;
+    // SAFETY: the handle keeps its context alive and `_bound` made it current.
+    let context_id = unsafe { super::module::context_id(h.context())? };
+    if context_id != replay.context_id {
+        return Ok(false);
+    }
+    for r in &mut replay.launches {
+        if let Some(w) = r.fresh {
+            r.params.as_mut_slice()[w as usize] = fresh();
+        }
+    }
+    send(h, context_id, &mut replay.launches)?;
+    Ok(true)
 }
 
 /// Records a launch on `h` if this thread has a batch open for it; false: launch it now.
@@ -580,9 +638,25 @@ fn record_for<P: Copy>(me: usize, l: &Launch, params: &P, name: &str) -> bool {
         let Some(batch) = b.as_mut().filter(|b| b.handle == me) else { return false };
         let params = ParamWords::copy_of(params);
         let overlaps = std::mem::take(&mut batch.overlap_next) && !batch.launches.is_empty();
-        batch.launches.push(Recorded { function: l.function, grid: l.grid, block: l.block, shared: l.shared, params, name: KernelName::copy_of(name), overlaps });
+        batch.launches.push(Recorded { function: l.function, grid: l.grid, block: l.block, shared: l.shared, params, name: KernelName::copy_of(name), overlaps, fresh: None });
         true
     })
+}
+
+/// Marks word `index` of the parameter block last recorded for `h` on this thread as one that
+/// must differ on every launch (the tile kernel's epoch): [`send_again`] writes a new value there.
+pub fn fresh_word(h: &Handle, index: usize) {
+    mark_fresh(h as *const Handle as usize, index);
+}
+
+/// [`fresh_word`] for the handle at address `me`.
+fn mark_fresh(me: usize, index: usize) {
+    BATCH.with(|b| {
+        if let Some(r) = b.borrow_mut().as_mut().filter(|b| b.handle == me).and_then(|b| b.launches.last_mut()) {
+            assert!(index < r.params.as_slice().len(), "a fresh word inside the block");
+            r.fresh = Some(index as u16);
+        }
+    });
 }
 
 /// Lets the next launch recorded for `h` on this thread start before the launch recorded before it
@@ -609,21 +683,37 @@ fn mark_overlap(me: usize) {
 /// launch); the batch stays open.
 pub fn flush(h: &Handle) -> Result<()> {
     let me = h as *const Handle as usize;
-    let launches = BATCH.with(|b| b.borrow_mut().as_mut().filter(|b| b.handle == me).map(|b| std::mem::take(&mut b.launches)).unwrap_or_default());
-    submit(h, launches)
+    let mut launches = BATCH.with(|b| {
+        b.borrow_mut()
+            .as_mut()
+            .filter(|b| b.handle == me)
+            .map(|b| {
+                b.flushed = true;
+                std::mem::take(&mut b.launches)
+            })
+            .unwrap_or_default()
+    });
+    submit(h, &mut launches).map(|_| ())
 }
 
 /// Launches `recorded` in order on the handle's stream: one graph, or plain launches where the
 /// graph path does not take them. Only batches call it, on a stream that was not capturing.
-fn submit(h: &Handle, mut recorded: Vec<Recorded>) -> Result<()> {
+/// Returns the context's ID, None when there was nothing to launch.
+fn submit(h: &Handle, recorded: &mut [Recorded]) -> Result<Option<u64>> {
     if recorded.is_empty() {
-        return Ok(());
+        return Ok(None);
     }
     let _bound = h.bind()?;
     // SAFETY: the handle keeps its context alive and `_bound` made it current.
     let context_id = unsafe { super::module::context_id(h.context())? };
+    send(h, context_id, recorded)?;
+    Ok(Some(context_id))
+}
+
+/// [`submit`] in the current context, whose ID is `context_id`.
+fn send(h: &Handle, context_id: u64, recorded: &mut [Recorded]) -> Result<()> {
     let stream = h.cu_stream();
-    if let [r] = recorded.as_mut_slice() {
+    if let [r] = recorded {
         // One launch (most calls): no vectors to build.
         let mut arg = r.params.as_mut_slice().as_mut_ptr() as *mut c_void;
         let l = Launch { function: r.function, grid: r.grid, block: r.block, shared: r.shared, args: &mut arg, overlaps: false, words: r.params.as_slice() };
@@ -642,9 +732,9 @@ fn submit(h: &Handle, mut recorded: Vec<Recorded>) -> Result<()> {
     let chain: Vec<&Launch> = launches.iter().collect();
     // SAFETY: launches of our kernels with the blocks they were recorded with.
     if let Some(launched) = unsafe { h.graphs.launch_uncaptured(context_id, stream, &chain) } {
-        return launched.map_err(|e| Error::from_driver(&format!("launching {}", names(&recorded)), e));
+        return launched.map_err(|e| Error::from_driver(&format!("launching {}", names(recorded)), e));
     }
-    for (l, r) in launches.iter().zip(&recorded) {
+    for (l, r) in launches.iter().zip(recorded.iter()) {
         // SAFETY: as above.
         unsafe { l.plain(stream) }.map_err(|e| Error::from_driver(&format!("launching {}", r.name), e))?;
     }
@@ -664,7 +754,7 @@ mod tests {
     }
 
     fn open(handle: usize) {
-        BATCH.with(|b| *b.borrow_mut() = Some(Batch { handle, launches: Vec::new(), overlap_next: false }));
+        BATCH.with(|b| *b.borrow_mut() = Some(Batch { handle, launches: Vec::new(), overlap_next: false, flushed: false }));
     }
 
     /// Launches are recorded only for the handle whose batch is open, each with its own copy of
@@ -776,5 +866,22 @@ mod tests {
         assert!(unwound.is_err());
         assert!(BATCH.with(|b| b.borrow().is_none()));
         assert!(!record_for(5, &launch(1), &0u64, "after"));
+    }
+
+    /// A fresh word marks the launch last recorded for the open handle, and only it: a replay
+    /// draws a new value there (the tile kernel's epoch) and sends the others' blocks unchanged.
+    #[test]
+    fn a_fresh_word_marks_the_last_launch_of_the_open_handle() {
+        mark_fresh(3, 0);
+        open(3);
+        let closing = Open;
+        assert!(record_for(3, &launch(1), &[1u64, 2], "first"));
+        assert!(record_for(3, &launch(2), &[3u64, 4, 5], "second"));
+        mark_fresh(4, 0);
+        mark_fresh(3, 2);
+        let batch = BATCH.with(|b| b.borrow_mut().take()).expect("still open");
+        drop(closing);
+        assert_eq!(batch.launches.iter().map(|r| r.fresh).collect::<Vec<_>>(), vec![None, Some(2)]);
+        assert!(!batch.flushed);
     }
 }

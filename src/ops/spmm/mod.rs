@@ -10,7 +10,9 @@
 //!   `row_kernel`: preprocess's choice among them (it reads op(A)'s structure back) and the
 //!   building of the chosen table; `plain_choice`: a plain call's choice between whole short rows
 //!   and the tiles (or warp rows over a table the call builds on the GPU, `PlainLong`), made on
-//!   the GPU without a wait, and remembered for the descriptor.
+//!   the GPU without a wait, and remembered for the descriptor; `replay`: a preprocessed call
+//!   that repeats the last call's arguments sends that call's launches again, without its checks,
+//!   plan and parameter blocks (kernels/graph.rs `Replay`).
 //! * here: the three entry points and what a call builds before its kernel: row views (CSR with
 //!   opA = T/H, CSC with N, COO), the long-row schedule (row kernel only), the tile kernel's row
 //!   table, the tensor-core format; `launch`: then the kernel, with op(B)'s and C's staging
@@ -39,6 +41,7 @@ pub mod check;
 mod launch;
 pub mod plain_choice;
 pub mod plan;
+mod replay;
 pub mod row_kernel;
 pub mod row_order;
 pub mod short_rows;
@@ -90,6 +93,8 @@ pub struct ActiveBuffer {
     pub tc: TcState,
     /// The CUDA-core kernel a tile-kernel plan runs after this preprocess.
     pub rows: RowKernel,
+    /// What the last call with this state sent, for a call that repeats its arguments.
+    pub replay: replay::Slot,
 }
 
 /// Which CUDA-core kernel a tile-kernel plan runs.
@@ -215,7 +220,7 @@ pub fn preprocess(h: &Handle, call: &Call, buffer: u64) -> Result<Option<ActiveB
     let rows = if cuda_cores { row_kernel::choose_row_kernel(h, call, &p, ws, token)? } else { RowKernel::Tiles };
     let allocation = if p.tc.is_some() || rows != RowKernel::Tiles { crate::ops::allocation_id(h, buffer) } else { None };
     plan::phase("the rest");
-    Ok(Some(ActiveBuffer { buffer, signature: signature(call, &p), token, allocation, tc: TcState { choice, reordered }, rows }))
+    Ok(Some(ActiveBuffer { buffer, signature: signature(call, &p), token, allocation, tc: TcState { choice, reordered }, rows, replay: Default::default() }))
 }
 
 /// `oxsparseSpMM`.
@@ -230,6 +235,11 @@ pub fn spmm_preprocessed(h: &Handle, call: &Call, buffer: u64, active: &ActiveBu
 }
 
 fn run(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>, must_reuse: bool) -> Result<()> {
+    if let Some(a) = active {
+        if replay::again(h, call, buffer, a)? {
+            return Ok(());
+        }
+    }
     let p = make_plan(call)?;
     let reused = active.filter(|a| reusable(h, a, call, &p, buffer));
     if must_reuse && reused.is_none() {
@@ -241,8 +251,13 @@ fn run(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>, must
         return Ok(());
     }
     let ws = workspace(&p, buffer)?;
-    // The views, the staging copies and the kernel go out as one graph (kernels/graph.rs).
-    kernels::graph::batched(h, || {
+    // The views, the staging copies and the kernel go out as one graph (kernels/graph.rs); a
+    // preprocessed call keeps it for the next call with the same arguments (replay.rs).
+    let key = match reused {
+        Some(_) if !plan::print_enabled() => Some(replay::Key::of(h, call, buffer)?),
+        _ => None,
+    };
+    let ((), sent) = kernels::graph::batched_for_replay(h, || {
         build_views(h, call, &p, ws)?;
         let (token, tc, rows) = match reused {
             Some(a) => (a.token, a.tc, a.rows),
@@ -273,7 +288,12 @@ fn run(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>, must
             }
         };
         launch(h, call, &p, (ws, token), tc, rows)
-    })
+    })?;
+    if let (Some(a), Some(key), Some(sent)) = (reused, key, sent) {
+        let check_allocation = !(p.tc.is_none() && a.rows == RowKernel::Tiles);
+        replay::keep(a, key, sent, check_allocation);
+    }
+    Ok(())
 }
 
 /// What a plain call of `p` runs: a tensor-core plan's plain call runs the tile plan it holds (the
