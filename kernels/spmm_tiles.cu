@@ -17,12 +17,9 @@
 //      4. combine (per slice): rows split between groups are added in group order. A row that
 //         crosses tile edges is finished by the tile where it ends: its owner tile publishes a
 //         tail partial, the tiles it runs through publish head partials, each with a flag set to
-//         the call's epoch, and the last tile waits for those flags, clears them and adds the
-//         partials in tile order (a single pass, as in a decoupled look-back scan: tiles wait only
-//         on lower tiles, which started before them). The epoch is the call's token: new for
-//         every plain call, preprocess's for the calls of a preprocessed buffer (so that their
-//         parameters repeat), which the clearing keeps apart: a flag waited for holds the token
-//         only once this call has raised it.
+//         this call's epoch, and the last tile waits for those flags and adds the partials in
+//         tile order (a single pass, as in a decoupled look-back scan: tiles wait only on lower
+//         tiles, which started before them).
 //
 // Every block does the same work whatever the row lengths. With one slice per block, slices run
 // in order (grid x is the tile): the B rows in use at a time are one slice of B.
@@ -298,9 +295,6 @@ __device__ void finish_crossing_row(const SpmmTiles& tl, const Rows<V, I>& a, Sh
     const int64_t t0 = a.begin(tile.lo) / tl.size;
     for (int64_t u = t0 + threadIdx.x; u < tile.t; u += TB) flags::wait(ready_flag(tl, u, slice, slices), tl.epoch);
     __syncthreads();
-    // This tile is the only one that waits for these flags: cleared for the next call, whose epoch
-    // may be this one's (the calls of a preprocessed buffer share its token).
-    for (int64_t u = t0 + threadIdx.x; u < tile.t; u += TB) *ready_flag(tl, u, slice, slices) = 0;
     const int64_t base = int64_t(blockIdx.z) * tl.count;
     const C* tail = reinterpret_cast<const C*>(tl.tail) + (base + t0) * n + j;
     const C* head = reinterpret_cast<const C*>(tl.head) + j;

@@ -463,6 +463,8 @@ struct Recorded {
     name: KernelName,
     /// May start before the launch recorded before it has finished.
     overlaps: bool,
+    /// A word of the block that must differ on every launch (a per-call epoch, [`fresh_word`]).
+    fresh: Option<u16>,
 }
 
 /// 8-byte words a recorded parameter block keeps inline: the largest of ours (the tensor-core
@@ -600,9 +602,10 @@ pub struct Replay {
 // current (send_again makes it so, and checks it is the same context).
 unsafe impl Send for Replay {}
 
-/// Sends `replay`'s launches again on `h`'s stream. Ok(false): not sent (graphs off, the stream
-/// is capturing, another stream or context); the caller makes its launches anew.
-pub fn send_again(h: &Handle, replay: &mut Replay) -> Result<bool> {
+/// Sends `replay`'s launches again on `h`'s stream, each fresh word ([`fresh_word`]) set to
+/// `fresh()`. Ok(false): not sent (graphs off, the stream is capturing, another stream or
+/// context); the caller makes its launches anew.
+pub fn send_again(h: &Handle, replay: &mut Replay, mut fresh: impl FnMut() -> u64) -> Result<bool> {
     let stream = h.cu_stream();
     // SAFETY: the handle's live stream.
     if !enabled() || stream as usize != replay.stream || unsafe { capturing(stream) } {
@@ -613,6 +616,11 @@ pub fn send_again(h: &Handle, replay: &mut Replay) -> Result<bool> {
     let context_id = unsafe { super::module::context_id(h.context())? };
     if context_id != replay.context_id {
         return Ok(false);
+    }
+    for r in &mut replay.launches {
+        if let Some(w) = r.fresh {
+            r.params.as_mut_slice()[w as usize] = fresh();
+        }
     }
     send(h, context_id, &mut replay.launches)?;
     Ok(true)
@@ -630,9 +638,25 @@ fn record_for<P: Copy>(me: usize, l: &Launch, params: &P, name: &str) -> bool {
         let Some(batch) = b.as_mut().filter(|b| b.handle == me) else { return false };
         let params = ParamWords::copy_of(params);
         let overlaps = std::mem::take(&mut batch.overlap_next) && !batch.launches.is_empty();
-        batch.launches.push(Recorded { function: l.function, grid: l.grid, block: l.block, shared: l.shared, params, name: KernelName::copy_of(name), overlaps });
+        batch.launches.push(Recorded { function: l.function, grid: l.grid, block: l.block, shared: l.shared, params, name: KernelName::copy_of(name), overlaps, fresh: None });
         true
     })
+}
+
+/// Marks word `index` of the parameter block last recorded for `h` on this thread as one that
+/// must differ on every launch (the tile kernel's epoch): [`send_again`] writes a new value there.
+pub fn fresh_word(h: &Handle, index: usize) {
+    mark_fresh(h as *const Handle as usize, index);
+}
+
+/// [`fresh_word`] for the handle at address `me`.
+fn mark_fresh(me: usize, index: usize) {
+    BATCH.with(|b| {
+        if let Some(r) = b.borrow_mut().as_mut().filter(|b| b.handle == me).and_then(|b| b.launches.last_mut()) {
+            assert!(index < r.params.as_slice().len(), "a fresh word inside the block");
+            r.fresh = Some(index as u16);
+        }
+    });
 }
 
 /// Lets the next launch recorded for `h` on this thread start before the launch recorded before it
@@ -842,5 +866,22 @@ mod tests {
         assert!(unwound.is_err());
         assert!(BATCH.with(|b| b.borrow().is_none()));
         assert!(!record_for(5, &launch(1), &0u64, "after"));
+    }
+
+    /// A fresh word marks the launch last recorded for the open handle, and only it: a replay
+    /// draws a new value there (the tile kernel's epoch) and sends the others' blocks unchanged.
+    #[test]
+    fn a_fresh_word_marks_the_last_launch_of_the_open_handle() {
+        mark_fresh(3, 0);
+        open(3);
+        let closing = Open;
+        assert!(record_for(3, &launch(1), &[1u64, 2], "first"));
+        assert!(record_for(3, &launch(2), &[3u64, 4, 5], "second"));
+        mark_fresh(4, 0);
+        mark_fresh(3, 2);
+        let batch = BATCH.with(|b| b.borrow_mut().take()).expect("still open");
+        drop(closing);
+        assert_eq!(batch.launches.iter().map(|r| r.fresh).collect::<Vec<_>>(), vec![None, Some(2)]);
+        assert!(!batch.flushed);
     }
 }

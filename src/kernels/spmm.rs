@@ -97,8 +97,15 @@ pub fn tiles(h: &Handle, p: &SpmmTilesParams, types: Types, index: IndexType, ba
     }
     let runs = slices.div_ceil(p.tiles.slices_per_block.max(1) as u64) as u32;
     let name = || kernel_name!("oxs_spmm_tiles_{}_{}", types.suffix(), index_suffix(index));
-    launch_keyed(h, "spmm_tiles", key(Site::SpmmTiles, 0, types, index), name, (tiles as u32, runs, batches), SPMM_TILE_BLOCK, 0, p)
+    launch_keyed(h, "spmm_tiles", key(Site::SpmmTiles, 0, types, index), name, (tiles as u32, runs, batches), SPMM_TILE_BLOCK, 0, p)?;
+    // Each call's flags carry an epoch of its own: a replayed call needs a new one.
+    super::graph::fresh_word(h, TILE_EPOCH_WORD);
+    Ok(())
 }
+
+/// The word of the tile kernel's parameter block that holds the call's epoch.
+const TILE_EPOCH_WORD: usize = (std::mem::offset_of!(SpmmTilesParams, tiles) + std::mem::offset_of!(SpmmTiles, epoch)) / 8;
+const _: () = assert!((std::mem::offset_of!(SpmmTilesParams, tiles) + std::mem::offset_of!(SpmmTiles, epoch)) % 8 == 0);
 
 /// Builds the tile row table of `p.tiles` (preprocess), then stamps its token.
 pub fn tile_rows(h: &Handle, p: &SpmmTilesParams, index: IndexType) -> Result<()> {

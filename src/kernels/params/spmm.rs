@@ -373,9 +373,8 @@ pub const SPMM_WARP_ROWS_LISTED_WORDS: u32 = 3;
 /// every batch. A row crossing tile edges leaves partial sums (`n` compute values per batch and
 /// tile): `tail[t]` is the share of the tile where the row starts, `head[t]` the share of a tile
 /// the row runs through. `ready` holds a u64 flag per (batch, tile, column slice), set to `epoch`
-/// (the call's token: new for every plain call, preprocess's for a preprocessed buffer's calls)
-/// once the tile's partials for that slice are written; the tile where the row ends waits for the
-/// flags, clears them and adds the partials in tile order. Unused (may be 0) when
+/// (new for every call) once the tile's partials for that slice are written; the tile where the
+/// row ends waits for the flags and adds the partials in tile order. Unused (may be 0) when
 /// `count` is 1.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

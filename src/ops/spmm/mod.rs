@@ -462,11 +462,7 @@ fn build_tensor_core_format(h: &Handle, call: &Call, p: &Plan, ws: u64, may_reor
     Ok(permuted.is_some())
 }
 
-/// Where the tile kernel's partial sums, flags and row table lie, for a call with `token`, which
-/// is also the flags' epoch: new for every plain call, and preprocess's for every call of a
-/// preprocessed buffer, whose parameters then repeat (the launch graphs' pool holds them, and a
-/// repeated call is sent again as it is: replay.rs). The tile that waits for a flag clears it
-/// (kernels/spmm_tiles.cu), so a flag never holds the token before this call raises it.
+/// Where the tile kernel's partial sums, flags and row table lie, for a call with `token`.
 fn tiles_params(call: &Call, p: &Plan, ws: u64, size: u32, per_block: u32, token: u64) -> SpmmTiles {
     let layout = p.tiles.expect("a tile plan has a tile layout");
     let at = ws + p.schedule_at as u64;
@@ -480,7 +476,8 @@ fn tiles_params(call: &Call, p: &Plan, ws: u64, size: u32, per_block: u32, token
         head: place(layout.head_at),
         tail: place(layout.tail_at),
         ready: place(layout.ready_at),
-        epoch: token,
+        // A new epoch per call: flags left by earlier calls never match it.
+        epoch: crate::ops::new_token(),
         rows: layout.rows_at.map_or(0, |r| at + r as u64),
         token_at: layout.rows_at.map_or(0, |_| at + layout.token_at as u64),
         token,

@@ -16,8 +16,7 @@
 //! must lie in the same allocation (tensor cores, short, split and warp rows), it still does.
 //! Anything else takes the whole path, which keeps what it sent for the next call. Preprocess
 //! starts a new `ActiveBuffer`, so nothing kept outlives the state it was made for. The tile
-//! kernel's flags need no new epoch per call: a preprocessed buffer's calls use its token, and
-//! the tile that waits for a flag clears it (kernels/spmm_tiles.cu).
+//! kernel's epoch (a word each call must change) is drawn anew for every call sent again.
 
 use super::{ActiveBuffer, Call};
 use crate::context::Handle;
@@ -102,7 +101,7 @@ pub(super) fn again(h: &Handle, call: &Call, buffer: u64, active: &ActiveBuffer)
     if k.check_allocation && crate::ops::allocation_id(h, buffer) != active.allocation {
         return Ok(false);
     }
-    graph::send_again(h, &mut k.launches)
+    graph::send_again(h, &mut k.launches, crate::ops::new_token)
 }
 
 /// Keeps what a preprocessed call with `key` sent, for the next call on `active`.
