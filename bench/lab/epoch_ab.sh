@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Session 46 (not kept: 106c6c0, reverted): the tile kernel's flags with the call's token as epoch, cleared by the tile that
-# waits for them (preprocessed calls then repeat their parameters). From LAB_DIR (default
+# Session 46 (not kept: 106c6c0, reverted in 324e9e1): the tile kernel's flags with the call's
+# token as epoch, cleared by the tile that waits for them (preprocessed calls then repeat their
+# parameters). From LAB_DIR (default
 # .device-lab/s46e: bench-base, bench-new, t/gpu_spmm, m/*.mtx.gz, matrices that run the tiles
 # after preprocess): gpu_spmm's replay test with the tiles forced and its determinism tests, then
 # the A/B (bench/lab/pool_ab.sh, 2 rounds).
