@@ -57,14 +57,12 @@ fn bitwise_identical_runs_plain_and_preprocessed() {
 /// Preprocess, then new A values in place, SpMM; then new B and scalars, SpMM again.
 fn new_values_after_preprocess(h: &CHandle, case: &Case) -> Result<(), String> {
     let mut p = Problem::new(case);
-    let g = Gpu::upload(&p)?;
-    let (alpha, beta) = scalars(h, &p);
-    let args = g.args(&p, &alpha, &beta);
-    let ws = args.workspace(h)?;
-    expect(unsafe { args.preprocess(h, ws_ptr(&ws)) }, "SpMM_preprocess")?;
+    // Held whole: `args` points at the scalars it keeps.
+    let pre = preprocessed(h, &p)?;
+    let Preprocessed { g, args, ws, .. } = &pre;
     p.renew_a_values(case.seed ^ 0xA);
     g.rewrite(&p);
-    expect(unsafe { args.spmm(h, ws_ptr(&ws)) }, "SpMM")?;
+    expect(unsafe { args.spmm(h, ws_ptr(ws)) }, "SpMM")?;
     p.check(&g.c_buf.to_vec()).map_err(|e| format!("after new A values: {e}"))?;
 
     let mut rng = Rng::new(case.seed ^ 0xB);
@@ -75,7 +73,7 @@ fn new_values_after_preprocess(h: &CHandle, case: &Case) -> Result<(), String> {
     g.rewrite(&p);
     let (alpha, beta) = scalars(h, &p);
     let args = g.args(&p, &alpha, &beta);
-    expect(unsafe { args.spmm(h, ws_ptr(&ws)) }, "SpMM")?;
+    expect(unsafe { args.spmm(h, ws_ptr(ws)) }, "SpMM")?;
     p.check(&g.c_buf.to_vec()).map_err(|e| format!("after new B, alpha and beta: {e}"))
 }
 
@@ -101,15 +99,13 @@ fn new_values_after_preprocess_are_used() {
 /// preprocess left (the tile row table, the long-row schedule) is gone, and still give C.
 fn buffer_overwritten_after_preprocess(h: &CHandle, case: &Case) -> Result<(), String> {
     let p = Problem::new(case);
-    let g = Gpu::upload(&p)?;
-    let (alpha, beta) = scalars(h, &p);
-    let args = g.args(&p, &alpha, &beta);
-    let ws = args.workspace(h)?;
-    expect(unsafe { args.preprocess(h, ws_ptr(&ws)) }, "SpMM_preprocess")?;
-    if let Some(ws) = &ws {
+    // Held whole: `args` points at the scalars it keeps.
+    let pre = preprocessed(h, &p)?;
+    let Preprocessed { g, args, ws, .. } = &pre;
+    if let Some(ws) = ws {
         ws.poison(0xA5);
     }
-    expect(unsafe { args.spmm(h, ws_ptr(&ws)) }, "SpMM")?;
+    expect(unsafe { args.spmm(h, ws_ptr(ws)) }, "SpMM")?;
     p.check(&g.c_buf.to_vec())
 }
 

@@ -361,6 +361,26 @@ pub fn run_keeping_workspace(h: &CHandle, p: &Problem, g: &Gpu, preprocess: bool
     Ok((g.c_buf.to_vec(), ws.map_or(Vec::new(), |w| w.to_vec())))
 }
 
+/// `p` on the device with its scalars (the handle switched to its modes) and a workspace of the
+/// size bufferSize asks for, poisoned, into which preprocess has run. `args` points at the
+/// scalars and descriptors held here.
+pub struct Preprocessed {
+    pub g: Gpu,
+    pub args: Args,
+    pub ws: Option<DevBuf>,
+    _scalars: (Scalar, Scalar),
+}
+
+pub fn preprocessed(h: &CHandle, p: &Problem) -> Result<Preprocessed, String> {
+    let g = Gpu::upload(p)?;
+    let (alpha, beta) = scalars(h, p);
+    // The scalars' values live on the heap or the device: moving them here keeps `args` valid.
+    let args = g.args(p, &alpha, &beta);
+    let ws = args.workspace(h)?;
+    expect(unsafe { args.preprocess(h, ws_ptr(&ws)) }, "SpMM_preprocess")?;
+    Ok(Preprocessed { g, args, ws, _scalars: (alpha, beta) })
+}
+
 pub fn run_case(h: &CHandle, case: &Case) -> Result<(), String> {
     let p = Problem::new(case);
     let g = Gpu::upload(&p)?;

@@ -31,14 +31,12 @@ fn call_and_check(h: &CHandle, p: &Problem, g: &Gpu, args: &Args, ws: &Option<De
 
 fn repeated_calls(h: &CHandle, case: &Case) -> Result<(), String> {
     let mut p = Problem::new(case);
-    let g = Gpu::upload(&p)?;
-    let (alpha, beta) = scalars(h, &p);
-    let args = g.args(&p, &alpha, &beta);
-    let ws = args.workspace(h)?;
-    expect(unsafe { args.preprocess(h, ws_ptr(&ws)) }, "SpMM_preprocess")?;
-    let first = call_and_check(h, &p, &g, &args, &ws, "call 1")?;
+    // Held whole: `args` points at the scalars it keeps.
+    let pre = preprocessed(h, &p)?;
+    let Preprocessed { g, args, ws, .. } = &pre;
+    let first = call_and_check(h, &p, g, args, ws, "call 1")?;
     for i in 2..=4 {
-        if call_and_check(h, &p, &g, &args, &ws, &format!("call {i}"))? != first {
+        if call_and_check(h, &p, g, args, ws, &format!("call {i}"))? != first {
             return Err(format!("call {i} differs bitwise from call 1"));
         }
     }
@@ -47,17 +45,17 @@ fn repeated_calls(h: &CHandle, case: &Case) -> Result<(), String> {
     let mut rng = Rng::new(case.seed ^ 0xB0B);
     (p.b, p.b_bytes) = gen::dense(&mut rng, case.b_shape(), case.order_b, case.pad_b, case.batch.b, case.types.0, true);
     g.rewrite(&p);
-    call_and_check(h, &p, &g, &args, &ws, "after new A and B values in place")?;
+    call_and_check(h, &p, g, args, ws, "after new A and B values in place")?;
     // Other scalars (the whole path), then the first ones again, twice (whole path, then repeated).
     let (first_alpha, first_beta) = (p.alpha, p.beta);
     (p.alpha, p.beta) = (fit(case.types.2, (-2.0, 0.5)), fit(case.types.2, (0.5, -1.0)));
     let mut fresh = Rng::new(case.seed ^ 0xC);
     (p.c, p.c_bytes) = gen::dense(&mut fresh, (case.m, case.n), case.order_c, case.pad_c, case.batch.c, case.types.1, true);
     let (alpha2, beta2) = scalars(h, &p);
-    call_and_check(h, &p, &g, &g.args(&p, &alpha2, &beta2), &ws, "with other scalars")?;
+    call_and_check(h, &p, g, &g.args(&p, &alpha2, &beta2), ws, "with other scalars")?;
     (p.alpha, p.beta) = (first_alpha, first_beta);
     for what in ["the first scalars again", "the first scalars repeated"] {
-        call_and_check(h, &p, &g, &args, &ws, what)?;
+        call_and_check(h, &p, g, args, ws, what)?;
     }
     Ok(())
 }
