@@ -18,11 +18,8 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
         "$D/t/$t" --test-threads=1 > "$out/test-$t.log" 2>&1
         echo "$t: rc $? $(grep -E '^test result' "$out/test-$t.log" | tail -1)"
     done
-    for k in tiles split_rows warp_rows short_rows; do
-        OXSPARSE_SPMM_KERNEL=$k "$D/t/gpu_spmm" --test-threads=1 --show-output replay > "$out/test-replay-$k.log" 2>&1
-        echo "gpu_spmm replay, OXSPARSE_SPMM_KERNEL=$k: rc $? $(grep -E '^test result' "$out/test-replay-$k.log" | tail -1)"
-    done
     grep -h -E "panicked|FAILED" -A4 "$out"/test-*.log | head -40
+    LAB_DIR=$D/t KERNELS="tiles split_rows warp_rows short_rows" FILTERS=replay TEST_LIMIT=600 bash bench/lab/replay_tests.sh
 fi
 if [ "${SKIP_LAB:-0}" != 1 ]; then
     L=$PWD/$D/lib; ln -sf liboxsparse.so "$L/liboxsparse.so.0"
