@@ -110,8 +110,33 @@ pub fn takes(m: i64, nnz: i64, k: i64, n: i64, value: DataType) -> bool {
     let large = nnz >= MIN_NNZ || m >= MIN_ROWS;
     let few_a_row = large && nnz <= MEAN_MAX * m;
     let columns = n % N_MULTIPLE == 0 || narrow_n_takes(nnz, n, value);
-    forced() || (columns && (few_a_row || over_split_rows(m, nnz, n, value)) && b_bytes <= b_max && nnz <= MAX_NNZ)
+    forced() || (columns && (few_a_row || over_split_rows(m, nnz, n, value)) && b_bytes <= b_max && nnz <= MAX_NNZ) || huge_takes(m, nnz, k, n, value)
 }
+
+/// Matrices of more than MAX_NNZ entries in rows of HUGE_MEAN_MIN or more on average, FP32 or
+/// FP64, at the rule's columns, op(B) within HUGE_B_BYTES_MAX; their rows of up to HUGE_WHOLE
+/// entries run whole (`whole_max`). Session 47 (H100, bench, preprocessed FP32, warp rows forced
+/// against the tile kernel the planner chose, us): proteins_like (132534 rows, 56.6M entries, 427
+/// a row) N = 64 / 128 / 256 2088 / 4149 / 8270 -> 1629 / 3128 / 6883 with rows of up to 4096
+/// whole, 1964 / 3726 / 7656 with up to 512 (the smaller matrices' cap), 2332 / 4554 / 8980 with
+/// up to 32768 (one warp's chain outlasts the rest); reddit_like (232965, 78.4M, 336) 2941 / 5821
+/// / 11640 -> 2308 / 4560 / 10685 at 4096 (op(B) 238 MB at N = 256), 2774 / 5228 / 11642 at
+/// 512; cuSPARSE's best 2331 / 4058 / 8031 and 3282 / 5963 / 11826. Most of these graphs' entries
+/// lie in rows longer than 4096 all the same, so the partial rows' room (`room`) is about what
+/// the table uses: nnz / PIECE partial rows of n values, 8 bytes an entry at FP32 N = 128.
+/// products_like (op(B) 627 MB at N = 64) keeps the tiles.
+pub fn huge_takes(m: i64, nnz: i64, k: i64, n: i64, value: DataType) -> bool {
+    let b_bytes = (k.max(0) as u64).saturating_mul(n.max(0) as u64).saturating_mul(value.size_bytes());
+    let real = value == DataType::CUDA_R_32F || value == DataType::CUDA_R_64F;
+    let columns = n % N_MULTIPLE == 0 || (n == 64 && value == DataType::CUDA_R_32F);
+    real && columns && nnz > MAX_NNZ && m > 0 && nnz >= HUGE_MEAN_MIN * m && b_bytes <= HUGE_B_BYTES_MAX
+}
+/// See `huge_takes`: at least a piece a row on average.
+pub const HUGE_MEAN_MIN: i64 = PIECE;
+/// See `huge_takes`: reddit_like's op(B) at FP32 N = 256 (238 MB) gained 8%.
+pub const HUGE_B_BYTES_MAX: u64 = 256 << 20;
+/// See `huge_takes`.
+pub const HUGE_WHOLE: i64 = 64 * PIECE;
 
 /// FP32 at n = 64 (one slice of the narrow variant, 8-byte vectors) on matrices of at least
 /// MIN_NNZ entries. Session 23 had found it tying or losing against the tile kernel of then
@@ -457,7 +482,8 @@ pub fn whole_max(nnz: i64) -> i64 {
     static FORCED: once_cell::sync::Lazy<Option<i64>> = once_cell::sync::Lazy::new(|| {
         std::env::var("OXSPARSE_SPMM_WARP_ROWS_WHOLE").ok().and_then(|v| v.parse::<i64>().ok()).filter(|&w| (1..=MAX_WHOLE).contains(&w))
     });
-    FORCED.unwrap_or(PIECE * (nnz.max(0) / WHOLE_PER).clamp(1, WHOLE_PIECES))
+    let grown = if nnz > MAX_NNZ { HUGE_WHOLE } else { PIECE * (nnz.max(0) / WHOLE_PER).clamp(1, WHOLE_PIECES) };
+    FORCED.unwrap_or(grown)
 }
 
 /// Entries of the matrix per piece's length that a whole row may hold (see `whole_max`).
@@ -758,6 +784,7 @@ mod tests {
         assert_eq!(whole_max(578_006), 2 * PIECE, "github_musae");
         assert_eq!(whole_max(1_136_257), 5 * PIECE, "arxiv_like");
         assert_eq!(whole_max(16_000_000), WHOLE_PIECES * PIECE);
+        assert_eq!(whole_max(56_627_196), HUGE_WHOLE, "proteins_like: beyond MAX_NNZ");
     }
 
     #[test]
@@ -794,5 +821,13 @@ mod tests {
         assert!(over_split_rows(18_660, 1_581_554, 256, f16) && takes(18_660, 1_581_554, 18_660, 256, f16), "fb100_Cornell5 in FP16 at 256");
         assert!(!over_split_rows(18_660, 1_581_554, 128, f16) && !over_split_rows(18_660, 1_581_554, 256, f32), "at 128, and in FP32, split rows");
         assert!(!over_split_rows(5_180, 373_172, 256, f16) && !over_split_rows(22_470, 341_825, 256, f16), "fb100_JohnsHopkins55: fewer rows; facebook_pagepage: shorter");
+        let (proteins, reddit, products) = ((132_534, 56_627_196), (232_965, 78_363_366), (2_449_029, 116_600_650));
+        for n in [64, 128, 256] {
+            assert!(takes(proteins.0, proteins.1, proteins.0, n, f32) && takes(reddit.0, reddit.1, reddit.0, n, f32), "huge long rows at N = {n}");
+        }
+        assert!(!takes(proteins.0, proteins.1, proteins.0, 32, f32) && !takes(proteins.0, proteins.1, proteins.0, 256, f16), "N = 32; 16-bit: not measured");
+        assert!(takes(proteins.0, proteins.1, proteins.0, 128, f64) && !takes(reddit.0, reddit.1, reddit.0, 256, f64), "FP64; reddit's B of 477 MB");
+        assert!(!takes(products.0, products.1, products.0, 64, f32), "products_like: B of 627 MB");
+        assert!(!takes(1_000_000, 20_000_000, 1_000_000, 128, f32), "20 a row: not measured");
     }
 }
