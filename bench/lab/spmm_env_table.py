@@ -31,3 +31,10 @@ for d in runs:
     cu = sorted(r["cusparse"]["host_ms"] * 1e3 for r in d["results"] if (r.get("cusparse") or {}).get("host_ms"))
     hosts.append(f"{ox[len(ox) // 2]:.2f}/{cu[len(cu) // 2]:.2f}" if ox and cu else "-")
 print("host us (median, ox/cu) " + " ".join(hosts))
+# Preprocess time per file: the median over the cases and their geometric mean (ms), the cost a
+# change to preprocess moves (session 47's preprocess scope).
+preps = []
+for d in runs:
+    p = sorted(r["oxsparse_preprocess_ms"] for r in d["results"] if r.get("oxsparse_preprocess_ms"))
+    preps.append(f"{p[len(p) // 2]:.4f}/{math.exp(sum(map(math.log, p)) / len(p)):.4f}" if p else "-")
+print("preprocess ms (median/geomean) " + " ".join(preps))

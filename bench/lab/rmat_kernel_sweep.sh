@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Session 47: the planner on the large R-MAT graphs, forced kernels against the default (proteins_like
+# and reddit_like lose to CSR_ALG2 at N >= 128 by 2-3%). For each GRAPHS entry (NAME=NODES:EDGES):
+# the plans the default chose (OXSPARSE_PRINT_PLAN, one run), then one bench process per spec
+# (bench/lab/bench_specs.sh: BENCH[:SETTINGS]), FP32, side by side (bench/lab/spmm_env_table.py).
+#   run(command="bash bench/lab/rmat_kernel_sweep.sh", carry=[".device-lab/s47"])
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+out=${OUT:-/tmp/oxsparse-out}; mkdir -p "$out"
+dir=${LAB_DIR:-.device-lab/s47}
+rounds=1
+source bench/lab/bench_specs.sh
+# SPECS: specs separated by ';' (a spec's settings are separated by spaces).
+IFS=';' read -ra specs <<< "${SPECS:-bench-base;bench-base:OXSPARSE_SPMM_KERNEL=warp_rows;bench-base:OXSPARSE_SPMM_KERNEL=split_rows;bench-base:OXSPARSE_SPMM_KERNEL=tiles}"
+graphs=${GRAPHS:-"proteins_like=132534:95800000 reddit_like=232965:114615892"}
+for g in $graphs; do
+    name=${g%%=*}
+    echo "##### $name"
+    [ "${PLANS:-1}" = 1 ] && OXSPARSE_PRINT_PLAN=1 "$dir/bench-base" --rmat "${g#*=}" --ops SpMM --spmm-precisions fp32 --runs 1 --warmup 0 2>&1 |
+        grep -E "preprocess plan|SpMM preprocess:" | sed -E 's/^(.{220}).*/\1/' | sort -u | head -20
+    args=(--rmat "${g#*=}" --ops SpMM --spmm-precisions ${LAB_PRECISIONS:-fp32} --runs ${LAB_RUNS:-10} --passes 1)
+    run_specs "${specs[@]}"
+    python3 bench/lab/spmm_env_table.py "$out"/env*.json > "$out/sweep-$name.txt"
+    grep -v "^geomean\|^input" "$out/sweep-$name.txt" | cut -c1-200; grep -E "^geomean|^host|^preprocess" "$out/sweep-$name.txt"
+    # Every result's check against the float64 reference, per process.
+    python3 -c 'import json, sys, collections
+for p in sys.argv[1:]:
+    c = collections.Counter(r.get("oxsparse", {}).get("check") for r in json.load(open(p))["results"])
+    print(p.split("/")[-1], "checks:", dict(c))' "$out"/env*.json
+    rm -f "$out"/env*.json
+done
