@@ -22,7 +22,9 @@
 //! 128 arxiv_like 240 against the tiles' 280 us, github_musae 100 against 125, vsp_model1 73
 //! against 105. FP16 / BF16 (FP32 sums) run 8-byte vectors at 128 columns and 16-byte ones at
 //! multiples of 256: FP16 arxiv_like 119 -> 112 / 210 -> 180 us at N = 128 / 256, github_musae
-//! 55 -> 49 / 97 -> 75, vsp_model1 43 -> 35 / 74 -> 54.
+//! 55 -> 49 / 97 -> 75, vsp_model1 43 -> 35 / 74 -> 54. Matrices beyond MAX_NNZ entries with
+//! long rows (the ogbn-proteins and Reddit sized R-MAT graphs) take it too, with rows of up to
+//! HUGE_WHOLE entries whole: `huge_takes` (session 47, 1.1-1.3x over the tiles).
 //!
 //! A plain call cannot read the rows back: where `takes_plain` holds it builds the table on the
 //! GPU (kernels/spmm_warp_rows_table.cu; `build_by_class` is its host twin), the long rows
