@@ -102,12 +102,17 @@ pub fn b_offsets_fit(k: i64, row_stride: i64, value: DataType) -> bool {
     k >= 0 && k <= u32::MAX as i64 && row_bytes <= u32::MAX as u64
 }
 
+/// Bytes of a k x n op(B) of `value` (the rules' bound on it).
+fn op_b_bytes(k: i64, n: i64, value: DataType) -> u64 {
+    (k.max(0) as u64).saturating_mul(n.max(0) as u64).saturating_mul(value.size_bytes())
+}
+
 /// Whether the measured rule gives a matrix of `m` rows and `nnz` entries times a k x n op(B) of
 /// `value` to this kernel (see the module comment), or the kernel is forced. n a multiple of
 /// N_MULTIPLE in every type: FP64 then runs two vectors a lane (the bytes a lane of FP32 at 256;
 /// its one-vector kernel spills and was not measured); FP32 also at n = 64 (`narrow_n_takes`).
 pub fn takes(m: i64, nnz: i64, k: i64, n: i64, value: DataType) -> bool {
-    let b_bytes = (k.max(0) as u64).saturating_mul(n.max(0) as u64).saturating_mul(value.size_bytes());
+    let b_bytes = op_b_bytes(k, n, value);
     let b_max = if value.size_bytes() == 2 { B_BYTES_MAX_HALF } else { B_BYTES_MAX };
     let large = nnz >= MIN_NNZ || m >= MIN_ROWS;
     let few_a_row = large && nnz <= MEAN_MAX * m;
@@ -128,9 +133,9 @@ pub fn takes(m: i64, nnz: i64, k: i64, n: i64, value: DataType) -> bool {
 /// the table uses: nnz / PIECE partial rows of n values, 8 bytes an entry at FP32 N = 128.
 /// products_like (op(B) 627 MB at N = 64) keeps the tiles.
 pub fn huge_takes(m: i64, nnz: i64, k: i64, n: i64, value: DataType) -> bool {
-    let b_bytes = (k.max(0) as u64).saturating_mul(n.max(0) as u64).saturating_mul(value.size_bytes());
+    let b_bytes = op_b_bytes(k, n, value);
     let real = value == DataType::CUDA_R_32F || value == DataType::CUDA_R_64F;
-    let columns = n % N_MULTIPLE == 0 || (n == 64 && value == DataType::CUDA_R_32F);
+    let columns = n % N_MULTIPLE == 0 || narrow_n_takes(nnz, n, value);
     real && columns && nnz > MAX_NNZ && m > 0 && nnz >= HUGE_MEAN_MIN * m && b_bytes <= HUGE_B_BYTES_MAX
 }
 /// See `huge_takes`: at least a piece a row on average.
@@ -178,7 +183,7 @@ pub fn takes_plain(m: i64, nnz: i64, k: i64, n: i64, value: DataType) -> bool {
         (Some(ForcedKernel::Tiles | ForcedKernel::ShortRows | ForcedKernel::SplitRows), _) => false,
         (_, Some(setting)) => setting,
         _ => {
-            let b_bytes = (k.max(0) as u64).saturating_mul(n.max(0) as u64).saturating_mul(value.size_bytes());
+            let b_bytes = op_b_bytes(k, n, value);
             let b_max = if value.size_bytes() == 2 { B_BYTES_MAX_HALF } else { B_BYTES_MAX };
             n % N_MULTIPLE == 0 && nnz >= MIN_NNZ && b_bytes <= b_max
         }
