@@ -3,6 +3,8 @@
 # environment SETTINGS (none: OXSPARSE_LAB=1) and the bench arguments in the array `args`, every
 # spec in turn, $rounds times, each process writing $out/envNN.json and printing its summary lines.
 # `spec_setting SPEC`: the spec's environment settings (OXSPARSE_LAB=1 when it names none).
+# `report_checks FILE...`: every oxsparse result's check against the float64 reference, counted
+# over the bench JSON files (run it before the files go).
 spec_setting() {
     if [ "$1" = "${1%%:*}" ]; then echo OXSPARSE_LAB=1; else echo "${1#*:}"; fi
 }
@@ -18,4 +20,10 @@ run_specs() {
             env $setting "$dir/$b" "${args[@]}" --json "$out/env$(printf %02d $i).json" 2>/dev/null | grep -E '^SpMM \['
         done
     done
+}
+
+report_checks() {
+    python3 -c 'import json, sys, collections
+c = collections.Counter(r.get("oxsparse", {}).get("check") for p in sys.argv[1:] for r in json.load(open(p))["results"])
+print("checks of our results:", dict(c))' "$@"
 }

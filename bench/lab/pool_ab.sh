@@ -18,8 +18,5 @@ source bench/lab/bench_specs.sh
 run_specs "$@"
 python3 bench/lab/spmm_env_table.py "$out"/env*.json > "$out/table.txt"
 grep -E "geomean|host|preprocess ms" "$out/table.txt"
-# Every oxsparse result's check against the float64 reference, before the files go.
-python3 -c 'import json, sys, collections
-c = collections.Counter(r.get("oxsparse", {}).get("check") for p in sys.argv[1:] for r in json.load(open(p))["results"])
-print("checks of our results:", dict(c))' "$out"/env*.json
+report_checks "$out"/env*.json
 rm -f "$out"/env*.json

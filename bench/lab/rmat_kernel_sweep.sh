@@ -22,10 +22,6 @@ for g in $graphs; do
     run_specs "${specs[@]}"
     python3 bench/lab/spmm_env_table.py "$out"/env*.json > "$out/sweep-$name.txt"
     grep -v "^geomean\|^input" "$out/sweep-$name.txt" | cut -c1-200; grep -E "^geomean|^host|^preprocess" "$out/sweep-$name.txt"
-    # Every result's check against the float64 reference, per process.
-    python3 -c 'import json, sys, collections
-for p in sys.argv[1:]:
-    c = collections.Counter(r.get("oxsparse", {}).get("check") for r in json.load(open(p))["results"])
-    print(p.split("/")[-1], "checks:", dict(c))' "$out"/env*.json
+    report_checks "$out"/env*.json
     rm -f "$out"/env*.json
 done

@@ -1,19 +1,18 @@
 """Merges the per-graph bench JSON files of bench/lab/rmat_all_record.sh into one record: the
-graphs named as in the bench's R-MAT set (the processes ran them through --rmat NODES:EDGES), a
+graphs named after their files (the processes ran them through --rmat NODES:EDGES), a
 table per case, and the geometric-mean speedups per variant over the graphs. Writes merged.json
 beside the inputs when it can."""
 import json, math, os, sys
 
-NAMES = {(132534, 95800000): "proteins_like", (232965, 114615892): "reddit_like",
-         (2449029, 123718280): "products_like", (4267, 2920000): "ddi_like",
-         (169343, 1166243): "arxiv_like", (1138499, 5980886): "youtube_like"}
 files = [json.load(open(p)) for p in sys.argv[1:]]
 results = []
-for d in files:
+for path, d in zip(sys.argv[1:], files):
+    # rmat_all_record.sh names each file rmat-NAME-PRECISION.json.
+    stem = os.path.basename(path)[:-len(".json")]
+    name = stem[len("rmat-"):stem.rindex("-")] if stem.startswith("rmat-") and stem.count("-") >= 2 else None
     for r in d["results"]:
-        if r["input"].startswith("rmat_n"):
-            n, e = r["input"][len("rmat_n"):].split("_e")
-            r["input"], r["group"] = NAMES.get((int(n), int(e)), r["input"]), "rmat"
+        if name and r["input"].startswith("rmat_n"):
+            r["input"], r["group"] = name, "rmat"
         results.append(r)
 print(f"{'input':15} {'variant':42} {'ox ms':>9} {'cu ms':>9} {'alg':9} {'speedup':>7} {'prep ms':>8} check")
 logs = {}
