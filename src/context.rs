@@ -29,6 +29,8 @@ pub struct Handle {
     /// Compute capability, e.g. (9, 0).
     pub arch: (i32, i32),
     pub sm_count: i32,
+    /// Bytes of L2 cache: which measured bounds SpMM's planner applies (warp_rows::wide_memory).
+    pub l2_bytes: i64,
     /// The graphs this handle launches its kernels through (kernels/graph.rs).
     pub(crate) graphs: crate::kernels::graph::LaunchGraphs,
     /// What SpMM's plain calls learned of their matrices (src/ops/spmm/plain_choice.rs).
@@ -92,6 +94,7 @@ impl Handle {
             drv("cuDeviceGetAttribute", attr(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR))?,
         );
         let sm_count = drv("cuDeviceGetAttribute", attr(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT))?;
+        let l2_bytes = drv("cuDeviceGetAttribute", attr(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE))? as i64;
         Ok(Handle {
             device,
             ctx: primary as usize,
@@ -101,6 +104,7 @@ impl Handle {
             reorder_mode: ReorderMode::from_env(),
             arch,
             sm_count,
+            l2_bytes,
             graphs: Default::default(),
             plain_verdicts: Default::default(),
         })

@@ -122,6 +122,7 @@ unsafe fn capture_plain_calls_inner(hub: usize, serial: u64) {
         math: MathMode::OXSPARSE_DEFAULT_MATH,
         reorder: ReorderMode::OXSPARSE_REORDER_NONE,
         a_serial: serial,
+        l2_bytes: first.l2_bytes,
     };
     let what = |s: &str| format!("{s} ({})", if hub > 0 { "warp rows" } else { "short rows" });
     let buffer = DevBuf::zeroed(ops::buffer_size(&first, &call).unwrap().max(1));

@@ -10,6 +10,7 @@ out=${OUT:-/tmp/oxsparse-out}; mkdir -p "$out"
 dir=${LAB_DIR:-.device-lab/s47}
 rounds=1
 source bench/lab/bench_specs.sh
+# Session 48 (H200): KEEP=1, LAB_PRECISIONS=fp16 and the like for the other precisions.
 # SPECS: specs separated by ';' (a spec's settings are separated by spaces).
 IFS=';' read -ra specs <<< "${SPECS:-bench-base;bench-base:OXSPARSE_SPMM_KERNEL=warp_rows;bench-base:OXSPARSE_SPMM_KERNEL=split_rows;bench-base:OXSPARSE_SPMM_KERNEL=tiles}"
 graphs=${GRAPHS:-"proteins_like=132534:95800000 reddit_like=232965:114615892"}
@@ -23,5 +24,9 @@ for g in $graphs; do
     python3 bench/lab/spmm_env_table.py "$out"/env*.json > "$out/sweep-$name.txt"
     grep -v "^geomean\|^input" "$out/sweep-$name.txt" | cut -c1-200; grep -E "^geomean|^host|^preprocess" "$out/sweep-$name.txt"
     report_checks "$out"/env*.json
+    # KEEP=1 keeps the JSON files (as NAME-PRECISIONS-envNN.json) for a closer look (plain calls' times).
+    if [ "${KEEP:-0}" = 1 ]; then
+        for f in "$out"/env*.json; do mv "$f" "$out/$name-${LAB_PRECISIONS:-fp32}-$(basename "$f")"; done
+    fi
     rm -f "$out"/env*.json
 done

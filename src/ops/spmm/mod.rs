@@ -77,6 +77,9 @@ pub struct Call<'a> {
     pub reorder: ReorderMode,
     /// A's descriptor's number (0: none, nothing is learned): see plain_choice.rs.
     pub a_serial: u64,
+    /// The handle's device's L2 bytes: which measured op(B) bounds the planner applies
+    /// (warp_rows::wide_memory).
+    pub l2_bytes: i64,
 }
 
 /// What `preprocess` left in the user's buffer, and for which arguments.
@@ -592,6 +595,7 @@ mod tests {
             math,
             reorder: ReorderMode::OXSPARSE_REORDER_NONE,
             a_serial: 0,
+            l2_bytes: 50 << 20,
         };
         make_plan(&call).unwrap()
     }

@@ -47,7 +47,7 @@ pub(super) fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, toke
     // is asked again.
     let split_takes = split_rows::takes(longest, m, nnz, k::RowShape::most_groups_per_block(p.types.ab) as i64);
     let over_split = warp_rows::over_split_rows(m, nnz, p.dims.n, p.types.ab);
-    let warp_takes = warp_rows::takes(m, nnz, p.dims.k, p.dims.n, p.types.ab);
+    let warp_takes = warp_rows::takes(m, nnz, p.dims.k, p.dims.n, p.types.ab, call.l2_bytes);
     if p.warp_rows.is_some() && (warp_rows::forced() || (warp_takes && !split_rows::forced() && !short_rows::takes(longest, m, nnz) && (!split_takes || over_split))) {
         if let Some(chosen) = build_warp_rows(h, call, p, ws, token)? {
             if plan::print_enabled() {

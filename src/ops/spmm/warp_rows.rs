@@ -71,6 +71,36 @@ pub const B_BYTES_MAX: u64 = 200 << 20;
 /// 34, youtube_like FP16 with warp rows forced, two rounds, us: N = 128 (291 MB) 650 / 657 -> 526 /
 /// 526, N = 256 (583 MB) 1281 / 1297 -> 962 / 962. Larger ones were not measured.
 pub const B_BYTES_MAX_HALF: u64 = 600 << 20;
+/// FP32 and FP64 op(B) at n a multiple of N_MULTIPLE on a device of wide memory (`wide_memory`):
+/// session 48 (H200, bench, preprocessed, the tiles the planner chose against warp rows forced, us):
+/// youtube_like FP32 N = 128 (583 MB) 713 / 711 -> 663 / 662, N = 256 (1.17 GB) 1404 / 1401 ->
+/// 1240 / 1240, FP64 N = 128 (1.17 GB) 1410 -> 1336 (cuSPARSE's best 657, 1290 and 1329), where
+/// session 34's H100 had tied at N = 128 and lost at 256 (above). At n = 64 (8-byte vectors, 291
+/// MB) warp rows lost there too, 369 / 370 -> 468 / 469: `narrow_n_takes` keeps B_BYTES_MAX.
+pub const B_BYTES_MAX_WIDE: u64 = 1200 << 20;
+/// L2 of at least this many bytes marks a device of wide memory: the H200 (60 MiB of L2, HBM3e at
+/// 4.8 TB/s), where session 48 measured the op(B) bounds again, against the H100 of every session
+/// before (50 MiB, HBM3 at 3.35 TB/s). The two chips differ in both, so the L2 size names the pair
+/// rather than a cause; devices of smaller L2 keep the H100's bounds, which they were measured on.
+pub const WIDE_MEMORY_L2_BYTES: i64 = 55 << 20;
+
+/// Whether a device of `l2_bytes` of L2 takes the bounds measured on the H200 (see
+/// WIDE_MEMORY_L2_BYTES).
+pub fn wide_memory(l2_bytes: i64) -> bool {
+    l2_bytes >= WIDE_MEMORY_L2_BYTES
+}
+
+/// The bound on op(B)'s bytes in `takes`: B_BYTES_MAX_HALF for 16-bit values, else B_BYTES_MAX, or
+/// B_BYTES_MAX_WIDE at n a multiple of N_MULTIPLE on a device of wide memory.
+fn b_bytes_max(n: i64, value: DataType, l2_bytes: i64) -> u64 {
+    if value.size_bytes() == 2 {
+        B_BYTES_MAX_HALF
+    } else if wide_memory(l2_bytes) && n % N_MULTIPLE == 0 {
+        B_BYTES_MAX_WIDE
+    } else {
+        B_BYTES_MAX
+    }
+}
 const BEGIN_BITS: u32 = 48;
 pub const SLOT_BYTES: usize = 16;
 const HEADER_BYTES: usize = 16;
@@ -108,20 +138,22 @@ fn op_b_bytes(k: i64, n: i64, value: DataType) -> u64 {
 }
 
 /// Whether the measured rule gives a matrix of `m` rows and `nnz` entries times a k x n op(B) of
-/// `value` to this kernel (see the module comment), or the kernel is forced. n a multiple of
-/// N_MULTIPLE in every type: FP64 then runs two vectors a lane (the bytes a lane of FP32 at 256;
-/// its one-vector kernel spills and was not measured); FP32 also at n = 64 (`narrow_n_takes`).
-pub fn takes(m: i64, nnz: i64, k: i64, n: i64, value: DataType) -> bool {
+/// `value` to this kernel (see the module comment), or the kernel is forced, on a device of
+/// `l2_bytes` of L2 (`b_bytes_max`). n a multiple of N_MULTIPLE in every type: FP64 then runs two
+/// vectors a lane (the bytes a lane of FP32 at 256; its one-vector kernel spills and was not
+/// measured); FP32 also at n = 64 (`narrow_n_takes`).
+pub fn takes(m: i64, nnz: i64, k: i64, n: i64, value: DataType, l2_bytes: i64) -> bool {
     let b_bytes = op_b_bytes(k, n, value);
-    let b_max = if value.size_bytes() == 2 { B_BYTES_MAX_HALF } else { B_BYTES_MAX };
+    let b_max = b_bytes_max(n, value, l2_bytes);
     let large = nnz >= MIN_NNZ || m >= MIN_ROWS;
     let few_a_row = large && nnz <= MEAN_MAX * m;
     let columns = n % N_MULTIPLE == 0 || narrow_n_takes(nnz, n, value);
-    forced() || (columns && (few_a_row || over_split_rows(m, nnz, n, value)) && b_bytes <= b_max && nnz <= MAX_NNZ) || huge_takes(m, nnz, k, n, value)
+    forced() || (columns && (few_a_row || over_split_rows(m, nnz, n, value)) && b_bytes <= b_max && nnz <= MAX_NNZ) || huge_takes(m, nnz, k, n, value, l2_bytes)
 }
 
 /// Matrices of more than MAX_NNZ entries in rows of HUGE_MEAN_MIN or more on average, FP32 or
-/// FP64, at the rule's columns, op(B) within HUGE_B_BYTES_MAX; their rows of up to HUGE_WHOLE
+/// FP64, at the rule's columns, op(B) within HUGE_B_BYTES_MAX (on a device of wide memory also
+/// FP16 and BF16, within HUGE_B_BYTES_MAX_WIDE); their rows of up to HUGE_WHOLE
 /// entries run whole (`whole_max`). Session 47 (H100, bench, preprocessed FP32, warp rows forced
 /// against the tile kernel the planner chose, us): proteins_like (132534 rows, 56.6M entries, 427
 /// a row) N = 64 / 128 / 256 2088 / 4149 / 8270 -> 1629 / 3128 / 6883 with rows of up to 4096
@@ -131,17 +163,32 @@ pub fn takes(m: i64, nnz: i64, k: i64, n: i64, value: DataType) -> bool {
 /// 512; cuSPARSE's best 2331 / 4058 / 8031 and 3282 / 5963 / 11826. Most of these graphs' entries
 /// lie in rows longer than 4096 all the same, so the partial rows' room (`room`) is about what
 /// the table uses: nnz / PIECE partial rows of n values, 8 bytes an entry at FP32 N = 128.
-/// products_like (op(B) 627 MB at N = 64) keeps the tiles.
-pub fn huge_takes(m: i64, nnz: i64, k: i64, n: i64, value: DataType) -> bool {
+/// products_like (48 a row, op(B) 627 MB at N = 64) keeps the tiles on such a device; it was not
+/// tried there. On a device of wide memory (`wide_memory`) the rule also takes FP16 and BF16, op(B)
+/// of up to HUGE_B_BYTES_MAX_WIDE and rows of HUGE_MEAN_MIN_WIDE on average (session 48, H200, the same comparison, us): FP16 proteins_like N =
+/// 128 / 256 2884 / 5466 -> 1693 / 2958, reddit_like 4838 / 9644 -> 2370 / 4214, products_like
+/// 8844 / 17908 -> 4427 / 8353 (N = 32 and 64 keep the tiles: no 16-bit variant there); FP32
+/// products_like N = 64 / 128 / 256 (op(B) 627 MB to 2.5 GB) 4951 / 9919 / 20241 -> 3929 / 7509 /
+/// 17908.
+pub fn huge_takes(m: i64, nnz: i64, k: i64, n: i64, value: DataType, l2_bytes: i64) -> bool {
+    use DataType::*;
+    let wide = wide_memory(l2_bytes);
     let b_bytes = op_b_bytes(k, n, value);
-    let real = value == DataType::CUDA_R_32F || value == DataType::CUDA_R_64F;
+    let b_max = if wide { HUGE_B_BYTES_MAX_WIDE } else { HUGE_B_BYTES_MAX };
+    let mean_min = if wide { HUGE_MEAN_MIN_WIDE } else { HUGE_MEAN_MIN };
+    let typed = matches!(value, CUDA_R_32F | CUDA_R_64F) || (wide && matches!(value, CUDA_R_16F | CUDA_R_16BF));
     let columns = n % N_MULTIPLE == 0 || narrow_n_takes(nnz, n, value);
-    real && columns && nnz > MAX_NNZ && m > 0 && nnz >= HUGE_MEAN_MIN * m && b_bytes <= HUGE_B_BYTES_MAX
+    typed && columns && nnz > MAX_NNZ && m > 0 && nnz >= mean_min * m && b_bytes <= b_max
 }
 /// See `huge_takes`: at least a piece a row on average.
 pub const HUGE_MEAN_MIN: i64 = PIECE;
+/// See `huge_takes`: products_like (48 entries a row) gained on the H200; half a piece is the floor,
+/// between it and the 16 a row of `MEAN_MAX` nothing was measured.
+pub const HUGE_MEAN_MIN_WIDE: i64 = PIECE / 2;
 /// See `huge_takes`: reddit_like's op(B) at FP32 N = 256 (238 MB) gained 8%.
 pub const HUGE_B_BYTES_MAX: u64 = 256 << 20;
+/// See `huge_takes`: products_like's op(B) at FP32 N = 256 (2.5 GB) gained 12% on the H200.
+pub const HUGE_B_BYTES_MAX_WIDE: u64 = 2560 << 20;
 /// See `huge_takes`.
 pub const HUGE_WHOLE: i64 = 64 * PIECE;
 
@@ -809,6 +856,8 @@ mod tests {
         if forced() {
             return;
         }
+        // The H100's bounds (every session before 48); `wide_memory_takes_more` has the H200's.
+        let takes = |m: i64, nnz: i64, k: i64, n: i64, value: DataType| super::takes(m, nnz, k, n, value, H100_L2);
         assert!(takes(169_343, 1_128_870, 169_343, 256, f32), "arxiv_like");
         assert!(takes(37_700, 578_006, 37_700, 256, f32) && takes(23_133, 186_936, 23_133, 512, f32), "github_musae, ca-CondMat");
         assert!(takes(169_343, 1_128_870, 169_343, 128, f32), "N = 128 since the adds run inside the kernel");
@@ -836,5 +885,41 @@ mod tests {
         assert!(takes(proteins.0, proteins.1, proteins.0, 128, f64) && !takes(reddit.0, reddit.1, reddit.0, 256, f64), "FP64; reddit's B of 477 MB");
         assert!(!takes(products.0, products.1, products.0, 64, f32), "products_like: B of 627 MB");
         assert!(!takes(1_000_000, 20_000_000, 1_000_000, 128, f32), "20 a row: not measured");
+    }
+
+    const H100_L2: i64 = 50 << 20;
+    const H200_L2: i64 = 60 << 20;
+
+    #[test]
+    fn wide_memory_takes_more() {
+        if forced() {
+            return;
+        }
+        assert!(!wide_memory(H100_L2) && wide_memory(H200_L2) && !wide_memory(0), "an unknown L2 keeps the H100's bounds");
+        let (f32, f64, f16, bf16) = (DataType::CUDA_R_32F, DataType::CUDA_R_64F, DataType::CUDA_R_16F, DataType::CUDA_R_16BF);
+        let youtube = (1_138_499, 5_890_944);
+        let on = |l2: i64, (m, nnz): (i64, i64), n: i64, value: DataType| takes(m, nnz, m, n, value, l2);
+        for n in [128, 256] {
+            assert!(on(H200_L2, youtube, n, f32) && !on(H100_L2, youtube, n, f32), "youtube_like FP32 N = {n}: gained on the H200 only");
+        }
+        assert!(on(H200_L2, youtube, 128, f64) && !on(H100_L2, youtube, 128, f64), "youtube_like FP64 N = 128");
+        assert!(!on(H200_L2, youtube, 64, f32), "youtube_like FP32 N = 64 (8-byte vectors) lost on the H200 too");
+        assert!(!on(H200_L2, youtube, 512, f32) && !on(H200_L2, youtube, 256, f64), "op(B) of 2.3 GB: not measured");
+        assert!(on(H200_L2, youtube, 256, f16) && !on(H200_L2, youtube, 512, f16), "16-bit keeps its bound");
+        let (proteins, reddit, products) = ((132_534, 56_627_196), (232_965, 78_363_366), (2_449_029, 116_600_650));
+        for n in [128, 256] {
+            for g in [proteins, reddit, products] {
+                assert!(on(H200_L2, g, n, f16) && on(H200_L2, g, n, bf16), "huge graphs in 16 bits at N = {n} on the H200");
+            }
+            assert!(!on(H100_L2, proteins, n, f16), "16-bit huge graphs: not measured on the H100");
+        }
+        assert!(!on(H200_L2, proteins, 64, f16), "16-bit at N = 64: no variant");
+        for n in [64, 128, 256] {
+            assert!(on(H200_L2, products, n, f32) && !on(H100_L2, products, n, f32), "products_like FP32 N = {n}");
+        }
+        assert!(!on(H200_L2, products, 512, f32) && !on(H200_L2, products, 32, f32), "op(B) of 5 GB; N = 32");
+        assert!(on(H200_L2, reddit, 256, f64) && !on(H100_L2, reddit, 256, f64), "reddit_like FP64 N = 256 (477 MB)");
+        assert!(!on(H200_L2, (1_000_000, 20_000_000), 128, f32), "20 a row: not measured");
+        assert!(!on(H100_L2, (400_000, 20_000_000), 128, f32) && on(H200_L2, (400_000, 20_000_000), 128, f32), "50 a row");
     }
 }
