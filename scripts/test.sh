@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The test command (README): sets up a fresh machine without CUDA, builds, and runs every test that
-# can run here. GPU tests print "SKIP: ... no GPU" lines; they run for real on the H100 through
+# can run here. GPU tests print "SKIP: ... no GPU" lines; they run for real on the GPU machine (an H200 since session 48) through
 # scripts/device_prepare.sh + scripts/device_suite.sh.
 #
 #   1. scripts/setup.sh: pinned nvcc 13.0 from PyPI into .venv-cuda/, cmake/gfortran from Debian
