@@ -143,10 +143,11 @@ pub enum PlainLong {
 
 impl PlainLong {
     /// For a plain call of this plan: warp rows where `warp_rows::takes_plain` and the plan's room
-    /// holds the GPU build's sums (in the partial rows' room, free until the kernel), else the tiles.
-    fn of(p: &Plan, nnz: i64) -> PlainLong {
+    /// holds the GPU build's sums (in the partial rows' room, free until the kernel), else the tiles;
+    /// on a device of `l2_bytes` of L2.
+    fn of(p: &Plan, nnz: i64, l2_bytes: i64) -> PlainLong {
         let d = p.dims;
-        let takes = matches!(p.kernel, Kernel::Tiles { .. }) && gpu_table_fits(p, nnz) && warp_rows::takes_plain(d.m, nnz, d.k, d.n, p.types.ab);
+        let takes = matches!(p.kernel, Kernel::Tiles { .. }) && gpu_table_fits(p, nnz) && warp_rows::takes_plain(d.m, nnz, d.k, d.n, p.types.ab, l2_bytes);
         if takes { PlainLong::GpuWarpRows } else { PlainLong::Tiles }
     }
 
@@ -271,7 +272,7 @@ fn run(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>, must
                 // Forced short rows replace the tile kernel only: a tensor-core plan's plain call
                 // leaves the choice to the build on the GPU, as its preprocess does.
                 let forced = matches!(p.kernel, Kernel::Tiles { .. }) && short_rows::forced() == Some(true);
-                let long = PlainLong::of(&p, call.a.nnz);
+                let long = PlainLong::of(&p, call.a.nnz, call.l2_bytes);
                 let rows = match plain_choice::limit(&p, call.a.nnz, whole_rows_fill(h, &p)) {
                     _ if forced => RowKernel::ShortRows,
                     Some(limit) => {
@@ -575,7 +576,15 @@ mod tests {
 
     /// A CSR call of m x k (nnz entries) times k x n of type `t` (FP32 compute), op(B) and C in the
     /// given layouts and leading dimensions, on made-up device addresses (planning reads none).
-    fn plan_for(t: DataType, (m, k, n, nnz): (i64, i64, i64, i64), (order_b, ldb): (Order, i64), (order_c, ldc): (Order, i64), math: MathMode) -> Plan {
+    /// L2 of an H100 and of an H200 (warp_rows::wide_memory).
+    const H100_L2: i64 = 50 << 20;
+    const H200_L2: i64 = 60 << 20;
+
+    fn plan_for(t: DataType, dims: (i64, i64, i64, i64), b: (Order, i64), c: (Order, i64), math: MathMode) -> Plan {
+        plan_for_l2(t, dims, b, c, math, H100_L2)
+    }
+
+    fn plan_for_l2(t: DataType, (m, k, n, nnz): (i64, i64, i64, i64), (order_b, ldb): (Order, i64), (order_c, ldc): (Order, i64), math: MathMode, l2_bytes: i64) -> Plan {
         let arrays = SpArrays { offsets: 0x1000_0000, indices: 0x2000_0000, values: 0x3000_0000 };
         let (i32i, base) = (IndexType::OXSPARSE_INDEX_32I, IndexBase::OXSPARSE_INDEX_BASE_ZERO);
         let a = SpMat::compressed(false, m, k, nnz, arrays, i32i, i32i, base, t).unwrap();
@@ -595,7 +604,7 @@ mod tests {
             math,
             reorder: ReorderMode::OXSPARSE_REORDER_NONE,
             a_serial: 0,
-            l2_bytes: 50 << 20,
+            l2_bytes,
         };
         make_plan(&call).unwrap()
     }
@@ -748,7 +757,7 @@ mod tests {
         let row = Order::OXSPARSE_ORDER_ROW;
         let plain = |(m, k, n, nnz): (i64, i64, i64, i64), t: DataType| {
             let p = plan_for(t, (m, k, n, nnz), (row, n), (row, n), MathMode::OXSPARSE_DEFAULT_MATH);
-            PlainLong::of(&p, nnz)
+            PlainLong::of(&p, nnz, H100_L2)
         };
         let f32 = DataType::CUDA_R_32F;
         assert_eq!(plain((6_440, 6_440, 128, 502_504), f32), PlainLong::GpuWarpRows, "fb100_MIT8: 78 a row");
@@ -757,6 +766,15 @@ mod tests {
         assert_eq!(plain((19_717, 19_717, 128, 88_651), f32), PlainLong::Tiles, "pubmed: under 128K entries");
         assert_eq!(plain((1_138_499, 1_138_499, 128, 5_890_944), f32), PlainLong::Tiles, "youtube_like: op(B) of 583 MB");
         assert_eq!(plain((1_138_499, 1_138_499, 256, 5_890_944), DataType::CUDA_R_16F), PlainLong::GpuWarpRows, "youtube_like in 16 bits: chunks of 768 rows");
+        // On an H200 (session 48) op(B) may be larger, at multiples of 128 columns; the plan, made
+        // for the same L2, keeps the room.
+        let plain_h200 = |(m, k, n, nnz): (i64, i64, i64, i64), t: DataType| {
+            let p = plan_for_l2(t, (m, k, n, nnz), (row, n), (row, n), MathMode::OXSPARSE_DEFAULT_MATH, H200_L2);
+            PlainLong::of(&p, nnz, H200_L2)
+        };
+        assert_eq!(plain_h200((1_138_499, 1_138_499, 128, 5_890_944), f32), PlainLong::GpuWarpRows, "youtube_like FP32 N = 128 on an H200");
+        assert_eq!(plain_h200((1_138_499, 1_138_499, 64, 5_890_944), f32), PlainLong::Tiles, "64 columns");
+        assert_eq!(plain_h200((1_138_499, 1_138_499, 512, 5_890_944), f32), PlainLong::Tiles, "op(B) of 2.3 GB");
     }
 
     /// A plain call in a tensor-op mode runs the tile plan the tensor-core plan holds (its sizes,
@@ -782,7 +800,7 @@ mod tests {
                 assert_eq!(plain.kernel, Kernel::Tiles { size, per_block, stage_b, stage_c });
                 assert_eq!(plain.kernel, default.kernel, "{t:?} {math:?}: the default mode's kernel");
                 assert_eq!((plain.workspace, plain.tc_at, plain.warp_rows_at), (tc.workspace, tc.tc_at, tc.warp_rows_at), "the same layout");
-                assert_eq!(PlainLong::of(&plain, shape.3), PlainLong::of(&default, shape.3), "{t:?} {math:?}: the same long branch");
+                assert_eq!(PlainLong::of(&plain, shape.3, H100_L2), PlainLong::of(&default, shape.3, H100_L2), "{t:?} {math:?}: the same long branch");
             }
             assert_eq!(plain_plan(default.clone()).kernel, default.kernel);
         }

@@ -541,7 +541,7 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
         && shared_structure
         && warp_rows::fits(types.ab, types.c, types.compute, d.n, d.batches as i64)
         && warp_rows::b_offsets_fit(d.k, if stage_b { d.n } else { b.row_stride }, types.ab)
-        && (warp_rows::takes(m, nnz, d.k, d.n, types.ab, call.l2_bytes) || warp_rows::takes_plain(m, nnz, d.k, d.n, types.ab));
+        && (warp_rows::takes(m, nnz, d.k, d.n, types.ab, call.l2_bytes) || warp_rows::takes_plain(m, nnz, d.k, d.n, types.ab, call.l2_bytes));
     p.warp_rows = warp.then(|| WarpRowsLayout::new(d.m, call.a.nnz, d.n, types.ab, types.compute));
     let total = p.warp_rows_at + p.warp_rows.map_or(0, |w| w.bytes);
     p.workspace = if total > 0 { ALIGN + total } else { 0 };

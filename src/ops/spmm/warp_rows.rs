@@ -217,9 +217,13 @@ pub fn narrow_n_takes(nnz: i64, n: i64, value: DataType) -> bool {
 /// / 112, vsp_befref 38 / 53); below 128K entries they lost or tied (cora 20.8 / 17.4, pubmed 29.0
 /// / 27.0, film_actor 25.2 / 20.0), wiki-Vote (104K) gained. Unlike preprocess's rule, rows of any
 /// mean: preprocess gives rows of more than 16 to split rows, which need a table read back.
+/// op(B)'s bound is preprocess's at such n (`b_bytes_max`): on a device of wide memory session 48
+/// measured youtube_like's plain calls (H200, warp rows by `OXSPARSE_SPMM_PLAIN_WARP_ROWS=1` against
+/// the tiles of the default, us, each beside cuSPARSE in its own process): FP32 N = 128 / 256 762 /
+/// 1486 -> 728 / 1327, FP64 N = 128 1456 -> 1430.
 /// `OXSPARSE_SPMM_PLAIN_WARP_ROWS=0` / `1` never / always (within the bounds) takes it;
 /// `OXSPARSE_SPMM_KERNEL` forcing another row kernel keeps the tiles, forcing this one takes it.
-pub fn takes_plain(m: i64, nnz: i64, k: i64, n: i64, value: DataType) -> bool {
+pub fn takes_plain(m: i64, nnz: i64, k: i64, n: i64, value: DataType, l2_bytes: i64) -> bool {
     static SETTING: once_cell::sync::Lazy<Option<bool>> = once_cell::sync::Lazy::new(|| match std::env::var("OXSPARSE_SPMM_PLAIN_WARP_ROWS").as_deref() {
         Ok("0") => Some(false),
         Ok("1") => Some(true),
@@ -230,9 +234,7 @@ pub fn takes_plain(m: i64, nnz: i64, k: i64, n: i64, value: DataType) -> bool {
         (Some(ForcedKernel::Tiles | ForcedKernel::ShortRows | ForcedKernel::SplitRows), _) => false,
         (_, Some(setting)) => setting,
         _ => {
-            let b_bytes = op_b_bytes(k, n, value);
-            let b_max = if value.size_bytes() == 2 { B_BYTES_MAX_HALF } else { B_BYTES_MAX };
-            n % N_MULTIPLE == 0 && nnz >= MIN_NNZ && b_bytes <= b_max
+            n % N_MULTIPLE == 0 && nnz >= MIN_NNZ && op_b_bytes(k, n, value) <= b_bytes_max(n, value, l2_bytes)
         }
     };
     chosen && gpu_counts_fit(m, nnz)
