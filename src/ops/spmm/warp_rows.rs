@@ -165,11 +165,11 @@ pub fn takes(m: i64, nnz: i64, k: i64, n: i64, value: DataType, l2_bytes: i64) -
 /// the table uses: nnz / PIECE partial rows of n values, 8 bytes an entry at FP32 N = 128.
 /// products_like (48 a row, op(B) 627 MB at N = 64) keeps the tiles on such a device; it was not
 /// tried there. On a device of wide memory (`wide_memory`) the rule also takes FP16 and BF16, op(B)
-/// of up to HUGE_B_BYTES_MAX_WIDE and rows of HUGE_MEAN_MIN_WIDE on average (session 48, H200, the same comparison, us): FP16 proteins_like N =
-/// 128 / 256 2884 / 5466 -> 1693 / 2958, reddit_like 4838 / 9644 -> 2370 / 4214, products_like
-/// 8844 / 17908 -> 4427 / 8353 (N = 32 and 64 keep the tiles: no 16-bit variant there); FP32
-/// products_like N = 64 / 128 / 256 (op(B) 627 MB to 2.5 GB) 4951 / 9919 / 20241 -> 3929 / 7509 /
-/// 17908.
+/// of up to HUGE_B_BYTES_MAX_WIDE and rows of HUGE_MEAN_MIN_WIDE on average (session 48, H200, the
+/// same comparison, us): FP16 proteins_like N = 128 / 256 2884 / 5466 -> 1693 / 2958, reddit_like
+/// 4838 / 9644 -> 2370 / 4214, products_like 8844 / 17908 -> 4427 / 8353 (N = 32 and 64 keep the
+/// tiles: no 16-bit variant there); FP32 products_like N = 64 / 128 / 256 (op(B) 627 MB to 2.5 GB)
+/// 4951 / 9919 / 20241 -> 3929 / 7509 / 17908.
 pub fn huge_takes(m: i64, nnz: i64, k: i64, n: i64, value: DataType, l2_bytes: i64) -> bool {
     use DataType::*;
     let wide = wide_memory(l2_bytes);
