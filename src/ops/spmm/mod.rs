@@ -574,9 +574,7 @@ mod tests {
         plan_for(t, (300, 200, 128, 3000), (Order::OXSPARSE_ORDER_ROW, 128), (order, ldc), math)
     }
 
-    /// L2 of an H100 and of an H200 (warp_rows::wide_memory).
-    const H100_L2: i64 = 50 << 20;
-    const H200_L2: i64 = 60 << 20;
+    use super::warp_rows::{H100_L2, H200_L2};
 
     /// A CSR call of m x k (nnz entries) times k x n of type `t` (FP32 compute), op(B) and C in the
     /// given layouts and leading dimensions, on made-up device addresses (planning reads none), on an

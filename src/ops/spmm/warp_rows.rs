@@ -90,6 +90,12 @@ pub fn wide_memory(l2_bytes: i64) -> bool {
     l2_bytes >= WIDE_MEMORY_L2_BYTES
 }
 
+/// The L2 of an H100 and of an H200, for the rules' tests here and in the planner's.
+#[cfg(test)]
+pub(crate) const H100_L2: i64 = 50 << 20;
+#[cfg(test)]
+pub(crate) const H200_L2: i64 = 60 << 20;
+
 /// The bound on op(B)'s bytes in `takes`: B_BYTES_MAX_HALF for 16-bit values, else B_BYTES_MAX, or
 /// B_BYTES_MAX_WIDE at n a multiple of N_MULTIPLE on a device of wide memory.
 fn b_bytes_max(n: i64, value: DataType, l2_bytes: i64) -> u64 {
@@ -888,9 +894,6 @@ mod tests {
         assert!(!takes(products.0, products.1, products.0, 64, f32), "products_like: B of 627 MB");
         assert!(!takes(1_000_000, 20_000_000, 1_000_000, 128, f32), "20 a row: not measured");
     }
-
-    const H100_L2: i64 = 50 << 20;
-    const H200_L2: i64 = 60 << 20;
 
     #[test]
     fn wide_memory_takes_more() {
