@@ -90,10 +90,7 @@ fn generate_params_header(root: &Path, out: &Path) {
     for f in &files {
         builder = builder.with_src(f);
     }
-    builder
-        .generate()
-        .expect("cbindgen: kernel params header")
-        .write_to_file(out.join("oxsparse_kernel_params.h"));
+    builder.generate().expect("cbindgen: kernel params header").write_to_file(out.join("oxsparse_kernel_params.h"));
 }
 
 fn find_nvcc(root: &Path) -> Result<PathBuf, Vec<String>> {
@@ -114,10 +111,7 @@ fn find_nvcc(root: &Path) -> Result<PathBuf, Vec<String>> {
     for lib in ["lib/python3.11", "lib/python3.12", "lib/python3.13", "lib/python3.10"] {
         candidates.push(root.join(".venv-cuda").join(lib).join("site-packages/nvidia/cu13/bin/nvcc"));
     }
-    if let Ok(o) = Command::new("python3")
-        .args(["-c", "import sysconfig;print(sysconfig.get_paths()['purelib'])"])
-        .output()
-    {
+    if let Ok(o) = Command::new("python3").args(["-c", "import sysconfig;print(sysconfig.get_paths()['purelib'])"]).output() {
         let purelib = String::from_utf8_lossy(&o.stdout).trim().to_string();
         if !purelib.is_empty() {
             candidates.push(Path::new(&purelib).join("nvidia/cu13/bin/nvcc"));

@@ -83,7 +83,8 @@ impl Handle {
             Some(c) if c != primary => {
                 unsafe { result::primary_ctx::release(device).ok() };
                 return Err(Error::NotSupported(
-                    "the current CUDA context is not the device's primary context; oxsparse works on the runtime's (primary) context".into(),
+                    "the current CUDA context is not the device's primary context; oxsparse works on the runtime's (primary) context"
+                        .into(),
                 ));
             }
             Some(_) => {}

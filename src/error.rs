@@ -60,9 +60,9 @@ impl Error {
             | CUresult::CUDA_ERROR_NO_DEVICE
             | CUresult::CUDA_ERROR_DEINITIALIZED
             | CUresult::CUDA_ERROR_INVALID_DEVICE => Error::NotInitialized(msg),
-            CUresult::CUDA_ERROR_NO_BINARY_FOR_GPU
-            | CUresult::CUDA_ERROR_UNSUPPORTED_PTX_VERSION
-            | CUresult::CUDA_ERROR_INVALID_PTX => Error::ArchMismatch(msg),
+            CUresult::CUDA_ERROR_NO_BINARY_FOR_GPU | CUresult::CUDA_ERROR_UNSUPPORTED_PTX_VERSION | CUresult::CUDA_ERROR_INVALID_PTX => {
+                Error::ArchMismatch(msg)
+            }
             CUresult::CUDA_ERROR_LAUNCH_FAILED
             | CUresult::CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
             | CUresult::CUDA_ERROR_LAUNCH_TIMEOUT

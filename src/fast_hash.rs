@@ -73,7 +73,13 @@ mod tests {
         assert!((0..10_000usize).all(|i| by_address.get(&(0x7f00_0000_0000 + 64 * i)) == Some(&(i as u32))));
         assert_eq!(by_address.get(&0x7f00_0000_0008), None);
 
-        let names = ["oxs_spmm_split_rows_packed_f16_f16_f32_i32", "oxs_spmm_split_rows_packed_f16_f16_f32_i64", "oxs_spmv_tiles_f32_f32_f32_f32_i32", "a", ""];
+        let names = [
+            "oxs_spmm_split_rows_packed_f16_f16_f32_i32",
+            "oxs_spmm_split_rows_packed_f16_f16_f32_i64",
+            "oxs_spmv_tiles_f32_f32_f32_f32_i32",
+            "a",
+            "",
+        ];
         let by_name: HashMap<String, usize, FastHash> = names.iter().enumerate().map(|(i, n)| (n.to_string(), i)).collect();
         for (i, n) in names.iter().enumerate() {
             assert_eq!(by_name.get(*n), Some(&i));

@@ -30,8 +30,7 @@ pub const VERSION_NUMBER: i32 = VERSION.0 * 1000 + VERSION.1 * 100 + VERSION.2;
 
 /// `OXSPARSE_LOG_LEVEL`: 0 silent (default), 1 refused calls and errors, 3 also every launch.
 pub fn log_level() -> u32 {
-    static LEVEL: Lazy<u32> =
-        Lazy::new(|| std::env::var("OXSPARSE_LOG_LEVEL").ok().and_then(|v| v.parse().ok()).unwrap_or(0));
+    static LEVEL: Lazy<u32> = Lazy::new(|| std::env::var("OXSPARSE_LOG_LEVEL").ok().and_then(|v| v.parse().ok()).unwrap_or(0));
     *LEVEL
 }
 

@@ -63,7 +63,9 @@ fn create_reports_not_initialized_without_gpu() {
             let mut math = -1;
             assert_eq!(oxsparseGetMathMode(h, &mut math), SUCCESS);
             assert_eq!(math, MathMode::from_env() as c_int, "new handles start in OXSPARSE_MATH_MODE's mode");
-            for m in [MathMode::OXSPARSE_TF32_TENSOR_OP_MATH, MathMode::OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH, MathMode::OXSPARSE_DEFAULT_MATH] {
+            for m in
+                [MathMode::OXSPARSE_TF32_TENSOR_OP_MATH, MathMode::OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH, MathMode::OXSPARSE_DEFAULT_MATH]
+            {
                 assert_eq!(oxsparseSetMathMode(h, m as c_int), SUCCESS);
                 assert_eq!(oxsparseGetMathMode(h, &mut math), SUCCESS);
                 assert_eq!(math, m as c_int);
@@ -151,7 +153,19 @@ fn dense_matrix_round_trip_batch_and_errors() {
 fn csr(rows: i64, cols: i64, nnz: i64, it: IndexType, base: IndexBase) -> (c_int, oxsparseSpMatDescr_t) {
     let mut d = null_mut();
     let s = unsafe {
-        oxsparseCreateCsr(&mut d, rows, cols, nnz, addr(0x1000), addr(0x2000), addr(0x3000), it as c_int, it as c_int, base as c_int, CUDA_R_32F as c_int)
+        oxsparseCreateCsr(
+            &mut d,
+            rows,
+            cols,
+            nnz,
+            addr(0x1000),
+            addr(0x2000),
+            addr(0x3000),
+            it as c_int,
+            it as c_int,
+            base as c_int,
+            CUDA_R_32F as c_int,
+        )
     };
     (s, d)
 }
@@ -167,7 +181,10 @@ fn csr_parameter_matrix() {
                     let (mut r, mut c, mut n) = (0, 0, 0);
                     let (mut o, mut ci, mut v) = (null_mut(), null_mut(), null_mut());
                     let (mut ot, mut ct, mut b, mut vt) = (0, 0, 0, 0);
-                    assert_eq!(oxsparseCsrGet(d, &mut r, &mut c, &mut n, &mut o, &mut ci, &mut v, &mut ot, &mut ct, &mut b, &mut vt), SUCCESS);
+                    assert_eq!(
+                        oxsparseCsrGet(d, &mut r, &mut c, &mut n, &mut o, &mut ci, &mut v, &mut ot, &mut ct, &mut b, &mut vt),
+                        SUCCESS
+                    );
                     assert_eq!((r, c, n), (rows, cols, nnz));
                     assert_eq!((o, ci, v), (addr(0x1000), addr(0x2000), addr(0x3000)));
                     assert_eq!((ot, ct, b, vt), (it as c_int, it as c_int, base as c_int, CUDA_R_32F as c_int));
@@ -194,8 +211,14 @@ fn csr_bad_arguments_leave_output_untouched() {
         ("bad index type", Box::new(|d| unsafe { oxsparseCreateCsr(d, 3, 3, 1, addr(0x1000), addr(0x2000), addr(0x3000), 4, 2, 0, 0) })),
         ("bad base", Box::new(|d| unsafe { oxsparseCreateCsr(d, 3, 3, 1, addr(0x1000), addr(0x2000), addr(0x3000), 2, 2, 7, 0) })),
         ("bad value type", Box::new(|d| unsafe { oxsparseCreateCsr(d, 3, 3, 1, addr(0x1000), addr(0x2000), addr(0x3000), 2, 2, 0, 99) })),
-        ("misaligned offsets", Box::new(|d| unsafe { oxsparseCreateCsr(d, 3, 3, 1, addr(0x1002), addr(0x2000), addr(0x3000), 2, 2, 0, 0) })),
-        ("nnz too large for 32-bit", Box::new(|d| unsafe { oxsparseCreateCsr(d, 3, 3, 1 << 31, addr(0x1000), addr(0x2000), addr(0x3000), 2, 2, 0, 0) })),
+        (
+            "misaligned offsets",
+            Box::new(|d| unsafe { oxsparseCreateCsr(d, 3, 3, 1, addr(0x1002), addr(0x2000), addr(0x3000), 2, 2, 0, 0) }),
+        ),
+        (
+            "nnz too large for 32-bit",
+            Box::new(|d| unsafe { oxsparseCreateCsr(d, 3, 3, 1 << 31, addr(0x1000), addr(0x2000), addr(0x3000), 2, 2, 0, 0) }),
+        ),
     ];
     for (what, call) in cases {
         let mut d = sentinel;
@@ -227,12 +250,19 @@ fn other_formats_round_trip() {
         assert_eq!(oxsparseCsrSetStridedBatch(d, 3, 0, 5), INVALID);
         assert_eq!(oxsparseDestroySpMat(d), SUCCESS);
 
-        assert_eq!(oxsparseCreateBsr(&mut d, 2, 3, 4, 2, 2, addr(0x1000), addr(0x2000), addr(0x3000), 2, 2, 0, CUDA_R_32F as c_int, 2), SUCCESS);
+        assert_eq!(
+            oxsparseCreateBsr(&mut d, 2, 3, 4, 2, 2, addr(0x1000), addr(0x2000), addr(0x3000), 2, 2, 0, CUDA_R_32F as c_int, 2),
+            SUCCESS
+        );
         assert_eq!(oxsparseSpMatGetSize(d, &mut r, &mut c, &mut n), SUCCESS);
         assert_eq!((r, c, n), (4, 6, 16));
         assert_eq!(oxsparseBsrSetStridedBatch(d, 2, 3, 4, 16), SUCCESS);
         assert_eq!(oxsparseDestroySpMat(d), SUCCESS);
-        assert_eq!(oxsparseCreateBsr(&mut d, 2, 3, 4, 2, 2, addr(0x1000), addr(0x2000), addr(0x3000), 2, 2, 0, CUDA_R_32F as c_int, 0), INVALID, "order 0");
+        assert_eq!(
+            oxsparseCreateBsr(&mut d, 2, 3, 4, 2, 2, addr(0x1000), addr(0x2000), addr(0x3000), 2, 2, 0, CUDA_R_32F as c_int, 0),
+            INVALID,
+            "order 0"
+        );
 
         assert_eq!(oxsparseCreateBlockedEll(&mut d, 8, 8, 2, 4, addr(0x1000), addr(0x2000), 2, 0, CUDA_R_16F as c_int), SUCCESS);
         let (mut bs, mut ec) = (0, 0);
@@ -240,12 +270,19 @@ fn other_formats_round_trip() {
         assert_eq!((r, c, bs, ec, i, v), (8, 8, 2, 4, addr(0x1000), addr(0x2000)));
         assert_eq!(oxsparseDestroySpMat(d), SUCCESS);
 
-        assert_eq!(oxsparseCreateSlicedEll(&mut d, 5, 5, 7, 8, 2, addr(0x1000), addr(0x2000), addr(0x3000), 2, 2, 0, CUDA_R_32F as c_int), SUCCESS);
+        assert_eq!(
+            oxsparseCreateSlicedEll(&mut d, 5, 5, 7, 8, 2, addr(0x1000), addr(0x2000), addr(0x3000), 2, 2, 0, CUDA_R_32F as c_int),
+            SUCCESS
+        );
         let mut f = 0;
         assert_eq!(oxsparseSpMatGetFormat(d, &mut f), SUCCESS);
         assert_eq!(f, Format::OXSPARSE_FORMAT_SLICED_ELLPACK as c_int);
         assert_eq!(oxsparseDestroySpMat(d), SUCCESS);
-        assert_eq!(oxsparseCreateSlicedEll(&mut d, 5, 5, 7, 6, 2, addr(0x1000), addr(0x2000), addr(0x3000), 2, 2, 0, CUDA_R_32F as c_int), INVALID, "values size < nnz");
+        assert_eq!(
+            oxsparseCreateSlicedEll(&mut d, 5, 5, 7, 6, 2, addr(0x1000), addr(0x2000), addr(0x3000), 2, 2, 0, CUDA_R_32F as c_int),
+            INVALID,
+            "values size < nnz"
+        );
     }
 }
 

@@ -49,7 +49,24 @@ impl Matrix {
         let mut descr = null_mut();
         let nnz = values.len() as i64;
         // SAFETY: device arrays of the stated sizes, alive as long as the descriptor.
-        assert_eq!(unsafe { oxsparseCreateCsr(&mut descr, rows, cols, nnz, arrays.0.ptr as _, arrays.1.ptr as _, arrays.2.ptr as _, 2, 2, 0, CUDA_R_32F as i32) }, OK);
+        assert_eq!(
+            unsafe {
+                oxsparseCreateCsr(
+                    &mut descr,
+                    rows,
+                    cols,
+                    nnz,
+                    arrays.0.ptr as _,
+                    arrays.1.ptr as _,
+                    arrays.2.ptr as _,
+                    2,
+                    2,
+                    0,
+                    CUDA_R_32F as i32,
+                )
+            },
+            OK
+        );
         Matrix { _arrays: arrays, descr, dense, rows, cols }
     }
 }
@@ -262,7 +279,8 @@ fn more_streams_than_the_graphs_a_handle_keeps() {
         let mut h: oxsparseHandle_t = null_mut();
         assert_eq!(oxsparseCreate(&mut h), OK);
         // All alive at once, so no stream reuses another's address (and graph).
-        let streams: Vec<_> = outs.iter().map(|_| result::stream::create(result::stream::StreamKind::NonBlocking).expect("stream")).collect();
+        let streams: Vec<_> =
+            outs.iter().map(|_| result::stream::create(result::stream::StreamKind::NonBlocking).expect("stream")).collect();
         for (o, &s) in outs.iter().zip(&streams) {
             assert_eq!(oxsparseSetStream(h, s as cudaStream_t), OK);
             assert_eq!(oxsparseSparseToDense(h, m.descr, o.descr, 0, null_mut()), OK);

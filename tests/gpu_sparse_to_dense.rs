@@ -29,7 +29,11 @@ fn random_value(rng: &mut Rng, t: DataType) -> (f64, f64) {
     let mut part = || {
         let magnitude = (rng.below(if t == CUDA_R_8I { 127 } else { 255 }) + 1) as f64;
         let x = if rng.below(2) == 0 { -magnitude } else { magnitude };
-        if t == CUDA_R_8I { x } else { x / 64.0 }
+        if t == CUDA_R_8I {
+            x
+        } else {
+            x / 64.0
+        }
     };
     let re = part();
     (re, if t.is_complex() { part() } else { 0.0 })
@@ -141,7 +145,13 @@ fn build(rng: &mut Rng, v: Variant, (m, n, fill): (i64, i64, Fill), base: i64, t
             (a.rows, a.cols) = (brows * rb, bcols * cb);
         }
         Variant::Bell => {
-            let bs = if tiny { 1 } else if fill == Fill::Big { 4 } else { 2 };
+            let bs = if tiny {
+                1
+            } else if fill == Fill::Big {
+                4
+            } else {
+                2
+            };
             let (brows, bcols) = ((m + bs - 1) / bs, (n + bs - 1) / bs);
             let slots = if fill == Fill::Empty { 0 } else { bcols.min(if fill == Fill::Big { 5 } else { 3 }) };
             for br in 0..brows {
@@ -239,7 +249,12 @@ fn sweep(v: Variant) {
             }
         }
     }
-    assert!(failures.is_empty(), "{} of {cases} cases failed:\n{}", failures.len(), failures.iter().take(12).cloned().collect::<Vec<_>>().join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {cases} cases failed:\n{}",
+        failures.len(),
+        failures.iter().take(12).cloned().collect::<Vec<_>>().join("\n")
+    );
     println!("{v:?}: {cases} cases passed");
 }
 
@@ -316,7 +331,19 @@ mod c_api {
             assert_eq!(oxsparseCreate(&mut h), OK);
             let mut a: oxsparseSpMatDescr_t = null_mut();
             let i32t = IndexType::OXSPARSE_INDEX_32I as i32;
-            let s = oxsparseCreateCsr(&mut a, 4, 5, 6, offsets.ptr as _, columns.ptr as _, values.ptr as _, i32t, i32t, IndexBase::OXSPARSE_INDEX_BASE_ONE as i32, CUDA_R_32F as i32);
+            let s = oxsparseCreateCsr(
+                &mut a,
+                4,
+                5,
+                6,
+                offsets.ptr as _,
+                columns.ptr as _,
+                values.ptr as _,
+                i32t,
+                i32t,
+                IndexBase::OXSPARSE_INDEX_BASE_ONE as i32,
+                CUDA_R_32F as i32,
+            );
             assert_eq!(s, OK, "oxsparseCreateCsr");
             let b = dn_mat(4, 5, 6, bbuf.ptr, CUDA_R_32F);
 

@@ -35,10 +35,10 @@ use common::*;
 mod batches;
 #[path = "gpu_spmm/bittcf.rs"]
 mod bittcf;
-#[path = "gpu_spmm/calls.rs"]
-mod calls;
 #[path = "gpu_spmm/c_api.rs"]
 mod c_api;
+#[path = "gpu_spmm/calls.rs"]
+mod calls;
 #[path = "gpu_spmm/determinism.rs"]
 mod determinism;
 #[path = "gpu_spmm/formats.rs"]

@@ -105,7 +105,18 @@ unsafe fn capture_plain_calls_inner(hub: usize, serial: u64) {
     let (b, c) = (DevBuf::from_slice(&p.b), DevBuf::zeroed(m * n * 4));
     let arrays = SpArrays { offsets: offsets.ptr, indices: cols.ptr, values: vals.ptr };
     let i32i = IndexType::OXSPARSE_INDEX_32I;
-    let a = SpMat::compressed(false, m as i64, m as i64, p.cols.len() as i64, arrays, i32i, i32i, IndexBase::OXSPARSE_INDEX_BASE_ZERO, CUDA_R_32F).unwrap();
+    let a = SpMat::compressed(
+        false,
+        m as i64,
+        m as i64,
+        p.cols.len() as i64,
+        arrays,
+        i32i,
+        i32i,
+        IndexBase::OXSPARSE_INDEX_BASE_ZERO,
+        CUDA_R_32F,
+    )
+    .unwrap();
     let bm = DnMat::new(m as i64, n as i64, n as i64, b.ptr, CUDA_R_32F, Order::OXSPARSE_ORDER_ROW).unwrap();
     let cm = DnMat::new(m as i64, n as i64, n as i64, c.ptr, CUDA_R_32F, Order::OXSPARSE_ORDER_ROW).unwrap();
     let (alpha, beta) = (1.0f32, 0.0f32);

@@ -33,11 +33,21 @@ fn generate(rng: &mut Rng, m: usize, k: usize, rows: Rows, base: i64) -> (Struct
             Rows::Uniform => rng.below(40) as usize,
             Rows::OneLong if r == m / 2 => 20_000,
             Rows::OneLong => rng.below(4) as usize,
-            Rows::MostlyEmpty => if rng.below(20) == 0 { rng.below(100) as usize } else { 0 },
+            Rows::MostlyEmpty => {
+                if rng.below(20) == 0 {
+                    rng.below(100) as usize
+                } else {
+                    0
+                }
+            }
         };
         begins.push(cols.len() as i64);
         for _ in 0..len {
-            let c = if rng.below(50) == 0 { [-1 - base, k as i64, k as i64 + 12345][rng.below(3) as usize] } else { rng.below(k as u64) as i64 };
+            let c = if rng.below(50) == 0 {
+                [-1 - base, k as i64, k as i64 + 12345][rng.below(3) as usize]
+            } else {
+                rng.below(k as u64) as i64
+            };
             cols.push(if (0..k as i64).contains(&c) { c as u32 } else { u32::MAX });
             stored.push(c + base);
         }
@@ -49,7 +59,15 @@ fn generate(rng: &mut Rng, m: usize, k: usize, rows: Rows, base: i64) -> (Struct
 
 /// Runs `row_sample` with `scratch_bytes` of poisoned scratch between guards; None where it
 /// declined.
-fn sample_on_gpu(h: &Handle, index: IndexType, base: i64, s: &Structure, offsets: &[i64], stored: &[i64], scratch_bytes: usize) -> Option<Sample> {
+fn sample_on_gpu(
+    h: &Handle,
+    index: IndexType,
+    base: i64,
+    s: &Structure,
+    offsets: &[i64],
+    stored: &[i64],
+    scratch_bytes: usize,
+) -> Option<Sample> {
     let offsets_buf = DevBuf::from_slice(&encode_indices(index, offsets));
     let cols_buf = DevBuf::from_slice(&encode_indices(index, stored));
     let buf = DevBuf::zeroed(GUARD + scratch_bytes + GUARD);
@@ -77,7 +95,12 @@ fn the_gpu_sample_is_the_host_sample() {
             let what = format!("m {m}, k {k}, {rows:?}, {index:?}, base {base}");
             let offsets_room = (m + 1) * 4;
             let ids_at = offsets_room.next_multiple_of(16);
-            let followed = |r: usize| s.cols[s.begins[r] as usize..s.ends[r] as usize].iter().filter(|&&c| c != u32::MAX && (c as u64).wrapping_mul(SAMPLE_HASH.0) >> 40 & SAMPLE_HASH.1 == 0).count();
+            let followed = |r: usize| {
+                s.cols[s.begins[r] as usize..s.ends[r] as usize]
+                    .iter()
+                    .filter(|&&c| c != u32::MAX && (c as u64).wrapping_mul(SAMPLE_HASH.0) >> 40 & SAMPLE_HASH.1 == 0)
+                    .count()
+            };
             let most = (0..m).map(followed).max().unwrap_or(0);
             // Roomy: one pass. Small: room for the row with the most followed columns (many passes).
             for scratch in [ids_at + 4 * s.cols.len() + 64, ids_at + 4 * most.max(1)] {
@@ -85,7 +108,11 @@ fn the_gpu_sample_is_the_host_sample() {
                 assert_eq!(got.as_ref(), Some(&want), "{what}, scratch {scratch}");
             }
             // Too small for the offsets: declined.
-            assert_eq!(sample_on_gpu(&h, index, base, &s, &offsets, &stored, offsets_room.saturating_sub(4)), None, "{what}: no room for the offsets");
+            assert_eq!(
+                sample_on_gpu(&h, index, base, &s, &offsets, &stored, offsets_room.saturating_sub(4)),
+                None,
+                "{what}: no room for the offsets"
+            );
             cases += 1;
         }
     }

@@ -10,10 +10,16 @@ mod common;
 use common::*;
 
 use oxsparse::context::Handle;
-use oxsparse::kernels::params::spmm::{SpmmChoice, SpmmRows, SpmmWarpRowsBuildParams, SpmmWarpRowsListParams, SpmmWarpRowsShortParams, SPMM_WARP_ROWS_GROUP, SPMM_WARP_ROWS_SUM_WORDS};
+use oxsparse::kernels::params::spmm::{
+    SpmmChoice, SpmmRows, SpmmWarpRowsBuildParams, SpmmWarpRowsListParams, SpmmWarpRowsShortParams, SPMM_WARP_ROWS_GROUP,
+    SPMM_WARP_ROWS_SUM_WORDS,
+};
 use oxsparse::kernels::spmm::{warp_rows_build, warp_rows_count, warp_rows_list_long, warp_rows_short_items, warp_rows_write};
 use oxsparse::kernels::vector_ops::copy_parts_to_device_and_wait;
-use oxsparse::ops::spmm::warp_rows::{build, build_by_class, gpu_chunk_rows, header, item_offset, listed_rows, long_part, long_part_of, room, upload_parts, LISTED_ROW_BYTES, PIECE};
+use oxsparse::ops::spmm::warp_rows::{
+    build, build_by_class, gpu_chunk_rows, header, item_offset, listed_rows, long_part, long_part_of, room, upload_parts, LISTED_ROW_BYTES,
+    PIECE,
+};
 use oxsparse::types::IndexType::{self, OXSPARSE_INDEX_32I as I32, OXSPARSE_INDEX_64I as I64};
 
 const POISON: u8 = 0xC3;
@@ -21,7 +27,7 @@ const POISON: u8 = 0xC3;
 fn row_lengths(rng: &mut Rng, m: usize) -> Vec<i64> {
     (0..m)
         .map(|_| match rng.below(100) {
-            0 => 64 * 9 + rng.below(3000) as i64, // split into pieces
+            0 => 64 * 9 + rng.below(3000) as i64,       // split into pieces
             1..=3 => PIECE + 1 + rng.below(200) as i64, // long, whole or split by `whole`
             4..=10 => 0,
             _ => rng.below(PIECE as u64 + 1) as i64,
@@ -54,7 +60,8 @@ fn laid_out(h: &Handle, index: IndexType, base: i64, lens: &[i64], whole: i64, b
     let long_rows: Vec<u8> = part.long_rows.iter().flat_map(|r| r.to_ne_bytes()).collect();
     let long_buf = DevBuf::zeroed(long_rows.len());
     let h_bytes = header(0x5EED);
-    let mut parts: Vec<(u64, &[u8])> = upload_parts(&h_bytes, &part.table, part.items()).iter().map(|&(o, b)| (table.ptr + o as u64, b)).collect();
+    let mut parts: Vec<(u64, &[u8])> =
+        upload_parts(&h_bytes, &part.table, part.items()).iter().map(|&(o, b)| (table.ptr + o as u64, b)).collect();
     parts.push((long_buf.ptr, &long_rows));
     copy_parts_to_device_and_wait(h, &parts).expect("upload");
     let p = SpmmWarpRowsShortParams {
@@ -123,7 +130,11 @@ fn the_gpu_built_table_is_its_host_twin() {
             // Chunks of one round (256 rows) or, in one case of two, of three.
             let chunk_rows = if cases % 2 == 1 { 768 } else { gpu_chunk_rows(m as i64) };
             let chunks = (m as i64 + chunk_rows - 1) / chunk_rows;
-            let (table, counter_buf, sums) = (DevBuf::zeroed(table_bytes), DevBuf::zeroed(counters * 4), DevBuf::zeroed(chunks as usize * SPMM_WARP_ROWS_SUM_WORDS as usize * 8));
+            let (table, counter_buf, sums) = (
+                DevBuf::zeroed(table_bytes),
+                DevBuf::zeroed(counters * 4),
+                DevBuf::zeroed(chunks as usize * SPMM_WARP_ROWS_SUM_WORDS as usize * 8),
+            );
             table.poison(POISON);
             counter_buf.poison(POISON);
             sync();
@@ -249,7 +260,11 @@ fn listed_long_rows_lay_out_the_walked_long_part() {
             let got = long_part_of(listed_rows(&bytes), m, PIECE, whole);
             assert_eq!(got.long_rows, want.long_rows, "{what}: long rows");
             assert_eq!(got.short_rows, want.short_rows, "{what}: short rows");
-            assert_eq!((got.table.items, got.table.adds, got.table.partial_rows), (want.table.items, want.table.adds, want.table.partial_rows), "{what}: table");
+            assert_eq!(
+                (got.table.items, got.table.adds, got.table.partial_rows),
+                (want.table.items, want.table.adds, want.table.partial_rows),
+                "{what}: table"
+            );
             if long >= 2 {
                 let (count, flag, bytes, rest) = listed(&h, index, base, &offsets, m, nnz, long / 2);
                 assert_eq!((count, flag, bytes.len()), (long as u64, 0, long / 2 * LISTED_ROW_BYTES), "{what}: a list past its room");

@@ -34,10 +34,10 @@ use common::*;
 
 #[path = "gpu_spmv/band.rs"]
 mod band;
-#[path = "gpu_spmv/calls.rs"]
-mod calls;
 #[path = "gpu_spmv/c_api.rs"]
 mod c_api;
+#[path = "gpu_spmv/calls.rs"]
+mod calls;
 #[path = "gpu_spmv/columns.rs"]
 mod columns;
 #[path = "gpu_spmv/determinism.rs"]

@@ -57,7 +57,10 @@ fn worker(seed: u64) {
         assert_eq!(oxsparseCreate(&mut h), OK);
         assert_eq!(oxsparseSetStream(h, stream as cudaStream_t), OK);
         let (mut a, mut b) = (null_mut(), null_mut());
-        assert_eq!(oxsparseCreateCsr(&mut a, rows, cols, nnz, d_off.ptr as _, d_col.ptr as _, d_val.ptr as _, 2, 2, 0, CUDA_R_32F as i32), OK);
+        assert_eq!(
+            oxsparseCreateCsr(&mut a, rows, cols, nnz, d_off.ptr as _, d_col.ptr as _, d_val.ptr as _, 2, 2, 0, CUDA_R_32F as i32),
+            OK
+        );
         assert_eq!(oxsparseCreateDnMat(&mut b, rows, cols, cols, dense.ptr as _, CUDA_R_32F as i32, 2), OK);
         let (mut x, mut y) = (null_mut(), null_mut());
         assert_eq!(oxsparseCreateSpVec(&mut x, cols, scatter_n, d_col.ptr as _, d_val.ptr as _, 2, 0, CUDA_R_32F as i32), OK);

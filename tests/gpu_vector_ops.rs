@@ -111,7 +111,11 @@ impl ScalarArg {
 
 /// A real value for real types, the complex one otherwise.
 fn of_type(t: DataType, v: Value) -> Value {
-    if t.is_complex() { v } else { (v.0, 0.0) }
+    if t.is_complex() {
+        v
+    } else {
+        (v.0, 0.0)
+    }
 }
 
 /// Every `got[i]` within `k * u * mag[i]` of `want[i]` (so entries with `mag == 0` must be exact).
@@ -128,7 +132,12 @@ fn compare(what: &str, c: &Case, got: &[Value], want: &[Value], mag: &[f64], k_u
 }
 
 fn report(test: &str, failures: Vec<String>) {
-    assert!(failures.is_empty(), "{test}: {} failing cases, first ones:\n{}", failures.len(), failures.iter().take(8).cloned().collect::<Vec<_>>().join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{test}: {} failing cases, first ones:\n{}",
+        failures.len(),
+        failures.iter().take(8).cloned().collect::<Vec<_>>().join("\n")
+    );
 }
 
 fn axpby_case(h: &Handle, c: &Case, seed: u64, alpha: Value, beta: Value) -> Result<(), String> {
@@ -254,7 +263,7 @@ fn rot_equals_reference() {
     report("rot", failures);
 }
 
-#[path = "gpu_vector_ops/spvv.rs"]
-mod spvv;
 #[path = "gpu_vector_ops/c_api.rs"]
 mod c_api;
+#[path = "gpu_vector_ops/spvv.rs"]
+mod spvv;

@@ -23,7 +23,16 @@ fn spvv_host_result_under_graph_capture() {
     let x: Vec<f32> = (0..n).map(|_| rng.value() as f32).collect();
     let y: Vec<f32> = (0..n).map(|_| rng.value() as f32).collect();
     let (indices_dev, x_dev, y_dev) = (DevBuf::from_slice(&indices), DevBuf::from_slice(&x), DevBuf::from_slice(&y));
-    let spvec = SpVec::new(n as i64, n as i64, indices_dev.ptr, x_dev.ptr, IndexType::OXSPARSE_INDEX_32I, IndexBase::OXSPARSE_INDEX_BASE_ZERO, CUDA_R_32F).unwrap();
+    let spvec = SpVec::new(
+        n as i64,
+        n as i64,
+        indices_dev.ptr,
+        x_dev.ptr,
+        IndexType::OXSPARSE_INDEX_32I,
+        IndexBase::OXSPARSE_INDEX_BASE_ZERO,
+        CUDA_R_32F,
+    )
+    .unwrap();
     let dnvec = DnVec::new(n as i64, y_dev.ptr, CUDA_R_32F).unwrap();
     let op = Operation::OXSPARSE_OPERATION_NON_TRANSPOSE;
 

@@ -7,11 +7,7 @@ use std::path::Path;
 fn committed_header_is_up_to_date() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let config = cbindgen::Config::from_file(root.join("cbindgen.toml")).expect("cbindgen.toml");
-    let bindings = cbindgen::Builder::new()
-        .with_crate(root)
-        .with_config(config)
-        .generate()
-        .expect("cbindgen failed on the crate");
+    let bindings = cbindgen::Builder::new().with_crate(root).with_config(config).generate().expect("cbindgen failed on the crate");
     let mut fresh = Vec::new();
     bindings.write(&mut fresh);
     let path = root.join("include/oxsparse.h");

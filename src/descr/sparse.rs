@@ -72,11 +72,24 @@ pub enum FormatInfo {
     Csc,
     Coo,
     /// `brows x bcols` blocks of `row_block x col_block`, `bnnz` stored blocks laid out in `block_order`.
-    Bsr { brows: i64, bcols: i64, bnnz: i64, row_block: i64, col_block: i64, block_order: Order },
+    Bsr {
+        brows: i64,
+        bcols: i64,
+        bnnz: i64,
+        row_block: i64,
+        col_block: i64,
+        block_order: Order,
+    },
     /// Square blocks of `block_size`; each block row stores `ell_cols / block_size` blocks.
-    BlockedEll { block_size: i64, ell_cols: i64 },
+    BlockedEll {
+        block_size: i64,
+        ell_cols: i64,
+    },
     /// Slices of `slice_size` rows stored column by column; `values_size` slots including padding.
-    SlicedEll { slice_size: i64, values_size: i64 },
+    SlicedEll {
+        slice_size: i64,
+        values_size: i64,
+    },
 }
 
 /// Strided-batch layout of a sparse matrix (strides in elements; 0 shares the array across batches).
@@ -349,17 +362,41 @@ mod tests {
     fn thirty_two_bit_indices_must_hold_nnz_plus_base() {
         let a = arrays();
         let big = i32::MAX as i64;
-        assert!(SpMat::compressed(false, 4, 5, big, a, OXSPARSE_INDEX_32I, OXSPARSE_INDEX_32I, OXSPARSE_INDEX_BASE_ZERO, CUDA_R_32F).is_ok());
-        assert!(SpMat::compressed(false, 4, 5, big, a, OXSPARSE_INDEX_32I, OXSPARSE_INDEX_32I, OXSPARSE_INDEX_BASE_ONE, CUDA_R_32F).is_err());
+        assert!(
+            SpMat::compressed(false, 4, 5, big, a, OXSPARSE_INDEX_32I, OXSPARSE_INDEX_32I, OXSPARSE_INDEX_BASE_ZERO, CUDA_R_32F).is_ok()
+        );
+        assert!(
+            SpMat::compressed(false, 4, 5, big, a, OXSPARSE_INDEX_32I, OXSPARSE_INDEX_32I, OXSPARSE_INDEX_BASE_ONE, CUDA_R_32F).is_err()
+        );
         assert!(SpMat::compressed(false, 4, 5, big, a, OXSPARSE_INDEX_64I, OXSPARSE_INDEX_64I, OXSPARSE_INDEX_BASE_ONE, CUDA_R_32F).is_ok());
     }
 
     #[test]
     fn bsr_reports_element_sizes() {
-        let m = SpMat::bsr((3, 4, 5), (2, 3), arrays(), OXSPARSE_INDEX_32I, OXSPARSE_INDEX_32I, OXSPARSE_INDEX_BASE_ZERO, CUDA_R_64F, Order::OXSPARSE_ORDER_ROW).unwrap();
+        let m = SpMat::bsr(
+            (3, 4, 5),
+            (2, 3),
+            arrays(),
+            OXSPARSE_INDEX_32I,
+            OXSPARSE_INDEX_32I,
+            OXSPARSE_INDEX_BASE_ZERO,
+            CUDA_R_64F,
+            Order::OXSPARSE_ORDER_ROW,
+        )
+        .unwrap();
         assert_eq!((m.rows, m.cols, m.nnz), (6, 12, 30));
         assert_eq!(m.format_enum(), Format::OXSPARSE_FORMAT_BSR);
-        assert!(SpMat::bsr((3, 4, 5), (0, 3), arrays(), OXSPARSE_INDEX_32I, OXSPARSE_INDEX_32I, OXSPARSE_INDEX_BASE_ZERO, CUDA_R_64F, Order::OXSPARSE_ORDER_ROW).is_err());
+        assert!(SpMat::bsr(
+            (3, 4, 5),
+            (0, 3),
+            arrays(),
+            OXSPARSE_INDEX_32I,
+            OXSPARSE_INDEX_32I,
+            OXSPARSE_INDEX_BASE_ZERO,
+            CUDA_R_64F,
+            Order::OXSPARSE_ORDER_ROW
+        )
+        .is_err());
     }
 
     #[test]

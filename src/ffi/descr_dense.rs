@@ -25,12 +25,22 @@ unsafe fn create_dn_vec(out: *mut oxsparseDnVecDescr_t, size: i64, values: *cons
 
 /// Creates a dense vector descriptor of `size` contiguous elements.
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseCreateDnVec(dnVecDescr: *mut oxsparseDnVecDescr_t, size: i64, values: *mut c_void, valueType: cudaDataType) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseCreateDnVec(
+    dnVecDescr: *mut oxsparseDnVecDescr_t,
+    size: i64,
+    values: *mut c_void,
+    valueType: cudaDataType,
+) -> oxsparseStatus_t {
     guard("oxsparseCreateDnVec", || create_dn_vec(dnVecDescr, size, values, valueType))
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseCreateConstDnVec(dnVecDescr: *mut oxsparseConstDnVecDescr_t, size: i64, values: *const c_void, valueType: cudaDataType) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseCreateConstDnVec(
+    dnVecDescr: *mut oxsparseConstDnVecDescr_t,
+    size: i64,
+    values: *const c_void,
+    valueType: cudaDataType,
+) -> oxsparseStatus_t {
     guard("oxsparseCreateConstDnVec", || create_dn_vec(dnVecDescr as *mut oxsparseDnVecDescr_t, size, values, valueType))
 }
 
@@ -50,12 +60,22 @@ unsafe fn dn_vec_get(d: oxsparseConstDnVecDescr_t, size: *mut i64, values: *mut 
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseDnVecGet(dnVecDescr: oxsparseDnVecDescr_t, size: *mut i64, values: *mut *mut c_void, valueType: *mut cudaDataType) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseDnVecGet(
+    dnVecDescr: oxsparseDnVecDescr_t,
+    size: *mut i64,
+    values: *mut *mut c_void,
+    valueType: *mut cudaDataType,
+) -> oxsparseStatus_t {
     guard("oxsparseDnVecGet", || dn_vec_get(dnVecDescr, size, values as *mut *const c_void, valueType))
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseConstDnVecGet(dnVecDescr: oxsparseConstDnVecDescr_t, size: *mut i64, values: *mut *const c_void, valueType: *mut cudaDataType) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseConstDnVecGet(
+    dnVecDescr: oxsparseConstDnVecDescr_t,
+    size: *mut i64,
+    values: *mut *const c_void,
+    valueType: *mut cudaDataType,
+) -> oxsparseStatus_t {
     guard("oxsparseConstDnVecGet", || dn_vec_get(dnVecDescr, size, values, valueType))
 }
 
@@ -69,7 +89,10 @@ pub unsafe extern "C" fn oxsparseDnVecGetValues(dnVecDescr: oxsparseDnVecDescr_t
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseConstDnVecGetValues(dnVecDescr: oxsparseConstDnVecDescr_t, values: *mut *const c_void) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseConstDnVecGetValues(
+    dnVecDescr: oxsparseConstDnVecDescr_t,
+    values: *mut *const c_void,
+) -> oxsparseStatus_t {
     guard("oxsparseConstDnVecGetValues", || {
         let v = &borrow(dnVecDescr, Kind::DnVec, "dnVecDescr")?.inner;
         *out_ptr(values, "values")? = v.values as *const c_void;
@@ -90,7 +113,15 @@ pub unsafe extern "C" fn oxsparseDnVecSetValues(dnVecDescr: oxsparseDnVecDescr_t
 
 // ---- dense matrix ----------------------------------------------------------------------------
 
-unsafe fn create_dn_mat(out: *mut oxsparseDnMatDescr_t, rows: i64, cols: i64, ld: i64, values: *const c_void, vt: cudaDataType, order: oxsparseOrder_t) -> Result<()> {
+unsafe fn create_dn_mat(
+    out: *mut oxsparseDnMatDescr_t,
+    rows: i64,
+    cols: i64,
+    ld: i64,
+    values: *const c_void,
+    vt: cudaDataType,
+    order: oxsparseOrder_t,
+) -> Result<()> {
     out_ptr(out, "dnMatDescr")?;
     if values.is_null() && rows > 0 && cols > 0 {
         return Err(Error::InvalidValue("values is NULL for a non-empty matrix".into()));
@@ -102,12 +133,28 @@ unsafe fn create_dn_mat(out: *mut oxsparseDnMatDescr_t, rows: i64, cols: i64, ld
 
 /// Creates a dense matrix descriptor (`ld >= rows` for column-major, `ld >= cols` for row-major).
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseCreateDnMat(dnMatDescr: *mut oxsparseDnMatDescr_t, rows: i64, cols: i64, ld: i64, values: *mut c_void, valueType: cudaDataType, order: oxsparseOrder_t) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseCreateDnMat(
+    dnMatDescr: *mut oxsparseDnMatDescr_t,
+    rows: i64,
+    cols: i64,
+    ld: i64,
+    values: *mut c_void,
+    valueType: cudaDataType,
+    order: oxsparseOrder_t,
+) -> oxsparseStatus_t {
     guard("oxsparseCreateDnMat", || create_dn_mat(dnMatDescr, rows, cols, ld, values, valueType, order))
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseCreateConstDnMat(dnMatDescr: *mut oxsparseConstDnMatDescr_t, rows: i64, cols: i64, ld: i64, values: *const c_void, valueType: cudaDataType, order: oxsparseOrder_t) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseCreateConstDnMat(
+    dnMatDescr: *mut oxsparseConstDnMatDescr_t,
+    rows: i64,
+    cols: i64,
+    ld: i64,
+    values: *const c_void,
+    valueType: cudaDataType,
+    order: oxsparseOrder_t,
+) -> oxsparseStatus_t {
     guard("oxsparseCreateConstDnMat", || create_dn_mat(dnMatDescr as *mut oxsparseDnMatDescr_t, rows, cols, ld, values, valueType, order))
 }
 
@@ -118,7 +165,15 @@ pub unsafe extern "C" fn oxsparseDestroyDnMat(dnMatDescr: oxsparseConstDnMatDesc
 }
 
 #[allow(clippy::too_many_arguments)]
-unsafe fn dn_mat_get(d: oxsparseConstDnMatDescr_t, rows: *mut i64, cols: *mut i64, ld: *mut i64, values: *mut *const c_void, vt: *mut cudaDataType, order: *mut oxsparseOrder_t) -> Result<()> {
+unsafe fn dn_mat_get(
+    d: oxsparseConstDnMatDescr_t,
+    rows: *mut i64,
+    cols: *mut i64,
+    ld: *mut i64,
+    values: *mut *const c_void,
+    vt: *mut cudaDataType,
+    order: *mut oxsparseOrder_t,
+) -> Result<()> {
     let m = &borrow(d, Kind::DnMat, "dnMatDescr")?.inner;
     let outs = (out_ptr(rows, "rows")?, out_ptr(cols, "cols")?, out_ptr(ld, "ld")?);
     let (values, vt, order) = (out_ptr(values, "values")?, out_ptr(vt, "type")?, out_ptr(order, "order")?);
@@ -130,12 +185,28 @@ unsafe fn dn_mat_get(d: oxsparseConstDnMatDescr_t, rows: *mut i64, cols: *mut i6
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseDnMatGet(dnMatDescr: oxsparseDnMatDescr_t, rows: *mut i64, cols: *mut i64, ld: *mut i64, values: *mut *mut c_void, type_: *mut cudaDataType, order: *mut oxsparseOrder_t) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseDnMatGet(
+    dnMatDescr: oxsparseDnMatDescr_t,
+    rows: *mut i64,
+    cols: *mut i64,
+    ld: *mut i64,
+    values: *mut *mut c_void,
+    type_: *mut cudaDataType,
+    order: *mut oxsparseOrder_t,
+) -> oxsparseStatus_t {
     guard("oxsparseDnMatGet", || dn_mat_get(dnMatDescr, rows, cols, ld, values as *mut *const c_void, type_, order))
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseConstDnMatGet(dnMatDescr: oxsparseConstDnMatDescr_t, rows: *mut i64, cols: *mut i64, ld: *mut i64, values: *mut *const c_void, type_: *mut cudaDataType, order: *mut oxsparseOrder_t) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseConstDnMatGet(
+    dnMatDescr: oxsparseConstDnMatDescr_t,
+    rows: *mut i64,
+    cols: *mut i64,
+    ld: *mut i64,
+    values: *mut *const c_void,
+    type_: *mut cudaDataType,
+    order: *mut oxsparseOrder_t,
+) -> oxsparseStatus_t {
     guard("oxsparseConstDnMatGet", || dn_mat_get(dnMatDescr, rows, cols, ld, values, type_, order))
 }
 
@@ -149,7 +220,10 @@ pub unsafe extern "C" fn oxsparseDnMatGetValues(dnMatDescr: oxsparseDnMatDescr_t
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseConstDnMatGetValues(dnMatDescr: oxsparseConstDnMatDescr_t, values: *mut *const c_void) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseConstDnMatGetValues(
+    dnMatDescr: oxsparseConstDnMatDescr_t,
+    values: *mut *const c_void,
+) -> oxsparseStatus_t {
     guard("oxsparseConstDnMatGetValues", || {
         let m = &borrow(dnMatDescr, Kind::DnMat, "dnMatDescr")?.inner;
         *out_ptr(values, "values")? = m.values as *const c_void;
@@ -170,14 +244,22 @@ pub unsafe extern "C" fn oxsparseDnMatSetValues(dnMatDescr: oxsparseDnMatDescr_t
 
 /// Makes the descriptor a batch of `batchCount` matrices `batchStride` elements apart.
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseDnMatSetStridedBatch(dnMatDescr: oxsparseDnMatDescr_t, batchCount: c_int, batchStride: i64) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseDnMatSetStridedBatch(
+    dnMatDescr: oxsparseDnMatDescr_t,
+    batchCount: c_int,
+    batchStride: i64,
+) -> oxsparseStatus_t {
     guard("oxsparseDnMatSetStridedBatch", || {
         borrow_mut(dnMatDescr, Kind::DnMat, "dnMatDescr")?.inner.set_strided_batch(batchCount, batchStride)
     })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseDnMatGetStridedBatch(dnMatDescr: oxsparseConstDnMatDescr_t, batchCount: *mut c_int, batchStride: *mut i64) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseDnMatGetStridedBatch(
+    dnMatDescr: oxsparseConstDnMatDescr_t,
+    batchCount: *mut c_int,
+    batchStride: *mut i64,
+) -> oxsparseStatus_t {
     guard("oxsparseDnMatGetStridedBatch", || {
         let m = &borrow(dnMatDescr, Kind::DnMat, "dnMatDescr")?.inner;
         let (count, stride) = (out_ptr(batchCount, "batchCount")?, out_ptr(batchStride, "batchStride")?);

@@ -3,10 +3,10 @@
 
 use super::descr_dense::value_type;
 use super::*;
-use std::sync::Mutex;
 use crate::descr::{SpArrays, SpMat, SpVec};
 use crate::types::{IndexBase, IndexType, Order};
 use std::os::raw::c_void;
+use std::sync::Mutex;
 
 fn index_type(v: oxsparseIndexType_t, what: &str) -> Result<IndexType> {
     decode(v, what, IndexType::from_raw)
@@ -40,7 +40,16 @@ fn require_entries(nnz: i64, indices: *const c_void, values: *const c_void, name
 // ---- sparse vector ---------------------------------------------------------------------------
 
 #[allow(clippy::too_many_arguments)]
-unsafe fn create_sp_vec(out: *mut oxsparseSpVecDescr_t, size: i64, nnz: i64, indices: *const c_void, values: *const c_void, it: oxsparseIndexType_t, base: oxsparseIndexBase_t, vt: cudaDataType) -> Result<()> {
+unsafe fn create_sp_vec(
+    out: *mut oxsparseSpVecDescr_t,
+    size: i64,
+    nnz: i64,
+    indices: *const c_void,
+    values: *const c_void,
+    it: oxsparseIndexType_t,
+    base: oxsparseIndexBase_t,
+    vt: cudaDataType,
+) -> Result<()> {
     out_ptr(out, "spVecDescr")?;
     let inner = SpVec::new(size, nnz, indices as u64, values as u64, index_type(it, "idxType")?, index_base(base)?, value_type(vt)?)?;
     publish(out, Kind::SpVec, oxsparseSpVecDescr { inner })
@@ -48,13 +57,33 @@ unsafe fn create_sp_vec(out: *mut oxsparseSpVecDescr_t, size: i64, nnz: i64, ind
 
 /// Creates a sparse vector descriptor: `nnz` (index, value) pairs of a vector of length `size`.
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseCreateSpVec(spVecDescr: *mut oxsparseSpVecDescr_t, size: i64, nnz: i64, indices: *mut c_void, values: *mut c_void, idxType: oxsparseIndexType_t, idxBase: oxsparseIndexBase_t, valueType: cudaDataType) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseCreateSpVec(
+    spVecDescr: *mut oxsparseSpVecDescr_t,
+    size: i64,
+    nnz: i64,
+    indices: *mut c_void,
+    values: *mut c_void,
+    idxType: oxsparseIndexType_t,
+    idxBase: oxsparseIndexBase_t,
+    valueType: cudaDataType,
+) -> oxsparseStatus_t {
     guard("oxsparseCreateSpVec", || create_sp_vec(spVecDescr, size, nnz, indices, values, idxType, idxBase, valueType))
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseCreateConstSpVec(spVecDescr: *mut oxsparseConstSpVecDescr_t, size: i64, nnz: i64, indices: *const c_void, values: *const c_void, idxType: oxsparseIndexType_t, idxBase: oxsparseIndexBase_t, valueType: cudaDataType) -> oxsparseStatus_t {
-    guard("oxsparseCreateConstSpVec", || create_sp_vec(spVecDescr as *mut oxsparseSpVecDescr_t, size, nnz, indices, values, idxType, idxBase, valueType))
+pub unsafe extern "C" fn oxsparseCreateConstSpVec(
+    spVecDescr: *mut oxsparseConstSpVecDescr_t,
+    size: i64,
+    nnz: i64,
+    indices: *const c_void,
+    values: *const c_void,
+    idxType: oxsparseIndexType_t,
+    idxBase: oxsparseIndexBase_t,
+    valueType: cudaDataType,
+) -> oxsparseStatus_t {
+    guard("oxsparseCreateConstSpVec", || {
+        create_sp_vec(spVecDescr as *mut oxsparseSpVecDescr_t, size, nnz, indices, values, idxType, idxBase, valueType)
+    })
 }
 
 /// Destroys a sparse vector descriptor (NULL is accepted and ignored).
@@ -64,9 +93,19 @@ pub unsafe extern "C" fn oxsparseDestroySpVec(spVecDescr: oxsparseConstSpVecDesc
 }
 
 #[allow(clippy::too_many_arguments)]
-unsafe fn sp_vec_get(d: oxsparseConstSpVecDescr_t, size: *mut i64, nnz: *mut i64, indices: *mut *const c_void, values: *mut *const c_void, it: *mut oxsparseIndexType_t, base: *mut oxsparseIndexBase_t, vt: *mut cudaDataType) -> Result<()> {
+unsafe fn sp_vec_get(
+    d: oxsparseConstSpVecDescr_t,
+    size: *mut i64,
+    nnz: *mut i64,
+    indices: *mut *const c_void,
+    values: *mut *const c_void,
+    it: *mut oxsparseIndexType_t,
+    base: *mut oxsparseIndexBase_t,
+    vt: *mut cudaDataType,
+) -> Result<()> {
     let v = &borrow(d, Kind::SpVec, "spVecDescr")?.inner;
-    let (size, nnz, indices, values) = (out_ptr(size, "size")?, out_ptr(nnz, "nnz")?, out_ptr(indices, "indices")?, out_ptr(values, "values")?);
+    let (size, nnz, indices, values) =
+        (out_ptr(size, "size")?, out_ptr(nnz, "nnz")?, out_ptr(indices, "indices")?, out_ptr(values, "values")?);
     let (it, base, vt) = (out_ptr(it, "idxType")?, out_ptr(base, "idxBase")?, out_ptr(vt, "valueType")?);
     (*size, *nnz) = (v.size, v.nnz);
     (*indices, *values) = (v.indices as *const c_void, v.values as *const c_void);
@@ -75,17 +114,38 @@ unsafe fn sp_vec_get(d: oxsparseConstSpVecDescr_t, size: *mut i64, nnz: *mut i64
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseSpVecGet(spVecDescr: oxsparseSpVecDescr_t, size: *mut i64, nnz: *mut i64, indices: *mut *mut c_void, values: *mut *mut c_void, idxType: *mut oxsparseIndexType_t, idxBase: *mut oxsparseIndexBase_t, valueType: *mut cudaDataType) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseSpVecGet(
+    spVecDescr: oxsparseSpVecDescr_t,
+    size: *mut i64,
+    nnz: *mut i64,
+    indices: *mut *mut c_void,
+    values: *mut *mut c_void,
+    idxType: *mut oxsparseIndexType_t,
+    idxBase: *mut oxsparseIndexBase_t,
+    valueType: *mut cudaDataType,
+) -> oxsparseStatus_t {
     guard("oxsparseSpVecGet", || sp_vec_get(spVecDescr, size, nnz, indices as _, values as _, idxType, idxBase, valueType))
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseConstSpVecGet(spVecDescr: oxsparseConstSpVecDescr_t, size: *mut i64, nnz: *mut i64, indices: *mut *const c_void, values: *mut *const c_void, idxType: *mut oxsparseIndexType_t, idxBase: *mut oxsparseIndexBase_t, valueType: *mut cudaDataType) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseConstSpVecGet(
+    spVecDescr: oxsparseConstSpVecDescr_t,
+    size: *mut i64,
+    nnz: *mut i64,
+    indices: *mut *const c_void,
+    values: *mut *const c_void,
+    idxType: *mut oxsparseIndexType_t,
+    idxBase: *mut oxsparseIndexBase_t,
+    valueType: *mut cudaDataType,
+) -> oxsparseStatus_t {
     guard("oxsparseConstSpVecGet", || sp_vec_get(spVecDescr, size, nnz, indices, values, idxType, idxBase, valueType))
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseSpVecGetIndexBase(spVecDescr: oxsparseConstSpVecDescr_t, idxBase: *mut oxsparseIndexBase_t) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseSpVecGetIndexBase(
+    spVecDescr: oxsparseConstSpVecDescr_t,
+    idxBase: *mut oxsparseIndexBase_t,
+) -> oxsparseStatus_t {
     guard("oxsparseSpVecGetIndexBase", || {
         let v = &borrow(spVecDescr, Kind::SpVec, "spVecDescr")?.inner;
         *out_ptr(idxBase, "idxBase")? = v.index_base as c_int;
@@ -103,7 +163,10 @@ pub unsafe extern "C" fn oxsparseSpVecGetValues(spVecDescr: oxsparseSpVecDescr_t
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseConstSpVecGetValues(spVecDescr: oxsparseConstSpVecDescr_t, values: *mut *const c_void) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseConstSpVecGetValues(
+    spVecDescr: oxsparseConstSpVecDescr_t,
+    values: *mut *const c_void,
+) -> oxsparseStatus_t {
     guard("oxsparseConstSpVecGetValues", || {
         let v = &borrow(spVecDescr, Kind::SpVec, "spVecDescr")?.inner;
         *out_ptr(values, "values")? = v.values as *const c_void;
@@ -127,7 +190,20 @@ pub unsafe extern "C" fn oxsparseSpVecSetValues(spVecDescr: oxsparseSpVecDescr_t
 // ---- sparse matrix: creation -------------------------------------------------------------------
 
 #[allow(clippy::too_many_arguments)]
-unsafe fn create_compressed(csc: bool, out: *mut oxsparseSpMatDescr_t, rows: i64, cols: i64, nnz: i64, offsets: *const c_void, indices: *const c_void, values: *const c_void, ot: oxsparseIndexType_t, it: oxsparseIndexType_t, base: oxsparseIndexBase_t, vt: cudaDataType) -> Result<()> {
+unsafe fn create_compressed(
+    csc: bool,
+    out: *mut oxsparseSpMatDescr_t,
+    rows: i64,
+    cols: i64,
+    nnz: i64,
+    offsets: *const c_void,
+    indices: *const c_void,
+    values: *const c_void,
+    ot: oxsparseIndexType_t,
+    it: oxsparseIndexType_t,
+    base: oxsparseIndexBase_t,
+    vt: cudaDataType,
+) -> Result<()> {
     publish_sp_mat(out, || {
         require_entries(nnz, indices, values, "indices and values")?;
         let (ot, it) = (index_type(ot, "offsetsType")?, index_type(it, "indicesType")?);
@@ -137,28 +213,147 @@ unsafe fn create_compressed(csc: bool, out: *mut oxsparseSpMatDescr_t, rows: i64
 
 /// Creates a CSR descriptor: `rows + 1` row offsets, `nnz` column indices and values.
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseCreateCsr(spMatDescr: *mut oxsparseSpMatDescr_t, rows: i64, cols: i64, nnz: i64, csrRowOffsets: *mut c_void, csrColInd: *mut c_void, csrValues: *mut c_void, csrRowOffsetsType: oxsparseIndexType_t, csrColIndType: oxsparseIndexType_t, idxBase: oxsparseIndexBase_t, valueType: cudaDataType) -> oxsparseStatus_t {
-    guard("oxsparseCreateCsr", || create_compressed(false, spMatDescr, rows, cols, nnz, csrRowOffsets, csrColInd, csrValues, csrRowOffsetsType, csrColIndType, idxBase, valueType))
+pub unsafe extern "C" fn oxsparseCreateCsr(
+    spMatDescr: *mut oxsparseSpMatDescr_t,
+    rows: i64,
+    cols: i64,
+    nnz: i64,
+    csrRowOffsets: *mut c_void,
+    csrColInd: *mut c_void,
+    csrValues: *mut c_void,
+    csrRowOffsetsType: oxsparseIndexType_t,
+    csrColIndType: oxsparseIndexType_t,
+    idxBase: oxsparseIndexBase_t,
+    valueType: cudaDataType,
+) -> oxsparseStatus_t {
+    guard("oxsparseCreateCsr", || {
+        create_compressed(
+            false,
+            spMatDescr,
+            rows,
+            cols,
+            nnz,
+            csrRowOffsets,
+            csrColInd,
+            csrValues,
+            csrRowOffsetsType,
+            csrColIndType,
+            idxBase,
+            valueType,
+        )
+    })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseCreateConstCsr(spMatDescr: *mut oxsparseConstSpMatDescr_t, rows: i64, cols: i64, nnz: i64, csrRowOffsets: *const c_void, csrColInd: *const c_void, csrValues: *const c_void, csrRowOffsetsType: oxsparseIndexType_t, csrColIndType: oxsparseIndexType_t, idxBase: oxsparseIndexBase_t, valueType: cudaDataType) -> oxsparseStatus_t {
-    guard("oxsparseCreateConstCsr", || create_compressed(false, spMatDescr as _, rows, cols, nnz, csrRowOffsets, csrColInd, csrValues, csrRowOffsetsType, csrColIndType, idxBase, valueType))
+pub unsafe extern "C" fn oxsparseCreateConstCsr(
+    spMatDescr: *mut oxsparseConstSpMatDescr_t,
+    rows: i64,
+    cols: i64,
+    nnz: i64,
+    csrRowOffsets: *const c_void,
+    csrColInd: *const c_void,
+    csrValues: *const c_void,
+    csrRowOffsetsType: oxsparseIndexType_t,
+    csrColIndType: oxsparseIndexType_t,
+    idxBase: oxsparseIndexBase_t,
+    valueType: cudaDataType,
+) -> oxsparseStatus_t {
+    guard("oxsparseCreateConstCsr", || {
+        create_compressed(
+            false,
+            spMatDescr as _,
+            rows,
+            cols,
+            nnz,
+            csrRowOffsets,
+            csrColInd,
+            csrValues,
+            csrRowOffsetsType,
+            csrColIndType,
+            idxBase,
+            valueType,
+        )
+    })
 }
 
 /// Creates a CSC descriptor: `cols + 1` column offsets, `nnz` row indices and values.
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseCreateCsc(spMatDescr: *mut oxsparseSpMatDescr_t, rows: i64, cols: i64, nnz: i64, cscColOffsets: *mut c_void, cscRowInd: *mut c_void, cscValues: *mut c_void, cscColOffsetsType: oxsparseIndexType_t, cscRowIndType: oxsparseIndexType_t, idxBase: oxsparseIndexBase_t, valueType: cudaDataType) -> oxsparseStatus_t {
-    guard("oxsparseCreateCsc", || create_compressed(true, spMatDescr, rows, cols, nnz, cscColOffsets, cscRowInd, cscValues, cscColOffsetsType, cscRowIndType, idxBase, valueType))
+pub unsafe extern "C" fn oxsparseCreateCsc(
+    spMatDescr: *mut oxsparseSpMatDescr_t,
+    rows: i64,
+    cols: i64,
+    nnz: i64,
+    cscColOffsets: *mut c_void,
+    cscRowInd: *mut c_void,
+    cscValues: *mut c_void,
+    cscColOffsetsType: oxsparseIndexType_t,
+    cscRowIndType: oxsparseIndexType_t,
+    idxBase: oxsparseIndexBase_t,
+    valueType: cudaDataType,
+) -> oxsparseStatus_t {
+    guard("oxsparseCreateCsc", || {
+        create_compressed(
+            true,
+            spMatDescr,
+            rows,
+            cols,
+            nnz,
+            cscColOffsets,
+            cscRowInd,
+            cscValues,
+            cscColOffsetsType,
+            cscRowIndType,
+            idxBase,
+            valueType,
+        )
+    })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseCreateConstCsc(spMatDescr: *mut oxsparseConstSpMatDescr_t, rows: i64, cols: i64, nnz: i64, cscColOffsets: *const c_void, cscRowInd: *const c_void, cscValues: *const c_void, cscColOffsetsType: oxsparseIndexType_t, cscRowIndType: oxsparseIndexType_t, idxBase: oxsparseIndexBase_t, valueType: cudaDataType) -> oxsparseStatus_t {
-    guard("oxsparseCreateConstCsc", || create_compressed(true, spMatDescr as _, rows, cols, nnz, cscColOffsets, cscRowInd, cscValues, cscColOffsetsType, cscRowIndType, idxBase, valueType))
+pub unsafe extern "C" fn oxsparseCreateConstCsc(
+    spMatDescr: *mut oxsparseConstSpMatDescr_t,
+    rows: i64,
+    cols: i64,
+    nnz: i64,
+    cscColOffsets: *const c_void,
+    cscRowInd: *const c_void,
+    cscValues: *const c_void,
+    cscColOffsetsType: oxsparseIndexType_t,
+    cscRowIndType: oxsparseIndexType_t,
+    idxBase: oxsparseIndexBase_t,
+    valueType: cudaDataType,
+) -> oxsparseStatus_t {
+    guard("oxsparseCreateConstCsc", || {
+        create_compressed(
+            true,
+            spMatDescr as _,
+            rows,
+            cols,
+            nnz,
+            cscColOffsets,
+            cscRowInd,
+            cscValues,
+            cscColOffsetsType,
+            cscRowIndType,
+            idxBase,
+            valueType,
+        )
+    })
 }
 
 #[allow(clippy::too_many_arguments)]
-unsafe fn create_coo(out: *mut oxsparseSpMatDescr_t, rows: i64, cols: i64, nnz: i64, row_ind: *const c_void, col_ind: *const c_void, values: *const c_void, it: oxsparseIndexType_t, base: oxsparseIndexBase_t, vt: cudaDataType) -> Result<()> {
+unsafe fn create_coo(
+    out: *mut oxsparseSpMatDescr_t,
+    rows: i64,
+    cols: i64,
+    nnz: i64,
+    row_ind: *const c_void,
+    col_ind: *const c_void,
+    values: *const c_void,
+    it: oxsparseIndexType_t,
+    base: oxsparseIndexBase_t,
+    vt: cudaDataType,
+) -> Result<()> {
     publish_sp_mat(out, || {
         require_entries(nnz, row_ind, values, "cooRowInd, cooColInd and cooValues")?;
         require_entries(nnz, col_ind, values, "cooRowInd, cooColInd and cooValues")?;
@@ -168,17 +363,56 @@ unsafe fn create_coo(out: *mut oxsparseSpMatDescr_t, rows: i64, cols: i64, nnz: 
 
 /// Creates a COO descriptor: `nnz` row indices, column indices and values.
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseCreateCoo(spMatDescr: *mut oxsparseSpMatDescr_t, rows: i64, cols: i64, nnz: i64, cooRowInd: *mut c_void, cooColInd: *mut c_void, cooValues: *mut c_void, cooIdxType: oxsparseIndexType_t, idxBase: oxsparseIndexBase_t, valueType: cudaDataType) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseCreateCoo(
+    spMatDescr: *mut oxsparseSpMatDescr_t,
+    rows: i64,
+    cols: i64,
+    nnz: i64,
+    cooRowInd: *mut c_void,
+    cooColInd: *mut c_void,
+    cooValues: *mut c_void,
+    cooIdxType: oxsparseIndexType_t,
+    idxBase: oxsparseIndexBase_t,
+    valueType: cudaDataType,
+) -> oxsparseStatus_t {
     guard("oxsparseCreateCoo", || create_coo(spMatDescr, rows, cols, nnz, cooRowInd, cooColInd, cooValues, cooIdxType, idxBase, valueType))
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseCreateConstCoo(spMatDescr: *mut oxsparseConstSpMatDescr_t, rows: i64, cols: i64, nnz: i64, cooRowInd: *const c_void, cooColInd: *const c_void, cooValues: *const c_void, cooIdxType: oxsparseIndexType_t, idxBase: oxsparseIndexBase_t, valueType: cudaDataType) -> oxsparseStatus_t {
-    guard("oxsparseCreateConstCoo", || create_coo(spMatDescr as _, rows, cols, nnz, cooRowInd, cooColInd, cooValues, cooIdxType, idxBase, valueType))
+pub unsafe extern "C" fn oxsparseCreateConstCoo(
+    spMatDescr: *mut oxsparseConstSpMatDescr_t,
+    rows: i64,
+    cols: i64,
+    nnz: i64,
+    cooRowInd: *const c_void,
+    cooColInd: *const c_void,
+    cooValues: *const c_void,
+    cooIdxType: oxsparseIndexType_t,
+    idxBase: oxsparseIndexBase_t,
+    valueType: cudaDataType,
+) -> oxsparseStatus_t {
+    guard("oxsparseCreateConstCoo", || {
+        create_coo(spMatDescr as _, rows, cols, nnz, cooRowInd, cooColInd, cooValues, cooIdxType, idxBase, valueType)
+    })
 }
 
 #[allow(clippy::too_many_arguments)]
-unsafe fn create_bsr(out: *mut oxsparseSpMatDescr_t, brows: i64, bcols: i64, bnnz: i64, rbs: i64, cbs: i64, offsets: *const c_void, col_ind: *const c_void, values: *const c_void, ot: oxsparseIndexType_t, it: oxsparseIndexType_t, base: oxsparseIndexBase_t, vt: cudaDataType, order: oxsparseOrder_t) -> Result<()> {
+unsafe fn create_bsr(
+    out: *mut oxsparseSpMatDescr_t,
+    brows: i64,
+    bcols: i64,
+    bnnz: i64,
+    rbs: i64,
+    cbs: i64,
+    offsets: *const c_void,
+    col_ind: *const c_void,
+    values: *const c_void,
+    ot: oxsparseIndexType_t,
+    it: oxsparseIndexType_t,
+    base: oxsparseIndexBase_t,
+    vt: cudaDataType,
+    order: oxsparseOrder_t,
+) -> Result<()> {
     publish_sp_mat(out, || {
         require_entries(bnnz, col_ind, values, "bsrColInd and bsrValues")?;
         let (ot, it) = (index_type(ot, "bsrRowOffsetsType")?, index_type(it, "bsrColIndType")?);
@@ -190,17 +424,92 @@ unsafe fn create_bsr(out: *mut oxsparseSpMatDescr_t, brows: i64, bcols: i64, bnn
 /// Creates a BSR descriptor: `brows x bcols` blocks of `rowBlockSize x colBlockSize`, `bnnz` stored
 /// blocks whose entries are laid out in `order`.
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseCreateBsr(spMatDescr: *mut oxsparseSpMatDescr_t, brows: i64, bcols: i64, bnnz: i64, rowBlockSize: i64, colBlockSize: i64, bsrRowOffsets: *mut c_void, bsrColInd: *mut c_void, bsrValues: *mut c_void, bsrRowOffsetsType: oxsparseIndexType_t, bsrColIndType: oxsparseIndexType_t, idxBase: oxsparseIndexBase_t, valueType: cudaDataType, order: oxsparseOrder_t) -> oxsparseStatus_t {
-    guard("oxsparseCreateBsr", || create_bsr(spMatDescr, brows, bcols, bnnz, rowBlockSize, colBlockSize, bsrRowOffsets, bsrColInd, bsrValues, bsrRowOffsetsType, bsrColIndType, idxBase, valueType, order))
+pub unsafe extern "C" fn oxsparseCreateBsr(
+    spMatDescr: *mut oxsparseSpMatDescr_t,
+    brows: i64,
+    bcols: i64,
+    bnnz: i64,
+    rowBlockSize: i64,
+    colBlockSize: i64,
+    bsrRowOffsets: *mut c_void,
+    bsrColInd: *mut c_void,
+    bsrValues: *mut c_void,
+    bsrRowOffsetsType: oxsparseIndexType_t,
+    bsrColIndType: oxsparseIndexType_t,
+    idxBase: oxsparseIndexBase_t,
+    valueType: cudaDataType,
+    order: oxsparseOrder_t,
+) -> oxsparseStatus_t {
+    guard("oxsparseCreateBsr", || {
+        create_bsr(
+            spMatDescr,
+            brows,
+            bcols,
+            bnnz,
+            rowBlockSize,
+            colBlockSize,
+            bsrRowOffsets,
+            bsrColInd,
+            bsrValues,
+            bsrRowOffsetsType,
+            bsrColIndType,
+            idxBase,
+            valueType,
+            order,
+        )
+    })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseCreateConstBsr(spMatDescr: *mut oxsparseConstSpMatDescr_t, brows: i64, bcols: i64, bnnz: i64, rowBlockDim: i64, colBlockDim: i64, bsrRowOffsets: *const c_void, bsrColInd: *const c_void, bsrValues: *const c_void, bsrRowOffsetsType: oxsparseIndexType_t, bsrColIndType: oxsparseIndexType_t, idxBase: oxsparseIndexBase_t, valueType: cudaDataType, order: oxsparseOrder_t) -> oxsparseStatus_t {
-    guard("oxsparseCreateConstBsr", || create_bsr(spMatDescr as _, brows, bcols, bnnz, rowBlockDim, colBlockDim, bsrRowOffsets, bsrColInd, bsrValues, bsrRowOffsetsType, bsrColIndType, idxBase, valueType, order))
+pub unsafe extern "C" fn oxsparseCreateConstBsr(
+    spMatDescr: *mut oxsparseConstSpMatDescr_t,
+    brows: i64,
+    bcols: i64,
+    bnnz: i64,
+    rowBlockDim: i64,
+    colBlockDim: i64,
+    bsrRowOffsets: *const c_void,
+    bsrColInd: *const c_void,
+    bsrValues: *const c_void,
+    bsrRowOffsetsType: oxsparseIndexType_t,
+    bsrColIndType: oxsparseIndexType_t,
+    idxBase: oxsparseIndexBase_t,
+    valueType: cudaDataType,
+    order: oxsparseOrder_t,
+) -> oxsparseStatus_t {
+    guard("oxsparseCreateConstBsr", || {
+        create_bsr(
+            spMatDescr as _,
+            brows,
+            bcols,
+            bnnz,
+            rowBlockDim,
+            colBlockDim,
+            bsrRowOffsets,
+            bsrColInd,
+            bsrValues,
+            bsrRowOffsetsType,
+            bsrColIndType,
+            idxBase,
+            valueType,
+            order,
+        )
+    })
 }
 
 #[allow(clippy::too_many_arguments)]
-unsafe fn create_blocked_ell(out: *mut oxsparseSpMatDescr_t, rows: i64, cols: i64, block: i64, ell_cols: i64, col_ind: *const c_void, values: *const c_void, it: oxsparseIndexType_t, base: oxsparseIndexBase_t, vt: cudaDataType) -> Result<()> {
+unsafe fn create_blocked_ell(
+    out: *mut oxsparseSpMatDescr_t,
+    rows: i64,
+    cols: i64,
+    block: i64,
+    ell_cols: i64,
+    col_ind: *const c_void,
+    values: *const c_void,
+    it: oxsparseIndexType_t,
+    base: oxsparseIndexBase_t,
+    vt: cudaDataType,
+) -> Result<()> {
     publish_sp_mat(out, || {
         require_entries(rows * ell_cols.max(0), col_ind, values, "ellColInd and ellValue")?;
         let it = index_type(it, "ellIdxType")?;
@@ -211,17 +520,57 @@ unsafe fn create_blocked_ell(out: *mut oxsparseSpMatDescr_t, rows: i64, cols: i6
 /// Creates a Blocked-ELL descriptor: square blocks of `ellBlockSize`, `ellCols` stored columns per
 /// row (values are `rows x ellCols`, row-major; a block-column index of -1 marks an empty slot).
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseCreateBlockedEll(spMatDescr: *mut oxsparseSpMatDescr_t, rows: i64, cols: i64, ellBlockSize: i64, ellCols: i64, ellColInd: *mut c_void, ellValue: *mut c_void, ellIdxType: oxsparseIndexType_t, idxBase: oxsparseIndexBase_t, valueType: cudaDataType) -> oxsparseStatus_t {
-    guard("oxsparseCreateBlockedEll", || create_blocked_ell(spMatDescr, rows, cols, ellBlockSize, ellCols, ellColInd, ellValue, ellIdxType, idxBase, valueType))
+pub unsafe extern "C" fn oxsparseCreateBlockedEll(
+    spMatDescr: *mut oxsparseSpMatDescr_t,
+    rows: i64,
+    cols: i64,
+    ellBlockSize: i64,
+    ellCols: i64,
+    ellColInd: *mut c_void,
+    ellValue: *mut c_void,
+    ellIdxType: oxsparseIndexType_t,
+    idxBase: oxsparseIndexBase_t,
+    valueType: cudaDataType,
+) -> oxsparseStatus_t {
+    guard("oxsparseCreateBlockedEll", || {
+        create_blocked_ell(spMatDescr, rows, cols, ellBlockSize, ellCols, ellColInd, ellValue, ellIdxType, idxBase, valueType)
+    })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseCreateConstBlockedEll(spMatDescr: *mut oxsparseConstSpMatDescr_t, rows: i64, cols: i64, ellBlockSize: i64, ellCols: i64, ellColInd: *const c_void, ellValue: *const c_void, ellIdxType: oxsparseIndexType_t, idxBase: oxsparseIndexBase_t, valueType: cudaDataType) -> oxsparseStatus_t {
-    guard("oxsparseCreateConstBlockedEll", || create_blocked_ell(spMatDescr as _, rows, cols, ellBlockSize, ellCols, ellColInd, ellValue, ellIdxType, idxBase, valueType))
+pub unsafe extern "C" fn oxsparseCreateConstBlockedEll(
+    spMatDescr: *mut oxsparseConstSpMatDescr_t,
+    rows: i64,
+    cols: i64,
+    ellBlockSize: i64,
+    ellCols: i64,
+    ellColInd: *const c_void,
+    ellValue: *const c_void,
+    ellIdxType: oxsparseIndexType_t,
+    idxBase: oxsparseIndexBase_t,
+    valueType: cudaDataType,
+) -> oxsparseStatus_t {
+    guard("oxsparseCreateConstBlockedEll", || {
+        create_blocked_ell(spMatDescr as _, rows, cols, ellBlockSize, ellCols, ellColInd, ellValue, ellIdxType, idxBase, valueType)
+    })
 }
 
 #[allow(clippy::too_many_arguments)]
-unsafe fn create_sliced_ell(out: *mut oxsparseSpMatDescr_t, rows: i64, cols: i64, nnz: i64, values_size: i64, slice: i64, offsets: *const c_void, col_ind: *const c_void, values: *const c_void, ot: oxsparseIndexType_t, it: oxsparseIndexType_t, base: oxsparseIndexBase_t, vt: cudaDataType) -> Result<()> {
+unsafe fn create_sliced_ell(
+    out: *mut oxsparseSpMatDescr_t,
+    rows: i64,
+    cols: i64,
+    nnz: i64,
+    values_size: i64,
+    slice: i64,
+    offsets: *const c_void,
+    col_ind: *const c_void,
+    values: *const c_void,
+    ot: oxsparseIndexType_t,
+    it: oxsparseIndexType_t,
+    base: oxsparseIndexBase_t,
+    vt: cudaDataType,
+) -> Result<()> {
     publish_sp_mat(out, || {
         require_entries(values_size, col_ind, values, "sellColInd and sellValues")?;
         let (ot, it) = (index_type(ot, "sellSliceOffsetsType")?, index_type(it, "sellColIndType")?);
@@ -232,13 +581,73 @@ unsafe fn create_sliced_ell(out: *mut oxsparseSpMatDescr_t, rows: i64, cols: i64
 /// Creates a Sliced-ELL descriptor: slices of `sliceSize` rows stored column by column, padded
 /// with column index -1, `sellValuesSize` slots in all.
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseCreateSlicedEll(spMatDescr: *mut oxsparseSpMatDescr_t, rows: i64, cols: i64, nnz: i64, sellValuesSize: i64, sliceSize: i64, sellSliceOffsets: *mut c_void, sellColInd: *mut c_void, sellValues: *mut c_void, sellSliceOffsetsType: oxsparseIndexType_t, sellColIndType: oxsparseIndexType_t, idxBase: oxsparseIndexBase_t, valueType: cudaDataType) -> oxsparseStatus_t {
-    guard("oxsparseCreateSlicedEll", || create_sliced_ell(spMatDescr, rows, cols, nnz, sellValuesSize, sliceSize, sellSliceOffsets, sellColInd, sellValues, sellSliceOffsetsType, sellColIndType, idxBase, valueType))
+pub unsafe extern "C" fn oxsparseCreateSlicedEll(
+    spMatDescr: *mut oxsparseSpMatDescr_t,
+    rows: i64,
+    cols: i64,
+    nnz: i64,
+    sellValuesSize: i64,
+    sliceSize: i64,
+    sellSliceOffsets: *mut c_void,
+    sellColInd: *mut c_void,
+    sellValues: *mut c_void,
+    sellSliceOffsetsType: oxsparseIndexType_t,
+    sellColIndType: oxsparseIndexType_t,
+    idxBase: oxsparseIndexBase_t,
+    valueType: cudaDataType,
+) -> oxsparseStatus_t {
+    guard("oxsparseCreateSlicedEll", || {
+        create_sliced_ell(
+            spMatDescr,
+            rows,
+            cols,
+            nnz,
+            sellValuesSize,
+            sliceSize,
+            sellSliceOffsets,
+            sellColInd,
+            sellValues,
+            sellSliceOffsetsType,
+            sellColIndType,
+            idxBase,
+            valueType,
+        )
+    })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseCreateConstSlicedEll(spMatDescr: *mut oxsparseConstSpMatDescr_t, rows: i64, cols: i64, nnz: i64, sellValuesSize: i64, sliceSize: i64, sellSliceOffsets: *const c_void, sellColInd: *const c_void, sellValues: *const c_void, sellSliceOffsetsType: oxsparseIndexType_t, sellColIndType: oxsparseIndexType_t, idxBase: oxsparseIndexBase_t, valueType: cudaDataType) -> oxsparseStatus_t {
-    guard("oxsparseCreateConstSlicedEll", || create_sliced_ell(spMatDescr as _, rows, cols, nnz, sellValuesSize, sliceSize, sellSliceOffsets, sellColInd, sellValues, sellSliceOffsetsType, sellColIndType, idxBase, valueType))
+pub unsafe extern "C" fn oxsparseCreateConstSlicedEll(
+    spMatDescr: *mut oxsparseConstSpMatDescr_t,
+    rows: i64,
+    cols: i64,
+    nnz: i64,
+    sellValuesSize: i64,
+    sliceSize: i64,
+    sellSliceOffsets: *const c_void,
+    sellColInd: *const c_void,
+    sellValues: *const c_void,
+    sellSliceOffsetsType: oxsparseIndexType_t,
+    sellColIndType: oxsparseIndexType_t,
+    idxBase: oxsparseIndexBase_t,
+    valueType: cudaDataType,
+) -> oxsparseStatus_t {
+    guard("oxsparseCreateConstSlicedEll", || {
+        create_sliced_ell(
+            spMatDescr as _,
+            rows,
+            cols,
+            nnz,
+            sellValuesSize,
+            sliceSize,
+            sellSliceOffsets,
+            sellColInd,
+            sellValues,
+            sellSliceOffsetsType,
+            sellColIndType,
+            idxBase,
+            valueType,
+        )
+    })
 }
 
 /// Destroys a sparse matrix descriptor of any format (NULL is accepted and ignored).

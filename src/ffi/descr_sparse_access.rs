@@ -26,7 +26,12 @@ fn expect_format(m: &SpMat, want: FormatInfo, what: &str) -> Result<()> {
 
 /// Rows, columns and stored entries (BSR: in elements; Blocked-ELL: rows x ellCols).
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseSpMatGetSize(spMatDescr: oxsparseConstSpMatDescr_t, rows: *mut i64, cols: *mut i64, nnz: *mut i64) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseSpMatGetSize(
+    spMatDescr: oxsparseConstSpMatDescr_t,
+    rows: *mut i64,
+    cols: *mut i64,
+    nnz: *mut i64,
+) -> oxsparseStatus_t {
     guard("oxsparseSpMatGetSize", || {
         let m = sp_mat(spMatDescr)?;
         let (r, c, n) = (out_ptr(rows, "rows")?, out_ptr(cols, "cols")?, out_ptr(nnz, "nnz")?);
@@ -45,7 +50,10 @@ pub unsafe extern "C" fn oxsparseSpMatGetFormat(spMatDescr: oxsparseConstSpMatDe
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseSpMatGetIndexBase(spMatDescr: oxsparseConstSpMatDescr_t, idxBase: *mut oxsparseIndexBase_t) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseSpMatGetIndexBase(
+    spMatDescr: oxsparseConstSpMatDescr_t,
+    idxBase: *mut oxsparseIndexBase_t,
+) -> oxsparseStatus_t {
     guard("oxsparseSpMatGetIndexBase", || {
         let m = sp_mat(spMatDescr)?;
         *out_ptr(idxBase, "idxBase")? = m.index_base as c_int;
@@ -63,7 +71,10 @@ pub unsafe extern "C" fn oxsparseSpMatGetValues(spMatDescr: oxsparseSpMatDescr_t
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseConstSpMatGetValues(spMatDescr: oxsparseConstSpMatDescr_t, values: *mut *const c_void) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseConstSpMatGetValues(
+    spMatDescr: oxsparseConstSpMatDescr_t,
+    values: *mut *const c_void,
+) -> oxsparseStatus_t {
     guard("oxsparseConstSpMatGetValues", || {
         let m = sp_mat(spMatDescr)?;
         *out_ptr(values, "values")? = m.arrays.values as *const c_void;
@@ -93,7 +104,11 @@ pub unsafe extern "C" fn oxsparseSpMatGetStridedBatch(spMatDescr: oxsparseConstS
 
 /// COO batch: row indices, column indices and values of batch i start `batchStride * i` entries in.
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseCooSetStridedBatch(spMatDescr: oxsparseSpMatDescr_t, batchCount: c_int, batchStride: i64) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseCooSetStridedBatch(
+    spMatDescr: oxsparseSpMatDescr_t,
+    batchCount: c_int,
+    batchStride: i64,
+) -> oxsparseStatus_t {
     guard("oxsparseCooSetStridedBatch", || {
         let m = sp_mat_mut(spMatDescr)?;
         expect_format(m, FormatInfo::Coo, "oxsparseCooSetStridedBatch")?;
@@ -103,7 +118,12 @@ pub unsafe extern "C" fn oxsparseCooSetStridedBatch(spMatDescr: oxsparseSpMatDes
 
 /// CSR batch; a stride of 0 shares that array among all batches.
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseCsrSetStridedBatch(spMatDescr: oxsparseSpMatDescr_t, batchCount: c_int, offsetsBatchStride: i64, columnsValuesBatchStride: i64) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseCsrSetStridedBatch(
+    spMatDescr: oxsparseSpMatDescr_t,
+    batchCount: c_int,
+    offsetsBatchStride: i64,
+    columnsValuesBatchStride: i64,
+) -> oxsparseStatus_t {
     guard("oxsparseCsrSetStridedBatch", || {
         let m = sp_mat_mut(spMatDescr)?;
         if !matches!(m.format, FormatInfo::Csr | FormatInfo::Csc) {
@@ -114,7 +134,13 @@ pub unsafe extern "C" fn oxsparseCsrSetStridedBatch(spMatDescr: oxsparseSpMatDes
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseBsrSetStridedBatch(spMatDescr: oxsparseSpMatDescr_t, batchCount: c_int, offsetsBatchStride: i64, columnsBatchStride: i64, ValuesBatchStride: i64) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseBsrSetStridedBatch(
+    spMatDescr: oxsparseSpMatDescr_t,
+    batchCount: c_int,
+    offsetsBatchStride: i64,
+    columnsBatchStride: i64,
+    ValuesBatchStride: i64,
+) -> oxsparseStatus_t {
     guard("oxsparseBsrSetStridedBatch", || {
         let m = sp_mat_mut(spMatDescr)?;
         if !matches!(m.format, FormatInfo::Bsr { .. }) {
@@ -126,7 +152,12 @@ pub unsafe extern "C" fn oxsparseBsrSetStridedBatch(spMatDescr: oxsparseSpMatDes
 
 /// Reads the fill mode or diagonal type; `data` points to a 4-byte enum, `dataSize` must be 4.
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseSpMatGetAttribute(spMatDescr: oxsparseConstSpMatDescr_t, attribute: oxsparseSpMatAttribute_t, data: *mut c_void, dataSize: usize) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseSpMatGetAttribute(
+    spMatDescr: oxsparseConstSpMatDescr_t,
+    attribute: oxsparseSpMatAttribute_t,
+    data: *mut c_void,
+    dataSize: usize,
+) -> oxsparseStatus_t {
     guard("oxsparseSpMatGetAttribute", || {
         let m = sp_mat(spMatDescr)?;
         let out = out_ptr(data as *mut c_int, "data")?;
@@ -141,7 +172,12 @@ pub unsafe extern "C" fn oxsparseSpMatGetAttribute(spMatDescr: oxsparseConstSpMa
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseSpMatSetAttribute(spMatDescr: oxsparseSpMatDescr_t, attribute: oxsparseSpMatAttribute_t, data: *mut c_void, dataSize: usize) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseSpMatSetAttribute(
+    spMatDescr: oxsparseSpMatDescr_t,
+    attribute: oxsparseSpMatAttribute_t,
+    data: *mut c_void,
+    dataSize: usize,
+) -> oxsparseStatus_t {
     guard("oxsparseSpMatSetAttribute", || {
         let m = sp_mat_mut(spMatDescr)?;
         if data.is_null() {
@@ -169,7 +205,18 @@ fn check_attribute_size(size: usize) -> Result<()> {
 
 /// Writes the shape, arrays and types shared by the CSR, CSC and COO getters.
 #[allow(clippy::too_many_arguments)]
-unsafe fn get_three_arrays(m: &SpMat, rows: *mut i64, cols: *mut i64, nnz: *mut i64, a: *mut *const c_void, b: *mut *const c_void, v: *mut *const c_void, types: &[*mut c_int], base: *mut oxsparseIndexBase_t, vt: *mut cudaDataType) -> Result<()> {
+unsafe fn get_three_arrays(
+    m: &SpMat,
+    rows: *mut i64,
+    cols: *mut i64,
+    nnz: *mut i64,
+    a: *mut *const c_void,
+    b: *mut *const c_void,
+    v: *mut *const c_void,
+    types: &[*mut c_int],
+    base: *mut oxsparseIndexBase_t,
+    vt: *mut cudaDataType,
+) -> Result<()> {
     let (rows, cols, nnz) = (out_ptr(rows, "rows")?, out_ptr(cols, "cols")?, out_ptr(nnz, "nnz")?);
     let (a, b, v) = (out_ptr(a, "offsets")?, out_ptr(b, "indices")?, out_ptr(v, "values")?);
     let types: Vec<&mut c_int> = types.iter().map(|&t| out_ptr(t, "index type")).collect::<Result<_>>()?;
@@ -186,16 +233,51 @@ unsafe fn get_three_arrays(m: &SpMat, rows: *mut i64, cols: *mut i64, nnz: *mut 
 
 /// Shape, arrays and types of a CSR descriptor.
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseCsrGet(spMatDescr: oxsparseSpMatDescr_t, rows: *mut i64, cols: *mut i64, nnz: *mut i64, csrRowOffsets: *mut *mut c_void, csrColInd: *mut *mut c_void, csrValues: *mut *mut c_void, csrRowOffsetsType: *mut oxsparseIndexType_t, csrColIndType: *mut oxsparseIndexType_t, idxBase: *mut oxsparseIndexBase_t, valueType: *mut cudaDataType) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseCsrGet(
+    spMatDescr: oxsparseSpMatDescr_t,
+    rows: *mut i64,
+    cols: *mut i64,
+    nnz: *mut i64,
+    csrRowOffsets: *mut *mut c_void,
+    csrColInd: *mut *mut c_void,
+    csrValues: *mut *mut c_void,
+    csrRowOffsetsType: *mut oxsparseIndexType_t,
+    csrColIndType: *mut oxsparseIndexType_t,
+    idxBase: *mut oxsparseIndexBase_t,
+    valueType: *mut cudaDataType,
+) -> oxsparseStatus_t {
     guard("oxsparseCsrGet", || {
         let m = sp_mat(spMatDescr)?;
         expect_format(m, FormatInfo::Csr, "oxsparseCsrGet")?;
-        get_three_arrays(m, rows, cols, nnz, csrRowOffsets as _, csrColInd as _, csrValues as _, &[csrRowOffsetsType, csrColIndType], idxBase, valueType)
+        get_three_arrays(
+            m,
+            rows,
+            cols,
+            nnz,
+            csrRowOffsets as _,
+            csrColInd as _,
+            csrValues as _,
+            &[csrRowOffsetsType, csrColIndType],
+            idxBase,
+            valueType,
+        )
     })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseConstCsrGet(spMatDescr: oxsparseConstSpMatDescr_t, rows: *mut i64, cols: *mut i64, nnz: *mut i64, csrRowOffsets: *mut *const c_void, csrColInd: *mut *const c_void, csrValues: *mut *const c_void, csrRowOffsetsType: *mut oxsparseIndexType_t, csrColIndType: *mut oxsparseIndexType_t, idxBase: *mut oxsparseIndexBase_t, valueType: *mut cudaDataType) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseConstCsrGet(
+    spMatDescr: oxsparseConstSpMatDescr_t,
+    rows: *mut i64,
+    cols: *mut i64,
+    nnz: *mut i64,
+    csrRowOffsets: *mut *const c_void,
+    csrColInd: *mut *const c_void,
+    csrValues: *mut *const c_void,
+    csrRowOffsetsType: *mut oxsparseIndexType_t,
+    csrColIndType: *mut oxsparseIndexType_t,
+    idxBase: *mut oxsparseIndexBase_t,
+    valueType: *mut cudaDataType,
+) -> oxsparseStatus_t {
     guard("oxsparseConstCsrGet", || {
         let m = sp_mat(spMatDescr)?;
         expect_format(m, FormatInfo::Csr, "oxsparseConstCsrGet")?;
@@ -205,16 +287,51 @@ pub unsafe extern "C" fn oxsparseConstCsrGet(spMatDescr: oxsparseConstSpMatDescr
 
 /// Shape, arrays and types of a CSC descriptor.
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseCscGet(spMatDescr: oxsparseSpMatDescr_t, rows: *mut i64, cols: *mut i64, nnz: *mut i64, cscColOffsets: *mut *mut c_void, cscRowInd: *mut *mut c_void, cscValues: *mut *mut c_void, cscColOffsetsType: *mut oxsparseIndexType_t, cscRowIndType: *mut oxsparseIndexType_t, idxBase: *mut oxsparseIndexBase_t, valueType: *mut cudaDataType) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseCscGet(
+    spMatDescr: oxsparseSpMatDescr_t,
+    rows: *mut i64,
+    cols: *mut i64,
+    nnz: *mut i64,
+    cscColOffsets: *mut *mut c_void,
+    cscRowInd: *mut *mut c_void,
+    cscValues: *mut *mut c_void,
+    cscColOffsetsType: *mut oxsparseIndexType_t,
+    cscRowIndType: *mut oxsparseIndexType_t,
+    idxBase: *mut oxsparseIndexBase_t,
+    valueType: *mut cudaDataType,
+) -> oxsparseStatus_t {
     guard("oxsparseCscGet", || {
         let m = sp_mat(spMatDescr)?;
         expect_format(m, FormatInfo::Csc, "oxsparseCscGet")?;
-        get_three_arrays(m, rows, cols, nnz, cscColOffsets as _, cscRowInd as _, cscValues as _, &[cscColOffsetsType, cscRowIndType], idxBase, valueType)
+        get_three_arrays(
+            m,
+            rows,
+            cols,
+            nnz,
+            cscColOffsets as _,
+            cscRowInd as _,
+            cscValues as _,
+            &[cscColOffsetsType, cscRowIndType],
+            idxBase,
+            valueType,
+        )
     })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseConstCscGet(spMatDescr: oxsparseConstSpMatDescr_t, rows: *mut i64, cols: *mut i64, nnz: *mut i64, cscColOffsets: *mut *const c_void, cscRowInd: *mut *const c_void, cscValues: *mut *const c_void, cscColOffsetsType: *mut oxsparseIndexType_t, cscRowIndType: *mut oxsparseIndexType_t, idxBase: *mut oxsparseIndexBase_t, valueType: *mut cudaDataType) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseConstCscGet(
+    spMatDescr: oxsparseConstSpMatDescr_t,
+    rows: *mut i64,
+    cols: *mut i64,
+    nnz: *mut i64,
+    cscColOffsets: *mut *const c_void,
+    cscRowInd: *mut *const c_void,
+    cscValues: *mut *const c_void,
+    cscColOffsetsType: *mut oxsparseIndexType_t,
+    cscRowIndType: *mut oxsparseIndexType_t,
+    idxBase: *mut oxsparseIndexBase_t,
+    valueType: *mut cudaDataType,
+) -> oxsparseStatus_t {
     guard("oxsparseConstCscGet", || {
         let m = sp_mat(spMatDescr)?;
         expect_format(m, FormatInfo::Csc, "oxsparseConstCscGet")?;
@@ -223,7 +340,18 @@ pub unsafe extern "C" fn oxsparseConstCscGet(spMatDescr: oxsparseConstSpMatDescr
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseCooGet(spMatDescr: oxsparseSpMatDescr_t, rows: *mut i64, cols: *mut i64, nnz: *mut i64, cooRowInd: *mut *mut c_void, cooColInd: *mut *mut c_void, cooValues: *mut *mut c_void, idxType: *mut oxsparseIndexType_t, idxBase: *mut oxsparseIndexBase_t, valueType: *mut cudaDataType) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseCooGet(
+    spMatDescr: oxsparseSpMatDescr_t,
+    rows: *mut i64,
+    cols: *mut i64,
+    nnz: *mut i64,
+    cooRowInd: *mut *mut c_void,
+    cooColInd: *mut *mut c_void,
+    cooValues: *mut *mut c_void,
+    idxType: *mut oxsparseIndexType_t,
+    idxBase: *mut oxsparseIndexBase_t,
+    valueType: *mut cudaDataType,
+) -> oxsparseStatus_t {
     guard("oxsparseCooGet", || {
         let m = sp_mat(spMatDescr)?;
         expect_format(m, FormatInfo::Coo, "oxsparseCooGet")?;
@@ -232,7 +360,18 @@ pub unsafe extern "C" fn oxsparseCooGet(spMatDescr: oxsparseSpMatDescr_t, rows: 
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseConstCooGet(spMatDescr: oxsparseConstSpMatDescr_t, rows: *mut i64, cols: *mut i64, nnz: *mut i64, cooRowInd: *mut *const c_void, cooColInd: *mut *const c_void, cooValues: *mut *const c_void, idxType: *mut oxsparseIndexType_t, idxBase: *mut oxsparseIndexBase_t, valueType: *mut cudaDataType) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseConstCooGet(
+    spMatDescr: oxsparseConstSpMatDescr_t,
+    rows: *mut i64,
+    cols: *mut i64,
+    nnz: *mut i64,
+    cooRowInd: *mut *const c_void,
+    cooColInd: *mut *const c_void,
+    cooValues: *mut *const c_void,
+    idxType: *mut oxsparseIndexType_t,
+    idxBase: *mut oxsparseIndexBase_t,
+    valueType: *mut cudaDataType,
+) -> oxsparseStatus_t {
     guard("oxsparseConstCooGet", || {
         let m = sp_mat(spMatDescr)?;
         expect_format(m, FormatInfo::Coo, "oxsparseConstCooGet")?;
@@ -241,11 +380,23 @@ pub unsafe extern "C" fn oxsparseConstCooGet(spMatDescr: oxsparseConstSpMatDescr
 }
 
 #[allow(clippy::too_many_arguments)]
-unsafe fn blocked_ell_get(m: &SpMat, rows: *mut i64, cols: *mut i64, block: *mut i64, ell_cols: *mut i64, col_ind: *mut *const c_void, values: *mut *const c_void, it: *mut oxsparseIndexType_t, base: *mut oxsparseIndexBase_t, vt: *mut cudaDataType) -> Result<()> {
+unsafe fn blocked_ell_get(
+    m: &SpMat,
+    rows: *mut i64,
+    cols: *mut i64,
+    block: *mut i64,
+    ell_cols: *mut i64,
+    col_ind: *mut *const c_void,
+    values: *mut *const c_void,
+    it: *mut oxsparseIndexType_t,
+    base: *mut oxsparseIndexBase_t,
+    vt: *mut cudaDataType,
+) -> Result<()> {
     let FormatInfo::BlockedEll { block_size, ell_cols: ec } = m.format else {
         return Err(Error::InvalidValue(format!("BlockedEllGet called on a {:?} descriptor", m.format_enum())));
     };
-    let (rows, cols, block, ell_cols) = (out_ptr(rows, "rows")?, out_ptr(cols, "cols")?, out_ptr(block, "ellBlockSize")?, out_ptr(ell_cols, "ellCols")?);
+    let (rows, cols, block, ell_cols) =
+        (out_ptr(rows, "rows")?, out_ptr(cols, "cols")?, out_ptr(block, "ellBlockSize")?, out_ptr(ell_cols, "ellCols")?);
     let (col_ind, values) = (out_ptr(col_ind, "ellColInd")?, out_ptr(values, "ellValue")?);
     let (it, base, vt) = (out_ptr(it, "ellIdxType")?, out_ptr(base, "idxBase")?, out_ptr(vt, "valueType")?);
     (*rows, *cols, *block, *ell_cols) = (m.rows, m.cols, block_size, ec);
@@ -255,18 +406,62 @@ unsafe fn blocked_ell_get(m: &SpMat, rows: *mut i64, cols: *mut i64, block: *mut
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseBlockedEllGet(spMatDescr: oxsparseSpMatDescr_t, rows: *mut i64, cols: *mut i64, ellBlockSize: *mut i64, ellCols: *mut i64, ellColInd: *mut *mut c_void, ellValue: *mut *mut c_void, ellIdxType: *mut oxsparseIndexType_t, idxBase: *mut oxsparseIndexBase_t, valueType: *mut cudaDataType) -> oxsparseStatus_t {
-    guard("oxsparseBlockedEllGet", || blocked_ell_get(sp_mat(spMatDescr)?, rows, cols, ellBlockSize, ellCols, ellColInd as _, ellValue as _, ellIdxType, idxBase, valueType))
+pub unsafe extern "C" fn oxsparseBlockedEllGet(
+    spMatDescr: oxsparseSpMatDescr_t,
+    rows: *mut i64,
+    cols: *mut i64,
+    ellBlockSize: *mut i64,
+    ellCols: *mut i64,
+    ellColInd: *mut *mut c_void,
+    ellValue: *mut *mut c_void,
+    ellIdxType: *mut oxsparseIndexType_t,
+    idxBase: *mut oxsparseIndexBase_t,
+    valueType: *mut cudaDataType,
+) -> oxsparseStatus_t {
+    guard("oxsparseBlockedEllGet", || {
+        blocked_ell_get(
+            sp_mat(spMatDescr)?,
+            rows,
+            cols,
+            ellBlockSize,
+            ellCols,
+            ellColInd as _,
+            ellValue as _,
+            ellIdxType,
+            idxBase,
+            valueType,
+        )
+    })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseConstBlockedEllGet(spMatDescr: oxsparseConstSpMatDescr_t, rows: *mut i64, cols: *mut i64, ellBlockSize: *mut i64, ellCols: *mut i64, ellColInd: *mut *const c_void, ellValue: *mut *const c_void, ellIdxType: *mut oxsparseIndexType_t, idxBase: *mut oxsparseIndexBase_t, valueType: *mut cudaDataType) -> oxsparseStatus_t {
-    guard("oxsparseConstBlockedEllGet", || blocked_ell_get(sp_mat(spMatDescr)?, rows, cols, ellBlockSize, ellCols, ellColInd, ellValue, ellIdxType, idxBase, valueType))
+pub unsafe extern "C" fn oxsparseConstBlockedEllGet(
+    spMatDescr: oxsparseConstSpMatDescr_t,
+    rows: *mut i64,
+    cols: *mut i64,
+    ellBlockSize: *mut i64,
+    ellCols: *mut i64,
+    ellColInd: *mut *const c_void,
+    ellValue: *mut *const c_void,
+    ellIdxType: *mut oxsparseIndexType_t,
+    idxBase: *mut oxsparseIndexBase_t,
+    valueType: *mut cudaDataType,
+) -> oxsparseStatus_t {
+    guard("oxsparseConstBlockedEllGet", || {
+        blocked_ell_get(sp_mat(spMatDescr)?, rows, cols, ellBlockSize, ellCols, ellColInd, ellValue, ellIdxType, idxBase, valueType)
+    })
 }
 
 // ---- pointer setters ---------------------------------------------------------------------------
 
-unsafe fn set_pointers(d: oxsparseSpMatDescr_t, want: FormatInfo, what: &str, a: *mut c_void, b: *mut c_void, v: *mut c_void) -> Result<()> {
+unsafe fn set_pointers(
+    d: oxsparseSpMatDescr_t,
+    want: FormatInfo,
+    what: &str,
+    a: *mut c_void,
+    b: *mut c_void,
+    v: *mut c_void,
+) -> Result<()> {
     let m = sp_mat_mut(d)?;
     expect_format(m, want, what)?;
     if m.nnz > 0 && (a.is_null() || b.is_null() || v.is_null()) {
@@ -277,16 +472,35 @@ unsafe fn set_pointers(d: oxsparseSpMatDescr_t, want: FormatInfo, what: &str, a:
 
 /// Replaces the three arrays of a CSR descriptor (same shape and types).
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseCsrSetPointers(spMatDescr: oxsparseSpMatDescr_t, csrRowOffsets: *mut c_void, csrColInd: *mut c_void, csrValues: *mut c_void) -> oxsparseStatus_t {
-    guard("oxsparseCsrSetPointers", || set_pointers(spMatDescr, FormatInfo::Csr, "oxsparseCsrSetPointers", csrRowOffsets, csrColInd, csrValues))
+pub unsafe extern "C" fn oxsparseCsrSetPointers(
+    spMatDescr: oxsparseSpMatDescr_t,
+    csrRowOffsets: *mut c_void,
+    csrColInd: *mut c_void,
+    csrValues: *mut c_void,
+) -> oxsparseStatus_t {
+    guard("oxsparseCsrSetPointers", || {
+        set_pointers(spMatDescr, FormatInfo::Csr, "oxsparseCsrSetPointers", csrRowOffsets, csrColInd, csrValues)
+    })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseCscSetPointers(spMatDescr: oxsparseSpMatDescr_t, cscColOffsets: *mut c_void, cscRowInd: *mut c_void, cscValues: *mut c_void) -> oxsparseStatus_t {
-    guard("oxsparseCscSetPointers", || set_pointers(spMatDescr, FormatInfo::Csc, "oxsparseCscSetPointers", cscColOffsets, cscRowInd, cscValues))
+pub unsafe extern "C" fn oxsparseCscSetPointers(
+    spMatDescr: oxsparseSpMatDescr_t,
+    cscColOffsets: *mut c_void,
+    cscRowInd: *mut c_void,
+    cscValues: *mut c_void,
+) -> oxsparseStatus_t {
+    guard("oxsparseCscSetPointers", || {
+        set_pointers(spMatDescr, FormatInfo::Csc, "oxsparseCscSetPointers", cscColOffsets, cscRowInd, cscValues)
+    })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseCooSetPointers(spMatDescr: oxsparseSpMatDescr_t, cooRows: *mut c_void, cooColumns: *mut c_void, cooValues: *mut c_void) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseCooSetPointers(
+    spMatDescr: oxsparseSpMatDescr_t,
+    cooRows: *mut c_void,
+    cooColumns: *mut c_void,
+    cooValues: *mut c_void,
+) -> oxsparseStatus_t {
     guard("oxsparseCooSetPointers", || set_pointers(spMatDescr, FormatInfo::Coo, "oxsparseCooSetPointers", cooRows, cooColumns, cooValues))
 }

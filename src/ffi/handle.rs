@@ -70,18 +70,18 @@ fn status_text(status: c_int, description: bool) -> *const c_char {
     use once_cell::sync::Lazy;
     use std::ffi::CString;
     // Built once: one C string per (status, kind of text), never freed.
-    static TEXTS: Lazy<Vec<(CString, CString)>> = Lazy::new(|| {
-        Status::ALL
-            .iter()
-            .map(|s| (CString::new(s.name()).unwrap(), CString::new(s.description()).unwrap()))
-            .collect()
-    });
+    static TEXTS: Lazy<Vec<(CString, CString)>> =
+        Lazy::new(|| Status::ALL.iter().map(|s| (CString::new(s.name()).unwrap(), CString::new(s.description()).unwrap())).collect());
     static UNKNOWN: &[u8] = b"unrecognized error code\0";
     match Status::from_raw(status) {
         Some(s) => {
             let i = Status::ALL.iter().position(|x| *x == s).unwrap();
             let (name, desc) = &TEXTS[i];
-            if description { desc.as_ptr() } else { name.as_ptr() }
+            if description {
+                desc.as_ptr()
+            } else {
+                name.as_ptr()
+            }
         }
         None => UNKNOWN.as_ptr() as *const c_char,
     }

@@ -32,7 +32,25 @@ unsafe fn call<'a>(
     let op_b = decode(opB, "opB", Operation::from_raw)?;
     let compute = decode(computeType, "computeType", DataType::from_raw)?;
     let alg = decode(alg, "alg", SpMMAlg::from_raw)?;
-    Ok((h, a, Call { op_a, op_b, a: &a.inner, b, c, compute, alg, alpha, beta, math: h.inner.math_mode, reorder: h.inner.reorder_mode, a_serial: a.serial, l2_bytes: h.inner.l2_bytes }))
+    Ok((
+        h,
+        a,
+        Call {
+            op_a,
+            op_b,
+            a: &a.inner,
+            b,
+            c,
+            compute,
+            alg,
+            alpha,
+            beta,
+            math: h.inner.math_mode,
+            reorder: h.inner.reorder_mode,
+            a_serial: a.serial,
+            l2_bytes: h.inner.l2_bytes,
+        },
+    ))
 }
 
 /// Workspace size in bytes for `oxsparseSpMM_preprocess` and `oxsparseSpMM` with these arguments.

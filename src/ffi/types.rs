@@ -9,8 +9,8 @@
 use crate::context::Handle;
 use crate::descr::{DnMat, DnVec, SpMat, SpVec};
 use crate::ops::ActiveBuffer;
-use std::sync::Mutex;
 use std::os::raw::{c_int, c_void};
+use std::sync::Mutex;
 
 /// The library context behind `oxsparseHandle_t`.
 pub struct oxsparseContext {

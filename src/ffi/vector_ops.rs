@@ -26,7 +26,11 @@ pub unsafe extern "C" fn oxsparseAxpby(
 
 /// Gathers the entries of the dense vector Y that the sparse vector X indexes into X's values.
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseGather(handle: oxsparseHandle_t, vecY: oxsparseConstDnVecDescr_t, vecX: oxsparseSpVecDescr_t) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseGather(
+    handle: oxsparseHandle_t,
+    vecY: oxsparseConstDnVecDescr_t,
+    vecX: oxsparseSpVecDescr_t,
+) -> oxsparseStatus_t {
     guard("oxsparseGather", || {
         let h = borrow(handle, Kind::Handle, "handle")?;
         let y = &borrow(vecY, Kind::DnVec, "vecY")?.inner;
@@ -37,7 +41,11 @@ pub unsafe extern "C" fn oxsparseGather(handle: oxsparseHandle_t, vecY: oxsparse
 
 /// Scatters the values of the sparse vector X into the dense vector Y; other entries of Y keep their values.
 #[no_mangle]
-pub unsafe extern "C" fn oxsparseScatter(handle: oxsparseHandle_t, vecX: oxsparseConstSpVecDescr_t, vecY: oxsparseDnVecDescr_t) -> oxsparseStatus_t {
+pub unsafe extern "C" fn oxsparseScatter(
+    handle: oxsparseHandle_t,
+    vecX: oxsparseConstSpVecDescr_t,
+    vecY: oxsparseDnVecDescr_t,
+) -> oxsparseStatus_t {
     guard("oxsparseScatter", || {
         let h = borrow(handle, Kind::Handle, "handle")?;
         let x = &borrow(vecX, Kind::SpVec, "vecX")?.inner;

@@ -91,7 +91,8 @@ impl Launch<'_> {
 
 /// Whether launches may go through graphs (`OXSPARSE_LAUNCH=direct` turns them off).
 pub fn enabled() -> bool {
-    static ON: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_LAUNCH").map_or(true, |v| v != "direct"));
+    static ON: once_cell::sync::Lazy<bool> =
+        once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_LAUNCH").map_or(true, |v| v != "direct"));
     *ON
 }
 
@@ -362,7 +363,12 @@ impl LaunchGraphs {
     ///
     /// # Safety
     /// As [`LaunchGraphs::launch`], and `stream` must not be capturing.
-    unsafe fn launch_uncaptured(&self, context_id: u64, stream: sys::CUstream, chain: &[&Launch]) -> Option<std::result::Result<(), DriverError>> {
+    unsafe fn launch_uncaptured(
+        &self,
+        context_id: u64,
+        stream: sys::CUstream,
+        chain: &[&Launch],
+    ) -> Option<std::result::Result<(), DriverError>> {
         if chain.is_empty() || !enabled() {
             return None;
         }
@@ -448,7 +454,8 @@ fn declined(e: DriverError) {
 /// Whether `stream` is being captured (an error counts as captured: the plain launch decides).
 unsafe fn capturing(stream: sys::CUstream) -> bool {
     let mut status = sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE;
-    sys::cuStreamIsCapturing(stream, &mut status) != sys::CUresult::CUDA_SUCCESS || status != sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE
+    sys::cuStreamIsCapturing(stream, &mut status) != sys::CUresult::CUDA_SUCCESS
+        || status != sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE
 }
 
 /// A launch recorded by [`batched`], with its own copy of the parameter block.
@@ -638,7 +645,16 @@ fn record_for<P: Copy>(me: usize, l: &Launch, params: &P, name: &str) -> bool {
         let Some(batch) = b.as_mut().filter(|b| b.handle == me) else { return false };
         let params = ParamWords::copy_of(params);
         let overlaps = std::mem::take(&mut batch.overlap_next) && !batch.launches.is_empty();
-        batch.launches.push(Recorded { function: l.function, grid: l.grid, block: l.block, shared: l.shared, params, name: KernelName::copy_of(name), overlaps, fresh: None });
+        batch.launches.push(Recorded {
+            function: l.function,
+            grid: l.grid,
+            block: l.block,
+            shared: l.shared,
+            params,
+            name: KernelName::copy_of(name),
+            overlaps,
+            fresh: None,
+        });
         true
     })
 }
@@ -716,7 +732,15 @@ fn send(h: &Handle, context_id: u64, recorded: &mut [Recorded]) -> Result<()> {
     if let [r] = recorded {
         // One launch (most calls): no vectors to build.
         let mut arg = r.params.as_mut_slice().as_mut_ptr() as *mut c_void;
-        let l = Launch { function: r.function, grid: r.grid, block: r.block, shared: r.shared, args: &mut arg, overlaps: false, words: r.params.as_slice() };
+        let l = Launch {
+            function: r.function,
+            grid: r.grid,
+            block: r.block,
+            shared: r.shared,
+            args: &mut arg,
+            overlaps: false,
+            words: r.params.as_slice(),
+        };
         // SAFETY: a launch of our kernel with the block it was recorded with, alive until we return.
         let launched = unsafe { h.graphs.launch_uncaptured(context_id, stream, &[&l]).unwrap_or_else(|| l.plain(stream)) };
         return launched.map_err(|e| Error::from_driver(&format!("launching {}", r.name), e));
@@ -727,7 +751,15 @@ fn send(h: &Handle, context_id: u64, recorded: &mut [Recorded]) -> Result<()> {
     let launches: Vec<Launch> = recorded
         .iter()
         .enumerate()
-        .map(|(i, r)| Launch { function: r.function, grid: r.grid, block: r.block, shared: r.shared, args: unsafe { arg_at.add(i) }, overlaps: r.overlaps, words: r.params.as_slice() })
+        .map(|(i, r)| Launch {
+            function: r.function,
+            grid: r.grid,
+            block: r.block,
+            shared: r.shared,
+            args: unsafe { arg_at.add(i) },
+            overlaps: r.overlaps,
+            words: r.params.as_slice(),
+        })
         .collect();
     let chain: Vec<&Launch> = launches.iter().collect();
     // SAFETY: launches of our kernels with the blocks they were recorded with.
@@ -750,7 +782,15 @@ mod tests {
     use super::*;
 
     fn launch(function: usize) -> Launch<'static> {
-        Launch { function: function as sys::CUfunction, grid: (3, 2, 1), block: 256, shared: 0, args: std::ptr::null_mut(), overlaps: false, words: &[] }
+        Launch {
+            function: function as sys::CUfunction,
+            grid: (3, 2, 1),
+            block: 256,
+            shared: 0,
+            args: std::ptr::null_mut(),
+            overlaps: false,
+            words: &[],
+        }
     }
 
     fn open(handle: usize) {
@@ -771,7 +811,8 @@ mod tests {
         assert!(record_for(7, &launch(2), &[7u32, 8, 9], "second"));
         let batch = BATCH.with(|b| b.borrow_mut().take()).expect("still open");
         drop(closing);
-        let got: Vec<(usize, &[u64], &str)> = batch.launches.iter().map(|r| (r.function as usize, r.params.as_slice(), r.name.as_str())).collect();
+        let got: Vec<(usize, &[u64], &str)> =
+            batch.launches.iter().map(|r| (r.function as usize, r.params.as_slice(), r.name.as_str())).collect();
         let second = u64::from_ne_bytes([7u32.to_ne_bytes(), 8u32.to_ne_bytes()].concat().try_into().unwrap());
         assert_eq!(got, vec![(1, &[0x1111_2222_3333_4444u64, 5, 6][..], "first"), (2, &[second, 9][..], "second")]);
     }
@@ -835,7 +876,8 @@ mod tests {
         }
         assert_eq!(fingerprint(&[&launch(8)]), None, "words unknown");
         assert_ne!(fingerprint(&[&base, &base]), Some(p), "a chain of two is not its first launch");
-        let kept = Exec { graph: std::ptr::null_mut(), exec: std::ptr::null_mut(), nodes: Vec::new(), set: vec![Some(NodeSet::of(&base)), None] };
+        let kept =
+            Exec { graph: std::ptr::null_mut(), exec: std::ptr::null_mut(), nodes: Vec::new(), set: vec![Some(NodeSet::of(&base)), None] };
         assert!(!kept.holds(&[&base, &base]), "a node set to nothing holds nothing");
         assert!(!kept.holds(&[&base]), "another length");
         let kept = Exec { set: vec![Some(NodeSet::of(&base))], ..kept };

@@ -37,8 +37,9 @@ pub const SEEN: usize = 2 * POOL;
 
 /// The pool's size in this process: [`POOL`], or `OXSPARSE_LAUNCH_POOL` (1 to POOL).
 pub fn pool_size() -> usize {
-    static SIZE: once_cell::sync::Lazy<usize> =
-        once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_LAUNCH_POOL").ok().and_then(|v| v.parse::<usize>().ok()).map_or(POOL, |n| n.clamp(1, POOL)));
+    static SIZE: once_cell::sync::Lazy<usize> = once_cell::sync::Lazy::new(|| {
+        std::env::var("OXSPARSE_LAUNCH_POOL").ok().and_then(|v| v.parse::<usize>().ok()).map_or(POOL, |n| n.clamp(1, POOL))
+    });
     *SIZE
 }
 

@@ -36,7 +36,15 @@ pub fn grid_for(n: u64, block: u32) -> u32 {
 }
 
 /// Enqueues `family`'s kernel `name` with one parameter block on the handle's stream.
-pub fn launch<P: Copy>(h: &Handle, family: &'static str, name: &str, grid: (u32, u32, u32), block: u32, shared: u32, params: &P) -> Result<()> {
+pub fn launch<P: Copy>(
+    h: &Handle,
+    family: &'static str,
+    name: &str,
+    grid: (u32, u32, u32),
+    block: u32,
+    shared: u32,
+    params: &P,
+) -> Result<()> {
     let _bound = h.bind()?;
     // SAFETY: the handle keeps its context alive and `_bound` made it current.
     let context_id = unsafe { module::context_id(h.context())? };
@@ -48,7 +56,16 @@ pub fn launch<P: Copy>(h: &Handle, family: &'static str, name: &str, grid: (u32,
 /// [`launch`] for the hottest launch sites: the kernel is found by `key` (`module::KernelKey`),
 /// and `name()` builds its name only the first time.
 #[allow(clippy::too_many_arguments)]
-pub fn launch_keyed<P: Copy>(h: &Handle, family: &'static str, key: module::KernelKey, name: impl FnOnce() -> name::KernelName, grid: (u32, u32, u32), block: u32, shared: u32, params: &P) -> Result<()> {
+pub fn launch_keyed<P: Copy>(
+    h: &Handle,
+    family: &'static str,
+    key: module::KernelKey,
+    name: impl FnOnce() -> name::KernelName,
+    grid: (u32, u32, u32),
+    block: u32,
+    shared: u32,
+    params: &P,
+) -> Result<()> {
     let _bound = h.bind()?;
     // SAFETY: the handle keeps its context alive and `_bound` made it current.
     let context_id = unsafe { module::context_id(h.context())? };
@@ -59,7 +76,16 @@ pub fn launch_keyed<P: Copy>(h: &Handle, family: &'static str, key: module::Kern
 
 /// Records `function` in the open batch, or launches it (through the handle's graphs).
 #[allow(clippy::too_many_arguments)]
-fn enqueue<P: Copy>(h: &Handle, context_id: u64, function: cudarc::driver::sys::CUfunction, name: &str, grid: (u32, u32, u32), block: u32, shared: u32, params: &P) -> Result<()> {
+fn enqueue<P: Copy>(
+    h: &Handle,
+    context_id: u64,
+    function: cudarc::driver::sys::CUfunction,
+    name: &str,
+    grid: (u32, u32, u32),
+    block: u32,
+    shared: u32,
+    params: &P,
+) -> Result<()> {
     let mut args = [params as *const P as *mut c_void];
     if log_enabled() {
         eprintln!("oxsparse: launch {name} grid {grid:?} block {block} shared {shared}");
@@ -87,7 +113,8 @@ fn enqueue<P: Copy>(h: &Handle, context_id: u64, function: cudarc::driver::sys::
 pub fn capturing(h: &Handle) -> Result<bool> {
     let _bound = h.bind()?;
     // SAFETY: the handle's live stream.
-    let status = unsafe { cudarc::driver::result::stream::is_capturing(h.cu_stream()) }.map_err(|e| Error::from_driver("cuStreamIsCapturing", e))?;
+    let status =
+        unsafe { cudarc::driver::result::stream::is_capturing(h.cu_stream()) }.map_err(|e| Error::from_driver("cuStreamIsCapturing", e))?;
     Ok(status != cudarc::driver::sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE)
 }
 

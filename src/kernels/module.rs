@@ -85,7 +85,12 @@ pub unsafe fn context_id(ctx: sys::CUcontext) -> Result<u64> {
 ///
 /// # Safety
 /// As [`function`].
-pub unsafe fn function_keyed(context_id: u64, family: &'static str, key: KernelKey, name: impl FnOnce() -> KernelName) -> Result<(sys::CUfunction, KernelName)> {
+pub unsafe fn function_keyed(
+    context_id: u64,
+    family: &'static str,
+    key: KernelKey,
+    name: impl FnOnce() -> KernelName,
+) -> Result<(sys::CUfunction, KernelName)> {
     let at = (context_id as usize, key.0);
     if let Some(&(f, n)) = CACHE.lock().unwrap_or_else(|p| p.into_inner()).keyed.get(&at) {
         return Ok((f as sys::CUfunction, n));

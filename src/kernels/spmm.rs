@@ -271,8 +271,9 @@ pub fn short_rows_wave(h: &Handle) -> u64 {
 /// block's latency over a hundred waves (session 13: 0.75x the tiles at N = 256 with one slice per
 /// block). `OXSPARSE_SPMM_SHORT_SLICES` forces it (for comparisons).
 pub fn short_rows_slices_per_block(h: &Handle, row_blocks: u64, slices: u64) -> u64 {
-    static FORCED: once_cell::sync::Lazy<Option<u64>> =
-        once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_SHORT_SLICES").ok().and_then(|v| v.parse::<u64>().ok()).filter(|&v| v > 0));
+    static FORCED: once_cell::sync::Lazy<Option<u64>> = once_cell::sync::Lazy::new(|| {
+        std::env::var("OXSPARSE_SPMM_SHORT_SLICES").ok().and_then(|v| v.parse::<u64>().ok()).filter(|&v| v > 0)
+    });
     FORCED.unwrap_or(row_blocks * slices / (4 * short_rows_wave(h))).clamp(1, slices.max(1))
 }
 
@@ -294,7 +295,15 @@ pub fn short_rows_column_c(types: Types, shape: RowShape, split: bool) -> bool {
 /// With `column_c` (`short_rows_column_c`) C is column-major and the kernel writes it: through
 /// shared memory by whole rows (`oxs_spmm_short_rows_colc_*`), an element at a time over the
 /// split-row table (`oxs_spmm_split_rows_colc_*`).
-pub fn short_rows(h: &Handle, p: &SpmmRowsParams, (types, index): (Types, IndexType), batches: u32, shape: RowShape, split_blocks: Option<u32>, column_c: bool) -> Result<()> {
+pub fn short_rows(
+    h: &Handle,
+    p: &SpmmRowsParams,
+    (types, index): (Types, IndexType),
+    batches: u32,
+    shape: RowShape,
+    split_blocks: Option<u32>,
+    column_c: bool,
+) -> Result<()> {
     if column_c && !short_rows_column_c(types, shape, split_blocks.is_some()) {
         return Err(Error::Internal(format!("no column-major short-row kernel for {shape:?} and {types:?}")));
     }
@@ -378,7 +387,8 @@ pub fn longest_row(h: &Handle, p: &SpmmLongestRowParams, index: IndexType) -> Re
         super::graph::flush(h)?;
         let _bound = h.bind()?;
         // SAFETY: `longest` is an 8-byte region of the caller's workspace (the plan's tile layout).
-        unsafe { result::memset_d8_async(p.longest, 0, 8, h.cu_stream()) }.map_err(|e| Error::from_driver("clearing the SpMM longest-row word", e))?;
+        unsafe { result::memset_d8_async(p.longest, 0, 8, h.cu_stream()) }
+            .map_err(|e| Error::from_driver("clearing the SpMM longest-row word", e))?;
     }
     let blocks = thread_per_row_blocks(h, p.m);
     launch(h, "spmm_short_rows", &kernel_name!("oxs_spmm_longest_row_{}", index_suffix(index)), (blocks, 1, 1), BLOCK, 0, p)?;
@@ -401,7 +411,14 @@ pub fn rows_longer_than(h: &Handle, p: &SpmmRowsLongerParams, index: IndexType) 
 /// as fit. Returns each row's sampled columns (row r's at `offsets[r] .. offsets[r + 1]` of the
 /// columns), or None when the scratch cannot hold the offsets and one row's columns, or the
 /// sample outgrows 32-bit offsets.
-pub fn row_sample(h: &Handle, p: &SpmmRowSampleParams, m: i64, index: IndexType, scratch: u64, scratch_bytes: usize) -> Result<Option<(Vec<usize>, Vec<u32>)>> {
+pub fn row_sample(
+    h: &Handle,
+    p: &SpmmRowSampleParams,
+    m: i64,
+    index: IndexType,
+    scratch: u64,
+    scratch_bytes: usize,
+) -> Result<Option<(Vec<usize>, Vec<u32>)>> {
     let m = m.max(0) as usize;
     let offsets_bytes = (m + 1) * 4;
     let ids_at = offsets_bytes.next_multiple_of(16);
@@ -414,7 +431,15 @@ pub fn row_sample(h: &Handle, p: &SpmmRowSampleParams, m: i64, index: IndexType,
     // Pass 1: the counts, over the offsets' room.
     let mut bytes = vec![0u8; m * 4];
     if m > 0 {
-        launch(h, "spmm_row_sample", &name, (grid(m), 1, 1), BLOCK, 0, &SpmmRowSampleParams { first_row: 0, rows: m as i64, counts: scratch, ids: 0, ..*p })?;
+        launch(
+            h,
+            "spmm_row_sample",
+            &name,
+            (grid(m), 1, 1),
+            BLOCK,
+            0,
+            &SpmmRowSampleParams { first_row: 0, rows: m as i64, counts: scratch, ids: 0, ..*p },
+        )?;
         super::vector_ops::copy_to_host_and_wait(h, scratch, &mut bytes)?;
     }
     let mut offsets = Vec::with_capacity(m + 1);
@@ -441,7 +466,22 @@ pub fn row_sample(h: &Handle, p: &SpmmRowSampleParams, m: i64, index: IndexType,
         let (from, to) = (offsets[first], offsets[last]);
         if to > from {
             let rows = last - first;
-            launch(h, "spmm_row_sample", &name, (grid(rows), 1, 1), BLOCK, 0, &SpmmRowSampleParams { first_row: first as i64, rows: rows as i64, offsets: scratch, ids: scratch + ids_at as u64, first_id: from as u64, ..*p })?;
+            launch(
+                h,
+                "spmm_row_sample",
+                &name,
+                (grid(rows), 1, 1),
+                BLOCK,
+                0,
+                &SpmmRowSampleParams {
+                    first_row: first as i64,
+                    rows: rows as i64,
+                    offsets: scratch,
+                    ids: scratch + ids_at as u64,
+                    first_id: from as u64,
+                    ..*p
+                },
+            )?;
             bytes.resize((to - from) * 4, 0);
             super::vector_ops::copy_to_host_and_wait(h, scratch + ids_at as u64, &mut bytes)?;
             ids.extend(bytes.chunks_exact(4).map(|c| u32::from_ne_bytes(c.try_into().unwrap())));
@@ -520,7 +560,11 @@ pub fn find_long_rows(h: &Handle, p: &SpmmFindLongParams, index: IndexType, batc
 fn stage_tile(h: &Handle, rows: i64, cols: i64, batches: u32) -> u64 {
     let big = SPMM_STAGE_TILE as u64;
     let blocks = (rows.max(1) as u64).div_ceil(big) * (cols.max(1) as u64).div_ceil(big) * batches.max(1) as u64;
-    if blocks >= 8 * h.sm_count.max(1) as u64 { big } else { big / 2 }
+    if blocks >= 8 * h.sm_count.max(1) as u64 {
+        big
+    } else {
+        big / 2
+    }
 }
 
 /// Tiles of the staging copies: grid x over row tiles (up to 2^31), y over column tiles.
@@ -586,7 +630,10 @@ mod tests {
         let f32 = t(CUDA_R_32F, CUDA_R_32F);
         // FP32: 8 lanes of 4 per 32 columns (32 groups), 16 per 64 (16 groups); two vectors a
         // lane keep the groups and double the columns.
-        assert_eq!([Narrow, Wide, NarrowX2, WideX2].map(|s| (s.columns(), s.groups_per_block(CUDA_R_32F))), [(32, 32), (64, 16), (64, 32), (128, 16)]);
+        assert_eq!(
+            [Narrow, Wide, NarrowX2, WideX2].map(|s| (s.columns(), s.groups_per_block(CUDA_R_32F))),
+            [(32, 32), (64, 16), (64, 32), (128, 16)]
+        );
         if std::env::var("OXSPARSE_SPMM_ROW_SHAPE").is_err() {
             assert_eq!(short_rows_shape(f32, 256, true), WideX2);
             assert_eq!(short_rows_shape(f32, 64, true), Narrow);

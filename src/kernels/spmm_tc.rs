@@ -260,7 +260,15 @@ fn scan(h: &Handle, base: &TcBuildParams, data: u64, len: u64, sums: u64, suffix
 /// cores. Then (false) the format's choice flag is set to CUDA cores and nothing more is built;
 /// true: the build decides. On the H100 the build took preprocess in a tensor-op mode from 0.14 to
 /// 0.45 ms (medians, session 42) to send every matrix of our set to the CUDA cores.
-pub fn tiles_may_pay(h: &Handle, a: super::params::spmm::SpmmRows, (m, k, nnz): (i64, i64, i64), index: IndexType, layout: &TcLayout, at: u64, min_reuse_tenths: u32) -> Result<bool> {
+pub fn tiles_may_pay(
+    h: &Handle,
+    a: super::params::spmm::SpmmRows,
+    (m, k, nnz): (i64, i64, i64),
+    index: IndexType,
+    layout: &TcLayout,
+    at: u64,
+    min_reuse_tenths: u32,
+) -> Result<bool> {
     if nnz <= 0 || m <= 0 || min_reuse_tenths == 0 {
         return Ok(true);
     }
@@ -290,7 +298,16 @@ fn pairs_may_hold(nnz: i64, pairs_at_least: u64, min_reuse_tenths: u32) -> bool 
 /// cores, but for refused duplicates). `reordered`: `a` is the row-permuted copy in the layout's
 /// reorder room, with its entry map and row order filled (src/ops/spmm/tc_reorder.rs).
 #[allow(clippy::too_many_arguments)]
-pub fn build(h: &Handle, a: super::params::spmm::SpmmRows, (m, k, nnz): (i64, i64, i64), index: IndexType, layout: &TcLayout, at: u64, (min_reuse_tenths, refuse_duplicates): (u32, bool), reordered: bool) -> Result<()> {
+pub fn build(
+    h: &Handle,
+    a: super::params::spmm::SpmmRows,
+    (m, k, nnz): (i64, i64, i64),
+    index: IndexType,
+    layout: &TcLayout,
+    at: u64,
+    (min_reuse_tenths, refuse_duplicates): (u32, bool),
+    reordered: bool,
+) -> Result<()> {
     if nnz <= 0 || nnz > i32::MAX as i64 || k >= u32::MAX as i64 || m <= 0 {
         return Err(Error::Internal(format!("tensor-core build for m={m} k={k} nnz={nnz}")));
     }

@@ -54,7 +54,10 @@ pub fn tile_count(nnz: i64, size: i64) -> i64 {
 /// The tile kernel: one warp per tile.
 pub fn tiles(h: &Handle, p: &SpmvRowsParams, types: Types, index: IndexType) -> Result<()> {
     let blocks = (p.tiles.count.max(0) as u64).div_ceil(TILES_PER_BLOCK);
-    let blocks = u32::try_from(blocks).ok().filter(|&b| b < i32::MAX as u32).ok_or_else(|| Error::NotSupported(format!("{} tiles exceed the grid", p.tiles.count)))?;
+    let blocks = u32::try_from(blocks)
+        .ok()
+        .filter(|&b| b < i32::MAX as u32)
+        .ok_or_else(|| Error::NotSupported(format!("{} tiles exceed the grid", p.tiles.count)))?;
     let name = || kernel_name!("oxs_spmv_tiles_{}_{}", types.suffix(), index_suffix(index));
     launch_keyed(h, "spmv", key(Site::SpmvTiles, 0, types, index), name, (blocks, 1, 1), SPMV_BLOCK, 0, p)
 }
@@ -124,7 +127,10 @@ const VECTOR_KERNELS: [&str; 3] = ["vector", "band", "vector_huge"];
 fn vector_blocks(p: &SpmvVectorParams) -> Result<u32> {
     let groups = (p.shape.m.max(0) as u64 * p.v.lanes as u64).div_ceil(SPMV_BLOCK as u64);
     let blocks = groups + p.v.huge_blocks as u64 + p.v.long_blocks as u64;
-    u32::try_from(blocks).ok().filter(|&b| b < i32::MAX as u32).ok_or_else(|| Error::NotSupported(format!("{} rows exceed the grid", p.shape.m)))
+    u32::try_from(blocks)
+        .ok()
+        .filter(|&b| b < i32::MAX as u32)
+        .ok_or_else(|| Error::NotSupported(format!("{} rows exceed the grid", p.shape.m)))
 }
 
 /// The vector kernel. Without huge rows, its lean instantiation (fewer registers, more rows in

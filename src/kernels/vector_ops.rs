@@ -2,8 +2,8 @@
 //! calls SpVV needs around them: zeroing a device result, and bringing a result to the host.
 
 use super::name::KernelName;
-use super::params::Scalar;
 use super::params::vector_ops::*;
+use super::params::Scalar;
 use super::{grid_for, launch, BLOCK};
 use crate::context::Handle;
 use crate::descr::{DnVec, SpVec};
@@ -41,14 +41,7 @@ pub fn scale(h: &Handle, y: &DnVec, beta: Scalar) -> Result<()> {
 
 /// Axpby's second pass: `Y[X.indices] += alpha * X.values`.
 pub fn axpy(h: &Handle, x: &SpVec, y: &DnVec, alpha: Scalar) -> Result<()> {
-    let p = VecAxpyParams {
-        alpha,
-        nnz: x.nnz,
-        base: x.index_base.offset(),
-        x_indices: x.indices,
-        x_values: x.values,
-        y_values: y.values,
-    };
+    let p = VecAxpyParams { alpha, nnz: x.nnz, base: x.index_base.offset(), x_indices: x.indices, x_values: x.values, y_values: y.values };
     launch(h, FAMILY, &name("axpby", x)?, nnz_grid(x), BLOCK, 0, &p)
 }
 
@@ -68,15 +61,7 @@ pub fn scatter(h: &Handle, x: &SpVec, y: &DnVec) -> Result<()> {
 
 /// The Givens rotation (c, s) on X.values and Y[X.indices].
 pub fn rot(h: &Handle, x: &SpVec, y: &DnVec, c: Scalar, s: Scalar) -> Result<()> {
-    let p = VecRotParams {
-        c,
-        s,
-        nnz: x.nnz,
-        base: x.index_base.offset(),
-        x_indices: x.indices,
-        x_values: x.values,
-        y_values: y.values,
-    };
+    let p = VecRotParams { c, s, nnz: x.nnz, base: x.index_base.offset(), x_indices: x.indices, x_values: x.values, y_values: y.values };
     launch(h, FAMILY, &name("rot", x)?, nnz_grid(x), BLOCK, 0, &p)
 }
 

@@ -48,7 +48,13 @@ pub fn allocation_id(h: &crate::context::Handle, ptr: u64) -> Option<u64> {
     let _bound = h.bind().ok()?;
     let mut id: u64 = 0;
     // SAFETY: the driver writes an unsigned long long for BUFFER_ID; a bad pointer is an error return.
-    let r = unsafe { sys::cuPointerGetAttribute(&mut id as *mut u64 as *mut std::ffi::c_void, sys::CUpointer_attribute::CU_POINTER_ATTRIBUTE_BUFFER_ID, ptr) };
+    let r = unsafe {
+        sys::cuPointerGetAttribute(
+            &mut id as *mut u64 as *mut std::ffi::c_void,
+            sys::CUpointer_attribute::CU_POINTER_ATTRIBUTE_BUFFER_ID,
+            ptr,
+        )
+    };
     (r == sys::CUresult::CUDA_SUCCESS).then_some(id)
 }
 

@@ -220,7 +220,8 @@ mod tests {
         let mut rows: Vec<Vec<i64>> = vec![Vec::new(); m];
         for b in 0..blocks {
             for r in 0..rows_per {
-                let mut picked: Vec<i64> = (0..per_row).map(|_| col_perm[b * cols_per + rng.next_u64() as usize % cols_per] as i64).collect();
+                let mut picked: Vec<i64> =
+                    (0..per_row).map(|_| col_perm[b * cols_per + rng.next_u64() as usize % cols_per] as i64).collect();
                 picked.sort_unstable();
                 picked.dedup();
                 rows[row_perm[b * rows_per + r]] = picked;

@@ -141,18 +141,30 @@ mod tests {
     #[test]
     fn every_format_but_sliced_ell_is_planned() {
         let b = dense(4, 6, CUDA_C_64F);
-        let csc = SpMat::compressed(true, 4, 6, 3, arrays(), OXSPARSE_INDEX_64I, OXSPARSE_INDEX_64I, OXSPARSE_INDEX_BASE_ONE, CUDA_C_64F).unwrap();
+        let csc = SpMat::compressed(true, 4, 6, 3, arrays(), OXSPARSE_INDEX_64I, OXSPARSE_INDEX_64I, OXSPARSE_INDEX_BASE_ONE, CUDA_C_64F)
+            .unwrap();
         assert_eq!(plan(&csc, &b, ALG).unwrap().scatter, Some(Scatter::Compressed { csc: true }));
         let coo = SpMat::coo(4, 6, 3, arrays(), OXSPARSE_INDEX_64I, OXSPARSE_INDEX_BASE_ZERO, CUDA_C_64F).unwrap();
         assert_eq!(plan(&coo, &b, ALG).unwrap().scatter, Some(Scatter::Coo));
-        let bsr = SpMat::bsr((2, 2, 3), (2, 3), arrays(), OXSPARSE_INDEX_32I, OXSPARSE_INDEX_32I, OXSPARSE_INDEX_BASE_ZERO, CUDA_C_64F, OXSPARSE_ORDER_COL).unwrap();
+        let bsr = SpMat::bsr(
+            (2, 2, 3),
+            (2, 3),
+            arrays(),
+            OXSPARSE_INDEX_32I,
+            OXSPARSE_INDEX_32I,
+            OXSPARSE_INDEX_BASE_ZERO,
+            CUDA_C_64F,
+            OXSPARSE_ORDER_COL,
+        )
+        .unwrap();
         assert_eq!(
             plan(&bsr, &b, ALG).unwrap().scatter,
             Some(Scatter::Bsr { brows: 2, row_block: 2, col_block: 3, block_order: OXSPARSE_ORDER_COL })
         );
         let bell = SpMat::blocked_ell(4, 6, 2, 4, 0x2000, 0x3000, OXSPARSE_INDEX_32I, OXSPARSE_INDEX_BASE_ZERO, CUDA_C_64F).unwrap();
         assert_eq!(plan(&bell, &b, ALG).unwrap().scatter, Some(Scatter::BlockedEll { block_size: 2, ell_cols: 4 }));
-        let sell = SpMat::sliced_ell(4, 6, 3, 8, 2, arrays(), OXSPARSE_INDEX_32I, OXSPARSE_INDEX_32I, OXSPARSE_INDEX_BASE_ZERO, CUDA_C_64F).unwrap();
+        let sell = SpMat::sliced_ell(4, 6, 3, 8, 2, arrays(), OXSPARSE_INDEX_32I, OXSPARSE_INDEX_32I, OXSPARSE_INDEX_BASE_ZERO, CUDA_C_64F)
+            .unwrap();
         assert!(is_unsupported(plan(&sell, &b, ALG)));
     }
 
@@ -178,13 +190,26 @@ mod tests {
         let b = dense(4, 5, CUDA_R_32F);
         let coo16 = SpMat::coo(4, 5, 3, arrays(), OXSPARSE_INDEX_16U, OXSPARSE_INDEX_BASE_ZERO, CUDA_R_32F).unwrap();
         assert!(is_unsupported(plan(&coo16, &b, ALG)));
-        let mixed = SpMat::compressed(false, 4, 5, 3, arrays(), OXSPARSE_INDEX_64I, OXSPARSE_INDEX_32I, OXSPARSE_INDEX_BASE_ZERO, CUDA_R_32F).unwrap();
+        let mixed =
+            SpMat::compressed(false, 4, 5, 3, arrays(), OXSPARSE_INDEX_64I, OXSPARSE_INDEX_32I, OXSPARSE_INDEX_BASE_ZERO, CUDA_R_32F)
+                .unwrap();
         assert!(is_unsupported(plan(&mixed, &b, ALG)));
     }
 
     #[test]
     fn empty_b_enqueues_nothing_even_with_null_pointers() {
-        let a = SpMat::compressed(false, 0, 5, 0, SpArrays::default(), OXSPARSE_INDEX_32I, OXSPARSE_INDEX_32I, OXSPARSE_INDEX_BASE_ZERO, CUDA_R_32F).unwrap();
+        let a = SpMat::compressed(
+            false,
+            0,
+            5,
+            0,
+            SpArrays::default(),
+            OXSPARSE_INDEX_32I,
+            OXSPARSE_INDEX_32I,
+            OXSPARSE_INDEX_BASE_ZERO,
+            CUDA_R_32F,
+        )
+        .unwrap();
         let b = DnMat::new(0, 5, 5, 0, CUDA_R_32F, OXSPARSE_ORDER_ROW).unwrap();
         assert_eq!(plan(&a, &b, ALG).unwrap(), Plan { zero_fill: false, scatter: None });
         let a = SpMat::coo(3, 0, 0, SpArrays::default(), OXSPARSE_INDEX_64I, OXSPARSE_INDEX_BASE_ONE, CUDA_R_16F).unwrap();
@@ -205,7 +230,16 @@ mod tests {
     fn null_data_is_invalid_when_it_would_be_read_or_written() {
         let b_null = DnMat::new(4, 5, 5, 0, CUDA_R_32F, OXSPARSE_ORDER_ROW).unwrap();
         assert!(is_invalid(plan(&csr(4, 5, 7, CUDA_R_32F), &b_null, ALG)));
-        let a = SpMat::coo(4, 5, 2, SpArrays { offsets: 0x1000, indices: 0, values: 0x3000 }, OXSPARSE_INDEX_32I, OXSPARSE_INDEX_BASE_ZERO, CUDA_R_32F).unwrap();
+        let a = SpMat::coo(
+            4,
+            5,
+            2,
+            SpArrays { offsets: 0x1000, indices: 0, values: 0x3000 },
+            OXSPARSE_INDEX_32I,
+            OXSPARSE_INDEX_BASE_ZERO,
+            CUDA_R_32F,
+        )
+        .unwrap();
         assert!(is_invalid(plan(&a, &dense(4, 5, CUDA_R_32F), ALG)));
         let bell = SpMat::blocked_ell(4, 4, 2, 2, 0x2000, 0, OXSPARSE_INDEX_32I, OXSPARSE_INDEX_BASE_ZERO, CUDA_R_32F).unwrap();
         assert!(is_invalid(plan(&bell, &dense(4, 4, CUDA_R_32F), ALG)));

@@ -271,7 +271,15 @@ mod tests {
             let low_real = matches!(t, CUDA_R_16F | CUDA_R_16BF);
             let low_complex = matches!(t, CUDA_C_16F | CUDA_C_16BF);
             let uniform = matches!(t, CUDA_R_32F | CUDA_R_64F | CUDA_C_32F | CUDA_C_64F);
-            let arith = if uniform { Some(t) } else if low_real { Some(CUDA_R_32F) } else if low_complex { Some(CUDA_C_32F) } else { None };
+            let arith = if uniform {
+                Some(t)
+            } else if low_real {
+                Some(CUDA_R_32F)
+            } else if low_complex {
+                Some(CUDA_C_32F)
+            } else {
+                None
+            };
             for r in [Axpby, Rot] {
                 assert_eq!(compute_type(r, t).ok(), arith, "{r:?} {t:?}");
             }
@@ -324,9 +332,16 @@ mod tests {
     #[test]
     fn spvv_type_combinations() {
         let ok = [
-            (CUDA_R_32F, CUDA_R_32F), (CUDA_R_64F, CUDA_R_64F), (CUDA_C_32F, CUDA_C_32F), (CUDA_C_64F, CUDA_C_64F),
-            (CUDA_R_8I, CUDA_R_32I), (CUDA_R_8I, CUDA_R_32F), (CUDA_R_16F, CUDA_R_32F), (CUDA_R_16BF, CUDA_R_32F),
-            (CUDA_C_16F, CUDA_C_32F), (CUDA_C_16BF, CUDA_C_32F),
+            (CUDA_R_32F, CUDA_R_32F),
+            (CUDA_R_64F, CUDA_R_64F),
+            (CUDA_C_32F, CUDA_C_32F),
+            (CUDA_C_64F, CUDA_C_64F),
+            (CUDA_R_8I, CUDA_R_32I),
+            (CUDA_R_8I, CUDA_R_32F),
+            (CUDA_R_16F, CUDA_R_32F),
+            (CUDA_R_16BF, CUDA_R_32F),
+            (CUDA_C_16F, CUDA_C_32F),
+            (CUDA_C_16BF, CUDA_C_32F),
         ];
         for &v in DataType::ALL {
             for &c in DataType::ALL {
@@ -365,9 +380,7 @@ mod tests {
 
     #[test]
     fn spvv_conjugates_only_complex_x_under_conjugate_transpose() {
-        let conj = |op, t: DataType| {
-            plan_spvv(op, &spvec(10, 3, OXSPARSE_INDEX_32I, t), &dnvec(10, t), SOME, t).unwrap().conj_x
-        };
+        let conj = |op, t: DataType| plan_spvv(op, &spvec(10, 3, OXSPARSE_INDEX_32I, t), &dnvec(10, t), SOME, t).unwrap().conj_x;
         assert!(conj(OXSPARSE_OPERATION_CONJUGATE_TRANSPOSE, CUDA_C_32F));
         assert!(!conj(OXSPARSE_OPERATION_TRANSPOSE, CUDA_C_32F));
         assert!(!conj(OXSPARSE_OPERATION_NON_TRANSPOSE, CUDA_C_64F));

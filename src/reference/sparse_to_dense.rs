@@ -4,9 +4,9 @@
 //! values as (re, im) f64 pairs (im = 0 for real types). B is the whole `ld`-strided buffer, so a
 //! caller can check that the gap between the logical matrix and `ld` keeps what it held.
 
+use super::vector_ops::Value;
 use crate::descr::FormatInfo;
 use crate::types::Order;
-use super::vector_ops::Value;
 
 /// A sparse matrix on the host, arrays laid out as in `descr::SpArrays`.
 #[derive(Clone, Debug)]

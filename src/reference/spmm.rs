@@ -74,10 +74,13 @@ impl BatchedSparse {
     }
 }
 
-
 /// (rows, cols) of op(X) for an X of `rows x cols`.
 fn op_shape(op: Operation, rows: i64, cols: i64) -> (i64, i64) {
-    if op == Operation::OXSPARSE_OPERATION_NON_TRANSPOSE { (rows, cols) } else { (cols, rows) }
+    if op == Operation::OXSPARSE_OPERATION_NON_TRANSPOSE {
+        (rows, cols)
+    } else {
+        (cols, rows)
+    }
 }
 
 /// Entry (i, j) of op(B) for batch `batch`.
@@ -129,9 +132,18 @@ pub fn abs1(v: Value) -> f64 {
 /// Per entry of C (same layout as `c.values`), the error bound scale
 /// `sum_k |alpha| |op(A)_ik| |op(B)_kj| + |beta| |C_ij|` with |x| = |re| + |im|: the same product
 /// on absolute values. Entries outside the logical matrices hold |C| as given.
-pub fn error_scale(op_a: Operation, op_b: Operation, alpha: Value, a: &BatchedSparse, b: &BatchedDense, beta: Value, c: &BatchedDense) -> Vec<f64> {
+pub fn error_scale(
+    op_a: Operation,
+    op_b: Operation,
+    alpha: Value,
+    a: &BatchedSparse,
+    b: &BatchedDense,
+    beta: Value,
+    c: &BatchedDense,
+) -> Vec<f64> {
     let abs = |v: &Value| (abs1(*v), 0.0);
-    let plain = |op: Operation| if op == Operation::OXSPARSE_OPERATION_NON_TRANSPOSE { op } else { Operation::OXSPARSE_OPERATION_TRANSPOSE };
+    let plain =
+        |op: Operation| if op == Operation::OXSPARSE_OPERATION_NON_TRANSPOSE { op } else { Operation::OXSPARSE_OPERATION_TRANSPOSE };
     let mut a_abs = a.clone();
     a_abs.m.values = a.m.values.iter().map(abs).collect();
     let mut b_abs = b.clone();
@@ -179,19 +191,52 @@ mod tests {
         vec![
             sparse(FormatInfo::Csr, (4, 4), 0, &[0, 3, 4, 7, 9], &[0, 2, 3, 1, 0, 2, 3, 1, 3], &v),
             // Base 1, columns unsorted within rows 0 and 2.
-            sparse(FormatInfo::Csr, (4, 4), 1, &[1, 4, 5, 8, 10], &[4, 1, 3, 2, 3, 4, 1, 2, 4], &[3.0, 1.0, 2.0, 4.0, 6.0, 7.0, 5.0, 8.0, 9.0]),
+            sparse(
+                FormatInfo::Csr,
+                (4, 4),
+                1,
+                &[1, 4, 5, 8, 10],
+                &[4, 1, 3, 2, 3, 4, 1, 2, 4],
+                &[3.0, 1.0, 2.0, 4.0, 6.0, 7.0, 5.0, 8.0, 9.0],
+            ),
             sparse(FormatInfo::Coo, (4, 4), 0, &[0, 0, 0, 1, 2, 2, 2, 3, 3], &[0, 2, 3, 1, 0, 2, 3, 1, 3], &v),
-            sparse(FormatInfo::Csc, (4, 4), 0, &[0, 2, 4, 6, 9], &[0, 2, 1, 3, 0, 2, 0, 2, 3], &[1.0, 5.0, 4.0, 8.0, 2.0, 6.0, 3.0, 7.0, 9.0]),
+            sparse(
+                FormatInfo::Csc,
+                (4, 4),
+                0,
+                &[0, 2, 4, 6, 9],
+                &[0, 2, 1, 3, 0, 2, 0, 2, 3],
+                &[1.0, 5.0, 4.0, 8.0, 2.0, 6.0, 3.0, 7.0, 9.0],
+            ),
             // Blocks (0,0) (0,1) (1,0) (1,1), row-major then column-major within a block.
-            sparse(bsr(OXSPARSE_ORDER_ROW), (4, 4), 0, &[0, 2, 4], &[0, 1, 0, 1], &[1.0, 0.0, 0.0, 4.0, 2.0, 3.0, 0.0, 0.0, 5.0, 0.0, 0.0, 8.0, 6.0, 7.0, 0.0, 9.0]),
-            sparse(bsr(OXSPARSE_ORDER_COL), (4, 4), 1, &[1, 3, 5], &[2, 1, 1, 2], &[2.0, 0.0, 3.0, 0.0, 1.0, 0.0, 0.0, 4.0, 5.0, 0.0, 0.0, 8.0, 6.0, 0.0, 7.0, 9.0]),
+            sparse(
+                bsr(OXSPARSE_ORDER_ROW),
+                (4, 4),
+                0,
+                &[0, 2, 4],
+                &[0, 1, 0, 1],
+                &[1.0, 0.0, 0.0, 4.0, 2.0, 3.0, 0.0, 0.0, 5.0, 0.0, 0.0, 8.0, 6.0, 7.0, 0.0, 9.0],
+            ),
+            sparse(
+                bsr(OXSPARSE_ORDER_COL),
+                (4, 4),
+                1,
+                &[1, 3, 5],
+                &[2, 1, 1, 2],
+                &[2.0, 0.0, 3.0, 0.0, 1.0, 0.0, 0.0, 4.0, 5.0, 0.0, 0.0, 8.0, 6.0, 0.0, 7.0, 9.0],
+            ),
             // Block size 2, three slots per block row: the middle one empty (-1) with garbage values.
-            sparse(FormatInfo::BlockedEll { block_size: 2, ell_cols: 6 }, (4, 4), 0, &[], &[1, -1, 0, 0, -1, 1], &[
-                2.0, 3.0, 99.0, 99.0, 1.0, 0.0, //
-                0.0, 0.0, 99.0, 99.0, 0.0, 4.0,
-                5.0, 0.0, 99.0, 99.0, 6.0, 7.0,
-                0.0, 8.0, 99.0, 99.0, 0.0, 9.0,
-            ]),
+            sparse(
+                FormatInfo::BlockedEll { block_size: 2, ell_cols: 6 },
+                (4, 4),
+                0,
+                &[],
+                &[1, -1, 0, 0, -1, 1],
+                &[
+                    2.0, 3.0, 99.0, 99.0, 1.0, 0.0, //
+                    0.0, 0.0, 99.0, 99.0, 0.0, 4.0, 5.0, 0.0, 99.0, 99.0, 6.0, 7.0, 0.0, 8.0, 99.0, 99.0, 0.0, 9.0,
+                ],
+            ),
         ]
     }
 
@@ -208,7 +253,14 @@ mod tests {
     fn transposed_storage_with_op_t_and_row_major_outputs() {
         // A^T stored as COO (rows and columns swapped) with opA = T is A again; B given as its
         // transpose, row-major 3 x 4, with opB = T; C row-major with ld 5 keeps its padding.
-        let at = sparse(FormatInfo::Coo, (4, 4), 0, &[0, 2, 3, 1, 0, 2, 3, 1, 3], &[0, 0, 0, 1, 2, 2, 2, 3, 3], &(1..=9).map(f64::from).collect::<Vec<_>>());
+        let at = sparse(
+            FormatInfo::Coo,
+            (4, 4),
+            0,
+            &[0, 2, 3, 1, 0, 2, 3, 1, 3],
+            &[0, 0, 0, 1, 2, 2, 2, 3, 3],
+            &(1..=9).map(f64::from).collect::<Vec<_>>(),
+        );
         let bt = dense(3, 4, 4, OXSPARSE_ORDER_ROW, sample_b().values);
         let mut c = dense(4, 3, 5, OXSPARSE_ORDER_ROW, vec![(-7.0, 0.0); 20]);
         spmm(OXSPARSE_OPERATION_TRANSPOSE, OXSPARSE_OPERATION_TRANSPOSE, (2.0, 0.0), &at, &bt, ZERO, &mut c);

@@ -15,7 +15,11 @@ use crate::types::Operation;
 
 /// (m, k): the shape of op(A).
 pub fn op_shape(op: Operation, a: &HostSparse) -> (i64, i64) {
-    if op == Operation::OXSPARSE_OPERATION_NON_TRANSPOSE { (a.rows, a.cols) } else { (a.cols, a.rows) }
+    if op == Operation::OXSPARSE_OPERATION_NON_TRANSPOSE {
+        (a.rows, a.cols)
+    } else {
+        (a.cols, a.rows)
+    }
 }
 
 /// y = alpha * op(A) * x + beta * y. Panics on inconsistent lengths: the reference is only asked
@@ -86,11 +90,39 @@ mod tests {
             sparse(FormatInfo::Csr, (4, 4), 0, &[0, 3, 4, 7, 9], &[0, 2, 3, 1, 0, 2, 3, 1, 3], &v),
             sparse(FormatInfo::Coo, (4, 4), 0, &[0, 0, 0, 1, 2, 2, 2, 3, 3], &[0, 2, 3, 1, 0, 2, 3, 1, 3], &v),
             // COO with unsorted rows and base 1.
-            sparse(FormatInfo::Coo, (4, 4), 1, &[4, 1, 3, 2, 1, 3, 4, 3, 1], &[4, 1, 4, 2, 3, 1, 2, 3, 4], &[9.0, 1.0, 7.0, 4.0, 2.0, 5.0, 8.0, 6.0, 3.0]),
-            sparse(FormatInfo::Csc, (4, 4), 0, &[0, 2, 4, 6, 9], &[0, 2, 1, 3, 0, 2, 0, 2, 3], &[1.0, 5.0, 4.0, 8.0, 2.0, 6.0, 3.0, 7.0, 9.0]),
-            sparse(bsr, (4, 4), 0, &[0, 2, 4], &[0, 1, 0, 1], &[1.0, 0.0, 0.0, 4.0, 2.0, 3.0, 0.0, 0.0, 5.0, 0.0, 0.0, 8.0, 6.0, 7.0, 0.0, 9.0]),
+            sparse(
+                FormatInfo::Coo,
+                (4, 4),
+                1,
+                &[4, 1, 3, 2, 1, 3, 4, 3, 1],
+                &[4, 1, 4, 2, 3, 1, 2, 3, 4],
+                &[9.0, 1.0, 7.0, 4.0, 2.0, 5.0, 8.0, 6.0, 3.0],
+            ),
+            sparse(
+                FormatInfo::Csc,
+                (4, 4),
+                0,
+                &[0, 2, 4, 6, 9],
+                &[0, 2, 1, 3, 0, 2, 0, 2, 3],
+                &[1.0, 5.0, 4.0, 8.0, 2.0, 6.0, 3.0, 7.0, 9.0],
+            ),
+            sparse(
+                bsr,
+                (4, 4),
+                0,
+                &[0, 2, 4],
+                &[0, 1, 0, 1],
+                &[1.0, 0.0, 0.0, 4.0, 2.0, 3.0, 0.0, 0.0, 5.0, 0.0, 0.0, 8.0, 6.0, 7.0, 0.0, 9.0],
+            ),
             // The sample's own arrays.
-            sparse(sell(2, 12), (4, 4), 0, &[0, 6, 12], &[0, 1, 2, -1, 3, -1, 0, 1, 2, 3, 3, -1], &[1.0, 4.0, 2.0, 0.0, 3.0, 0.0, 5.0, 8.0, 6.0, 9.0, 7.0, 0.0]),
+            sparse(
+                sell(2, 12),
+                (4, 4),
+                0,
+                &[0, 6, 12],
+                &[0, 1, 2, -1, 3, -1, 0, 1, 2, 3, 3, -1],
+                &[1.0, 4.0, 2.0, 0.0, 3.0, 0.0, 5.0, 8.0, 6.0, 9.0, 7.0, 0.0],
+            ),
             // Slices of 3 rows, base 1: the last slice (row 3 only) keeps 3 slots per column.
             sparse(
                 sell(3, 15),

@@ -18,7 +18,14 @@ pub fn three_batch_modes_cases() -> Vec<Case> {
             for op_a in [N, T] {
                 let i = cases.len();
                 let (order_b, order_c) = (pick(&[COL, ROW], i), pick(&[ROW, COL], i / 2));
-                let case = Case { op_a, op_b: pick(&[N, T, H], i / 3), order_b, order_c, batch: Batch { a, b, c, shared }, ..Case::new(fmt, pick(&[(33, 24, 7), (24, 33, 12)], i)) };
+                let case = Case {
+                    op_a,
+                    op_b: pick(&[N, T, H], i / 3),
+                    order_b,
+                    order_c,
+                    batch: Batch { a, b, c, shared },
+                    ..Case::new(fmt, pick(&[(33, 24, 7), (24, 33, 12)], i))
+                };
                 cases.push(vary(case, 11_000 + i));
             }
         }

@@ -17,7 +17,20 @@ const AFFINITY: ReorderMode = ReorderMode::OXSPARSE_REORDER_DATA_AFFINITY;
 fn create(h: &CHandle, p: &Problem, g: &Gpu, reorder: ReorderMode, rows: &mut [i64]) -> Result<oxsparseBitTcf_t, String> {
     let c = &p.case;
     let mut tcf = null_mut();
-    let s = unsafe { oxsparseCreateBitTcf(h.0, c.op_a as i32, c.op_b as i32, g.a, g.b, g.c, c.types.2 as i32, reorder as i32, &mut tcf, rows.as_mut_ptr()) };
+    let s = unsafe {
+        oxsparseCreateBitTcf(
+            h.0,
+            c.op_a as i32,
+            c.op_b as i32,
+            g.a,
+            g.b,
+            g.c,
+            c.types.2 as i32,
+            reorder as i32,
+            &mut tcf,
+            rows.as_mut_ptr(),
+        )
+    };
     expect(s, "oxsparseCreateBitTcf").map(|_| tcf)
 }
 
@@ -41,7 +54,15 @@ fn bittcf_matches_reference_and_preprocess() {
     let half = (oxsparse::types::DataType::CUDA_R_16F, oxsparse::types::DataType::CUDA_R_32F, oxsparse::types::DataType::CUDA_R_32F);
     for (i, (fmt, types)) in [(Fmt::Csr, F32), (Fmt::Coo, F32), (Fmt::Csr, half)].into_iter().enumerate() {
         for reorder in [AFFINITY, NONE] {
-            let case = Case { order_b: ROW, order_c: ROW, pattern: Pattern::ShuffledGroups, math: TF32, types, seed: 40 + i as u64, ..Case::new(fmt, (1504, 900, 64)) };
+            let case = Case {
+                order_b: ROW,
+                order_c: ROW,
+                pattern: Pattern::ShuffledGroups,
+                math: TF32,
+                types,
+                seed: 40 + i as u64,
+                ..Case::new(fmt, (1504, 900, 64))
+            };
             let label = format!("{fmt:?} {types:?} {reorder:?}");
             let mut p = Problem::new(&Case { reorder, ..case });
             let g = Gpu::upload(&p).unwrap();
@@ -83,16 +104,23 @@ fn bittcf_refusals() {
     let (op, compute) = (N as i32, case.types.2 as i32);
     let mut rows = vec![0i64; 64];
     let mut tcf = null_mut();
-    let create_with = |handle, a, reorder, out: *mut oxsparseBitTcf_t| unsafe { oxsparseCreateBitTcf(handle, op, op, a, g.b, g.c, compute, reorder, out, null_mut()) };
+    let create_with = |handle, a, reorder, out: *mut oxsparseBitTcf_t| unsafe {
+        oxsparseCreateBitTcf(handle, op, op, a, g.b, g.c, compute, reorder, out, null_mut())
+    };
     assert_eq!(create_with(null_mut(), g.a, 0, &mut tcf), st(Status::OXSPARSE_STATUS_NOT_INITIALIZED));
     assert_eq!(create_with(h.0, null(), 0, &mut tcf), st(Status::OXSPARSE_STATUS_INVALID_VALUE));
     assert_eq!(create_with(h.0, g.a, 2, &mut tcf), st(Status::OXSPARSE_STATUS_INVALID_VALUE), "reorder enum");
     assert_eq!(create_with(h.0, g.a, 0, null_mut()), st(Status::OXSPARSE_STATUS_INVALID_VALUE), "NULL output");
     assert!(tcf.is_null(), "a refused create wrote its output");
     // FP64 does not run on tensor cores.
-    let p64 = Problem::new(&Case { types: (oxsparse::types::DataType::CUDA_R_64F, oxsparse::types::DataType::CUDA_R_64F, oxsparse::types::DataType::CUDA_R_64F), ..case });
+    let p64 = Problem::new(&Case {
+        types: (oxsparse::types::DataType::CUDA_R_64F, oxsparse::types::DataType::CUDA_R_64F, oxsparse::types::DataType::CUDA_R_64F),
+        ..case
+    });
     let g64 = Gpu::upload(&p64).unwrap();
-    let s = unsafe { oxsparseCreateBitTcf(h.0, op, op, g64.a, g64.b, g64.c, oxsparse::types::DataType::CUDA_R_64F as i32, 0, &mut tcf, null_mut()) };
+    let s = unsafe {
+        oxsparseCreateBitTcf(h.0, op, op, g64.a, g64.b, g64.c, oxsparse::types::DataType::CUDA_R_64F as i32, 0, &mut tcf, null_mut())
+    };
     assert_eq!(s, st(Status::OXSPARSE_STATUS_NOT_SUPPORTED));
 
     let tcf = create(&h, &p, &g, AFFINITY, &mut rows).unwrap();
@@ -106,9 +134,17 @@ fn bittcf_refusals() {
     assert_eq!(s, st(Status::OXSPARSE_STATUS_INVALID_VALUE), "B and C of another shape");
     assert!(go.c_buf.to_vec::<u8>() == before, "a refused call wrote C");
     assert_eq!(unsafe { oxsparseSpMM_bitTcf(h.0, null(), tcf, g.b, beta.ptr(), g.c) }, st(Status::OXSPARSE_STATUS_INVALID_VALUE));
-    assert_eq!(unsafe { oxsparseSpMM_bitTcf(h.0, alpha.ptr(), g.a as oxsparseConstBitTcf_t, g.b, beta.ptr(), g.c) }, st(Status::OXSPARSE_STATUS_INVALID_VALUE), "a descriptor for the object");
+    assert_eq!(
+        unsafe { oxsparseSpMM_bitTcf(h.0, alpha.ptr(), g.a as oxsparseConstBitTcf_t, g.b, beta.ptr(), g.c) },
+        st(Status::OXSPARSE_STATUS_INVALID_VALUE),
+        "a descriptor for the object"
+    );
     assert_eq!(unsafe { oxsparseDestroyBitTcf(tcf) }, OK);
     assert_eq!(unsafe { oxsparseDestroyBitTcf(tcf) }, st(Status::OXSPARSE_STATUS_NOT_INITIALIZED), "destroyed twice");
-    assert_eq!(unsafe { oxsparseSpMM_bitTcf(h.0, alpha.ptr(), tcf, g.b, beta.ptr(), g.c) }, st(Status::OXSPARSE_STATUS_NOT_INITIALIZED), "used after destroy");
+    assert_eq!(
+        unsafe { oxsparseSpMM_bitTcf(h.0, alpha.ptr(), tcf, g.b, beta.ptr(), g.c) },
+        st(Status::OXSPARSE_STATUS_NOT_INITIALIZED),
+        "used after destroy"
+    );
     assert_eq!(unsafe { oxsparseDestroyBitTcf(null()) }, OK);
 }

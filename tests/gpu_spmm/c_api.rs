@@ -26,7 +26,8 @@ fn null_handle_is_not_initialized() {
         assert_eq!(oxsparseCreateCsr(&mut a, 4, 6, 4, fake, fake, fake, I32 as i32, I32 as i32, 0, CUDA_R_32F as i32), OK);
         assert_eq!(oxsparseCreateDnMat(&mut b, 6, 3, 6, fake, CUDA_R_32F as i32, COL as i32), OK);
         assert_eq!(oxsparseCreateDnMat(&mut c, 4, 3, 4, fake, CUDA_R_32F as i32, COL as i32), OK);
-        let args = Args { op_a: 0, op_b: 0, alpha: ZERO_SCALAR.as_ptr() as _, a, b, beta: ZERO_SCALAR.as_ptr() as _, c, compute: 0, alg: 0 };
+        let args =
+            Args { op_a: 0, op_b: 0, alpha: ZERO_SCALAR.as_ptr() as _, a, b, beta: ZERO_SCALAR.as_ptr() as _, c, compute: 0, alg: 0 };
         let none = std::mem::ManuallyDrop::new(CHandle(null_mut()));
         let mut size = 77usize;
         let ni = OXSPARSE_STATUS_NOT_INITIALIZED as i32;

@@ -57,7 +57,11 @@ pub fn status_name(s: i32) -> String {
 }
 
 pub fn expect(s: i32, what: &str) -> Result<(), String> {
-    if s == OK { Ok(()) } else { Err(format!("{what} returned {}", status_name(s))) }
+    if s == OK {
+        Ok(())
+    } else {
+        Err(format!("{what} returned {}", status_name(s)))
+    }
 }
 
 /// An oxsparse handle made by `oxsparseCreate`.
@@ -152,4 +156,3 @@ impl Args {
 pub fn ws_ptr(ws: &Option<DevBuf>) -> *mut c_void {
     ws.as_ref().map_or(null_mut(), |b| b.ptr as *mut c_void)
 }
-

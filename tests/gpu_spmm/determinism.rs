@@ -20,7 +20,11 @@ pub fn cases() -> Vec<Case> {
         }
     }
     for op_a in [N, T] {
-        cases.push(Case { op_a, pattern: Pattern::HeavyRow(20000), ..Case::new(Fmt::Csr, if op_a == N { (64, 20011, 33) } else { (20011, 64, 33) }) });
+        cases.push(Case {
+            op_a,
+            pattern: Pattern::HeavyRow(20000),
+            ..Case::new(Fmt::Csr, if op_a == N { (64, 20011, 33) } else { (20011, 64, 33) })
+        });
     }
     cases.push(Case { op_a: T, pattern: Pattern::HeavyRow(20000), ..Case::new(Fmt::Coo, (20011, 64, 16)) });
     cases.push(Case { op_a: H, types: (CUDA_C_32F, CUDA_C_32F, CUDA_C_32F), ..Case::new(Fmt::Csr, (1000, 1000, 16)) });

@@ -15,8 +15,8 @@ use oxsparse::types::{DataType, Order};
 const GAP: i64 = 2;
 const GAP_VALUE: Value = (100.0, 0.0);
 
-pub use crate::common::values::{encode_indices, random};
 use crate::common::values::shuffle;
+pub use crate::common::values::{encode_indices, random};
 
 /// Distinct (row, column) positions of a `rows x cols` grid, in random order.
 pub fn positions(rng: &mut Rng, rows: i64, cols: i64, pattern: Pattern) -> Vec<(i64, i64)> {
@@ -127,7 +127,13 @@ fn concat(mats: Vec<HostSparse>, shared: bool, nnz: i64) -> BatchedSparse {
     let count = mats.len() as i64;
     let coo = mats[0].format == FormatInfo::Coo;
     let n_offsets = mats[0].offsets.len() as i64;
-    let offsets_stride = if count == 1 || (shared && !coo) { 0 } else if coo { nnz + GAP } else { n_offsets + GAP };
+    let offsets_stride = if count == 1 || (shared && !coo) {
+        0
+    } else if coo {
+        nnz + GAP
+    } else {
+        n_offsets + GAP
+    };
     let entries_stride = if count == 1 { 0 } else { nnz + GAP };
     let base = mats[0].base;
     let mut m = HostSparse { offsets: vec![], indices: vec![], values: vec![], ..mats[0].clone() };
@@ -144,14 +150,22 @@ fn concat(mats: Vec<HostSparse>, shared: bool, nnz: i64) -> BatchedSparse {
             m.values.extend([GAP_VALUE; GAP as usize]);
         }
     }
-    BatchedSparse { m, nnz, batch: SpBatch { count: count as i32, offsets_stride, indices_stride: entries_stride, values_stride: entries_stride } }
+    BatchedSparse {
+        m,
+        nnz,
+        batch: SpBatch { count: count as i32, offsets_stride, indices_stride: entries_stride, values_stride: entries_stride },
+    }
 }
 
 /// A for `case` (stored `a_shape()`, every batch).
 pub fn sparse(rng: &mut Rng, case: &Case) -> BatchedSparse {
     let (rows, cols) = case.a_shape();
     let (t, base, count) = (case.types.0, case.base.offset(), case.batch.a as i64);
-    let single = |m: HostSparse, nnz: i64| BatchedSparse { m, nnz, batch: SpBatch { count: 1, offsets_stride: 0, indices_stride: 0, values_stride: 0 } };
+    let single = |m: HostSparse, nnz: i64| BatchedSparse {
+        m,
+        nnz,
+        batch: SpBatch { count: 1, offsets_stride: 0, indices_stride: 0, values_stride: 0 },
+    };
     match case.fmt {
         Fmt::Csr | Fmt::Csc | Fmt::Coo => {
             let first = positions(rng, rows, cols, case.pattern);
@@ -211,7 +225,15 @@ pub fn sparse(rng: &mut Rng, case: &Case) -> BatchedSparse {
 /// A dense operand of `count` matrices, `pad` elements of padding per line and 5 between batches.
 /// Padding holds 0xFF bytes (NaN on the host); the matrices random values of `t`, or the same
 /// poison when not `fill` (a C that beta == 0 must never read).
-pub fn dense(rng: &mut Rng, (rows, cols): (i64, i64), order: Order, pad: i64, count: i32, t: DataType, fill: bool) -> (BatchedDense, Vec<u8>) {
+pub fn dense(
+    rng: &mut Rng,
+    (rows, cols): (i64, i64),
+    order: Order,
+    pad: i64,
+    count: i32,
+    t: DataType,
+    fill: bool,
+) -> (BatchedDense, Vec<u8>) {
     let (len, lines) = if order == Order::OXSPARSE_ORDER_COL { (rows, cols) } else { (cols, rows) };
     let ld = len.max(1) + pad;
     let span = ld * lines;

@@ -116,18 +116,46 @@ pub struct Case {
 impl Case {
     pub fn new(fmt: Fmt, (m, k, n): (i64, i64, i64)) -> Case {
         Case {
-            fmt, op_a: N, op_b: N, m, k, n, pattern: Pattern::Random, types: F32, it: I32, base: BASE0,
-            order_b: COL, order_c: COL, pad_b: 0, pad_c: 0, mode: HOST, alpha: (1.5, -0.5), beta: (-0.75, 0.25),
-            alg: SpMMAlg::OXSPARSE_SPMM_ALG_DEFAULT, batch: NO_BATCH, preprocess: false, math: MathMode::OXSPARSE_DEFAULT_MATH, reorder: ReorderMode::OXSPARSE_REORDER_NONE, seed: 1,
+            fmt,
+            op_a: N,
+            op_b: N,
+            m,
+            k,
+            n,
+            pattern: Pattern::Random,
+            types: F32,
+            it: I32,
+            base: BASE0,
+            order_b: COL,
+            order_c: COL,
+            pad_b: 0,
+            pad_c: 0,
+            mode: HOST,
+            alpha: (1.5, -0.5),
+            beta: (-0.75, 0.25),
+            alg: SpMMAlg::OXSPARSE_SPMM_ALG_DEFAULT,
+            batch: NO_BATCH,
+            preprocess: false,
+            math: MathMode::OXSPARSE_DEFAULT_MATH,
+            reorder: ReorderMode::OXSPARSE_REORDER_NONE,
+            seed: 1,
         }
     }
 
     /// Stored shape of A and of B.
     pub fn a_shape(&self) -> (i64, i64) {
-        if self.op_a == N { (self.m, self.k) } else { (self.k, self.m) }
+        if self.op_a == N {
+            (self.m, self.k)
+        } else {
+            (self.k, self.m)
+        }
     }
     pub fn b_shape(&self) -> (i64, i64) {
-        if self.op_b == N { (self.k, self.n) } else { (self.n, self.k) }
+        if self.op_b == N {
+            (self.k, self.n)
+        } else {
+            (self.n, self.k)
+        }
     }
 
     /// BSR block (rows, cols), or the Blocked-ELL block size twice: the first of 2, 3, 4 (in an
@@ -155,10 +183,30 @@ impl Case {
         let alg = format!("{:?}", self.alg).replace("OXSPARSE_SPMM_", "");
         format!(
             "{:?} op {}{} {}x{}x{} {:?} {}/{}/{} i{} base{} B {}+{} C {}+{} {:?} alpha {:?} beta {:?} {alg} {:?}{} {:?} {:?} seed {}",
-            self.fmt, op(self.op_a), op(self.op_b), self.m, self.k, self.n, self.pattern,
-            t.kernel_suffix(), ct.kernel_suffix(), comp.kernel_suffix(), self.it.size_bytes() * 8, self.base as i32,
-            ord(self.order_b), self.pad_b, ord(self.order_c), self.pad_c, self.mode, self.alpha, self.beta,
-            self.batch, if self.preprocess { " preprocess" } else { "" }, self.math, self.reorder, self.seed
+            self.fmt,
+            op(self.op_a),
+            op(self.op_b),
+            self.m,
+            self.k,
+            self.n,
+            self.pattern,
+            t.kernel_suffix(),
+            ct.kernel_suffix(),
+            comp.kernel_suffix(),
+            self.it.size_bytes() * 8,
+            self.base as i32,
+            ord(self.order_b),
+            self.pad_b,
+            ord(self.order_c),
+            self.pad_c,
+            self.mode,
+            self.alpha,
+            self.beta,
+            self.batch,
+            if self.preprocess { " preprocess" } else { "" },
+            self.math,
+            self.reorder,
+            self.seed
         )
     }
 }
@@ -299,7 +347,9 @@ impl Gpu {
                 FormatInfo::Bsr { brows, bcols, bnnz, row_block, col_block, block_order } => {
                     oxsparseCreateBsr(&mut g.a, brows, bcols, bnnz, row_block, col_block, o, i, v, it, it, base, t, block_order as i32)
                 }
-                FormatInfo::BlockedEll { block_size, ell_cols } => oxsparseCreateBlockedEll(&mut g.a, rows, cols, block_size, ell_cols, i, v, it, base, t),
+                FormatInfo::BlockedEll { block_size, ell_cols } => {
+                    oxsparseCreateBlockedEll(&mut g.a, rows, cols, block_size, ell_cols, i, v, it, base, t)
+                }
                 FormatInfo::SlicedEll { .. } => unreachable!(),
             };
             expect(s, "creating A")?;
@@ -320,8 +370,15 @@ impl Gpu {
     pub fn args(&self, p: &Problem, alpha: &Scalar, beta: &Scalar) -> Args {
         let c = &p.case;
         Args {
-            op_a: c.op_a as i32, op_b: c.op_b as i32, alpha: alpha.ptr(), a: self.a, b: self.b, beta: beta.ptr(), c: self.c,
-            compute: c.types.2 as i32, alg: c.alg as i32,
+            op_a: c.op_a as i32,
+            op_b: c.op_b as i32,
+            alpha: alpha.ptr(),
+            a: self.a,
+            b: self.b,
+            beta: beta.ptr(),
+            c: self.c,
+            compute: c.types.2 as i32,
+            alg: c.alg as i32,
         }
     }
 
@@ -392,7 +449,13 @@ pub fn sweep(test: &str, cases: &[Case]) {
     let Some(_gpu) = gpu(test) else { return };
     let h = CHandle::new();
     let failures: Vec<String> = cases.iter().filter_map(|c| run_case(&h, c).err().map(|e| format!("{}: {e}", c.label()))).collect();
-    assert!(failures.is_empty(), "{test}: {} of {} cases failed; first ones:\n{}", failures.len(), cases.len(), failures[..failures.len().min(10)].join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{test}: {} of {} cases failed; first ones:\n{}",
+        failures.len(),
+        cases.len(),
+        failures[..failures.len().min(10)].join("\n")
+    );
     println!("{test}: {} cases passed", cases.len());
 }
 
@@ -430,7 +493,9 @@ pub fn algs_for(fmt: Fmt) -> Vec<SpMMAlg> {
     use SpMMAlg::*;
     match fmt {
         Fmt::Csr | Fmt::Csc => vec![OXSPARSE_SPMM_ALG_DEFAULT, OXSPARSE_SPMM_CSR_ALG1, OXSPARSE_SPMM_CSR_ALG2, OXSPARSE_SPMM_CSR_ALG3],
-        Fmt::Coo => vec![OXSPARSE_SPMM_ALG_DEFAULT, OXSPARSE_SPMM_COO_ALG1, OXSPARSE_SPMM_COO_ALG2, OXSPARSE_SPMM_COO_ALG3, OXSPARSE_SPMM_COO_ALG4],
+        Fmt::Coo => {
+            vec![OXSPARSE_SPMM_ALG_DEFAULT, OXSPARSE_SPMM_COO_ALG1, OXSPARSE_SPMM_COO_ALG2, OXSPARSE_SPMM_COO_ALG3, OXSPARSE_SPMM_COO_ALG4]
+        }
         Fmt::Bsr(_) => vec![OXSPARSE_SPMM_ALG_DEFAULT, OXSPARSE_SPMM_BSR_ALG1],
         Fmt::Bell => vec![OXSPARSE_SPMM_ALG_DEFAULT, OXSPARSE_SPMM_BLOCKED_ELL_ALG1],
     }

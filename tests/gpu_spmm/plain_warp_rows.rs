@@ -69,7 +69,9 @@ fn holds_row_order_table(ws: &[u8], p: &Problem) -> bool {
     let count = (t.items.len() as u64).to_ne_bytes();
     let adds_at = room(a.rows, p.a.nnz, whole_max(p.a.nnz)).items as usize * 16;
     (8..ws.len().saturating_sub(8 + items.len())).step_by(16).any(|i| {
-        ws[i..i + 8] == count && ws[i + 8..i + 8 + items.len()] == items[..] && ws.get(i + 8 + adds_at..i + 8 + adds_at + adds.len()) == Some(&adds[..])
+        ws[i..i + 8] == count
+            && ws[i + 8..i + 8 + items.len()] == items[..]
+            && ws.get(i + 8 + adds_at..i + 8 + adds_at + adds.len()) == Some(&adds[..])
     })
 }
 

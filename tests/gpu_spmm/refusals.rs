@@ -171,7 +171,15 @@ fn batch_counts() {
         assert_eq!(unsafe { oxsparseCsrSetStridedBatch(a, count, 5, 4) }, OK);
         a
     };
-    for (a, b, c, want) in [(2, 3, 3, INVALID), (3, 3, 2, INVALID), (3, 1, 1, INVALID), (1, 2, 1, INVALID), (2, 2, 2, SUCCESS), (1, 2, 2, SUCCESS), (2, 1, 2, SUCCESS)] {
+    for (a, b, c, want) in [
+        (2, 3, 3, INVALID),
+        (3, 3, 2, INVALID),
+        (3, 1, 1, INVALID),
+        (1, 2, 1, INVALID),
+        (2, 2, 2, SUCCESS),
+        (1, 2, 2, SUCCESS),
+        (2, 1, 2, SUCCESS),
+    ] {
         let (sa, db, dc) = (csr(&mut f, a), f.dn((6, 3), R32F, COL, b), f.dn((4, 3), R32F, ROW, c));
         let args = f.args(sa, db, dc, R32F);
         f.expect(&format!("CSR batches A {a}, B {b}, C {c}"), args, want);

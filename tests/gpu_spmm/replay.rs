@@ -66,6 +66,12 @@ fn repeated_preprocessed_calls_send_the_same_launches_and_read_current_data() {
     let h = CHandle::new();
     let all = cases();
     let failures: Vec<String> = all.iter().filter_map(|c| repeated_calls(&h, c).err().map(|e| format!("{}: {e}", c.label()))).collect();
-    assert!(failures.is_empty(), "{} of {} failing; first ones:\n{}", failures.len(), all.len(), failures[..failures.len().min(10)].join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} failing; first ones:\n{}",
+        failures.len(),
+        all.len(),
+        failures[..failures.len().min(10)].join("\n")
+    );
     println!("spmm repeated preprocessed calls: {} cases passed", all.len());
 }

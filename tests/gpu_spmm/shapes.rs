@@ -23,7 +23,8 @@ pub fn shape_cases(shapes: &[(i64, i64, i64)], seed: usize) -> Vec<Case> {
     cases
 }
 
-pub const SMALL: [(i64, i64, i64); 10] = [(0, 0, 0), (0, 7, 7), (7, 0, 7), (7, 7, 0), (1, 1, 1), (1, 33, 7), (33, 1, 33), (7, 33, 1), (33, 33, 33), (7, 7, 7)];
+pub const SMALL: [(i64, i64, i64); 10] =
+    [(0, 0, 0), (0, 7, 7), (7, 0, 7), (7, 7, 0), (1, 1, 1), (1, 33, 7), (33, 1, 33), (7, 33, 1), (33, 33, 33), (7, 7, 7)];
 pub const LARGE: [(i64, i64, i64); 3] = [(1000, 1000, 33), (33, 1000, 1000), (1000, 7, 1000)];
 
 #[test]
@@ -41,11 +42,18 @@ fn large_shapes() {
 /// op(B) of 70000 rows, C of 70000 rows (a plain call stages C), both at once in FP16.
 pub fn large_column_major_cases() -> Vec<Case> {
     let f16: Types = (CUDA_R_16F, CUDA_R_16F, CUDA_R_32F);
-    let shapes = [((200, 70_000, 128), F32, COL, COL), ((70_000, 200, 128), F64, ROW, COL), ((70_000, 70_000, 64), f16, COL, COL), ((300, 70_000, 128), F64, COL, ROW)];
+    let shapes = [
+        ((200, 70_000, 128), F32, COL, COL),
+        ((70_000, 200, 128), F64, ROW, COL),
+        ((70_000, 70_000, 64), f16, COL, COL),
+        ((300, 70_000, 128), F64, COL, ROW),
+    ];
     shapes
         .iter()
         .enumerate()
-        .map(|(i, &(shape, types, order_b, order_c))| vary(Case { types, order_b, order_c, pattern: Pattern::HeavyRow(3000), ..Case::new(Fmt::Csr, shape) }, 7100 + i))
+        .map(|(i, &(shape, types, order_b, order_c))| {
+            vary(Case { types, order_b, order_c, pattern: Pattern::HeavyRow(3000), ..Case::new(Fmt::Csr, shape) }, 7100 + i)
+        })
         .collect()
 }
 
@@ -79,8 +87,13 @@ pub fn sparsity_patterns_cases() -> Vec<Case> {
     // (no padding), so that the tile kernel runs.
     let f16: Types = (CUDA_R_16F, CUDA_R_16F, CUDA_R_32F);
     let bf16_f32: Types = (CUDA_R_16BF, CUDA_R_32F, CUDA_R_32F);
-    for (types, n, row) in [(F32, 96, 20000), (F64, 96, 20000), (f16, 96, 20000), (F32, 72, 40000), (f16, 72, 20000), (bf16_f32, 96, 20000)] {
-        let c = push(&mut cases, Case { pattern: Pattern::HeavyRow(row), order_b: ROW, order_c: ROW, types, ..Case::new(Fmt::Csr, (64, row + 11, n)) }, 8000);
+    for (types, n, row) in [(F32, 96, 20000), (F64, 96, 20000), (f16, 96, 20000), (F32, 72, 40000), (f16, 72, 20000), (bf16_f32, 96, 20000)]
+    {
+        let c = push(
+            &mut cases,
+            Case { pattern: Pattern::HeavyRow(row), order_b: ROW, order_c: ROW, types, ..Case::new(Fmt::Csr, (64, row + 11, n)) },
+            8000,
+        );
         (c.pad_b, c.pad_c) = (0, 0);
     }
     // Every entry in one column (with opA = T: one row of op(A) holding all 20000).

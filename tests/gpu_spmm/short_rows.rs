@@ -7,7 +7,6 @@
 use super::harness::*;
 use super::*;
 
-
 /// Every case is preprocessed, with rows short enough for the rule (the longest at most 128
 /// entries and 8 times the mean, or all of one length), so its call runs the short-row kernel;
 /// as the matrices are small, those whose rows make two pieces that would fill the device run it
@@ -38,7 +37,13 @@ pub fn cases() -> Vec<Case> {
     }
     // One A for three B and C: the structure is shared, so preprocess measures it once.
     for (i, fmt) in [Fmt::Csr, Fmt::Coo].into_iter().enumerate() {
-        let case = Case { order_b: ROW, order_c: ROW, batch: Batch { a: 1, b: 3, c: 3, shared: false }, preprocess: true, ..Case::new(fmt, (64, 48, 24)) };
+        let case = Case {
+            order_b: ROW,
+            order_c: ROW,
+            batch: Batch { a: 1, b: 3, c: 3, shared: false },
+            preprocess: true,
+            ..Case::new(fmt, (64, 48, 24))
+        };
         cases.push(vary(case, 21_100 + i));
     }
     cases
@@ -83,14 +88,15 @@ fn preprocess_chooses_by_the_longest_row() {
 #[test]
 fn rows_in_breadth_first_order_match_the_reference() {
     let f64s = VECTORISED_TYPES[1];
-    let cases: Vec<Case> = [(F32, 90_000i64, Pattern::ShuffledBand(4)), (f64s, 45_000, Pattern::ShuffledBand(4)), (F32, 90_000, Pattern::ShuffledMesh(5))]
-        .into_iter()
-        .enumerate()
-        .map(|(i, (types, size, pattern))| {
-            let case = Case { types, pattern, order_b: ROW, order_c: ROW, preprocess: true, ..Case::new(Fmt::Csr, (size, size, 128)) };
-            Case { pad_b: 0, pad_c: 0, ..vary(case, 22_000 + i) }
-        })
-        .collect();
+    let cases: Vec<Case> =
+        [(F32, 90_000i64, Pattern::ShuffledBand(4)), (f64s, 45_000, Pattern::ShuffledBand(4)), (F32, 90_000, Pattern::ShuffledMesh(5))]
+            .into_iter()
+            .enumerate()
+            .map(|(i, (types, size, pattern))| {
+                let case = Case { types, pattern, order_b: ROW, order_c: ROW, preprocess: true, ..Case::new(Fmt::Csr, (size, size, 128)) };
+                Case { pad_b: 0, pad_c: 0, ..vary(case, 22_000 + i) }
+            })
+            .collect();
     sweep("spmm short rows in breadth-first order", &cases);
     let Some(_gpu) = gpu("spmm short rows in breadth-first order: repeat") else { return };
     let h = CHandle::new();

@@ -8,7 +8,6 @@
 use super::harness::*;
 use super::*;
 
-
 /// Every case is preprocessed and has rows of op(A) too long for the short-row rule but within the
 /// split-row rule, so its call runs on split rows (one batch). The generator's pattern describes
 /// A's stored rows: skewed rows stay rows of op(A) only without a transpose (CSR as stored, CSC
@@ -76,7 +75,13 @@ fn preprocess_splits_long_rows_of_one_batch() {
 /// the bench's arxiv_like at N = 64 returned an internal error there). Unforced, the tiles too.
 #[test]
 fn pieces_beyond_the_room_keep_the_tiles() {
-    let case = Case { order_b: ROW, order_c: ROW, pattern: Pattern::Skewed(5_000), preprocess: true, ..Case::new(Fmt::Csr, (200_000, 200_000, 64)) };
+    let case = Case {
+        order_b: ROW,
+        order_c: ROW,
+        pattern: Pattern::Skewed(5_000),
+        preprocess: true,
+        ..Case::new(Fmt::Csr, (200_000, 200_000, 64))
+    };
     // Unpadded, so that the call takes the vectorised kernels (and preprocess its choice).
     sweep("spmm split rows beyond their room (after preprocess)", &[Case { pad_b: 0, pad_c: 0, ..vary(case, 23_900) }]);
 }

@@ -176,7 +176,8 @@ fn half_types_reproduce() {
     let h = CHandle::new();
     for (i, &types) in HALF_TYPES.iter().enumerate() {
         let math = pick(&[TF32, ACCURATE], i);
-        let p = Problem::new(&Case { order_b: ROW, order_c: ROW, types, math, pattern: Pattern::Dense, ..Case::new(Fmt::Csr, (400, 150, 64)) });
+        let p =
+            Problem::new(&Case { order_b: ROW, order_c: ROW, types, math, pattern: Pattern::Dense, ..Case::new(Fmt::Csr, (400, 150, 64)) });
         let g = Gpu::upload(&p).unwrap();
         let first = run(&h, &p, &g, false).unwrap();
         p.check(&first).unwrap_or_else(|e| panic!("{types:?}: {e}"));

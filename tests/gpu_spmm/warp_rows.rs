@@ -94,15 +94,19 @@ pub fn cases() -> Vec<Case> {
     }
     // A column-major op(B) or C, staged around the kernel (rule-sized): FP32 at n = 256 and 128,
     // FP64 and FP16 at 128.
-    let staged: [(Types, i64, (Order, Order)); 4] = [
-        (F32, 256, (COL, COL)),
-        (F32, 128, (COL, ROW)),
-        (F64, 128, (ROW, COL)),
-        ((CUDA_R_16F, CUDA_R_16F, CUDA_R_32F), 128, (COL, COL)),
-    ];
+    let staged: [(Types, i64, (Order, Order)); 4] =
+        [(F32, 256, (COL, COL)), (F32, 128, (COL, ROW)), (F64, 128, (ROW, COL)), ((CUDA_R_16F, CUDA_R_16F, CUDA_R_32F), 128, (COL, COL))];
     for (i, &(types, n, (order_b, order_c))) in staged.iter().enumerate() {
         let (fmt, op_a) = pick(&formats, i);
-        let case = Case { op_a, pattern: Pattern::Skewed(25_000), order_b, order_c, preprocess: true, types, ..Case::new(fmt, (20_000, 20_000, n)) };
+        let case = Case {
+            op_a,
+            pattern: Pattern::Skewed(25_000),
+            order_b,
+            order_c,
+            preprocess: true,
+            types,
+            ..Case::new(fmt, (20_000, 20_000, n))
+        };
         cases.push(vary(case, 27_300 + i));
     }
     cases

@@ -52,8 +52,10 @@ fn banded_matrices() {
 fn banded_matrices_reused_and_overwritten() {
     let Some(_gpu) = gpu("spmv band offsets reused") else { return };
     let h = CHandle::new();
-    let all: Vec<Case> = [(Fmt::Csr, N, F32), (Fmt::Csc, T, F64)].into_iter().enumerate().map(|(i, (f, o, t))| band_case(f, o, t, FITS, 100 + i)).collect();
-    let reuse = |c: &Case| determinism::new_values_after_preprocess(&h, c).and_then(|_| determinism::buffer_overwritten_after_preprocess(&h, c));
+    let all: Vec<Case> =
+        [(Fmt::Csr, N, F32), (Fmt::Csc, T, F64)].into_iter().enumerate().map(|(i, (f, o, t))| band_case(f, o, t, FITS, 100 + i)).collect();
+    let reuse =
+        |c: &Case| determinism::new_values_after_preprocess(&h, c).and_then(|_| determinism::buffer_overwritten_after_preprocess(&h, c));
     let failures: Vec<String> = all.iter().filter_map(|c| reuse(c).err().map(|e| format!("{}: {e}", c.label()))).collect();
     assert!(failures.is_empty(), "{} of {} failing:\n{}", failures.len(), all.len(), failures.join("\n"));
     println!("spmv band offsets reused: {} cases passed", all.len());

@@ -65,9 +65,25 @@ fn cuda_library_samples_spmv_csr_coo_and_sell() {
         unsafe {
             let (mut a, mut x, mut y) = (null(), null(), null_mut());
             let s = match sample {
-                "spmv_csr" => oxsparseCreateConstCsr(&mut a, 4, 4, 9, offsets.ptr as _, columns.ptr as _, values.ptr as _, i32t, i32t, 0, r32),
+                "spmv_csr" => {
+                    oxsparseCreateConstCsr(&mut a, 4, 4, 9, offsets.ptr as _, columns.ptr as _, values.ptr as _, i32t, i32t, 0, r32)
+                }
                 "spmv_coo" => oxsparseCreateConstCoo(&mut a, 4, 4, 9, rows.ptr as _, columns.ptr as _, values.ptr as _, i32t, 0, r32),
-                _ => oxsparseCreateConstSlicedEll(&mut a, 4, 4, 9, 12, 2, slice_offsets.ptr as _, sell_columns.ptr as _, sell_values.ptr as _, i32t, i32t, 0, r32),
+                _ => oxsparseCreateConstSlicedEll(
+                    &mut a,
+                    4,
+                    4,
+                    9,
+                    12,
+                    2,
+                    slice_offsets.ptr as _,
+                    sell_columns.ptr as _,
+                    sell_values.ptr as _,
+                    i32t,
+                    i32t,
+                    0,
+                    r32,
+                ),
             };
             assert_eq!(s, OK, "{sample}: creating A");
             assert_eq!(oxsparseCreateConstDnVec(&mut x, 4, x_buf.ptr as _, r32), OK);

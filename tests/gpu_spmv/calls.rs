@@ -49,7 +49,11 @@ pub fn status_name(s: i32) -> String {
 }
 
 pub fn expect(s: i32, what: &str) -> Result<(), String> {
-    if s == OK { Ok(()) } else { Err(format!("{what} returned {}", status_name(s))) }
+    if s == OK {
+        Ok(())
+    } else {
+        Err(format!("{what} returned {}", status_name(s)))
+    }
 }
 
 /// An oxsparse handle made by `oxsparseCreate`.

@@ -39,10 +39,12 @@ fn busy_scattered_columns() {
 fn busy_scattered_columns_reused_and_overwritten() {
     let Some(_gpu) = gpu("spmv column order reused") else { return };
     let h = CHandle::new();
-    let all: Vec<Case> = [(Fmt::Csr, N, F32), (Fmt::Csc, T, F64)].into_iter().enumerate().map(|(i, (f, o, t))| hot_case(f, o, t, 100 + i)).collect();
+    let all: Vec<Case> =
+        [(Fmt::Csr, N, F32), (Fmt::Csc, T, F64)].into_iter().enumerate().map(|(i, (f, o, t))| hot_case(f, o, t, 100 + i)).collect();
     // The determinism group's two checks: new A values, then a new x and scalars, after
     // preprocess; a buffer overwritten after preprocess.
-    let reuse = |c: &Case| determinism::new_values_after_preprocess(&h, c).and_then(|_| determinism::buffer_overwritten_after_preprocess(&h, c));
+    let reuse =
+        |c: &Case| determinism::new_values_after_preprocess(&h, c).and_then(|_| determinism::buffer_overwritten_after_preprocess(&h, c));
     let failures: Vec<String> = all.iter().filter_map(|c| reuse(c).err().map(|e| format!("{}: {e}", c.label()))).collect();
     assert!(failures.is_empty(), "{} of {} failing:\n{}", failures.len(), all.len(), failures.join("\n"));
     println!("spmv column order reused: {} cases passed", all.len());

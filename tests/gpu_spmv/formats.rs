@@ -3,7 +3,8 @@
 
 use super::harness::*;
 
-pub const FORMATS: [Fmt; 9] = [Fmt::Csr, Fmt::Csc, Fmt::Coo, Fmt::Bsr(ROW), Fmt::Bsr(COL), Fmt::Sell(1), Fmt::Sell(2), Fmt::Sell(4), Fmt::Sell(32)];
+pub const FORMATS: [Fmt; 9] =
+    [Fmt::Csr, Fmt::Csc, Fmt::Coo, Fmt::Bsr(ROW), Fmt::Bsr(COL), Fmt::Sell(1), Fmt::Sell(2), Fmt::Sell(4), Fmt::Sell(32)];
 /// (m, k): multiples of 2, 3 and 4 give BSR real blocks; 33 and 37 rows leave short last slices.
 const SHAPES: [(i64, i64); 8] = [(36, 24), (24, 36), (60, 12), (12, 60), (1, 36), (36, 1), (33, 48), (37, 20)];
 
@@ -51,7 +52,12 @@ fn bsr_block_shapes() {
 /// Slice sizes 1 to 128 (a slice larger than the matrix included) over short, long, heavy-row
 /// and empty-row matrices; the generator adds an all-padding column to every third slice.
 pub fn sliced_ell_slice_sizes_cases() -> Vec<Case> {
-    let shapes = [((1, 9), Pattern::Random), ((33, 40), Pattern::Random), ((100, 50), Pattern::Cycle(&[0, 1, 0, 0, 7, 2])), ((257, 300), Pattern::HeavyRow(290))];
+    let shapes = [
+        ((1, 9), Pattern::Random),
+        ((33, 40), Pattern::Random),
+        ((100, 50), Pattern::Cycle(&[0, 1, 0, 0, 7, 2])),
+        ((257, 300), Pattern::HeavyRow(290)),
+    ];
     let mut cases = Vec::new();
     for size in [1, 2, 3, 4, 7, 32, 64, 128] {
         for (shape, pattern) in shapes {

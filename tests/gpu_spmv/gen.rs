@@ -13,8 +13,8 @@ use std::collections::HashSet;
 /// Bytes of 0xFF on each side of X and Y (a multiple of every element size).
 pub const GUARD: usize = 64;
 
-pub use crate::common::values::{encode_indices, random};
 use crate::common::values::shuffle;
+pub use crate::common::values::{encode_indices, random};
 
 /// `k` distinct values of [0, n) in random order, in O(k) when k is small against n (rows of a
 /// wide matrix) and O(n) otherwise.
@@ -165,7 +165,11 @@ pub fn sparse(rng: &mut Rng, case: &Case) -> (HostSparse, i64) {
     // Entries of op(A), moved to A's storage coordinates.
     let stored = |rng: &mut Rng, m: i64, k: i64, pattern: Pattern| -> Vec<(i64, i64)> {
         let pos = positions(rng, m, k, pattern);
-        if case.op == N { pos } else { pos.into_iter().map(|(i, j)| (j, i)).collect() }
+        if case.op == N {
+            pos
+        } else {
+            pos.into_iter().map(|(i, j)| (j, i)).collect()
+        }
     };
     match case.fmt {
         Fmt::Csr | Fmt::Csc | Fmt::Coo => {

@@ -87,15 +87,32 @@ pub struct Case {
 impl Case {
     pub fn new(fmt: Fmt, (m, k): (i64, i64)) -> Case {
         Case {
-            fmt, op: N, m, k, pattern: Pattern::Random, block: (0, 0), types: F32, it: I32, base: BASE0, mode: HOST,
-            alpha: (1.5, -0.5), beta: (-0.75, 0.25), alg: SpMVAlg::OXSPARSE_SPMV_ALG_DEFAULT, coo_sorted: true,
-            preprocess: false, seed: 1,
+            fmt,
+            op: N,
+            m,
+            k,
+            pattern: Pattern::Random,
+            block: (0, 0),
+            types: F32,
+            it: I32,
+            base: BASE0,
+            mode: HOST,
+            alpha: (1.5, -0.5),
+            beta: (-0.75, 0.25),
+            alg: SpMVAlg::OXSPARSE_SPMV_ALG_DEFAULT,
+            coo_sorted: true,
+            preprocess: false,
+            seed: 1,
         }
     }
 
     /// Stored shape of A.
     pub fn a_shape(&self) -> (i64, i64) {
-        if self.op == N { (self.m, self.k) } else { (self.k, self.m) }
+        if self.op == N {
+            (self.m, self.k)
+        } else {
+            (self.k, self.m)
+        }
     }
 
     /// BSR block (rows, cols): `block` when set, else the first of 2, 3, 4, 8, 5, 16 (in an order
@@ -118,10 +135,24 @@ impl Case {
         let alg = format!("{:?}", self.alg).replace("OXSPARSE_SPMV_", "");
         format!(
             "{:?}{} op {} {}x{} {:?} {}/{}/{}/{} i{} base{} {:?} alpha {:?} beta {:?} {alg}{}{} seed {}",
-            self.fmt, if let Fmt::Bsr(_) = self.fmt { format!(" {:?}", self.blocks()) } else { String::new() },
-            ["N", "T", "H"][self.op as usize], self.m, self.k, self.pattern, ta.kernel_suffix(), tx.kernel_suffix(),
-            ty.kernel_suffix(), tc.kernel_suffix(), self.it.size_bytes() * 8, self.base as i32, self.mode, self.alpha, self.beta,
-            if self.fmt == Fmt::Coo && !self.coo_sorted { " coo-unsorted" } else { "" }, if self.preprocess { " preprocess" } else { "" }, self.seed
+            self.fmt,
+            if let Fmt::Bsr(_) = self.fmt { format!(" {:?}", self.blocks()) } else { String::new() },
+            ["N", "T", "H"][self.op as usize],
+            self.m,
+            self.k,
+            self.pattern,
+            ta.kernel_suffix(),
+            tx.kernel_suffix(),
+            ty.kernel_suffix(),
+            tc.kernel_suffix(),
+            self.it.size_bytes() * 8,
+            self.base as i32,
+            self.mode,
+            self.alpha,
+            self.beta,
+            if self.fmt == Fmt::Coo && !self.coo_sorted { " coo-unsorted" } else { "" },
+            if self.preprocess { " preprocess" } else { "" },
+            self.seed
         )
     }
 }

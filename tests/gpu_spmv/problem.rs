@@ -76,7 +76,11 @@ impl Problem {
                 bad += 1;
             }
         }
-        if bad > 0 { Err(format!("{bad} of {} wrong; first: {first}", want.len())) } else { Ok(()) }
+        if bad > 0 {
+            Err(format!("{bad} of {} wrong; first: {first}", want.len()))
+        } else {
+            Ok(())
+        }
     }
 }
 
@@ -136,7 +140,16 @@ impl Gpu {
 
     pub fn args(&self, p: &Problem, alpha: &Scalar, beta: &Scalar) -> Args {
         let c = &p.case;
-        Args { op: c.op as i32, alpha: alpha.ptr(), a: self.a, x: self.x, beta: beta.ptr(), y: self.y, compute: c.types.3 as i32, alg: c.alg as i32 }
+        Args {
+            op: c.op as i32,
+            alpha: alpha.ptr(),
+            a: self.a,
+            x: self.x,
+            beta: beta.ptr(),
+            y: self.y,
+            compute: c.types.3 as i32,
+            alg: c.alg as i32,
+        }
     }
 
     /// Uploads `p`'s A values, X and Y again (same buffers, same descriptors).
@@ -206,6 +219,12 @@ pub fn sweep(test: &str, cases: &[Case]) {
     let Some(_gpu) = gpu(test) else { return };
     let h = CHandle::new();
     let failures: Vec<String> = cases.iter().filter_map(|c| run_case(&h, c).err().map(|e| format!("{}: {e}", c.label()))).collect();
-    assert!(failures.is_empty(), "{test}: {} of {} cases failed; first ones:\n{}", failures.len(), cases.len(), failures[..failures.len().min(10)].join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{test}: {} of {} cases failed; first ones:\n{}",
+        failures.len(),
+        cases.len(),
+        failures[..failures.len().min(10)].join("\n")
+    );
     println!("{test}: {} cases passed", cases.len());
 }

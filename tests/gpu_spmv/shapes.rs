@@ -88,7 +88,8 @@ fn index_types_and_bases() {
 /// alpha == 0 (with beta == 0 and != 0), beta == 0, beta == 1, complex scalars: each in host and
 /// device pointer mode, over the formats.
 pub fn pointer_modes_and_scalars_cases() -> Vec<Case> {
-    let scalars: [(Value, Value); 6] = [(ZERO, (0.5, -1.0)), (ZERO, ZERO), ((2.0, 0.0), ZERO), ((1.0, 0.0), (1.0, 0.0)), ((-0.5, 2.0), (0.25, -1.5)), ((1.0, 0.0), ZERO)];
+    let scalars: [(Value, Value); 6] =
+        [(ZERO, (0.5, -1.0)), (ZERO, ZERO), ((2.0, 0.0), ZERO), ((1.0, 0.0), (1.0, 0.0)), ((-0.5, 2.0), (0.25, -1.5)), ((1.0, 0.0), ZERO)];
     let mut cases = Vec::new();
     for fmt in [Fmt::Csr, Fmt::Coo, Fmt::Csc, Fmt::Bsr(COL), Fmt::Sell(4)] {
         for (alpha, beta) in scalars {

@@ -34,7 +34,10 @@ pub fn tile_boundaries_cases() -> Vec<Case> {
     for (shape, lens) in CYCLES {
         for (fmt, op) in FORMAT_OPS {
             let i = cases.len();
-            cases.push(vary(Case { op, pattern: Pattern::Cycle(lens), types: pick(&[F32, F64], i / 6), ..Case::new(fmt, shape) }, 10_000 + i));
+            cases.push(vary(
+                Case { op, pattern: Pattern::Cycle(lens), types: pick(&[F32, F64], i / 6), ..Case::new(fmt, shape) },
+                10_000 + i,
+            ));
         }
     }
     cases

@@ -1,8 +1,8 @@
 //! Test values: f64 pairs <-> the bytes of each storage type, seeded random data that every type
 //! holds exactly, and the unit roundoff that sets each type's tolerance.
 
-pub use crate::common::bytes::encode;
 use crate::common::bytes::decode_element;
+pub use crate::common::bytes::encode;
 use crate::common::Rng;
 use oxsparse::reference::vector_ops::Value;
 use oxsparse::types::{DataType, DataType::*, IndexType};

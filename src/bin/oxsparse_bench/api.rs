@@ -5,10 +5,12 @@
 
 use crate::cusparse::Cusparse;
 use crate::Result;
-use oxsparse::ffi::{self, descr_dense as oxd, descr_sparse as oxs, handle as oxh};
 use oxsparse::ffi::spmm as oxmm;
 use oxsparse::ffi::spmv as oxmv;
-use oxsparse::types::{DataType, IndexBase, IndexType, MathMode, Operation, Order, PointerMode, ReorderMode, SpMMAlg, SpMVAlg, SparseToDenseAlg, Status};
+use oxsparse::ffi::{self, descr_dense as oxd, descr_sparse as oxs, handle as oxh};
+use oxsparse::types::{
+    DataType, IndexBase, IndexType, MathMode, Operation, Order, PointerMode, ReorderMode, SpMMAlg, SpMVAlg, SparseToDenseAlg, Status,
+};
 use std::ffi::{c_int, c_void, CStr};
 use std::ptr::null_mut;
 
@@ -180,11 +182,35 @@ impl<'a> Lib<'a> {
 
     /// `CreateCsr` over device arrays (addresses).
     #[allow(clippy::too_many_arguments)]
-    pub fn create_csr(&self, rows: i64, cols: i64, nnz: i64, offsets: u64, indices: u64, values: u64, offset_type: c_int, index_type: c_int, base: c_int, value_type: c_int) -> Result<Descr<'a>> {
+    pub fn create_csr(
+        &self,
+        rows: i64,
+        cols: i64,
+        nnz: i64,
+        offsets: u64,
+        indices: u64,
+        values: u64,
+        offset_type: c_int,
+        index_type: c_int,
+        base: c_int,
+        value_type: c_int,
+    ) -> Result<Descr<'a>> {
         let (o, i, v) = (vp(offsets), vp(indices), vp(values));
         self.descr(Kind::SpMat, ("oxsparseCreateCsr", "cusparseCreateCsr"), |p| unsafe {
             match self {
-                Lib::Ox(_) => Ok(oxs::oxsparseCreateCsr(p as *mut *mut c_void as _, rows, cols, nnz, o, i, v, offset_type, index_type, base, value_type)),
+                Lib::Ox(_) => Ok(oxs::oxsparseCreateCsr(
+                    p as *mut *mut c_void as _,
+                    rows,
+                    cols,
+                    nnz,
+                    o,
+                    i,
+                    v,
+                    offset_type,
+                    index_type,
+                    base,
+                    value_type,
+                )),
                 Lib::Cu(c) => Ok((c.api.cusparseCreateCsr()?)(p, rows, cols, nnz, o, i, v, offset_type, index_type, base, value_type)),
             }
         })
@@ -200,10 +226,28 @@ impl<'a> Lib<'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    pub fn create_sp_vec(&self, size: i64, nnz: i64, indices: u64, values: u64, index_type: c_int, base: c_int, value_type: c_int) -> Result<Descr<'a>> {
+    pub fn create_sp_vec(
+        &self,
+        size: i64,
+        nnz: i64,
+        indices: u64,
+        values: u64,
+        index_type: c_int,
+        base: c_int,
+        value_type: c_int,
+    ) -> Result<Descr<'a>> {
         self.descr(Kind::SpVec, ("oxsparseCreateSpVec", "cusparseCreateSpVec"), |p| unsafe {
             match self {
-                Lib::Ox(_) => Ok(oxs::oxsparseCreateSpVec(p as *mut *mut c_void as _, size, nnz, vp(indices), vp(values), index_type, base, value_type)),
+                Lib::Ox(_) => Ok(oxs::oxsparseCreateSpVec(
+                    p as *mut *mut c_void as _,
+                    size,
+                    nnz,
+                    vp(indices),
+                    vp(values),
+                    index_type,
+                    base,
+                    value_type,
+                )),
                 Lib::Cu(c) => Ok((c.api.cusparseCreateSpVec()?)(p, size, nnz, vp(indices), vp(values), index_type, base, value_type)),
             }
         })
@@ -243,9 +287,9 @@ impl<'a> Lib<'a> {
             Lib::Ox(h) => self.check("oxsparseSparseToDense", unsafe {
                 oxsparse::ffi::sparse_to_dense::oxsparseSparseToDense(*h, a.ptr as _, b.ptr as _, alg, vp(buffer))
             }),
-            Lib::Cu(c) => self.check("cusparseSparseToDense", unsafe {
-                (c.api.cusparseSparseToDense()?)(c.handle, a.ptr, b.ptr, alg, vp(buffer))
-            }),
+            Lib::Cu(c) => {
+                self.check("cusparseSparseToDense", unsafe { (c.api.cusparseSparseToDense()?)(c.handle, a.ptr, b.ptr, alg, vp(buffer)) })
+            }
         }
     }
 
@@ -276,7 +320,9 @@ impl<'a> Lib<'a> {
             Lib::Ox(h) => self.check("oxsparseSpVV", unsafe {
                 oxsparse::ffi::vector_ops::oxsparseSpVV(*h, op, x.ptr as _, y.ptr as _, vp(result), compute, vp(buffer))
             }),
-            Lib::Cu(c) => self.check("cusparseSpVV", unsafe { (c.api.cusparseSpVV()?)(c.handle, op, x.ptr, y.ptr, vp(result), compute, vp(buffer)) }),
+            Lib::Cu(c) => {
+                self.check("cusparseSpVV", unsafe { (c.api.cusparseSpVV()?)(c.handle, op, x.ptr, y.ptr, vp(result), compute, vp(buffer)) })
+            }
         }
     }
 }
@@ -381,7 +427,9 @@ impl Lib<'_> {
             Lib::Ox(h) => self.check("oxsparseSpMV", unsafe {
                 oxmv::oxsparseSpMV(*h, s.op_a, s.alpha, a as _, x as _, s.beta, y as _, s.compute, s.alg, vp(buffer))
             }),
-            Lib::Cu(cu) => self.check("cusparseSpMV", unsafe { (cu.api.cusparseSpMV()?)(cu.handle, s.op_a, s.alpha, a, x, s.beta, y, s.compute, s.alg, vp(buffer)) }),
+            Lib::Cu(cu) => self.check("cusparseSpMV", unsafe {
+                (cu.api.cusparseSpMV()?)(cu.handle, s.op_a, s.alpha, a, x, s.beta, y, s.compute, s.alg, vp(buffer))
+            }),
         }
     }
 }

@@ -193,7 +193,13 @@ impl Checker {
         let err = (got - want).abs();
         let err = if err.is_nan() { f64::INFINITY } else { err };
         self.max_abs_err = self.max_abs_err.max(err);
-        let ratio = if tol > 0.0 { err / tol } else if err == 0.0 { 0.0 } else { f64::INFINITY };
+        let ratio = if tol > 0.0 {
+            err / tol
+        } else if err == 0.0 {
+            0.0
+        } else {
+            f64::INFINITY
+        };
         self.worst_ratio = self.worst_ratio.max(ratio);
         if err <= tol {
             return;
@@ -211,7 +217,13 @@ impl Checker {
     pub fn summed(&mut self, got: impl Into<f64>, want: f64, bound: f64, rel: f64, tiny: f64, at: impl FnOnce() -> String) {
         let got = got.into();
         let err = (got - want).abs();
-        let r = if err == 0.0 { 0.0 } else if bound > 0.0 && err.is_finite() { err / bound } else { f64::INFINITY };
+        let r = if err == 0.0 {
+            0.0
+        } else if bound > 0.0 && err.is_finite() {
+            err / bound
+        } else {
+            f64::INFINITY
+        };
         self.max_rel_err = Some(self.max_rel_err.map_or(r, |m| m.max(r)));
         self.value(got, want, rel * bound + tiny, at);
     }

@@ -176,7 +176,8 @@ pub fn parse_args(args: &[String]) -> Result<Option<Options>> {
             }
             "--dense-cap-gib" => {
                 let v = value(&mut i, a)?;
-                let gib: f64 = v.parse().ok().filter(|g: &f64| g.is_finite() && *g > 0.0).ok_or(format!("{a}: {v:?} is not a positive number"))?;
+                let gib: f64 =
+                    v.parse().ok().filter(|g: &f64| g.is_finite() && *g > 0.0).ok_or(format!("{a}: {v:?} is not a positive number"))?;
                 o.dense_cap_bytes = (gib * (1u64 << 30) as f64) as u64;
             }
             "--spmm-precisions" => {
@@ -247,7 +248,8 @@ fn count(s: &str, flag: &str) -> Result<usize> {
 
 /// "A[:B[:C]]" as `n` non-negative numbers, the first `integers` of them whole.
 fn numbers(s: &str, n: usize, integers: usize, flag: &str) -> Result<Vec<f64>> {
-    let v: Vec<f64> = s.split(':').map(|x| x.parse::<f64>()).collect::<std::result::Result<_, _>>().map_err(|_| format!("{flag}: bad value {s:?}"))?;
+    let v: Vec<f64> =
+        s.split(':').map(|x| x.parse::<f64>()).collect::<std::result::Result<_, _>>().map_err(|_| format!("{flag}: bad value {s:?}"))?;
     if v.len() != n || v.iter().any(|x| !x.is_finite() || *x < 0.0) {
         return Err(format!("{flag}: expected {n} non-negative numbers separated by ':', got {s:?}"));
     }
@@ -267,9 +269,11 @@ mod tests {
 
     #[test]
     fn options_parse() {
-        let o = parse_args(&args("--matrices a.mtx dir --rmat 100:1000 --runs 5 --warmup 0 --ops spvv,Gather,spmm --quick --json r.json --svg s.svg"))
-            .unwrap()
-            .unwrap();
+        let o = parse_args(&args(
+            "--matrices a.mtx dir --rmat 100:1000 --runs 5 --warmup 0 --ops spvv,Gather,spmm --quick --json r.json --svg s.svg",
+        ))
+        .unwrap()
+        .unwrap();
         assert_eq!(o.paths, vec![PathBuf::from("a.mtx"), PathBuf::from("dir")]);
         assert_eq!(o.generated, vec![Source::Rmat { nodes: 100, edges: 1000, name: None }]);
         assert_eq!((o.runs, o.warmup, o.quick), (5, 0, true));
@@ -296,7 +300,10 @@ mod tests {
 
     #[test]
     fn generators_and_sets() {
-        let u = parse_args(&args("--uniform 10:20:0.5 --banded 9:2 --blockdiag 100:10:0.3 --stencil 8 --rmat-set small --dense-cap-gib 0.5")).unwrap().unwrap();
+        let u =
+            parse_args(&args("--uniform 10:20:0.5 --banded 9:2 --blockdiag 100:10:0.3 --stencil 8 --rmat-set small --dense-cap-gib 0.5"))
+                .unwrap()
+                .unwrap();
         assert_eq!(
             u.generated,
             vec![

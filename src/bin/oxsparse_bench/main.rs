@@ -102,9 +102,19 @@ fn run(opts: Options) -> i32 {
         }
     };
     let settings = Settings { warmup: opts.warmup, runs: opts.runs, passes: opts.passes };
-    let op_config = ops::OpConfig { dense_cap_bytes: opts.dense_cap_bytes, math_mode: opts.math_mode, spmm_precisions: opts.spmm_precisions.clone() };
+    let op_config =
+        ops::OpConfig { dense_cap_bytes: opts.dense_cap_bytes, math_mode: opts.math_mode, spmm_precisions: opts.spmm_precisions.clone() };
     ops::set_spmv_scalars(opts.spmv);
-    let mut bench = Bench { libs: vec![Lib::Ox(ox.0)], gpu: &gpu, settings, op_config, rows: vec![], notes: vec![], failures: 0, progress: Progress::new() };
+    let mut bench = Bench {
+        libs: vec![Lib::Ox(ox.0)],
+        gpu: &gpu,
+        settings,
+        op_config,
+        rows: vec![],
+        notes: vec![],
+        failures: 0,
+        progress: Progress::new(),
+    };
     if opts.math_mode != MathMode::OXSPARSE_DEFAULT_MATH {
         let tf32 = opts.math_mode == MathMode::OXSPARSE_TF32_TENSOR_OP_MATH;
         bench.notes.push(format!(
@@ -141,7 +151,12 @@ fn run(opts: Options) -> i32 {
     let copy_bandwidth = if matrix_ops.iter().any(|o| o.name == ops::SPMV) {
         match ops::measure_copy_bandwidth(&gpu, opts.warmup, opts.runs) {
             Ok(c) => {
-                eprintln!("oxsparse-bench: copy bandwidth {:.1} GB/s ({} MiB device-to-device, median {:.4} ms)", c.gbps, c.bytes >> 20, c.median_ms);
+                eprintln!(
+                    "oxsparse-bench: copy bandwidth {:.1} GB/s ({} MiB device-to-device, median {:.4} ms)",
+                    c.gbps,
+                    c.bytes >> 20,
+                    c.median_ms
+                );
                 Some(c)
             }
             Err(e) => {
@@ -177,12 +192,24 @@ fn run(opts: Options) -> i32 {
         ));
     }
     let runs = opts.runs * opts.passes;
-    let report = Report { device: gpu.describe(), cusparse: cusparse_desc, math_mode: cli::math_mode_name(opts.math_mode), reorder: cli::reorder_name(opts.reorder), runs, warmup: opts.warmup, copy_bandwidth, notes: bench.notes, rows: bench.rows };
+    let report = Report {
+        device: gpu.describe(),
+        cusparse: cusparse_desc,
+        math_mode: cli::math_mode_name(opts.math_mode),
+        reorder: cli::reorder_name(opts.reorder),
+        runs,
+        warmup: opts.warmup,
+        copy_bandwidth,
+        notes: bench.notes,
+        rows: bench.rows,
+    };
     print!("{}", report.table());
     for (path, text) in [(&opts.json, Some(report.json())), (&opts.csv, Some(report.csv())), (&opts.svg, report.svg())] {
         match (path, text) {
             (Some(path), Some(text)) => failures += usize::from(!write_file(path, &text)),
-            (Some(path), None) => eprintln!("oxsparse-bench: no SpMM FP32 row-major or SpMV results to chart: {} not written", path.display()),
+            (Some(path), None) => {
+                eprintln!("oxsparse-bench: no SpMM FP32 row-major or SpMV results to chart: {} not written", path.display())
+            }
             (None, _) => {}
         }
     }
@@ -233,7 +260,13 @@ impl Bench<'_> {
                 }
                 Ok(Some((m, wanted))) => {
                     let a = &m.csr;
-                    self.progress.matrix_line(&format!("{} x {}, {} nnz, ready in {:.2} s", a.rows, a.cols, a.nnz(), t0.elapsed().as_secs_f64()));
+                    self.progress.matrix_line(&format!(
+                        "{} x {}, {} nnz, ready in {:.2} s",
+                        a.rows,
+                        a.cols,
+                        a.nnz(),
+                        t0.elapsed().as_secs_f64()
+                    ));
                     for k in wanted {
                         for mut c in (matrix_ops[k].cases)(&m, &self.op_config) {
                             self.measure(c.as_mut());

@@ -100,7 +100,8 @@ impl MtxFile {
         if size.len() != 3 {
             return Err(f.err(&format!("the size line must hold rows, cols and entries, found {:?}", line.trim_end())));
         }
-        let (rows, cols, entries) = (num(size[0]).map_err(|e| f.err(&e))?, num(size[1]).map_err(|e| f.err(&e))?, num(size[2]).map_err(|e| f.err(&e))?);
+        let (rows, cols, entries) =
+            (num(size[0]).map_err(|e| f.err(&e))?, num(size[1]).map_err(|e| f.err(&e))?, num(size[2]).map_err(|e| f.err(&e))?);
         if rows > MAX_I32 || cols > MAX_I32 {
             return Err(f.err(&format!("{rows} x {cols} is too large for 32-bit indices")));
         }
@@ -265,11 +266,8 @@ mod tests {
 
     #[test]
     fn general_real_with_comments_and_blank_lines() {
-        let m = parse(
-            "%%MatrixMarket matrix coordinate real general\n% a comment\n\n2 3 3\n1 1 1.5\n% inside\n2 3 -2e-1\n1 3 .25\n",
-            0,
-        )
-        .unwrap();
+        let m = parse("%%MatrixMarket matrix coordinate real general\n% a comment\n\n2 3 3\n1 1 1.5\n% inside\n2 3 -2e-1\n1 3 .25\n", 0)
+            .unwrap();
         assert_eq!((m.rows, m.cols), (2, 3));
         assert_eq!(m.row_ptr, vec![0, 2, 3]);
         assert_eq!(m.col_idx, vec![0, 2, 2]);
@@ -314,12 +312,8 @@ mod tests {
 
     #[test]
     fn header_alone_gives_the_shape() {
-        let f = MtxFile::from_reader(
-            "t",
-            Cursor::new(b"%%MatrixMarket matrix coordinate pattern symmetric\n%c\n5 5 7\n".to_vec()),
-            None,
-        )
-        .unwrap();
+        let f = MtxFile::from_reader("t", Cursor::new(b"%%MatrixMarket matrix coordinate pattern symmetric\n%c\n5 5 7\n".to_vec()), None)
+            .unwrap();
         assert_eq!(f.header, Header { rows: 5, cols: 5, entries: 7, field: Field::Pattern, symmetry: Symmetry::Symmetric });
         assert_eq!(f.header.max_nnz(), 14);
     }

@@ -17,15 +17,37 @@ pub const SPMV_STENCIL_NX: usize = 80;
 /// Where a matrix comes from.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Source {
-    File { path: PathBuf, group: String },
+    File {
+        path: PathBuf,
+        group: String,
+    },
     /// `name` is set for the graphs of the R-MAT set.
-    Rmat { nodes: usize, edges: usize, name: Option<&'static str> },
-    Uniform { rows: usize, cols: usize, density: f64 },
-    Banded { n: usize, half_width: usize },
-    BlockDiag { n: usize, block: usize, density: f64 },
-    Stencil { nx: usize },
+    Rmat {
+        nodes: usize,
+        edges: usize,
+        name: Option<&'static str>,
+    },
+    Uniform {
+        rows: usize,
+        cols: usize,
+        density: f64,
+    },
+    Banded {
+        n: usize,
+        half_width: usize,
+    },
+    BlockDiag {
+        n: usize,
+        block: usize,
+        density: f64,
+    },
+    Stencil {
+        nx: usize,
+    },
     /// The stencil of SpMV's default set: measured by SpMV alone, reported as the set "stencil".
-    SpmvStencil { nx: usize },
+    SpmvStencil {
+        nx: usize,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -158,7 +180,17 @@ fn outline(src: &Source) -> Result<(Outline, Option<mtx::MtxFile>)> {
         Source::File { path, group } => {
             let f = mtx::MtxFile::open(path)?;
             let h = f.header;
-            (Outline { name: matrix_name(path), group: group.clone(), set: "Matrix Market", rows: h.rows, cols: h.cols, max_nnz: h.max_nnz() }, Some(f))
+            (
+                Outline {
+                    name: matrix_name(path),
+                    group: group.clone(),
+                    set: "Matrix Market",
+                    rows: h.rows,
+                    cols: h.cols,
+                    max_nnz: h.max_nnz(),
+                },
+                Some(f),
+            )
         }
         Source::Rmat { nodes, edges, name } => {
             let (name, group) = match name {
@@ -185,7 +217,17 @@ fn outline(src: &Source) -> Result<(Outline, Option<mtx::MtxFile>)> {
         }
         Source::SpmvStencil { nx } => {
             let n = nx.saturating_mul(*nx).saturating_mul(*nx);
-            (Outline { name: format!("stencil27_nx{nx}"), group: "stencil".into(), set: "stencil", rows: n, cols: n, max_nnz: n.saturating_mul(27) }, None)
+            (
+                Outline {
+                    name: format!("stencil27_nx{nx}"),
+                    group: "stencil".into(),
+                    set: "stencil",
+                    rows: n,
+                    cols: n,
+                    max_nnz: n.saturating_mul(27),
+                },
+                None,
+            )
         }
     })
 }
@@ -193,7 +235,13 @@ fn outline(src: &Source) -> Result<(Outline, Option<mtx::MtxFile>)> {
 /// Reads or generates the matrix of `src` unless no selected operation wants it. Returns the
 /// matrix and the indices of the operations that want it, or None (after noting why) when every
 /// operation skips it. `log` hears about slow steps (generating the large R-MAT graphs).
-pub fn load(src: &Source, matrix_ops: &[&ops::MatrixOp], cfg: &ops::OpConfig, notes: &mut Vec<String>, log: &dyn Fn(&str)) -> Result<Option<(Matrix, Vec<usize>)>> {
+pub fn load(
+    src: &Source,
+    matrix_ops: &[&ops::MatrixOp],
+    cfg: &ops::OpConfig,
+    notes: &mut Vec<String>,
+    log: &dyn Fn(&str),
+) -> Result<Option<(Matrix, Vec<usize>)>> {
     let (o, file) = outline(src)?;
     let mut wanted = Vec::new();
     for (k, op) in matrix_ops.iter().enumerate() {
@@ -252,7 +300,10 @@ mod tests {
         std::fs::write(dir.join("a.mtx.gz"), "").unwrap();
         std::fs::write(dir.join("notes.txt"), "").unwrap();
         let files = expand(std::slice::from_ref(&dir)).unwrap();
-        assert_eq!(files, vec![Source::File { path: dir.join("a.mtx.gz"), group: "".into() }, Source::File { path: dir.join("z.mtx"), group: "".into() }]);
+        assert_eq!(
+            files,
+            vec![Source::File { path: dir.join("a.mtx.gz"), group: "".into() }, Source::File { path: dir.join("z.mtx"), group: "".into() }]
+        );
         std::fs::write(dir.join("MANIFEST.tsv"), "file\tclass\trows\nz.mtx\tgnn\t3\n").unwrap();
         assert_eq!(expand(std::slice::from_ref(&dir)).unwrap(), vec![Source::File { path: dir.join("z.mtx"), group: "gnn".into() }]);
         assert!(expand(&[dir.join("missing.mtx")]).is_err());
@@ -272,7 +323,9 @@ mod tests {
 
     #[test]
     fn spmvs_stencil_joins_when_spmv_runs() {
-        let spmv_stencils = |s: &str| -> Vec<Source> { sources(&opts(s)).unwrap().into_iter().filter(|s| matches!(s, Source::SpmvStencil { .. })).collect() };
+        let spmv_stencils = |s: &str| -> Vec<Source> {
+            sources(&opts(s)).unwrap().into_iter().filter(|s| matches!(s, Source::SpmvStencil { .. })).collect()
+        };
         assert!(spmv_stencils("--quick").is_empty());
         assert!(spmv_stencils("--stencil 4").is_empty(), "named inputs replace the default set");
         assert_eq!(spmv_stencils("--stencil 4 --spmv-stencil 30"), vec![Source::SpmvStencil { nx: 30 }]);

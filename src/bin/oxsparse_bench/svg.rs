@@ -50,18 +50,34 @@ pub fn render(c: &Chart) -> String {
     let base = y(0.0);
 
     let mut s = String::new();
-    let _ = writeln!(s, r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="sans-serif" font-size="11">"#);
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="sans-serif" font-size="11">"#
+    );
     let _ = writeln!(s, r#"<rect x="0" y="0" width="{width:.0}" height="{height:.0}" fill="white"/>"#);
     let _ = writeln!(s, r#"<text x="{left:.1}" y="22" font-size="14" font-weight="bold">{}</text>"#, esc(&c.title));
     // Legend.
     for (k, name) in c.series.iter().enumerate() {
         let x = left + k as f64 * 90.0;
-        let _ = writeln!(s, r#"<rect x="{x}" y="34" width="12" height="12" fill="{}"/><text x="{}" y="44">{}</text>"#, COLORS[k % COLORS.len()], x + 16.0, esc(name));
+        let _ = writeln!(
+            s,
+            r#"<rect x="{x}" y="34" width="12" height="12" fill="{}"/><text x="{}" y="44">{}</text>"#,
+            COLORS[k % COLORS.len()],
+            x + 16.0,
+            esc(name)
+        );
     }
     // Grid and y axis labels.
     let mut v = 0.0;
     while v <= ymax + 1e-9 {
-        let _ = writeln!(s, r##"<line x1="{left:.1}" y1="{0:.1}" x2="{1:.1}" y2="{0:.1}" stroke="#e5e5e5"/><text x="{2:.1}" y="{3:.1}" text-anchor="end">{v}x</text>"##, y(v), left + plot_w, left - 6.0, y(v) + 4.0);
+        let _ = writeln!(
+            s,
+            r##"<line x1="{left:.1}" y1="{0:.1}" x2="{1:.1}" y2="{0:.1}" stroke="#e5e5e5"/><text x="{2:.1}" y="{3:.1}" text-anchor="end">{v}x</text>"##,
+            y(v),
+            left + plot_w,
+            left - 6.0,
+            y(v) + 4.0
+        );
         v += step;
     }
     // Bars.
@@ -84,7 +100,12 @@ pub fn render(c: &Chart) -> String {
                     );
                 }
                 None => {
-                    let _ = writeln!(s, r##"<text class="missing" x="{:.1}" y="{:.1}" text-anchor="middle" fill="#999">x</text>"##, x + BAR / 2.0, base - 2.0);
+                    let _ = writeln!(
+                        s,
+                        r##"<text class="missing" x="{:.1}" y="{:.1}" text-anchor="middle" fill="#999">x</text>"##,
+                        x + BAR / 2.0,
+                        base - 2.0
+                    );
                 }
             }
         }
@@ -95,9 +116,20 @@ pub fn render(c: &Chart) -> String {
     let _ = writeln!(s, r#"<line x1="{left:.1}" y1="{TOP}" x2="{left:.1}" y2="{base:.1}" stroke="black"/>"#);
     let _ = writeln!(s, r#"<line x1="{left:.1}" y1="{base:.1}" x2="{:.1}" y2="{base:.1}" stroke="black"/>"#, left + plot_w);
     for (v, dash, label) in [(1.0, "", "1.0x (parity)"), (1.5, r#" stroke-dasharray="6,4""#, "1.5x")] {
-        let _ = writeln!(s, r#"<line class="ref" x1="{left:.1}" y1="{0:.1}" x2="{1:.1}" y2="{0:.1}" stroke="black"{dash}/><text x="{2:.1}" y="{3:.1}">{label}</text>"#, y(v), left + plot_w, left + plot_w + 4.0, y(v) + 4.0);
+        let _ = writeln!(
+            s,
+            r#"<line class="ref" x1="{left:.1}" y1="{0:.1}" x2="{1:.1}" y2="{0:.1}" stroke="black"{dash}/><text x="{2:.1}" y="{3:.1}">{label}</text>"#,
+            y(v),
+            left + plot_w,
+            left + plot_w + 4.0,
+            y(v) + 4.0
+        );
     }
-    let _ = writeln!(s, r#"<text transform="translate(16,{:.1}) rotate(-90)" text-anchor="middle">speedup (best cuSPARSE time / oxsparse time)</text>"#, TOP + PLOT_H / 2.0);
+    let _ = writeln!(
+        s,
+        r#"<text transform="translate(16,{:.1}) rotate(-90)" text-anchor="middle">speedup (best cuSPARSE time / oxsparse time)</text>"#,
+        TOP + PLOT_H / 2.0
+    );
     s.push_str("</svg>\n");
     s
 }

@@ -127,7 +127,13 @@ pub fn measure(warmup: usize, runs: usize, copies: usize, call: impl FnMut(usize
 }
 
 /// As [`measure`], appending the timed calls to `sample`.
-pub fn measure_into(warmup: usize, runs: usize, copies: usize, sample: &mut Samples, mut call: impl FnMut(usize) -> Result<()>) -> Result<()> {
+pub fn measure_into(
+    warmup: usize,
+    runs: usize,
+    copies: usize,
+    sample: &mut Samples,
+    mut call: impl FnMut(usize) -> Result<()>,
+) -> Result<()> {
     assert!(runs > 0 && copies > 0);
     let ev = Events::new()?;
     let null: sys::CUstream = std::ptr::null_mut();

@@ -42,15 +42,52 @@ pub struct BitTcf {
 
 impl BitTcf {
     fn call<'a>(&'a self, b: &'a DnMat, c: &'a DnMat, alpha: *const c_void, beta: *const c_void) -> Call<'a> {
-        Call { op_a: self.op_a, op_b: self.op_b, a: &self.a, b, c, compute: self.compute, alg: SpMMAlg::OXSPARSE_SPMM_ALG_DEFAULT, alpha, beta, math: self.math, reorder: self.reorder, a_serial: 0, l2_bytes: self.l2_bytes }
+        Call {
+            op_a: self.op_a,
+            op_b: self.op_b,
+            a: &self.a,
+            b,
+            c,
+            compute: self.compute,
+            alg: SpMMAlg::OXSPARSE_SPMM_ALG_DEFAULT,
+            alpha,
+            beta,
+            math: self.math,
+            reorder: self.reorder,
+            a_serial: 0,
+            l2_bytes: self.l2_bytes,
+        }
     }
 
     /// Converts op(A) for SpMMs with operands shaped and laid out like `b` and `c`.
     #[allow(clippy::too_many_arguments)]
-    pub fn create(h: &Handle, op_a: Operation, op_b: Operation, a: &SpMat, b: &DnMat, c: &DnMat, compute: DataType, reorder: ReorderMode) -> Result<BitTcf> {
+    pub fn create(
+        h: &Handle,
+        op_a: Operation,
+        op_b: Operation,
+        a: &SpMat,
+        b: &DnMat,
+        c: &DnMat,
+        compute: DataType,
+        reorder: ReorderMode,
+    ) -> Result<BitTcf> {
         let math = if h.math_mode.tensor_ops() { h.math_mode } else { MathMode::OXSPARSE_TF32_TENSOR_OP_MATH };
         let scalar = PLANNING_SCALAR.as_ptr() as *const c_void;
-        let call = Call { op_a, op_b, a, b, c, compute, alg: SpMMAlg::OXSPARSE_SPMM_ALG_DEFAULT, alpha: scalar, beta: scalar, math, reorder, a_serial: 0, l2_bytes: h.l2_bytes };
+        let call = Call {
+            op_a,
+            op_b,
+            a,
+            b,
+            c,
+            compute,
+            alg: SpMMAlg::OXSPARSE_SPMM_ALG_DEFAULT,
+            alpha: scalar,
+            beta: scalar,
+            math,
+            reorder,
+            a_serial: 0,
+            l2_bytes: h.l2_bytes,
+        };
         let plan = make_plan(&call)?;
         if plan.dims.is_empty() {
             invalid!("a BitTCF needs a non-empty product (m = {}, k = {}, n = {})", plan.dims.m, plan.dims.k, plan.dims.n);
@@ -73,7 +110,21 @@ impl BitTcf {
         };
         let tensor_cores = active.tc.choice;
         let shape = (plan.dims.m, plan.dims.k, a.nnz);
-        Ok(BitTcf { op_a, op_b, a: a.clone(), compute, math, reorder, l2_bytes: h.l2_bytes, memory, active, rows, reordered, shape, tensor_cores })
+        Ok(BitTcf {
+            op_a,
+            op_b,
+            a: a.clone(),
+            compute,
+            math,
+            reorder,
+            l2_bytes: h.l2_bytes,
+            memory,
+            active,
+            rows,
+            reordered,
+            shape,
+            tensor_cores,
+        })
     }
 
     /// C = alpha op(A) op(B) + beta C over the object; `b` and `c` must have the shapes, types and

@@ -21,7 +21,9 @@ use crate::types::{DataType, IndexType};
 /// kernel writes a row-major scratch in the compute type, `launch_vectorised`).
 pub(super) fn kernel_types(p: &Plan) -> k::Types {
     match p.kernel {
-        Kernel::RowVec { stage_c: true, .. } | Kernel::Tiles { stage_c: true, .. } | Kernel::TensorCore { stage_c: true, .. } => k::Types { c: p.types.compute, ..p.types },
+        Kernel::RowVec { stage_c: true, .. } | Kernel::Tiles { stage_c: true, .. } | Kernel::TensorCore { stage_c: true, .. } => {
+            k::Types { c: p.types.compute, ..p.types }
+        }
         _ => p.types,
     }
 }
@@ -45,10 +47,17 @@ pub(super) fn column_major_c(p: &Plan) -> bool {
 /// other types and a misaligned row-major C keep the staging copy.
 /// `OXSPARSE_SPMM_DIRECT_C=0` stages C always (for comparisons).
 pub(super) fn direct_c(p: &Plan, nnz: i64, row_kernel: RowKernel) -> bool {
-    static OFF: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_DIRECT_C").is_ok_and(|v| v == "0"));
+    static OFF: once_cell::sync::Lazy<bool> =
+        once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_DIRECT_C").is_ok_and(|v| v == "0"));
     let kernel = match (p.kernel, row_kernel) {
-        (Kernel::Tiles { .. } | Kernel::TensorCore { .. }, RowKernel::ShortRows) => Some((k::short_rows_shape(p.types, p.dims.n, false), false)),
-        (Kernel::Tiles { .. } | Kernel::TensorCore { .. }, RowKernel::SplitRows { shape, .. }) if split_rows_write_c(c_bytes(p), p.dims.m, nnz) => Some((shape, true)),
+        (Kernel::Tiles { .. } | Kernel::TensorCore { .. }, RowKernel::ShortRows) => {
+            Some((k::short_rows_shape(p.types, p.dims.n, false), false))
+        }
+        (Kernel::Tiles { .. } | Kernel::TensorCore { .. }, RowKernel::SplitRows { shape, .. })
+            if split_rows_write_c(c_bytes(p), p.dims.m, nnz) =>
+        {
+            Some((shape, true))
+        }
         _ => None,
     };
     !*OFF && column_major_c(p) && kernel.is_some_and(|(shape, split)| k::short_rows_column_c(p.types, shape, split))
@@ -67,7 +76,13 @@ pub(super) fn direct_c(p: &Plan, nnz: i64, row_kernel: RowKernel) -> bool {
 pub(super) fn whole_rows_shape(p: &Plan, types: k::Types, column_c: bool) -> k::RowShape {
     let preferred = k::short_rows_shape(types, p.dims.n, false);
     let x2 = k::RowShape::NarrowX2;
-    if column_c && types.all(DataType::CUDA_R_32F) && preferred == k::RowShape::WideX2 && k::forced_row_shape().is_none() && c_bytes(p) > row_order::L2_MODEL_BYTES && x2.fits(types, p.dims.n) {
+    if column_c
+        && types.all(DataType::CUDA_R_32F)
+        && preferred == k::RowShape::WideX2
+        && k::forced_row_shape().is_none()
+        && c_bytes(p) > row_order::L2_MODEL_BYTES
+        && x2.fits(types, p.dims.n)
+    {
         x2
     } else {
         preferred
@@ -90,7 +105,8 @@ pub(super) fn c_bytes(p: &Plan) -> u64 {
 /// crocodile (6 MB, 29) 49 -> 45, but facebook_pagepage (11.5 MB, 15) 55 -> 73 and astro-ph (8.5
 /// MB, 15) 40 -> 52. `OXSPARSE_SPMM_SPLIT_C_BYTES` replaces both bounds (for comparisons).
 pub(super) fn split_rows_write_c(c_bytes: u64, m: i64, nnz: i64) -> bool {
-    static FORCED: once_cell::sync::Lazy<Option<u64>> = once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_SPLIT_C_BYTES").ok().and_then(|v| v.parse().ok()));
+    static FORCED: once_cell::sync::Lazy<Option<u64>> =
+        once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_SPLIT_C_BYTES").ok().and_then(|v| v.parse().ok()));
     match *FORCED {
         Some(bytes) => c_bytes <= bytes,
         None => c_bytes <= SPLIT_C_BYTES || (c_bytes <= SPLIT_C_LONG_BYTES && nnz >= SPLIT_C_MEAN * m),
@@ -103,7 +119,15 @@ const SPLIT_C_MEAN: i64 = 24;
 
 /// A vectorised kernel (rows or tiles), with its staging copies around it when op(B) or C is not
 /// row-major.
-fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64), (tc, row_kernel): (TcState, RowKernel), shape: SpmmShape, (stage_b, stage_c): (bool, bool)) -> Result<()> {
+fn launch_vectorised(
+    h: &Handle,
+    call: &Call,
+    p: &Plan,
+    (ws, token): (u64, u64),
+    (tc, row_kernel): (TcState, RowKernel),
+    shape: SpmmShape,
+    (stage_b, stage_c): (bool, bool),
+) -> Result<()> {
     let d = p.dims;
     let batches = d.batches as u32;
     let (mut b, mut c, mut types, mut kshape) = (p.b, p.c, p.types, shape);
@@ -117,7 +141,15 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
     };
     if stage_b {
         b = row_major(ws + p.stage_b_at as u64, d.k, p.b.batch_stride != 0);
-        let sp = SpmmStageParams { src: p.b, dst: b, rows: d.k, cols: d.n, alpha: Scalar::default(), beta: Scalar::default(), choice: SpmmChoice::default() };
+        let sp = SpmmStageParams {
+            src: p.b,
+            dst: b,
+            rows: d.k,
+            cols: d.n,
+            alpha: Scalar::default(),
+            beta: Scalar::default(),
+            choice: SpmmChoice::default(),
+        };
         k::stage_b(h, &sp, p.types.ab, if p.b.batch_stride != 0 { batches } else { 1 })?;
     }
     // Short rows write a column-major C themselves (kernels/spmm_short_rows.cu stages 4b and 4c).
@@ -157,7 +189,18 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
                 }
                 None => (SpmmSchedule::default(), 0),
             };
-            let rp = SpmmRowsParams { shape: kshape, a: rows(call, p, ws), b, c, sched, split: 0, split_token: 0, row_blocks, slices_per_block: 0, choice: SpmmChoice::default() };
+            let rp = SpmmRowsParams {
+                shape: kshape,
+                a: rows(call, p, ws),
+                b,
+                c,
+                sched,
+                split: 0,
+                split_token: 0,
+                row_blocks,
+                slices_per_block: 0,
+                choice: SpmmChoice::default(),
+            };
             overlap_stage_b();
             k::rowvec(h, &rp, types, p.index, width, chunk_blocks, batches)?;
         }
@@ -168,7 +211,9 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
         // launch and the kernel) and, for them, C's staging copy; each returns at once unless the
         // verdict is its own.
         Kernel::Tiles { size, per_block, .. } if matches!(row_kernel, RowKernel::ShortRowsOr { .. }) => {
-            let (RowKernel::ShortRowsOr { long, limit, epoch, host_at }, Some(plan::TileLayout { longest_at: Some(room), .. })) = (row_kernel, p.tiles) else {
+            let (RowKernel::ShortRowsOr { long, limit, epoch, host_at }, Some(plan::TileLayout { longest_at: Some(room), .. })) =
+                (row_kernel, p.tiles)
+            else {
                 return Err(crate::error::Error::Internal("a plain call's choice without its room in the plan".into()));
             };
             let (at, a) = (ws + p.schedule_at as u64 + room as u64, rows(call, p, ws));
@@ -184,7 +229,18 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
             }
             let direct = stage_c && direct_c(p, call.a.nnz, RowKernel::ShortRows);
             let (short_c, short_types, short_shape) = if direct { (p.c, p.types, shape) } else { (c, types, kshape) };
-            let rp = SpmmRowsParams { shape: short_shape, a, b, c: short_c, sched: SpmmSchedule::default(), split: 0, split_token: token, row_blocks: 0, slices_per_block: 0, choice: choice(0, host_at) };
+            let rp = SpmmRowsParams {
+                shape: short_shape,
+                a,
+                b,
+                c: short_c,
+                sched: SpmmSchedule::default(),
+                split: 0,
+                split_token: token,
+                row_blocks: 0,
+                slices_per_block: 0,
+                choice: choice(0, host_at),
+            };
             kernels::graph::overlap_next(h);
             k::short_rows(h, &rp, (short_types, p.index), batches, whole_rows_shape(p, short_types, direct), None, direct)?;
             kernels::graph::overlap_next(h);
@@ -237,7 +293,18 @@ fn launch_vectorised(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
                 (RowKernel::SplitRows { blocks, shape }, Some((at, _))) => (ws + p.schedule_at as u64 + at as u64, Some(blocks), shape),
                 _ => (0, None, whole_rows_shape(p, types, column_c)),
             };
-            let rp = SpmmRowsParams { shape: kshape, a: rows(call, p, ws), b, c, sched: SpmmSchedule::default(), split, split_token: token, row_blocks: 0, slices_per_block: 0, choice: SpmmChoice::default() };
+            let rp = SpmmRowsParams {
+                shape: kshape,
+                a: rows(call, p, ws),
+                b,
+                c,
+                sched: SpmmSchedule::default(),
+                split,
+                split_token: token,
+                row_blocks: 0,
+                slices_per_block: 0,
+                choice: SpmmChoice::default(),
+            };
             overlap_stage_b();
             k::short_rows(h, &rp, (types, p.index), batches, shape, blocks, column_c)?;
         }
@@ -295,7 +362,13 @@ pub(super) struct GpuWarpRows {
 }
 
 impl GpuWarpRows {
-    fn new(call: &Call, p: &Plan, (ws, token): (u64, u64), (shape, b, c, types): (SpmmShape, SpmmDense, SpmmDense, k::Types), choice: SpmmChoice) -> Result<GpuWarpRows> {
+    fn new(
+        call: &Call,
+        p: &Plan,
+        (ws, token): (u64, u64),
+        (shape, b, c, types): (SpmmShape, SpmmDense, SpmmDense, k::Types),
+        choice: SpmmChoice,
+    ) -> Result<GpuWarpRows> {
         let build = GpuWarpRows::build_params(call, p, (ws, token), types.ab, choice)?;
         let SpmmWarpRowsBuildParams { a, table, items_room, adds_room, counters, sums: partials, .. } = build;
         let kernel = SpmmWarpRowsParams { shape, a, b, c, table, token, items: items_room, adds: adds_room, partials, counters, choice };
@@ -303,7 +376,13 @@ impl GpuWarpRows {
     }
 
     /// The build's parameters alone (preprocess's, which launches the kernel in later calls).
-    pub(super) fn build_params(call: &Call, p: &Plan, (ws, token): (u64, u64), ab: DataType, choice: SpmmChoice) -> Result<SpmmWarpRowsBuildParams> {
+    pub(super) fn build_params(
+        call: &Call,
+        p: &Plan,
+        (ws, token): (u64, u64),
+        ab: DataType,
+        choice: SpmmChoice,
+    ) -> Result<SpmmWarpRowsBuildParams> {
         let Some(layout) = p.warp_rows else {
             return Err(crate::error::Error::Internal("warp rows built on the GPU without their region in the plan".into()));
         };
@@ -348,7 +427,8 @@ impl GpuWarpRows {
 pub(super) fn launch(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64), tc: TcState, row_kernel: RowKernel) -> Result<()> {
     // SAFETY: the FFI layer checked alpha and beta are non-NULL; in host mode they point to a
     // value of the compute type (the API's contract).
-    let (alpha, beta): (Scalar, Scalar) = unsafe { (kernels::scalar(h, call.alpha, call.compute)?, kernels::scalar(h, call.beta, call.compute)?) };
+    let (alpha, beta): (Scalar, Scalar) =
+        unsafe { (kernels::scalar(h, call.alpha, call.compute)?, kernels::scalar(h, call.beta, call.compute)?) };
     let d = p.dims;
     let shape = SpmmShape { m: d.m, k: d.k, n: d.n, alpha, beta };
     let batches = d.batches as u32;
@@ -356,10 +436,23 @@ pub(super) fn launch(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
     match p.kernel {
         Kernel::Nothing => Ok(()),
         Kernel::RowsStrided => {
-            let rp = SpmmRowsParams { shape, a: rows(call, p, ws), b: p.b, c: p.c, sched: SpmmSchedule::default(), split: 0, split_token: 0, row_blocks: 0, slices_per_block: 0, choice: SpmmChoice::default() };
+            let rp = SpmmRowsParams {
+                shape,
+                a: rows(call, p, ws),
+                b: p.b,
+                c: p.c,
+                sched: SpmmSchedule::default(),
+                split: 0,
+                split_token: 0,
+                row_blocks: 0,
+                slices_per_block: 0,
+                choice: SpmmChoice::default(),
+            };
             k::rows_strided(h, &rp, p.types, p.index, batches)
         }
-        Kernel::RowVec { stage_b, stage_c, .. } | Kernel::Tiles { stage_b, stage_c, .. } | Kernel::TensorCore { stage_b, stage_c, .. } => launch_vectorised(h, call, p, (ws, token), (tc, row_kernel), shape, (stage_b, stage_c)),
+        Kernel::RowVec { stage_b, stage_c, .. } | Kernel::Tiles { stage_b, stage_c, .. } | Kernel::TensorCore { stage_b, stage_c, .. } => {
+            launch_vectorised(h, call, p, (ws, token), (tc, row_kernel), shape, (stage_b, stage_c))
+        }
         Kernel::Bsr => {
             let crate::descr::FormatInfo::Bsr { row_block, col_block, block_order, .. } = a.format else { unreachable!() };
             let bp = SpmmBsrParams {
@@ -379,7 +472,16 @@ pub(super) fn launch(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
         }
         Kernel::BlockedEll => {
             let crate::descr::FormatInfo::BlockedEll { block_size, ell_cols } = a.format else { unreachable!() };
-            let bp = SpmmBellParams { shape, b: p.b, c: p.c, col_ind: a.arrays.indices, values: a.arrays.values, base: a.index_base.offset(), block_size, ell_cols };
+            let bp = SpmmBellParams {
+                shape,
+                b: p.b,
+                c: p.c,
+                col_ind: a.arrays.indices,
+                values: a.arrays.values,
+                base: a.index_base.offset(),
+                block_size,
+                ell_cols,
+            };
             k::blocked_ell(h, &bp, p.types, p.index)
         }
     }

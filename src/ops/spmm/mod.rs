@@ -147,8 +147,14 @@ impl PlainLong {
     /// on a device of `l2_bytes` of L2.
     fn of(p: &Plan, nnz: i64, l2_bytes: i64) -> PlainLong {
         let d = p.dims;
-        let takes = matches!(p.kernel, Kernel::Tiles { .. }) && gpu_table_fits(p, nnz) && warp_rows::takes_plain(d.m, nnz, d.k, d.n, p.types.ab, l2_bytes);
-        if takes { PlainLong::GpuWarpRows } else { PlainLong::Tiles }
+        let takes = matches!(p.kernel, Kernel::Tiles { .. })
+            && gpu_table_fits(p, nnz)
+            && warp_rows::takes_plain(d.m, nnz, d.k, d.n, p.types.ab, l2_bytes);
+        if takes {
+            PlainLong::GpuWarpRows
+        } else {
+            PlainLong::Tiles
+        }
     }
 
     fn row_kernel(self) -> RowKernel {
@@ -224,7 +230,15 @@ pub fn preprocess(h: &Handle, call: &Call, buffer: u64) -> Result<Option<ActiveB
     let rows = if cuda_cores { row_kernel::choose_row_kernel(h, call, &p, ws, token)? } else { RowKernel::Tiles };
     let allocation = if p.tc.is_some() || rows != RowKernel::Tiles { crate::ops::allocation_id(h, buffer) } else { None };
     plan::phase("the rest");
-    Ok(Some(ActiveBuffer { buffer, signature: signature(call, &p), token, allocation, tc: TcState { choice, reordered }, rows, replay: Default::default() }))
+    Ok(Some(ActiveBuffer {
+        buffer,
+        signature: signature(call, &p),
+        token,
+        allocation,
+        tc: TcState { choice, reordered },
+        rows,
+        replay: Default::default(),
+    }))
 }
 
 /// `oxsparseSpMM`.
@@ -309,7 +323,9 @@ fn run(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>, must
 /// 32 15 -> 278 us). Tensor cores take a matrix after `preprocess`, which builds the format once.
 fn plain_plan(p: Plan) -> Plan {
     match p.kernel {
-        Kernel::TensorCore { size, per_block, stage_b, stage_c, .. } if plan::tensor_core_min_reuse() > 0 => Plan { kernel: Kernel::Tiles { size, per_block, stage_b, stage_c }, ..p },
+        Kernel::TensorCore { size, per_block, stage_b, stage_c, .. } if plan::tensor_core_min_reuse() > 0 => {
+            Plan { kernel: Kernel::Tiles { size, per_block, stage_b, stage_c }, ..p }
+        }
         _ => p,
     }
 }
@@ -338,7 +354,8 @@ fn plain_key(call: &Call, limit: i64) -> plain_choice::Key {
 fn reusable(h: &Handle, a: &ActiveBuffer, call: &Call, p: &Plan, buffer: u64) -> bool {
     a.buffer == buffer
         && a.signature == signature(call, p)
-        && ((p.tc.is_none() && a.rows == RowKernel::Tiles) || (a.allocation.is_some() && crate::ops::allocation_id(h, buffer) == a.allocation))
+        && ((p.tc.is_none() && a.rows == RowKernel::Tiles)
+            || (a.allocation.is_some() && crate::ops::allocation_id(h, buffer) == a.allocation))
 }
 
 /// The row order a reordered preprocess left in `buffer` (`rows[i]`: the row of op(A) at position
@@ -402,7 +419,9 @@ fn build_views(h: &Handle, call: &Call, p: &Plan, ws: u64) -> Result<()> {
         for b in 0..copies as u64 {
             let mut s = src;
             s.major = match src.major {
-                row_view::Major::Offsets { ptr, lines } => row_view::Major::Offsets { ptr: ptr + b * call.a.batch.offsets_stride as u64 * isize, lines },
+                row_view::Major::Offsets { ptr, lines } => {
+                    row_view::Major::Offsets { ptr: ptr + b * call.a.batch.offsets_stride as u64 * isize, lines }
+                }
                 row_view::Major::Indices { ptr } => row_view::Major::Indices { ptr: ptr + b * call.a.batch.offsets_stride as u64 * isize },
             };
             s.minor = src.minor + b * call.a.batch.indices_stride as u64 * isize;
@@ -425,7 +444,12 @@ fn build_schedule(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Res
 fn build_tile_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Result<()> {
     if let (Kernel::Tiles { size, per_block, .. } | Kernel::TensorCore { size, per_block, .. }, Some(layout)) = (p.kernel, p.tiles) {
         if layout.rows_at.is_some() {
-            let tp = SpmmTilesParams { shape: SpmmShape { m: p.dims.m, ..Default::default() }, a: rows(call, p, ws), tiles: tiles_params(call, p, ws, size, per_block, token), ..Default::default() };
+            let tp = SpmmTilesParams {
+                shape: SpmmShape { m: p.dims.m, ..Default::default() },
+                a: rows(call, p, ws),
+                tiles: tiles_params(call, p, ws, size, per_block, token),
+                ..Default::default()
+            };
             k::tile_rows(h, &tp, p.index)?;
         }
     }
@@ -442,7 +466,15 @@ fn tiles_ruled_out(h: &Handle, call: &Call, p: &Plan, ws: u64) -> Result<bool> {
         return Ok(false);
     }
     let d = p.dims;
-    let may_pay = spmm_tc::tiles_may_pay(h, rows(call, p, ws), (d.m, d.k, call.a.nnz), p.index, &layout, ws + p.tc_at as u64, plan::tensor_core_min_reuse())?;
+    let may_pay = spmm_tc::tiles_may_pay(
+        h,
+        rows(call, p, ws),
+        (d.m, d.k, call.a.nnz),
+        p.index,
+        &layout,
+        ws + p.tc_at as u64,
+        plan::tensor_core_min_reuse(),
+    )?;
     Ok(!may_pay)
 }
 
@@ -583,7 +615,14 @@ mod tests {
         plan_for_l2(t, dims, b, c, math, H100_L2)
     }
 
-    fn plan_for_l2(t: DataType, (m, k, n, nnz): (i64, i64, i64, i64), (order_b, ldb): (Order, i64), (order_c, ldc): (Order, i64), math: MathMode, l2_bytes: i64) -> Plan {
+    fn plan_for_l2(
+        t: DataType,
+        (m, k, n, nnz): (i64, i64, i64, i64),
+        (order_b, ldb): (Order, i64),
+        (order_c, ldc): (Order, i64),
+        math: MathMode,
+        l2_bytes: i64,
+    ) -> Plan {
         let arrays = SpArrays { offsets: 0x1000_0000, indices: 0x2000_0000, values: 0x3000_0000 };
         let (i32i, base) = (IndexType::OXSPARSE_INDEX_32I, IndexBase::OXSPARSE_INDEX_BASE_ZERO);
         let a = SpMat::compressed(false, m, k, nnz, arrays, i32i, i32i, base, t).unwrap();
@@ -613,7 +652,10 @@ mod tests {
     /// preprocessed calls run what the default mode runs, a column-major C included.
     #[test]
     fn tensor_core_plans_keep_the_cuda_core_rooms() {
-        if plan::forced_kernel().is_some() || std::env::var("OXSPARSE_SPMM_DIRECT_C").is_ok() || std::env::var("OXSPARSE_SPMM_ROW_SHAPE").is_ok() {
+        if plan::forced_kernel().is_some()
+            || std::env::var("OXSPARSE_SPMM_DIRECT_C").is_ok()
+            || std::env::var("OXSPARSE_SPMM_ROW_SHAPE").is_ok()
+        {
             return;
         }
         let tf32 = MathMode::OXSPARSE_TF32_TENSOR_OP_MATH;
@@ -655,7 +697,10 @@ mod tests {
     /// tiles, FP16 and a misaligned row-major C keep the staging copy.
     #[test]
     fn column_major_c_is_written_by_short_rows() {
-        if std::env::var("OXSPARSE_SPMM_DIRECT_C").is_ok() || std::env::var("OXSPARSE_SPMM_ROW_SHAPE").is_ok() || plan::forced_kernel().is_some() {
+        if std::env::var("OXSPARSE_SPMM_DIRECT_C").is_ok()
+            || std::env::var("OXSPARSE_SPMM_ROW_SHAPE").is_ok()
+            || plan::forced_kernel().is_some()
+        {
             return;
         }
         let col = plan_fp32_c(Order::OXSPARSE_ORDER_COL);
@@ -667,7 +712,10 @@ mod tests {
             // 300 x 128 FP32: 150 KB, within the bound.
             assert!(direct_c(&col, nnz, RowKernel::SplitRows { blocks: 1, shape: k::RowShape::Narrow }));
             assert!(direct_c(&col, nnz, RowKernel::SplitRows { blocks: 1, shape: k::RowShape::WideX2 }));
-            assert!(!direct_c(&col, nnz, RowKernel::SplitRows { blocks: 1, shape: k::RowShape::Wide }), "no column-major kernel of that shape");
+            assert!(
+                !direct_c(&col, nnz, RowKernel::SplitRows { blocks: 1, shape: k::RowShape::Wide }),
+                "no column-major kernel of that shape"
+            );
             // Larger C: only with long rows, and never past the second bound.
             let (mb, m) = (1u64 << 20, 20_000i64);
             assert!(split_rows_write_c(4 * mb, m, m) && !split_rows_write_c(4 * mb + 1, m, 23 * m));
@@ -682,7 +730,10 @@ mod tests {
     /// other types, keep the preferred shape.
     #[test]
     fn split_rows_take_narrow_groups_for_a_column_major_c() {
-        if std::env::var("OXSPARSE_SPMM_ROW_SHAPE").is_ok() || std::env::var("OXSPARSE_SPMM_SPLIT_C_BYTES").is_ok() || plan::forced_kernel().is_some() {
+        if std::env::var("OXSPARSE_SPMM_ROW_SHAPE").is_ok()
+            || std::env::var("OXSPARSE_SPMM_SPLIT_C_BYTES").is_ok()
+            || plan::forced_kernel().is_some()
+        {
             return;
         }
         use k::RowShape::{Narrow, NarrowX2, WideX2};
@@ -694,7 +745,18 @@ mod tests {
         assert_eq!(row_kernel::split_shape_for_c(&plan_fp32_c(Order::OXSPARSE_ORDER_ROW), WideX2, longest, nnz), WideX2, "row-major C");
         assert_eq!(row_kernel::split_shape_for_c(&plan_fp16_c(300, Order::OXSPARSE_ORDER_COL), WideX2, longest, nnz), WideX2, "FP16");
         // 20000 x 128 FP32 column-major: 10 MB, staged for rows of 15 entries on average.
-        let big = |mean: i64| (plan_for(DataType::CUDA_R_32F, (20_000, 200, 128, mean * 20_000), (Order::OXSPARSE_ORDER_ROW, 128), (Order::OXSPARSE_ORDER_COL, 20_000), MathMode::OXSPARSE_DEFAULT_MATH), mean * 20_000);
+        let big = |mean: i64| {
+            (
+                plan_for(
+                    DataType::CUDA_R_32F,
+                    (20_000, 200, 128, mean * 20_000),
+                    (Order::OXSPARSE_ORDER_ROW, 128),
+                    (Order::OXSPARSE_ORDER_COL, 20_000),
+                    MathMode::OXSPARSE_DEFAULT_MATH,
+                ),
+                mean * 20_000,
+            )
+        };
         let (staged, staged_nnz) = big(15);
         assert_eq!(row_kernel::split_shape_for_c(&staged, WideX2, longest, staged_nnz), WideX2, "staged C");
         let (direct, direct_nnz) = big(30);
@@ -710,7 +772,13 @@ mod tests {
         use k::RowShape::{NarrowX2, WideX2};
         let call = |m: i64, order: Order| {
             let ldc = if order == Order::OXSPARSE_ORDER_ROW { 128 } else { m };
-            plan_for(DataType::CUDA_R_32F, (m, 1000, 128, 4 * m), (Order::OXSPARSE_ORDER_ROW, 128), (order, ldc), MathMode::OXSPARSE_DEFAULT_MATH)
+            plan_for(
+                DataType::CUDA_R_32F,
+                (m, 1000, 128, 4 * m),
+                (Order::OXSPARSE_ORDER_ROW, 128),
+                (order, ldc),
+                MathMode::OXSPARSE_DEFAULT_MATH,
+            )
         };
         let f32s = k::Types { ab: DataType::CUDA_R_32F, c: DataType::CUDA_R_32F, compute: DataType::CUDA_R_32F };
         // 258569 x 128 FP32 (mdual): 132 MB; 65536 x 128 (delaunay_n16): 33.5 MB.
@@ -725,7 +793,13 @@ mod tests {
     fn plan_graph(order_b: Order, order_c: Order) -> Plan {
         let (m, k, n) = (20_000, 20_000, 128);
         let ld = |order: Order, rows: i64| if order == Order::OXSPARSE_ORDER_ROW { n } else { rows };
-        plan_for(DataType::CUDA_R_32F, (m, k, n, 250_000), (order_b, ld(order_b, k)), (order_c, ld(order_c, m)), MathMode::OXSPARSE_DEFAULT_MATH)
+        plan_for(
+            DataType::CUDA_R_32F,
+            (m, k, n, 250_000),
+            (order_b, ld(order_b, k)),
+            (order_c, ld(order_c, m)),
+            MathMode::OXSPARSE_DEFAULT_MATH,
+        )
     }
 
     /// Preprocess may give such a graph warp rows in every layout: a column-major op(B) or C is
@@ -741,7 +815,10 @@ mod tests {
             let Kernel::Tiles { stage_b, stage_c, .. } = p.kernel else { panic!("{order_b:?} / {order_c:?}: {:?}", p.kernel) };
             assert_eq!((stage_b, stage_c), (order_b == col, order_c == col), "{order_b:?} / {order_c:?}");
             let layout = p.warp_rows.unwrap_or_else(|| panic!("{order_b:?} / {order_c:?}: no room for warp rows"));
-            assert!(p.warp_rows_at >= p.stage_c_at && p.warp_rows_at + layout.bytes <= p.workspace, "the region lies after the staging scratch, inside the workspace");
+            assert!(
+                p.warp_rows_at >= p.stage_c_at && p.warp_rows_at + layout.bytes <= p.workspace,
+                "the region lies after the staging scratch, inside the workspace"
+            );
         }
     }
 
@@ -764,7 +841,11 @@ mod tests {
         assert_eq!(plain((6_440, 6_440, 64, 502_504), f32), PlainLong::Tiles, "64 columns");
         assert_eq!(plain((19_717, 19_717, 128, 88_651), f32), PlainLong::Tiles, "pubmed: under 128K entries");
         assert_eq!(plain((1_138_499, 1_138_499, 128, 5_890_944), f32), PlainLong::Tiles, "youtube_like: op(B) of 583 MB");
-        assert_eq!(plain((1_138_499, 1_138_499, 256, 5_890_944), DataType::CUDA_R_16F), PlainLong::GpuWarpRows, "youtube_like in 16 bits: chunks of 768 rows");
+        assert_eq!(
+            plain((1_138_499, 1_138_499, 256, 5_890_944), DataType::CUDA_R_16F),
+            PlainLong::GpuWarpRows,
+            "youtube_like in 16 bits: chunks of 768 rows"
+        );
         // On an H200 (session 48) op(B) may be larger, at multiples of 128 columns; the plan, made
         // for the same L2, keeps the room.
         let plain_h200 = |(m, k, n, nnz): (i64, i64, i64, i64), t: DataType| {
@@ -794,12 +875,22 @@ mod tests {
             let default = plan_for(t, shape, (row, shape.2), (order_c, ldc), MathMode::OXSPARSE_DEFAULT_MATH);
             for math in [MathMode::OXSPARSE_TF32_TENSOR_OP_MATH, MathMode::OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH] {
                 let tc = plan_for(t, shape, (row, shape.2), (order_c, ldc), math);
-                let Kernel::TensorCore { size, per_block, stage_b, stage_c, .. } = tc.kernel else { panic!("{t:?} {math:?}: {:?}", tc.kernel) };
+                let Kernel::TensorCore { size, per_block, stage_b, stage_c, .. } = tc.kernel else {
+                    panic!("{t:?} {math:?}: {:?}", tc.kernel)
+                };
                 let plain = plain_plan(tc.clone());
                 assert_eq!(plain.kernel, Kernel::Tiles { size, per_block, stage_b, stage_c });
                 assert_eq!(plain.kernel, default.kernel, "{t:?} {math:?}: the default mode's kernel");
-                assert_eq!((plain.workspace, plain.tc_at, plain.warp_rows_at), (tc.workspace, tc.tc_at, tc.warp_rows_at), "the same layout");
-                assert_eq!(PlainLong::of(&plain, shape.3, H100_L2), PlainLong::of(&default, shape.3, H100_L2), "{t:?} {math:?}: the same long branch");
+                assert_eq!(
+                    (plain.workspace, plain.tc_at, plain.warp_rows_at),
+                    (tc.workspace, tc.tc_at, tc.warp_rows_at),
+                    "the same layout"
+                );
+                assert_eq!(
+                    PlainLong::of(&plain, shape.3, H100_L2),
+                    PlainLong::of(&default, shape.3, H100_L2),
+                    "{t:?} {math:?}: the same long branch"
+                );
             }
             assert_eq!(plain_plan(default.clone()).kernel, default.kernel);
         }

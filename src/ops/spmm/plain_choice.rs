@@ -64,11 +64,12 @@ enum Setting {
 }
 
 fn setting() -> Setting {
-    static SETTING: once_cell::sync::Lazy<Setting> = once_cell::sync::Lazy::new(|| match std::env::var("OXSPARSE_SPMM_PLAIN_CHOICE").as_deref() {
-        Ok("gpu") => Setting::Gpu,
-        Ok("tiles") => Setting::Tiles,
-        _ => Setting::Rule,
-    });
+    static SETTING: once_cell::sync::Lazy<Setting> =
+        once_cell::sync::Lazy::new(|| match std::env::var("OXSPARSE_SPMM_PLAIN_CHOICE").as_deref() {
+            Ok("gpu") => Setting::Gpu,
+            Ok("tiles") => Setting::Tiles,
+            _ => Setting::Rule,
+        });
     *SETTING
 }
 
@@ -264,8 +265,9 @@ mod tests {
         let mut page = vec![0u64; SLOTS];
         let mut l = Learned { host: page.as_mut_ptr() as usize, device: 0x1000, entries: Vec::new(), next: 0 };
         let key = |i: i64| Key { serial: 7, offsets: 0x10_0000 + i as u64, indices: 0x20_0000, view: 0, m: 100, nnz: 1000, limit: 32 };
-        let write =
-            |l: &Learned, host_at: u64, word: u64| unsafe { std::ptr::write_volatile((l.host as *mut u64).add(((host_at - l.device) / 8) as usize), word) };
+        let write = |l: &Learned, host_at: u64, word: u64| unsafe {
+            std::ptr::write_volatile((l.host as *mut u64).add(((host_at - l.device) / 8) as usize), word)
+        };
         // The first call arms slot 0; the next ones chain without arming until the verdict lands.
         let Verdict::Chain { host_at } = l.decide(key(0), 0xabc1) else { panic!("a new key chains") };
         assert_eq!(host_at, 0x1000);

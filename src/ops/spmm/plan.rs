@@ -6,8 +6,8 @@
 //! short-row kernel, on whole rows (short_rows.rs) or on a table of row pieces (split_rows.rs). `OXSPARSE_PRINT_PLAN=1` prints every plan to stderr.
 
 use super::check::Dims;
-use super::{split_rows, warp_rows};
 use super::Call;
+use super::{split_rows, warp_rows};
 use crate::descr::FormatInfo;
 use crate::kernels::params::spmm::{SpmmDense, SPMM_TILE_SLICE};
 use crate::kernels::row_view::{self, RowViewSource};
@@ -28,10 +28,16 @@ pub fn align_up(x: usize) -> usize {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ARead {
     /// op(A)'s rows are stored: CSR with opA = N, CSC with opA = T/H.
-    Rows { csc: bool },
+    Rows {
+        csc: bool,
+    },
     /// A row view is built in the workspace (CSR with T/H, CSC with N, COO): `copies` views of
     /// `region` bytes each (one per batch when the batches' structures differ).
-    View { src: RowViewSource, copies: i32, region: usize },
+    View {
+        src: RowViewSource,
+        copies: i32,
+        region: usize,
+    },
     /// Nothing stored (nnz == 0 or k == 0): C = beta * C.
     Empty,
     Bsr,
@@ -47,16 +53,33 @@ pub enum Kernel {
     /// Vectorised rows, `width` columns per pass. `stage_b`: op(B) is first copied to a row-major
     /// scratch; `stage_c`: the kernel writes a row-major scratch that is then written into C.
     /// Taken only when `OXSPARSE_SPMM_KERNEL=rowvec` asks for it (the tile kernel replaced it).
-    RowVec { width: u32, stage_b: bool, stage_c: bool },
+    RowVec {
+        width: u32,
+        stage_b: bool,
+        stage_c: bool,
+    },
     /// Tiles of `size` consecutive entries, a block each per run of `per_block` column slices,
     /// with the same staging as `RowVec`; the default for the vectorised cases.
-    Tiles { size: u32, per_block: u32, stage_b: bool, stage_c: bool },
+    Tiles {
+        size: u32,
+        per_block: u32,
+        stage_b: bool,
+        stage_c: bool,
+    },
     /// Tensor cores over BitTCF (src/kernels/spmm_tc.rs): FP32, FP16 or BF16 with the handle in a
     /// tensor-op math mode (`accurate`: 3xTF32 for FP32). `strip` columns of C per warp and work
     /// item. The build decides on the GPU whether the matrix's windows share enough columns; if
     /// not, the CUDA-core tile kernel (`size`, `per_block` as in `Tiles`) takes the call instead.
     /// `reorder`: the handle's reorder mode lets preprocess reorder rows (room for the order).
-    TensorCore { strip: u32, accurate: bool, size: u32, per_block: u32, stage_b: bool, stage_c: bool, reorder: bool },
+    TensorCore {
+        strip: u32,
+        accurate: bool,
+        size: u32,
+        per_block: u32,
+        stage_b: bool,
+        stage_c: bool,
+        reorder: bool,
+    },
     Bsr,
     BlockedEll,
 }
@@ -139,15 +162,23 @@ impl WarpRowsLayout {
         let room = warp_rows::room(m, nnz, warp_rows::whole_max(nnz));
         let counters_at = align_up(warp_rows::table_bytes(room));
         let partials_at = counters_at + align_up(warp_rows::counter_bytes(room.adds, room.partial_rows, n, value));
-        WarpRowsLayout { room, counters_at, partials_at, bytes: partials_at + align_up(room.partial_rows as usize * n as usize * compute.size_bytes() as usize) }
+        WarpRowsLayout {
+            room,
+            counters_at,
+            partials_at,
+            bytes: partials_at + align_up(room.partial_rows as usize * n as usize * compute.size_bytes() as usize),
+        }
     }
 }
 
 impl fmt::Display for Plan {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let d = &self.dims;
-        write!(f, "m={} k={} n={} batches={} types={:?}/{:?}/{:?} A={:?} kernel={:?}", d.m, d.k, d.n, d.batches,
-            self.types.ab, self.types.c, self.types.compute, self.a, self.kernel)?;
+        write!(
+            f,
+            "m={} k={} n={} batches={} types={:?}/{:?}/{:?} A={:?} kernel={:?}",
+            d.m, d.k, d.n, d.batches, self.types.ab, self.types.c, self.types.compute, self.a, self.kernel
+        )?;
         if let Some(s) = &self.schedule {
             write!(f, " long_row={} chunk={} (<= {} long rows)", s.long_row, s.chunk, s.max_long_rows)?;
         }
@@ -174,7 +205,14 @@ fn dense(x: &crate::descr::DnMat, op: Operation, batched: bool) -> SpmmDense {
     let (stored_row, stored_col) = if row_major { (x.ld, 1) } else { (1, x.ld) };
     let (row_stride, col_stride) = if transposed(op) { (stored_col, stored_row) } else { (stored_row, stored_col) };
     let conj = op == Operation::OXSPARSE_OPERATION_CONJUGATE_TRANSPOSE && x.value_type.is_complex();
-    SpmmDense { values: x.values, row_stride, col_stride, batch_stride: if batched { x.batch_stride } else { 0 }, conj: conj as i32, pad: 0 }
+    SpmmDense {
+        values: x.values,
+        row_stride,
+        col_stride,
+        batch_stride: if batched { x.batch_stride } else { 0 },
+        conj: conj as i32,
+        pad: 0,
+    }
 }
 
 /// How op(A) is read, from its format and opA.
@@ -251,7 +289,10 @@ const TILE_FIXED_ENTRIES: u64 = 400;
 pub fn tile_size(nnz: i64, n: i64) -> u32 {
     use crate::kernels::params::spmm::{SPMM_TILE_MAX, SPMM_TILE_MIN};
     static FORCED: once_cell::sync::Lazy<Option<u32>> = once_cell::sync::Lazy::new(|| {
-        std::env::var("OXSPARSE_SPMM_TILE").ok().and_then(|v| v.parse::<u32>().ok()).filter(|t| t.is_power_of_two() && (SPMM_TILE_MIN..=SPMM_TILE_MAX).contains(t))
+        std::env::var("OXSPARSE_SPMM_TILE")
+            .ok()
+            .and_then(|v| v.parse::<u32>().ok())
+            .filter(|t| t.is_power_of_two() && (SPMM_TILE_MIN..=SPMM_TILE_MAX).contains(t))
     });
     if let Some(t) = *FORCED {
         return t;
@@ -282,8 +323,9 @@ const L2_SLICE_BUDGET: u64 = L2_BYTES / 2;
 /// 1908 -> 1627). `OXSPARSE_SPMM_TILE_SLICES` overrides it (1 or more, capped at the slices there
 /// are).
 pub fn slices_per_block(nnz: i64, n: i64, k: i64, b_elem_bytes: u64, size: u32) -> u32 {
-    static FORCED: once_cell::sync::Lazy<Option<u64>> =
-        once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_TILE_SLICES").ok().and_then(|v| v.parse::<u64>().ok()).filter(|&s| s >= 1));
+    static FORCED: once_cell::sync::Lazy<Option<u64>> = once_cell::sync::Lazy::new(|| {
+        std::env::var("OXSPARSE_SPMM_TILE_SLICES").ok().and_then(|v| v.parse::<u64>().ok()).filter(|&s| s >= 1)
+    });
     let slices = crate::kernels::spmm::tile_slices(n);
     if let Some(s) = *FORCED {
         return s.min(slices) as u32;
@@ -294,7 +336,15 @@ pub fn slices_per_block(nnz: i64, n: i64, k: i64, b_elem_bytes: u64, size: u32) 
     waves.min(L2_SLICE_BUDGET / slice_bytes.max(1)).clamp(1, slices) as u32
 }
 
-fn tile_layout(nnz: i64, n: i64, size: u32, batches: i64, compute: crate::types::DataType, shared_structure: bool, split_slots: Option<i64>) -> TileLayout {
+fn tile_layout(
+    nnz: i64,
+    n: i64,
+    size: u32,
+    batches: i64,
+    compute: crate::types::DataType,
+    shared_structure: bool,
+    split_slots: Option<i64>,
+) -> TileLayout {
     let mut t = tile_bookkeeping(nnz, n, size, batches, compute, shared_structure);
     if let Some(slots) = split_slots {
         t.split_at = Some((t.bytes, slots));
@@ -317,7 +367,17 @@ fn tile_bookkeeping(nnz: i64, n: i64, size: u32, batches: i64, compute: crate::t
     let flags = (batches * count) as usize * crate::kernels::spmm::tile_slices(n) as usize;
     let token_at = ready_at + align_up(flags * 8);
     if !shared_structure {
-        return TileLayout { count, head_at, tail_at, ready_at, rows_at: None, token_at: 0, longest_at: None, split_at: None, bytes: token_at };
+        return TileLayout {
+            count,
+            head_at,
+            tail_at,
+            ready_at,
+            rows_at: None,
+            token_at: 0,
+            longest_at: None,
+            split_at: None,
+            bytes: token_at,
+        };
     }
     let rows_at = token_at + ALIGN;
     TileLayout {
@@ -357,7 +417,9 @@ fn tensor_cores(call: &Call, d: &Dims, t: Types) -> bool {
 fn tensor_core_types(t: Types, math: MathMode) -> bool {
     let types = matches!(
         (t.ab, t.c, t.compute),
-        (CUDA_R_32F, CUDA_R_32F, CUDA_R_32F) | (CUDA_R_16F, CUDA_R_16F | CUDA_R_32F, CUDA_R_32F) | (CUDA_R_16BF, CUDA_R_16BF | CUDA_R_32F, CUDA_R_32F)
+        (CUDA_R_32F, CUDA_R_32F, CUDA_R_32F)
+            | (CUDA_R_16F, CUDA_R_16F | CUDA_R_32F, CUDA_R_32F)
+            | (CUDA_R_16BF, CUDA_R_16BF | CUDA_R_32F, CUDA_R_32F)
     );
     types && math.tensor_ops()
 }
@@ -459,8 +521,23 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
     let c = dense(call.c, Operation::OXSPARSE_OPERATION_NON_TRANSPOSE, call.c.batch_count > 1);
     let a = a_read(call, &d);
     let mut p = Plan {
-        dims: d, types, index: call.a.index_type, a, kernel: Kernel::Nothing, b, c,
-        schedule: None, tiles: None, tc: None, schedule_at: 0, tc_at: 0, stage_b_at: 0, stage_c_at: 0, warp_rows: None, warp_rows_at: 0, workspace: 0,
+        dims: d,
+        types,
+        index: call.a.index_type,
+        a,
+        kernel: Kernel::Nothing,
+        b,
+        c,
+        schedule: None,
+        tiles: None,
+        tc: None,
+        schedule_at: 0,
+        tc_at: 0,
+        stage_b_at: 0,
+        stage_c_at: 0,
+        warp_rows: None,
+        warp_rows_at: 0,
+        workspace: 0,
     };
     if d.is_empty() {
         return p;
@@ -473,7 +550,8 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
     let vectorised = rows_like && vectorised_types(types) && d.n % vec == 0;
     let stage_b = !rows_are_vectors(&b, vec, 16, false);
     let stage_c = !rows_are_vectors(&c, vec, vec as u64 * types.c.size_bytes(), false);
-    let aligned = (stage_b || rows_are_vectors(&b, vec, 16, true)) && (stage_c || rows_are_vectors(&c, vec, vec as u64 * types.c.size_bytes(), true));
+    let aligned =
+        (stage_b || rows_are_vectors(&b, vec, 16, true)) && (stage_c || rows_are_vectors(&c, vec, vec as u64 * types.c.size_bytes(), true));
     p.kernel = match a {
         ARead::Bsr => Kernel::Bsr,
         ARead::BlockedEll => Kernel::BlockedEll,
@@ -532,7 +610,8 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
     let b_batches = if b.batch_stride != 0 { d.batches as usize } else { 1 };
     let stage_b_bytes = if vectorised && stage_b { align_up(b_batches * (d.k * d.n) as usize * types.ab.size_bytes() as usize) } else { 0 };
     p.stage_c_at = p.stage_b_at + stage_b_bytes;
-    let stage_c_bytes = if vectorised && stage_c { align_up(d.batches as usize * (d.m * d.n) as usize * types.compute.size_bytes() as usize) } else { 0 };
+    let stage_c_bytes =
+        if vectorised && stage_c { align_up(d.batches as usize * (d.m * d.n) as usize * types.compute.size_bytes() as usize) } else { 0 };
     // Room for the warp-row kernel's table and partials where preprocess may choose it, or a plain
     // call builds the table on the GPU (a tensor-core plan's plain calls run as a tile plan's).
     p.warp_rows_at = p.stage_c_at + stage_c_bytes;
@@ -541,7 +620,8 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
         && shared_structure
         && warp_rows::fits(types.ab, types.c, types.compute, d.n, d.batches as i64)
         && warp_rows::b_offsets_fit(d.k, if stage_b { d.n } else { b.row_stride }, types.ab)
-        && (warp_rows::takes(m, nnz, d.k, d.n, types.ab, call.l2_bytes) || warp_rows::takes_plain(m, nnz, d.k, d.n, types.ab, call.l2_bytes));
+        && (warp_rows::takes(m, nnz, d.k, d.n, types.ab, call.l2_bytes)
+            || warp_rows::takes_plain(m, nnz, d.k, d.n, types.ab, call.l2_bytes));
     p.warp_rows = warp.then(|| WarpRowsLayout::new(d.m, call.a.nnz, d.n, types.ab, types.compute));
     let total = p.warp_rows_at + p.warp_rows.map_or(0, |w| w.bytes);
     p.workspace = if total > 0 { ALIGN + total } else { 0 };
@@ -631,9 +711,14 @@ mod tests {
 
     #[test]
     fn forced_kernels_parse() {
-        for (v, k) in [("cuda_cores", ForcedKernel::CudaCores), ("tensor_cores", ForcedKernel::TensorCores), ("rowvec", ForcedKernel::RowVec),
-            ("tiles", ForcedKernel::Tiles), ("short_rows", ForcedKernel::ShortRows), ("split_rows", ForcedKernel::SplitRows)]
-        {
+        for (v, k) in [
+            ("cuda_cores", ForcedKernel::CudaCores),
+            ("tensor_cores", ForcedKernel::TensorCores),
+            ("rowvec", ForcedKernel::RowVec),
+            ("tiles", ForcedKernel::Tiles),
+            ("short_rows", ForcedKernel::ShortRows),
+            ("split_rows", ForcedKernel::SplitRows),
+        ] {
             assert_eq!(ForcedKernel::parse(v), Some(k));
         }
         assert_eq!(ForcedKernel::parse("short-rows"), None);

@@ -48,7 +48,10 @@ pub(super) fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, toke
     let split_takes = split_rows::takes(longest, m, nnz, k::RowShape::most_groups_per_block(p.types.ab) as i64);
     let over_split = warp_rows::over_split_rows(m, nnz, p.dims.n, p.types.ab);
     let warp_takes = warp_rows::takes(m, nnz, p.dims.k, p.dims.n, p.types.ab, call.l2_bytes);
-    if p.warp_rows.is_some() && (warp_rows::forced() || (warp_takes && !split_rows::forced() && !short_rows::takes(longest, m, nnz) && (!split_takes || over_split))) {
+    if p.warp_rows.is_some()
+        && (warp_rows::forced()
+            || (warp_takes && !split_rows::forced() && !short_rows::takes(longest, m, nnz) && (!split_takes || over_split)))
+    {
         if let Some(chosen) = build_warp_rows(h, call, p, ws, token)? {
             if plan::print_enabled() {
                 eprintln!("oxsparse: SpMM preprocess: {chosen:?}");
@@ -77,7 +80,9 @@ pub(super) fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, toke
         // `cuts_short_rows`).
         let column_c = column_major_c(p);
         match if column_c { floor_piece(preferred) } else { piece(preferred) } {
-            pc if split_rows::cuts_short_rows(pc, longest, column_c) && split_at.is_some() && split_rows::eligible(m, nnz) => Some(preferred),
+            pc if split_rows::cuts_short_rows(pc, longest, column_c) && split_at.is_some() && split_rows::eligible(m, nnz) => {
+                Some(preferred)
+            }
             _ => {
                 let chosen = order_short_rows(h, call, p, ws, split_at, token)?.unwrap_or(RowKernel::ShortRows);
                 if plan::print_enabled() {
@@ -89,7 +94,8 @@ pub(super) fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, toke
     } else {
         // The preferred shape whose blocks take the longest row, else one with more groups a
         // block.
-        let fits = |s: &k::RowShape| s.fits(kernel_types(p), p.dims.n) && (split_rows::forced() || split_rows::takes(longest, m, nnz, groups(*s)));
+        let fits =
+            |s: &k::RowShape| s.fits(kernel_types(p), p.dims.n) && (split_rows::forced() || split_rows::takes(longest, m, nnz, groups(*s)));
         shapes.into_iter().find(fits)
     };
     let shape = shape.map(|s| split_shape_for_c(p, s, longest, nnz));
@@ -119,7 +125,13 @@ pub(super) fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, toke
 pub(super) fn split_shape_for_c(p: &Plan, shape: k::RowShape, longest: i64, nnz: i64) -> k::RowShape {
     let narrow = k::RowShape::Narrow;
     let narrow_takes = split_rows::forced() || split_rows::takes(longest, p.dims.m, nnz, narrow.groups_per_block(p.types.ab) as i64);
-    if p.types.all(DataType::CUDA_R_32F) && column_major_c(p) && k::forced_row_shape().is_none() && split_rows_write_c(c_bytes(p), p.dims.m, nnz) && narrow.fits(p.types, p.dims.n) && narrow_takes {
+    if p.types.all(DataType::CUDA_R_32F)
+        && column_major_c(p)
+        && k::forced_row_shape().is_none()
+        && split_rows_write_c(c_bytes(p), p.dims.m, nnz)
+        && narrow.fits(p.types, p.dims.n)
+        && narrow_takes
+    {
         narrow
     } else {
         shape
@@ -132,7 +144,15 @@ pub(super) fn split_shape_for_c(p: &Plan, shape: k::RowShape, longest: i64, nnz:
 /// whose call fits one wave of resident blocks, up to `fallback` (or PIECE where `grow`), else
 /// `fallback`. Offsets that do not describe rows within the entries (undefined input) keep the
 /// tiles.
-fn build_split_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, (at, slots): (u64, i64), token: u64, (shape, pieces): (k::RowShape, (i64, i64, bool))) -> Result<RowKernel> {
+fn build_split_rows(
+    h: &Handle,
+    call: &Call,
+    p: &Plan,
+    ws: u64,
+    (at, slots): (u64, i64),
+    token: u64,
+    (shape, pieces): (k::RowShape, (i64, i64, bool)),
+) -> Result<RowKernel> {
     let Some(offsets) = read_offsets(h, call, p, ws)? else { return Ok(RowKernel::Tiles) };
     let (begins, ends) = rows_of(&offsets);
     let groups = shape.groups_per_block(p.types.ab) as usize;
@@ -163,7 +183,10 @@ fn build_split_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, (at, slots): (u6
 /// wait).
 fn upload_split_table(h: &Handle, at: u64, token: u64, table: &[[u64; 2]]) -> Result<()> {
     let header = split_rows::header(token);
-    kernels::vector_ops::copy_parts_to_device_and_wait(h, &split_rows::upload_parts(&header, table).map(|(offset, bytes)| (at + offset as u64, bytes)))
+    kernels::vector_ops::copy_parts_to_device_and_wait(
+        h,
+        &split_rows::upload_parts(&header, table).map(|(offset, bytes)| (at + offset as u64, bytes)),
+    )
 }
 
 /// Lays out the warp-row table's long rows (warp_rows.rs; `long_part`) and uploads them with
@@ -195,9 +218,14 @@ fn build_warp_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Re
     }
     let at = ws + p.warp_rows_at as u64;
     let long_at = at + layout.partials_at as u64;
-    kernels::vector_ops::zero_device(h, at + layout.counters_at as u64, warp_rows::counter_bytes(t.adds.len() as i64, t.partial_rows, p.dims.n, p.types.ab))?;
+    kernels::vector_ops::zero_device(
+        h,
+        at + layout.counters_at as u64,
+        warp_rows::counter_bytes(t.adds.len() as i64, t.partial_rows, p.dims.n, p.types.ab),
+    )?;
     let header = warp_rows::header(token);
-    let mut parts: Vec<(u64, &[u8])> = warp_rows::upload_parts(&header, t, items).iter().map(|&(offset, bytes)| (at + offset as u64, bytes)).collect();
+    let mut parts: Vec<(u64, &[u8])> =
+        warp_rows::upload_parts(&header, t, items).iter().map(|&(offset, bytes)| (at + offset as u64, bytes)).collect();
     parts.push((long_at, &long_rows));
     kernels::vector_ops::copy_parts_to_device_and_wait(h, &parts)?;
     let sp = SpmmWarpRowsShortParams {
@@ -301,7 +329,8 @@ fn read_offsets(h: &Handle, call: &Call, p: &Plan, ws: u64) -> Result<Option<Vec
     kernels::vector_ops::copy_to_host_and_wait(h, a.offsets, &mut bytes)?;
     let offsets = split_rows::offsets_from_bytes(&bytes, index_bytes, a.base);
     let nnz = call.a.nnz;
-    let valid = offsets.first().is_some_and(|&o| o >= 0) && offsets.last().is_some_and(|&o| o <= nnz) && offsets.windows(2).all(|w| w[0] <= w[1]);
+    let valid =
+        offsets.first().is_some_and(|&o| o >= 0) && offsets.last().is_some_and(|&o| o <= nnz) && offsets.windows(2).all(|w| w[0] <= w[1]);
     plan::phase("row offsets read back (a wait)");
     Ok(valid.then_some(offsets))
 }
@@ -323,7 +352,11 @@ fn order_short_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, split_at: Option
     let shape = k::short_rows_shape(kernel_types(p), d.n, false);
     let groups = shape.groups_per_block(p.types.ab) as usize;
     let never = row_order::forced() == Some(false);
-    if never || !row_order::may_order(d.m, d.k, d.n, p.types.ab.size_bytes()) || direct_c(p, call.a.nnz, RowKernel::ShortRows) || slots < row_order::capacity(d.m, groups as i64) {
+    if never
+        || !row_order::may_order(d.m, d.k, d.n, p.types.ab.size_bytes())
+        || direct_c(p, call.a.nnz, RowKernel::ShortRows)
+        || slots < row_order::capacity(d.m, groups as i64)
+    {
         return Ok(None);
     }
     if call.a.nnz <= 0 {
@@ -377,7 +410,8 @@ fn order_short_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, split_at: Option
 /// `room_bytes` at `room`, or None when it does not fit there.
 fn sample_on_gpu(h: &Handle, call: &Call, p: &Plan, ws: u64, room: u64, room_bytes: usize) -> Result<Option<row_order::Sample>> {
     let (multiplier, mask) = row_order::SAMPLE_HASH;
-    let params = SpmmRowSampleParams { a: rows(call, p, ws), k: p.dims.k, hash_multiplier: multiplier, hash_mask: mask, ..Default::default() };
+    let params =
+        SpmmRowSampleParams { a: rows(call, p, ws), k: p.dims.k, hash_multiplier: multiplier, hash_mask: mask, ..Default::default() };
     let found = k::row_sample(h, &params, p.dims.m, p.index, room, room_bytes)?;
     Ok(found.map(|(offsets, cols)| row_order::Sample::of_followed(p.dims.k as usize, &offsets, &cols)))
 }
@@ -407,7 +441,10 @@ impl ColumnReader<'_> {
         let k = self.p.dims.k;
         let column = |c: i64| if (0..k).contains(&(c - a.base)) { (c - a.base) as u32 } else { u32::MAX };
         match index_bytes {
-            4 => cols.iter_mut().zip(self.bytes.chunks_exact(4)).for_each(|(c, b)| *c = column(i32::from_ne_bytes(b.try_into().unwrap()) as i64)),
+            4 => cols
+                .iter_mut()
+                .zip(self.bytes.chunks_exact(4))
+                .for_each(|(c, b)| *c = column(i32::from_ne_bytes(b.try_into().unwrap()) as i64)),
             _ => cols.iter_mut().zip(self.bytes.chunks_exact(8)).for_each(|(c, b)| *c = column(i64::from_ne_bytes(b.try_into().unwrap()))),
         }
         Ok(())

@@ -187,7 +187,13 @@ impl Sample {
     /// into one reused buffer (u32::MAX for a column outside [0, k)), so that preprocess never
     /// holds all of them when the stored order turns out good enough (their pages, fresh from the
     /// system, cost more than the reading: first-touch faults on a VM).
-    pub fn by_chunks<E>(begins: &[i64], ends: &[i64], k: usize, chunk: usize, mut read: impl FnMut(usize, &mut [u32]) -> Result<(), E>) -> Result<Sample, E> {
+    pub fn by_chunks<E>(
+        begins: &[i64],
+        ends: &[i64],
+        k: usize,
+        chunk: usize,
+        mut read: impl FnMut(usize, &mut [u32]) -> Result<(), E>,
+    ) -> Result<Sample, E> {
         debug_assert!(contiguous(begins, ends));
         let mut builder = SampleBuilder::new(k, begins.len());
         let (first, last) = match (begins.first(), ends.last()) {
@@ -373,7 +379,9 @@ pub fn stored_misses_to_save(sample: &Sample, row_bytes: u64) -> Option<u64> {
 /// order's misses: over op(A)'s own graph where it is square, else, or where that order does not
 /// save enough, over the graph of rows and columns.
 pub fn order_if_worth(s: &Structure, sample: &Sample, row_bytes: u64, stored: u64) -> Option<(Walk, Vec<u32>)> {
-    let saves = |order: &[u32]| stored as f64 >= MIN_GAIN * misses(sample, order.iter().map(|&r| r as usize), cache_rows(row_bytes)).0.max(1) as f64;
+    let saves = |order: &[u32]| {
+        stored as f64 >= MIN_GAIN * misses(sample, order.iter().map(|&r| r as usize), cache_rows(row_bytes)).0.max(1) as f64
+    };
     if square(s) {
         let order = breadth_first_square(s);
         if saves(&order) {
@@ -405,11 +413,12 @@ pub fn breadth_first_any(s: &Structure) -> Vec<u32> {
 
 /// What `OXSPARSE_SPMM_ROW_ORDER` forces: Some(true) for `always`, Some(false) for `never`.
 pub fn forced() -> Option<bool> {
-    static FORCED: once_cell::sync::Lazy<Option<bool>> = once_cell::sync::Lazy::new(|| match std::env::var("OXSPARSE_SPMM_ROW_ORDER").as_deref() {
-        Ok("always") => Some(true),
-        Ok("never") => Some(false),
-        _ => None,
-    });
+    static FORCED: once_cell::sync::Lazy<Option<bool>> =
+        once_cell::sync::Lazy::new(|| match std::env::var("OXSPARSE_SPMM_ROW_ORDER").as_deref() {
+            Ok("always") => Some(true),
+            Ok("never") => Some(false),
+            _ => None,
+        });
     *FORCED
 }
 
@@ -465,8 +474,17 @@ mod tests {
         // mesh numbered without locality is): op(A)'s own graph is the band's there.
         let mut position = vec![0u32; stored_at.len()];
         stored_at.iter().enumerate().for_each(|(i, &band_row)| position[band_row] = i as u32);
-        let symmetric = Structure { begins: s.begins.clone(), ends: s.ends.clone(), cols: s.cols.iter().map(|&c| position[c as usize]).collect(), k: s.k };
-        let orders = [("rows and columns", &s, breadth_first(&s)), ("rows and columns, symmetric", &symmetric, breadth_first(&symmetric)), ("square, symmetric", &symmetric, breadth_first_square(&symmetric))];
+        let symmetric = Structure {
+            begins: s.begins.clone(),
+            ends: s.ends.clone(),
+            cols: s.cols.iter().map(|&c| position[c as usize]).collect(),
+            k: s.k,
+        };
+        let orders = [
+            ("rows and columns", &s, breadth_first(&s)),
+            ("rows and columns, symmetric", &symmetric, breadth_first(&symmetric)),
+            ("square, symmetric", &symmetric, breadth_first_square(&symmetric)),
+        ];
         for (name, s, order) in orders {
             let sample = Sample::of(s);
             let (stored, first) = misses(&sample, 0..s.begins.len(), 2000);
@@ -487,7 +505,10 @@ mod tests {
         assert_eq!(order_if_worth(&s, &sample, L2_MODEL_BYTES / 2000, stored), Some((Walk::RowsAndColumns, breadth_first(&s))));
         let symmetric_sample = Sample::of(&symmetric);
         let symmetric_stored = stored_misses_to_save(&symmetric_sample, L2_MODEL_BYTES / 2000).expect("a shuffled mesh misses enough");
-        assert_eq!(order_if_worth(&symmetric, &symmetric_sample, L2_MODEL_BYTES / 2000, symmetric_stored), Some((Walk::Square, breadth_first_square(&symmetric))));
+        assert_eq!(
+            order_if_worth(&symmetric, &symmetric_sample, L2_MODEL_BYTES / 2000, symmetric_stored),
+            Some((Walk::Square, breadth_first_square(&symmetric)))
+        );
         if forced().is_none() {
             assert!(choose(&s, L2_MODEL_BYTES / 2000).is_some());
             // The same band stored in order: nothing to gain.
@@ -562,7 +583,13 @@ mod tests {
                 let len = if trial % 3 == 0 { next(60) } else { next(12) };
                 let centre = (r * k / m) as u64;
                 for _ in 0..len {
-                    let c = if next(50) == 0 { u32::MAX } else if trial % 2 == 0 { next(k as u64) as u32 } else { (centre + next(200)).min(k as u64 - 1) as u32 };
+                    let c = if next(50) == 0 {
+                        u32::MAX
+                    } else if trial % 2 == 0 {
+                        next(k as u64) as u32
+                    } else {
+                        (centre + next(200)).min(k as u64 - 1) as u32
+                    };
                     cols.push(c);
                 }
                 ends.push(cols.len() as i64);
@@ -571,9 +598,17 @@ mod tests {
             let sample = Sample::of(&s);
             let order = breadth_first(&s);
             for capacity in [0u64, 16, 100, 1000, 20_000, 1 << 40] {
-                assert_eq!(misses(&sample, 0..m, capacity), misses_by_reuse_distance(&s, 0..m, capacity), "trial {trial}, capacity {capacity}, stored order");
+                assert_eq!(
+                    misses(&sample, 0..m, capacity),
+                    misses_by_reuse_distance(&s, 0..m, capacity),
+                    "trial {trial}, capacity {capacity}, stored order"
+                );
                 let bfs = || order.iter().map(|&r| r as usize);
-                assert_eq!(misses(&sample, bfs(), capacity), misses_by_reuse_distance(&s, bfs(), capacity), "trial {trial}, capacity {capacity}, breadth-first");
+                assert_eq!(
+                    misses(&sample, bfs(), capacity),
+                    misses_by_reuse_distance(&s, bfs(), capacity),
+                    "trial {trial}, capacity {capacity}, breadth-first"
+                );
             }
         }
     }
@@ -629,4 +664,3 @@ mod tests {
         assert_eq!(capacity(100, 32), 132);
     }
 }
-

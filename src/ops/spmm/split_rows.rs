@@ -118,7 +118,11 @@ pub fn piece(nnz: i64, slices: i64, resident: i64, in_flight: i64) -> i64 {
 /// Session 14's pieces for the call whose `piece` this is: floored at ROOM_PIECE entries, or the
 /// forced piece as it is (`build_one_wave`'s fallback).
 pub fn floor_piece(piece: i64) -> i64 {
-    if forced_piece().is_some() { piece } else { piece.clamp(ROOM_PIECE, PIECE) }
+    if forced_piece().is_some() {
+        piece
+    } else {
+        piece.clamp(ROOM_PIECE, PIECE)
+    }
 }
 
 /// Whether a matrix whose longest row has `longest` entries may grow its pieces past the share to
@@ -176,8 +180,9 @@ pub fn cuts_short_rows(piece: i64, longest: i64, column_major_c: bool) -> bool {
 
 /// `OXSPARSE_SPMM_PIECE`, when it names a piece in MIN_PIECE..=PIECE.
 fn forced_piece() -> Option<i64> {
-    static FORCED: once_cell::sync::Lazy<Option<i64>> =
-        once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_PIECE").ok().and_then(|v| v.parse::<i64>().ok()).filter(|&v| (MIN_PIECE..=PIECE).contains(&v)));
+    static FORCED: once_cell::sync::Lazy<Option<i64>> = once_cell::sync::Lazy::new(|| {
+        std::env::var("OXSPARSE_SPMM_PIECE").ok().and_then(|v| v.parse::<i64>().ok()).filter(|&v| (MIN_PIECE..=PIECE).contains(&v))
+    });
     *FORCED
 }
 
@@ -366,7 +371,14 @@ fn within(scratch: &mut Scratch, begins: &[i64], ends: &[i64], groups: usize, pi
 ///   13.8 -> 11.0; but 0.4-0.9 us slower on squirrel, twitch_FR and crocodile at N = 32-64, whose
 ///   rows of thousands of entries make long chains of every piece (and whose chain-sorted last
 ///   blocks are short): only matrices whose rows are at most GROW_LONGEST entries grow them.
-pub fn build_one_wave(begins: &[i64], ends: &[i64], groups: usize, (shortest, fallback, grow): (i64, i64, bool), (runs, wave): (u64, u64), slots: i64) -> Option<(Vec<[u64; 2]>, u32, i64)> {
+pub fn build_one_wave(
+    begins: &[i64],
+    ends: &[i64],
+    groups: usize,
+    (shortest, fallback, grow): (i64, i64, bool),
+    (runs, wave): (u64, u64),
+    slots: i64,
+) -> Option<(Vec<[u64; 2]>, u32, i64)> {
     let fallback = fallback.clamp(MIN_PIECE, PIECE);
     let shortest = shortest.clamp(MIN_PIECE, fallback);
     let longest = if grow { PIECE } else { fallback };
@@ -389,7 +401,9 @@ pub fn build_one_wave(begins: &[i64], ends: &[i64], groups: usize, (shortest, fa
         if most <= most_blocks && (most * groups as u64) as i64 <= slots {
             return Some(piece);
         }
-        piece_within(scratch, begins, ends, groups, piece, slots).filter(|&(_, blocks)| blocks as u64 <= most_blocks).map(|(piece, _)| piece)
+        piece_within(scratch, begins, ends, groups, piece, slots)
+            .filter(|&(_, blocks)| blocks as u64 <= most_blocks)
+            .map(|(piece, _)| piece)
     };
     let chosen = match one_wave(shortest) {
         Some(fits) => Some(fits),
@@ -460,7 +474,11 @@ struct Cutting {
 impl Cutting {
     /// Pieces of a row of `len` entries.
     fn pieces(self, len: i64) -> usize {
-        if len <= self.piece { 1 } else { (ceil_div(len, self.piece) as usize).min(self.groups) }
+        if len <= self.piece {
+            1
+        } else {
+            (ceil_div(len, self.piece) as usize).min(self.groups)
+        }
     }
 
     /// A row of `len` entries in pieces of `per` entries: (per, pieces); `per` is the longest
@@ -595,7 +613,11 @@ mod tests {
             let (begins, ends) = offsets(&lens);
             for (groups, piece) in [(8, 4), (16, 16), (32, 23), (32, PIECE)] {
                 let (slots, blocks) = build(&begins, &ends, groups, piece);
-                assert_eq!(count(&mut Scratch::default(), &begins, &ends, groups, piece), (slots.len(), blocks), "trial {trial}, {groups} groups, piece {piece}");
+                assert_eq!(
+                    count(&mut Scratch::default(), &begins, &ends, groups, piece),
+                    (slots.len(), blocks),
+                    "trial {trial}, {groups} groups, piece {piece}"
+                );
                 let (fewest, most) = Lengths::of(&begins, &ends, groups).blocks(groups, piece);
                 assert!((fewest..=most).contains(&(blocks as u64)), "trial {trial}: {blocks} blocks outside the bounds {fewest}..={most}");
                 let header = header(0x0123_4567_89ab_cdef);
@@ -718,12 +740,20 @@ mod tests {
     /// side (FP32: 32 groups per block).
     #[test]
     fn measured_matrices_fall_on_their_measured_side() {
-        let split = [(3156, 18_660, 1_581_554), (3992, 10_312, 667_966), (708, 6440, 502_504), (360, 16_706, 242_502), (893, 7115, 103_689),
-            (4267, 4267, 998_905), (168, 2708, 10_556)];
+        let split = [
+            (3156, 18_660, 1_581_554),
+            (3992, 10_312, 667_966),
+            (708, 6440, 502_504),
+            (360, 16_706, 242_502),
+            (893, 7115, 103_689),
+            (4267, 4267, 998_905),
+            (168, 2708, 10_556),
+        ];
         for (longest, m, nnz) in split {
             assert!(takes(longest, m, nnz, 32), "{longest} of {nnz}/{m}");
         }
-        let tiles = [(9458, 37_700, 578_006), (17_663, 45_101, 379_952), (171, 19_717, 88_651), (1303, 7600, 53_411), (20_000, 169_343, 1_128_870)];
+        let tiles =
+            [(9458, 37_700, 578_006), (17_663, 45_101, 379_952), (171, 19_717, 88_651), (1303, 7600, 53_411), (20_000, 169_343, 1_128_870)];
         for (longest, m, nnz) in tiles {
             assert!(!takes(longest, m, nnz, 32), "{longest} of {nnz}/{m}");
         }

@@ -107,13 +107,25 @@ pub fn permuted_copy(s: &Structure, order: &[u32], nnz: usize, index: IndexType)
 
 /// Steps 1-3 for one preprocess: None when the order is not kept; else the rows the build reads
 /// (the permuted copy, in `room`), with the row order uploaded too.
-pub fn apply(h: &Handle, call: &Call, rows: &SpmmRows, (m, k, index): (i64, i64, IndexType), room: &ReorderRoom, at: u64) -> Result<Option<SpmmRows>> {
+pub fn apply(
+    h: &Handle,
+    call: &Call,
+    rows: &SpmmRows,
+    (m, k, index): (i64, i64, IndexType),
+    room: &ReorderRoom,
+    at: u64,
+) -> Result<Option<SpmmRows>> {
     let nnz = call.a.nnz;
     let s = read(h, rows, m, nnz, index)?;
     let outcome = decide(&s, k);
     if super::plan::print_enabled() {
-        eprintln!("oxsparse: reorder: (window, column) pairs {} as stored, {} clustered ({:.1} ms): {}", outcome.pairs_stored, outcome.pairs_clustered, outcome.millis,
-            if outcome.rows.is_some() { "reordered" } else { "kept as stored" });
+        eprintln!(
+            "oxsparse: reorder: (window, column) pairs {} as stored, {} clustered ({:.1} ms): {}",
+            outcome.pairs_stored,
+            outcome.pairs_clustered,
+            outcome.millis,
+            if outcome.rows.is_some() { "reordered" } else { "kept as stored" }
+        );
     }
     let Some(order) = outcome.rows else { return Ok(None) };
     let (offsets, cols, from) = permuted_copy(&s, &order, nnz as usize, index);

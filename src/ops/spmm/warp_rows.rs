@@ -154,7 +154,9 @@ pub fn takes(m: i64, nnz: i64, k: i64, n: i64, value: DataType, l2_bytes: i64) -
     let large = nnz >= MIN_NNZ || m >= MIN_ROWS;
     let few_a_row = large && nnz <= MEAN_MAX * m;
     let columns = n % N_MULTIPLE == 0 || narrow_n_takes(nnz, n, value);
-    forced() || (columns && (few_a_row || over_split_rows(m, nnz, n, value)) && b_bytes <= b_max && nnz <= MAX_NNZ) || huge_takes(m, nnz, k, n, value, l2_bytes)
+    forced()
+        || (columns && (few_a_row || over_split_rows(m, nnz, n, value)) && b_bytes <= b_max && nnz <= MAX_NNZ)
+        || huge_takes(m, nnz, k, n, value, l2_bytes)
 }
 
 /// Matrices of more than MAX_NNZ entries in rows of HUGE_MEAN_MIN or more on average, FP32 or
@@ -230,18 +232,17 @@ pub fn narrow_n_takes(nnz: i64, n: i64, value: DataType) -> bool {
 /// `OXSPARSE_SPMM_PLAIN_WARP_ROWS=0` / `1` never / always (within the bounds) takes it;
 /// `OXSPARSE_SPMM_KERNEL` forcing another row kernel keeps the tiles, forcing this one takes it.
 pub fn takes_plain(m: i64, nnz: i64, k: i64, n: i64, value: DataType, l2_bytes: i64) -> bool {
-    static SETTING: once_cell::sync::Lazy<Option<bool>> = once_cell::sync::Lazy::new(|| match std::env::var("OXSPARSE_SPMM_PLAIN_WARP_ROWS").as_deref() {
-        Ok("0") => Some(false),
-        Ok("1") => Some(true),
-        _ => None,
-    });
+    static SETTING: once_cell::sync::Lazy<Option<bool>> =
+        once_cell::sync::Lazy::new(|| match std::env::var("OXSPARSE_SPMM_PLAIN_WARP_ROWS").as_deref() {
+            Ok("0") => Some(false),
+            Ok("1") => Some(true),
+            _ => None,
+        });
     let chosen = match (forced_kernel(), *SETTING) {
         (Some(ForcedKernel::WarpRows), _) => true,
         (Some(ForcedKernel::Tiles | ForcedKernel::ShortRows | ForcedKernel::SplitRows), _) => false,
         (_, Some(setting)) => setting,
-        _ => {
-            n % N_MULTIPLE == 0 && nnz >= MIN_NNZ && op_b_bytes(k, n, value) <= b_bytes_max(n, value, l2_bytes)
-        }
+        _ => n % N_MULTIPLE == 0 && nnz >= MIN_NNZ && op_b_bytes(k, n, value) <= b_bytes_max(n, value, l2_bytes),
     };
     chosen && gpu_counts_fit(m, nnz)
 }
@@ -265,11 +266,12 @@ pub enum TableBuild {
 }
 
 pub fn table_build() -> TableBuild {
-    static BUILD: once_cell::sync::Lazy<TableBuild> = once_cell::sync::Lazy::new(|| match std::env::var("OXSPARSE_SPMM_WARP_ROWS_TABLE").as_deref() {
-        Ok("gpu") => TableBuild::Gpu,
-        Ok("host") => TableBuild::Host,
-        _ => TableBuild::Listed,
-    });
+    static BUILD: once_cell::sync::Lazy<TableBuild> =
+        once_cell::sync::Lazy::new(|| match std::env::var("OXSPARSE_SPMM_WARP_ROWS_TABLE").as_deref() {
+            Ok("gpu") => TableBuild::Gpu,
+            Ok("host") => TableBuild::Host,
+            _ => TableBuild::Listed,
+        });
     *BUILD
 }
 
@@ -496,7 +498,10 @@ pub const LISTED_ROW_BYTES: usize = crate::kernels::params::spmm::SPMM_WARP_ROWS
 /// The long rows the GPU listed (`LISTED_ROW_BYTES` each: first entry, length, row).
 pub fn listed_rows(bytes: &[u8]) -> Vec<LongRow> {
     let word = |c: &[u8], i: usize| u64::from_ne_bytes(c[8 * i..8 * i + 8].try_into().unwrap());
-    bytes.chunks_exact(LISTED_ROW_BYTES).map(|c| LongRow { begin: word(c, 0) as i64, len: word(c, 1) as i64, row: word(c, 2) as u32 }).collect()
+    bytes
+        .chunks_exact(LISTED_ROW_BYTES)
+        .map(|c| LongRow { begin: word(c, 0) as i64, len: word(c, 1) as i64, row: word(c, 2) as u32 })
+        .collect()
 }
 
 /// `long_part` from the long rows alone, in any order, of a matrix of `m` rows: preprocess lists
@@ -558,7 +563,9 @@ const MAX_WHOLE: i64 = u16::MAX as i64;
 /// Whether a table of `items` items (`LongPart::items`) and `t`'s adds and partial rows fits its
 /// room, and the kernel's 32-bit counts.
 pub fn fits_room(items: usize, t: &Table, room: Room) -> bool {
-    items as i64 <= room.items.min(i32::MAX as i64) && t.adds.len() as i64 <= room.adds.min(i32::MAX as i64) && t.partial_rows <= room.partial_rows
+    items as i64 <= room.items.min(i32::MAX as i64)
+        && t.adds.len() as i64 <= room.adds.min(i32::MAX as i64)
+        && t.partial_rows <= room.partial_rows
 }
 
 /// The table's header (the token, then 0) is the split-row table's.
@@ -618,7 +625,10 @@ mod tests {
         for (piece, whole) in [(4, 4), (16, 16), (PIECE, PIECE), (16, 100), (PIECE, 5 * PIECE)] {
             let t = build(&begins, &ends, piece, whole);
             let nnz: i64 = lens.iter().sum();
-            assert!(fits_room(t.items.len(), &t, room(lens.len() as i64, nnz, whole)) || piece < PIECE, "room for pieces of {piece}, whole rows to {whole}");
+            assert!(
+                fits_room(t.items.len(), &t, room(lens.len() as i64, nnz, whole)) || piece < PIECE,
+                "room for pieces of {piece}, whole rows to {whole}"
+            );
             let mut covered = vec![0u8; nnz as usize];
             let mut rows_seen = vec![0usize; lens.len()];
             for s in &t.items {
@@ -634,7 +644,8 @@ mod tests {
             // Each add's pieces are consecutive slots holding the row's pieces in entry order.
             for a in &t.adds {
                 let (row, first, count) = (a[0] as i64, (a[1] & 0xffff_ffff) as i64, (a[1] >> 32) as i64);
-                let mut pieces: Vec<(i64, i64)> = t.items.iter().map(|s| item(&t, s)).filter(|i| i.0 == row && i.3 >= 0).map(|i| (i.3, i.1)).collect();
+                let mut pieces: Vec<(i64, i64)> =
+                    t.items.iter().map(|s| item(&t, s)).filter(|i| i.0 == row && i.3 >= 0).map(|i| (i.3, i.1)).collect();
                 pieces.sort();
                 assert_eq!(pieces.len() as i64, count);
                 assert!(pieces.iter().enumerate().all(|(i, p)| p.0 == first + i as i64));
@@ -661,7 +672,8 @@ mod tests {
         // Rows of whole + 1 entries make the most split rows, and rows of a piece more than a
         // multiple of PIECE the most pieces per entry.
         for whole in [PIECE, 2 * PIECE, 5 * PIECE, 8 * PIECE] {
-            for (m, len) in [(1000, whole + 1), (1000, PIECE + 1), (100, 3 * whole + 1), (10, 1_000_000), (7, 0), (3, PIECE), (500, whole)] {
+            for (m, len) in [(1000, whole + 1), (1000, PIECE + 1), (100, 3 * whole + 1), (10, 1_000_000), (7, 0), (3, PIECE), (500, whole)]
+            {
                 let (begins, ends) = rows(&vec![len; m]);
                 let t = build(&begins, &ends, PIECE, whole);
                 assert!(fits_room(t.items.len(), &t, room(m as i64, len * m as i64, whole)), "{m} rows of {len}, whole {whole}");
@@ -681,7 +693,10 @@ mod tests {
             }
         }
         // Fewer partial rows than the bound before session 39 (2 nnz / PIECE) at the larger wholes.
-        assert!(room(18_660, 1_581_554, whole_max(1_581_554)).partial_rows < 2 * 1_581_554 / PIECE * 6 / 10 || std::env::var("OXSPARSE_SPMM_WARP_ROWS_WHOLE").is_ok());
+        assert!(
+            room(18_660, 1_581_554, whole_max(1_581_554)).partial_rows < 2 * 1_581_554 / PIECE * 6 / 10
+                || std::env::var("OXSPARSE_SPMM_WARP_ROWS_WHOLE").is_ok()
+        );
     }
 
     #[test]
@@ -719,7 +734,11 @@ mod tests {
                     let rank = r - part.long_rows.partition_point(|&l| (l as usize) < r);
                     items[part.table.items.len() + rank] = short_item(begins[r], lens[r], r as u64);
                 }
-                assert_eq!((items, &part.table.adds, part.table.partial_rows), (t.items.clone(), &t.adds, t.partial_rows), "{lens:?}, whole {whole}");
+                assert_eq!(
+                    (items, &part.table.adds, part.table.partial_rows),
+                    (t.items.clone(), &t.adds, t.partial_rows),
+                    "{lens:?}, whole {whole}"
+                );
             }
         }
     }
@@ -732,11 +751,15 @@ mod tests {
             let (begins, ends) = rows(&lens);
             for whole in [PIECE, 3 * PIECE] {
                 let want = long_part(&begins, &ends, PIECE, whole);
-                let mut long: Vec<LongRow> = (0..lens.len()).filter(|&r| lens[r] > PIECE).map(|r| LongRow { begin: begins[r], len: lens[r], row: r as u32 }).collect();
+                let mut long: Vec<LongRow> = (0..lens.len())
+                    .filter(|&r| lens[r] > PIECE)
+                    .map(|r| LongRow { begin: begins[r], len: lens[r], row: r as u32 })
+                    .collect();
                 long.reverse();
                 let third = long.len() / 3;
                 long.rotate_left(third);
-                let bytes: Vec<u8> = long.iter().flat_map(|r| [r.begin as u64, r.len as u64, r.row as u64]).flat_map(|w| w.to_ne_bytes()).collect();
+                let bytes: Vec<u8> =
+                    long.iter().flat_map(|r| [r.begin as u64, r.len as u64, r.row as u64]).flat_map(|w| w.to_ne_bytes()).collect();
                 let got = long_part_of(listed_rows(&bytes), lens.len(), PIECE, whole);
                 // The long rows' first items in table order: lengths descending, ties in row order.
                 let firsts: Vec<(i64, usize)> = got
@@ -750,7 +773,11 @@ mod tests {
                     })
                     .collect();
                 assert!(firsts.windows(2).all(|w| w[0] < w[1]), "{lens:?}, whole {whole}: long rows not longest first, ties in row order");
-                assert_eq!((&got.table.items, &got.table.adds, got.table.partial_rows), (&want.table.items, &want.table.adds, want.table.partial_rows), "{lens:?}, whole {whole}");
+                assert_eq!(
+                    (&got.table.items, &got.table.adds, got.table.partial_rows),
+                    (&want.table.items, &want.table.adds, want.table.partial_rows),
+                    "{lens:?}, whole {whole}"
+                );
                 assert_eq!((&got.long_rows, got.short_rows), (&want.long_rows, want.short_rows), "{lens:?}, whole {whole}");
             }
         }
@@ -789,7 +816,8 @@ mod tests {
                         .iter()
                         .map(|s| {
                             let (r, b, l, slot) = item(t, s);
-                            let first = if slot < 0 { 0 } else { (t.adds.iter().find(|a| a[0] as i64 == r).unwrap()[1] & 0xffff_ffff) as i64 };
+                            let first =
+                                if slot < 0 { 0 } else { (t.adds.iter().find(|a| a[0] as i64 == r).unwrap()[1] & 0xffff_ffff) as i64 };
                             (r, b, l, if slot < 0 { -1 } else { slot - first })
                         })
                         .collect();
@@ -800,7 +828,11 @@ mod tests {
                 let long: Vec<bool> = g.items.iter().map(|s| item(&g, s).2 > PIECE || item(&g, s).3 >= 0).collect();
                 assert!(long.windows(2).all(|w| w[0] || !w[1]), "{lens:?}: long rows first");
                 // Long rows class by class, in row order within a class; then the short ones.
-                let keyed: Vec<(usize, i64)> = g.items.iter().map(|s| (long_class(lens[item(&g, s).0 as usize], PIECE, whole).unwrap_or(LONG_CLASSES), item(&g, s).0)).collect();
+                let keyed: Vec<(usize, i64)> = g
+                    .items
+                    .iter()
+                    .map(|s| (long_class(lens[item(&g, s).0 as usize], PIECE, whole).unwrap_or(LONG_CLASSES), item(&g, s).0))
+                    .collect();
                 assert!(keyed.windows(2).all(|w| w[0] <= w[1]), "{lens:?}, whole {whole}: classes, then row order");
                 let short = keyed.iter().filter(|k| k.0 == LONG_CLASSES).count();
                 assert_eq!(short, long.iter().filter(|&&x| !x).count(), "{lens:?}: the short rows have no class");
@@ -811,7 +843,10 @@ mod tests {
         assert_eq!((gpu_chunk_rows(1), gpu_chunks(1), gpu_chunks(257)), (chunk, 1, 2));
         assert_eq!((gpu_chunk_rows(MAX_GPU_CHUNKS * chunk), gpu_chunk_rows(MAX_GPU_CHUNKS * chunk + 1)), (chunk, 2 * chunk));
         for m in [1, 255, 256, 1_138_499, 5_000_000, u32::MAX as i64] {
-            assert!(gpu_chunks(m) <= MAX_GPU_CHUNKS && gpu_chunks(m) * gpu_chunk_rows(m) >= m && gpu_chunk_rows(m) % chunk == 0, "{m} rows");
+            assert!(
+                gpu_chunks(m) <= MAX_GPU_CHUNKS && gpu_chunks(m) * gpu_chunk_rows(m) >= m && gpu_chunk_rows(m) % chunk == 0,
+                "{m} rows"
+            );
         }
     }
 
@@ -874,23 +909,53 @@ mod tests {
         assert!(!takes(1_138_499, 5_890_944, 1_138_499, 256, f32), "youtube_like: B of 1.2 GB");
         assert!(!takes(2_708, 10_556, 2_708, 256, f32), "cora: small");
         assert!(takes(169_343, 1_128_870, 169_343, 128, f64) && !takes(169_343, 1_128_870, 169_343, 64, f64), "FP64: two vectors a lane");
-        assert!(takes(169_343, 1_128_870, 169_343, 64, f32) && takes(37_700, 578_006, 37_700, 64, f32), "FP32 at 64 columns: arxiv_like, github_musae");
+        assert!(
+            takes(169_343, 1_128_870, 169_343, 64, f32) && takes(37_700, 578_006, 37_700, 64, f32),
+            "FP32 at 64 columns: arxiv_like, github_musae"
+        );
         assert!(!takes(169_343, 1_128_870, 169_343, 192, f32), "FP32 at 192 columns: not measured");
         assert!(!takes(19_717, 88_651, 19_717, 64, f32) && takes(19_717, 88_651, 19_717, 128, f32), "pubmed: N = 64 lost, under MIN_NNZ");
         assert!(!takes(169_343, 1_128_870, 169_343, 64, f16), "16-bit: no narrow variant");
         assert!(takes(19_717, 88_651, 19_717, 128, f32) && takes(19_717, 88_651, 19_717, 256, f16), "pubmed: three waves of rows");
-        assert!(!takes(10_680, 48_632, 10_680, 128, f32) && !takes(7_600, 53_411, 7_600, 256, f16), "PGPgiantcompo, film_actor: fewer rows");
-        assert!(takes(1_138_499, 5_890_944, 1_138_499, 256, f16) && takes(1_138_499, 5_890_944, 1_138_499, 128, DataType::CUDA_R_16BF), "youtube_like in 16 bits");
-        assert!(!takes(1_138_499, 5_890_944, 1_138_499, 128, f32) && !takes(1_138_499, 5_890_944, 1_138_499, 512, f16), "B beyond what was measured");
-        assert!(over_split_rows(18_660, 1_581_554, 256, f16) && takes(18_660, 1_581_554, 18_660, 256, f16), "fb100_Cornell5 in FP16 at 256");
-        assert!(!over_split_rows(18_660, 1_581_554, 128, f16) && !over_split_rows(18_660, 1_581_554, 256, f32), "at 128, and in FP32, split rows");
-        assert!(!over_split_rows(5_180, 373_172, 256, f16) && !over_split_rows(22_470, 341_825, 256, f16), "fb100_JohnsHopkins55: fewer rows; facebook_pagepage: shorter");
+        assert!(
+            !takes(10_680, 48_632, 10_680, 128, f32) && !takes(7_600, 53_411, 7_600, 256, f16),
+            "PGPgiantcompo, film_actor: fewer rows"
+        );
+        assert!(
+            takes(1_138_499, 5_890_944, 1_138_499, 256, f16) && takes(1_138_499, 5_890_944, 1_138_499, 128, DataType::CUDA_R_16BF),
+            "youtube_like in 16 bits"
+        );
+        assert!(
+            !takes(1_138_499, 5_890_944, 1_138_499, 128, f32) && !takes(1_138_499, 5_890_944, 1_138_499, 512, f16),
+            "B beyond what was measured"
+        );
+        assert!(
+            over_split_rows(18_660, 1_581_554, 256, f16) && takes(18_660, 1_581_554, 18_660, 256, f16),
+            "fb100_Cornell5 in FP16 at 256"
+        );
+        assert!(
+            !over_split_rows(18_660, 1_581_554, 128, f16) && !over_split_rows(18_660, 1_581_554, 256, f32),
+            "at 128, and in FP32, split rows"
+        );
+        assert!(
+            !over_split_rows(5_180, 373_172, 256, f16) && !over_split_rows(22_470, 341_825, 256, f16),
+            "fb100_JohnsHopkins55: fewer rows; facebook_pagepage: shorter"
+        );
         let (proteins, reddit, products) = ((132_534, 56_627_196), (232_965, 78_363_366), (2_449_029, 116_600_650));
         for n in [64, 128, 256] {
-            assert!(takes(proteins.0, proteins.1, proteins.0, n, f32) && takes(reddit.0, reddit.1, reddit.0, n, f32), "huge long rows at N = {n}");
+            assert!(
+                takes(proteins.0, proteins.1, proteins.0, n, f32) && takes(reddit.0, reddit.1, reddit.0, n, f32),
+                "huge long rows at N = {n}"
+            );
         }
-        assert!(!takes(proteins.0, proteins.1, proteins.0, 32, f32) && !takes(proteins.0, proteins.1, proteins.0, 256, f16), "N = 32; 16-bit: not measured");
-        assert!(takes(proteins.0, proteins.1, proteins.0, 128, f64) && !takes(reddit.0, reddit.1, reddit.0, 256, f64), "FP64; reddit's B of 477 MB");
+        assert!(
+            !takes(proteins.0, proteins.1, proteins.0, 32, f32) && !takes(proteins.0, proteins.1, proteins.0, 256, f16),
+            "N = 32; 16-bit: not measured"
+        );
+        assert!(
+            takes(proteins.0, proteins.1, proteins.0, 128, f64) && !takes(reddit.0, reddit.1, reddit.0, 256, f64),
+            "FP64; reddit's B of 477 MB"
+        );
         assert!(!takes(products.0, products.1, products.0, 64, f32), "products_like: B of 627 MB");
         assert!(!takes(1_000_000, 20_000_000, 1_000_000, 128, f32), "20 a row: not measured");
     }

@@ -31,11 +31,12 @@ pub enum Forced {
 
 /// Read once: the plan asks on every call.
 pub fn forced() -> Option<Forced> {
-    static FORCED: once_cell::sync::Lazy<Option<Forced>> = once_cell::sync::Lazy::new(|| match std::env::var("OXSPARSE_SPMV_BAND").as_deref() {
-        Ok("on") => Some(Forced::On),
-        Ok("off") => Some(Forced::Off),
-        _ => None,
-    });
+    static FORCED: once_cell::sync::Lazy<Option<Forced>> =
+        once_cell::sync::Lazy::new(|| match std::env::var("OXSPARSE_SPMV_BAND").as_deref() {
+            Ok("on") => Some(Forced::On),
+            Ok("off") => Some(Forced::Off),
+            _ => None,
+        });
     *FORCED
 }
 

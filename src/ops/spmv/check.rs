@@ -86,7 +86,13 @@ pub fn support(call: &Call) -> Result<Types> {
     }
     let types = Types { a: a.value_type, x: call.x.value_type, y: call.y.value_type, compute: call.compute };
     if !TYPE_COMBINATIONS.contains(&(types.a, types.x, types.y, types.compute)) {
-        unsupported!("A {:?}, X {:?}, Y {:?}, compute {:?} is not a supported SpMV type combination", types.a, types.x, types.y, types.compute);
+        unsupported!(
+            "A {:?}, X {:?}, Y {:?}, compute {:?} is not a supported SpMV type combination",
+            types.a,
+            types.x,
+            types.y,
+            types.compute
+        );
     }
     if a.index_type == IndexType::OXSPARSE_INDEX_16U || a.offset_type == IndexType::OXSPARSE_INDEX_16U {
         unsupported!("only the index types OXSPARSE_INDEX_32I and OXSPARSE_INDEX_64I are supported");

@@ -19,8 +19,8 @@
 //! `OXSPARSE_SPMV_COLUMNS=sorted` uses the order whenever it fits (tests run every case through
 //! it); `natural` never does.
 
-use crate::kernels::spmv_columns::{ColumnLayout, ColumnStats};
 use crate::kernels::params::spmv_columns::SPMV_COL_LINE;
+use crate::kernels::spmv_columns::{ColumnLayout, ColumnStats};
 use std::fmt;
 
 /// x must be at least this large (bytes) for the order to be considered: below, it fits L1.
@@ -44,11 +44,12 @@ pub enum Forced {
 
 /// Read once: the plan asks on every call.
 pub fn forced() -> Option<Forced> {
-    static FORCED: once_cell::sync::Lazy<Option<Forced>> = once_cell::sync::Lazy::new(|| match std::env::var("OXSPARSE_SPMV_COLUMNS").as_deref() {
-        Ok("sorted") => Some(Forced::Sorted),
-        Ok("natural") => Some(Forced::Natural),
-        _ => None,
-    });
+    static FORCED: once_cell::sync::Lazy<Option<Forced>> =
+        once_cell::sync::Lazy::new(|| match std::env::var("OXSPARSE_SPMV_COLUMNS").as_deref() {
+            Ok("sorted") => Some(Forced::Sorted),
+            Ok("natural") => Some(Forced::Natural),
+            _ => None,
+        });
     *FORCED
 }
 
@@ -77,7 +78,11 @@ pub struct Spread {
 
 impl fmt::Display for Spread {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} busy columns ({HOT_SHARE}% of the entries) touch {} lines of x, {} packed", self.hot_columns, self.lines_now, self.lines_packed)
+        write!(
+            f,
+            "{} busy columns ({HOT_SHARE}% of the entries) touch {} lines of x, {} packed",
+            self.hot_columns, self.lines_now, self.lines_packed
+        )
     }
 }
 

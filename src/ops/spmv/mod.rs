@@ -162,7 +162,10 @@ fn keep_band(h: &Handle, p: &Plan, ws: u64, s: &Schedule, vp: &SpmvVectorParams)
     let encode = SpmvVectorParams { v: SpmvVector { band: ws + at as u64, ..vp.v }, ..*vp };
     let fits = k::band_encode(h, &encode, p.index)?;
     if plan::print_enabled() {
-        eprintln!("oxsparse: preprocess band: {}", if fits { "every column within 16 bits of its row: band offsets" } else { "too wide: A's indices" });
+        eprintln!(
+            "oxsparse: preprocess band: {}",
+            if fits { "every column within 16 bits of its row: band offsets" } else { "too wide: A's indices" }
+        );
     }
     Ok(fits)
 }
@@ -195,7 +198,8 @@ pub fn spmv(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>)
     let active = active.filter(|a| a.buffer == buffer && a.signature == signature(call, &p));
     // SAFETY: the FFI layer checked alpha and beta are non-NULL; in host mode they point to a
     // value of the compute type (the API's contract).
-    let scalars = unsafe { Scalars { alpha: kernels::scalar(h, call.alpha, call.compute)?, beta: kernels::scalar(h, call.beta, call.compute)? } };
+    let scalars =
+        unsafe { Scalars { alpha: kernels::scalar(h, call.alpha, call.compute)?, beta: kernels::scalar(h, call.beta, call.compute)? } };
     // The view, the gather of x and the kernels go out as one graph (kernels/graph.rs).
     kernels::graph::batched(h, || run(h, call, &p, ws, scalars, active))
 }
@@ -285,13 +289,22 @@ fn rows_params(call: &Call, p: &Plan, ws: u64, s: Scalars, token: Option<u64>) -
             let v = row_view::layout(&src, ws);
             SpmmRows { offsets: v.offsets, cols: v.cols, values: a.arrays.values, perm: v.perm, conj, ..Default::default() }
         }
-        _ => SpmmRows { offsets: a.arrays.offsets, cols: a.arrays.indices, values: a.arrays.values, base: a.index_base.offset(), conj, ..Default::default() },
+        _ => SpmmRows {
+            offsets: a.arrays.offsets,
+            cols: a.arrays.indices,
+            values: a.arrays.values,
+            base: a.index_base.offset(),
+            conj,
+            ..Default::default()
+        },
     };
     let (count, size) = match p.kernel {
         Kernel::Tiles { count, size } => (count, size),
         _ => (0, 0),
     };
-    let wide = rows.perm == 0 && rows.cols % (SPMV_QUAD as u64 * p.index.size_bytes()) == 0 && rows.values % (SPMV_QUAD as u64 * p.types.a.size_bytes()) == 0;
+    let wide = rows.perm == 0
+        && rows.cols % (SPMV_QUAD as u64 * p.index.size_bytes()) == 0
+        && rows.values % (SPMV_QUAD as u64 * p.types.a.size_bytes()) == 0;
     let mut tiles = SpmvTiles { count, nnz: a.nnz, size, wide: wide as i32, ..Default::default() };
     if let Some(l) = p.tiles {
         let at = |off: usize| ws + off as u64;
@@ -335,7 +348,17 @@ fn vector_schedule(p: &Plan, ws: u64, s: &Schedule, token: u64) -> SpmvVector {
 /// The vector kernel's parameters (with `schedule` None: only what the histogram needs).
 fn vector_params(call: &Call, p: &Plan, ws: u64, s: Scalars, schedule: Option<&Schedule>, token: u64) -> SpmvVectorParams {
     let rp = rows_params(call, p, ws, s, None);
-    let blank = Schedule { lanes: 1, long_threshold: i64::MAX, huge_threshold: i64::MAX, long_rows: 0, huge_rows: 0, chunks: 0, long_blocks: 0, huge_blocks: 0, split_huge: false };
+    let blank = Schedule {
+        lanes: 1,
+        long_threshold: i64::MAX,
+        huge_threshold: i64::MAX,
+        long_rows: 0,
+        huge_rows: 0,
+        chunks: 0,
+        long_blocks: 0,
+        huge_blocks: 0,
+        split_huge: false,
+    };
     SpmvVectorParams { shape: rp.shape, a: rp.a, v: vector_schedule(p, ws, schedule.unwrap_or(&blank), token) }
 }
 
@@ -352,7 +375,14 @@ fn launch(h: &Handle, call: &Call, p: &Plan, ws: u64, s: Scalars, token: Option<
         }
         Kernel::SlicedEll => {
             let FormatInfo::SlicedEll { slice_size, .. } = a.format else { unreachable!() };
-            let sp = SpmvSellParams { shape: shape(call, p, s), offsets: a.arrays.offsets, cols: a.arrays.indices, values: a.arrays.values, base: a.index_base.offset(), slice_size };
+            let sp = SpmvSellParams {
+                shape: shape(call, p, s),
+                offsets: a.arrays.offsets,
+                cols: a.arrays.indices,
+                values: a.arrays.values,
+                base: a.index_base.offset(),
+                slice_size,
+            };
             k::sell(h, &sp, p.types, p.index)
         }
         Kernel::Bsr => {

@@ -6,8 +6,8 @@
 //! `OXSPARSE_PRINT_PLAN=1` prints every plan to stderr.
 
 use super::check::{transposed, Dims};
-use super::{band, columns, schedule};
 use super::Call;
+use super::{band, columns, schedule};
 use crate::descr::FormatInfo;
 use crate::kernels::row_view::{self, RowViewSource};
 use crate::kernels::spmv::{tile_count, Types, CHUNK};
@@ -28,7 +28,10 @@ pub enum ARead {
     /// op(A)'s rows are stored: CSR with opA = N, CSC with opA = T/H.
     Rows,
     /// A row view is built at the start of the workspace (CSR with T/H, CSC with N, COO).
-    View { src: RowViewSource, bytes: usize },
+    View {
+        src: RowViewSource,
+        bytes: usize,
+    },
     /// Nothing stored (nnz == 0 or k == 0): y = beta * y.
     Empty,
     SlicedEll,
@@ -42,7 +45,10 @@ pub enum Kernel {
     Nothing,
     Scale,
     /// The tile kernel over `count` tiles of `size` entries.
-    Tiles { count: i64, size: i64 },
+    Tiles {
+        count: i64,
+        size: i64,
+    },
     SlicedEll,
     Bsr,
 }
@@ -92,11 +98,28 @@ pub struct Plan {
 impl fmt::Display for Plan {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let t = &self.types;
-        write!(f, "m={} k={} types={:?}/{:?}/{:?}/{:?} index={:?} A={} kernel={:?}{}{} workspace={}B",
-            self.dims.m, self.dims.k, t.a, t.x, t.y, t.compute, self.index,
-            match self.a { ARead::View { .. } => "row view", ARead::Rows => "rows", ARead::Empty => "empty", ARead::SlicedEll => "sliced-ell", ARead::Bsr => "bsr" },
-            self.kernel, if self.columns.is_some() { " (column order possible)" } else { "" },
-            if self.band.is_some() { " (band offsets possible)" } else { "" }, self.workspace)
+        write!(
+            f,
+            "m={} k={} types={:?}/{:?}/{:?}/{:?} index={:?} A={} kernel={:?}{}{} workspace={}B",
+            self.dims.m,
+            self.dims.k,
+            t.a,
+            t.x,
+            t.y,
+            t.compute,
+            self.index,
+            match self.a {
+                ARead::View { .. } => "row view",
+                ARead::Rows => "rows",
+                ARead::Empty => "empty",
+                ARead::SlicedEll => "sliced-ell",
+                ARead::Bsr => "bsr",
+            },
+            self.kernel,
+            if self.columns.is_some() { " (column order possible)" } else { "" },
+            if self.band.is_some() { " (band offsets possible)" } else { "" },
+            self.workspace
+        )
     }
 }
 
@@ -174,7 +197,10 @@ pub const TILE_MAX: i64 = 65_536;
 /// `OXSPARSE_SPMV_TILE` overrides it (a multiple of CHUNK up to TILE_MAX).
 pub fn tile_size(nnz: i64, slots: i64) -> i64 {
     static FORCED: once_cell::sync::Lazy<Option<i64>> = once_cell::sync::Lazy::new(|| {
-        std::env::var("OXSPARSE_SPMV_TILE").ok().and_then(|v| v.parse::<i64>().ok()).filter(|&t| (CHUNK..=TILE_MAX).contains(&t) && t % CHUNK == 0)
+        std::env::var("OXSPARSE_SPMV_TILE")
+            .ok()
+            .and_then(|v| v.parse::<i64>().ok())
+            .filter(|&t| (CHUNK..=TILE_MAX).contains(&t) && t % CHUNK == 0)
     });
     if let Some(t) = *FORCED {
         return t;
@@ -194,7 +220,18 @@ pub fn tile_size(nnz: i64, slots: i64) -> i64 {
 /// kernel's resident warps (`kernels::spmv::tile_slots`, 0: unknown).
 pub fn plan(call: &Call, d: Dims, types: Types, tile_slots: i64) -> Plan {
     let a = a_read(call, &d);
-    let mut p = Plan { dims: d, types, index: call.a.index_type, a, kernel: Kernel::Nothing, tiles: None, vector: None, columns: None, band: None, workspace: 0 };
+    let mut p = Plan {
+        dims: d,
+        types,
+        index: call.a.index_type,
+        a,
+        kernel: Kernel::Nothing,
+        tiles: None,
+        vector: None,
+        columns: None,
+        band: None,
+        workspace: 0,
+    };
     if d.m == 0 {
         return p;
     }

@@ -143,7 +143,12 @@ mod tests {
 
     #[test]
     fn traffic_counts_the_csr_arrays_and_the_dense_matrix() {
-        let m = Matrix { name: "t".into(), group: "g".into(), set: "generated", csr: Csr::from_triplets(3, 5, vec![(0, 1, 1.0), (2, 4, 2.0)]).unwrap() };
+        let m = Matrix {
+            name: "t".into(),
+            group: "g".into(),
+            set: "generated",
+            csr: Csr::from_triplets(3, 5, vec![(0, 1, 1.0), (2, 4, 2.0)]).unwrap(),
+        };
         let cases = cases(&m, &CFG);
         let i = cases[0].info();
         assert_eq!((i.op, i.rows, i.cols, i.nnz), ("SparseToDense", 3, 5, 2));

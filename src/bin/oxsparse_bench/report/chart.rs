@@ -95,7 +95,10 @@ mod tests {
 
     #[test]
     fn charts_of_several_operations_are_stacked() {
-        let rows = vec![spmm_row("a", "Matrix Market", "N=32", Some(1.0), [2.0, 2.0, 2.0]), spmv_row("a", "Matrix Market", "FP32", [1.0, 2.0], [1.5, 1.5, 1.5])];
+        let rows = vec![
+            spmm_row("a", "Matrix Market", "N=32", Some(1.0), [2.0, 2.0, 2.0]),
+            spmv_row("a", "Matrix Market", "FP32", [1.0, 2.0], [1.5, 1.5, 1.5]),
+        ];
         let rep = report(rows);
         let svg = rep.svg().unwrap();
         assert_eq!(svg.matches("<svg").count(), 3);

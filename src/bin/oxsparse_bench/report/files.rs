@@ -16,11 +16,14 @@ impl Report {
         let _ = writeln!(s, "  \"math_mode\": {},", js(self.math_mode));
         let _ = writeln!(s, "  \"reorder\": {},", js(self.reorder));
         let _ = writeln!(s, "  \"runs\": {},\n  \"warmup\": {},", self.runs, self.warmup);
-        let copy = self.copy_bandwidth.as_ref().map_or("null".into(), |c| format!("{{\"bytes\": {}, \"median_ms\": {}, \"gbps\": {}}}", c.bytes, jn(Some(c.median_ms)), jn(Some(c.gbps))));
+        let copy = self.copy_bandwidth.as_ref().map_or("null".into(), |c| {
+            format!("{{\"bytes\": {}, \"median_ms\": {}, \"gbps\": {}}}", c.bytes, jn(Some(c.median_ms)), jn(Some(c.gbps)))
+        });
         let _ = writeln!(s, "  \"copy_bandwidth\": {copy},");
         let notes: Vec<String> = self.notes.iter().map(|n| js(n)).collect();
         let _ = writeln!(s, "  \"notes\": [{}],", notes.join(", "));
-        let summary: Vec<String> = summarize(&self.rows, self.copy_bandwidth.as_ref()).iter().map(|g| format!("    {}", g.json())).collect();
+        let summary: Vec<String> =
+            summarize(&self.rows, self.copy_bandwidth.as_ref()).iter().map(|g| format!("    {}", g.json())).collect();
         let _ = writeln!(s, "  \"summary\": [\n{}\n  ],", summary.join(",\n"));
         let _ = writeln!(s, "  \"results\": [");
         for (i, r) in self.rows.iter().enumerate() {
@@ -61,7 +64,8 @@ impl Report {
             f.push(csv_num(r.speedup_no_preprocess()));
             let copy = self.copy_bandwidth.as_ref();
             f.extend(["oxsparse", "cuSPARSE"].map(|lib| csv_num(r.pct_of_copy(r.median(lib), copy))));
-            let all: Vec<String> = r.libs.iter().map(|l| format!("{}={}", l.label(), l.median().map_or(l.status().to_string(), |m| m.to_string()))).collect();
+            let all: Vec<String> =
+                r.libs.iter().map(|l| format!("{}={}", l.label(), l.median().map_or(l.status().to_string(), |m| m.to_string()))).collect();
             f.push(all.join("; "));
             f.push(r.problems().join("; "));
             let line: Vec<String> = f.iter().map(|x| csv_field(x)).collect();
@@ -198,7 +202,11 @@ mod tests {
         let c = rep.csv();
         let lines: Vec<&str> = c.lines().collect();
         assert_eq!(lines.len(), 2);
-        assert!(lines[1].starts_with("Gather,\"f32, \"\"sorted\"\"\",n=1024,,,1024,1,10,0,1000000,0,1,1,1,,MISMATCH,,,,,,,,,,"), "{}", lines[1]);
+        assert!(
+            lines[1].starts_with("Gather,\"f32, \"\"sorted\"\"\",n=1024,,,1024,1,10,0,1000000,0,1,1,1,,MISMATCH,,,,,,,,,,"),
+            "{}",
+            lines[1]
+        );
         assert_eq!(lines[0].split(',').count(), lines[1].matches(',').count() + 1 - 2, "two quoted commas");
         assert!(rep.table().contains("PROBLEM: Gather n=1024"));
     }

@@ -294,11 +294,28 @@ pub mod tests {
     }
 
     fn check(bad: u64) -> Option<Check> {
-        Some(Check { compared: 10, mismatches: bad, max_abs_err: 0.0, worst_ratio: 0.0, max_rel_err: None, first: (bad > 0).then(|| "at 3".into()), scope: None })
+        Some(Check {
+            compared: 10,
+            mismatches: bad,
+            max_abs_err: 0.0,
+            worst_ratio: 0.0,
+            max_rel_err: None,
+            first: (bad > 0).then(|| "at 3".into()),
+            scope: None,
+        })
     }
 
     pub fn row(ox_ms: f64, cu_ms: Option<f64>, mismatch: bool) -> Row {
-        let info = Info { op: "Gather", variant: "f32, \"sorted\"".into(), input: "n=1024".into(), rows: 1024, cols: 1, nnz: 10, traffic_bytes: 1_000_000, ..Info::default() };
+        let info = Info {
+            op: "Gather",
+            variant: "f32, \"sorted\"".into(),
+            input: "n=1024".into(),
+            rows: 1024,
+            cols: 1,
+            nnz: 10,
+            traffic_bytes: 1_000_000,
+            ..Info::default()
+        };
         let mut r = Row::new(&info);
         r.libs.push(LibResult { time: timing(ox_ms), check: check(u64::from(mismatch)), ..LibResult::new("oxsparse", ONLY) });
         if let Some(c) = cu_ms {
@@ -323,11 +340,21 @@ pub mod tests {
         };
         let mut r = Row::new(&info);
         let v = |label, extra| Variant { label, code: 0, extra };
-        let mut ox = LibResult { time: ox_ms.and_then(timing), check: check(0), preprocess_ms: Some(0.5), ..LibResult::new("oxsparse", v("DEFAULT", false)) };
-        let mut no_prep = LibResult { time: ox_ms.map(|t| t * 2.0).and_then(timing), check: check(0), ..LibResult::new("oxsparse", v("DEFAULT, no preprocess", true)) };
+        let mut ox = LibResult {
+            time: ox_ms.and_then(timing),
+            check: check(0),
+            preprocess_ms: Some(0.5),
+            ..LibResult::new("oxsparse", v("DEFAULT", false))
+        };
+        let mut no_prep = LibResult {
+            time: ox_ms.map(|t| t * 2.0).and_then(timing),
+            check: check(0),
+            ..LibResult::new("oxsparse", v("DEFAULT, no preprocess", true))
+        };
         if ox_ms.is_none() {
             for l in [&mut ox, &mut no_prep] {
-                (l.error, l.unsupported, l.check, l.preprocess_ms) = (Some("oxsparseSpMM_bufferSize failed: OXSPARSE_STATUS_NOT_SUPPORTED (10)".into()), true, None, None);
+                (l.error, l.unsupported, l.check, l.preprocess_ms) =
+                    (Some("oxsparseSpMM_bufferSize failed: OXSPARSE_STATUS_NOT_SUPPORTED (10)".into()), true, None, None);
             }
         }
         r.libs.extend([ox, no_prep]);
@@ -338,7 +365,17 @@ pub mod tests {
     }
 
     pub fn report(rows: Vec<Row>) -> Report {
-        Report { device: "GPU".into(), cusparse: None, math_mode: "default", reorder: "none", runs: 1, warmup: 0, copy_bandwidth: None, notes: vec!["a \"note\"".into()], rows }
+        Report {
+            device: "GPU".into(),
+            cusparse: None,
+            math_mode: "default",
+            reorder: "none",
+            runs: 1,
+            warmup: 0,
+            copy_bandwidth: None,
+            notes: vec!["a \"note\"".into()],
+            rows,
+        }
     }
 
     #[test]

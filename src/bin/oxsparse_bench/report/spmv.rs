@@ -29,7 +29,12 @@ impl Report {
             let ms = |l: Option<&LibResult>| l.and_then(LibResult::median);
             let alg = r.primary("cuSPARSE").filter(|l| l.time.is_some()).map_or("-", |l| l.alg);
             let x = |v: Option<f64>| v.map_or("-".into(), |x| format!("{x:.2}x"));
-            let each: Vec<String> = r.libs.iter().filter(|l| l.lib == "cuSPARSE").map(|l| format!("{} {}", l.alg, l.median().map_or(l.status().to_string(), |m| format!("{m:.4}")))).collect();
+            let each: Vec<String> = r
+                .libs
+                .iter()
+                .filter(|l| l.lib == "cuSPARSE")
+                .map(|l| format!("{} {}", l.alg, l.median().map_or(l.status().to_string(), |m| format!("{m:.4}"))))
+                .collect();
             let _ = writeln!(
                 s,
                 "{:<6} {:<30} {:<26} {:>19} {:>10} {:>11} {:>10} {:>10} {:>8} {:>11} {:>11} {:<13} {:>8} {:>10} {:>8} {:>8} {:>6} {:>8}  {:<11}  {}",
@@ -81,7 +86,9 @@ pub struct SpmvSummary {
 pub fn summarize(members: &[&Row], copy: Option<&CopyBandwidth>) -> SpmvSummary {
     let no_prep: Vec<(f64, &str)> = members.iter().filter_map(|r| Some((r.speedup_no_preprocess()?, r.input.as_str()))).collect();
     let big: Vec<&Row> = members.iter().copied().filter(|r| r.nnz >= BW_MIN_NNZ).collect();
-    let pct = |lib: &str| -> Vec<(f64, &str)> { big.iter().filter_map(|r| Some((r.pct_of_copy(r.median(lib), copy)?, r.input.as_str()))).collect() };
+    let pct = |lib: &str| -> Vec<(f64, &str)> {
+        big.iter().filter_map(|r| Some((r.pct_of_copy(r.median(lib), copy)?, r.input.as_str()))).collect()
+    };
     SpmvSummary {
         no_prep: geomean_min(&no_prep),
         big: big.len(),
@@ -153,10 +160,16 @@ pub mod tests {
             ..Info::default()
         };
         let mut r = Row::new(&info);
-        let ok = || Some(Check { compared: 10, mismatches: 0, max_abs_err: 0.0, worst_ratio: 0.0, max_rel_err: None, first: None, scope: None });
+        let ok =
+            || Some(Check { compared: 10, mismatches: 0, max_abs_err: 0.0, worst_ratio: 0.0, max_rel_err: None, first: None, scope: None });
         let v = |label| Variant { label, code: 0, extra: false };
         r.libs.push(LibResult { time: timing(ox_ms[0]), check: ok(), ..LibResult::new("oxsparse", v(NO_PREPROCESS)) });
-        r.libs.push(LibResult { time: timing(ox_ms[1]), check: ok(), preprocess_ms: Some(0.25), ..LibResult::new("oxsparse", v("DEFAULT")) });
+        r.libs.push(LibResult {
+            time: timing(ox_ms[1]),
+            check: ok(),
+            preprocess_ms: Some(0.25),
+            ..LibResult::new("oxsparse", v("DEFAULT"))
+        });
         for (alg, ms) in ["DEFAULT", "CSR_ALG1", "CSR_ALG2"].into_iter().zip(cu_ms) {
             r.libs.push(LibResult { time: timing(ms), check: ok(), ..LibResult::new("cuSPARSE", v(alg)) });
         }
@@ -201,7 +214,11 @@ pub mod tests {
         assert_eq!(spmv.big, 2);
         let (g, min, at) = spmv.ox_pct.clone().unwrap();
         assert!((g - 25.0).abs() < 1e-9 && min == 12.5 && at == "b", "{g} {min} {at}");
-        assert!(fp32.line().contains("nnz >= 1M: 2 cases, oxsparse at 25.0% of copy bandwidth (geometric mean), min 12.5% (b), cuSPARSE 25.0%"), "{}", fp32.line());
+        assert!(
+            fp32.line().contains("nnz >= 1M: 2 cases, oxsparse at 25.0% of copy bandwidth (geometric mean), min 12.5% (b), cuSPARSE 25.0%"),
+            "{}",
+            fp32.line()
+        );
         assert!(fp32.json().contains("\"oxsparse_pct_copy_bw_min_input\": \"b\""));
         rep.copy_bandwidth = None;
         assert!(summarize_all(&rep.rows, None)[0].line().contains("copy bandwidth not measured"));

@@ -4,7 +4,7 @@
 //! own figures (`spmv.rs`).
 
 use super::spmv::{self, SpmvSummary};
-use super::{js, jn, CopyBandwidth, Row};
+use super::{jn, js, CopyBandwidth, Row};
 
 pub struct GroupSummary {
     pub op: &'static str,
@@ -93,7 +93,13 @@ pub fn geomean_min(v: &[(f64, &str)]) -> Option<(f64, f64, String)> {
 /// One summary per (operation, set, group), in order of first appearance of each; `copy` is the
 /// copy bandwidth SpMV's bandwidth is compared with.
 pub fn summarize(rows: &[Row], copy: Option<&CopyBandwidth>) -> Vec<GroupSummary> {
-    let groups_of = |r: &Row| -> Vec<String> { if r.summary_groups.is_empty() { vec![String::new()] } else { r.summary_groups.clone() } };
+    let groups_of = |r: &Row| -> Vec<String> {
+        if r.summary_groups.is_empty() {
+            vec![String::new()]
+        } else {
+            r.summary_groups.clone()
+        }
+    };
     let mut out = Vec::new();
     for op in distinct(rows.iter().map(|r| r.op)) {
         let of_op: Vec<&Row> = rows.iter().filter(|r| r.op == op).collect();

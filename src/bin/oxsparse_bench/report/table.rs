@@ -54,7 +54,11 @@ impl Report {
         let unit = if rows.iter().any(|r| r.flops > 0) { "GFLOP/s" } else { "GB/s" };
         let algs = rows.iter().any(|r| r.libs.iter().any(|l| !l.alg.is_empty()));
         let prep = rows.iter().any(|r| r.libs.iter().any(|l| l.extra || l.preprocess_ms.is_some()));
-        let _ = write!(s, "\n{:<14} {:<40} {:<26} {:>19} {:>10} {:>11} {:>8}", "op", "variant", "input", "rows x cols", "nnz", "oxsparse ms", unit);
+        let _ = write!(
+            s,
+            "\n{:<14} {:<40} {:<26} {:>19} {:>10} {:>11} {:>8}",
+            "op", "variant", "input", "rows x cols", "nnz", "oxsparse ms", unit
+        );
         if prep {
             let _ = write!(s, " {:>8} {:>10}", "prep ms", "no-prep ms");
         }
@@ -68,7 +72,17 @@ impl Report {
             let (ox, cu) = (r.median("oxsparse"), r.median("cuSPARSE"));
             let ox_ms = if r.unsupported("oxsparse") { "unsupp".to_string() } else { opt(ox, 4) };
             let shape = format!("{} x {}", r.rows, r.cols);
-            let _ = write!(s, "{:<14} {:<40} {:<26} {:>19} {:>10} {:>11} {:>8}", r.op, truncate(&r.variant, 40), truncate(&r.input, 26), shape, r.nnz, ox_ms, opt(r.rate(ox), 1));
+            let _ = write!(
+                s,
+                "{:<14} {:<40} {:<26} {:>19} {:>10} {:>11} {:>8}",
+                r.op,
+                truncate(&r.variant, 40),
+                truncate(&r.input, 26),
+                shape,
+                r.nnz,
+                ox_ms,
+                opt(r.rate(ox), 1)
+            );
             if prep {
                 let no_prep = r.no_preprocess("oxsparse").and_then(LibResult::median);
                 let _ = write!(s, " {:>8} {:>10}", opt(r.preprocess_ms("oxsparse"), 4), opt(no_prep, 4));
@@ -81,7 +95,12 @@ impl Report {
             let speedup = r.speedup().map_or("-".into(), |x| format!("{x:.2}x"));
             let _ = write!(s, " {:>8} {:>8}  {:<11}", opt(r.rate(cu), 1), speedup, r.status(None));
             if algs {
-                let each: Vec<String> = r.libs.iter().filter(|l| l.lib == "cuSPARSE").map(|l| format!("{} {}", l.alg, l.median().map_or(l.status().to_string(), |m| format!("{m:.4}")))).collect();
+                let each: Vec<String> = r
+                    .libs
+                    .iter()
+                    .filter(|l| l.lib == "cuSPARSE")
+                    .map(|l| format!("{} {}", l.alg, l.median().map_or(l.status().to_string(), |m| format!("{m:.4}"))))
+                    .collect();
                 let _ = write!(s, "  {}", each.join(", "));
             }
             let _ = writeln!(s);
@@ -111,4 +130,3 @@ pub fn truncate(s: &str, n: usize) -> String {
         s.chars().take(n - 1).chain(['~']).collect()
     }
 }
-

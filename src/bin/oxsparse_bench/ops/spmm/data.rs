@@ -232,7 +232,9 @@ mod tests {
     #[test]
     fn b_is_the_same_matrix_in_both_layouts() {
         let (k, n) = (7, 5);
-        let (Values::F32(row), Values::F32(col)) = (dense_b(k, n, Layout::Row, Precision::F32, 9), dense_b(k, n, Layout::Col, Precision::F32, 9)) else {
+        let (Values::F32(row), Values::F32(col)) =
+            (dense_b(k, n, Layout::Row, Precision::F32, 9), dense_b(k, n, Layout::Col, Precision::F32, 9))
+        else {
             panic!("FP32 asked")
         };
         let mut rng = Rng::new(9);

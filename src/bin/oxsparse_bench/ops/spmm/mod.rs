@@ -81,7 +81,8 @@ fn chosen(c: &Config, cfg: &OpConfig) -> bool {
 
 fn skip(rows: u64, cols: u64, _max_nnz: u64, cfg: &OpConfig) -> Option<String> {
     let smallest = CONFIGS.iter().filter(|c| chosen(c, cfg)).map(|c| c.dense_bytes(rows, cols)).min().unwrap_or(0);
-    (smallest > cfg.dense_cap_bytes).then(|| format!("even the smallest B and C take {} > the cap of {} (--dense-cap-gib)", gib(smallest), gib(cfg.dense_cap_bytes)))
+    (smallest > cfg.dense_cap_bytes)
+        .then(|| format!("even the smallest B and C take {} > the cap of {} (--dense-cap-gib)", gib(smallest), gib(cfg.dense_cap_bytes)))
 }
 
 fn gib(bytes: u64) -> String {
@@ -92,7 +93,17 @@ fn cases<'m>(m: &'m Matrix, cfg: &OpConfig) -> Vec<Box<dyn Case + 'm>> {
     CONFIGS
         .iter()
         .filter(|c| chosen(c, cfg))
-        .map(|&c| Box::new(SpmmCase { m, cfg: c, dense_cap: cfg.dense_cap_bytes, math_mode: cfg.math_mode, copies: Vec::new(), reference: None, scope: None }) as Box<dyn Case>)
+        .map(|&c| {
+            Box::new(SpmmCase {
+                m,
+                cfg: c,
+                dense_cap: cfg.dense_cap_bytes,
+                math_mode: cfg.math_mode,
+                copies: Vec::new(),
+                reference: None,
+                scope: None,
+            }) as Box<dyn Case>
+        })
         .collect()
 }
 
@@ -126,7 +137,17 @@ struct Descrs<'a> {
 impl SpmmCase<'_> {
     fn args<'d, 'a>(&self, d: &'d Descrs<'a>, alg: i32) -> SpmmArgs<'d, 'a> {
         let (alpha, beta) = self.cfg.p.alpha_beta();
-        SpmmArgs { op_a: NON_TRANSPOSE, op_b: NON_TRANSPOSE, alpha, a: &d.a, b: &d.b, beta, c: &d.c, compute: self.cfg.p.compute_type(), alg }
+        SpmmArgs {
+            op_a: NON_TRANSPOSE,
+            op_b: NON_TRANSPOSE,
+            alpha,
+            a: &d.a,
+            b: &d.b,
+            beta,
+            c: &d.c,
+            compute: self.cfg.p.compute_type(),
+            alg,
+        }
     }
 
     fn descrs<'a>(&self, lib: Lib<'a>, o: &Operands) -> Result<Descrs<'a>> {
@@ -134,7 +155,18 @@ impl SpmmCase<'_> {
         let (m, k, n) = (a.rows, a.cols, self.cfg.n);
         let (vt, layout) = (self.cfg.p.value_type(), self.cfg.layout);
         Ok(Descrs {
-            a: lib.create_csr(m as i64, k as i64, a.nnz() as i64, o.offsets.ptr, o.indices.ptr, o.values.ptr, INDEX_32I, INDEX_32I, BASE_ZERO, vt)?,
+            a: lib.create_csr(
+                m as i64,
+                k as i64,
+                a.nnz() as i64,
+                o.offsets.ptr,
+                o.indices.ptr,
+                o.values.ptr,
+                INDEX_32I,
+                INDEX_32I,
+                BASE_ZERO,
+                vt,
+            )?,
             b: lib.create_dn_mat(k as i64, n as i64, layout.ld(k, n) as i64, o.b.ptr, vt, layout.order())?,
             c: lib.create_dn_mat(m as i64, n as i64, layout.ld(m, n) as i64, o.c.ptr, vt, layout.order())?,
         })
@@ -195,7 +227,9 @@ impl Case for SpmmCase<'_> {
         let v = |label, code, extra| Variant { label, code, extra };
         match (lib, self.cfg.layout) {
             (Lib::Ox(_), _) => vec![v("DEFAULT", SPMM_DEFAULT, false), v("DEFAULT, no preprocess", SPMM_DEFAULT, true)],
-            (Lib::Cu(_), Layout::Row) => vec![v("CSR_ALG2", SPMM_CSR_ALG2, false), v("DEFAULT", SPMM_DEFAULT, false), v("CSR_ALG3", SPMM_CSR_ALG3, false)],
+            (Lib::Cu(_), Layout::Row) => {
+                vec![v("CSR_ALG2", SPMM_CSR_ALG2, false), v("DEFAULT", SPMM_DEFAULT, false), v("CSR_ALG3", SPMM_CSR_ALG3, false)]
+            }
             (Lib::Cu(_), Layout::Col) => vec![v("DEFAULT", SPMM_DEFAULT, false), v("CSR_ALG1", SPMM_CSR_ALG1, false)],
         }
     }

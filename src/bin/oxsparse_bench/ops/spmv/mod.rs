@@ -117,7 +117,18 @@ impl<'m> SpmvCase<'m> {
         let a = &self.m.csr;
         let vt = self.p.value_type();
         Ok(Descrs {
-            a: lib.create_csr(a.rows as i64, a.cols as i64, a.nnz() as i64, o.offsets.ptr, o.indices.ptr, o.values.ptr, INDEX_32I, INDEX_32I, BASE_ZERO, vt)?,
+            a: lib.create_csr(
+                a.rows as i64,
+                a.cols as i64,
+                a.nnz() as i64,
+                o.offsets.ptr,
+                o.indices.ptr,
+                o.values.ptr,
+                INDEX_32I,
+                INDEX_32I,
+                BASE_ZERO,
+                vt,
+            )?,
             x: lib.create_dn_vec(a.cols as i64, o.x.ptr, vt)?,
             y: lib.create_dn_vec(a.rows as i64, o.y.ptr, vt)?,
         })
@@ -162,7 +173,11 @@ impl Case for SpmvCase<'_> {
                 let mut all = vec![v("DEFAULT", SPMV_DEFAULT), v("CSR_ALG1", SPMV_CSR_ALG1), v("CSR_ALG2", SPMV_CSR_ALG2)];
                 // cusparseSpMV_preprocess came with cuSPARSE 12.4; older ones run without it.
                 if c.api.cusparseSpMV_preprocess().is_ok() {
-                    all.extend([v("DEFAULT+prep", SPMV_DEFAULT | PREPROCESS), v("CSR_ALG1+prep", SPMV_CSR_ALG1 | PREPROCESS), v("CSR_ALG2+prep", SPMV_CSR_ALG2 | PREPROCESS)]);
+                    all.extend([
+                        v("DEFAULT+prep", SPMV_DEFAULT | PREPROCESS),
+                        v("CSR_ALG1+prep", SPMV_CSR_ALG1 | PREPROCESS),
+                        v("CSR_ALG2+prep", SPMV_CSR_ALG2 | PREPROCESS),
+                    ]);
                 }
                 all
             }
@@ -181,7 +196,13 @@ impl Case for SpmvCase<'_> {
             if let Some(y0) = &self.y0 {
                 y0.write_to(&y)?;
             }
-            self.copies.push(Operands { offsets: DevBuf::upload(&a.row_ptr)?, indices: DevBuf::upload(&a.col_idx)?, values: values.upload()?, x: x.upload()?, y });
+            self.copies.push(Operands {
+                offsets: DevBuf::upload(&a.row_ptr)?,
+                indices: DevBuf::upload(&a.col_idx)?,
+                values: values.upload()?,
+                x: x.upload()?,
+                y,
+            });
         }
         Ok(())
     }
@@ -278,7 +299,10 @@ mod tests {
         let m = matrix();
         let c = SpmvCase::new(&m, Precision::F32, Scalars { alpha: 2.5, beta: -1.0 });
         let v = c.variants(Lib::Ox(std::ptr::null_mut()));
-        assert_eq!(v.iter().map(|v| (v.label, decode(v.code), v.extra)).collect::<Vec<_>>(), vec![(NO_PREPROCESS, (SPMV_DEFAULT, false), false), ("DEFAULT", (SPMV_DEFAULT, true), false)]);
+        assert_eq!(
+            v.iter().map(|v| (v.label, decode(v.code), v.extra)).collect::<Vec<_>>(),
+            vec![(NO_PREPROCESS, (SPMV_DEFAULT, false), false), ("DEFAULT", (SPMV_DEFAULT, true), false)]
+        );
         assert_eq!(decode(SPMV_CSR_ALG2 | PREPROCESS), (SPMV_CSR_ALG2, true));
         assert_eq!(c.info().variant, "csr FP32, alpha 2.5, beta -1");
         assert_eq!((c.host32, c.host64), ([2.5, -1.0], [2.5, -1.0]));
