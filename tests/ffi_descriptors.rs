@@ -204,7 +204,8 @@ fn csr_parameter_matrix() {
 #[test]
 fn csr_bad_arguments_leave_output_untouched() {
     let sentinel = 0xdead0 as oxsparseSpMatDescr_t;
-    let cases: Vec<(&str, Box<dyn Fn(*mut oxsparseSpMatDescr_t) -> c_int>)> = vec![
+    type Create = Box<dyn Fn(*mut oxsparseSpMatDescr_t) -> c_int>;
+    let cases: Vec<(&str, Create)> = vec![
         ("negative rows", Box::new(|d| unsafe { oxsparseCreateCsr(d, -1, 3, 0, addr(0x1000), null_mut(), null_mut(), 2, 2, 0, 0) })),
         ("NULL offsets", Box::new(|d| unsafe { oxsparseCreateCsr(d, 3, 3, 1, null_mut(), addr(0x2000), addr(0x3000), 2, 2, 0, 0) })),
         ("NULL values", Box::new(|d| unsafe { oxsparseCreateCsr(d, 3, 3, 1, addr(0x1000), addr(0x2000), null_mut(), 2, 2, 0, 0) })),
@@ -314,5 +315,31 @@ fn attributes_and_sparse_vectors() {
         assert_eq!(oxsparseSpVecSetValues(v, addr(0x2004)), INVALID, "misaligned complex float");
         assert_eq!(oxsparseDestroySpVec(v), SUCCESS);
         assert_eq!(oxsparseCreateSpVec(&mut v, 2, 3, addr(0x1000), addr(0x2000), 2, 0, 0), INVALID, "nnz > size");
+    }
+}
+
+/// A destroyed descriptor stays refused however many objects are made after it: the allocator
+/// hands its memory to new descriptors of the same kind (it did, before objects got names of their
+/// own), and the dead pointer must not reach one of them.
+#[test]
+fn destroyed_descriptors_stay_refused_after_their_memory_is_reused() {
+    let make = |size: i64| {
+        let mut v: oxsparseDnVecDescr_t = null_mut();
+        assert_eq!(unsafe { oxsparseCreateDnVec(&mut v, size, addr(0x1000), CUDA_R_32F as c_int) }, SUCCESS);
+        v
+    };
+    let dead = make(7);
+    assert_eq!(unsafe { oxsparseDestroyDnVec(dead) }, SUCCESS);
+    let fresh: Vec<oxsparseDnVecDescr_t> = (0..1000).map(|i| make(100 + i)).collect();
+    assert!(!fresh.contains(&dead), "a name is never handed out twice");
+    let mut size = -1i64;
+    let (mut values, mut t) = (null_mut(), -1);
+    assert_eq!(unsafe { oxsparseDnVecGet(dead, &mut size, &mut values, &mut t) }, NOT_INIT);
+    assert_eq!(size, -1, "a refused call writes nothing");
+    assert_eq!(unsafe { oxsparseDestroyDnVec(dead) }, NOT_INIT, "destroyed twice");
+    for (i, v) in fresh.into_iter().enumerate() {
+        assert_eq!(unsafe { oxsparseDnVecGet(v, &mut size, &mut values, &mut t) }, SUCCESS);
+        assert_eq!(size, 100 + i as i64);
+        assert_eq!(unsafe { oxsparseDestroyDnVec(v) }, SUCCESS);
     }
 }

@@ -18,6 +18,8 @@
 //!   in FastLoad's column order; reused with new values, and after the buffer was overwritten;
 //! * `determinism`: bitwise equality run to run and with/without preprocess for every algorithm;
 //!   new values after preprocess;
+//! * `lifecycle`: the preprocess contract over a solver's loop (new values, vectors, scalars and
+//!   pointers, a refused preprocess), every transfer ordered on the legacy stream only;
 //! * `c_api`: the CUDALibrarySamples data (spmv_csr, spmv_coo, spmv_sell), and the status of every
 //!   refused call (`refusals`), after which Y must hold what it held.
 //!
@@ -48,6 +50,8 @@ mod formats;
 mod gen;
 #[path = "gpu_spmv/harness.rs"]
 mod harness;
+#[path = "gpu_spmv/lifecycle.rs"]
+mod lifecycle;
 #[path = "gpu_spmv/problem.rs"]
 mod problem;
 #[path = "gpu_spmv/refusals.rs"]

@@ -144,6 +144,9 @@ impl SpMat {
         check_aligned("offsets", arrays.offsets, offset_type.size_bytes())?;
         check_aligned("indices", arrays.indices, index_type.size_bytes())?;
         check_aligned("values", arrays.values, value_type.size_bytes())?;
+        let extents = IndexExtents::of(&format, rows, cols, nnz);
+        check_index_range(extents.offsets.0, extents.offsets.1, offset_type, index_base)?;
+        check_index_range(extents.indices.0, extents.indices.1, index_type, index_base)?;
         Ok(SpMat {
             format,
             rows,
@@ -178,8 +181,6 @@ impl SpMat {
         if arrays.offsets == 0 && major > 0 {
             invalid!("{name} must be non-NULL when the matrix has {} > 0", if csc { "cols" } else { "rows" });
         }
-        check_index_range("nnz", nnz, offset_type, index_base)?;
-        check_index_range("dimension", rows.max(cols), index_type, index_base)?;
         let format = if csc { FormatInfo::Csc } else { FormatInfo::Csr };
         Self::base(format, (rows, cols, nnz), arrays, (offset_type, index_type), index_base, value_type)
     }
@@ -194,7 +195,6 @@ impl SpMat {
         value_type: DataType,
     ) -> Result<Self> {
         check_sizes(rows, cols, nnz)?;
-        check_index_range("dimension", rows.max(cols), index_type, index_base)?;
         Self::base(FormatInfo::Coo, (rows, cols, nnz), arrays, (index_type, index_type), index_base, value_type)
     }
 
@@ -220,8 +220,6 @@ impl SpMat {
             Some((brows.checked_mul(row_block)?, bcols.checked_mul(col_block)?, bnnz.checked_mul(row_block)?.checked_mul(col_block)?))
         };
         let Some((rows, cols, nnz)) = overflow() else { invalid!("BSR sizes overflow int64") };
-        check_index_range("bnnz", bnnz, offset_type, index_base)?;
-        check_index_range("bcols", brows.max(bcols), index_type, index_base)?;
         let format = FormatInfo::Bsr { brows, bcols, bnnz, row_block, col_block, block_order };
         Self::base(format, (rows, cols, nnz), arrays, (offset_type, index_type), index_base, value_type)
     }
@@ -280,7 +278,6 @@ impl SpMat {
         if arrays.offsets == 0 && rows > 0 {
             invalid!("sellSliceOffsets must be non-NULL when rows > 0");
         }
-        check_index_range("sellValuesSize", values_size, offset_type, index_base)?;
         let format = FormatInfo::SlicedEll { slice_size, values_size };
         Self::base(format, (rows, cols, nnz), arrays, (offset_type, index_type), index_base, value_type)
     }
@@ -326,6 +323,32 @@ fn check_sizes(rows: i64, cols: i64, nnz: i64) -> Result<()> {
         invalid!("rows ({rows}), cols ({cols}) and nnz ({nnz}) must be >= 0");
     }
     Ok(())
+}
+
+/// The largest values a matrix's two index arrays must hold, before the base: the offsets count
+/// entries (BSR: blocks; Sliced-ELL: slots, padding included; COO and Blocked-ELL, which have no
+/// offsets, still number their entries with them), the indices name rows and columns (BSR and
+/// Blocked-ELL: block rows and block columns). One rule for every format, checked where every
+/// descriptor is made.
+struct IndexExtents {
+    offsets: (&'static str, i64),
+    indices: (&'static str, i64),
+}
+
+impl IndexExtents {
+    fn of(format: &FormatInfo, rows: i64, cols: i64, nnz: i64) -> IndexExtents {
+        let (offsets, indices) = match *format {
+            FormatInfo::Csr | FormatInfo::Csc | FormatInfo::Coo => (("nnz", nnz), ("rows or cols", rows.max(cols))),
+            FormatInfo::Bsr { brows, bcols, bnnz, .. } => (("bnnz", bnnz), ("brows or bcols", brows.max(bcols))),
+            FormatInfo::SlicedEll { values_size, .. } => (("sellValuesSize", values_size), ("rows or cols", rows.max(cols))),
+            FormatInfo::BlockedEll { block_size, ell_cols } => {
+                let block = block_size.max(1);
+                let (block_rows, block_cols) = (rows / block, (cols.max(0) as u64).div_ceil(block as u64) as i64);
+                (("stored blocks", block_rows * (ell_cols / block)), ("block rows or block columns", block_rows.max(block_cols)))
+            }
+        };
+        IndexExtents { offsets, indices }
+    }
 }
 
 /// A `what` of `value` must be representable in `index_type` once the base is added.
@@ -397,6 +420,29 @@ mod tests {
             Order::OXSPARSE_ORDER_ROW
         )
         .is_err());
+    }
+
+    #[test]
+    fn every_format_refuses_what_32_bit_indices_cannot_address() {
+        use IndexType::{OXSPARSE_INDEX_32I as I32, OXSPARSE_INDEX_64I as I64};
+        let b0 = OXSPARSE_INDEX_BASE_ZERO;
+        let t = CUDA_R_32F;
+        let big = (1i64 << 31) + 5;
+        // Blocked-ELL: 2^32 block columns of 1.
+        assert!(SpMat::blocked_ell(8, 1 << 32, 1, 4, 0x2000, 0x3000, I32, b0, t).is_err());
+        assert!(SpMat::blocked_ell(8, 1 << 32, 1, 4, 0x2000, 0x3000, I64, b0, t).is_ok());
+        assert!(SpMat::blocked_ell(8, 1 << 32, 4, 4, 0x2000, 0x3000, I32, b0, t).is_ok(), "2^30 block columns of 4");
+        // Sliced-ELL: 2^31 + 5 columns.
+        assert!(SpMat::sliced_ell(4, big, 4, 8, 2, arrays(), I32, I32, b0, t).is_err());
+        assert!(SpMat::sliced_ell(4, big, 4, 8, 2, arrays(), I32, I64, b0, t).is_ok());
+        // COO: rows beyond 32 bits, and more entries than 32-bit positions number.
+        assert!(SpMat::coo(big, 4, 4, arrays(), I32, b0, t).is_err());
+        assert!(SpMat::coo(4, 4, big, arrays(), I32, b0, t).is_err());
+        assert!(SpMat::coo(4, 4, big, arrays(), I64, b0, t).is_ok());
+        // CSR, CSC and BSR as before.
+        assert!(SpMat::compressed(false, big, 4, 4, arrays(), I32, I32, b0, t).is_err());
+        assert!(SpMat::compressed(true, 4, big, 4, arrays(), I64, I32, b0, t).is_err());
+        assert!(SpMat::bsr((4, big, 4), (2, 2), arrays(), I32, I32, b0, t, Order::OXSPARSE_ORDER_ROW).is_err());
     }
 
     #[test]

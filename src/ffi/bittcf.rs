@@ -23,6 +23,9 @@ use std::os::raw::c_void;
 ///
 /// NOT_SUPPORTED when the operands cannot run on tensor cores (other value types, batches, BSR,
 /// Blocked-ELL, B or C rows that are not 16-byte vectors, 2^31 or more entries).
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateBitTcf(
     handle: oxsparseHandle_t,
@@ -59,6 +62,9 @@ pub unsafe extern "C" fn oxsparseCreateBitTcf(
 /// whether its SpMMs run on tensor cores (1) or, for a matrix whose 8-row windows share too few
 /// columns, on the CUDA-core tile kernel (0; -1 when created under stream capture, where the
 /// build's choice is made on the GPU at each call). Any output pointer may be NULL.
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseBitTcfGetInfo(
     tcf: oxsparseConstBitTcf_t,
@@ -89,6 +95,9 @@ pub unsafe extern "C" fn oxsparseBitTcfGetInfo(
 /// C = alpha * op(A) * op(B) + beta * C over the object, on the handle's stream (asynchronous;
 /// alpha and beta in the handle's pointer mode, of `computeType` as at creation). `matB` and `matC`
 /// must have the shapes, types and layouts of creation (INVALID_VALUE otherwise).
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMM_bitTcf(
     handle: oxsparseHandle_t,
@@ -109,6 +118,9 @@ pub unsafe extern "C" fn oxsparseSpMM_bitTcf(
 }
 
 /// Frees the object and its device memory (waiting for work that uses it). NULL is a no-op.
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseDestroyBitTcf(tcf: oxsparseConstBitTcf_t) -> oxsparseStatus_t {
     guard("oxsparseDestroyBitTcf", || destroy(tcf, Kind::BitTcf, "tcf"))

@@ -24,6 +24,9 @@ unsafe fn create_dn_vec(out: *mut oxsparseDnVecDescr_t, size: i64, values: *cons
 }
 
 /// Creates a dense vector descriptor of `size` contiguous elements.
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateDnVec(
     dnVecDescr: *mut oxsparseDnVecDescr_t,
@@ -34,6 +37,8 @@ pub unsafe extern "C" fn oxsparseCreateDnVec(
     guard("oxsparseCreateDnVec", || create_dn_vec(dnVecDescr, size, values, valueType))
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateConstDnVec(
     dnVecDescr: *mut oxsparseConstDnVecDescr_t,
@@ -45,6 +50,9 @@ pub unsafe extern "C" fn oxsparseCreateConstDnVec(
 }
 
 /// Destroys a dense vector descriptor (NULL is accepted and ignored).
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseDestroyDnVec(dnVecDescr: oxsparseConstDnVecDescr_t) -> oxsparseStatus_t {
     guard("oxsparseDestroyDnVec", || destroy(dnVecDescr, Kind::DnVec, "dnVecDescr"))
@@ -59,6 +67,8 @@ unsafe fn dn_vec_get(d: oxsparseConstDnVecDescr_t, size: *mut i64, values: *mut 
     Ok(())
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseDnVecGet(
     dnVecDescr: oxsparseDnVecDescr_t,
@@ -69,6 +79,8 @@ pub unsafe extern "C" fn oxsparseDnVecGet(
     guard("oxsparseDnVecGet", || dn_vec_get(dnVecDescr, size, values as *mut *const c_void, valueType))
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseConstDnVecGet(
     dnVecDescr: oxsparseConstDnVecDescr_t,
@@ -79,6 +91,8 @@ pub unsafe extern "C" fn oxsparseConstDnVecGet(
     guard("oxsparseConstDnVecGet", || dn_vec_get(dnVecDescr, size, values, valueType))
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseDnVecGetValues(dnVecDescr: oxsparseDnVecDescr_t, values: *mut *mut c_void) -> oxsparseStatus_t {
     guard("oxsparseDnVecGetValues", || {
@@ -88,6 +102,8 @@ pub unsafe extern "C" fn oxsparseDnVecGetValues(dnVecDescr: oxsparseDnVecDescr_t
     })
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseConstDnVecGetValues(
     dnVecDescr: oxsparseConstDnVecDescr_t,
@@ -100,6 +116,8 @@ pub unsafe extern "C" fn oxsparseConstDnVecGetValues(
     })
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseDnVecSetValues(dnVecDescr: oxsparseDnVecDescr_t, values: *mut c_void) -> oxsparseStatus_t {
     guard("oxsparseDnVecSetValues", || {
@@ -132,6 +150,9 @@ unsafe fn create_dn_mat(
 }
 
 /// Creates a dense matrix descriptor (`ld >= rows` for column-major, `ld >= cols` for row-major).
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateDnMat(
     dnMatDescr: *mut oxsparseDnMatDescr_t,
@@ -145,6 +166,8 @@ pub unsafe extern "C" fn oxsparseCreateDnMat(
     guard("oxsparseCreateDnMat", || create_dn_mat(dnMatDescr, rows, cols, ld, values, valueType, order))
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateConstDnMat(
     dnMatDescr: *mut oxsparseConstDnMatDescr_t,
@@ -159,6 +182,9 @@ pub unsafe extern "C" fn oxsparseCreateConstDnMat(
 }
 
 /// Destroys a dense matrix descriptor (NULL is accepted and ignored).
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseDestroyDnMat(dnMatDescr: oxsparseConstDnMatDescr_t) -> oxsparseStatus_t {
     guard("oxsparseDestroyDnMat", || destroy(dnMatDescr, Kind::DnMat, "dnMatDescr"))
@@ -184,6 +210,8 @@ unsafe fn dn_mat_get(
     Ok(())
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseDnMatGet(
     dnMatDescr: oxsparseDnMatDescr_t,
@@ -197,6 +225,8 @@ pub unsafe extern "C" fn oxsparseDnMatGet(
     guard("oxsparseDnMatGet", || dn_mat_get(dnMatDescr, rows, cols, ld, values as *mut *const c_void, type_, order))
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseConstDnMatGet(
     dnMatDescr: oxsparseConstDnMatDescr_t,
@@ -210,6 +240,8 @@ pub unsafe extern "C" fn oxsparseConstDnMatGet(
     guard("oxsparseConstDnMatGet", || dn_mat_get(dnMatDescr, rows, cols, ld, values, type_, order))
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseDnMatGetValues(dnMatDescr: oxsparseDnMatDescr_t, values: *mut *mut c_void) -> oxsparseStatus_t {
     guard("oxsparseDnMatGetValues", || {
@@ -219,6 +251,8 @@ pub unsafe extern "C" fn oxsparseDnMatGetValues(dnMatDescr: oxsparseDnMatDescr_t
     })
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseConstDnMatGetValues(
     dnMatDescr: oxsparseConstDnMatDescr_t,
@@ -231,6 +265,8 @@ pub unsafe extern "C" fn oxsparseConstDnMatGetValues(
     })
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseDnMatSetValues(dnMatDescr: oxsparseDnMatDescr_t, values: *mut c_void) -> oxsparseStatus_t {
     guard("oxsparseDnMatSetValues", || {
@@ -243,6 +279,9 @@ pub unsafe extern "C" fn oxsparseDnMatSetValues(dnMatDescr: oxsparseDnMatDescr_t
 }
 
 /// Makes the descriptor a batch of `batchCount` matrices `batchStride` elements apart.
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseDnMatSetStridedBatch(
     dnMatDescr: oxsparseDnMatDescr_t,
@@ -254,6 +293,8 @@ pub unsafe extern "C" fn oxsparseDnMatSetStridedBatch(
     })
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseDnMatGetStridedBatch(
     dnMatDescr: oxsparseConstDnMatDescr_t,

@@ -56,6 +56,9 @@ unsafe fn create_sp_vec(
 }
 
 /// Creates a sparse vector descriptor: `nnz` (index, value) pairs of a vector of length `size`.
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateSpVec(
     spVecDescr: *mut oxsparseSpVecDescr_t,
@@ -70,6 +73,8 @@ pub unsafe extern "C" fn oxsparseCreateSpVec(
     guard("oxsparseCreateSpVec", || create_sp_vec(spVecDescr, size, nnz, indices, values, idxType, idxBase, valueType))
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateConstSpVec(
     spVecDescr: *mut oxsparseConstSpVecDescr_t,
@@ -87,6 +92,9 @@ pub unsafe extern "C" fn oxsparseCreateConstSpVec(
 }
 
 /// Destroys a sparse vector descriptor (NULL is accepted and ignored).
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseDestroySpVec(spVecDescr: oxsparseConstSpVecDescr_t) -> oxsparseStatus_t {
     guard("oxsparseDestroySpVec", || destroy(spVecDescr, Kind::SpVec, "spVecDescr"))
@@ -113,6 +121,8 @@ unsafe fn sp_vec_get(
     Ok(())
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpVecGet(
     spVecDescr: oxsparseSpVecDescr_t,
@@ -127,6 +137,8 @@ pub unsafe extern "C" fn oxsparseSpVecGet(
     guard("oxsparseSpVecGet", || sp_vec_get(spVecDescr, size, nnz, indices as _, values as _, idxType, idxBase, valueType))
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseConstSpVecGet(
     spVecDescr: oxsparseConstSpVecDescr_t,
@@ -141,6 +153,8 @@ pub unsafe extern "C" fn oxsparseConstSpVecGet(
     guard("oxsparseConstSpVecGet", || sp_vec_get(spVecDescr, size, nnz, indices, values, idxType, idxBase, valueType))
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpVecGetIndexBase(
     spVecDescr: oxsparseConstSpVecDescr_t,
@@ -153,6 +167,8 @@ pub unsafe extern "C" fn oxsparseSpVecGetIndexBase(
     })
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpVecGetValues(spVecDescr: oxsparseSpVecDescr_t, values: *mut *mut c_void) -> oxsparseStatus_t {
     guard("oxsparseSpVecGetValues", || {
@@ -162,6 +178,8 @@ pub unsafe extern "C" fn oxsparseSpVecGetValues(spVecDescr: oxsparseSpVecDescr_t
     })
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseConstSpVecGetValues(
     spVecDescr: oxsparseConstSpVecDescr_t,
@@ -174,6 +192,8 @@ pub unsafe extern "C" fn oxsparseConstSpVecGetValues(
     })
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpVecSetValues(spVecDescr: oxsparseSpVecDescr_t, values: *mut c_void) -> oxsparseStatus_t {
     guard("oxsparseSpVecSetValues", || {
@@ -212,6 +232,9 @@ unsafe fn create_compressed(
 }
 
 /// Creates a CSR descriptor: `rows + 1` row offsets, `nnz` column indices and values.
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateCsr(
     spMatDescr: *mut oxsparseSpMatDescr_t,
@@ -244,6 +267,8 @@ pub unsafe extern "C" fn oxsparseCreateCsr(
     })
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateConstCsr(
     spMatDescr: *mut oxsparseConstSpMatDescr_t,
@@ -277,6 +302,9 @@ pub unsafe extern "C" fn oxsparseCreateConstCsr(
 }
 
 /// Creates a CSC descriptor: `cols + 1` column offsets, `nnz` row indices and values.
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateCsc(
     spMatDescr: *mut oxsparseSpMatDescr_t,
@@ -309,6 +337,8 @@ pub unsafe extern "C" fn oxsparseCreateCsc(
     })
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateConstCsc(
     spMatDescr: *mut oxsparseConstSpMatDescr_t,
@@ -362,6 +392,9 @@ unsafe fn create_coo(
 }
 
 /// Creates a COO descriptor: `nnz` row indices, column indices and values.
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateCoo(
     spMatDescr: *mut oxsparseSpMatDescr_t,
@@ -378,6 +411,8 @@ pub unsafe extern "C" fn oxsparseCreateCoo(
     guard("oxsparseCreateCoo", || create_coo(spMatDescr, rows, cols, nnz, cooRowInd, cooColInd, cooValues, cooIdxType, idxBase, valueType))
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateConstCoo(
     spMatDescr: *mut oxsparseConstSpMatDescr_t,
@@ -423,6 +458,9 @@ unsafe fn create_bsr(
 
 /// Creates a BSR descriptor: `brows x bcols` blocks of `rowBlockSize x colBlockSize`, `bnnz` stored
 /// blocks whose entries are laid out in `order`.
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateBsr(
     spMatDescr: *mut oxsparseSpMatDescr_t,
@@ -460,6 +498,8 @@ pub unsafe extern "C" fn oxsparseCreateBsr(
     })
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateConstBsr(
     spMatDescr: *mut oxsparseConstSpMatDescr_t,
@@ -519,6 +559,9 @@ unsafe fn create_blocked_ell(
 
 /// Creates a Blocked-ELL descriptor: square blocks of `ellBlockSize`, `ellCols` stored columns per
 /// row (values are `rows x ellCols`, row-major; a block-column index of -1 marks an empty slot).
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateBlockedEll(
     spMatDescr: *mut oxsparseSpMatDescr_t,
@@ -537,6 +580,8 @@ pub unsafe extern "C" fn oxsparseCreateBlockedEll(
     })
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateConstBlockedEll(
     spMatDescr: *mut oxsparseConstSpMatDescr_t,
@@ -580,6 +625,9 @@ unsafe fn create_sliced_ell(
 
 /// Creates a Sliced-ELL descriptor: slices of `sliceSize` rows stored column by column, padded
 /// with column index -1, `sellValuesSize` slots in all.
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateSlicedEll(
     spMatDescr: *mut oxsparseSpMatDescr_t,
@@ -615,6 +663,8 @@ pub unsafe extern "C" fn oxsparseCreateSlicedEll(
     })
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateConstSlicedEll(
     spMatDescr: *mut oxsparseConstSpMatDescr_t,
@@ -651,6 +701,9 @@ pub unsafe extern "C" fn oxsparseCreateConstSlicedEll(
 }
 
 /// Destroys a sparse matrix descriptor of any format (NULL is accepted and ignored).
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseDestroySpMat(spMatDescr: oxsparseConstSpMatDescr_t) -> oxsparseStatus_t {
     guard("oxsparseDestroySpMat", || destroy(spMatDescr, Kind::SpMat, "spMatDescr"))

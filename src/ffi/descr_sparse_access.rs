@@ -25,6 +25,9 @@ fn expect_format(m: &SpMat, want: FormatInfo, what: &str) -> Result<()> {
 // ---- common ------------------------------------------------------------------------------------
 
 /// Rows, columns and stored entries (BSR: in elements; Blocked-ELL: rows x ellCols).
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMatGetSize(
     spMatDescr: oxsparseConstSpMatDescr_t,
@@ -40,6 +43,8 @@ pub unsafe extern "C" fn oxsparseSpMatGetSize(
     })
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMatGetFormat(spMatDescr: oxsparseConstSpMatDescr_t, format: *mut oxsparseFormat_t) -> oxsparseStatus_t {
     guard("oxsparseSpMatGetFormat", || {
@@ -49,6 +54,8 @@ pub unsafe extern "C" fn oxsparseSpMatGetFormat(spMatDescr: oxsparseConstSpMatDe
     })
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMatGetIndexBase(
     spMatDescr: oxsparseConstSpMatDescr_t,
@@ -61,6 +68,8 @@ pub unsafe extern "C" fn oxsparseSpMatGetIndexBase(
     })
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMatGetValues(spMatDescr: oxsparseSpMatDescr_t, values: *mut *mut c_void) -> oxsparseStatus_t {
     guard("oxsparseSpMatGetValues", || {
@@ -70,6 +79,8 @@ pub unsafe extern "C" fn oxsparseSpMatGetValues(spMatDescr: oxsparseSpMatDescr_t
     })
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseConstSpMatGetValues(
     spMatDescr: oxsparseConstSpMatDescr_t,
@@ -82,6 +93,8 @@ pub unsafe extern "C" fn oxsparseConstSpMatGetValues(
     })
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMatSetValues(spMatDescr: oxsparseSpMatDescr_t, values: *mut c_void) -> oxsparseStatus_t {
     guard("oxsparseSpMatSetValues", || {
@@ -93,6 +106,8 @@ pub unsafe extern "C" fn oxsparseSpMatSetValues(spMatDescr: oxsparseSpMatDescr_t
     })
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMatGetStridedBatch(spMatDescr: oxsparseConstSpMatDescr_t, batchCount: *mut c_int) -> oxsparseStatus_t {
     guard("oxsparseSpMatGetStridedBatch", || {
@@ -103,6 +118,9 @@ pub unsafe extern "C" fn oxsparseSpMatGetStridedBatch(spMatDescr: oxsparseConstS
 }
 
 /// COO batch: row indices, column indices and values of batch i start `batchStride * i` entries in.
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCooSetStridedBatch(
     spMatDescr: oxsparseSpMatDescr_t,
@@ -117,6 +135,9 @@ pub unsafe extern "C" fn oxsparseCooSetStridedBatch(
 }
 
 /// CSR batch; a stride of 0 shares that array among all batches.
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCsrSetStridedBatch(
     spMatDescr: oxsparseSpMatDescr_t,
@@ -133,6 +154,8 @@ pub unsafe extern "C" fn oxsparseCsrSetStridedBatch(
     })
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseBsrSetStridedBatch(
     spMatDescr: oxsparseSpMatDescr_t,
@@ -151,6 +174,9 @@ pub unsafe extern "C" fn oxsparseBsrSetStridedBatch(
 }
 
 /// Reads the fill mode or diagonal type; `data` points to a 4-byte enum, `dataSize` must be 4.
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMatGetAttribute(
     spMatDescr: oxsparseConstSpMatDescr_t,
@@ -171,6 +197,8 @@ pub unsafe extern "C" fn oxsparseSpMatGetAttribute(
     })
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMatSetAttribute(
     spMatDescr: oxsparseSpMatDescr_t,
@@ -232,6 +260,9 @@ unsafe fn get_three_arrays(
 }
 
 /// Shape, arrays and types of a CSR descriptor.
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCsrGet(
     spMatDescr: oxsparseSpMatDescr_t,
@@ -264,6 +295,8 @@ pub unsafe extern "C" fn oxsparseCsrGet(
     })
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseConstCsrGet(
     spMatDescr: oxsparseConstSpMatDescr_t,
@@ -286,6 +319,9 @@ pub unsafe extern "C" fn oxsparseConstCsrGet(
 }
 
 /// Shape, arrays and types of a CSC descriptor.
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCscGet(
     spMatDescr: oxsparseSpMatDescr_t,
@@ -318,6 +354,8 @@ pub unsafe extern "C" fn oxsparseCscGet(
     })
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseConstCscGet(
     spMatDescr: oxsparseConstSpMatDescr_t,
@@ -339,6 +377,8 @@ pub unsafe extern "C" fn oxsparseConstCscGet(
     })
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCooGet(
     spMatDescr: oxsparseSpMatDescr_t,
@@ -359,6 +399,8 @@ pub unsafe extern "C" fn oxsparseCooGet(
     })
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseConstCooGet(
     spMatDescr: oxsparseConstSpMatDescr_t,
@@ -405,6 +447,8 @@ unsafe fn blocked_ell_get(
     Ok(())
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseBlockedEllGet(
     spMatDescr: oxsparseSpMatDescr_t,
@@ -434,6 +478,8 @@ pub unsafe extern "C" fn oxsparseBlockedEllGet(
     })
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseConstBlockedEllGet(
     spMatDescr: oxsparseConstSpMatDescr_t,
@@ -471,6 +517,9 @@ unsafe fn set_pointers(
 }
 
 /// Replaces the three arrays of a CSR descriptor (same shape and types).
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCsrSetPointers(
     spMatDescr: oxsparseSpMatDescr_t,
@@ -483,6 +532,8 @@ pub unsafe extern "C" fn oxsparseCsrSetPointers(
     })
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCscSetPointers(
     spMatDescr: oxsparseSpMatDescr_t,
@@ -495,6 +546,8 @@ pub unsafe extern "C" fn oxsparseCscSetPointers(
     })
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCooSetPointers(
     spMatDescr: oxsparseSpMatDescr_t,

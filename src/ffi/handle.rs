@@ -8,6 +8,9 @@ use std::os::raw::c_char;
 
 /// Creates a library handle on the current device (device 0 when no CUDA context is current).
 /// Returns `OXSPARSE_STATUS_NOT_INITIALIZED` when there is no CUDA driver or no GPU.
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreate(handle: *mut oxsparseHandle_t) -> oxsparseStatus_t {
     guard("oxsparseCreate", || {
@@ -18,6 +21,9 @@ pub unsafe extern "C" fn oxsparseCreate(handle: *mut oxsparseHandle_t) -> oxspar
 }
 
 /// Destroys a handle. Work already enqueued on its stream is not waited for and keeps running.
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseDestroy(handle: oxsparseHandle_t) -> oxsparseStatus_t {
     guard("oxsparseDestroy", || {
@@ -29,6 +35,9 @@ pub unsafe extern "C" fn oxsparseDestroy(handle: oxsparseHandle_t) -> oxsparseSt
 }
 
 /// Library version as `major * 1000 + minor * 100 + patch` (the `OXSPARSE_VERSION` macro).
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseGetVersion(handle: oxsparseHandle_t, version: *mut c_int) -> oxsparseStatus_t {
     guard("oxsparseGetVersion", || {
@@ -39,6 +48,9 @@ pub unsafe extern "C" fn oxsparseGetVersion(handle: oxsparseHandle_t, version: *
 }
 
 /// One component of the library version: `MAJOR_VERSION`, `MINOR_VERSION` or `PATCH_LEVEL`.
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseGetProperty(type_: libraryPropertyType, value: *mut c_int) -> oxsparseStatus_t {
     guard("oxsparseGetProperty", || {
@@ -88,6 +100,9 @@ fn status_text(status: c_int, description: bool) -> *const c_char {
 }
 
 /// Sets the stream on which all later work of this handle is enqueued (NULL: legacy default stream).
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSetStream(handle: oxsparseHandle_t, streamId: cudaStream_t) -> oxsparseStatus_t {
     guard("oxsparseSetStream", || {
@@ -96,6 +111,8 @@ pub unsafe extern "C" fn oxsparseSetStream(handle: oxsparseHandle_t, streamId: c
     })
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseGetStream(handle: oxsparseHandle_t, streamId: *mut cudaStream_t) -> oxsparseStatus_t {
     guard("oxsparseGetStream", || {
@@ -106,6 +123,9 @@ pub unsafe extern "C" fn oxsparseGetStream(handle: oxsparseHandle_t, streamId: *
 }
 
 /// Whether scalar arguments (alpha, beta, results) are host or device pointers.
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSetPointerMode(handle: oxsparseHandle_t, mode: oxsparsePointerMode_t) -> oxsparseStatus_t {
     guard("oxsparseSetPointerMode", || {
@@ -115,6 +135,8 @@ pub unsafe extern "C" fn oxsparseSetPointerMode(handle: oxsparseHandle_t, mode: 
     })
 }
 
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseGetPointerMode(handle: oxsparseHandle_t, mode: *mut oxsparsePointerMode_t) -> oxsparseStatus_t {
     guard("oxsparseGetPointerMode", || {
@@ -141,6 +163,9 @@ pub unsafe extern "C" fn oxsparseGetPointerMode(handle: oxsparseHandle_t, mode: 
 /// mode that the environment variable `OXSPARSE_MATH_MODE` names (`default`, `tf32`,
 /// `fp32_accurate` or `3xtf32`, or 0, 3, 4; read once, at the first `oxsparseCreate`), so an
 /// unmodified program can opt in; otherwise in `OXSPARSE_DEFAULT_MATH`.
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSetMathMode(handle: oxsparseHandle_t, mode: oxsparseMath_t) -> oxsparseStatus_t {
     guard("oxsparseSetMathMode", || {
@@ -151,6 +176,9 @@ pub unsafe extern "C" fn oxsparseSetMathMode(handle: oxsparseHandle_t, mode: oxs
 }
 
 /// The handle's math mode (see `oxsparseSetMathMode`).
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseGetMathMode(handle: oxsparseHandle_t, mode: *mut oxsparseMath_t) -> oxsparseStatus_t {
     guard("oxsparseGetMathMode", || {
@@ -174,6 +202,9 @@ pub unsafe extern "C" fn oxsparseGetMathMode(handle: oxsparseHandle_t, mode: *mu
 ///
 /// New handles start in the mode that `OXSPARSE_REORDER` names (`none`, `affinity`, or 0, 1; read
 /// once), otherwise `OXSPARSE_REORDER_NONE`.
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSetReorderMode(handle: oxsparseHandle_t, mode: oxsparseReorder_t) -> oxsparseStatus_t {
     guard("oxsparseSetReorderMode", || {
@@ -184,6 +215,9 @@ pub unsafe extern "C" fn oxsparseSetReorderMode(handle: oxsparseHandle_t, mode: 
 }
 
 /// The handle's reorder mode (see `oxsparseSetReorderMode`).
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseGetReorderMode(handle: oxsparseHandle_t, mode: *mut oxsparseReorder_t) -> oxsparseStatus_t {
     guard("oxsparseGetReorderMode", || {

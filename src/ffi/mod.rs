@@ -12,8 +12,18 @@
 //! `guard` turns the core's `Result` into a status, logs refusals when `OXSPARSE_LOG_LEVEL` >= 1,
 //! and catches panics so they never cross the C boundary. Arguments are checked in a fixed order:
 //! handle, descriptors, sizes, pointers, enums, type combinations. Objects handed to C are boxed
-//! and recorded in a registry, so a NULL, foreign or already destroyed pointer is refused with a
-//! status instead of being dereferenced.
+//! and recorded in a registry under names that never repeat, so a NULL, foreign or destroyed
+//! handle or descriptor is refused with a status instead of being dereferenced, however long ago
+//! it was destroyed.
+
+//!
+//! # Safety
+//!
+//! The contract of every exported function, as in cuSPARSE: each pointer argument is NULL or valid
+//! for what it names. Handles and descriptors are values this library returned (anything else is
+//! refused, see above); output pointers are writable for one value of their type; scalars in host
+//! pointer mode point to a value of the compute type; device arrays named by descriptors and
+//! buffers hold at least the sizes the descriptors and `*_bufferSize` give.
 
 #![allow(non_snake_case)] // parameter names follow the cuSPARSE header
 
@@ -60,7 +70,7 @@ pub(crate) fn guard(func: &str, f: impl FnOnce() -> Result<()>) -> oxsparseStatu
     err.status() as c_int
 }
 
-/// Which kind of object a registered address holds.
+/// Which kind of object a registered handle names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kind {
     Handle,
@@ -71,40 +81,56 @@ pub(crate) enum Kind {
     BitTcf,
 }
 
-/// Addresses of every live object we handed to C.
-/// (Every call looks its arguments up here, hence the fast hasher.)
-static LIVE: Lazy<Mutex<HashMap<usize, Kind, FastHash>>> = Lazy::new(Default::default);
+/// Every live object handed to C: its kind and where it lives, under the value C holds.
+///
+/// C never gets an object's address. It gets a name drawn from a counter that never repeats (a
+/// multiple of 16, so it looks like any aligned pointer), and every call looks the name up here.
+/// A destroyed object's name therefore stays refused for the life of the process, even after the
+/// allocator has handed its memory to a new object, at the cost of the one lookup every call made
+/// already. (Every call looks its arguments up here, hence the fast hasher.)
+type Registry = HashMap<usize, (Kind, usize), FastHash>;
 
-fn live() -> std::sync::MutexGuard<'static, HashMap<usize, Kind, FastHash>> {
+static LIVE: Lazy<Mutex<Registry>> = Lazy::new(Default::default);
+
+fn live() -> std::sync::MutexGuard<'static, Registry> {
     LIVE.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// Boxes `obj`, records it, and writes its address to `out`.
+/// The next name for an object: never 0, never the same twice (2^60 names before the counter
+/// could wrap).
+fn fresh_name() -> usize {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed) << 4
+}
+
+/// Boxes `obj`, records it under a fresh name, and writes the name to `out`.
 pub(crate) unsafe fn publish<T>(out: *mut *mut T, kind: Kind, obj: T) -> Result<()> {
     let out = out_ptr(out, "output descriptor")?;
+    let name = fresh_name();
     let p = Box::into_raw(Box::new(obj));
-    live().insert(p as usize, kind);
-    *out = p;
+    live().insert(name, (kind, p as usize));
+    *out = name as *mut T;
     Ok(())
 }
 
 /// Borrows a live object of `kind`. NULL is `InvalidValue` (a handle's NULL is `NotInitialized`,
-/// as in cuSPARSE); an unknown or destroyed address is `NotInitialized`.
+/// as in cuSPARSE); an unknown or destroyed name is `NotInitialized`.
 pub(crate) unsafe fn borrow<'a, T>(p: *const T, kind: Kind, what: &str) -> Result<&'a T> {
     live_objects().borrow(p, kind, what)
 }
 
 /// The registry, locked once for a call that borrows several objects (SpMM's and SpMV's four):
 /// nothing may be created or destroyed while it is held.
-pub(crate) struct LiveObjects(std::sync::MutexGuard<'static, HashMap<usize, Kind, FastHash>>);
+pub(crate) struct LiveObjects(std::sync::MutexGuard<'static, Registry>);
 
 pub(crate) fn live_objects() -> LiveObjects {
     LiveObjects(live())
 }
 
 impl LiveObjects {
-    /// As [`borrow`].
-    pub(crate) unsafe fn borrow<'a, T>(&self, p: *const T, kind: Kind, what: &str) -> Result<&'a T> {
+    /// Where the object named `p` lives, if it is a live object of `kind`.
+    fn address<T>(&self, p: *const T, kind: Kind, what: &str) -> Result<*mut T> {
         if p.is_null() {
             return Err(match kind {
                 Kind::Handle => Error::NotInitialized(format!("{what} is NULL")),
@@ -112,17 +138,21 @@ impl LiveObjects {
             });
         }
         match self.0.get(&(p as usize)) {
-            Some(&k) if k == kind => Ok(&*p),
-            Some(k) => Err(Error::InvalidValue(format!("{what} is a {k:?}, not a {kind:?}"))),
+            Some(&(k, address)) if k == kind => Ok(address as *mut T),
+            Some(&(k, _)) => Err(Error::InvalidValue(format!("{what} is a {k:?}, not a {kind:?}"))),
             None => Err(Error::NotInitialized(format!("{what} is not initialized or was already destroyed"))),
         }
+    }
+
+    /// As [`borrow`].
+    pub(crate) unsafe fn borrow<'a, T>(&self, p: *const T, kind: Kind, what: &str) -> Result<&'a T> {
+        Ok(&*self.address(p, kind, what)?)
     }
 }
 
 /// Mutable version of `borrow`.
 pub(crate) unsafe fn borrow_mut<'a, T>(p: *mut T, kind: Kind, what: &str) -> Result<&'a mut T> {
-    borrow(p as *const T, kind, what)?;
-    Ok(&mut *p)
+    Ok(&mut *live_objects().address(p as *const T, kind, what)?)
 }
 
 /// Unregisters and frees an object. NULL is a no-op, as `free(NULL)` is.
@@ -130,9 +160,11 @@ pub(crate) unsafe fn destroy<T>(p: *const T, kind: Kind, what: &str) -> Result<(
     if p.is_null() {
         return Ok(());
     }
-    borrow(p, kind, what)?;
-    live().remove(&(p as usize));
-    drop(Box::from_raw(p as *mut T));
+    let mut live = live_objects();
+    let address = live.address(p, kind, what)?;
+    live.0.remove(&(p as usize));
+    drop(live);
+    drop(Box::from_raw(address));
     Ok(())
 }
 

@@ -6,6 +6,9 @@ use crate::types::SparseToDenseAlg;
 use std::os::raw::c_void;
 
 /// Workspace size in bytes for `oxsparseSparseToDense` with these arguments (always 0: none needed).
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSparseToDense_bufferSize(
     handle: oxsparseHandle_t,
@@ -27,6 +30,9 @@ pub unsafe extern "C" fn oxsparseSparseToDense_bufferSize(
 
 /// Converts the sparse matrix `matA` into the dense matrix `matB`: stored entries are copied, all
 /// other entries of `matB` become zero. Asynchronous on the handle's stream; `externalBuffer` may be NULL.
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSparseToDense(
     handle: oxsparseHandle_t,

@@ -54,6 +54,9 @@ unsafe fn call<'a>(
 }
 
 /// Workspace size in bytes for `oxsparseSpMM_preprocess` and `oxsparseSpMM` with these arguments.
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMM_bufferSize(
     handle: oxsparseHandle_t,
@@ -80,6 +83,9 @@ pub unsafe extern "C" fn oxsparseSpMM_bufferSize(
 /// buffer of `matA`. Later `oxsparseSpMM` calls with the same arguments (alpha, beta, the dense
 /// values and A's values may change) and that buffer skip the planning. It waits for the GPU
 /// where it measures A's rows (the longest row; the row offsets when it cuts long rows into pieces).
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMM_preprocess(
     handle: oxsparseHandle_t,
@@ -97,8 +103,8 @@ pub unsafe extern "C" fn oxsparseSpMM_preprocess(
     guard("oxsparseSpMM_preprocess", || {
         let (h, a, call) = call(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg)?;
         let mut active = a.active.lock().unwrap_or_else(|p| p.into_inner());
-        *active = None;
-        *active = op::preprocess(&h.inner, &call, externalBuffer as u64)?.map(ActiveBuffer::SpMM);
+        let fresh = op::preprocess(&h.inner, &call, externalBuffer as u64, || *active = None)?;
+        *active = fresh.map(ActiveBuffer::SpMM);
         Ok(())
     })
 }
@@ -107,6 +113,9 @@ pub unsafe extern "C" fn oxsparseSpMM_preprocess(
 /// written. Deterministic: the same inputs give bitwise the same C run to run. A call after
 /// preprocess may run another kernel than a plain one (preprocess measures the rows), so the two
 /// may differ in rounding.
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMM(
     handle: oxsparseHandle_t,

@@ -34,6 +34,9 @@ unsafe fn call<'a>(
 }
 
 /// Workspace size in bytes for `oxsparseSpMV_preprocess` and `oxsparseSpMV` with these arguments.
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMV_bufferSize(
     handle: oxsparseHandle_t,
@@ -64,6 +67,9 @@ pub unsafe extern "C" fn oxsparseSpMV_bufferSize(
 /// A's indices. Waits for the handle's stream (it reads the row-length histogram back, and for
 /// large matrices what decides those two), except under graph capture, where it keeps the plain
 /// schedule.
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMV_preprocess(
     handle: oxsparseHandle_t,
@@ -80,8 +86,8 @@ pub unsafe extern "C" fn oxsparseSpMV_preprocess(
     guard("oxsparseSpMV_preprocess", || {
         let (h, a, call) = call(handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg)?;
         let mut active = a.active.lock().unwrap_or_else(|p| p.into_inner());
-        *active = None;
-        *active = op::preprocess(&h.inner, &call, externalBuffer as u64)?.map(ActiveBuffer::SpMV);
+        let fresh = op::preprocess(&h.inner, &call, externalBuffer as u64, || *active = None)?;
+        *active = fresh.map(ActiveBuffer::SpMV);
         Ok(())
     })
 }
@@ -90,6 +96,9 @@ pub unsafe extern "C" fn oxsparseSpMV_preprocess(
 /// Deterministic: the same inputs give bitwise the same y run to run, for every algorithm and
 /// opA; a call after preprocess may run another kernel than a plain call, so the two may differ in
 /// rounding.
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMV(
     handle: oxsparseHandle_t,

@@ -8,6 +8,9 @@ use std::os::raw::c_void;
 /// Y = alpha * X + beta * Y for the sparse vector X and the dense vector Y: every entry of Y is
 /// scaled by beta, the entries X indexes also get alpha * X. alpha and beta are of the compute type
 /// (float for 16-bit real data, cuComplex for 16-bit complex data).
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseAxpby(
     handle: oxsparseHandle_t,
@@ -25,6 +28,9 @@ pub unsafe extern "C" fn oxsparseAxpby(
 }
 
 /// Gathers the entries of the dense vector Y that the sparse vector X indexes into X's values.
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseGather(
     handle: oxsparseHandle_t,
@@ -40,6 +46,9 @@ pub unsafe extern "C" fn oxsparseGather(
 }
 
 /// Scatters the values of the sparse vector X into the dense vector Y; other entries of Y keep their values.
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseScatter(
     handle: oxsparseHandle_t,
@@ -56,6 +65,9 @@ pub unsafe extern "C" fn oxsparseScatter(
 
 /// Applies the Givens rotation (c, s) to each stored x of X and the entry y of Y it indexes:
 /// x = c * x + s * y, y = c * y - s * x (both from the old values).
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseRot(
     handle: oxsparseHandle_t,
@@ -73,6 +85,9 @@ pub unsafe extern "C" fn oxsparseRot(
 }
 
 /// Workspace size in bytes for `oxsparseSpVV` with these arguments (0 when X stores nothing).
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpVV_bufferSize(
     handle: oxsparseHandle_t,
@@ -99,6 +114,9 @@ pub unsafe extern "C" fn oxsparseSpVV_bufferSize(
 /// result = sum of op(X)[i] * Y[index of i], op conjugating X for CONJUGATE_TRANSPOSE. The result
 /// is of computeType; in host pointer mode the call waits until it is written, in device pointer
 /// mode it is written in stream order. Deterministic.
+///
+/// # Safety
+/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpVV(
     handle: oxsparseHandle_t,

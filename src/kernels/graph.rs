@@ -479,6 +479,7 @@ struct Recorded {
 const INLINE_WORDS: usize = 48;
 
 /// A copy of a parameter block, inline or (a larger block) on the heap.
+#[allow(clippy::large_enum_variant)] // inline on purpose: recording a launch must not allocate
 pub(crate) enum ParamWords {
     Inline { words: [u64; INLINE_WORDS], len: usize },
     Heap(Vec<u64>),

@@ -427,7 +427,7 @@ pub fn row_sample(
     }
     let capacity = (scratch_bytes - ids_at) / 4;
     let name = kernel_name!("oxs_spmm_row_sample_{}", index_suffix(index));
-    let grid = |rows: usize| (rows.max(1) as u64).div_ceil(BLOCK as u64).min(MAX_GRID as u64) as u32;
+    let grid = |rows: usize| (rows.max(1) as u64).div_ceil(BLOCK as u64).min(MAX_GRID) as u32;
     // Pass 1: the counts, over the offsets' room.
     let mut bytes = vec![0u8; m * 4];
     if m > 0 {

@@ -131,7 +131,7 @@ pub fn measure(h: &Handle, a: SpmmRows, index: IndexType, l: &ColumnLayout, at: 
     vector_ops::copy_to_host_and_wait(h, p.stats, &mut raw)?;
     let word = |i: usize| u64::from_ne_bytes(raw[8 * i..8 * i + 8].try_into().unwrap());
     Ok(ColumnStats {
-        columns: std::array::from_fn(|c| word(c)),
+        columns: std::array::from_fn(word),
         entries: std::array::from_fn(|c| word(CLASSES + c)),
         lines: std::array::from_fn(|c| word(2 * CLASSES + c)),
     })
@@ -158,6 +158,7 @@ pub fn build(h: &Handle, a: SpmmRows, index: IndexType, l: &ColumnLayout, at: u6
 
 /// Stage 6, every call: x (values of `x_bytes` bytes) into the new order; or, when the buffer no
 /// longer holds `token`, x and A's indices (`a`) copied as they are.
+#[allow(clippy::too_many_arguments)]
 pub fn gather_x(h: &Handle, a: SpmmRows, index: IndexType, x: u64, x_bytes: u64, l: &ColumnLayout, at: u64, token: u64) -> Result<()> {
     if !matches!(x_bytes, 1 | 2 | 4 | 8 | 16) {
         return Err(Error::Internal(format!("gathering x of {x_bytes}-byte values")));

@@ -116,7 +116,7 @@ pub fn copy_parts_to_device_and_wait(h: &Handle, parts: &[(u64, &[u8])]) -> Resu
     // keeps every part borrowed until its copy is complete.
     unsafe {
         for (dst, src) in parts.iter().filter(|(_, src)| !src.is_empty()) {
-            result::memcpy_htod_async(*dst, *src, stream).map_err(|e| Error::from_driver("cuMemcpyHtoDAsync", e))?;
+            result::memcpy_htod_async(*dst, src, stream).map_err(|e| Error::from_driver("cuMemcpyHtoDAsync", e))?;
         }
         result::stream::synchronize(stream).map_err(|e| Error::from_driver("cuStreamSynchronize", e))
     }

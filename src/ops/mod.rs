@@ -32,6 +32,30 @@ pub fn row_view_source(a: &SpMat, transposed: bool, m: i64, k: i64) -> Option<Ro
     }
 }
 
+/// The most elements one extent of a call may count (stored entries, or the elements of one dense
+/// operand over its batches): 2^42, beyond any device's memory. Every workspace layout is a sum of
+/// a few arrays of at most a few hundred bytes per such element, so below this bound its sizes stay
+/// under 2^56 and the plain arithmetic of the planners cannot wrap. Checked once, before planning.
+pub const MAX_ELEMENTS: u128 = 1 << 42;
+
+/// Refuses a call whose extents (name, element count, computed without overflow in u128) exceed
+/// [`MAX_ELEMENTS`]: its workspace size would not be representable (INSUFFICIENT_RESOURCES).
+pub fn check_extents(extents: &[(&str, u128)]) -> crate::error::Result<()> {
+    for &(what, count) in extents {
+        if count > MAX_ELEMENTS {
+            return Err(crate::error::Error::InsufficientResources(format!(
+                "{what} counts {count} elements, more than {MAX_ELEMENTS}: the buffer size is not representable"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// `a * b` over the unsigned 128-bit integers (sizes are checked non-negative before).
+pub fn product(factors: &[i64]) -> u128 {
+    factors.iter().fold(1u128, |p, &f| p.saturating_mul(f.max(0) as u128))
+}
+
 /// What the last `*_preprocess` call on a sparse matrix left in the user's buffer. A new
 /// preprocess call (of either routine) replaces it, as in cuSPARSE.
 #[derive(Clone, Debug, PartialEq)]
@@ -66,4 +90,18 @@ pub fn new_token() -> u64 {
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
     let mut rng = crate::reference::rng::SplitMix64::new(nanos ^ NEXT.fetch_add(1, Ordering::Relaxed).rotate_left(32));
     rng.next_u64() | 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extents_beyond_any_device_are_refused_not_wrapped() {
+        assert!(check_extents(&[("nnz", 1 << 40), ("C", product(&[1 << 20, 1 << 20, 4]))]).is_ok());
+        let e = check_extents(&[("nnz", product(&[1 << 62]))]).unwrap_err();
+        assert_eq!(e.status(), crate::types::Status::OXSPARSE_STATUS_INSUFFICIENT_RESOURCES);
+        assert!(check_extents(&[("C", product(&[1 << 30, 1 << 30, 1 << 30]))]).is_err(), "2^90 without wrapping");
+        assert_eq!(product(&[i64::MAX, i64::MAX, i64::MAX]), u128::MAX, "saturates");
+    }
 }

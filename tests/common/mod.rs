@@ -61,6 +61,29 @@ impl DevBuf {
     }
 }
 
+impl DevBuf {
+    /// The contents as a program reads them without a device-wide synchronisation: a copy on the
+    /// legacy default stream, ordered after the work queued there (a library whose launches escape
+    /// that order shows here as stale results).
+    pub fn read_ordered(&self) -> Vec<u8> {
+        let mut v = vec![0u8; self.bytes];
+        if !v.is_empty() {
+            unsafe { result::memcpy_dtoh_sync(&mut v, self.ptr) }.expect("cuMemcpyDtoH");
+        }
+        v
+    }
+
+    /// Copies `bytes` from pageable host memory to the start of the buffer on the legacy default
+    /// stream, as `cudaMemcpy` does: the call may return before the copy lands, and only work
+    /// ordered after it on the stream may rely on it.
+    pub fn write_ordered(&self, bytes: &[u8]) {
+        assert!(bytes.len() <= self.bytes);
+        if !bytes.is_empty() {
+            unsafe { result::memcpy_htod_async(self.ptr, bytes, std::ptr::null_mut()) }.expect("cuMemcpyHtoDAsync");
+        }
+    }
+}
+
 impl Drop for DevBuf {
     fn drop(&mut self) {
         unsafe { result::free_sync(self.ptr) }.ok();

@@ -91,6 +91,8 @@ pub fn positions(rng: &mut Rng, m: i64, k: i64, pattern: Pattern) -> Vec<(i64, i
                     Pattern::HeavyRow(e) if i == m / 2 => e,
                     Pattern::HeavyRow(_) => rng.below(4) as i64,
                     Pattern::Cycle(lens) => lens[i as usize % lens.len()],
+                    Pattern::Hubs { every } if i % every == 5 => 300 + rng.below(1701) as i64,
+                    Pattern::Hubs { .. } => 2 + rng.below(14) as i64,
                     Pattern::PowerLaw(max) => max / (ranks[i as usize] + 1),
                     _ if i % 5 == 3 => 0,
                     _ => rng.below(2 * avg as u64 + 1) as i64,

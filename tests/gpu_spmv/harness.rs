@@ -52,6 +52,9 @@ pub enum Pattern {
     HotColumns(i64),
     /// Row i has `per_row` entries (fewer near the edges) in columns i - below ..= i + above.
     Band { below: i64, above: i64, per_row: i64 },
+    /// Rows of 2-15 entries but every `every`-th (i % every == 5), which has 300-2000: hub rows that
+    /// cross many tiles among short rows that fill the others.
+    Hubs { every: i64 },
 }
 
 /// (A, X, Y, compute) value types.

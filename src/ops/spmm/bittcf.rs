@@ -99,7 +99,7 @@ impl BitTcf {
             );
         }
         let memory = DeviceMemory::alloc(h, plan.workspace)?;
-        let Some(active) = super::preprocess(h, &call, memory.ptr)? else {
+        let Some(active) = super::preprocess(h, &call, memory.ptr, || {})? else {
             invalid!("nothing to preprocess");
         };
         let order = super::row_order(h, &call, memory.ptr, &active)?;

@@ -69,6 +69,20 @@ pub fn dims(call: &Call) -> Result<Dims> {
     Ok(Dims { m, k, n, batches })
 }
 
+/// Sizes whose workspace could not be represented (crate::ops::MAX_ELEMENTS): A's entries over
+/// its batches, op(B) and C over theirs, and the dimensions the row views and tables count.
+pub fn extents(call: &Call, d: &Dims) -> Result<()> {
+    use crate::ops::{check_extents, product};
+    let batches = d.batches as i64;
+    check_extents(&[
+        ("matA", product(&[call.a.nnz, batches])),
+        ("op(B)", product(&[d.k, d.n, batches])),
+        ("matC", product(&[d.m, d.n, batches])),
+        ("op(A)'s rows", d.m as u128),
+        ("op(A)'s columns", d.k as u128),
+    ])
+}
+
 /// Data pointers that the product will dereference must not be NULL.
 pub fn pointers(call: &Call, d: &Dims) -> Result<()> {
     if call.c.values == 0 {

@@ -179,6 +179,7 @@ pub struct TcState {
 /// Checks the call and plans it.
 pub fn make_plan(call: &Call) -> Result<Plan> {
     let d = check::dims(call)?;
+    check::extents(call, &d)?;
     if !d.is_empty() {
         check::pointers(call, &d)?;
     }
@@ -192,14 +193,17 @@ pub fn buffer_size(_h: &Handle, call: &Call) -> Result<usize> {
 }
 
 /// `oxsparseSpMM_preprocess`: builds the views and the schedule or tile row table into `buffer`.
-pub fn preprocess(h: &Handle, call: &Call, buffer: u64) -> Result<Option<ActiveBuffer>> {
+/// `deactivate` runs once every argument has been checked, before anything is written: a refused
+/// call leaves the matrix's earlier preprocessed state in force, an accepted one replaces it.
+pub fn preprocess(h: &Handle, call: &Call, buffer: u64, deactivate: impl FnOnce()) -> Result<Option<ActiveBuffer>> {
     plan::phase("");
     let p = make_plan(call)?;
     report(&p, "preprocess");
+    let ws = if p.kernel == Kernel::Nothing { 0 } else { workspace(&p, buffer)? };
+    deactivate();
     if p.kernel == Kernel::Nothing {
         return Ok(None);
     }
-    let ws = workspace(&p, buffer)?;
     let token = crate::ops::new_token();
     plan::phase("plan");
     build_views(h, call, &p, ws)?;

@@ -561,7 +561,7 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
                 strip: spmm_tc::strip_cols(d.n) as u32,
                 accurate: types.ab == CUDA_R_32F && call.math == MathMode::OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH,
                 size,
-                per_block: slices_per_block(call.a.nnz, d.n, d.k, types.ab.size_bytes() as u64, size),
+                per_block: slices_per_block(call.a.nnz, d.n, d.k, types.ab.size_bytes(), size),
                 stage_b,
                 stage_c,
                 // Preprocess may reorder the rows: the workspace keeps room for the order.
@@ -571,7 +571,7 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
         _ if vectorised && aligned && rowvec_forced() => Kernel::RowVec { width: pass_width(d.n), stage_b, stage_c },
         _ if vectorised && aligned && tiles_fit(&d, types, &b, stage_b) => {
             let size = tile_size(call.a.nnz, d.n);
-            Kernel::Tiles { size, per_block: slices_per_block(call.a.nnz, d.n, d.k, types.ab.size_bytes() as u64, size), stage_b, stage_c }
+            Kernel::Tiles { size, per_block: slices_per_block(call.a.nnz, d.n, d.k, types.ab.size_bytes(), size), stage_b, stage_c }
         }
         _ if vectorised && aligned => Kernel::RowVec { width: pass_width(d.n), stage_b, stage_c },
         _ => Kernel::RowsStrided,

@@ -147,6 +147,7 @@ pub fn may_grow(longest: i64) -> bool {
 ///    64-column ones there (crocodile, 3546 entries, FP32 28.8 against 30.9 us). Not at n = 256,
 ///    where the second slice hides it (twitch_FR gained 5-12%, vsp_befref lost 5-7%), nor in FP64
 ///    (8 and 16 groups, unmeasured).
+///
 /// A shape forced by `OXSPARSE_SPMM_ROW_SHAPE` is taken as it is.
 pub fn shape(types: k::Types, n: i64, longest: i64) -> k::RowShape {
     use k::RowShape::*;

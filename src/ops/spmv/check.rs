@@ -51,6 +51,15 @@ pub fn dims(call: &Call) -> Result<Dims> {
     Ok(Dims { m, k })
 }
 
+/// Sizes whose workspace could not be represented (crate::ops::MAX_ELEMENTS).
+pub fn extents(call: &Call, d: &Dims) -> Result<()> {
+    let slots = match call.a.format {
+        FormatInfo::SlicedEll { values_size, .. } => values_size,
+        _ => call.a.nnz,
+    };
+    crate::ops::check_extents(&[("matA", crate::ops::product(&[slots])), ("op(A)'s rows", d.m as u128), ("op(A)'s columns", d.k as u128)])
+}
+
 /// Data pointers that the product will dereference must not be NULL.
 pub fn pointers(call: &Call, d: &Dims) -> Result<()> {
     if d.m > 0 && call.y.values == 0 {

@@ -102,6 +102,7 @@ fn signature(call: &Call, p: &Plan) -> Signature {
 /// Checks the call and plans it (asking the driver, once per kernel, how many tiles fit at once).
 pub fn make_plan(h: &Handle, call: &Call) -> Result<Plan> {
     let d = check::dims(call)?;
+    check::extents(call, &d)?;
     check::pointers(call, &d)?;
     let types = check::support(call)?;
     let slots = match plan::tiles_may_overflow(call, &d, h.sm_count) {
@@ -118,11 +119,14 @@ pub fn buffer_size(h: &Handle, call: &Call) -> Result<usize> {
 
 /// `oxsparseSpMV_preprocess`: measures the row lengths and keeps the vector kernel's row lists,
 /// or the tile kernel's row table, in `buffer`.
-pub fn preprocess(h: &Handle, call: &Call, buffer: u64) -> Result<Option<ActiveBuffer>> {
+/// `deactivate` runs once every argument has been checked, before anything is written: a refused
+/// call leaves the matrix's earlier preprocessed state in force, an accepted one replaces it.
+pub fn preprocess(h: &Handle, call: &Call, buffer: u64, deactivate: impl FnOnce()) -> Result<Option<ActiveBuffer>> {
     let p = make_plan(h, call)?;
     report(&p, "preprocess");
-    let Kernel::Tiles { .. } = p.kernel else { return Ok(None) };
     let ws = workspace(&p, buffer)?;
+    deactivate();
+    let Kernel::Tiles { .. } = p.kernel else { return Ok(None) };
     build_view(h, &p, ws)?;
     let token = crate::ops::new_token();
     let forced = schedule::forced();

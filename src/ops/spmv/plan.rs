@@ -207,7 +207,7 @@ pub fn tile_size(nnz: i64, slots: i64) -> i64 {
     }
     let mut size = match nnz {
         ..1_000_000 => 256,
-        ..LARGE_TILES_NNZ => 512,
+        1_000_000..LARGE_TILES_NNZ => 512,
         _ => return 2048,
     };
     while slots > 0 && size < 2048 && tile_count(nnz, size) > slots {
