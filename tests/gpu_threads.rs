@@ -1,6 +1,7 @@
 //! "Safe to use from many threads with one handle per thread": eight threads, each with its own
 //! handle and its own stream, run Scatter and SparseToDense many times through the C ABI at once;
-//! every result is checked against a CPU reference made for that thread's own random data.
+//! every result is checked against a CPU reference made for that thread's own random data. Then
+//! sixteen threads run SpMM and SpMV over one shared read-only matrix, bitwise as one thread does.
 
 mod common;
 
@@ -10,6 +11,8 @@ use oxsparse::ffi::descr_dense::*;
 use oxsparse::ffi::descr_sparse::*;
 use oxsparse::ffi::handle::*;
 use oxsparse::ffi::sparse_to_dense::*;
+use oxsparse::ffi::spmm::*;
+use oxsparse::ffi::spmv::*;
 use oxsparse::ffi::vector_ops::*;
 use oxsparse::ffi::*;
 use oxsparse::types::{DataType::CUDA_R_32F, Status::OXSPARSE_STATUS_SUCCESS};
@@ -100,4 +103,133 @@ fn one_handle_per_thread_in_parallel() {
     for t in threads {
         t.join().expect("a worker thread failed");
     }
+}
+
+/// The SpMM and SpMV results one thread gets for `seed`'s operands over the shared A (plain calls
+/// on the shared descriptor, then preprocessed calls on a descriptor of the thread's own over the
+/// same arrays), on a handle and stream of its own: C, y, C preprocessed, y preprocessed.
+struct SharedA {
+    rows: i64,
+    cols: i64,
+    nnz: i64,
+    arrays: [DevBuf; 3],
+    /// The descriptor every thread's plain calls share (a const matrix, as cuSPARSE allows).
+    descr: usize,
+}
+
+const N: i64 = 32;
+
+fn products(a: &SharedA, seed: u64, rounds: usize) -> Vec<Vec<u8>> {
+    let mut rng = Rng::new(seed);
+    let b_host: Vec<f32> = (0..a.cols * N).map(|_| rng.value() as f32).collect();
+    let x_host: Vec<f32> = (0..a.cols).map(|_| rng.value() as f32).collect();
+    let (b, x) = (DevBuf::from_slice(&b_host), DevBuf::from_slice(&x_host));
+    let (c, y) = (DevBuf::zeroed((a.rows * N) as usize * 4), DevBuf::zeroed(a.rows as usize * 4));
+    let (alpha, beta) = (1.25f32, 0.0f32);
+    let (al, be) = (&alpha as *const f32 as *const std::ffi::c_void, &beta as *const f32 as *const std::ffi::c_void);
+    let mut out = Vec::new();
+    unsafe {
+        let stream = result::stream::create(result::stream::StreamKind::NonBlocking).expect("stream");
+        let mut h: oxsparseHandle_t = null_mut();
+        assert_eq!(oxsparseCreate(&mut h), OK);
+        assert_eq!(oxsparseSetStream(h, stream as cudaStream_t), OK);
+        let (mut bd, mut cd, mut xd, mut yd, mut own) = (null_mut(), null_mut(), null_mut(), null_mut(), null_mut());
+        let f32t = CUDA_R_32F as i32;
+        assert_eq!(oxsparseCreateDnMat(&mut bd, a.cols, N, N, b.ptr as _, f32t, 1), OK);
+        assert_eq!(oxsparseCreateDnMat(&mut cd, a.rows, N, N, c.ptr as _, f32t, 1), OK);
+        assert_eq!(oxsparseCreateDnVec(&mut xd, a.cols, x.ptr as _, f32t), OK);
+        assert_eq!(oxsparseCreateDnVec(&mut yd, a.rows, y.ptr as _, f32t), OK);
+        let [o, i, v] = [0, 1, 2].map(|k| a.arrays[k].ptr as *mut std::ffi::c_void);
+        assert_eq!(oxsparseCreateCsr(&mut own, a.rows, a.cols, a.nnz, o, i, v, 2, 2, 0, f32t), OK);
+        let shared = a.descr as oxsparseSpMatDescr_t;
+        let size = |m: oxsparseSpMatDescr_t, spmm: bool| {
+            let mut s = 0usize;
+            let st = if spmm {
+                oxsparseSpMM_bufferSize(h, 0, 0, al, m, bd, be, cd, f32t, 0, &mut s)
+            } else {
+                oxsparseSpMV_bufferSize(h, 0, al, m, xd, be, yd, f32t, 0, &mut s)
+            };
+            assert_eq!(st, OK);
+            DevBuf::zeroed(s)
+        };
+        let read = |buf: &DevBuf| {
+            result::stream::synchronize(stream).expect("kernel failed");
+            buf.to_vec::<u8>()
+        };
+        for (m, pre) in [(shared, false), (own, true)] {
+            let (ws_mm, ws_mv) = (size(m, true), size(m, false));
+            if pre {
+                assert_eq!(oxsparseSpMM_preprocess(h, 0, 0, al, m, bd, be, cd, f32t, 0, ws_mm.ptr as _), OK);
+                assert_eq!(oxsparseSpMV_preprocess(h, 0, al, m, xd, be, yd, f32t, 0, ws_mv.ptr as _), OK);
+            }
+            let (mut c_bits, mut y_bits) = (Vec::new(), Vec::new());
+            for round in 0..rounds {
+                c.poison(0xFF);
+                y.poison(0xFF);
+                assert_eq!(oxsparseSpMM(h, 0, 0, al, m, bd, be, cd, f32t, 0, ws_mm.ptr as _), OK);
+                assert_eq!(oxsparseSpMV(h, 0, al, m, xd, be, yd, f32t, 0, ws_mv.ptr as _), OK);
+                let (cr, yr) = (read(&c), read(&y));
+                if round == 0 {
+                    (c_bits, y_bits) = (cr, yr);
+                } else {
+                    assert!(cr == c_bits && yr == y_bits, "seed {seed}: round {round} differs from round 0 (preprocessed: {pre})");
+                }
+            }
+            out.push(c_bits);
+            out.push(y_bits);
+        }
+        for d in [bd, cd] {
+            assert_eq!(oxsparseDestroyDnMat(d), OK);
+        }
+        for d in [xd, yd] {
+            assert_eq!(oxsparseDestroyDnVec(d), OK);
+        }
+        assert_eq!(oxsparseDestroySpMat(own), OK);
+        assert_eq!(oxsparseDestroy(h), OK);
+        result::stream::destroy(stream as sys::CUstream).expect("stream destroy");
+    }
+    out
+}
+
+/// Sixteen threads, a handle and a stream each, over one read-only A (its arrays, and one shared
+/// descriptor for the plain calls): every thread's SpMM and SpMV results, plain and preprocessed,
+/// are bitwise those that one thread alone gets for the same operands.
+#[test]
+fn sixteen_threads_share_a_read_only_matrix() {
+    let Some(_h) = gpu("sixteen threads, shared A") else { return };
+    let mut rng = Rng::new(77);
+    let (rows, cols) = (6000i64, 5000i64);
+    let mut offsets = vec![0i32];
+    let (mut col_ind, mut values) = (Vec::new(), Vec::new());
+    for r in 0..rows {
+        let len = if r % 97 == 5 { 300 + rng.below(1700) } else { 1 + rng.below(20) };
+        for c in rng.distinct(cols as u64, len as usize) {
+            col_ind.push(c as i32);
+            values.push(rng.value() as f32);
+        }
+        offsets.push(col_ind.len() as i32);
+    }
+    let arrays = [DevBuf::from_slice(&offsets), DevBuf::from_slice(&col_ind), DevBuf::from_slice(&values)];
+    let mut descr = null_mut();
+    let [o, i, v] = [0, 1, 2].map(|k| arrays[k].ptr as *mut std::ffi::c_void);
+    let nnz = values.len() as i64;
+    assert_eq!(unsafe { oxsparseCreateCsr(&mut descr, rows, cols, nnz, o, i, v, 2, 2, 0, CUDA_R_32F as i32) }, OK);
+    let a = std::sync::Arc::new(SharedA { rows, cols, nnz, arrays, descr: descr as usize });
+    let alone: Vec<Vec<Vec<u8>>> = (0..16).map(|t| products(&a, 3000 + t, 1)).collect();
+    let ctx = result::ctx::get_current().expect("ctx").expect("a current context") as usize;
+    let threads: Vec<_> = (0..16u64)
+        .map(|t| {
+            let a = a.clone();
+            std::thread::spawn(move || {
+                unsafe { result::ctx::set_current(ctx as sys::CUcontext) }.expect("set ctx");
+                products(&a, 3000 + t, 4)
+            })
+        })
+        .collect();
+    for (t, th) in threads.into_iter().enumerate() {
+        let got = th.join().expect("a worker thread failed");
+        assert!(got == alone[t], "thread {t}: results differ from the same operands run alone");
+    }
+    assert_eq!(unsafe { oxsparseDestroySpMat(descr) }, OK);
+    println!("sixteen threads: SpMM and SpMV, plain and preprocessed, bitwise equal to one thread");
 }
