@@ -17,7 +17,7 @@
 //      4. combine (per slice): rows split between groups are added in group order. A row that
 //         crosses tile edges is finished by the tile where it ends: its owner tile publishes a
 //         tail partial, the tiles it runs through publish head partials, each with a flag set to
-//         this call's epoch, and the last tile waits for those flags and adds the partials in
+//         this call's epoch, and the last tile waits for those flags (clearing them) and adds the partials in
 //         tile order (a single pass, as in a decoupled look-back scan: tiles wait only on lower
 //         tiles, which started before them).
 //
@@ -293,7 +293,7 @@ __device__ void finish_crossing_row(const SpmmTiles& tl, const Rows<V, I>& a, Sh
     const int64_t j = slice * SLICE + li * S::VEC;
     const bool lane_on = j < n;
     const int64_t t0 = a.begin(tile.lo) / tl.size;
-    for (int64_t u = t0 + threadIdx.x; u < tile.t; u += TB) flags::wait(ready_flag(tl, u, slice, slices), tl.epoch);
+    for (int64_t u = t0 + threadIdx.x; u < tile.t; u += TB) flags::consume(ready_flag(tl, u, slice, slices), tl.epoch);
     __syncthreads();
     const int64_t base = int64_t(blockIdx.z) * tl.count;
     const C* tail = reinterpret_cast<const C*>(tl.tail) + (base + t0) * n + j;

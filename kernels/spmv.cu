@@ -12,8 +12,8 @@
 //                ends: every tile publishes the sum of the row left open at its end with a flag
 //                carrying the call's epoch, and the ending tile waits for the flags of the tiles
 //                the row began in and ran through (a look-back: they are lower tiles, started
-//                earlier) and adds their sums in tile order (common/flags.cuh: no fence that
-//                would invalidate L1).
+//                earlier), clears them, and adds their sums in tile order (common/flags.cuh: no
+//                fence that would invalidate L1; cleared flags keep a replayed graph right).
 //  * `tile_rows` (oxs_spmv_tile_rows_*): the first row of every tile, built once by preprocess
 //                so the tile kernel can skip its search.
 //  * `scale`     (oxs_spmv_scale_*): y = beta * y when op(A) stores nothing.
@@ -259,7 +259,7 @@ __device__ void finish_held_row(const SpmvRowsParams& p, const Rows<V, I>& a, in
     const int64_t t0 = a.begin(row) / tl.size;
     C sum = zero<C>();
     for (int64_t u = t0 + lane; u < t; u += WARP) {
-        flags::wait(ready_flag(tl, u), tl.epoch);
+        flags::consume(ready_flag(tl, u), tl.epoch);
         sum = sum + __ldcg(reinterpret_cast<const C*>(tl.partials) + u);
     }
     for (int d = 1; d < WARP; d *= 2) sum = sum + shfl(FULL, sum, lane ^ d, WARP);

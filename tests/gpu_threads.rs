@@ -135,8 +135,8 @@ fn products(a: &SharedA, seed: u64, rounds: usize) -> Vec<Vec<u8>> {
         assert_eq!(oxsparseSetStream(h, stream as cudaStream_t), OK);
         let (mut bd, mut cd, mut xd, mut yd, mut own) = (null_mut(), null_mut(), null_mut(), null_mut(), null_mut());
         let f32t = CUDA_R_32F as i32;
-        assert_eq!(oxsparseCreateDnMat(&mut bd, a.cols, N, N, b.ptr as _, f32t, 1), OK);
-        assert_eq!(oxsparseCreateDnMat(&mut cd, a.rows, N, N, c.ptr as _, f32t, 1), OK);
+        assert_eq!(oxsparseCreateDnMat(&mut bd, a.cols, N, N, b.ptr as _, f32t, 2), OK);
+        assert_eq!(oxsparseCreateDnMat(&mut cd, a.rows, N, N, c.ptr as _, f32t, 2), OK);
         assert_eq!(oxsparseCreateDnVec(&mut xd, a.cols, x.ptr as _, f32t), OK);
         assert_eq!(oxsparseCreateDnVec(&mut yd, a.rows, y.ptr as _, f32t), OK);
         let [o, i, v] = [0, 1, 2].map(|k| a.arrays[k].ptr as *mut std::ffi::c_void);

@@ -1,0 +1,248 @@
+//! Device memory exhausted: with every free byte taken by the test, each call either fails with
+//! ALLOC_FAILED (or another clean status) and leaves its outputs untouched, or succeeds with the
+//! right result; nothing leaks; once the memory is freed every call works again.
+//!
+//! The library allocates no device memory on its call path (the caller's buffer holds its
+//! workspace); what it may need there is driver memory for launch graphs and module loads. A
+//! call that cannot get it must say so, never crash or answer wrongly.
+
+mod common;
+
+use common::{gpu, DevBuf, Rng};
+use cudarc::driver::result;
+use oxsparse::ffi::descr_dense::*;
+use oxsparse::ffi::descr_sparse::*;
+use oxsparse::ffi::handle::*;
+use oxsparse::ffi::sparse_to_dense::*;
+use oxsparse::ffi::spmm::*;
+use oxsparse::ffi::spmv::*;
+use oxsparse::ffi::*;
+use oxsparse::types::{DataType::CUDA_R_32F, Status};
+use std::ffi::c_void;
+use std::ptr::null_mut;
+
+const OK: i32 = Status::OXSPARSE_STATUS_SUCCESS as i32;
+
+/// A small CSR problem with its operands and descriptors, and the float64 references.
+struct Problem {
+    _arrays: [DevBuf; 3],
+    b: DevBuf,
+    c: DevBuf,
+    x: DevBuf,
+    y: DevBuf,
+    dense: DevBuf,
+    a: oxsparseSpMatDescr_t,
+    bd: oxsparseDnMatDescr_t,
+    cd: oxsparseDnMatDescr_t,
+    xd: oxsparseDnVecDescr_t,
+    yd: oxsparseDnVecDescr_t,
+    dd: oxsparseDnMatDescr_t,
+    want_c: Vec<f64>,
+    want_y: Vec<f64>,
+    want_dense: Vec<f64>,
+}
+
+const N: i64 = 16;
+
+impl Problem {
+    fn new(seed: u64) -> Problem {
+        let mut rng = Rng::new(seed);
+        let (rows, cols) = (3000i64, 2000i64);
+        let (mut offsets, mut ind, mut val) = (vec![0i32], Vec::new(), Vec::new());
+        let mut dense = vec![0f64; (rows * cols) as usize];
+        for r in 0..rows {
+            let len = if r % 97 == 5 { 400 } else { 1 + rng.below(12) };
+            for c in rng.distinct(cols as u64, len as usize) {
+                let v = rng.value() as f32;
+                ind.push(c as i32);
+                val.push(v);
+                dense[(r * cols) as usize + c as usize] = v as f64;
+            }
+            offsets.push(ind.len() as i32);
+        }
+        let b_host: Vec<f32> = (0..cols * N).map(|_| rng.value() as f32).collect();
+        let x_host: Vec<f32> = (0..cols).map(|_| rng.value() as f32).collect();
+        let mut want_c = vec![0f64; (rows * N) as usize];
+        let mut want_y = vec![0f64; rows as usize];
+        for r in 0..rows as usize {
+            for k in offsets[r] as usize..offsets[r + 1] as usize {
+                let (c, v) = (ind[k] as usize, val[k] as f64);
+                want_y[r] += v * x_host[c] as f64;
+                for j in 0..N as usize {
+                    want_c[r * N as usize + j] += v * b_host[c * N as usize + j] as f64;
+                }
+            }
+        }
+        let nnz = val.len() as i64;
+        let arrays = [DevBuf::from_slice(&offsets), DevBuf::from_slice(&ind), DevBuf::from_slice(&val)];
+        let (b, x) = (DevBuf::from_slice(&b_host), DevBuf::from_slice(&x_host));
+        let (c, y, dense_buf) =
+            (DevBuf::zeroed((rows * N) as usize * 4), DevBuf::zeroed(rows as usize * 4), DevBuf::zeroed(dense.len() * 4));
+        let f32t = CUDA_R_32F as i32;
+        let mut p = Problem {
+            b,
+            c,
+            x,
+            y,
+            dense: dense_buf,
+            a: null_mut(),
+            bd: null_mut(),
+            cd: null_mut(),
+            xd: null_mut(),
+            yd: null_mut(),
+            dd: null_mut(),
+            want_c,
+            want_y,
+            want_dense: dense,
+            _arrays: arrays,
+        };
+        let [o, i, v] = [0, 1, 2].map(|k| p._arrays[k].ptr as *mut c_void);
+        unsafe {
+            assert_eq!(oxsparseCreateCsr(&mut p.a, rows, cols, nnz, o, i, v, 2, 2, 0, f32t), OK);
+            assert_eq!(oxsparseCreateDnMat(&mut p.bd, cols, N, N, p.b.ptr as _, f32t, 2), OK);
+            assert_eq!(oxsparseCreateDnMat(&mut p.cd, rows, N, N, p.c.ptr as _, f32t, 2), OK);
+            assert_eq!(oxsparseCreateDnVec(&mut p.xd, cols, p.x.ptr as _, f32t), OK);
+            assert_eq!(oxsparseCreateDnVec(&mut p.yd, rows, p.y.ptr as _, f32t), OK);
+            assert_eq!(oxsparseCreateDnMat(&mut p.dd, rows, cols, cols, p.dense.ptr as _, f32t, 2), OK);
+        }
+        p
+    }
+
+    /// Runs every call once on `h` with buffers `ws` (SpMM, SpMV; preprocessed when asked) and
+    /// checks each: SUCCESS with the right result, or a clean failure with the output untouched.
+    /// Returns how many calls failed cleanly.
+    fn run(&self, h: oxsparseHandle_t, ws: &[DevBuf; 2], preprocess: bool, may_fail: bool) -> usize {
+        let (alpha, beta) = (1.0f32, 0.0f32);
+        let (al, be) = (&alpha as *const f32 as *const c_void, &beta as *const f32 as *const c_void);
+        let f32t = CUDA_R_32F as i32;
+        let mut refused = 0;
+        let mut check = |what: &str, status: i32, out: &DevBuf, want: &[f64]| {
+            let got = out.to_vec::<f32>();
+            if status == OK {
+                let scale = want.iter().fold(1.0f64, |m, w| m.max(w.abs()));
+                let bad = got.iter().zip(want).filter(|(g, w)| (**g as f64 - **w).abs() > 1e-4 * scale).count();
+                assert_eq!(bad, 0, "{what}: {bad} of {} wrong", want.len());
+            } else {
+                assert!(may_fail, "{what} failed with plenty of memory: status {status}");
+                assert!(
+                    [Status::OXSPARSE_STATUS_ALLOC_FAILED as i32, Status::OXSPARSE_STATUS_INSUFFICIENT_RESOURCES as i32].contains(&status),
+                    "{what}: unexpected status {status} when memory is exhausted"
+                );
+                assert!(got.iter().all(|v| v.to_bits() == u32::MAX), "{what}: a failed call wrote its output");
+                refused += 1;
+            }
+        };
+        unsafe {
+            let pre = |status: i32, what: &str| {
+                if status != OK {
+                    assert!(may_fail, "{what} failed with plenty of memory: status {status}");
+                }
+            };
+            if preprocess {
+                pre(oxsparseSpMM_preprocess(h, 0, 0, al, self.a, self.bd, be, self.cd, f32t, 0, ws[0].ptr as _), "SpMM_preprocess");
+                pre(oxsparseSpMV_preprocess(h, 0, al, self.a, self.xd, be, self.yd, f32t, 0, ws[1].ptr as _), "SpMV_preprocess");
+            }
+            self.c.poison(0xFF);
+            let s = oxsparseSpMM(h, 0, 0, al, self.a, self.bd, be, self.cd, f32t, 0, ws[0].ptr as _);
+            check("SpMM", s, &self.c, &self.want_c);
+            self.y.poison(0xFF);
+            let s = oxsparseSpMV(h, 0, al, self.a, self.xd, be, self.yd, f32t, 0, ws[1].ptr as _);
+            check("SpMV", s, &self.y, &self.want_y);
+            self.dense.poison(0xFF);
+            let s = oxsparseSparseToDense(h, self.a, self.dd, 0, null_mut());
+            check("SparseToDense", s, &self.dense, &self.want_dense);
+        }
+        refused
+    }
+
+    fn buffers(&self, h: oxsparseHandle_t) -> [DevBuf; 2] {
+        let (alpha, beta) = (1.0f32, 0.0f32);
+        let (al, be) = (&alpha as *const f32 as *const c_void, &beta as *const f32 as *const c_void);
+        let f32t = CUDA_R_32F as i32;
+        let (mut s0, mut s1) = (0usize, 0usize);
+        unsafe {
+            assert_eq!(oxsparseSpMM_bufferSize(h, 0, 0, al, self.a, self.bd, be, self.cd, f32t, 0, &mut s0), OK);
+            assert_eq!(oxsparseSpMV_bufferSize(h, 0, al, self.a, self.xd, be, self.yd, f32t, 0, &mut s1), OK);
+        }
+        [DevBuf::zeroed(s0), DevBuf::zeroed(s1)]
+    }
+}
+
+impl Drop for Problem {
+    fn drop(&mut self) {
+        unsafe {
+            oxsparseDestroySpMat(self.a);
+            for d in [self.bd, self.cd, self.dd] {
+                oxsparseDestroyDnMat(d);
+            }
+            oxsparseDestroyDnVec(self.xd);
+            oxsparseDestroyDnVec(self.yd);
+        }
+    }
+}
+
+/// Takes device memory in halving chunks until not even a megabyte is left.
+fn exhaust() -> (Vec<u64>, usize) {
+    let (mut taken, mut bytes) = (Vec::new(), 0);
+    let mut chunk: usize = 1 << 34;
+    while chunk >= 1 << 20 {
+        match unsafe { result::malloc_sync(chunk) } {
+            Ok(p) => {
+                taken.push(p);
+                bytes += chunk;
+            }
+            Err(_) => chunk /= 2,
+        }
+    }
+    (taken, bytes)
+}
+
+#[test]
+fn calls_fail_cleanly_when_device_memory_is_exhausted_and_recover() {
+    let Some(_gpu) = gpu("device memory exhausted") else { return };
+    let p = Problem::new(51);
+    let mut h: oxsparseHandle_t = null_mut();
+    assert_eq!(unsafe { oxsparseCreate(&mut h) }, OK);
+    let ws = p.buffers(h);
+    // Warm: modules loaded, graphs made, with memory to spare.
+    assert_eq!(p.run(h, &ws, true, false), 0);
+    result::ctx::synchronize().expect("sync");
+    let (free_before, _) = result::mem_get_info().expect("cuMemGetInfo");
+
+    let (taken, taken_bytes) = exhaust();
+    let (free_full, _) = result::mem_get_info().expect("cuMemGetInfo");
+    // Every call, on the warm handle, plain and preprocessed (new graphs for a new argument set);
+    // then a new handle, which must be made or refused cleanly.
+    let mut refused = p.run(h, &ws, false, true) + p.run(h, &ws, true, true);
+    let mut h2: oxsparseHandle_t = null_mut();
+    let s = unsafe { oxsparseCreate(&mut h2) };
+    if s == OK {
+        refused += p.run(h2, &ws, true, true);
+        assert_eq!(unsafe { oxsparseDestroy(h2) }, OK);
+    } else {
+        assert!(h2.is_null(), "a refused Create wrote its handle");
+        refused += 1;
+    }
+    for ptr in taken.iter().rev() {
+        unsafe { result::free_sync(*ptr) }.expect("cuMemFree");
+    }
+    // Memory back: everything works again, on both a warm and a new handle.
+    assert_eq!(p.run(h, &ws, true, false), 0);
+    let mut h3: oxsparseHandle_t = null_mut();
+    assert_eq!(unsafe { oxsparseCreate(&mut h3) }, OK);
+    assert_eq!(p.run(h3, &ws, true, false), 0);
+    assert_eq!(unsafe { oxsparseDestroy(h3) }, OK);
+    result::ctx::synchronize().expect("sync");
+    let (free_after, _) = result::mem_get_info().expect("cuMemGetInfo");
+    // Graphs and modules of the warm handle may hold a little driver memory; a leak per call
+    // would show as more.
+    let lost = free_before.saturating_sub(free_after);
+    assert!(lost <= 64 << 20, "{lost} bytes of device memory not given back");
+    assert_eq!(unsafe { oxsparseDestroy(h) }, OK);
+    println!(
+        "memory exhausted: {} MiB taken ({} MiB left free), {refused} of 9 calls refused cleanly, the rest right; {} KiB not back",
+        taken_bytes >> 20,
+        free_full >> 20,
+        lost >> 10
+    );
+}
