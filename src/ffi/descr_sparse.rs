@@ -551,7 +551,8 @@ unsafe fn create_blocked_ell(
     vt: cudaDataType,
 ) -> Result<()> {
     publish_sp_mat(out, || {
-        require_entries(rows * ell_cols.max(0), col_ind, values, "ellColInd and ellValue")?;
+        // Saturating: the sizes are checked below, and an overflow must be refused, not panic.
+        require_entries(rows.saturating_mul(ell_cols.max(0)), col_ind, values, "ellColInd and ellValue")?;
         let it = index_type(it, "ellIdxType")?;
         SpMat::blocked_ell(rows, cols, block, ell_cols, col_ind as u64, values as u64, it, index_base(base)?, value_type(vt)?)
     })
