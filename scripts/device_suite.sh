@@ -7,6 +7,8 @@
 #   3. the C and C++ consumers configured and built there, with that machine's CUDA toolkit, through
 #      find_package(oxsparse CONFIG REQUIRED) against the carried package, and run by ctest
 #   4. nm -D on the library: only oxsparse* symbols
+#   5. with DEVICE_SUITE_SANITIZER=1, compute-sanitizer (memcheck, racecheck, initcheck) over a
+#      reduced case set
 # The benchmark runs separately: scripts/device_bench.sh.
 # Ends with "device: N passed, N failed". Logs go to $OUT when set. .device/ is over the carry
 # limit beside the repository (64 MiB), so it travels packed: carry .device-pack/ (made by
@@ -124,9 +126,42 @@ if [ -z "${DEVICE_SUITE_QUICK:-}" ]; then
         echo "=== $bin with OXSPARSE_LAUNCH=direct"
         OXSPARSE_LAUNCH=direct run_rust $bin-direct-launch "$dev/bin/$bin"
     done
+    # Captured calls replayed with new values, and SpMM's preprocess contract, on every kernel forced
+    # (gpu_spmv's passes above run its contract test on every SpMV kernel).
+    for kernel in tiles vector split; do
+        OXSPARSE_SPMV_KERNEL=$kernel run_rust gpu_capture_replay-spmv-$kernel "$dev/bin/gpu_capture_replay"
+    done
+    for kernel in tiles short_rows split_rows warp_rows; do
+        OXSPARSE_SPMM_KERNEL=$kernel run_rust gpu_capture_replay-spmm-$kernel "$dev/bin/gpu_capture_replay"
+        OXSPARSE_SPMM_KERNEL=$kernel run_rust gpu_spmm_lifecycle-$kernel "$dev/bin/gpu_spmm_lifecycle"
+    done
 else
     echo "=== DEVICE_SUITE_QUICK: the forced-kernel and launch-path passes are skipped"
 fi
+fi
+
+# DEVICE_SUITE_SANITIZER=1: compute-sanitizer's memcheck, racecheck and initcheck over a reduced
+# case set (the whole suite under the tools takes hours): SpMV's preprocess contract and tile
+# cases, SpMM's replay and determinism cases, captured replays, SparseToDense and the vector
+# routines. Each run counts as passed when the tool reports 0 errors.
+if [ -n "${DEVICE_SUITE_SANITIZER:-}" ]; then
+    echo "=== compute-sanitizer"
+    for tool in memcheck racecheck initcheck; do
+        for spec in "gpu_spmv lifecycle" "gpu_spmv tiles" "gpu_spmm replay" "gpu_spmm determinism" "gpu_capture_replay" \
+                "gpu_sparse_to_dense" "gpu_vector_ops"; do
+            set -- $spec
+            log="$logs/sanitizer-$tool-$1-${2:-all}.log"
+            timeout "${DEVICE_SUITE_SANITIZER_TIMEOUT:-300}" compute-sanitizer --tool "$tool" --print-limit 20 \
+                "$dev/bin/$1" ${2:-} --test-threads=1 >"$log" 2>&1
+            rc=$?
+            summary=$(grep -h 'ERROR SUMMARY' "$log" | tail -1)
+            if [ $rc -eq 0 ] && grep -q 'ERROR SUMMARY: 0 errors' <<<"$summary"; then
+                passed=$((passed + 1)); echo "$tool $spec: $summary"
+            else
+                failed=$((failed + 1)); echo "$tool $spec: FAILED (exit $rc) ${summary:-no summary}"; grep -m5 -E '=========' "$log"
+            fi
+        done
+    done
 fi
 
 echo "=== C/C++/Fortran consumers built on the CPU machine"

@@ -246,3 +246,39 @@ fn calls_fail_cleanly_when_device_memory_is_exhausted_and_recover() {
         lost >> 10
     );
 }
+
+/// Sizes near the 64-bit limit: a COO matrix of 2^62 entries (64-bit indices) is refused by both
+/// bufferSize calls with INSUFFICIENT_RESOURCES (its workspace size is not representable), never
+/// answered with a wrapped size; the size output keeps what it held.
+#[test]
+fn buffer_sizes_beyond_the_64_bit_range_are_refused_not_wrapped() {
+    let Some(_gpu) = gpu("buffer sizes near the 64-bit limit") else { return };
+    let insufficient = Status::OXSPARSE_STATUS_INSUFFICIENT_RESOURCES as i32;
+    let (f32t, i64t) = (CUDA_R_32F as i32, 3);
+    let fake = |a: u64| a as *mut c_void;
+    unsafe {
+        let mut h: oxsparseHandle_t = null_mut();
+        assert_eq!(oxsparseCreate(&mut h), OK);
+        let (mut a, mut bd, mut cd, mut xd, mut yd) = (null_mut(), null_mut(), null_mut(), null_mut(), null_mut());
+        let (m, k, nnz) = (1i64 << 31, 1i64 << 31, 1i64 << 62);
+        assert_eq!(oxsparseCreateCoo(&mut a, m, k, nnz, fake(0x1000), fake(0x2000), fake(0x3000), i64t, 0, f32t), OK);
+        assert_eq!(oxsparseCreateDnMat(&mut bd, k, 8, 8, fake(0x4000), f32t, 2), OK);
+        assert_eq!(oxsparseCreateDnMat(&mut cd, m, 8, 8, fake(0x5000), f32t, 2), OK);
+        assert_eq!(oxsparseCreateDnVec(&mut xd, k, fake(0x6000), f32t), OK);
+        assert_eq!(oxsparseCreateDnVec(&mut yd, m, fake(0x7000), f32t), OK);
+        let (alpha, beta) = (1.0f32, 0.0f32);
+        let (al, be) = (&alpha as *const f32 as *const c_void, &beta as *const f32 as *const c_void);
+        let mut size = 12345usize;
+        assert_eq!(oxsparseSpMM_bufferSize(h, 0, 0, al, a, bd, be, cd, f32t, 0, &mut size), insufficient, "SpMM_bufferSize");
+        assert_eq!(oxsparseSpMV_bufferSize(h, 0, al, a, xd, be, yd, f32t, 0, &mut size), insufficient, "SpMV_bufferSize");
+        assert_eq!(size, 12345, "a refused bufferSize wrote its output");
+        for d in [bd, cd] {
+            assert_eq!(oxsparseDestroyDnMat(d), OK);
+        }
+        for d in [xd, yd] {
+            assert_eq!(oxsparseDestroyDnVec(d), OK);
+        }
+        assert_eq!(oxsparseDestroySpMat(a), OK);
+        assert_eq!(oxsparseDestroy(h), OK);
+    }
+}

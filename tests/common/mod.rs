@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod bytes;
+pub mod hubs;
 pub mod values;
 
 use cudarc::driver::result;

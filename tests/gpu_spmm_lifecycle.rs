@@ -1,0 +1,119 @@
+//! SpMM under cuSPARSE's preprocess contract, as a training loop lives it: preprocess once, then
+//! calls with new values of A in place (uploaded and read back in the legacy stream's order only,
+//! as a C program's cudaMemcpy is), a refused preprocess (which must leave the earlier state in
+//! force: the same bits after it), values behind a new pointer (`SpMatSetValues`) and all arrays
+//! moved (`CsrSetPointers`). The device suite runs this binary again with each SpMM kernel forced.
+
+mod common;
+
+use common::hubs::{Problem, SETS};
+use common::{gpu, DevBuf};
+use oxsparse::ffi::descr_dense::*;
+use oxsparse::ffi::descr_sparse::*;
+use oxsparse::ffi::descr_sparse_access::*;
+use oxsparse::ffi::handle::*;
+use oxsparse::ffi::spmm::*;
+use oxsparse::ffi::*;
+use oxsparse::types::{DataType::CUDA_R_32F, Status};
+use std::ffi::c_void;
+use std::ptr::null_mut;
+
+const OK: i32 = Status::OXSPARSE_STATUS_SUCCESS as i32;
+const INVALID: i32 = Status::OXSPARSE_STATUS_INVALID_VALUE as i32;
+
+unsafe fn lifecycle(p: &Problem) -> Result<(), String> {
+    let ptr = |d: &DevBuf| d.ptr as *mut c_void;
+    let (off, ind, val) = (DevBuf::from_slice(&p.offsets), DevBuf::from_slice(&p.cols), DevBuf::from_slice(&p.values[0]));
+    let (b, c) = (DevBuf::from_slice(&p.b), DevBuf::zeroed(p.n * p.w * 4));
+    let (n, w, nnz, f32t) = (p.n as i64, p.w as i64, p.cols.len() as i64, CUDA_R_32F as i32);
+    let mut h: oxsparseHandle_t = null_mut();
+    assert_eq!(oxsparseCreate(&mut h), OK);
+    let (mut a, mut bd, mut cd) = (null_mut(), null_mut(), null_mut());
+    assert_eq!(oxsparseCreateCsr(&mut a, n, n, nnz, ptr(&off), ptr(&ind), ptr(&val), 2, 2, 0, f32t), OK);
+    assert_eq!(oxsparseCreateDnMat(&mut bd, n, w, w, ptr(&b), f32t, 2), OK);
+    assert_eq!(oxsparseCreateDnMat(&mut cd, n, w, w, ptr(&c), f32t, 2), OK);
+    let (alpha, beta) = (1.0f32, 0.0f32);
+    let (al, be) = (&alpha as *const f32 as *const c_void, &beta as *const f32 as *const c_void);
+    let mut size = 0usize;
+    assert_eq!(oxsparseSpMM_bufferSize(h, 0, 0, al, a, bd, be, cd, f32t, 0, &mut size), OK);
+    let ws = DevBuf::zeroed(size);
+    ws.poison(0xFF);
+    let call = |alg: i32| {
+        c.poison(0xFF);
+        let s = oxsparseSpMM(h, 0, 0, al, a, bd, be, cd, f32t, alg, ptr(&ws));
+        (s, c.read_ordered())
+    };
+    let floats = |bytes: &[u8]| bytes.chunks_exact(4).map(|x| f32::from_ne_bytes(x.try_into().unwrap())).collect::<Vec<f32>>();
+    assert_eq!(oxsparseSpMM_preprocess(h, 0, 0, al, a, bd, be, cd, f32t, 0, ptr(&ws)), OK);
+    let mut outcome = Ok(());
+    let mut last = Vec::new();
+    for round in 0..2 * SETS {
+        let s = round % SETS;
+        val.write_ordered(bytes_of(&p.values[s]));
+        let (st, got) = call(0);
+        let wrong = p.wrong(s, &floats(&got));
+        if st != OK || wrong > 0 {
+            outcome = Err(format!("round {round} with new values: status {st}, {wrong} wrong"));
+            break;
+        }
+        last = got;
+    }
+    // Refused preprocesses change nothing: the next call gives the same bits.
+    if outcome.is_ok() {
+        let bad_alg = oxsparseSpMM_preprocess(h, 0, 0, al, a, bd, be, cd, f32t, 77, ptr(&ws));
+        let no_buffer = if size > 0 { oxsparseSpMM_preprocess(h, 0, 0, al, a, bd, be, cd, f32t, 0, null_mut()) } else { INVALID };
+        let (st, got) = call(0);
+        if bad_alg != INVALID || no_buffer != INVALID {
+            outcome = Err(format!("refused preprocesses returned {bad_alg} and {no_buffer}"));
+        } else if st != OK || got != last {
+            outcome = Err("a refused preprocess changed the next call's bits".into());
+        }
+    }
+    // Values behind a new pointer, then every array moved.
+    let moved_values = DevBuf::from_slice(&p.values[1]);
+    let (moved_off, moved_ind) = (DevBuf::from_slice(&p.offsets), DevBuf::from_slice(&p.cols));
+    if outcome.is_ok() {
+        assert_eq!(oxsparseSpMatSetValues(a, ptr(&moved_values)), OK);
+        let (st, got) = call(0);
+        let wrong = p.wrong(1, &floats(&got));
+        if st != OK || wrong > 0 {
+            outcome = Err(format!("values behind a new pointer: status {st}, {wrong} wrong"));
+        }
+    }
+    if outcome.is_ok() {
+        val.write_ordered(bytes_of(&p.values[2]));
+        assert_eq!(oxsparseCsrSetPointers(a, ptr(&moved_off), ptr(&moved_ind), ptr(&val)), OK);
+        let (st, got) = call(0);
+        let wrong = p.wrong(2, &floats(&got));
+        if st != OK || wrong > 0 {
+            outcome = Err(format!("arrays moved by CsrSetPointers: status {st}, {wrong} wrong"));
+        }
+    }
+    assert_eq!(oxsparseDestroyDnMat(bd), OK);
+    assert_eq!(oxsparseDestroyDnMat(cd), OK);
+    assert_eq!(oxsparseDestroySpMat(a), OK);
+    assert_eq!(oxsparseDestroy(h), OK);
+    outcome
+}
+
+fn bytes_of(v: &[f32]) -> &[u8] {
+    // SAFETY: f32 has no padding; the slice covers exactly its bytes.
+    unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, std::mem::size_of_val(v)) }
+}
+
+#[test]
+fn preprocess_contract_holds_over_a_training_loop() {
+    let Some(_gpu) = gpu("spmm preprocess contract") else { return };
+    let mut failures = Vec::new();
+    let mut cases = 0;
+    for (seed, n) in [(5u64, 8192usize), (6, 30000)] {
+        for w in [32, 64, 128] {
+            cases += 1;
+            if let Err(e) = unsafe { lifecycle(&Problem::new(n, w, seed)) } {
+                failures.push(format!("{n} rows, N = {w}: {e}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    println!("spmm preprocess contract: {cases} cases passed");
+}
