@@ -13,7 +13,9 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh >/dev/null
 rm -rf .device && mkdir -p .device/bin .device/c_tests build
 
-# Release library and the C consumers, through the installed package.
+# Release library (built here, so that it holds the current kernels: install.sh builds only a
+# missing one) and the C consumers, through the installed package.
+cargo build --release >build/device-prepare-lib.log 2>&1 || { tail -30 build/device-prepare-lib.log; exit 1; }
 OXSPARSE_TESTS_FORTRAN=ON bash scripts/run_c_tests.sh >build/device-prepare-c.log 2>&1 ||
     { tail -30 build/device-prepare-c.log; echo "device_prepare: C tests failed to build here" >&2; exit 1; }
 cp -a build/prefix .device/prefix
@@ -51,5 +53,5 @@ strip .device/bin/* .device/c_tests/* 2>/dev/null || true
 du -sh .device
 # .device/ itself is over the carry limit beside the repository; its packed form is not.
 rm -rf .device-pack && mkdir -p .device-pack
-tar cf - .device | xz -T0 -6 >.device-pack/device.tar.xz
+tar cf - .device | xz -9 -T1 >.device-pack/device.tar.xz  # one block: the fatbins every binary embeds compress once
 du -sh .device-pack
