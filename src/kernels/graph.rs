@@ -1,7 +1,7 @@
 //! Kernel launches through small CUDA graphs, the launch path of every call.
 //!
 //! Why: on the H100 machine a `cuLaunchKernel` costs 4.2-4.6 us of host time, and a small call's
-//! time on an idle stream is mostly that host time (session 19, `bench/lab/launch_floor.cu`).
+//! time on an idle stream is mostly that host time (session 19, `bench/tools/launch_floor.cu`).
 //! Re-parameterising an instantiated one-node graph and launching it
 //! (`cuGraphExecKernelNodeSetParams` + `cuGraphLaunch`) costs 2.7 us, with the same kernel, grid
 //! and parameter block, on the same stream, in the same order; a chain of two nodes 3.1 us against

@@ -21,7 +21,7 @@
 //! block; the short-row kernel pays three or four per row but lasts as long as its longest row.
 //! Cutting the long rows keeps the short-row kernel's chains short, up to the rows that need
 //! more than a block (`takes` keeps the tiles for those, and for matrices of very short rows).
-//! Measured in the session-14 lab (bench/lab/spmm_rows.cu, H100, FP32, same process as cuSPARSE):
+//! Measured in the session-14 lab (bench/notes/spmm-kernels.md, H100, FP32, same process as cuSPARSE):
 //! pieces of at most 64 entries ran the social graphs the tiles lose on at 0.9-1.15x cuSPARSE's
 //! best at N = 64-256 (fb100_Cornell5 N = 128 0.95x, blogcatalog 0.98x, squirrel 1.14x; the tiles:
 //! 0.77x, 0.82x, 0.90x); 128 or more entries per piece were slower (a group's chain grows with its
