@@ -44,7 +44,7 @@ constexpr int64_t HUGE_CHUNK = SPMV_HUGE_CHUNK;
 
 // Entry q's value in the compute type. MAY_PERMUTE: A may be read through a row view, whose
 // permutation leads to the user's value array; without it the kernel leaves that check out of the
-// loop (measured, bench/NOTES.md session 10: the per-entry checks cost the 27-point stencil a
+// loop (measured, bench/notes/spmv.md session 10: the per-entry checks cost the 27-point stencil a
 // quarter of its time).
 template <bool MAY_PERMUTE, typename V, typename C, typename I>
 __device__ __forceinline__ C entry_value(const Rows<V, I>& a, int64_t q) {

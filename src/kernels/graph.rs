@@ -597,7 +597,7 @@ fn run_batch<T>(h: &Handle, keep: bool, f: impl FnOnce() -> Result<T>) -> Result
 
 /// A call's launches as its batch sent them, to be sent again as they are by a later call with
 /// the same arguments (src/ops/spmm/replay.rs), which then skips its checks, plan and parameter
-/// blocks: ~1.5 us of host work before the driver's launch (session 46, NOTES launch path).
+/// blocks: ~1.5 us of host work before the driver's launch (session 46, bench/notes/launch-path.md).
 pub struct Replay {
     launches: Vec<Recorded>,
     /// The context the kernels were found in, and the stream they went to.

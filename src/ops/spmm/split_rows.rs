@@ -71,10 +71,10 @@ pub fn forced() -> bool {
 
 /// The choice for a matrix (not all of whose rows are short) of `m` rows and `nnz` entries whose
 /// longest row has `longest`, with `groups` groups per block. Measured on the H100 (session 14,
-/// bench/NOTES.md, FP32 against the tiles in the same run): 1.1-1.6x on matrices whose rows hold
-/// 14-234 entries on average (the social graphs, ddi_like, bcsstk13, pushpull at N >= 64) and on
-/// small ones (cora, citeseer, the airports: 1.05-1.2x); 0.45-0.7x where one row's block of pieces
-/// outlasts the rest (github_musae, 9458 entries; vsp_model1, 17663) and 0.5-0.9x where most
+/// bench/notes/spmm-kernels.md, FP32 against the tiles in the same run): 1.1-1.6x on matrices whose
+/// rows hold 14-234 entries on average (the social graphs, ddi_like, bcsstk13, pushpull at N >= 64)
+/// and on small ones (cora, citeseer, the airports: 1.05-1.2x); 0.45-0.7x where one row's block of
+/// pieces outlasts the rest (github_musae, 9458 entries; vsp_model1, 17663) and 0.5-0.9x where most
 /// rows hold a few entries (arxiv_like and youtube_like, 5-7 on average; pubmed, film_actor,
 /// PGPgiantcompo), which the tile kernel packs.
 pub fn takes(longest: i64, m: i64, nnz: i64, groups: i64) -> bool {
