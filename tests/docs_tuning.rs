@@ -158,7 +158,7 @@ fn every_environment_variable_read_is_in_docs_tuning() {
     let missing: Vec<String> = read
         .iter()
         .filter(|(n, _)| !table.contains(*n))
-        .map(|(n, at)| format!("{n} (read in {})", Vec::from_iter(at.iter().cloned()).join(", ")))
+        .map(|(n, at)| format!("{n} (read in {})", at.iter().cloned().collect::<Vec<_>>().join(", ")))
         .collect();
     let stale: Vec<&String> = table.iter().filter(|n| !read.contains_key(*n)).collect();
     assert!(missing.is_empty(), "docs/tuning.md's table lacks variables the sources read:\n  {}", missing.join("\n  "));
