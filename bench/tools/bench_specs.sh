@@ -1,5 +1,5 @@
-# Sourced by the labs that run oxsparse-bench once per argument `BENCH[:SETTINGS]` (tc_lab.sh,
-# pool_ab.sh): `run_specs SPEC...` runs the binary BENCH of folder $dir with the space-separated
+# Sourced by the labs that run oxsparse-bench once per argument `BENCH[:SETTINGS]` (pool_ab.sh,
+# rmat_kernel_sweep.sh): `run_specs SPEC...` runs the binary BENCH of folder $dir with the space-separated
 # environment SETTINGS (none: OXSPARSE_LAB=1) and the bench arguments in the array `args`, every
 # spec in turn, $rounds times, each process writing $out/envNN.json and printing its summary lines.
 # `spec_setting SPEC`: the spec's environment settings (OXSPARSE_LAB=1 when it names none).

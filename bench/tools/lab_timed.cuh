@@ -1,4 +1,4 @@
-// The launch labs' timing (launch_floor.cu, graph_pool.cu): host time and event-to-event time of
+// The launch labs' timing (launch_floor.cu): host time and event-to-event time of
 // one call on an idle legacy stream, each call waited for, medians after a warm-up. Standalone
 // labs built by their own scripts in this folder (nvcc finds this header beside them).
 #pragma once
