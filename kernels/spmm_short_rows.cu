@@ -28,7 +28,7 @@
 // Why a second kernel: a row of a few dozen entries is then a chain of three or four dependent
 // memory trips (offsets, entries, B, C) where a tile's block needs about ten (entries, row table,
 // staging, a walk of four B trips, partials); on matrices whose rows are all short that made it
-// 1.3-2.2x faster than the tile kernel (session 13 lab, bench/lab/spmm_rows.cu). A long row is
+// 1.3-2.2x faster than the tile kernel (session 13 lab, bench/notes/spmm-kernels.md). A long row is
 // still multiplied exactly, by its one group, only slowly: hence preprocess's check.
 // Split rows (src/ops/spmm/split_rows.rs) cut the long rows into pieces so that no group's chain is
 // long. Summation order: a row's (or piece's) products in stored order, from zero, per column;

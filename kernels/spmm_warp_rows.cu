@@ -30,7 +30,7 @@
 //
 // Why a kernel of its own: on graphs of a few entries a row (arxiv_like, github_musae, ca-CondMat,
 // vsp_model1) the tile kernel executed 65 warp instructions per entry at N = 128 where cuSPARSE's
-// CSR_ALG2 needs 36, the same bytes moving through L2 (Nsight, bench/NOTES.md session 22).
+// CSR_ALG2 needs 36, the same bytes moving through L2 (Nsight, bench/notes/spmm-kernels.md session 22).
 // Summation order: an item's products in stored order from zero, per column; a split row's pieces
 // as above, whichever warp arrives last (atomics only count arrivals): bitwise reproducible. The
 // table starts with preprocess's token: a buffer overwritten since is not trusted, and the warps

@@ -44,7 +44,7 @@ constexpr int64_t HUGE_CHUNK = SPMV_HUGE_CHUNK;
 
 // Entry q's value in the compute type. MAY_PERMUTE: A may be read through a row view, whose
 // permutation leads to the user's value array; without it the kernel leaves that check out of the
-// loop (measured, bench/NOTES.md session 10: the per-entry checks cost the 27-point stencil a
+// loop (measured, bench/notes/spmv.md session 10: the per-entry checks cost the 27-point stencil a
 // quarter of its time).
 template <bool MAY_PERMUTE, typename V, typename C, typename I>
 __device__ __forceinline__ C entry_value(const Rows<V, I>& a, int64_t q) {
@@ -416,8 +416,8 @@ OXS_SPMV_TYPES(OXS_SPMV_VECTOR_BOTH)
 // stream (src/kernels/spmv.rs, `band_types`). Every block takes short rows through the band
 // offsets; the long rows' warps are launched apart, as the lean kernel's first long_blocks blocks
 // alone (their code in the band kernel cost its short rows 2 us on the stencil in FP32, session-12
-// lab: 42.7 against 40.6 us). OXS_SPMV_BAND_MIN_BLOCKS lets the lab
-// (bench/lab/spmv_stream.sh) build them for another occupancy.
+// lab: 42.7 against 40.6 us). OXS_SPMV_BAND_MIN_BLOCKS lets a lab
+// build them for another occupancy (bench/notes/spmv.md).
 #ifndef OXS_SPMV_BAND_MIN_BLOCKS
 #define OXS_SPMV_BAND_MIN_BLOCKS(V) lean_min_blocks<V, V>()
 #endif

@@ -1,7 +1,7 @@
 //! Kernel launches through small CUDA graphs, the launch path of every call.
 //!
 //! Why: on the H100 machine a `cuLaunchKernel` costs 4.2-4.6 us of host time, and a small call's
-//! time on an idle stream is mostly that host time (session 19, `bench/lab/launch_floor.cu`).
+//! time on an idle stream is mostly that host time (session 19, `bench/tools/launch_floor.cu`).
 //! Re-parameterising an instantiated one-node graph and launching it
 //! (`cuGraphExecKernelNodeSetParams` + `cuGraphLaunch`) costs 2.7 us, with the same kernel, grid
 //! and parameter block, on the same stream, in the same order; a chain of two nodes 3.1 us against
@@ -598,7 +598,7 @@ fn run_batch<T>(h: &Handle, keep: bool, f: impl FnOnce() -> Result<T>) -> Result
 
 /// A call's launches as its batch sent them, to be sent again as they are by a later call with
 /// the same arguments (src/ops/spmm/replay.rs), which then skips its checks, plan and parameter
-/// blocks: ~1.5 us of host work before the driver's launch (session 46, NOTES launch path).
+/// blocks: ~1.5 us of host work before the driver's launch (session 46, bench/notes/launch-path.md).
 pub struct Replay {
     launches: Vec<Recorded>,
     /// The context the kernels were found in, and the stream they went to.

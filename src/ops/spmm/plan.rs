@@ -272,7 +272,7 @@ const RESIDENT_BLOCKS: u64 = 8 * 132;
 /// writing C) costs, in entries of its walk: fitted on the arxiv-sized R-MAT graph, FP32 N = 32,
 /// whose calls took 64 / 55 / 57.6-59.6 us at 256 / 512 / 1024-entry tiles (5 / 3 / 2 waves of
 /// blocks), which gives 330-400 by round; the cases measured choose the same sizes at either end
-/// (session 35, bench/NOTES.md).
+/// (session 35, bench/notes/spmm-kernels.md).
 const TILE_FIXED_ENTRIES: u64 = 400;
 
 /// Entries per tile, a power of two from 256 to SPMM_TILE_MAX: the size whose blocks (one per tile

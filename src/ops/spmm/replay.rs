@@ -2,7 +2,7 @@
 //!
 //! Why: a call's own host work before the driver's launch (argument checks, the plan, the
 //! preprocessed buffer's checks, the parameter blocks, the batch) took ~1.5 us on the H100
-//! machine (session 46, NOTES launch path), and a small call's time on an idle stream counts all
+//! machine (session 46, bench/notes/launch-path.md), and a small call's time on an idle stream counts all
 //! of it. A training loop calls SpMM with the same descriptors every step, and the bench rotates
 //! a few copies of the operands, each with its own descriptors and buffer: every copy repeats its
 //! arguments. Such a call sends what the last one sent (kernels/graph.rs `Replay`), which the

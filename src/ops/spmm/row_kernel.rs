@@ -117,7 +117,7 @@ pub(super) fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, toke
 /// writes its piece's row an element at a time down C's columns; the wide groups' column-major
 /// kernel spills (`split_rows_colc_wide_x2`, 32 bytes), and the 64-column ones have no such kernel,
 /// so their C was staged. Measured (session 30, H100, FP32 N = 128 column-major, the shapes forced
-/// against the default in the same runs; bench/NOTES.md SpMM "Session 30"): fb100_MIT8 51 -> 44
+/// against the default in the same runs; bench/notes/spmm-column-major.md): fb100_MIT8 51 -> 44
 /// us, fb100_JohnsHopkins55 41 -> 35, twitch_FR (64-column groups, staged C) 33 -> 29, BZR_MD
 /// 25.7 -> 20.5, cora 15.9 -> 14.1, usa-airports 15.0 -> 13.7. A C staged (over
 /// `split_rows_write_c`'s bounds) keeps the preferred shape: astro-ph, facebook_pagepage and

@@ -21,7 +21,7 @@
 //! block; the short-row kernel pays three or four per row but lasts as long as its longest row.
 //! Cutting the long rows keeps the short-row kernel's chains short, up to the rows that need
 //! more than a block (`takes` keeps the tiles for those, and for matrices of very short rows).
-//! Measured in the session-14 lab (bench/lab/spmm_rows.cu, H100, FP32, same process as cuSPARSE):
+//! Measured in the session-14 lab (bench/notes/spmm-kernels.md, H100, FP32, same process as cuSPARSE):
 //! pieces of at most 64 entries ran the social graphs the tiles lose on at 0.9-1.15x cuSPARSE's
 //! best at N = 64-256 (fb100_Cornell5 N = 128 0.95x, blogcatalog 0.98x, squirrel 1.14x; the tiles:
 //! 0.77x, 0.82x, 0.90x); 128 or more entries per piece were slower (a group's chain grows with its
@@ -71,10 +71,10 @@ pub fn forced() -> bool {
 
 /// The choice for a matrix (not all of whose rows are short) of `m` rows and `nnz` entries whose
 /// longest row has `longest`, with `groups` groups per block. Measured on the H100 (session 14,
-/// bench/NOTES.md, FP32 against the tiles in the same run): 1.1-1.6x on matrices whose rows hold
-/// 14-234 entries on average (the social graphs, ddi_like, bcsstk13, pushpull at N >= 64) and on
-/// small ones (cora, citeseer, the airports: 1.05-1.2x); 0.45-0.7x where one row's block of pieces
-/// outlasts the rest (github_musae, 9458 entries; vsp_model1, 17663) and 0.5-0.9x where most
+/// bench/notes/spmm-kernels.md, FP32 against the tiles in the same run): 1.1-1.6x on matrices whose
+/// rows hold 14-234 entries on average (the social graphs, ddi_like, bcsstk13, pushpull at N >= 64)
+/// and on small ones (cora, citeseer, the airports: 1.05-1.2x); 0.45-0.7x where one row's block of
+/// pieces outlasts the rest (github_musae, 9458 entries; vsp_model1, 17663) and 0.5-0.9x where most
 /// rows hold a few entries (arxiv_like and youtube_like, 5-7 on average; pubmed, film_actor,
 /// PGPgiantcompo), which the tile kernel packs.
 pub fn takes(longest: i64, m: i64, nnz: i64, groups: i64) -> bool {

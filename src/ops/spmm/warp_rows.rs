@@ -214,21 +214,21 @@ pub fn narrow_n_takes(nnz: i64, n: i64, value: DataType) -> bool {
 }
 
 /// Whether a plain call (no preprocess: nothing read back) runs this kernel over a table it builds
-/// on the GPU (`build_by_class`; kernels/spmm_warp_rows_table.cu), where it would
-/// otherwise run the tiles (alone, or after a verdict of long rows, plain_choice.rs): n a multiple
-/// of N_MULTIPLE, at least MIN_NNZ entries, op(B) within what preprocess's rule measured, and the
-/// GPU build's bounds (`gpu_counts_fit`). Measured (session 39, H100, FP32, 29 matrices, warp rows
-/// and the tiles each forced after preprocess, kernel times without the build; bench/NOTES.md): at
-/// N = 128 warp rows / tiles squirrel 33.6 / 50.1 us, fb100_MIT8 42.6 / 52.7, crocodile 33.7 /
-/// 48.3, facebook_pagepage 38.9 / 50.8, github_musae 54.9 / 69.2, fb100_Cornell5 112 / 140,
-/// ca-CondMat 31.3 / 34.2; at N = 256 every matrix of 128K entries or more gained (blogcatalog 94
-/// / 112, vsp_befref 38 / 53); below 128K entries they lost or tied (cora 20.8 / 17.4, pubmed 29.0
-/// / 27.0, film_actor 25.2 / 20.0), wiki-Vote (104K) gained. Unlike preprocess's rule, rows of any
-/// mean: preprocess gives rows of more than 16 to split rows, which need a table read back.
-/// op(B)'s bound is preprocess's at such n (`b_bytes_max`): on a device of wide memory session 48
-/// measured youtube_like's plain calls (H200, warp rows by `OXSPARSE_SPMM_PLAIN_WARP_ROWS=1` against
-/// the tiles of the default, us, each beside cuSPARSE in its own process): FP32 N = 128 / 256 762 /
-/// 1486 -> 728 / 1327, FP64 N = 128 1456 -> 1430.
+/// on the GPU (`build_by_class`; kernels/spmm_warp_rows_table.cu), where it would otherwise run the
+/// tiles (alone, or after a verdict of long rows, plain_choice.rs): n a multiple of N_MULTIPLE, at
+/// least MIN_NNZ entries, op(B) within what preprocess's rule measured, and the GPU build's bounds
+/// (`gpu_counts_fit`). Measured (session 39, H100, FP32, 29 matrices, warp rows and the tiles each
+/// forced after preprocess, kernel times without the build;
+/// bench/notes/spmm-plain-and-preprocess.md): at N = 128 warp rows / tiles squirrel 33.6 / 50.1 us,
+/// fb100_MIT8 42.6 / 52.7, crocodile 33.7 / 48.3, facebook_pagepage 38.9 / 50.8, github_musae 54.9
+/// / 69.2, fb100_Cornell5 112 / 140, ca-CondMat 31.3 / 34.2; at N = 256 every matrix of 128K
+/// entries or more gained (blogcatalog 94 / 112, vsp_befref 38 / 53); below 128K entries they lost
+/// or tied (cora 20.8 / 17.4, pubmed 29.0 / 27.0, film_actor 25.2 / 20.0), wiki-Vote (104K) gained.
+/// Unlike preprocess's rule, rows of any mean: preprocess gives rows of more than 16 to split rows,
+/// which need a table read back. op(B)'s bound is preprocess's at such n (`b_bytes_max`): on a
+/// device of wide memory session 48 measured youtube_like's plain calls (H200, warp rows by
+/// `OXSPARSE_SPMM_PLAIN_WARP_ROWS=1` against the tiles of the default, us, each beside cuSPARSE in
+/// its own process): FP32 N = 128 / 256 762 / 1486 -> 728 / 1327, FP64 N = 128 1456 -> 1430.
 /// `OXSPARSE_SPMM_PLAIN_WARP_ROWS=0` / `1` never / always (within the bounds) takes it;
 /// `OXSPARSE_SPMM_KERNEL` forcing another row kernel keeps the tiles, forcing this one takes it.
 pub fn takes_plain(m: i64, nnz: i64, k: i64, n: i64, value: DataType, l2_bytes: i64) -> bool {
@@ -319,7 +319,7 @@ pub fn gpu_items_bound(m: i64, nnz: i64) -> i64 {
 /// calls with warp rows forced, us, the host's order / row order): blogcatalog N = 128 47.6 /
 /// 56.8, fb100_MIT8 42.2 / 48.2; with classes the warp-row kernel on fb100_Cornell5 127 -> 108 us
 /// (Nsight, N = 128). Split rows' pieces need no order (a piece is short); a fourth class for the
-/// split rows of more than a group of pieces measured nothing (bench/NOTES.md).
+/// split rows of more than a group of pieces measured nothing (bench/notes/spmm-plain-and-preprocess.md).
 pub fn long_class(len: i64, piece: i64, whole: i64) -> Option<usize> {
     match len {
         _ if len <= piece => None,

@@ -5,7 +5,7 @@
 //! sector for it. When x is larger than the L1 cache and the busy columns are scattered over it
 //! (a power-law graph with shuffled vertex ids), most gathers fetch a sector for 4 useful bytes.
 //! Grouped, the busy columns share sectors and lines, and stay in L1. Measured with cuSPARSE's own
-//! SpMV on R-MAT graphs (H100, bench/NOTES.md, session 8): proteins-sized 289 -> 182 us,
+//! SpMV on R-MAT graphs (H100, bench/notes/spmv.md, session 8): proteins-sized 289 -> 182 us,
 //! reddit-sized 630 -> 368 us, youtube-sized 115 -> 100 us.
 //!
 //! Why not always: every call first gathers x into the new order (one more launch, ~2-3 us), and

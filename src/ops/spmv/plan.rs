@@ -186,7 +186,7 @@ pub const TILE_MAX: i64 = 65_536;
 
 /// Entries per tile (one warp), from nnz and the tile kernel's resident warps (`slots`, 0:
 /// unknown), which preprocess and plain calls share, so that they agree. Measured on the H100
-/// (session 6, bench/NOTES.md) with every size forced: matrices under 1M entries want many short
+/// (session 6, bench/notes/spmv.md) with every size forced: matrices under 1M entries want many short
 /// tiles (their time is the warps' latency); 1M-4M entries 512 (fb100_Cornell5 20.8 us against 24.6
 /// with 256, arxiv_like 23.6 against 27.1); larger ones 2048, which spreads the search for a
 /// tile's first row over more entries without a ragged last wave (youtube_like 69.8 against 73.1

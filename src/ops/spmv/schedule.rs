@@ -10,7 +10,7 @@
 //! trips of a warp to a block; huge rows are cut into chunks of SPMV_HUGE_CHUNK entries, a block
 //! each.
 //!
-//! Measured on the H100 (bench/NOTES.md): a first version that let a warp or a group spend 16
+//! Measured on the H100 (bench/notes/spmv.md): a first version that let a warp or a group spend 16
 //! round trips on a row lost 2-3x on social graphs whose kernels last only a few trips.
 //!
 //! The tile kernel, which cuts the entries evenly whatever the rows, is kept instead (no
