@@ -1,8 +1,8 @@
 //! SpMM under cuSPARSE's preprocess contract, as a training loop lives it: preprocess once, then
 //! calls with new values of A in place (uploaded and read back in the legacy stream's order only,
 //! as a C program's cudaMemcpy is), a refused preprocess (which must leave the earlier state in
-//! force: the same bits after it), values behind a new pointer (`SpMatSetValues`) and all arrays
-//! moved (`CsrSetPointers`). The device suite runs this binary again with each SpMM kernel forced.
+//! force: the same bits after it), values behind a new pointer (`SpMatSetValues`), all arrays
+//! moved (`CsrSetPointers`), a new B, and the buffer freed and allocated again. The device suite runs this binary again with each SpMM kernel forced.
 
 mod common;
 
@@ -21,7 +21,7 @@ use std::ptr::null_mut;
 const OK: i32 = Status::OXSPARSE_STATUS_SUCCESS as i32;
 const INVALID: i32 = Status::OXSPARSE_STATUS_INVALID_VALUE as i32;
 
-unsafe fn lifecycle(p: &Problem) -> Result<(), String> {
+unsafe fn lifecycle(p: &mut Problem) -> Result<(), String> {
     let ptr = |d: &DevBuf| d.ptr as *mut c_void;
     let (off, ind, val) = (DevBuf::from_slice(&p.offsets), DevBuf::from_slice(&p.cols), DevBuf::from_slice(&p.values[0]));
     let (b, c) = (DevBuf::from_slice(&p.b), DevBuf::zeroed(p.n * p.w * 4));
@@ -36,11 +36,11 @@ unsafe fn lifecycle(p: &Problem) -> Result<(), String> {
     let (al, be) = (&alpha as *const f32 as *const c_void, &beta as *const f32 as *const c_void);
     let mut size = 0usize;
     assert_eq!(oxsparseSpMM_bufferSize(h, 0, 0, al, a, bd, be, cd, f32t, 0, &mut size), OK);
-    let ws = DevBuf::zeroed(size);
+    let mut ws = DevBuf::zeroed(size);
     ws.poison(0xFF);
-    let call = |alg: i32| {
+    let call = |ws: &DevBuf| {
         c.poison(0xFF);
-        let s = oxsparseSpMM(h, 0, 0, al, a, bd, be, cd, f32t, alg, ptr(&ws));
+        let s = oxsparseSpMM(h, 0, 0, al, a, bd, be, cd, f32t, 0, ptr(ws));
         (s, c.read_ordered())
     };
     let floats = |bytes: &[u8]| bytes.chunks_exact(4).map(|x| f32::from_ne_bytes(x.try_into().unwrap())).collect::<Vec<f32>>();
@@ -50,7 +50,7 @@ unsafe fn lifecycle(p: &Problem) -> Result<(), String> {
     for round in 0..2 * SETS {
         let s = round % SETS;
         val.write_ordered(bytes_of(&p.values[s]));
-        let (st, got) = call(0);
+        let (st, got) = call(&ws);
         let wrong = p.wrong(s, &floats(&got));
         if st != OK || wrong > 0 {
             outcome = Err(format!("round {round} with new values: status {st}, {wrong} wrong"));
@@ -62,7 +62,7 @@ unsafe fn lifecycle(p: &Problem) -> Result<(), String> {
     if outcome.is_ok() {
         let bad_alg = oxsparseSpMM_preprocess(h, 0, 0, al, a, bd, be, cd, f32t, 77, ptr(&ws));
         let no_buffer = if size > 0 { oxsparseSpMM_preprocess(h, 0, 0, al, a, bd, be, cd, f32t, 0, null_mut()) } else { INVALID };
-        let (st, got) = call(0);
+        let (st, got) = call(&ws);
         if bad_alg != INVALID || no_buffer != INVALID {
             outcome = Err(format!("refused preprocesses returned {bad_alg} and {no_buffer}"));
         } else if st != OK || got != last {
@@ -74,7 +74,7 @@ unsafe fn lifecycle(p: &Problem) -> Result<(), String> {
     let (moved_off, moved_ind) = (DevBuf::from_slice(&p.offsets), DevBuf::from_slice(&p.cols));
     if outcome.is_ok() {
         assert_eq!(oxsparseSpMatSetValues(a, ptr(&moved_values)), OK);
-        let (st, got) = call(0);
+        let (st, got) = call(&ws);
         let wrong = p.wrong(1, &floats(&got));
         if st != OK || wrong > 0 {
             outcome = Err(format!("values behind a new pointer: status {st}, {wrong} wrong"));
@@ -83,10 +83,33 @@ unsafe fn lifecycle(p: &Problem) -> Result<(), String> {
     if outcome.is_ok() {
         val.write_ordered(bytes_of(&p.values[2]));
         assert_eq!(oxsparseCsrSetPointers(a, ptr(&moved_off), ptr(&moved_ind), ptr(&val)), OK);
-        let (st, got) = call(0);
+        let (st, got) = call(&ws);
         let wrong = p.wrong(2, &floats(&got));
         if st != OK || wrong > 0 {
             outcome = Err(format!("arrays moved by CsrSetPointers: status {st}, {wrong} wrong"));
+        }
+    }
+    // New dense operands: B rewritten in place.
+    if outcome.is_ok() {
+        let mut rng = common::Rng::new(p.n as u64 ^ 0xB);
+        p.b.iter_mut().for_each(|x| *x = rng.value() as f32);
+        b.write_ordered(bytes_of(&p.b));
+        let (st, got) = call(&ws);
+        let wrong = p.wrong(2, &floats(&got));
+        if st != OK || wrong > 0 {
+            outcome = Err(format!("new B: status {st}, {wrong} wrong"));
+        }
+    }
+    // The buffer freed and allocated again (most likely at the same address), with other bytes:
+    // preprocess's state must not be trusted in it, and the call must still be right.
+    if outcome.is_ok() {
+        drop(std::mem::replace(&mut ws, DevBuf::zeroed(1)));
+        ws = DevBuf::zeroed(size);
+        ws.poison(0xA5);
+        let (st, got) = call(&ws);
+        let wrong = p.wrong(2, &floats(&got));
+        if st != OK || wrong > 0 {
+            outcome = Err(format!("buffer reallocated: status {st}, {wrong} wrong"));
         }
     }
     assert_eq!(oxsparseDestroyDnMat(bd), OK);
@@ -109,7 +132,7 @@ fn preprocess_contract_holds_over_a_training_loop() {
     for (seed, n) in [(5u64, 8192usize), (6, 30000)] {
         for w in [32, 64, 128] {
             cases += 1;
-            if let Err(e) = unsafe { lifecycle(&Problem::new(n, w, seed)) } {
+            if let Err(e) = unsafe { lifecycle(&mut Problem::new(n, w, seed)) } {
                 failures.push(format!("{n} rows, N = {w}: {e}"));
             }
         }

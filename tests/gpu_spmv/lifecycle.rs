@@ -8,7 +8,7 @@
 use super::gen;
 use super::harness::*;
 use super::*;
-use oxsparse::ffi::descr_sparse_access::oxsparseSpMatSetValues;
+use oxsparse::ffi::descr_sparse_access::{oxsparseCsrSetPointers, oxsparseSpMatSetValues};
 use oxsparse::types::Status;
 
 /// The fixture of the report that found the fault: 8192 x 8192 CSR FP32, rows of 2-15 entries and
@@ -72,7 +72,28 @@ pub fn lifecycle(h: &CHandle, case: &Case, rounds: usize) -> Result<(), String> 
     expect(unsafe { oxsparseSpMatSetValues(pre.g.a, moved.ptr as *mut _) }, "SpMatSetValues")?;
     let got = call(h, &pre, &args)?;
     pre.p.check(&got).map_err(|e| format!("values behind a new pointer: {e}"))?;
-    expect(unsafe { oxsparseSpMatSetValues(pre.g.a, pre.g.a_arrays[2].ptr as *mut _) }, "SpMatSetValues")
+    expect(unsafe { oxsparseSpMatSetValues(pre.g.a, pre.g.a_arrays[2].ptr as *mut _) }, "SpMatSetValues")?;
+
+    // Every array moved (CsrSetPointers on CSR; COO and the others keep theirs).
+    if case.fmt == Fmt::Csr {
+        let moved: Vec<DevBuf> = (0..3).map(|k| DevBuf::from_slice(&pre.g.a_arrays[k].read_ordered())).collect();
+        let [o, i, v] = [0, 1, 2].map(|k| moved[k].ptr as *mut std::ffi::c_void);
+        expect(unsafe { oxsparseCsrSetPointers(pre.g.a, o, i, v) }, "CsrSetPointers")?;
+        let got = call(h, &pre, &args)?;
+        pre.p.check(&got).map_err(|e| format!("arrays moved by CsrSetPointers: {e}"))?;
+        let [o, i, v] = [0, 1, 2].map(|k| pre.g.a_arrays[k].ptr as *mut std::ffi::c_void);
+        expect(unsafe { oxsparseCsrSetPointers(pre.g.a, o, i, v) }, "CsrSetPointers")?;
+    }
+    // The buffer freed and allocated again (most likely at the same address) with other bytes.
+    if let Some(size) = pre.ws.as_ref().map(|w| w.bytes) {
+        pre.ws = None;
+        let fresh = DevBuf::zeroed(size);
+        fresh.poison(0xA5);
+        pre.ws = Some(fresh);
+        let got = call(h, &pre, &args)?;
+        pre.p.check(&got).map_err(|e| format!("buffer reallocated: {e}"))?;
+    }
+    Ok(())
 }
 
 #[test]
