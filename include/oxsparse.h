@@ -234,6 +234,9 @@ extern "C" {
  *
  * NOT_SUPPORTED when the operands cannot run on tensor cores (other value types, batches, BSR,
  * Blocked-ELL, B or C rows that are not 16-byte vectors, 2^31 or more entries).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseCreateBitTcf(oxsparseHandle_t handle, oxsparseOperation_t opA, oxsparseOperation_t opB, oxsparseConstSpMatDescr_t matA, oxsparseConstDnMatDescr_t matB, oxsparseConstDnMatDescr_t matC, cudaDataType computeType, oxsparseReorder_t reorder, oxsparseBitTcf_t *tcf, int64_t *rowOrder);
 
@@ -242,6 +245,9 @@ oxsparseStatus_t oxsparseCreateBitTcf(oxsparseHandle_t handle, oxsparseOperation
  * whether its SpMMs run on tensor cores (1) or, for a matrix whose 8-row windows share too few
  * columns, on the CUDA-core tile kernel (0; -1 when created under stream capture, where the
  * build's choice is made on the GPU at each call). Any output pointer may be NULL.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseBitTcfGetInfo(oxsparseConstBitTcf_t tcf, int64_t *rows, int64_t *cols, int64_t *nnz, int *reordered, int *tensorCores);
 
@@ -249,224 +255,473 @@ oxsparseStatus_t oxsparseBitTcfGetInfo(oxsparseConstBitTcf_t tcf, int64_t *rows,
  * C = alpha * op(A) * op(B) + beta * C over the object, on the handle's stream (asynchronous;
  * alpha and beta in the handle's pointer mode, of `computeType` as at creation). `matB` and `matC`
  * must have the shapes, types and layouts of creation (INVALID_VALUE otherwise).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseSpMM_bitTcf(oxsparseHandle_t handle, const void *alpha, oxsparseConstBitTcf_t tcf, oxsparseConstDnMatDescr_t matB, const void *beta, oxsparseDnMatDescr_t matC);
 
 /**
  * Frees the object and its device memory (waiting for work that uses it). NULL is a no-op.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseDestroyBitTcf(oxsparseConstBitTcf_t tcf);
 
 /**
  * Creates a dense vector descriptor of `size` contiguous elements.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseCreateDnVec(oxsparseDnVecDescr_t *dnVecDescr, int64_t size, void *values, cudaDataType valueType);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseCreateConstDnVec(oxsparseConstDnVecDescr_t *dnVecDescr, int64_t size, const void *values, cudaDataType valueType);
 
 /**
  * Destroys a dense vector descriptor (NULL is accepted and ignored).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseDestroyDnVec(oxsparseConstDnVecDescr_t dnVecDescr);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseDnVecGet(oxsparseDnVecDescr_t dnVecDescr, int64_t *size, void **values, cudaDataType *valueType);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseConstDnVecGet(oxsparseConstDnVecDescr_t dnVecDescr, int64_t *size, const void **values, cudaDataType *valueType);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseDnVecGetValues(oxsparseDnVecDescr_t dnVecDescr, void **values);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseConstDnVecGetValues(oxsparseConstDnVecDescr_t dnVecDescr, const void **values);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseDnVecSetValues(oxsparseDnVecDescr_t dnVecDescr, void *values);
 
 /**
  * Creates a dense matrix descriptor (`ld >= rows` for column-major, `ld >= cols` for row-major).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseCreateDnMat(oxsparseDnMatDescr_t *dnMatDescr, int64_t rows, int64_t cols, int64_t ld, void *values, cudaDataType valueType, oxsparseOrder_t order);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseCreateConstDnMat(oxsparseConstDnMatDescr_t *dnMatDescr, int64_t rows, int64_t cols, int64_t ld, const void *values, cudaDataType valueType, oxsparseOrder_t order);
 
 /**
  * Destroys a dense matrix descriptor (NULL is accepted and ignored).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseDestroyDnMat(oxsparseConstDnMatDescr_t dnMatDescr);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseDnMatGet(oxsparseDnMatDescr_t dnMatDescr, int64_t *rows, int64_t *cols, int64_t *ld, void **values, cudaDataType *type_, oxsparseOrder_t *order);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseConstDnMatGet(oxsparseConstDnMatDescr_t dnMatDescr, int64_t *rows, int64_t *cols, int64_t *ld, const void **values, cudaDataType *type_, oxsparseOrder_t *order);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseDnMatGetValues(oxsparseDnMatDescr_t dnMatDescr, void **values);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseConstDnMatGetValues(oxsparseConstDnMatDescr_t dnMatDescr, const void **values);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseDnMatSetValues(oxsparseDnMatDescr_t dnMatDescr, void *values);
 
 /**
  * Makes the descriptor a batch of `batchCount` matrices `batchStride` elements apart.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseDnMatSetStridedBatch(oxsparseDnMatDescr_t dnMatDescr, int batchCount, int64_t batchStride);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseDnMatGetStridedBatch(oxsparseConstDnMatDescr_t dnMatDescr, int *batchCount, int64_t *batchStride);
 
 /**
  * Creates a sparse vector descriptor: `nnz` (index, value) pairs of a vector of length `size`.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseCreateSpVec(oxsparseSpVecDescr_t *spVecDescr, int64_t size, int64_t nnz, void *indices, void *values, oxsparseIndexType_t idxType, oxsparseIndexBase_t idxBase, cudaDataType valueType);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseCreateConstSpVec(oxsparseConstSpVecDescr_t *spVecDescr, int64_t size, int64_t nnz, const void *indices, const void *values, oxsparseIndexType_t idxType, oxsparseIndexBase_t idxBase, cudaDataType valueType);
 
 /**
  * Destroys a sparse vector descriptor (NULL is accepted and ignored).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseDestroySpVec(oxsparseConstSpVecDescr_t spVecDescr);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseSpVecGet(oxsparseSpVecDescr_t spVecDescr, int64_t *size, int64_t *nnz, void **indices, void **values, oxsparseIndexType_t *idxType, oxsparseIndexBase_t *idxBase, cudaDataType *valueType);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseConstSpVecGet(oxsparseConstSpVecDescr_t spVecDescr, int64_t *size, int64_t *nnz, const void **indices, const void **values, oxsparseIndexType_t *idxType, oxsparseIndexBase_t *idxBase, cudaDataType *valueType);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseSpVecGetIndexBase(oxsparseConstSpVecDescr_t spVecDescr, oxsparseIndexBase_t *idxBase);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseSpVecGetValues(oxsparseSpVecDescr_t spVecDescr, void **values);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseConstSpVecGetValues(oxsparseConstSpVecDescr_t spVecDescr, const void **values);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseSpVecSetValues(oxsparseSpVecDescr_t spVecDescr, void *values);
 
 /**
  * Creates a CSR descriptor: `rows + 1` row offsets, `nnz` column indices and values.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseCreateCsr(oxsparseSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols, int64_t nnz, void *csrRowOffsets, void *csrColInd, void *csrValues, oxsparseIndexType_t csrRowOffsetsType, oxsparseIndexType_t csrColIndType, oxsparseIndexBase_t idxBase, cudaDataType valueType);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseCreateConstCsr(oxsparseConstSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols, int64_t nnz, const void *csrRowOffsets, const void *csrColInd, const void *csrValues, oxsparseIndexType_t csrRowOffsetsType, oxsparseIndexType_t csrColIndType, oxsparseIndexBase_t idxBase, cudaDataType valueType);
 
 /**
  * Creates a CSC descriptor: `cols + 1` column offsets, `nnz` row indices and values.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseCreateCsc(oxsparseSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols, int64_t nnz, void *cscColOffsets, void *cscRowInd, void *cscValues, oxsparseIndexType_t cscColOffsetsType, oxsparseIndexType_t cscRowIndType, oxsparseIndexBase_t idxBase, cudaDataType valueType);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseCreateConstCsc(oxsparseConstSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols, int64_t nnz, const void *cscColOffsets, const void *cscRowInd, const void *cscValues, oxsparseIndexType_t cscColOffsetsType, oxsparseIndexType_t cscRowIndType, oxsparseIndexBase_t idxBase, cudaDataType valueType);
 
 /**
  * Creates a COO descriptor: `nnz` row indices, column indices and values.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseCreateCoo(oxsparseSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols, int64_t nnz, void *cooRowInd, void *cooColInd, void *cooValues, oxsparseIndexType_t cooIdxType, oxsparseIndexBase_t idxBase, cudaDataType valueType);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseCreateConstCoo(oxsparseConstSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols, int64_t nnz, const void *cooRowInd, const void *cooColInd, const void *cooValues, oxsparseIndexType_t cooIdxType, oxsparseIndexBase_t idxBase, cudaDataType valueType);
 
 /**
  * Creates a BSR descriptor: `brows x bcols` blocks of `rowBlockSize x colBlockSize`, `bnnz` stored
  * blocks whose entries are laid out in `order`.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseCreateBsr(oxsparseSpMatDescr_t *spMatDescr, int64_t brows, int64_t bcols, int64_t bnnz, int64_t rowBlockSize, int64_t colBlockSize, void *bsrRowOffsets, void *bsrColInd, void *bsrValues, oxsparseIndexType_t bsrRowOffsetsType, oxsparseIndexType_t bsrColIndType, oxsparseIndexBase_t idxBase, cudaDataType valueType, oxsparseOrder_t order);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseCreateConstBsr(oxsparseConstSpMatDescr_t *spMatDescr, int64_t brows, int64_t bcols, int64_t bnnz, int64_t rowBlockDim, int64_t colBlockDim, const void *bsrRowOffsets, const void *bsrColInd, const void *bsrValues, oxsparseIndexType_t bsrRowOffsetsType, oxsparseIndexType_t bsrColIndType, oxsparseIndexBase_t idxBase, cudaDataType valueType, oxsparseOrder_t order);
 
 /**
  * Creates a Blocked-ELL descriptor: square blocks of `ellBlockSize`, `ellCols` stored columns per
  * row (values are `rows x ellCols`, row-major; a block-column index of -1 marks an empty slot).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseCreateBlockedEll(oxsparseSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols, int64_t ellBlockSize, int64_t ellCols, void *ellColInd, void *ellValue, oxsparseIndexType_t ellIdxType, oxsparseIndexBase_t idxBase, cudaDataType valueType);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseCreateConstBlockedEll(oxsparseConstSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols, int64_t ellBlockSize, int64_t ellCols, const void *ellColInd, const void *ellValue, oxsparseIndexType_t ellIdxType, oxsparseIndexBase_t idxBase, cudaDataType valueType);
 
 /**
  * Creates a Sliced-ELL descriptor: slices of `sliceSize` rows stored column by column, padded
  * with column index -1, `sellValuesSize` slots in all.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseCreateSlicedEll(oxsparseSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols, int64_t nnz, int64_t sellValuesSize, int64_t sliceSize, void *sellSliceOffsets, void *sellColInd, void *sellValues, oxsparseIndexType_t sellSliceOffsetsType, oxsparseIndexType_t sellColIndType, oxsparseIndexBase_t idxBase, cudaDataType valueType);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseCreateConstSlicedEll(oxsparseConstSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols, int64_t nnz, int64_t sellValuesSize, int64_t sliceSize, const void *sellSliceOffsets, const void *sellColInd, const void *sellValues, oxsparseIndexType_t sellSliceOffsetsType, oxsparseIndexType_t sellColIndType, oxsparseIndexBase_t idxBase, cudaDataType valueType);
 
 /**
  * Destroys a sparse matrix descriptor of any format (NULL is accepted and ignored).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseDestroySpMat(oxsparseConstSpMatDescr_t spMatDescr);
 
 /**
  * Rows, columns and stored entries (BSR: in elements; Blocked-ELL: rows x ellCols).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseSpMatGetSize(oxsparseConstSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols, int64_t *nnz);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseSpMatGetFormat(oxsparseConstSpMatDescr_t spMatDescr, oxsparseFormat_t *format);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseSpMatGetIndexBase(oxsparseConstSpMatDescr_t spMatDescr, oxsparseIndexBase_t *idxBase);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseSpMatGetValues(oxsparseSpMatDescr_t spMatDescr, void **values);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseConstSpMatGetValues(oxsparseConstSpMatDescr_t spMatDescr, const void **values);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseSpMatSetValues(oxsparseSpMatDescr_t spMatDescr, void *values);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseSpMatGetStridedBatch(oxsparseConstSpMatDescr_t spMatDescr, int *batchCount);
 
 /**
  * COO batch: row indices, column indices and values of batch i start `batchStride * i` entries in.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseCooSetStridedBatch(oxsparseSpMatDescr_t spMatDescr, int batchCount, int64_t batchStride);
 
 /**
  * CSR batch; a stride of 0 shares that array among all batches.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseCsrSetStridedBatch(oxsparseSpMatDescr_t spMatDescr, int batchCount, int64_t offsetsBatchStride, int64_t columnsValuesBatchStride);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseBsrSetStridedBatch(oxsparseSpMatDescr_t spMatDescr, int batchCount, int64_t offsetsBatchStride, int64_t columnsBatchStride, int64_t ValuesBatchStride);
 
 /**
  * Reads the fill mode or diagonal type; `data` points to a 4-byte enum, `dataSize` must be 4.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseSpMatGetAttribute(oxsparseConstSpMatDescr_t spMatDescr, oxsparseSpMatAttribute_t attribute, void *data, size_t dataSize);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseSpMatSetAttribute(oxsparseSpMatDescr_t spMatDescr, oxsparseSpMatAttribute_t attribute, void *data, size_t dataSize);
 
 /**
  * Shape, arrays and types of a CSR descriptor.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseCsrGet(oxsparseSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols, int64_t *nnz, void **csrRowOffsets, void **csrColInd, void **csrValues, oxsparseIndexType_t *csrRowOffsetsType, oxsparseIndexType_t *csrColIndType, oxsparseIndexBase_t *idxBase, cudaDataType *valueType);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseConstCsrGet(oxsparseConstSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols, int64_t *nnz, const void **csrRowOffsets, const void **csrColInd, const void **csrValues, oxsparseIndexType_t *csrRowOffsetsType, oxsparseIndexType_t *csrColIndType, oxsparseIndexBase_t *idxBase, cudaDataType *valueType);
 
 /**
  * Shape, arrays and types of a CSC descriptor.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseCscGet(oxsparseSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols, int64_t *nnz, void **cscColOffsets, void **cscRowInd, void **cscValues, oxsparseIndexType_t *cscColOffsetsType, oxsparseIndexType_t *cscRowIndType, oxsparseIndexBase_t *idxBase, cudaDataType *valueType);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseConstCscGet(oxsparseConstSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols, int64_t *nnz, const void **cscColOffsets, const void **cscRowInd, const void **cscValues, oxsparseIndexType_t *cscColOffsetsType, oxsparseIndexType_t *cscRowIndType, oxsparseIndexBase_t *idxBase, cudaDataType *valueType);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseCooGet(oxsparseSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols, int64_t *nnz, void **cooRowInd, void **cooColInd, void **cooValues, oxsparseIndexType_t *idxType, oxsparseIndexBase_t *idxBase, cudaDataType *valueType);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseConstCooGet(oxsparseConstSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols, int64_t *nnz, const void **cooRowInd, const void **cooColInd, const void **cooValues, oxsparseIndexType_t *idxType, oxsparseIndexBase_t *idxBase, cudaDataType *valueType);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseBlockedEllGet(oxsparseSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols, int64_t *ellBlockSize, int64_t *ellCols, void **ellColInd, void **ellValue, oxsparseIndexType_t *ellIdxType, oxsparseIndexBase_t *idxBase, cudaDataType *valueType);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseConstBlockedEllGet(oxsparseConstSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols, int64_t *ellBlockSize, int64_t *ellCols, const void **ellColInd, const void **ellValue, oxsparseIndexType_t *ellIdxType, oxsparseIndexBase_t *idxBase, cudaDataType *valueType);
 
 /**
  * Replaces the three arrays of a CSR descriptor (same shape and types).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseCsrSetPointers(oxsparseSpMatDescr_t spMatDescr, void *csrRowOffsets, void *csrColInd, void *csrValues);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseCscSetPointers(oxsparseSpMatDescr_t spMatDescr, void *cscColOffsets, void *cscRowInd, void *cscValues);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseCooSetPointers(oxsparseSpMatDescr_t spMatDescr, void *cooRows, void *cooColumns, void *cooValues);
 
 /**
  * Creates a library handle on the current device (device 0 when no CUDA context is current).
  * Returns `OXSPARSE_STATUS_NOT_INITIALIZED` when there is no CUDA driver or no GPU.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseCreate(oxsparseHandle_t *handle);
 
 /**
  * Destroys a handle. Work already enqueued on its stream is not waited for and keeps running.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseDestroy(oxsparseHandle_t handle);
 
 /**
  * Library version as `major * 1000 + minor * 100 + patch` (the `OXSPARSE_VERSION` macro).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseGetVersion(oxsparseHandle_t handle, int *version);
 
 /**
  * One component of the library version: `MAJOR_VERSION`, `MINOR_VERSION` or `PATCH_LEVEL`.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseGetProperty(libraryPropertyType type_, int *value);
 
@@ -482,16 +737,30 @@ const char *oxsparseGetErrorString(oxsparseStatus_t status);
 
 /**
  * Sets the stream on which all later work of this handle is enqueued (NULL: legacy default stream).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseSetStream(oxsparseHandle_t handle, cudaStream_t streamId);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseGetStream(oxsparseHandle_t handle, cudaStream_t *streamId);
 
 /**
  * Whether scalar arguments (alpha, beta, results) are host or device pointers.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseSetPointerMode(oxsparseHandle_t handle, oxsparsePointerMode_t mode);
 
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
 oxsparseStatus_t oxsparseGetPointerMode(oxsparseHandle_t handle, oxsparsePointerMode_t *mode);
 
 /**
@@ -512,11 +781,17 @@ oxsparseStatus_t oxsparseGetPointerMode(oxsparseHandle_t handle, oxsparsePointer
  * mode that the environment variable `OXSPARSE_MATH_MODE` names (`default`, `tf32`,
  * `fp32_accurate` or `3xtf32`, or 0, 3, 4; read once, at the first `oxsparseCreate`), so an
  * unmodified program can opt in; otherwise in `OXSPARSE_DEFAULT_MATH`.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseSetMathMode(oxsparseHandle_t handle, oxsparseMath_t mode);
 
 /**
  * The handle's math mode (see `oxsparseSetMathMode`).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseGetMathMode(oxsparseHandle_t handle, oxsparseMath_t *mode);
 
@@ -535,27 +810,42 @@ oxsparseStatus_t oxsparseGetMathMode(oxsparseHandle_t handle, oxsparseMath_t *mo
  *
  * New handles start in the mode that `OXSPARSE_REORDER` names (`none`, `affinity`, or 0, 1; read
  * once), otherwise `OXSPARSE_REORDER_NONE`.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseSetReorderMode(oxsparseHandle_t handle, oxsparseReorder_t mode);
 
 /**
  * The handle's reorder mode (see `oxsparseSetReorderMode`).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseGetReorderMode(oxsparseHandle_t handle, oxsparseReorder_t *mode);
 
 /**
  * Workspace size in bytes for `oxsparseSparseToDense` with these arguments (always 0: none needed).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseSparseToDense_bufferSize(oxsparseHandle_t handle, oxsparseConstSpMatDescr_t matA, oxsparseDnMatDescr_t matB, oxsparseSparseToDenseAlg_t alg, size_t *bufferSize);
 
 /**
  * Converts the sparse matrix `matA` into the dense matrix `matB`: stored entries are copied, all
  * other entries of `matB` become zero. Asynchronous on the handle's stream; `externalBuffer` may be NULL.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseSparseToDense(oxsparseHandle_t handle, oxsparseConstSpMatDescr_t matA, oxsparseDnMatDescr_t matB, oxsparseSparseToDenseAlg_t alg, void *externalBuffer);
 
 /**
  * Workspace size in bytes for `oxsparseSpMM_preprocess` and `oxsparseSpMM` with these arguments.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseSpMM_bufferSize(oxsparseHandle_t handle, oxsparseOperation_t opA, oxsparseOperation_t opB, const void *alpha, oxsparseConstSpMatDescr_t matA, oxsparseConstDnMatDescr_t matB, const void *beta, oxsparseDnMatDescr_t matC, cudaDataType computeType, oxsparseSpMMAlg_t alg, size_t *bufferSize);
 
@@ -564,6 +854,9 @@ oxsparseStatus_t oxsparseSpMM_bufferSize(oxsparseHandle_t handle, oxsparseOperat
  * buffer of `matA`. Later `oxsparseSpMM` calls with the same arguments (alpha, beta, the dense
  * values and A's values may change) and that buffer skip the planning. It waits for the GPU
  * where it measures A's rows (the longest row; the row offsets when it cuts long rows into pieces).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseSpMM_preprocess(oxsparseHandle_t handle, oxsparseOperation_t opA, oxsparseOperation_t opB, const void *alpha, oxsparseConstSpMatDescr_t matA, oxsparseConstDnMatDescr_t matB, const void *beta, oxsparseDnMatDescr_t matC, cudaDataType computeType, oxsparseSpMMAlg_t alg, void *externalBuffer);
 
@@ -572,11 +865,17 @@ oxsparseStatus_t oxsparseSpMM_preprocess(oxsparseHandle_t handle, oxsparseOperat
  * written. Deterministic: the same inputs give bitwise the same C run to run. A call after
  * preprocess may run another kernel than a plain one (preprocess measures the rows), so the two
  * may differ in rounding.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseSpMM(oxsparseHandle_t handle, oxsparseOperation_t opA, oxsparseOperation_t opB, const void *alpha, oxsparseConstSpMatDescr_t matA, oxsparseConstDnMatDescr_t matB, const void *beta, oxsparseDnMatDescr_t matC, cudaDataType computeType, oxsparseSpMMAlg_t alg, void *externalBuffer);
 
 /**
  * Workspace size in bytes for `oxsparseSpMV_preprocess` and `oxsparseSpMV` with these arguments.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseSpMV_bufferSize(oxsparseHandle_t handle, oxsparseOperation_t opA, const void *alpha, oxsparseConstSpMatDescr_t matA, oxsparseConstDnVecDescr_t vecX, const void *beta, oxsparseDnVecDescr_t vecY, cudaDataType computeType, oxsparseSpMVAlg_t alg, size_t *bufferSize);
 
@@ -590,6 +889,9 @@ oxsparseStatus_t oxsparseSpMV_bufferSize(oxsparseHandle_t handle, oxsparseOperat
  * A's indices. Waits for the handle's stream (it reads the row-length histogram back, and for
  * large matrices what decides those two), except under graph capture, where it keeps the plain
  * schedule.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseSpMV_preprocess(oxsparseHandle_t handle, oxsparseOperation_t opA, const void *alpha, oxsparseConstSpMatDescr_t matA, oxsparseConstDnVecDescr_t vecX, const void *beta, oxsparseDnVecDescr_t vecY, cudaDataType computeType, oxsparseSpMVAlg_t alg, void *externalBuffer);
 
@@ -598,6 +900,9 @@ oxsparseStatus_t oxsparseSpMV_preprocess(oxsparseHandle_t handle, oxsparseOperat
  * Deterministic: the same inputs give bitwise the same y run to run, for every algorithm and
  * opA; a call after preprocess may run another kernel than a plain call, so the two may differ in
  * rounding.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseSpMV(oxsparseHandle_t handle, oxsparseOperation_t opA, const void *alpha, oxsparseConstSpMatDescr_t matA, oxsparseConstDnVecDescr_t vecX, const void *beta, oxsparseDnVecDescr_t vecY, cudaDataType computeType, oxsparseSpMVAlg_t alg, void *externalBuffer);
 
@@ -605,27 +910,42 @@ oxsparseStatus_t oxsparseSpMV(oxsparseHandle_t handle, oxsparseOperation_t opA, 
  * Y = alpha * X + beta * Y for the sparse vector X and the dense vector Y: every entry of Y is
  * scaled by beta, the entries X indexes also get alpha * X. alpha and beta are of the compute type
  * (float for 16-bit real data, cuComplex for 16-bit complex data).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseAxpby(oxsparseHandle_t handle, const void *alpha, oxsparseConstSpVecDescr_t vecX, const void *beta, oxsparseDnVecDescr_t vecY);
 
 /**
  * Gathers the entries of the dense vector Y that the sparse vector X indexes into X's values.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseGather(oxsparseHandle_t handle, oxsparseConstDnVecDescr_t vecY, oxsparseSpVecDescr_t vecX);
 
 /**
  * Scatters the values of the sparse vector X into the dense vector Y; other entries of Y keep their values.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseScatter(oxsparseHandle_t handle, oxsparseConstSpVecDescr_t vecX, oxsparseDnVecDescr_t vecY);
 
 /**
  * Applies the Givens rotation (c, s) to each stored x of X and the entry y of Y it indexes:
  * x = c * x + s * y, y = c * y - s * x (both from the old values).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseRot(oxsparseHandle_t handle, const void *c_coeff, const void *s_coeff, oxsparseSpVecDescr_t vecX, oxsparseDnVecDescr_t vecY);
 
 /**
  * Workspace size in bytes for `oxsparseSpVV` with these arguments (0 when X stores nothing).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseSpVV_bufferSize(oxsparseHandle_t handle, oxsparseOperation_t opX, oxsparseConstSpVecDescr_t vecX, oxsparseConstDnVecDescr_t vecY, const void *result, cudaDataType computeType, size_t *bufferSize);
 
@@ -633,6 +953,9 @@ oxsparseStatus_t oxsparseSpVV_bufferSize(oxsparseHandle_t handle, oxsparseOperat
  * result = sum of op(X)[i] * Y[index of i], op conjugating X for CONJUGATE_TRANSPOSE. The result
  * is of computeType; in host pointer mode the call waits until it is written, in device pointer
  * mode it is written in stream order. Deterministic.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseSpVV(oxsparseHandle_t handle, oxsparseOperation_t opX, oxsparseConstSpVecDescr_t vecX, oxsparseConstDnVecDescr_t vecY, void *result, cudaDataType computeType, void *externalBuffer);
 

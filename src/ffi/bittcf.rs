@@ -25,7 +25,7 @@ use std::os::raw::c_void;
 /// Blocked-ELL, B or C rows that are not 16-byte vectors, 2^31 or more entries).
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateBitTcf(
     handle: oxsparseHandle_t,
@@ -64,7 +64,7 @@ pub unsafe extern "C" fn oxsparseCreateBitTcf(
 /// build's choice is made on the GPU at each call). Any output pointer may be NULL.
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseBitTcfGetInfo(
     tcf: oxsparseConstBitTcf_t,
@@ -97,7 +97,7 @@ pub unsafe extern "C" fn oxsparseBitTcfGetInfo(
 /// must have the shapes, types and layouts of creation (INVALID_VALUE otherwise).
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMM_bitTcf(
     handle: oxsparseHandle_t,
@@ -120,7 +120,7 @@ pub unsafe extern "C" fn oxsparseSpMM_bitTcf(
 /// Frees the object and its device memory (waiting for work that uses it). NULL is a no-op.
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseDestroyBitTcf(tcf: oxsparseConstBitTcf_t) -> oxsparseStatus_t {
     guard("oxsparseDestroyBitTcf", || destroy(tcf, Kind::BitTcf, "tcf"))

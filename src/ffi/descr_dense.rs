@@ -26,7 +26,7 @@ unsafe fn create_dn_vec(out: *mut oxsparseDnVecDescr_t, size: i64, values: *cons
 /// Creates a dense vector descriptor of `size` contiguous elements.
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateDnVec(
     dnVecDescr: *mut oxsparseDnVecDescr_t,
@@ -38,7 +38,7 @@ pub unsafe extern "C" fn oxsparseCreateDnVec(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateConstDnVec(
     dnVecDescr: *mut oxsparseConstDnVecDescr_t,
@@ -52,7 +52,7 @@ pub unsafe extern "C" fn oxsparseCreateConstDnVec(
 /// Destroys a dense vector descriptor (NULL is accepted and ignored).
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseDestroyDnVec(dnVecDescr: oxsparseConstDnVecDescr_t) -> oxsparseStatus_t {
     guard("oxsparseDestroyDnVec", || destroy(dnVecDescr, Kind::DnVec, "dnVecDescr"))
@@ -68,7 +68,7 @@ unsafe fn dn_vec_get(d: oxsparseConstDnVecDescr_t, size: *mut i64, values: *mut 
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseDnVecGet(
     dnVecDescr: oxsparseDnVecDescr_t,
@@ -80,7 +80,7 @@ pub unsafe extern "C" fn oxsparseDnVecGet(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseConstDnVecGet(
     dnVecDescr: oxsparseConstDnVecDescr_t,
@@ -92,7 +92,7 @@ pub unsafe extern "C" fn oxsparseConstDnVecGet(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseDnVecGetValues(dnVecDescr: oxsparseDnVecDescr_t, values: *mut *mut c_void) -> oxsparseStatus_t {
     guard("oxsparseDnVecGetValues", || {
@@ -103,7 +103,7 @@ pub unsafe extern "C" fn oxsparseDnVecGetValues(dnVecDescr: oxsparseDnVecDescr_t
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseConstDnVecGetValues(
     dnVecDescr: oxsparseConstDnVecDescr_t,
@@ -117,7 +117,7 @@ pub unsafe extern "C" fn oxsparseConstDnVecGetValues(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseDnVecSetValues(dnVecDescr: oxsparseDnVecDescr_t, values: *mut c_void) -> oxsparseStatus_t {
     guard("oxsparseDnVecSetValues", || {
@@ -152,7 +152,7 @@ unsafe fn create_dn_mat(
 /// Creates a dense matrix descriptor (`ld >= rows` for column-major, `ld >= cols` for row-major).
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateDnMat(
     dnMatDescr: *mut oxsparseDnMatDescr_t,
@@ -167,7 +167,7 @@ pub unsafe extern "C" fn oxsparseCreateDnMat(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateConstDnMat(
     dnMatDescr: *mut oxsparseConstDnMatDescr_t,
@@ -184,7 +184,7 @@ pub unsafe extern "C" fn oxsparseCreateConstDnMat(
 /// Destroys a dense matrix descriptor (NULL is accepted and ignored).
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseDestroyDnMat(dnMatDescr: oxsparseConstDnMatDescr_t) -> oxsparseStatus_t {
     guard("oxsparseDestroyDnMat", || destroy(dnMatDescr, Kind::DnMat, "dnMatDescr"))
@@ -211,7 +211,7 @@ unsafe fn dn_mat_get(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseDnMatGet(
     dnMatDescr: oxsparseDnMatDescr_t,
@@ -226,7 +226,7 @@ pub unsafe extern "C" fn oxsparseDnMatGet(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseConstDnMatGet(
     dnMatDescr: oxsparseConstDnMatDescr_t,
@@ -241,7 +241,7 @@ pub unsafe extern "C" fn oxsparseConstDnMatGet(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseDnMatGetValues(dnMatDescr: oxsparseDnMatDescr_t, values: *mut *mut c_void) -> oxsparseStatus_t {
     guard("oxsparseDnMatGetValues", || {
@@ -252,7 +252,7 @@ pub unsafe extern "C" fn oxsparseDnMatGetValues(dnMatDescr: oxsparseDnMatDescr_t
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseConstDnMatGetValues(
     dnMatDescr: oxsparseConstDnMatDescr_t,
@@ -266,7 +266,7 @@ pub unsafe extern "C" fn oxsparseConstDnMatGetValues(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseDnMatSetValues(dnMatDescr: oxsparseDnMatDescr_t, values: *mut c_void) -> oxsparseStatus_t {
     guard("oxsparseDnMatSetValues", || {
@@ -281,7 +281,7 @@ pub unsafe extern "C" fn oxsparseDnMatSetValues(dnMatDescr: oxsparseDnMatDescr_t
 /// Makes the descriptor a batch of `batchCount` matrices `batchStride` elements apart.
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseDnMatSetStridedBatch(
     dnMatDescr: oxsparseDnMatDescr_t,
@@ -294,7 +294,7 @@ pub unsafe extern "C" fn oxsparseDnMatSetStridedBatch(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseDnMatGetStridedBatch(
     dnMatDescr: oxsparseConstDnMatDescr_t,

@@ -58,7 +58,7 @@ unsafe fn create_sp_vec(
 /// Creates a sparse vector descriptor: `nnz` (index, value) pairs of a vector of length `size`.
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateSpVec(
     spVecDescr: *mut oxsparseSpVecDescr_t,
@@ -74,7 +74,7 @@ pub unsafe extern "C" fn oxsparseCreateSpVec(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateConstSpVec(
     spVecDescr: *mut oxsparseConstSpVecDescr_t,
@@ -94,7 +94,7 @@ pub unsafe extern "C" fn oxsparseCreateConstSpVec(
 /// Destroys a sparse vector descriptor (NULL is accepted and ignored).
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseDestroySpVec(spVecDescr: oxsparseConstSpVecDescr_t) -> oxsparseStatus_t {
     guard("oxsparseDestroySpVec", || destroy(spVecDescr, Kind::SpVec, "spVecDescr"))
@@ -122,7 +122,7 @@ unsafe fn sp_vec_get(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpVecGet(
     spVecDescr: oxsparseSpVecDescr_t,
@@ -138,7 +138,7 @@ pub unsafe extern "C" fn oxsparseSpVecGet(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseConstSpVecGet(
     spVecDescr: oxsparseConstSpVecDescr_t,
@@ -154,7 +154,7 @@ pub unsafe extern "C" fn oxsparseConstSpVecGet(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpVecGetIndexBase(
     spVecDescr: oxsparseConstSpVecDescr_t,
@@ -168,7 +168,7 @@ pub unsafe extern "C" fn oxsparseSpVecGetIndexBase(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpVecGetValues(spVecDescr: oxsparseSpVecDescr_t, values: *mut *mut c_void) -> oxsparseStatus_t {
     guard("oxsparseSpVecGetValues", || {
@@ -179,7 +179,7 @@ pub unsafe extern "C" fn oxsparseSpVecGetValues(spVecDescr: oxsparseSpVecDescr_t
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseConstSpVecGetValues(
     spVecDescr: oxsparseConstSpVecDescr_t,
@@ -193,7 +193,7 @@ pub unsafe extern "C" fn oxsparseConstSpVecGetValues(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpVecSetValues(spVecDescr: oxsparseSpVecDescr_t, values: *mut c_void) -> oxsparseStatus_t {
     guard("oxsparseSpVecSetValues", || {
@@ -234,7 +234,7 @@ unsafe fn create_compressed(
 /// Creates a CSR descriptor: `rows + 1` row offsets, `nnz` column indices and values.
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateCsr(
     spMatDescr: *mut oxsparseSpMatDescr_t,
@@ -268,7 +268,7 @@ pub unsafe extern "C" fn oxsparseCreateCsr(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateConstCsr(
     spMatDescr: *mut oxsparseConstSpMatDescr_t,
@@ -304,7 +304,7 @@ pub unsafe extern "C" fn oxsparseCreateConstCsr(
 /// Creates a CSC descriptor: `cols + 1` column offsets, `nnz` row indices and values.
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateCsc(
     spMatDescr: *mut oxsparseSpMatDescr_t,
@@ -338,7 +338,7 @@ pub unsafe extern "C" fn oxsparseCreateCsc(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateConstCsc(
     spMatDescr: *mut oxsparseConstSpMatDescr_t,
@@ -394,7 +394,7 @@ unsafe fn create_coo(
 /// Creates a COO descriptor: `nnz` row indices, column indices and values.
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateCoo(
     spMatDescr: *mut oxsparseSpMatDescr_t,
@@ -412,7 +412,7 @@ pub unsafe extern "C" fn oxsparseCreateCoo(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateConstCoo(
     spMatDescr: *mut oxsparseConstSpMatDescr_t,
@@ -460,7 +460,7 @@ unsafe fn create_bsr(
 /// blocks whose entries are laid out in `order`.
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateBsr(
     spMatDescr: *mut oxsparseSpMatDescr_t,
@@ -499,7 +499,7 @@ pub unsafe extern "C" fn oxsparseCreateBsr(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateConstBsr(
     spMatDescr: *mut oxsparseConstSpMatDescr_t,
@@ -562,7 +562,7 @@ unsafe fn create_blocked_ell(
 /// row (values are `rows x ellCols`, row-major; a block-column index of -1 marks an empty slot).
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateBlockedEll(
     spMatDescr: *mut oxsparseSpMatDescr_t,
@@ -582,7 +582,7 @@ pub unsafe extern "C" fn oxsparseCreateBlockedEll(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateConstBlockedEll(
     spMatDescr: *mut oxsparseConstSpMatDescr_t,
@@ -628,7 +628,7 @@ unsafe fn create_sliced_ell(
 /// with column index -1, `sellValuesSize` slots in all.
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateSlicedEll(
     spMatDescr: *mut oxsparseSpMatDescr_t,
@@ -665,7 +665,7 @@ pub unsafe extern "C" fn oxsparseCreateSlicedEll(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreateConstSlicedEll(
     spMatDescr: *mut oxsparseConstSpMatDescr_t,
@@ -704,7 +704,7 @@ pub unsafe extern "C" fn oxsparseCreateConstSlicedEll(
 /// Destroys a sparse matrix descriptor of any format (NULL is accepted and ignored).
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseDestroySpMat(spMatDescr: oxsparseConstSpMatDescr_t) -> oxsparseStatus_t {
     guard("oxsparseDestroySpMat", || destroy(spMatDescr, Kind::SpMat, "spMatDescr"))

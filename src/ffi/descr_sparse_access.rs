@@ -27,7 +27,7 @@ fn expect_format(m: &SpMat, want: FormatInfo, what: &str) -> Result<()> {
 /// Rows, columns and stored entries (BSR: in elements; Blocked-ELL: rows x ellCols).
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMatGetSize(
     spMatDescr: oxsparseConstSpMatDescr_t,
@@ -44,7 +44,7 @@ pub unsafe extern "C" fn oxsparseSpMatGetSize(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMatGetFormat(spMatDescr: oxsparseConstSpMatDescr_t, format: *mut oxsparseFormat_t) -> oxsparseStatus_t {
     guard("oxsparseSpMatGetFormat", || {
@@ -55,7 +55,7 @@ pub unsafe extern "C" fn oxsparseSpMatGetFormat(spMatDescr: oxsparseConstSpMatDe
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMatGetIndexBase(
     spMatDescr: oxsparseConstSpMatDescr_t,
@@ -69,7 +69,7 @@ pub unsafe extern "C" fn oxsparseSpMatGetIndexBase(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMatGetValues(spMatDescr: oxsparseSpMatDescr_t, values: *mut *mut c_void) -> oxsparseStatus_t {
     guard("oxsparseSpMatGetValues", || {
@@ -80,7 +80,7 @@ pub unsafe extern "C" fn oxsparseSpMatGetValues(spMatDescr: oxsparseSpMatDescr_t
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseConstSpMatGetValues(
     spMatDescr: oxsparseConstSpMatDescr_t,
@@ -94,7 +94,7 @@ pub unsafe extern "C" fn oxsparseConstSpMatGetValues(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMatSetValues(spMatDescr: oxsparseSpMatDescr_t, values: *mut c_void) -> oxsparseStatus_t {
     guard("oxsparseSpMatSetValues", || {
@@ -107,7 +107,7 @@ pub unsafe extern "C" fn oxsparseSpMatSetValues(spMatDescr: oxsparseSpMatDescr_t
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMatGetStridedBatch(spMatDescr: oxsparseConstSpMatDescr_t, batchCount: *mut c_int) -> oxsparseStatus_t {
     guard("oxsparseSpMatGetStridedBatch", || {
@@ -120,7 +120,7 @@ pub unsafe extern "C" fn oxsparseSpMatGetStridedBatch(spMatDescr: oxsparseConstS
 /// COO batch: row indices, column indices and values of batch i start `batchStride * i` entries in.
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCooSetStridedBatch(
     spMatDescr: oxsparseSpMatDescr_t,
@@ -137,7 +137,7 @@ pub unsafe extern "C" fn oxsparseCooSetStridedBatch(
 /// CSR batch; a stride of 0 shares that array among all batches.
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCsrSetStridedBatch(
     spMatDescr: oxsparseSpMatDescr_t,
@@ -155,7 +155,7 @@ pub unsafe extern "C" fn oxsparseCsrSetStridedBatch(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseBsrSetStridedBatch(
     spMatDescr: oxsparseSpMatDescr_t,
@@ -176,7 +176,7 @@ pub unsafe extern "C" fn oxsparseBsrSetStridedBatch(
 /// Reads the fill mode or diagonal type; `data` points to a 4-byte enum, `dataSize` must be 4.
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMatGetAttribute(
     spMatDescr: oxsparseConstSpMatDescr_t,
@@ -198,7 +198,7 @@ pub unsafe extern "C" fn oxsparseSpMatGetAttribute(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMatSetAttribute(
     spMatDescr: oxsparseSpMatDescr_t,
@@ -262,7 +262,7 @@ unsafe fn get_three_arrays(
 /// Shape, arrays and types of a CSR descriptor.
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCsrGet(
     spMatDescr: oxsparseSpMatDescr_t,
@@ -296,7 +296,7 @@ pub unsafe extern "C" fn oxsparseCsrGet(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseConstCsrGet(
     spMatDescr: oxsparseConstSpMatDescr_t,
@@ -321,7 +321,7 @@ pub unsafe extern "C" fn oxsparseConstCsrGet(
 /// Shape, arrays and types of a CSC descriptor.
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCscGet(
     spMatDescr: oxsparseSpMatDescr_t,
@@ -355,7 +355,7 @@ pub unsafe extern "C" fn oxsparseCscGet(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseConstCscGet(
     spMatDescr: oxsparseConstSpMatDescr_t,
@@ -378,7 +378,7 @@ pub unsafe extern "C" fn oxsparseConstCscGet(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCooGet(
     spMatDescr: oxsparseSpMatDescr_t,
@@ -400,7 +400,7 @@ pub unsafe extern "C" fn oxsparseCooGet(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseConstCooGet(
     spMatDescr: oxsparseConstSpMatDescr_t,
@@ -448,7 +448,7 @@ unsafe fn blocked_ell_get(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseBlockedEllGet(
     spMatDescr: oxsparseSpMatDescr_t,
@@ -479,7 +479,7 @@ pub unsafe extern "C" fn oxsparseBlockedEllGet(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseConstBlockedEllGet(
     spMatDescr: oxsparseConstSpMatDescr_t,
@@ -519,7 +519,7 @@ unsafe fn set_pointers(
 /// Replaces the three arrays of a CSR descriptor (same shape and types).
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCsrSetPointers(
     spMatDescr: oxsparseSpMatDescr_t,
@@ -533,7 +533,7 @@ pub unsafe extern "C" fn oxsparseCsrSetPointers(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCscSetPointers(
     spMatDescr: oxsparseSpMatDescr_t,
@@ -547,7 +547,7 @@ pub unsafe extern "C" fn oxsparseCscSetPointers(
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCooSetPointers(
     spMatDescr: oxsparseSpMatDescr_t,

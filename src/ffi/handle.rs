@@ -10,7 +10,7 @@ use std::os::raw::c_char;
 /// Returns `OXSPARSE_STATUS_NOT_INITIALIZED` when there is no CUDA driver or no GPU.
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseCreate(handle: *mut oxsparseHandle_t) -> oxsparseStatus_t {
     guard("oxsparseCreate", || {
@@ -23,7 +23,7 @@ pub unsafe extern "C" fn oxsparseCreate(handle: *mut oxsparseHandle_t) -> oxspar
 /// Destroys a handle. Work already enqueued on its stream is not waited for and keeps running.
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseDestroy(handle: oxsparseHandle_t) -> oxsparseStatus_t {
     guard("oxsparseDestroy", || {
@@ -37,7 +37,7 @@ pub unsafe extern "C" fn oxsparseDestroy(handle: oxsparseHandle_t) -> oxsparseSt
 /// Library version as `major * 1000 + minor * 100 + patch` (the `OXSPARSE_VERSION` macro).
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseGetVersion(handle: oxsparseHandle_t, version: *mut c_int) -> oxsparseStatus_t {
     guard("oxsparseGetVersion", || {
@@ -50,7 +50,7 @@ pub unsafe extern "C" fn oxsparseGetVersion(handle: oxsparseHandle_t, version: *
 /// One component of the library version: `MAJOR_VERSION`, `MINOR_VERSION` or `PATCH_LEVEL`.
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseGetProperty(type_: libraryPropertyType, value: *mut c_int) -> oxsparseStatus_t {
     guard("oxsparseGetProperty", || {
@@ -102,7 +102,7 @@ fn status_text(status: c_int, description: bool) -> *const c_char {
 /// Sets the stream on which all later work of this handle is enqueued (NULL: legacy default stream).
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSetStream(handle: oxsparseHandle_t, streamId: cudaStream_t) -> oxsparseStatus_t {
     guard("oxsparseSetStream", || {
@@ -112,7 +112,7 @@ pub unsafe extern "C" fn oxsparseSetStream(handle: oxsparseHandle_t, streamId: c
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseGetStream(handle: oxsparseHandle_t, streamId: *mut cudaStream_t) -> oxsparseStatus_t {
     guard("oxsparseGetStream", || {
@@ -125,7 +125,7 @@ pub unsafe extern "C" fn oxsparseGetStream(handle: oxsparseHandle_t, streamId: *
 /// Whether scalar arguments (alpha, beta, results) are host or device pointers.
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSetPointerMode(handle: oxsparseHandle_t, mode: oxsparsePointerMode_t) -> oxsparseStatus_t {
     guard("oxsparseSetPointerMode", || {
@@ -136,7 +136,7 @@ pub unsafe extern "C" fn oxsparseSetPointerMode(handle: oxsparseHandle_t, mode: 
 }
 
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseGetPointerMode(handle: oxsparseHandle_t, mode: *mut oxsparsePointerMode_t) -> oxsparseStatus_t {
     guard("oxsparseGetPointerMode", || {
@@ -165,7 +165,7 @@ pub unsafe extern "C" fn oxsparseGetPointerMode(handle: oxsparseHandle_t, mode: 
 /// unmodified program can opt in; otherwise in `OXSPARSE_DEFAULT_MATH`.
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSetMathMode(handle: oxsparseHandle_t, mode: oxsparseMath_t) -> oxsparseStatus_t {
     guard("oxsparseSetMathMode", || {
@@ -178,7 +178,7 @@ pub unsafe extern "C" fn oxsparseSetMathMode(handle: oxsparseHandle_t, mode: oxs
 /// The handle's math mode (see `oxsparseSetMathMode`).
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseGetMathMode(handle: oxsparseHandle_t, mode: *mut oxsparseMath_t) -> oxsparseStatus_t {
     guard("oxsparseGetMathMode", || {
@@ -204,7 +204,7 @@ pub unsafe extern "C" fn oxsparseGetMathMode(handle: oxsparseHandle_t, mode: *mu
 /// once), otherwise `OXSPARSE_REORDER_NONE`.
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSetReorderMode(handle: oxsparseHandle_t, mode: oxsparseReorder_t) -> oxsparseStatus_t {
     guard("oxsparseSetReorderMode", || {
@@ -217,7 +217,7 @@ pub unsafe extern "C" fn oxsparseSetReorderMode(handle: oxsparseHandle_t, mode: 
 /// The handle's reorder mode (see `oxsparseSetReorderMode`).
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseGetReorderMode(handle: oxsparseHandle_t, mode: *mut oxsparseReorder_t) -> oxsparseStatus_t {
     guard("oxsparseGetReorderMode", || {

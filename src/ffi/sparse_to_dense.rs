@@ -8,7 +8,7 @@ use std::os::raw::c_void;
 /// Workspace size in bytes for `oxsparseSparseToDense` with these arguments (always 0: none needed).
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSparseToDense_bufferSize(
     handle: oxsparseHandle_t,
@@ -32,7 +32,7 @@ pub unsafe extern "C" fn oxsparseSparseToDense_bufferSize(
 /// other entries of `matB` become zero. Asynchronous on the handle's stream; `externalBuffer` may be NULL.
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSparseToDense(
     handle: oxsparseHandle_t,

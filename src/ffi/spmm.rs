@@ -56,7 +56,7 @@ unsafe fn call<'a>(
 /// Workspace size in bytes for `oxsparseSpMM_preprocess` and `oxsparseSpMM` with these arguments.
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMM_bufferSize(
     handle: oxsparseHandle_t,
@@ -85,7 +85,7 @@ pub unsafe extern "C" fn oxsparseSpMM_bufferSize(
 /// where it measures A's rows (the longest row; the row offsets when it cuts long rows into pieces).
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMM_preprocess(
     handle: oxsparseHandle_t,
@@ -115,7 +115,7 @@ pub unsafe extern "C" fn oxsparseSpMM_preprocess(
 /// may differ in rounding.
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMM(
     handle: oxsparseHandle_t,

@@ -36,7 +36,7 @@ unsafe fn call<'a>(
 /// Workspace size in bytes for `oxsparseSpMV_preprocess` and `oxsparseSpMV` with these arguments.
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMV_bufferSize(
     handle: oxsparseHandle_t,
@@ -69,7 +69,7 @@ pub unsafe extern "C" fn oxsparseSpMV_bufferSize(
 /// schedule.
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMV_preprocess(
     handle: oxsparseHandle_t,
@@ -98,7 +98,7 @@ pub unsafe extern "C" fn oxsparseSpMV_preprocess(
 /// rounding.
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpMV(
     handle: oxsparseHandle_t,

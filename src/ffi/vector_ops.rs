@@ -10,7 +10,7 @@ use std::os::raw::c_void;
 /// (float for 16-bit real data, cuComplex for 16-bit complex data).
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseAxpby(
     handle: oxsparseHandle_t,
@@ -30,7 +30,7 @@ pub unsafe extern "C" fn oxsparseAxpby(
 /// Gathers the entries of the dense vector Y that the sparse vector X indexes into X's values.
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseGather(
     handle: oxsparseHandle_t,
@@ -48,7 +48,7 @@ pub unsafe extern "C" fn oxsparseGather(
 /// Scatters the values of the sparse vector X into the dense vector Y; other entries of Y keep their values.
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseScatter(
     handle: oxsparseHandle_t,
@@ -67,7 +67,7 @@ pub unsafe extern "C" fn oxsparseScatter(
 /// x = c * x + s * y, y = c * y - s * x (both from the old values).
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseRot(
     handle: oxsparseHandle_t,
@@ -87,7 +87,7 @@ pub unsafe extern "C" fn oxsparseRot(
 /// Workspace size in bytes for `oxsparseSpVV` with these arguments (0 when X stores nothing).
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpVV_bufferSize(
     handle: oxsparseHandle_t,
@@ -116,7 +116,7 @@ pub unsafe extern "C" fn oxsparseSpVV_bufferSize(
 /// mode it is written in stream order. Deterministic.
 ///
 /// # Safety
-/// The C ABI's contract (`crate::ffi`): every pointer is NULL or valid for what it names.
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseSpVV(
     handle: oxsparseHandle_t,

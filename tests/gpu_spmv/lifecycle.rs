@@ -73,6 +73,8 @@ pub fn lifecycle(h: &CHandle, case: &Case, rounds: usize) -> Result<(), String> 
     let got = call(h, &pre, &args)?;
     pre.p.check(&got).map_err(|e| format!("values behind a new pointer: {e}"))?;
     expect(unsafe { oxsparseSpMatSetValues(pre.g.a, pre.g.a_arrays[2].ptr as *mut _) }, "SpMatSetValues")?;
+    // Back at the first values array, which must now hold the case's current values too.
+    pre.g.a_arrays[2].write_ordered(&encode(case.types.0, &pre.p.a.values));
 
     // Every array moved (CsrSetPointers on CSR; COO and the others keep theirs).
     if case.fmt == Fmt::Csr {
