@@ -3,28 +3,12 @@
 //! PIECE entries whose sums go to partial rows, which the last piece to arrive adds in piece order
 //! (in groups of 16, inside the kernel).
 //!
-//! Measured in the library (session 22, H100, FP32, Nsight with warm L2, the kernel and a second
-//! kernel for the adds against preprocess's choice before, us): at N = 256 (two vectors a lane)
-//! arxiv_like 221 + 15 against 252, github_musae 88 + 8 against 109, ca-CondMat 42 + 4 against 49,
-//! vsp_model1 68 + 10 against 84; crocodile (29 entries a row, on split rows) 44 + 5 against 48,
-//! twitch_FR (34) 33 + 4 against 35. At N = 128 that second kernel ate the gain (arxiv_like 123 +
-//! 12 against 138). Session 23 added the pieces inside the kernel and ran rows of up to a few
-//! hundred entries whole (`whole_max`): at N = 128 against the tile kernel arxiv_like 128 against
-//! 139, github_musae 55 against 63, ca-CondMat 27 against 30, vsp_model1 40 against 52,
-//! vsp_sctap1-2b 41 against 42; N = 256 within 3% of session 22's two kernels or better. The
-//! session-22 lab had shown the kernel slower from ~80 entries a row (fb100_MIT8, fb100_Cornell5)
-//! and where op(B) is many times L2 (youtube_like, 583 MB at N = 128: 888 against 758 us). Hence
-//! the rule (`takes`): n a multiple of 128, rows of at most 16 entries on average (FP32 also runs
-//! at n a multiple of 64, in 8-byte vectors, when forced: at N = 64 it tied or lost but on
-//! vsp_model1; session 45, against today's tiles, found it gaining at N = 64 on matrices of 128K
-//! entries or more, which the rule now gives it: `narrow_n_takes`). FP64 runs the
-//! same kernel with 64 columns a vector, taken at n a multiple of 128 (two vectors a lane): at N =
-//! 128 arxiv_like 240 against the tiles' 280 us, github_musae 100 against 125, vsp_model1 73
-//! against 105. FP16 / BF16 (FP32 sums) run 8-byte vectors at 128 columns and 16-byte ones at
-//! multiples of 256: FP16 arxiv_like 119 -> 112 / 210 -> 180 us at N = 128 / 256, github_musae
-//! 55 -> 49 / 97 -> 75, vsp_model1 43 -> 35 / 74 -> 54. Matrices beyond MAX_NNZ entries with
-//! long rows (the ogbn-proteins and Reddit sized R-MAT graphs) take it too, with rows of up to
-//! HUGE_WHOLE entries whole: `huge_takes` (session 47, 1.1-1.3x over the tiles).
+//! Why: the tile kernel pays an entry's column, value and address once per 32-column slice; a warp
+//! per row pays them once for 128-256 columns. The rule (`takes`): n a multiple of 128, rows of at
+//! most 16 entries on average, op(B) not many times L2 (FP32 also at n = 64: `narrow_n_takes`);
+//! from ~80 entries a row, and where op(B) is many times L2, the tiles win. Matrices beyond MAX_NNZ
+//! entries with long rows take it too, with rows of up to HUGE_WHOLE entries whole (`huge_takes`).
+//! (measurements: bench/notes/spmm-kernels.md, "Warp rows")
 //!
 //! A plain call cannot read the rows back: where `takes_plain` holds it builds the table on the
 //! GPU (kernels/spmm_warp_rows_table.cu; `build_by_class` is its host twin), the long rows
@@ -45,8 +29,7 @@ use super::plan::{forced_kernel, ForcedKernel};
 use super::split_rows::ceil_div;
 use crate::types::DataType;
 
-/// Entries per item at most (session 22 lab, arxiv_like N = 128: pieces of 16 / 32 / 64 / 128
-/// 186 / 152 / 141 / 143 us with a warp per split row's adds; 64 and 128 tied with a block's).
+/// Entries per item at most: shorter pieces were slower, 64 and 128 tied (arxiv_like).
 pub const PIECE: i64 = 64;
 /// Rows of at most this many entries on average (7-15 gained 7-18% at N = 256; crocodile's 29 and
 /// twitch_FR's 34, which split rows take, tied or lost).
@@ -55,33 +38,25 @@ pub const MEAN_MAX: i64 = 16;
 /// short- and split-row kernels tuned for their latency), or of at least MIN_ROWS rows.
 pub const MIN_NNZ: i64 = 128 * 1024;
 /// Rows enough for about three waves of the kernel's warps (132 multiprocessors x 6 blocks x 8
-/// warps = 6336 a wave): session 34, FP32 / FP16 with warp rows forced, us, default -> forced over
-/// two rounds: pubmed (19717 rows, 88.6K entries, on the tiles) N = 128 29.8 / 32.7 -> 26.5 /
-/// 27.2, N = 256 42.0 / 42.2 -> 36.8 / 38.1, FP16 N = 256 39.0 / 38.1 -> 27.9 / 29.7; the other
-/// matrices left on the tiles by short and split rows, with one or two waves of rows, lost:
-/// PGPgiantcompo (10680 rows) N = 128 21.9 / 20.8 -> 27.4 / 25.6, film_actor (7600) 21.7 / 21.1
-/// -> 25.0 / 26.5.
+/// warps = 6336 a wave): pubmed (19717 rows) gained 10-21%, matrices of one or two waves of rows
+/// lost (measurements: bench/notes/spmm-kernels.md).
 pub const MIN_ROWS: i64 = 16 * 1024;
 /// op(B) of at most this many bytes in FP32 and FP64: arxiv_like N = 256 (173 MB) gained,
 /// youtube_like N = 128 (583 MB) lost, where the tile kernel's column slices taken in order keep a
-/// slice of B in L2 (session 34: tied, 758 / 812 -> 761 / 762 us; N = 256, 1.2 GB, 1486 / 1488 ->
-/// 1608 / 1608).
+/// slice of B in L2.
 pub const B_BYTES_MAX: u64 = 200 << 20;
-/// The same for 16-bit op(B), whose tile kernel gathers half as many bytes an instruction: session
-/// 34, youtube_like FP16 with warp rows forced, two rounds, us: N = 128 (291 MB) 650 / 657 -> 526 /
-/// 526, N = 256 (583 MB) 1281 / 1297 -> 962 / 962. Larger ones were not measured.
+/// The same for 16-bit op(B), whose tile kernel gathers half as many bytes an instruction:
+/// youtube_like FP16 (291 / 583 MB) gained 1.2-1.3x; larger ones were not measured.
 pub const B_BYTES_MAX_HALF: u64 = 600 << 20;
 /// FP32 and FP64 op(B) at n a multiple of N_MULTIPLE on a device of wide memory (`wide_memory`):
-/// session 48 (H200, bench, preprocessed, the tiles the planner chose against warp rows forced, us):
-/// youtube_like FP32 N = 128 (583 MB) 713 / 711 -> 663 / 662, N = 256 (1.17 GB) 1404 / 1401 ->
-/// 1240 / 1240, FP64 N = 128 (1.17 GB) 1410 -> 1336 (cuSPARSE's best 657, 1290 and 1329), where
-/// session 34's H100 had tied at N = 128 and lost at 256 (above). At n = 64 (8-byte vectors, 291
-/// MB) warp rows lost there too, 369 / 370 -> 468 / 469: `narrow_n_takes` keeps B_BYTES_MAX.
+/// on the H200 warp rows beat the tiles on youtube_like (op(B) up to 1.17 GB), where the H100 had
+/// tied or lost; at n = 64 they lost there too, so `narrow_n_takes` keeps B_BYTES_MAX
+/// (measurements: bench/notes/h200.md).
 pub const B_BYTES_MAX_WIDE: u64 = 1200 << 20;
 /// L2 of at least this many bytes marks a device of wide memory: the H200 (60 MiB of L2, HBM3e at
-/// 4.8 TB/s), where session 48 measured the op(B) bounds again, against the H100 of every session
-/// before (50 MiB, HBM3 at 3.35 TB/s). The two chips differ in both, so the L2 size names the pair
-/// rather than a cause; devices of smaller L2 keep the H100's bounds, which they were measured on.
+/// 4.8 TB/s), where the op(B) bounds were measured again, against the H100 (50 MiB, HBM3 at 3.35
+/// TB/s). The two chips differ in both, so the L2 size names the pair rather than a cause; devices of
+/// smaller L2 keep the H100's bounds, which they were measured on (bench/notes/h200.md).
 pub const WIDE_MEMORY_L2_BYTES: i64 = 55 << 20;
 
 /// Whether a device of `l2_bytes` of L2 takes the bounds measured on the H200 (see
@@ -121,8 +96,8 @@ pub fn forced() -> bool {
 /// / BF16 op(A) and op(B) with C of the same type or FP32 and FP32 compute; one batch, n a
 /// multiple of a warp's vectors (`warp_rows_variant`: 128 columns, 64 for FP64 and for FP32 in
 /// 8-byte vectors). A column-major op(B) or C is staged around it, as around the tiles (the kernel
-/// waits for the staged op(B) itself): session 29, where the column-major calls of the graphs
-/// this kernel takes had run the tiles.
+/// waits for the staged op(B) itself), so column-major calls of the graphs it takes need not fall back
+/// to the tiles.
 pub fn fits(ab: DataType, c: DataType, compute: DataType, n: i64, batches: i64) -> bool {
     use DataType::*;
     let real = (ab == CUDA_R_32F || ab == CUDA_R_64F) && c == ab && compute == ab;
@@ -162,22 +137,14 @@ pub fn takes(m: i64, nnz: i64, k: i64, n: i64, value: DataType, l2_bytes: i64) -
 /// Matrices of more than MAX_NNZ entries in rows of HUGE_MEAN_MIN or more on average, FP32 or
 /// FP64, at the rule's columns, op(B) within HUGE_B_BYTES_MAX (on a device of wide memory also
 /// FP16 and BF16, within HUGE_B_BYTES_MAX_WIDE); their rows of up to HUGE_WHOLE
-/// entries run whole (`whole_max`). Session 47 (H100, bench, preprocessed FP32, warp rows forced
-/// against the tile kernel the planner chose, us): proteins_like (132534 rows, 56.6M entries, 427
-/// a row) N = 64 / 128 / 256 2088 / 4149 / 8270 -> 1629 / 3128 / 6883 with rows of up to 4096
-/// whole, 1964 / 3726 / 7656 with up to 512 (the smaller matrices' cap), 2332 / 4554 / 8980 with
-/// up to 32768 (one warp's chain outlasts the rest); reddit_like (232965, 78.4M, 336) 2941 / 5821
-/// / 11640 -> 2308 / 4560 / 10685 at 4096 (op(B) 238 MB at N = 256), 2774 / 5228 / 11642 at
-/// 512; cuSPARSE's best 2331 / 4058 / 8031 and 3282 / 5963 / 11826. Most of these graphs' entries
-/// lie in rows longer than 4096 all the same, so the partial rows' room (`room`) is about what
-/// the table uses: nnz / PIECE partial rows of n values, 8 bytes an entry at FP32 N = 128.
-/// products_like (48 a row, op(B) 627 MB at N = 64) keeps the tiles on such a device; it was not
-/// tried there. On a device of wide memory (`wide_memory`) the rule also takes FP16 and BF16, op(B)
-/// of up to HUGE_B_BYTES_MAX_WIDE and rows of HUGE_MEAN_MIN_WIDE on average (session 48, H200, the
-/// same comparison, us): FP16 proteins_like N = 128 / 256 2884 / 5466 -> 1693 / 2958, reddit_like
-/// 4838 / 9644 -> 2370 / 4214, products_like 8844 / 17908 -> 4427 / 8353 (N = 32 and 64 keep the
-/// tiles: no 16-bit variant there); FP32 products_like N = 64 / 128 / 256 (op(B) 627 MB to 2.5 GB)
-/// 4951 / 9919 / 20241 -> 3929 / 7509 / 17908.
+/// entries run whole (`whole_max`): a warp's chain of 4096 entries is short against a kernel of
+/// several ms, while at 512 more rows went through partial rows and at 32768 the hub rows' chains
+/// outlasted the rest; FP32 proteins_like and reddit_like gained 1.1-1.3x over the tiles. Most of
+/// these graphs' entries lie in rows longer than 4096 all the same, so the partial rows' room
+/// (`room`) is about what the table uses: nnz / PIECE partial rows of n values. On a device of wide
+/// memory (`wide_memory`) the rule also takes FP16 and BF16, op(B) of up to HUGE_B_BYTES_MAX_WIDE
+/// and rows of HUGE_MEAN_MIN_WIDE on average: there FP16 gained 1.7-2.3x and FP32 products_like
+/// 1.1-1.3x (measurements: bench/notes/spmm-kernels.md "Huge graphs", bench/notes/h200.md).
 pub fn huge_takes(m: i64, nnz: i64, k: i64, n: i64, value: DataType, l2_bytes: i64) -> bool {
     use DataType::*;
     let wide = wide_memory(l2_bytes);
@@ -201,14 +168,9 @@ pub const HUGE_B_BYTES_MAX_WIDE: u64 = 2560 << 20;
 pub const HUGE_WHOLE: i64 = 64 * PIECE;
 
 /// FP32 at n = 64 (one slice of the narrow variant, 8-byte vectors) on matrices of at least
-/// MIN_NNZ entries. Session 23 had found it tying or losing against the tile kernel of then
-/// (see N_MULTIPLE); session 45 measured it again against today's tiles (H100, bench, preprocessed
-/// FP32 row-major N = 64, warp rows forced, two rounds each, us): github_musae 49.2 / 48.7 / 47.8 /
-/// 47.7 -> 37.9 / 38.0 / 37.4 / 37.7, vsp_model1 34.5 / 36.1 -> 30.2 / 30.9, ca-CondMat 24.5 / 25.7 /
-/// 23.2 / 25.0 -> 23.3 / 23.3 / 23.0 / 21.8, vsp_sctap1-2b 31.2 / 32.1 -> 29.7 / 30.6, arxiv_like
-/// 88.5 / 86.5 -> 84.6 / 84.4; pubmed (88.6K entries, taken at N = 128 for its rows) lost, 19.6 /
-/// 21.5 -> 21.7 / 21.6, hence the entries' floor. Other multiples of 64 (192, 320, ...) were not
-/// measured and keep the tiles.
+/// MIN_NNZ entries: against the current tiles it gains 5-25% there (github_musae 48 -> 38 us);
+/// pubmed (88.6K entries) lost, hence the entries' floor. Other multiples of 64 (192, 320, ...) were
+/// not measured and keep the tiles (bench/notes/spmm-kernels.md).
 pub fn narrow_n_takes(nnz: i64, n: i64, value: DataType) -> bool {
     value == DataType::CUDA_R_32F && n == 64 && nnz >= MIN_NNZ
 }
@@ -217,18 +179,12 @@ pub fn narrow_n_takes(nnz: i64, n: i64, value: DataType) -> bool {
 /// on the GPU (`build_by_class`; kernels/spmm_warp_rows_table.cu), where it would otherwise run the
 /// tiles (alone, or after a verdict of long rows, plain_choice.rs): n a multiple of N_MULTIPLE, at
 /// least MIN_NNZ entries, op(B) within what preprocess's rule measured, and the GPU build's bounds
-/// (`gpu_counts_fit`). Measured (session 39, H100, FP32, 29 matrices, warp rows and the tiles each
-/// forced after preprocess, kernel times without the build;
-/// bench/notes/spmm-plain-and-preprocess.md): at N = 128 warp rows / tiles squirrel 33.6 / 50.1 us,
-/// fb100_MIT8 42.6 / 52.7, crocodile 33.7 / 48.3, facebook_pagepage 38.9 / 50.8, github_musae 54.9
-/// / 69.2, fb100_Cornell5 112 / 140, ca-CondMat 31.3 / 34.2; at N = 256 every matrix of 128K
-/// entries or more gained (blogcatalog 94 / 112, vsp_befref 38 / 53); below 128K entries they lost
-/// or tied (cora 20.8 / 17.4, pubmed 29.0 / 27.0, film_actor 25.2 / 20.0), wiki-Vote (104K) gained.
-/// Unlike preprocess's rule, rows of any mean: preprocess gives rows of more than 16 to split rows,
-/// which need a table read back. op(B)'s bound is preprocess's at such n (`b_bytes_max`): on a
-/// device of wide memory session 48 measured youtube_like's plain calls (H200, warp rows by
-/// `OXSPARSE_SPMM_PLAIN_WARP_ROWS=1` against the tiles of the default, us, each beside cuSPARSE in
-/// its own process): FP32 N = 128 / 256 762 / 1486 -> 728 / 1327, FP64 N = 128 1456 -> 1430.
+/// (`gpu_counts_fit`). Why: with the tables already built, warp rows beat the tiles at n a multiple
+/// of 128 on every matrix of 128K entries or more and lost or tied below (cora, pubmed, film_actor)
+/// (measurements: bench/notes/spmm-plain-and-preprocess.md). Unlike preprocess's rule, rows of any
+/// mean: preprocess gives rows of more than 16 to split rows, which need a table read back. op(B)'s
+/// bound is preprocess's at such n (`b_bytes_max`), which plain calls on the H200 confirmed
+/// (bench/notes/h200.md).
 /// `OXSPARSE_SPMM_PLAIN_WARP_ROWS=0` / `1` never / always (within the bounds) takes it;
 /// `OXSPARSE_SPMM_KERNEL` forcing another row kernel keeps the tiles, forcing this one takes it.
 pub fn takes_plain(m: i64, nnz: i64, k: i64, n: i64, value: DataType, l2_bytes: i64) -> bool {
@@ -250,14 +206,12 @@ pub fn takes_plain(m: i64, nnz: i64, k: i64, n: i64, value: DataType, l2_bytes: 
 /// How preprocess builds its table. `Listed` (the default): the GPU lists the rows longer than a
 /// piece (`kernels::spmm::warp_rows_list_long`), the host reads back that list alone, lays those
 /// rows out longest first (`long_part_of`) and uploads them, and the GPU writes the short rows'
-/// items: the same table as `Host`, which reads every row offset back (session 37: youtube_like
-/// FP16 11-15 ms of preprocess, arxiv_like 2.1-2.6 ms, mostly the offsets' read back and walk).
-/// `Gpu`: the plain call's build (`build_by_class`), no read back at all, long rows by class
-/// rather than longest first; measured (session 41, H100, one binary, the small R-MAT set and two
-/// Matrix Market graphs, FP32 / FP64 / FP16) its calls tie the host's order but youtube_like
-/// FP16's (539 -> 550 / 973 -> 1001 us at N = 128 / 256; session 39 measured the same). So the
-/// longest-first order stays, and `OXSPARSE_SPMM_WARP_ROWS_TABLE=host|gpu` picks the others (for
-/// comparisons).
+/// items: the same table as `Host`, which reads every row offset back (several ms of preprocess on
+/// the large graphs, mostly the offsets' read back and walk). `Gpu`: the plain call's build
+/// (`build_by_class`), no read back at all, long rows by class rather than longest first; its calls
+/// tie the host's order but on youtube_like FP16 (2-3% slower), so the longest-first order stays,
+/// and `OXSPARSE_SPMM_WARP_ROWS_TABLE=host|gpu` picks the others (for comparisons;
+/// bench/notes/spmm-plain-and-preprocess.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TableBuild {
     Listed,
@@ -315,11 +269,10 @@ pub fn gpu_items_bound(m: i64, nnz: i64) -> i64 {
 /// `whole`); 1, a whole row longer than halfway from a piece to `whole`; 2, another whole row.
 /// None for a short row. Why: the GPU cannot sort the long rows longest first as the host does
 /// (`long_part`), and a whole row is a chain of len / UNROLL trips for one warp: in row order a
-/// long one that starts late ends the kernel late. Measured (session 40, H100, FP32, preprocessed
-/// calls with warp rows forced, us, the host's order / row order): blogcatalog N = 128 47.6 /
-/// 56.8, fb100_MIT8 42.2 / 48.2; with classes the warp-row kernel on fb100_Cornell5 127 -> 108 us
-/// (Nsight, N = 128). Split rows' pieces need no order (a piece is short); a fourth class for the
-/// split rows of more than a group of pieces measured nothing (bench/notes/spmm-plain-and-preprocess.md).
+/// long one that starts late ends the kernel late (row order was 12-19% slower than the host's;
+/// with classes fb100_Cornell5's kernel 127 -> 108 us). Split rows' pieces need no order (a piece
+/// is short); a fourth class for the split rows of more than a group of pieces measured nothing
+/// (bench/notes/spmm-plain-and-preprocess.md).
 pub fn long_class(len: i64, piece: i64, whole: i64) -> Option<usize> {
     match len {
         _ if len <= piece => None,
@@ -372,14 +325,9 @@ pub fn build_by_class(begins: &[i64], ends: &[i64], piece: i64, whole: i64) -> T
 /// split_rows.rs's rule agrees): 16-bit types at n = 256, where a warp's 16-byte vectors cover a
 /// row of C in one pass and split rows' widest groups (`PackedWide`, 128 columns) walk every
 /// entry twice, for matrices of at least LONG_ROWS_MIN_ROWS rows of at least LONG_ROWS_MEAN
-/// entries on average. Session 34, FP16 N = 256, split rows -> warp rows forced, two rounds, us:
-/// fb100_Cornell5 (18660 rows, 85 a row) 127 / 136 -> 101 / 104, blogcatalog (10312, 65) 67 / 68 ->
-/// 54 / 53, crocodile (11631, 29) 44 / 46 -> 37 / 36, twitch_DE (9498, 32) 42 / 44 -> 36 / 36; fewer
-/// rows lost (fb100_JohnsHopkins55, 5180 rows: 31 / 31 -> 38 / 41; fb100_MIT8, 6440: 39 / 41 ->
-/// 44 / 47; squirrel, 5201: 32 / 32 -> 38 / 36), and so did shorter rows (facebook_pagepage, 22470
-/// rows of 15: 36 / 35 -> 43 / 42; astro-ph, 16706 of 15: 25 / 27 -> 31 / 31). At n = 128 (one
-/// 8-byte vector a lane) the four gained 4-13% but bcsstk17 (10974 rows of 39) lost 15%; in FP32
-/// split rows stayed as fast or faster (fb100_Cornell5 N = 256 191 -> 212).
+/// entries on average: there FP16 gained 14-26% (fb100_Cornell5, blogcatalog, crocodile,
+/// twitch_DE); fewer rows (5-6K) and shorter rows (15 a row) lost, as did n = 128 on some, and in
+/// FP32 split rows stayed as fast or faster (bench/notes/spmm-kernels.md).
 pub fn over_split_rows(m: i64, nnz: i64, n: i64, value: DataType) -> bool {
     value.size_bytes() == 2 && n == 256 && m >= LONG_ROWS_MIN_ROWS && nnz >= LONG_ROWS_MEAN * m
 }
@@ -388,11 +336,8 @@ pub const LONG_ROWS_MIN_ROWS: i64 = 8 * 1024;
 /// See `over_split_rows`.
 pub const LONG_ROWS_MEAN: i64 = 24;
 
-/// Columns the rule asks for in multiples of. Session 23 (Nsight, warm L2, FP32 N = 64, per-call
-/// us, tiles -> warp rows in 8-byte vectors): arxiv_like 82 -> 93, github_musae 39 -> 40,
-/// ca-CondMat 22 -> 22, vsp_sctap1-2b 26 -> 28, vsp_model1 37 -> 28 (its hub of 17663 entries).
-/// Since session 45 FP32 also takes it at n = 64 (`narrow_n_takes`: the tiles it was measured
-/// against have changed since).
+/// Columns the rule asks for in multiples of: at n = 64 (8-byte vectors) the kernel tied or lost
+/// against the tiles but for FP32 on large matrices (`narrow_n_takes`).
 pub const N_MULTIPLE: i64 = 128;
 
 /// Entries at most (slots hold 48-bit entry offsets and 32-bit rows and slots; the room below
@@ -403,8 +348,8 @@ pub const MAX_NNZ: i64 = 16_000_000;
 /// `whole` entries is one item; a longer one (a split row, of at least whole + 1 entries, so at
 /// most nnz / (whole + 1) of them) ceil(len / PIECE) < len / PIECE + 1 items, each a partial row,
 /// and one add. So adds <= S = ceil(nnz / (whole + 1)), partial rows <= ceil(nnz / PIECE) + S,
-/// items <= m + that. (Session 39: from 2 nnz / PIECE partial rows, whatever `whole`; at
-/// `whole_max` fb100_Cornell5's room at N = 256 in FP32 50 -> 29 MB.)
+/// items <= m + that. (Bounding by `whole` rather than 2 nnz / PIECE partial rows nearly halves the
+/// room: fb100_Cornell5 at N = 256 in FP32 50 -> 29 MB.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Room {
     pub items: i64,
@@ -540,11 +485,9 @@ pub fn long_part_of(mut long: Vec<LongRow>, m: usize, piece: i64, whole: i64) ->
 /// per WHOLE_PER entries, from one piece up to WHOLE_PIECES (`OXSPARSE_SPMM_WARP_ROWS_WHOLE`
 /// overrides it for the lab). A whole row saves its partial rows and their adds but is a chain of
 /// len / UNROLL round trips for one warp, which must stay well within the kernel's time, itself
-/// about proportional to nnz. Session 23 (Nsight, warm L2, FP32, kernel us at N = 128 / 256 by
-/// the longest whole row): arxiv_like (1.14M entries) 64: 139 / 254, 128: 132 / 245, 320: 128 /
-/// 236, 512: 128 / 236; github_musae (578K) 64: 56 / 101, 128: 55 / 98, 192: 54 / 97, 320: 66 /
-/// 101, 512: 92 / 133; ca-CondMat (187K) 64: 27 / 45, 512: 44 / 62; vsp_model1 (380K) 64: 40 /
-/// 72, 128: 47 / 72.
+/// about proportional to nnz: arxiv_like (1.14M entries) was fastest with rows of up to 320-512
+/// whole, github_musae (578K) up to 192, and ca-CondMat and vsp_model1 (under 400K) one piece
+/// (bench/notes/spmm-kernels.md).
 pub fn whole_max(nnz: i64) -> i64 {
     static FORCED: once_cell::sync::Lazy<Option<i64>> = once_cell::sync::Lazy::new(|| {
         std::env::var("OXSPARSE_SPMM_WARP_ROWS_WHOLE").ok().and_then(|v| v.parse::<i64>().ok()).filter(|&w| (1..=MAX_WHOLE).contains(&w))
@@ -692,7 +635,7 @@ mod tests {
                 assert!(fits_room(t.items.len(), &t, room(lens.len() as i64, nnz, whole)), "mixed rows, whole {whole}");
             }
         }
-        // Fewer partial rows than the bound before session 39 (2 nnz / PIECE) at the larger wholes.
+        // Fewer partial rows than the older bound (2 nnz / PIECE) at the larger wholes.
         assert!(
             room(18_660, 1_581_554, whole_max(1_581_554)).partial_rows < 2 * 1_581_554 / PIECE * 6 / 10
                 || std::env::var("OXSPARSE_SPMM_WARP_ROWS_WHOLE").is_ok()
