@@ -323,8 +323,8 @@ fn run(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>, must
 /// (`OXSPARSE_SPMM_KERNEL=tensor_cores`). Why: the BitTCF build that decides between tensor cores
 /// and CUDA cores costs 0.2-0.7 ms, and a plain call, which keeps nothing, paid it on every call
 /// to run the CUDA cores anyway on every matrix of our set (none reaches the tiles' threshold):
-/// session 42's TF32-mode record, plain calls 10.7x the default mode's time (film_actor FP32 N =
-/// 32 15 -> 278 us). Tensor cores take a matrix after `preprocess`, which builds the format once.
+/// plain calls in TF32 mode took 10.7x the default mode's time. Tensor cores take a matrix after
+/// `preprocess`, which builds the format once.
 fn plain_plan(p: Plan) -> Plan {
     match p.kernel {
         Kernel::TensorCore { size, per_block, stage_b, stage_c, .. } if plan::tensor_core_min_reuse() > 0 => {
@@ -336,8 +336,8 @@ fn plain_plan(p: Plan) -> Plan {
 
 /// Whether whole short rows of this plan give at least half a wave of the short-row kernel's
 /// groups (rows x column slices): where they do not, preprocess cuts the rows into pieces, which a
-/// plain call cannot (session 38: the 1024 rows of graphchallenge_sparse_images, FP32 N = 256, 29
-/// us on the tiles, 37 on whole rows).
+/// plain call cannot (the 1024 rows of graphchallenge_sparse_images, FP32 N = 256: 29 us on the
+/// tiles, 37 on whole rows).
 fn whole_rows_fill(h: &Handle, p: &Plan) -> bool {
     let shape = whole_rows_shape(p, p.types, false);
     let groups = (p.dims.m.max(0) as u64).saturating_mul(shape.slices(p.dims.n));
@@ -807,7 +807,7 @@ mod tests {
     }
 
     /// Preprocess may give such a graph warp rows in every layout: a column-major op(B) or C is
-    /// staged around the kernel as around the tiles (session 29: staged calls had kept the tiles).
+    /// staged around the kernel as around the tiles (rather than keeping the tiles).
     #[test]
     fn warp_rows_have_room_in_every_layout() {
         if plan::forced_kernel().is_some() {
@@ -850,7 +850,7 @@ mod tests {
             PlainLong::GpuWarpRows,
             "youtube_like in 16 bits: chunks of 768 rows"
         );
-        // On an H200 (session 48) op(B) may be larger, at multiples of 128 columns; the plan, made
+        // On an H200 op(B) may be larger, at multiples of 128 columns; the plan, made
         // for the same L2, keeps the room.
         let plain_h200 = |(m, k, n, nnz): (i64, i64, i64, i64), t: DataType| {
             let p = plan_for_l2(t, (m, k, n, nnz), (row, n), (row, n), MathMode::OXSPARSE_DEFAULT_MATH, H200_L2);

@@ -2,8 +2,7 @@
 //!
 //! Preprocess measures the longest row and reads it back (short_rows.rs); a plain call must not
 //! wait, so it kept the tile kernel, which was 1.3-2x slower than short rows on the matrices
-//! whose rows are all short (session 38, H100, kernels alone: cage11 FP32 N = 128 43.7 against
-//! 33.7 us, EX5 42 against 16.6, cs4 N = 256 34.5 against 22). Call sites that never preprocess
+//! whose rows are all short (bench/notes/spmm-plain-and-preprocess.md). Call sites that never preprocess
 //! (most of cuSPARSE's users) paid that. Now such a call enqueues three kernels, one chain:
 //! 1. `rows_longer_than`: whether some row is longer than short rows take (`short_limit`, the
 //!    inverse of `short_rows::takes` for this m and nnz); the verdict is a u64 set to this call's
@@ -13,13 +12,13 @@
 //!    tiles but short rows write a column-major C themselves, C's staging copy, likewise.
 //!
 //! Where a plain call would run warp rows over a table it builds on the GPU (warp_rows.rs
-//! `takes_plain`, session 39) they replace the tiles as the long branch, and the first launch of
+//! `takes_plain`) they replace the tiles as the long branch, and the first launch of
 //! their build, which reads every row's length anyway, gives the verdict in place of step 1.
 //!
 //! So a plain call takes whole short rows where preprocess's measure would take short rows
 //! (bitwise the same as a preprocessed call that runs them whole: the same shape and slices). The
-//! chain costs the verdict, the loser's empty launch and two more graph nodes, 5-15 us on the H100
-//! (session 38), so it is taken only where the work is large enough for short rows to repay it
+//! chain costs the verdict, the loser's empty launch and two more graph nodes, 5-15 us, so it is
+//! taken only where the work is large enough for short rows to repay it
 //! (`MIN_WORK`), where whole rows fill half a wave of the kernel's groups (else preprocess cuts
 //! them into pieces, which a plain call cannot), and where the mean row does not already exceed
 //! the limit; elsewhere the tiles run alone, as before.
@@ -38,12 +37,9 @@ use crate::context::Handle;
 use crate::error::{Error, Result};
 use std::sync::Mutex;
 
-/// Work (entries x n x bytes of B's type) below which a plain call runs the tiles alone. Measured
-/// (session 38, H100, 25 matrices of 12K-1.6M entries, FP32 N = 32-256 and FP64 N = 128, the chain
-/// on every call against the tiles): short rows repaid the chain from about 80 MB of work (cage11
-/// FP32 N = 128 71 -> 51 us, EX5 FP64 N = 128 74 -> 47), not below it (cs4 N = 32 19.0 -> 18.1,
-/// wing N = 32 20.4 -> 26.9); over all cases the geometric mean against cuSPARSE went 1.168x (the
-/// tiles) -> 1.220x with this bound, 1.173x without one.
+/// Work (entries x n x bytes of B's type) below which a plain call runs the tiles alone: short rows
+/// repaid the chain from about 80 MB of work, not below it (measurements:
+/// bench/notes/spmm-plain-and-preprocess.md).
 pub const MIN_WORK: u64 = 80_000_000;
 
 /// The longest row short rows take in a matrix of `m` rows and `nnz` entries: `short_rows::takes`

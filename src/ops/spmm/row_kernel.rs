@@ -40,11 +40,10 @@ pub(super) fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, toke
     }
     // A warp per row piece where the plan kept room for it (warp_rows.rs's rule), not every row is
     // short and split rows would not take the matrix: short and split rows are tuned for the
-    // matrices they take (session 22, N = 256: vsp_befref, 14 entries a row on split rows, 36 -> 40
-    // us on warp rows; crocodile and twitch_FR tied or lost), the tiles' matrices gained. The
-    // exception: 16-bit calls at n = 256 over many long rows (`warp_rows::over_split_rows`). The
-    // plan also keeps the room for plain calls (`warp_rows::takes_plain`): preprocess's own rule
-    // is asked again.
+    // matrices they take (vsp_befref lost on warp rows; bench/notes/spmm-kernels.md), the tiles'
+    // matrices gained. The exception: 16-bit calls at n = 256 over many long rows
+    // (`warp_rows::over_split_rows`). The plan also keeps the room for plain calls
+    // (`warp_rows::takes_plain`): preprocess's own rule is asked again.
     let split_takes = split_rows::takes(longest, m, nnz, k::RowShape::most_groups_per_block(p.types.ab) as i64);
     let over_split = warp_rows::over_split_rows(m, nnz, p.dims.n, p.types.ab);
     let warp_takes = warp_rows::takes(m, nnz, p.dims.k, p.dims.n, p.types.ab, call.l2_bytes);
@@ -66,7 +65,7 @@ pub(super) fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, toke
         let resident = k::short_rows_wave(h) as i64 * groups(shape);
         split_rows::piece(nnz, shape.slices(p.dims.n) as i64, resident, shape.entries_in_flight() as i64)
     };
-    // Session 14's floor of ROOM_PIECE entries: the pieces when no shorter ones fit a wave, and the
+    // The floor of ROOM_PIECE entries: the pieces when no shorter ones fit a wave, and the
     // measure of whether a short-row matrix is cut at all when C is column-major (whole rows
     // write such a C through shared memory, split rows an element at a time: power_grid N = 128
     // 8.8 -> 10.4 us when cut into pieces of 8).
@@ -116,10 +115,8 @@ pub(super) fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, toke
 /// groups (32 columns, 32 groups a block) in place of the 64- and 128-column ones. Each group
 /// writes its piece's row an element at a time down C's columns; the wide groups' column-major
 /// kernel spills (`split_rows_colc_wide_x2`, 32 bytes), and the 64-column ones have no such kernel,
-/// so their C was staged. Measured (session 30, H100, FP32 N = 128 column-major, the shapes forced
-/// against the default in the same runs; bench/notes/spmm-column-major.md): fb100_MIT8 51 -> 44
-/// us, fb100_JohnsHopkins55 41 -> 35, twitch_FR (64-column groups, staged C) 33 -> 29, BZR_MD
-/// 25.7 -> 20.5, cora 15.9 -> 14.1, usa-airports 15.0 -> 13.7. A C staged (over
+/// so their C was staged. Narrow groups writing C were 9-20% faster than the default shapes
+/// (measurements: bench/notes/spmm-column-major.md). A C staged (over
 /// `split_rows_write_c`'s bounds) keeps the preferred shape: astro-ph, facebook_pagepage and
 /// vsp_befref lost with narrow groups there. A forced shape is taken as it is.
 pub(super) fn split_shape_for_c(p: &Plan, shape: k::RowShape, longest: i64, nnz: i64) -> k::RowShape {
@@ -317,7 +314,7 @@ fn list_long_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, layout: WarpRowsLa
 /// op(A)'s row offsets read back (a wait), from 0: row r is entries `offsets[r] .. offsets[r +
 /// 1]` (begins `&offsets[..m]`, ends `&offsets[1..]`: one vector, where two copies of begins and
 /// ends were 16 bytes a row of fresh pages, most of youtube_like's 19-20 ms between the read and
-/// its warp-row table, session 37). None when there are none, or when they do not describe rows
+/// its warp-row table). None when there are none, or when they do not describe rows
 /// within the nnz entries (such a matrix keeps the kernels that read the offsets themselves).
 fn read_offsets(h: &Handle, call: &Call, p: &Plan, ws: u64) -> Result<Option<Vec<i64>>> {
     let a = rows(call, p, ws);
@@ -418,7 +415,7 @@ fn sample_on_gpu(h: &Handle, call: &Call, p: &Plan, ws: u64, room: u64, room_byt
 
 /// Entries of op(A)'s columns read back at a time for the row-order model: through one buffer of
 /// 1-2 MB, where a whole read took a second buffer of all the columns' bytes (wave_squared_2hop:
-/// 44 MB; its read back took 16-22 ms on the H100's host, session 37).
+/// 44 MB, whose read back took 16-22 ms).
 const COLUMN_CHUNK: usize = 1 << 18;
 
 /// Reads op(A)'s columns back for the row-order model, through one reused buffer.

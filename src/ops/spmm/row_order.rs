@@ -4,14 +4,11 @@
 //!
 //! Why: a row kernel reads a B row (n values) per entry, from L2 when the row was read recently.
 //! When op(B) is larger than L2 and the stored order scatters the rows that share columns (a mesh
-//! numbered without locality), B rows are fetched from memory again and again: Nsight on mdual
-//! FP32 N = 128 (session 20) read 339 MB from DRAM for a 132 MB op(B), and the kernel ran at the
-//! memory's bandwidth. Processing rows breadth-first over the rows-and-columns graph keeps rows
-//! that share columns together, so each B row is fetched about once. Measured (session 20, H100,
-//! the same matrices with their rows permuted by reverse Cuthill-McKee, whole-row kernel): mdual
-//! FP32 N = 128 174 -> 127 us, N = 256 352 -> 223, FP64 N = 128 362 -> 247; delaunay_n16 N = 256 82
-//! -> 67; wing N = 256 85 -> 59; wave N = 256 203 -> 210 (already local: its stored order missed
-//! only 1.19 times per B row).
+//! numbered without locality), B rows are fetched from memory again and again (mdual FP32 N = 128
+//! read 339 MB from DRAM for a 132 MB op(B), the kernel at the memory's bandwidth). Processing rows
+//! breadth-first over the rows-and-columns graph keeps rows that share columns together, so each B
+//! row is fetched about once: 1.15-1.6x faster on mdual, delaunay_n16 and wing, nothing on an
+//! already local order such as wave's (measurements: bench/notes/spmm-kernels.md).
 //!
 //! Whether to: an LRU model of L2 holding `L2_MODEL_BYTES` of B rows counts the B-row misses of
 //! both orders, sampled as SHARDS does (B rows chosen by a hash, the cache scaled with them;
@@ -19,8 +16,8 @@
 //! is taken when it saves `MIN_GAIN` times the misses. Each row is still summed by one group in
 //! stored entry order, so C is bitwise the same as with the stored order.
 //!
-//! In two steps, so that preprocess pays for the whole structure only where an order may pay
-//! (session 37): the sample alone (found on the GPU, `kernels::spmm::row_sample`, else read back a
+//! In two steps, so that preprocess pays for the whole structure only where an order may pay:
+//! the sample alone (found on the GPU, `kernels::spmm::row_sample`, else read back a
 //! chunk of columns at a time, `Sample::by_chunks`) says whether the stored order misses enough
 //! (`stored_misses_to_save`); only then are all the columns read and an order walked
 //! (`order_if_worth`): over op(A)'s own graph where it is square, else or failing that over the
@@ -98,7 +95,7 @@ pub fn breadth_first(s: &Structure) -> Vec<u32> {
 
 /// Rows in breadth-first order over op(A)'s own graph, for a square op(A) (row r's neighbours are
 /// the rows its columns number), each component from its first unvisited row as stored: the
-/// Cuthill-McKee order without its sort by degree, whose reverse session 20 measured (above).
+/// Cuthill-McKee order without its sort by degree, whose reverse was measured (above).
 /// It walks each entry once and builds no transpose, where `breadth_first` walks each twice after
 /// building one: 10 against 21-28 ms on mdual, 20 against 104 on wave_squared_2hop (development
 /// machine), with the same misses in the model on the meshes of the corpus (mdual, wave,

@@ -4,22 +4,11 @@
 //!
 //! Why: the short-row kernel lasts as long as its slowest group, whose row is a chain of memory
 //! round trips (one per UNROLL = 8 entries, plus one per 32 entries read), while the tile kernel
-//! pays about ten per block whatever the rows but cuts long rows evenly. Measured on the H100
-//! (session 13, same run as cuSPARSE, bench/notes/spmm-kernels.md): in FP32 and FP64, matrices
-//! whose longest row has at most 128 entries and at most 8 times the mean ran 1.1-2.2x faster on
-//! short rows than on tiles (cryg2500, power_grid, EX5, cage10 / cage11, BZR_MD, COX2_MD, bcsstk13,
-//! pushpull, cti, 4elt); longer rows paid only where other rows' work hides them (bcsstk17, 150
-//! entries of 429K: 1.15-1.5x; wave_squared_2hop, 240 of 11M: 1.36x) and not on europe-airports
-//! (202 of 12K: 0.68x). Matrices whose longest row has 168+ entries and 9-185 times the mean ran
-//! 0.1-1.0x (cora, pubmed, film_actor, facebook_pagepage, the fb100 graphs, blogcatalog, astro-ph).
-//! FP16, with 8 lanes of 4 elements per row: 1.1-1.6x the tiles on the same matrices, 0.77-0.9x on
-//! the meshes of 4-entry rows (mdual, wing) and 0.9x on pushpull and bcsstk13 at N = 32; over the
-//! matrix files the FP16 geometric mean against cuSPARSE went 1.10x / 0.96x / 0.90x / 0.90x (tiles)
-//! -> 1.18x / 1.05x / 0.97x / 0.95x at N = 32 / 64 / 128 / 256. Session 16 (same comparison, FP32,
-//! FP64 and FP16): the meshes ct2010 and nh2010 (longest row 53 and 74, 11 and 15 times their mean
-//! of 5) ran 1.14-1.67x faster on short rows (ct2010 FP64 N = 128: 0.84x -> 1.38x cuSPARSE), while
-//! PGPgiantcompo, pubmed and ca-CondMat (longest 171-280, 35-45 times the mean) ran 0.4-0.95x: rows
-//! up to LONG may be 16 times the mean, longer ones 8.
+//! pays about ten per block whatever the rows but cuts long rows evenly. So short rows win where
+//! every row is short against the mean (1.1-2.2x the tiles with the longest row at most 128 entries
+//! and 8 times the mean) and lose where a few rows are long (0.1-1.0x with 168+ entries at 9-185
+//! times the mean): rows up to LONG may be 16 times the mean, longer ones 8, and a long row only
+//! where other rows' work hides it (measurements: bench/notes/spmm-kernels.md, "Short rows").
 //!
 //! A plain call cannot read its longest row back without waiting for the GPU; where the work is
 //! large enough it lets the GPU apply this same rule (plain_choice.rs: the verdict, then both
@@ -69,8 +58,8 @@ pub fn takes_by_rule(longest: i64, m: i64, nnz: i64) -> bool {
 mod tests {
     use super::*;
 
-    /// The matrices measured in sessions 13 and 16 (longest row, rows, entries) fall on their
-    /// measured side.
+    /// The matrices the rule was measured on (longest row, rows, entries) fall on their measured
+    /// side.
     #[test]
     fn measured_matrices_fall_on_their_measured_side() {
         if forced().is_some() {

@@ -21,16 +21,14 @@
 //! block; the short-row kernel pays three or four per row but lasts as long as its longest row.
 //! Cutting the long rows keeps the short-row kernel's chains short, up to the rows that need
 //! more than a block (`takes` keeps the tiles for those, and for matrices of very short rows).
-//! Measured in the session-14 lab (bench/notes/spmm-kernels.md, H100, FP32, same process as cuSPARSE):
-//! pieces of at most 64 entries ran the social graphs the tiles lose on at 0.9-1.15x cuSPARSE's
-//! best at N = 64-256 (fb100_Cornell5 N = 128 0.95x, blogcatalog 0.98x, squirrel 1.14x; the tiles:
-//! 0.77x, 0.82x, 0.90x); 128 or more entries per piece were slower (a group's chain grows with its
-//! piece).
+//! Pieces of at most 64 entries ran the social graphs the tiles lose on at 0.9-1.15x cuSPARSE's
+//! best; longer pieces were slower (a group's chain grows with its piece). (measurements:
+//! bench/notes/spmm-kernels.md, "Split rows")
 //!
 //! Pieces are shorter (down to the entries a lane has in flight, one round of B loads) when the
 //! matrix would not fill the device (`piece`); preprocess then also gives a table to a short-row
-//! matrix whose longest row makes two such pieces (session 14: pushpull, bcsstk13, bcsstk17, the
-//! airports 1.3-1.7x faster at N = 32).
+//! matrix whose longest row makes two such pieces (pushpull, bcsstk13, bcsstk17, the airports
+//! 1.3-1.7x faster at N = 32).
 //!
 //! Preprocess reads op(A)'s row offsets back to build the table (not under graph capture), so a
 //! plain call runs the tiles or warp rows over a table it builds on the GPU (warp_rows.rs
@@ -70,13 +68,10 @@ pub fn forced() -> bool {
 }
 
 /// The choice for a matrix (not all of whose rows are short) of `m` rows and `nnz` entries whose
-/// longest row has `longest`, with `groups` groups per block. Measured on the H100 (session 14,
-/// bench/notes/spmm-kernels.md, FP32 against the tiles in the same run): 1.1-1.6x on matrices whose
-/// rows hold 14-234 entries on average (the social graphs, ddi_like, bcsstk13, pushpull at N >= 64)
-/// and on small ones (cora, citeseer, the airports: 1.05-1.2x); 0.45-0.7x where one row's block of
-/// pieces outlasts the rest (github_musae, 9458 entries; vsp_model1, 17663) and 0.5-0.9x where most
-/// rows hold a few entries (arxiv_like and youtube_like, 5-7 on average; pubmed, film_actor,
-/// PGPgiantcompo), which the tile kernel packs.
+/// longest row has `longest`, with `groups` groups per block. Split rows beat the tiles (1.1-1.6x)
+/// on rows of 14-234 entries on average and on small matrices; the tiles win where one row's block
+/// of pieces outlasts the rest (github_musae, vsp_model1) or where most rows hold a few entries,
+/// which the tile kernel packs (measurements: bench/notes/spmm-kernels.md, "Split rows").
 pub fn takes(longest: i64, m: i64, nnz: i64, groups: i64) -> bool {
     takes_longest(longest, groups) && eligible(m, nnz)
 }
@@ -107,15 +102,15 @@ pub fn capacity(m: i64, nnz: i64, groups: i64) -> i64 {
 /// rows in flight: PIECE, or fewer so that the pieces of all slices still fill the device, down to
 /// `in_flight` (a piece then costs one round of B loads); a small matrix then runs more, shorter
 /// chains (each a row's share of its load and B round trips).
-/// Session 21: the floor was 16 entries for every shape, i.e. two rounds of B loads for narrow
-/// groups and four for two-vector ones, on matrices that fill a tenth of the device (the
-/// graphchallenge DNN layers, 1024 rows of 32: 64-128 blocks).
+/// A fixed floor of 16 entries for every shape (two rounds of B loads for narrow groups, four for
+/// two-vector ones) was slower on matrices that fill a tenth of the device (the graphchallenge DNN
+/// layers, 1024 rows of 32: 64-128 blocks).
 /// `OXSPARSE_SPMM_PIECE` forces it (for comparisons).
 pub fn piece(nnz: i64, slices: i64, resident: i64, in_flight: i64) -> i64 {
     forced_piece().unwrap_or_else(|| (nnz.max(0) * slices.max(1) / resident.max(1)).clamp(in_flight.clamp(MIN_PIECE, PIECE), PIECE))
 }
 
-/// Session 14's pieces for the call whose `piece` this is: floored at ROOM_PIECE entries, or the
+/// The default pieces for the call whose `piece` this is: floored at ROOM_PIECE entries, or the
 /// forced piece as it is (`build_one_wave`'s fallback).
 pub fn floor_piece(piece: i64) -> i64 {
     if forced_piece().is_some() {
@@ -135,7 +130,7 @@ pub fn may_grow(longest: i64) -> bool {
 /// The short-row kernel's shape over a split-row table for `types`, n columns and a longest row
 /// of `longest` entries: the preferred one (src/kernels/spmm.rs `short_rows_shape`), except
 ///  * 16-bit `Packed` (four entries in flight) only for rows of at most GROW_LONGEST entries, else
-///    `Narrow` (eight): session 24, FP16 N = 64, Nsight: EX5 (rows of 48) 14.0 -> 9.9 us, but
+///    `Narrow` (eight): FP16 N = 64 EX5 (rows of 48) 14.0 -> 9.9 us, but
 ///    twitch_FR, crocodile and vsp_befref (rows of 1500-3500) 12.0 / 17.8 / 12.1 -> 17.1 / 28.0 /
 ///    14.7 us;
 ///  * where n is one slice of a shape of 16 groups a block (FP32 `WideX2`, 16-bit `PackedWide`,
@@ -167,9 +162,9 @@ pub fn shape(types: k::Types, n: i64, longest: i64) -> k::RowShape {
 
 /// Whether a matrix the short-row kernel would take whole (every row short) is cut into pieces of
 /// `piece` entries instead, its longest row having `longest`: when that row makes two pieces or
-/// more. Session 14: where the matrix is too small to fill the device with whole rows (pieces
+/// more. Where the matrix is too small to fill the device with whole rows (pieces
 /// shorter than PIECE): bcsstk13, pushpull, bcsstk17, the airports 1.3-1.7x faster at N = 32;
-/// EX5 and cage10, whose rows are at most 1.5x such a piece, 0.85x at N = 64. Session 24: with
+/// EX5 and cage10, whose rows are at most 1.5x such a piece, 0.85x at N = 64. With
 /// pieces of PIECE too, where the table's blocks of like chains spare whole-row blocks the wait
 /// for their longest row (bcsstk17, rows of 39 on average and up to 150, N = 256: FP32 41.0 ->
 /// 32.4 us, FP16 45.9 -> 32.2; EX5, cage10 and mdual, whose rows make one piece, stay whole).
@@ -197,11 +192,9 @@ pub const CHAIN_STEP: i64 = 8;
 /// A block lasts as long as its longest chain (its resources are held until every group is done,
 /// and a block with split rows waits for all of them at each join), so the work is placed longest
 /// chain first, in steps of CHAIN_STEP entries, and stored order within a step: blocks get groups
-/// of about equal chains, and the longest blocks start first. Measured (session 15, H100, FP32,
-/// 24 matrices on split rows, against stored order in the same run): 1.10x at N = 128 and 1.11x
-/// at N = 256 (crocodile 46 -> 39 us, facebook_pagepage 51 -> 39 at N = 128), 1.01-1.02x at N =
-/// 32-64; sorting only within windows of 16 blocks' worth of rows, to keep a block's rows near
-/// each other for L1, gained about half as much. The order of the work changes no row's sums.
+/// of about equal chains, and the longest blocks start first: 1.10x at N = 128-256 on the split-row
+/// matrices, where sorting only within windows of rows gained about half as much
+/// (bench/notes/spmm-kernels.md, "Longest chain first"). The order of the work changes no row's sums.
 pub fn build(begins: &[i64], ends: &[i64], groups: usize, piece: i64) -> (Vec<[u64; 2]>, u32) {
     build_with(&mut Scratch::default(), begins, ends, groups, piece)
 }
@@ -221,8 +214,8 @@ struct Scratch {
 const CUTS_MEMO: usize = 4096;
 
 /// `Cutting::cut`, remembered per row length below CUTS_MEMO: a walk cut every row two or three
-/// times, each a few 64-bit divisions, which were most of its time (session 37: 520-575 us a walk
-/// over fb100_Cornell5's 18660 rows on the development machine).
+/// times, each a few 64-bit divisions, which were most of its time (520-575 us a walk over
+/// fb100_Cornell5's 18660 rows).
 struct Cuts<'a> {
     cutting: Cutting,
     memo: &'a mut Vec<(u32, u32)>,
@@ -287,7 +280,7 @@ fn build_with(scratch: &mut Scratch, begins: &[i64], ends: &[i64], groups: usize
 }
 
 /// The slots and blocks `build` would make, without making them (the piece searches below try
-/// several pieces; session 36: the tables built for each try, and their uploads' byte-wise copy,
+/// several pieces; the tables built for each try, and their uploads' byte-wise copy,
 /// were most of a split-row preprocess, e.g. 1.5 + 0.5 ms of EX5's 2.1 ms at N = 32).
 fn count(scratch: &mut Scratch, begins: &[i64], ends: &[i64], groups: usize, piece: i64) -> (usize, u32) {
     let t = lay_out(scratch, begins, ends, groups, piece, false);
@@ -361,8 +354,7 @@ fn within(scratch: &mut Scratch, begins: &[i64], ends: &[i64], groups: usize, pi
 /// blocks: one wave, so that no block waits for another to finish. Where none does, pieces of
 /// `fallback` entries. Each within a room of `slots` slots (`build_within`). The table, its blocks
 /// and the piece it took.
-/// Measured (session 21, H100, FP32, Nsight kernel times, against session 14's pieces of
-/// max(16, the share of the device's groups)):
+/// Measured (Nsight kernel times, against pieces of max(16, the share of the device's groups)):
 /// - pieces of one round of B loads took the DNN layers' kernels from 6.2-8.0 to 5.0-6.8 us at N
 ///   = 32-256, citeseer's from 6.4-8.0 to 5.3-7.0, where the call stayed within a wave; they cost
 ///   1.3-2.5 us wherever the shorter pieces' blocks spilled into a second wave (COX2_MD, BZR_MD and
@@ -566,7 +558,7 @@ pub fn header(token: u64) -> [u8; SLOT_BYTES] {
 /// The table as uploaded, in parts at their offsets from its start: the header, then the slots
 /// as they lie in memory (not copied into one buffer of the table's bytes: fresh pages, 4 MB for
 /// mdual's row-order table; and a byte-wise copy took 0.5 ms of EX5's 2.1 ms preprocess at N =
-/// 32 in session 36).
+/// 32).
 pub fn upload_parts<'a>(header: &'a [u8; SLOT_BYTES], slots: &'a [[u64; 2]]) -> [(usize, &'a [u8]); 2] {
     [(0, header), (SLOT_BYTES, slots_as_bytes(slots))]
 }
@@ -737,7 +729,7 @@ mod tests {
         assert!(build_within(&begins, &ends, 32, MIN_PIECE, 415).is_none());
     }
 
-    /// The matrices measured in session 14 (longest row, rows, entries) fall on their measured
+    /// The matrices the rule was measured on (longest row, rows, entries) fall on their measured
     /// side (FP32: 32 groups per block).
     #[test]
     fn measured_matrices_fall_on_their_measured_side() {
