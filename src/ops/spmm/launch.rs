@@ -66,11 +66,9 @@ pub(super) fn direct_c(p: &Plan, nnz: i64, row_kernel: RowKernel) -> bool {
 /// The shape whole short rows take (no split-row table) with these kernel `types`: the preferred
 /// one (src/kernels/spmm.rs `short_rows_shape`), except 64-column groups (`NarrowX2`, 32 rows a
 /// block) where the kernel writes a column-major FP32 C larger than the L2 model (`column_c`): a
-/// block then writes runs of 128 bytes down C's columns instead of 64. Measured (session 30, H100,
-/// FP32 N = 128 column-major, the 17 short-row matrices, the shape forced, 3 rounds taking turns):
-/// mdual (C of 132 MB) 327 -> 295 us, wave (80 MB) 195 -> 189; the matrices whose C fits L2
-/// (delaunay_n16 with 33.5 MB, ct2010, wing, nh2010, PROTEINS_full ...) within the runs' +-3%
-/// (session 29 had seen delaunay_n16 lose, 72 -> 80 us). Whole rows write a column-major C through
+/// block then writes runs of 128 bytes down C's columns instead of 64: mdual (C of 132 MB) and wave
+/// (80 MB) gained 3-10%, the matrices whose C fits L2 did not move (bench/notes/spmm-column-major.md).
+/// Whole rows write a column-major C through
 /// shared memory in either shape (`short_rows_column_c`), so `direct_c` need not know. A forced
 /// shape is taken as it is.
 pub(super) fn whole_rows_shape(p: &Plan, types: k::Types, column_c: bool) -> k::RowShape {
@@ -98,12 +96,9 @@ pub(super) fn c_bytes(p: &Plan) -> u64 {
 /// element at a time: the sectors such scattered stores half-fill must be completed in L2 before
 /// they go to memory. So C of at most SPLIT_C_BYTES, or of at most SPLIT_C_LONG_BYTES where rows
 /// hold SPLIT_C_MEAN entries or more on average (fewer rows written per unit of work, so fewer
-/// half-filled sectors at a time). Measured (session 17, H100, FP32 N = 128, 33 matrices on split
-/// rows, against the staged C in the same run): 2.50x -> 2.60x cuSPARSE up to 4 MiB (europe-airports
-/// 18.0 -> 15.1 us, bcsstk13 23.3 -> 19.5, graphchallenge_sparse_images 26.2 -> 22.4); above it
-/// fb100_Cornell5 (9.5 MB, 85 entries a row) 130 -> 122 us, twitch_DE (4.9 MB, 32) 49 -> 44,
-/// crocodile (6 MB, 29) 49 -> 45, but facebook_pagepage (11.5 MB, 15) 55 -> 73 and astro-ph (8.5
-/// MB, 15) 40 -> 52. `OXSPARSE_SPMM_SPLIT_C_BYTES` replaces both bounds (for comparisons).
+/// half-filled sectors at a time): up to 4 MiB writing C gained 15-20% over staging it; above it
+/// rows of 29+ entries gained and rows of 15 lost 25-35% (bench/notes/spmm-column-major.md).
+/// `OXSPARSE_SPMM_SPLIT_C_BYTES` replaces both bounds (for comparisons).
 pub(super) fn split_rows_write_c(c_bytes: u64, m: i64, nnz: i64) -> bool {
     static FORCED: once_cell::sync::Lazy<Option<u64>> =
         once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_SPLIT_C_BYTES").ok().and_then(|v| v.parse().ok()));

@@ -272,20 +272,18 @@ const RESIDENT_BLOCKS: u64 = 8 * 132;
 /// writing C) costs, in entries of its walk: fitted on the arxiv-sized R-MAT graph, FP32 N = 32,
 /// whose calls took 64 / 55 / 57.6-59.6 us at 256 / 512 / 1024-entry tiles (5 / 3 / 2 waves of
 /// blocks), which gives 330-400 by round; the cases measured choose the same sizes at either end
-/// (session 35, bench/notes/spmm-kernels.md).
+/// (bench/notes/spmm-kernels.md).
 const TILE_FIXED_ENTRIES: u64 = 400;
 
 /// Entries per tile, a power of two from 256 to SPMM_TILE_MAX: the size whose blocks (one per tile
 /// and 32-column slice) take the least time, counting whole waves of resident blocks, each as
 /// long as a block's fixed work and its walk of `size` entries. A call of just over a wave of
 /// blocks pays a second wave for a few of them, so this may take larger tiles that fit one wave
-/// (session 35, FP32 N = 32, us: vsp_model1 29.5 -> 24.6 at 512 rather than 256, vsp_sctap1-2b
-/// 25 -> 22, the arxiv-sized graph 58.6 -> 54.9 at 512 rather than 1024; ca-CondMat N = 64 28.6 ->
-/// 24.3), and keeps 256 where every size fits one wave (small matrices, whose time is a block's
-/// latency: pubmed, PGPgiantcompo and film_actor ran 1.1-1.2x slower on 512). Many waves take the
-/// largest tiles. Session 5 had measured 256 for small matrices and 1024 for large ones, and chose
-/// about one tile per resident block. Depends only on nnz and n, so preprocess and plain calls
-/// agree. `OXSPARSE_SPMM_TILE` overrides it (a power of two from SPMM_TILE_MIN to SPMM_TILE_MAX).
+/// (vsp_model1, vsp_sctap1-2b, ca-CondMat and the arxiv-sized graph 7-15% faster), and keeps 256
+/// where every size fits one wave (small matrices, whose time is a block's latency, ran 1.1-1.2x
+/// slower on 512). Many waves take the largest tiles. Depends only on nnz and n, so preprocess and
+/// plain calls agree. `OXSPARSE_SPMM_TILE` overrides it (a power of two from SPMM_TILE_MIN to
+/// SPMM_TILE_MAX).
 pub fn tile_size(nnz: i64, n: i64) -> u32 {
     use crate::kernels::params::spmm::{SPMM_TILE_MAX, SPMM_TILE_MIN};
     static FORCED: once_cell::sync::Lazy<Option<u32>> = once_cell::sync::Lazy::new(|| {
@@ -309,8 +307,8 @@ pub fn tile_size(nnz: i64, n: i64) -> u32 {
 
 /// L2 cache of an H100 (50 MiB), and the share of it the column slices a wave of tile blocks
 /// reads may fill: half, because C's rows, A's entries and the other L2 partition's copies pass
-/// through the same cache (session 18, arxiv_like FP32 N = 256: two slices of 21.7 MB per block
-/// 274 us, one 262).
+/// through the same cache (arxiv_like FP32 N = 256: two slices of 21.7 MB per block 274 us, one
+/// 262).
 const L2_BYTES: u64 = 50 << 20;
 const L2_SLICE_BUDGET: u64 = L2_BYTES / 2;
 
@@ -318,10 +316,9 @@ const L2_SLICE_BUDGET: u64 = L2_BYTES / 2;
 /// tile once serves several slices on large problems without leaving a ragged last wave; but no
 /// more than keep the B columns in use at once (k rows x the block's slices) within
 /// `L2_SLICE_BUDGET`. Grid x is the tile, so the blocks of a wave share their slices: with one
-/// slice a block, B's slices pass through L2 one at a time (session 18, youtube_like FP32, B of
-/// 583 MB at N = 128: four slices a block 872 us, one 763; N = 256 1863 -> 1498; FP64 N = 128
-/// 1908 -> 1627). `OXSPARSE_SPMM_TILE_SLICES` overrides it (1 or more, capped at the slices there
-/// are).
+/// slice a block, B's slices pass through L2 one at a time (youtube_like, B of 583 MB, 1.15-1.25x
+/// faster; bench/notes/spmm-kernels.md). `OXSPARSE_SPMM_TILE_SLICES` overrides it (1 or more, capped
+/// at the slices there are).
 pub fn slices_per_block(nnz: i64, n: i64, k: i64, b_elem_bytes: u64, size: u32) -> u32 {
     static FORCED: once_cell::sync::Lazy<Option<u64>> = once_cell::sync::Lazy::new(|| {
         std::env::var("OXSPARSE_SPMM_TILE_SLICES").ok().and_then(|v| v.parse::<u64>().ok()).filter(|&s| s >= 1)
@@ -411,7 +408,7 @@ fn tensor_cores(call: &Call, d: &Dims, t: Types) -> bool {
 /// 16-bit products are exact on tensor cores, so precision would not hold them back; but the
 /// engine needs the BitTCF build, which only preprocess makes worth its cost (0.3-0.6 ms on
 /// 0.1-1.6M entries: a plain FP16 call on fb100_Cornell5 that built it took 0.67 ms against 0.05
-/// ms after preprocess, session 9; plain calls now run the CUDA cores, mod.rs `plain_plan`). So
+/// ms after preprocess; plain calls now run the CUDA cores, mod.rs `plain_plan`). So
 /// 16-bit operands take tensor cores under the same switch as FP32: a tensor-op math mode
 /// (either; with 16-bit operands they compute alike).
 fn tensor_core_types(t: Types, math: MathMode) -> bool {

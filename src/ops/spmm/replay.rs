@@ -1,9 +1,9 @@
 //! A preprocessed call that repeats the last call's arguments sends that call's launches again.
 //!
 //! Why: a call's own host work before the driver's launch (argument checks, the plan, the
-//! preprocessed buffer's checks, the parameter blocks, the batch) took ~1.5 us on the H100
-//! machine (session 46, bench/notes/launch-path.md), and a small call's time on an idle stream counts all
-//! of it. A training loop calls SpMM with the same descriptors every step, and the bench rotates
+//! preprocessed buffer's checks, the parameter blocks, the batch) took ~1.5 us
+//! (bench/notes/launch-path.md), and a small call's time on an idle stream counts all of it. A
+//! training loop calls SpMM with the same descriptors every step, and the bench rotates
 //! a few copies of the operands, each with its own descriptors and buffer: every copy repeats its
 //! arguments. Such a call sends what the last one sent (kernels/graph.rs `Replay`), which the
 //! launch graphs' pools already hold, so it costs the driver's launch and a compare.

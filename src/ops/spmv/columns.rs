@@ -5,7 +5,7 @@
 //! sector for it. When x is larger than the L1 cache and the busy columns are scattered over it
 //! (a power-law graph with shuffled vertex ids), most gathers fetch a sector for 4 useful bytes.
 //! Grouped, the busy columns share sectors and lines, and stay in L1. Measured with cuSPARSE's own
-//! SpMV on R-MAT graphs (H100, bench/notes/spmv.md, session 8): proteins-sized 289 -> 182 us,
+//! SpMV on R-MAT graphs (bench/notes/spmv.md): proteins-sized 289 -> 182 us,
 //! reddit-sized 630 -> 368 us, youtube-sized 115 -> 100 us.
 //!
 //! Why not always: every call first gathers x into the new order (one more launch, ~2-3 us), and
@@ -28,7 +28,7 @@ pub const MIN_X_BYTES: u64 = 256 * 1024;
 /// A must have at least this many entries: below, the extra launch outweighs the gain.
 pub const MIN_NNZ: i64 = 1_000_000;
 /// Entries per column at least: the gather moves x once per call, the kernel once per entry.
-/// Measured (session 8): youtube_like (5 per column) 67.7 -> 71.2 us with the order, while
+/// youtube_like (5 per column) lost 67.7 -> 71.2 us with the order, while
 /// products_like (48) gained 13%.
 pub const MIN_ENTRIES_PER_COLUMN: i64 = 16;
 /// Share of the entries (percent) that makes up the busy columns.

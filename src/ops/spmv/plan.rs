@@ -185,14 +185,14 @@ const LARGE_TILES_NNZ: i64 = 4_000_000;
 pub const TILE_MAX: i64 = 65_536;
 
 /// Entries per tile (one warp), from nnz and the tile kernel's resident warps (`slots`, 0:
-/// unknown), which preprocess and plain calls share, so that they agree. Measured on the H100
-/// (session 6, bench/notes/spmv.md) with every size forced: matrices under 1M entries want many short
+/// unknown), which preprocess and plain calls share, so that they agree. Measured with every size
+/// forced (bench/notes/spmv.md): matrices under 1M entries want many short
 /// tiles (their time is the warps' latency); 1M-4M entries 512 (fb100_Cornell5 20.8 us against 24.6
 /// with 256, arxiv_like 23.6 against 27.1); larger ones 2048, which spreads the search for a
 /// tile's first row over more entries without a ragged last wave (youtube_like 69.8 against 73.1
 /// with 512, reddit_like 565 against 577 with 4096; 8192 lost 5-20% everywhere). Below 4M entries
 /// the tiles must also fit one wave of the resident warps: a second, mostly empty wave costs a
-/// warp's whole latency, so the size doubles instead (session 12: ddi_like, 1M entries, FP64,
+/// warp's whole latency, so the size doubles instead (ddi_like, 1M entries, FP64,
 /// whose 80-register kernel holds 3168 warps on the H100 against 3903 tiles of 256).
 /// `OXSPARSE_SPMV_TILE` overrides it (a multiple of CHUNK up to TILE_MAX).
 pub fn tile_size(nnz: i64, slots: i64) -> i64 {

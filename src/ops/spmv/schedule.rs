@@ -18,11 +18,8 @@
 //! which the vector kernel can take only in chunks, with more registers or a second launch) that
 //! are also skewed (at least `SKEWED_SHARE` of the entries in rows of four times the median length
 //! or more) or large with a long median row. There its warps streaming whole tiles beat rows read
-//! one by one (session 6, H100: youtube_like 77 against 118 us, blogcatalog 16.0 against 19.3;
-//! session 10: fb100_Cornell5 19 against 28, twitch_DE 15.9 against 19.4). Everywhere else the
-//! vector kernel is ahead since its session-10 rework (the 27-point stencil 47 against 66 us in
-//! FP32, wave_squared_2hop, rows of 64-255, 52 against 57; skewed small graphs such as
-//! usa-airports 10.3 against 12.6, email-Eu-core 11.4 against 13.4).
+//! one by one (youtube_like 77 against 118 us). Everywhere else the vector kernel is ahead
+//! (measurements: bench/notes/spmv.md).
 
 use crate::kernels::params::spmv::{SPMV_HIST_BUCKETS, SPMV_HUGE_CHUNK, SPMV_VECTOR_UNROLL};
 use std::fmt;
@@ -34,7 +31,7 @@ const MAX_TRIPS: i64 = 2;
 /// Lanes per short row: at least this many.
 const MIN_LANES: i64 = 4;
 /// Lanes per short row: at most this many. Rows of 64-127 entries run faster two trips of 16 lanes
-/// than one of a warp (session-10 lab, wave_squared_2hop: 45.5 against 58.0 us in FP32, 59.4
+/// than one of a warp (wave_squared_2hop: 45.5 against 58.0 us in FP32, 59.4
 /// against 67.1 in FP64; the stencil's 27-entry rows stay best at 8 lanes, 48.5 against 54.0 at 4).
 const MAX_LANES: i64 = 16;
 /// The smallest long threshold (a group of MIN_LANES lanes' MAX_TRIPS trips).
@@ -54,9 +51,8 @@ const SKEWED_SHARE: u64 = 30;
 const LARGE_NNZ: u64 = 1_000_000;
 const LONG_MEDIAN: i64 = 63;
 /// Matrices under this many entries take the vector kernel even with huge rows: its blocks then all
-/// fit at once, and its single launch beats the tiles' look-back (session 10, forced in the same
-/// run: email-Eu-core 11.4 against 13.4 us, ppi_homo_sapiens 9.8 / 12.6, chameleon 10.8 / 11.9,
-/// wiki-Vote 11.3 / 13.6; between 128K and 1.6M entries the tiles won or tied).
+/// fit at once, and its single launch beats the tiles' look-back (10-20% faster under 128K entries;
+/// between 128K and 1.6M entries the tiles won or tied).
 const SMALL_NNZ: u64 = 128 * 1024;
 /// Blocks per list at most (each takes its list's entries in a grid-stride loop).
 const MAX_LIST_BLOCKS: u64 = 65_535;
