@@ -1,7 +1,7 @@
 //! A fast, non-cryptographic hasher for the maps a call looks up on its host path (the registry
 //! of live objects, the kernel function cache): keys are our own addresses and kernel names, so
 //! the standard library's DoS-resistant SipHash buys nothing and costs tens of nanoseconds a
-//! lookup on a path whose whole host time is a few microseconds (bench/notes/launch-path.md, session 25).
+//! lookup on a path whose whole host time is a few microseconds (bench/notes/launch-path.md).
 //! The mixing step is the multiply-rotate one of rustc's FxHasher.
 
 use std::hash::{BuildHasher, Hasher};

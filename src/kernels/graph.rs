@@ -1,7 +1,7 @@
 //! Kernel launches through small CUDA graphs, the launch path of every call.
 //!
-//! Why: on the H100 machine a `cuLaunchKernel` costs 4.2-4.6 us of host time, and a small call's
-//! time on an idle stream is mostly that host time (session 19, `bench/tools/launch_floor.cu`).
+//! Why: a `cuLaunchKernel` costs 4.2-4.6 us of host time, and a small call's time on an idle
+//! stream is mostly that host time (`bench/tools/launch_floor.cu`; bench/notes/launch-path.md).
 //! Re-parameterising an instantiated one-node graph and launching it
 //! (`cuGraphExecKernelNodeSetParams` + `cuGraphLaunch`) costs 2.7 us, with the same kernel, grid
 //! and parameter block, on the same stream, in the same order; a chain of two nodes 3.1 us against
@@ -106,7 +106,7 @@ struct Exec {
 
 /// A node's grid, block, shared memory and parameter words as last set. A launch that matches
 /// them needs no `cuGraphExecKernelNodeSetParams`: a solver's loop calls SpMV, and a training loop
-/// SpMM, with the same operands every iteration (0.1-0.35 us less host time a call, session 31).
+/// SpMM, with the same operands every iteration (0.1-0.35 us less host time a call).
 struct NodeSet {
     grid: (u32, u32, u32),
     block: u32,
@@ -339,7 +339,7 @@ const MAX_GRAPHS: usize = 256;
 /// one takes the place of the graph launched longest ago. (A cap without eviction filled up with a
 /// bench run's first kernels, and later ones set their one graph on every call; trimming every
 /// pool at the cap made the next launches of the kernels in use instantiate theirs again, in a
-/// bench's timed calls: session 43.)
+/// bench's timed calls.)
 const MAX_POOLED: usize = 512;
 
 impl LaunchGraphs {
@@ -598,7 +598,7 @@ fn run_batch<T>(h: &Handle, keep: bool, f: impl FnOnce() -> Result<T>) -> Result
 
 /// A call's launches as its batch sent them, to be sent again as they are by a later call with
 /// the same arguments (src/ops/spmm/replay.rs), which then skips its checks, plan and parameter
-/// blocks: ~1.5 us of host work before the driver's launch (session 46, bench/notes/launch-path.md).
+/// blocks: ~1.5 us of host work before the driver's launch (bench/notes/launch-path.md).
 pub struct Replay {
     launches: Vec<Recorded>,
     /// The context the kernels were found in, and the stream they went to.

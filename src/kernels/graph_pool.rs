@@ -2,8 +2,8 @@
 //!
 //! Why: setting a kept graph's node to a parameter block it does not hold costs ~0.4 us of host
 //! time, and the launch after it ~0.6-0.7 us more, against launching a graph that holds the block
-//! already (session 32). A chain pays that per node. Launching one of 16 graphs in turn costs what
-//! launching one graph again costs (session 43, H100, event time; bench/notes/launch-path.md):
+//! already. A chain pays that per node. Launching one of 16 graphs in turn costs what launching
+//! one graph again costs (event time; bench/notes/launch-path.md):
 //!
 //! | nodes | one graph, set each call | 16 graphs in turn |
 //! |---|---|---|

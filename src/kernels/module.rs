@@ -22,7 +22,7 @@ include!(concat!(env!("OUT_DIR"), "/fatbins.rs"));
 /// (context ID, family) -> CUmodule, and context ID -> kernel name -> CUfunction, as addresses:
 /// a launch finds its kernel by the name it has in hand, without building a key. The hottest
 /// launches find theirs by (context ID, [`KernelKey`]) instead, with the name kept beside it, so
-/// they neither format nor hash a name (bench/notes/launch-path.md, session 25). Every call of the library
+/// they neither format nor hash a name (bench/notes/launch-path.md). Every call of the library
 /// looks here at least once, hence the fast hasher.
 #[derive(Default)]
 struct Cache {

@@ -1,6 +1,6 @@
 //! Kernel instantiation names (`oxs_<op>_<types>_<index>`) built on the stack: a launch names its
 //! kernel on every call, and a `format!` with its heap allocations and nested `String`s was a
-//! visible part of a small call's host time (bench/notes/launch-path.md, session 25).
+//! visible part of a small call's host time (bench/notes/launch-path.md).
 
 use std::fmt;
 

@@ -221,17 +221,12 @@ impl RowShape {
 /// (where src/ops/spmm/split_rows.rs `shape` may take another for the matrix's longest row).
 /// Two vectors a lane spread each entry's shuffles, address and load over twice the columns but
 /// halve the entries in flight and the groups at work, so they pay where chains are short or
-/// groups many. Measured (session 15, H100, FP32, 27 matrices, each shape forced in its own run
-/// against cuSPARSE in the same run): whole short rows (mdual, cage11, delaunay_n16) ran 1.10-1.18x
-/// faster on `NarrowX2` than narrow at N = 64 and on either x2 shape at N >= 128; over split-row
-/// tables (the social graphs, pieces of up to 64 entries) `NarrowX2` lost up to 1.38x at N = 64 and
-/// `WideX2` won at N >= 128 (geometric mean 1.18x / 1.17x cuSPARSE at N = 128 / 256 against 1.14x /
-/// 1.12x with `Wide`, which lost to `Narrow` at N = 64: 1.24x against 1.29x).
-/// 16-bit A, B and C take the packed shapes (16-byte vectors) before the others of their columns
-/// (session 24, FP16, Nsight kernel times: `PackedWide` 0-3% faster than `WideX2` on 13 matrices
-/// at N = 128 / 256; `Packed` 1-2% faster than `NarrowX2` on whole short rows at N = 64, and
-/// through preprocess's piece rule it takes the small matrices to split rows: EX5 14.0 -> 9.9 us,
-/// COX2_MD 10.9 -> 8.6, pushpull 10.5 -> 8.5, cage10 8.7 -> 7.4).
+/// groups many: whole short rows run 1.10-1.18x faster on `NarrowX2` than narrow at N = 64 and on
+/// either x2 shape at N >= 128; over split-row tables `NarrowX2` lost at N = 64 and `WideX2` won at
+/// N >= 128 (measurements: bench/notes/spmm-kernels.md, "Row shapes").
+/// 16-bit A, B and C take the packed shapes (16-byte vectors) before the others of their columns:
+/// 0-3% faster than the x2 shapes, and through preprocess's piece rule they take the small
+/// matrices to split rows, 15-30% faster there.
 /// `OXSPARSE_SPMM_ROW_SHAPE` (narrow, wide, x2, wide_x2, half, packed, packed_wide) puts a shape
 /// first where it fits (for comparisons).
 pub fn short_rows_shape(types: Types, n: i64, split: bool) -> RowShape {
@@ -268,7 +263,7 @@ pub fn short_rows_wave(h: &Handle) -> u64 {
 
 /// Column slices each block of the short-row kernel takes one after another: as many as keep four
 /// waves of blocks, so that matrices of many tiny rows (mdual: 258K rows of 4) do not pay a
-/// block's latency over a hundred waves (session 13: 0.75x the tiles at N = 256 with one slice per
+/// block's latency over a hundred waves (one slice per block ran 0.75x the tiles at N = 256 with one slice per
 /// block). `OXSPARSE_SPMM_SHORT_SLICES` forces it (for comparisons).
 pub fn short_rows_slices_per_block(h: &Handle, row_blocks: u64, slices: u64) -> u64 {
     static FORCED: once_cell::sync::Lazy<Option<u64>> = once_cell::sync::Lazy::new(|| {
@@ -555,7 +550,7 @@ pub fn find_long_rows(h: &Handle, p: &SpmmFindLongParams, index: IndexType, batc
 
 /// The staging copies' tile (kernels/spmm_stage.cu): SPMM_STAGE_TILE where its blocks fill a
 /// wave of the device (8 blocks of 256 threads a multiprocessor), half that below, where the larger
-/// tiles leave too few blocks (session 28: cryg2500's 1.3 MB B took 4.45 us in 80 blocks of 64 x
+/// tiles leave too few blocks (cryg2500's 1.3 MB B took 4.45 us in 80 blocks of 64 x
 /// 64, 3.94 us in 316 of 32 x 32; delaunay_n16's 33.5 MB 20.5 us against 23.5).
 fn stage_tile(h: &Handle, rows: i64, cols: i64, batches: u32) -> u64 {
     let big = SPMM_STAGE_TILE as u64;
@@ -582,7 +577,7 @@ pub fn stage_b(h: &Handle, p: &SpmmStageParams, ab: DataType, batches: u32) -> R
     let tile = stage_tile(h, p.rows, p.cols, batches);
     let name = || kernel_name!("oxs_spmm_stage_b_{}_t{tile}", ab.kernel_suffix());
     // Keyed, as the kernels after it: formatting and hashing the name took about 0.2 us of a
-    // column-major call's host time (session 29's breakdown; too little for its A/B to resolve).
+    // column-major call's host time (too little for its A/B to resolve).
     let key = KernelKey::new(Site::SpmmStage, &[(tile == SPMM_STAGE_TILE as u64) as u8, ab as u8]);
     launch_keyed(h, "spmm_stage", key, name, stage_grid(p.rows, p.cols, batches, tile)?, BLOCK, 0, p)
 }

@@ -259,7 +259,7 @@ fn scan(h: &Handle, base: &TcBuildParams, data: u64, len: u64, sums: u64, suffix
 /// windows' longest rows summed (`kernels/tc_build.cu` stage 0), the build would choose the CUDA
 /// cores. Then (false) the format's choice flag is set to CUDA cores and nothing more is built;
 /// true: the build decides. On the H100 the build took preprocess in a tensor-op mode from 0.14 to
-/// 0.45 ms (medians, session 42) to send every matrix of our set to the CUDA cores.
+/// 0.45 ms (medians) to send every matrix of our set to the CUDA cores.
 pub fn tiles_may_pay(
     h: &Handle,
     a: super::params::spmm::SpmmRows,

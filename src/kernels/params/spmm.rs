@@ -243,7 +243,7 @@ pub const SPMM_TILE_SLICE: u32 = 32;
 pub const SPMM_SHORT_ROWS_UNROLL: u32 = 8;
 
 /// Entries whose B rows each lane of the warp-row kernel (`kernels/spmm_warp_rows.cu`) has in
-/// flight (session 22 lab: 4 with the registers bounded to 6 blocks a multiprocessor beat 8 with
+/// flight (4 with the registers bounded to 6 blocks a multiprocessor beat 8 with
 /// 63 registers, arxiv_like FP32 N = 128 102 against 122 us).
 pub const SPMM_WARP_ROWS_UNROLL: u32 = 4;
 /// Columns of C a warp of the warp-row kernel covers with one 16-byte vector a lane of FP32 (32 x
@@ -317,7 +317,7 @@ pub struct SpmmWarpRowsBuildParams {
 pub const SPMM_WARP_ROWS_GROUP: u32 = 16;
 /// Rows of op(A) per block of the GPU's warp-row table build (`SpmmWarpRowsBuildParams`): one a
 /// thread, or a multiple for matrices of many rows (src/ops/spmm/warp_rows.rs `gpu_chunk_rows`).
-/// Session 39: chunks of 2048 rows (eight rounds of a block's scan, one after another) took the
+/// Chunks of 2048 rows (eight rounds of a block's scan, one after another) took the
 /// build ~14 us on squirrel (5201 rows, three blocks).
 pub const SPMM_WARP_ROWS_CHUNK: u32 = 256;
 /// The packed counts of the GPU's table build, one u64 a row and summed: rows longer than a piece

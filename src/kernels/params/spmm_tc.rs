@@ -25,11 +25,10 @@ pub const TC_SORT_ROUNDS: u32 = 16;
 /// Rounds of `TC_BLOCK` values one scan block walks.
 pub const TC_SCAN_ROUNDS: u32 = 16;
 /// Entries per distinct (window, column) pair from which the tensor cores take a matrix, in
-/// tenths. Measured (bench/notes/tensor-cores.md, session 26): against the CUDA-core row kernels the tiles
-/// lose at every N, FP32 and FP16, on bcsstk17 (4.4 entries per pair), BZR_MD (5.8) and COX2_MD
-/// (6.1), 1.1-1.9x slower (in sessions 7-11, against the tile kernel, they had won from N = 128
-/// there); below 4 they lost before too (bcsstk13 3.4, the reordered social graphs 3.0-3.7). So
-/// only windows of 7 entries or more per column on average, near the full 8, take them.
+/// tenths: against the CUDA-core row kernels the tiles lose at every N, FP32 and FP16, on bcsstk17
+/// (4.4 entries per pair), BZR_MD (5.8) and COX2_MD (6.1), 1.1-1.9x slower, and below 4 too
+/// (bench/notes/tensor-cores.md). So only windows of 7 entries or more per column on average, near
+/// the full 8, take them.
 pub const TC_MIN_REUSE_TENTHS: u32 = 70;
 /// Set in `TcFormat::src` when a slot's (row, column) appears more than once in A: the values
 /// are then added.
