@@ -28,7 +28,7 @@
 // Why a second kernel: a row of a few dozen entries is then a chain of three or four dependent
 // memory trips (offsets, entries, B, C) where a tile's block needs about ten (entries, row table,
 // staging, a walk of four B trips, partials); on matrices whose rows are all short that made it
-// 1.3-2.2x faster than the tile kernel (session 13 lab, bench/notes/spmm-kernels.md). A long row is
+// 1.3-2.2x faster than the tile kernel (bench/notes/spmm-kernels.md). A long row is
 // still multiplied exactly, by its one group, only slowly: hence preprocess's check.
 // Split rows (src/ops/spmm/split_rows.rs) cut the long rows into pieces so that no group's chain is
 // long. Summation order: a row's (or piece's) products in stored order, from zero, per column;
@@ -49,15 +49,14 @@ constexpr int UNROLL = SPMM_SHORT_ROWS_UNROLL;  // B vectors in flight per lane
 // types, 8 for 16-bit ones, so that every type gives a row at least 8 lanes (4 lanes of 16 bytes
 // made each read 8 of every 32 entries and measured 0.35-1.0x of the tiles). A load round covers
 // WARP entries. Wide groups (16 lanes of FP32) read each entry once for 64 columns (1.05-1.15x the
-// narrow ones at N >= 64 in the session-14 lab, but no better once blocks held rows of like
-// length, session 15).
+// narrow ones at N >= 64, but no better once blocks held rows of like length).
 // A lane holds VECS vectors, G x VEC columns apart (each vector's loads coalesced over the
 // group), so a slice is W x VECS columns; UNROLL / VECS entries are in flight per lane. Which
 // shape a call runs: src/kernels/spmm.rs `short_rows_shape`.
 // PACKED (16-bit types, `_packed` and `_packed_wide`): 16-byte vectors of 8 elements, so that a
 // lane moves as many bytes per load as in FP32 (the 8-byte vectors issued as many loads as FP32
 // for half the bytes: FP16 ran no faster than FP32 at N = 64, where cuSPARSE's FP16 took 0.6x its
-// FP32 time, session 24), with half the entries in flight: FP16 x2's registers (all of UNROLL
+// FP32 time), with half the entries in flight: FP16 x2's registers (all of UNROLL
 // spilled 52-136 bytes at 4 blocks a multiprocessor).
 template <typename V, int W, int VECS = 1, bool PACKED = false>
 struct Shape {
@@ -124,7 +123,7 @@ __device__ __forceinline__ Work find_work(const SpmmRowsParams& p, const Rows<V,
 // Every slot's column and value are loaded before any is looked at (the entry is clamped into the
 // row, so both loads are in bounds whatever the column holds): one memory trip. Choosing the
 // value by the column made the compiler load each value after its column, and each slot's
-// column after the slot before had arrived (session 27, SASS of the FP32 kernel).
+// column after the slot before had arrived (SASS of the FP32 kernel).
 template <typename S, typename V, typename C, typename I>
 __device__ __forceinline__ void load_entries(const Rows<V, I>& a, int64_t k, int64_t begin, int o, int len, int li, int (&col)[S::K],
                                              C (&val)[S::K]) {
@@ -149,7 +148,7 @@ __device__ __forceinline__ void load_entries(const Rows<V, I>& a, int64_t k, int
 // acc unchanged: a predicated FMA into acc itself. The plain `if` compiled to an FMA into a new
 // register and a predicated move back, eight instructions for a lane's four products. Taken for
 // 16-bit A and B (FP32 sums), whose kernels kept their registers and ran 1.05-1.1x faster at N >=
-// 64; FP32's own kernels spilled 12-20 bytes more with it and ran 2-4% slower (session 27).
+// 64; FP32's own kernels spilled 12-20 bytes more with it and ran 2-4% slower.
 __device__ __forceinline__ void add_product_if(bool on, float& acc, float a, float b) {
     asm("{ .reg .pred p; setp.ne.b32 p, %1, 0; @p fma.rn.f32 %0, %2, %3, %0; }" : "+f"(acc) : "r"(int(on)), "f"(a), "f"(b));
 }
@@ -228,7 +227,7 @@ __device__ __forceinline__ void join_pieces(Sums<S, C>* parts, const Work& w, Su
 // The block's ROWS consecutive rows x the slice's columns from col0, through a tile in shared
 // memory: each lane leaves its sums in its row's column of the tile, then the block writes C a
 // column at a time, ROWS consecutive rows per column (whole sectors; element stores straight from
-// the groups covered 16 sectors for 32 values and ran 1.2-1.4x slower than staging C, session 16).
+// the groups covered 16 sectors for 32 values and ran 1.2-1.4x slower than staging C).
 // The tile's rows are padded by one element so that neither pass conflicts on banks (reading the
 // lanes' sums in place conflicted 32 ways). Rows past m and columns past n are not written. All the
 // block's threads call this (two barriers).
@@ -247,7 +246,7 @@ __device__ __forceinline__ void store_column_major(const SpmmRowsParams& p, int6
     // Thread t writes row t % ROWS of columns t / ROWS, + STEP, ...: its address moves by a fixed
     // stride (the full 64-bit address of every element, as write_out makes it, was ~24
     // instructions a store: 11M more instructions than the row-major kernel on delaunay_n16 N =
-    // 128, 52 against 40 us, session 28).
+    // 128, 52 against 40 us).
     static_assert(BLOCK % S::ROWS == 0, "threads cover whole columns of the tile");
     constexpr int STEP = BLOCK / S::ROWS;
     const int r = threadIdx.x % S::ROWS, first = threadIdx.x / S::ROWS;
@@ -315,7 +314,7 @@ __device__ void short_rows(const SpmmRowsParams& p) {
     const int ldb_bytes = int(b.row_stride * int64_t(sizeof(V)));  // fits (the plan's tiles_fit)
     // Under a plain call's choice, the verdict first: a block the verdict sends away leaves
     // without a memory trip of its own (the loser's blocks cost 5-8 us when they read their rows
-    // first, session 38).
+    // first).
     if (p.choice.at != 0) {
         wait_for_previous_kernel();
         if (!chosen(p.choice)) return;
@@ -323,8 +322,7 @@ __device__ void short_rows(const SpmmRowsParams& p) {
     const Work w = row_on ? find_work<SPLIT, S>(p, a, group) : Work{0, 0, 0, 0};
     const bool joins = SPLIT && __syncthreads_or(w.pieces >= 2);  // the same in the whole block
     // The column-major kernels' first round of entries comes in before the wait too (its own
-    // instantiations: moving it in every kernel cost the row-major ones registers and 1-4.5%,
-    // session 28).
+    // instantiations: moving it in every kernel cost the row-major ones registers and 1-4.5%).
     int first_col[S::K];
     C first_val[S::K];
     if constexpr (COL_C) {
@@ -436,7 +434,7 @@ extern "C" __global__ void oxs_spmm_longest_row_i64(const SpmmLongestRowParams p
     OXS_SHORT_ROWS_INDEX(sfx, V, O, C, int32_t, i32, blocks) OXS_SHORT_ROWS_INDEX(sfx, V, O, C, int64_t, i64, blocks)
 
 // The vectorised type combinations, as in kernels/spmm_tiles.cu.
-// 4 blocks (64 registers) for every type: no spills but 8 bytes on FP32 / FP64 (session 13).
+// 4 blocks (64 registers) for every type: no spills but 8 bytes on FP32 / FP64.
 OXS_SHORT_ROWS(f32_f32_f32, float, float, float, 4)
 OXS_SHORT_ROWS(f64_f64_f64, double, double, double, 4)
 OXS_SHORT_ROWS(f16_f16_f32, __half, __half, float, 4)

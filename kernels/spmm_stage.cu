@@ -8,7 +8,7 @@
 //     in flight (STEP: the columns a block's threads cover at once); from a row-major side, along
 //     the rows in 16-byte vectors;
 //  2. store: the other way round.
-// Why vectors, several elements a thread and 64 x 64 tiles on large operands (session 28): the
+// Why vectors, several elements a thread and 64 x 64 tiles on large operands: the
 // former 32 x 32 tiles of one element a thread and direction moved B at about 2.9 TB/s (read +
 // write; delaunay_n16's 33.5 MB: 23.5 us, now 20.5 us, L2 flushed).
 #include "common/spmm.cuh"

@@ -24,13 +24,12 @@
 // Preprocess puts the split rows' pieces first, longest rows first, then the whole rows longer than
 // a piece, so that the longest chains start in the first wave; a plain call's table, built on the
 // GPU (spmm_warp_rows_table.cu), puts the rows longer than a piece first in three classes by
-// length, each in row order. Adding inside the kernel rather than in a second one (session 22)
-// saves that kernel's launch and its pass over the split rows, which had eaten the gain at N =
-// 128 (arxiv_like 123 + 12 us against the tiles' 138; now 128 in one).
+// length, each in row order. Adding inside the kernel rather than in a second one saves that
+// kernel's launch and its pass over the split rows, which would eat the gain at N = 128.
 //
 // Why a kernel of its own: on graphs of a few entries a row (arxiv_like, github_musae, ca-CondMat,
 // vsp_model1) the tile kernel executed 65 warp instructions per entry at N = 128 where cuSPARSE's
-// CSR_ALG2 needs 36, the same bytes moving through L2 (Nsight, bench/notes/spmm-kernels.md session 22).
+// CSR_ALG2 needs 36, the same bytes moving through L2 (Nsight, bench/notes/spmm-kernels.md).
 // Summation order: an item's products in stored order from zero, per column; a split row's pieces
 // as above, whichever warp arrives last (atomics only count arrivals): bitwise reproducible. The
 // table starts with preprocess's token: a buffer overwritten since is not trusted, and the warps
@@ -102,7 +101,7 @@ __device__ __forceinline__ bool find_item(const SpmmWarpRowsParams& p, const Row
 
 // The item's row (or add slot) and partial row again, read after the products. Held across them
 // (with the item's number), they were spilled at 40 registers, and each warp's spill stores
-// reached L2: arxiv_like FP32 N = 128 wrote 242 MB to L2 where C is 87 (Nsight, session 32).
+// reached L2: arxiv_like FP32 N = 128 wrote 242 MB to L2 where C is 87 (Nsight).
 // Volatile, so that the compiler can reuse neither find_item's load nor the special registers'
 // first read and keep the values live after all; the table's slot is in L1 by then.
 __device__ __forceinline__ void reread_tail(const SpmmWarpRowsParams& p, bool from_table, Item& it) {
@@ -132,7 +131,7 @@ constexpr bool PADDED = VECS > 1 && sizeof(typename L::V) == 4;
 // acc[v] += entries u0 .. u0 + COUNT - 1 of the round (their column and value held by those lanes)
 // times their B rows' columns j + COLS v .. + VEC - 1, COUNT B rows in flight a lane. Every load
 // and product unconditional: the last entries of a round take a narrower COUNT (`add_entries_up_to`)
-// rather than predicates, under which ptxas moved each loaded word again (session 33). PADDED
+// rather than predicates, under which ptxas moved each loaded word again. PADDED
 // kernels load COUNT rows and add the first `live` of them.
 template <typename L, int VECS, int COUNT>
 __device__ __forceinline__ void add_entries(const typename L::V* bj, uint32_t row_bytes, uint32_t col, typename L::C val, int u0, int live, typename L::Sum (&acc)[VECS]) {
@@ -162,7 +161,7 @@ __device__ __forceinline__ void add_entries(const typename L::V* bj, uint32_t ro
 
 // The next min(`left`, N) entries from u0. FP32 with two vectors a lane loads N B rows (row 0 past
 // the round's entries) and adds only the entries: narrower copies spilled there, at 48 registers
-// for 5 blocks a multiprocessor (session 33: arxiv_like N = 256 212 -> 218 us).
+// for 5 blocks a multiprocessor (arxiv_like N = 256 212 -> 218 us).
 template <typename L, int VECS, int N>
 __device__ __forceinline__ void add_entries_up_to(const typename L::V* bj, uint32_t row_bytes, uint32_t col, typename L::C val, int u0, int left, typename L::Sum (&acc)[VECS]) {
     if constexpr (N == 1 || PADDED<L, VECS>) {
@@ -181,7 +180,7 @@ __device__ __forceinline__ void add_entries_up_to(const typename L::V* bj, uint3
 //
 // B row c lies at bj + c * ldb, one 32 x 32 -> 64-bit multiply-add on bytes (`row_at`): the plan
 // takes this kernel only where ldb * sizeof(V) and k fit 32 bits (warp_rows.rs `b_offsets_fit`). Before
-// (session 33, FP32 N = 128), 64-bit addresses, every load rebuilding B's pointer and ldb, and
+// (FP32 N = 128), 64-bit addresses, every load rebuilding B's pointer and ldb, and
 // slots past a round's entries loading zeros under a predicate took 121 instructions for UNROLL =
 // 4 entries; arxiv_like executed 57 warp instructions an entry in all, against 36 in cuSPARSE's
 // csrmm_alg2_kernel.
@@ -204,13 +203,13 @@ __device__ __forceinline__ void multiply(const Rows<typename L::V, I>& a, int64_
         if (lane < count) {
             const Off q = first + o + lane;
             const int64_t c = int64_t(__ldcs(a.cols + q)) - a.base;
-            const C v = a.template value<C>(q);  // beside the column, not after it (session 27)
+            const C v = a.template value<C>(q);  // beside the column, not after it (so both loads go out at once)
             if (uint64_t(c) < uint64_t(k)) {
                 col = uint32_t(c);
                 val = v;
             }
         }
-        // Only the round's entries load and add (session 22, arxiv_like N = 128: 139 -> 123 us
+        // Only the round's entries load and add (arxiv_like N = 128: 139 -> 123 us
         // against slots past them loading B row 0), but in FP32's two-vector kernel (PADDED).
         // u0 + u < 32 throughout: u0 is a multiple of UNROLL below count <= 32.
 #pragma unroll 1
@@ -342,12 +341,11 @@ __device__ void warp_rows(const SpmmWarpRowsParams& p) {
 
 }  // namespace
 
-// 6 blocks a multiprocessor (40 registers) for one vector a lane: session 22's lab measured the
-// bound against none (63 registers), 102 against 122 us on arxiv_like N = 128; 5 blocks (48
-// registers, no spill) ran 139 -> 149 us in the library. At 40 the FP32 and 16-bit kernels of
-// 32-bit indices spill nothing (reread_tail, session 32; add_entries_up_to, session 33). Two
-// vectors: 4 blocks (64 registers), but FP32 5 (48 registers; its spills are two stores an item,
-// and the fifth block paid: arxiv_like N = 256 233 -> 214 us, github_musae 101 -> 96, session 32).
+// 6 blocks a multiprocessor (40 registers) for one vector a lane: faster than no bound (63
+// registers) or 5 blocks (48 registers, no spill) on arxiv_like N = 128. At 40 the FP32 and 16-bit
+// kernels of 32-bit indices spill nothing (reread_tail, add_entries_up_to). Two vectors: 4 blocks
+// (64 registers), but FP32 5 (48 registers; its spills are two stores an item, and the fifth block
+// paid: arxiv_like N = 256 233 -> 214 us, github_musae 101 -> 96).
 // FP64 takes 6 and 4 blocks too (the same bytes a lane). `x2`
 // names the kernel covering twice the launcher's columns a vector (src/kernels/spmm.rs
 // `warp_rows_cols`): two 16-byte vectors a lane for FP32 and FP64, one of 16 bytes (8 values, 8

@@ -3,7 +3,7 @@
 // Preprocess's table, its short rows' part (`short_items`, parameter block SpmmWarpRowsShortParams
 // in src/kernels/params/spmm.rs): one item per row of at most a piece, in row order after the long
 // rows' items, which the host lays out longest first (the long rows are few; youtube_like's 1.14M
-// items took 26-39 ms to build and upload on the H100's host, session 37). Thread per row,
+// items took 26-39 ms to build and upload on the host). Thread per row,
 // grid-stride; a short row's slot is its rank among the short rows, found by a binary search of
 // the long rows (ascending) for how many precede it.
 //

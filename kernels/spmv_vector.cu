@@ -44,7 +44,7 @@ constexpr int64_t HUGE_CHUNK = SPMV_HUGE_CHUNK;
 
 // Entry q's value in the compute type. MAY_PERMUTE: A may be read through a row view, whose
 // permutation leads to the user's value array; without it the kernel leaves that check out of the
-// loop (measured, bench/notes/spmv.md session 10: the per-entry checks cost the 27-point stencil a
+// loop (bench/notes/spmv.md: the per-entry checks cost the 27-point stencil a
 // quarter of its time).
 template <bool MAY_PERMUTE, typename V, typename C, typename I>
 __device__ __forceinline__ C entry_value(const Rows<V, I>& a, int64_t q) {
@@ -55,7 +55,7 @@ __device__ __forceinline__ C entry_value(const Rows<V, I>& a, int64_t q) {
 // Sum over q = s + lane, s + lane + W, ... < e of a_q * x[col_q], in that order, W lanes sharing
 // the row (W = 0: `stride` lanes, known only at run time). The loads of UNROLL entries are issued
 // before any x is gathered. A compile-time W spares the division and the loop arithmetic of a run-
-// time stride (the stencil: 52 against 44 us in the session-10 lab).
+// time stride (the stencil: 52 against 44 us).
 template <int W, bool MAY_PERMUTE, typename V, typename X, typename C, typename I>
 __device__ __forceinline__ C lane_sum(const Rows<V, I>& a, const X* x, int64_t k, int64_t s, int64_t e, int lane, int stride = W) {
     const int64_t step = W ? W : stride;
@@ -238,8 +238,7 @@ template <int W, int U, bool CHECKED, typename V>
 __device__ __forceinline__ V band_lane_sum(const int16_t* off, const V* val, const V* xr, int len, int lane, int64_t r, int64_t k) {
     // Held as they are: left to itself the compiler re-derives each address from the parameter
     // block and 64-bit row arithmetic per load (four instructions and a constant load each), and
-    // runs short of registers for the loads in flight (session-12 lab, the stencil in FP32: 44.4
-    // against 42.6 us).
+    // runs short of registers for the loads in flight (the stencil in FP32: 44.4 against 42.6 us).
     off = opaque(off);
     val = opaque(val);
     xr = opaque(xr);
@@ -397,8 +396,8 @@ __device__ void band_encode(const SpmvVectorParams& p) {
 }  // namespace
 
 // The lean kernel of real FP32 / FP64 matrices keeps to 32 registers, so that 8 blocks (every warp
-// slot) fit on a multiprocessor: on the 27-point stencil 45 against 64 us at 40 registers
-// (session-10 lab). Other types would spill (complex heavily): 0 leaves them the compiler's choice.
+// slot) fit on a multiprocessor: on the 27-point stencil 45 against 64 us at 40 registers.
+// Other types would spill (complex heavily): 0 leaves them the compiler's choice.
 template <typename V, typename C>
 constexpr int lean_min_blocks() { return std::is_floating_point<V>::value && std::is_floating_point<C>::value ? 8 : 0; }
 
@@ -415,8 +414,8 @@ OXS_SPMV_TYPES(OXS_SPMV_VECTOR_BOTH)
 // The band kernels: real FP32 and FP64, where the index bytes are a quarter and a sixth of the
 // stream (src/kernels/spmv.rs, `band_types`). Every block takes short rows through the band
 // offsets; the long rows' warps are launched apart, as the lean kernel's first long_blocks blocks
-// alone (their code in the band kernel cost its short rows 2 us on the stencil in FP32, session-12
-// lab: 42.7 against 40.6 us). OXS_SPMV_BAND_MIN_BLOCKS lets a lab
+// alone (their code in the band kernel cost its short rows 2 us on the stencil in FP32: 42.7
+// against 40.6 us). OXS_SPMV_BAND_MIN_BLOCKS lets a lab
 // build them for another occupancy (bench/notes/spmv.md).
 #ifndef OXS_SPMV_BAND_MIN_BLOCKS
 #define OXS_SPMV_BAND_MIN_BLOCKS(V) lean_min_blocks<V, V>()

@@ -7,7 +7,7 @@
 # Extra arguments are passed to oxsparse-bench (e.g. --ops spmm --runs 20; --passes 3 for a record).
 # Time on the H100: the SpMM record (RMAT_SET=small SPMV_STENCIL=none, --ops SpMM --runs 10
 # --passes 2) runs about 250 s and writes its tables only at the end; keep ~330 s of device time
-# for it (session 33 gave it 235 and got nothing). On the H200 (session 48) the FP32 record and the
+# for it (235 s was not enough: nothing was written). On the H200 the FP32 record and the
 # FP64 + FP16 one (--spmm-precisions fp64,fp16) took about 215 s together.
 set -uo pipefail
 cd "$(dirname "$0")/.."

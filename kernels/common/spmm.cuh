@@ -75,7 +75,7 @@ __device__ __forceinline__ int64_t mul_wide(int a, int b) {
 
 // Row `row` of a dense operand whose rows lie `ld_bytes` apart (the plans keep that under 2^31)
 // from `base`: one IMAD.WIDE. The compiler's own product of the two ints widened to 64 bits took
-// eight instructions a B load in the short-row kernel (session 27).
+// eight instructions a B load in the short-row kernel.
 template <typename T>
 __device__ __forceinline__ const T* row_at(const T* base, int row, int ld_bytes) {
     unsigned long long at;
@@ -85,7 +85,7 @@ __device__ __forceinline__ const T* row_at(const T* base, int row, int ld_bytes)
 
 // The same for an unsigned row and row stride, up to 2^32 - 1 each (the warp-row kernel's plan keeps
 // them there, src/ops/spmm/warp_rows.rs `b_offsets_fit`). The C++ 64-bit product of the two widened
-// made ptxas add a zero high word to every address (session 33).
+// made ptxas add a zero high word to every address.
 template <typename T>
 __device__ __forceinline__ const T* row_at(const T* base, uint32_t row, uint32_t ld_bytes) {
     unsigned long long at;

@@ -19,7 +19,7 @@
 //   multiply<J>                      acc[j] += the step's product for the lane's columns 2j, 2j + 1
 // Half16 and the FP32-accurate Tf32 accumulate each step's product apart and add it with a rounded
 // FP32 add: the mma's own accumulation truncates, an error that would grow with a row's tiles
-// (bench/notes/tensor-cores.md, session 8). Plain TF32 accumulates in the mma: its input rounding is larger.
+// (bench/notes/tensor-cores.md). Plain TF32 accumulates in the mma: its input rounding is larger.
 #pragma once
 #include "oxsparse_kernel_params.h"
 #include "common/types.cuh"

@@ -44,7 +44,7 @@ fn plain_calls_choosing_on_the_gpu_match_the_reference() {
 
 /// On short rows the plain call runs whole short rows, as the preprocessed call does (C row- or
 /// column-major): the same
-/// bits (the tiles add a row's products in other groups: different bits, session 13). A second
+/// bits (the tiles add a row's products in other groups: different bits). A second
 /// plain call, which finds the verdict the first left in the handle and launches the chosen kernel
 /// alone, gives the first's bits, on short rows and on the row of 300 (the tiles).
 #[test]

@@ -71,8 +71,8 @@ fn preprocess_splits_long_rows_of_one_batch() {
 /// A matrix whose rows are too short on average for split rows (~64K entries over 200000 rows)
 /// but whose op(B) outgrows the row-order model's L2 (51 MB): the plan keeps room for whole rows
 /// in another order only. With `OXSPARSE_SPMM_KERNEL=split_rows` (the device suite's forced pass)
-/// its pieces would overflow that room: preprocess keeps the tiles instead of failing (session 34:
-/// the bench's arxiv_like at N = 64 returned an internal error there). Unforced, the tiles too.
+/// its pieces would overflow that room: preprocess keeps the tiles instead of failing (the
+/// bench's arxiv_like at N = 64 once returned an internal error there). Unforced, the tiles too.
 #[test]
 fn pieces_beyond_the_room_keep_the_tiles() {
     let case = Case {

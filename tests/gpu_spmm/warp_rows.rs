@@ -78,7 +78,7 @@ pub fn cases() -> Vec<Case> {
         // Leading dimensions that keep 16-byte rows: padded by 0 or 8 values.
         cases.push(Case { pad_b: pick(&[0, 8], i), pad_c: pick(&[8, 0], i), ..vary(case, 27_200 + i) });
     }
-    // The rule's other two ways in (session 34): a matrix of fewer than 128K entries but 20000
+    // The rule's other two ways in: a matrix of fewer than 128K entries but 20000
     // rows (~52K entries, 2.6 a row, as pubmed), FP32 at n = 128; and FP16 at n = 256 over 9000
     // rows of ~27 entries on average (~240K entries), which split rows would take
     // (`warp_rows::over_split_rows`).
