@@ -34,7 +34,7 @@ pub const PIECE: i64 = 64;
 /// Rows of at most this many entries on average (7-15 gained 7-18% at N = 256; crocodile's 29 and
 /// twitch_FR's 34, which split rows take, tied or lost).
 pub const MEAN_MAX: i64 = 16;
-/// Matrices of at least this many entries (the lab measured none smaller; small matrices keep the
+/// Matrices of at least this many entries (none smaller was measured; small matrices keep the
 /// short- and split-row kernels tuned for their latency), or of at least MIN_ROWS rows.
 pub const MIN_NNZ: i64 = 128 * 1024;
 /// Rows enough for about three waves of the kernel's warps (132 multiprocessors x 6 blocks x 8
@@ -483,7 +483,7 @@ pub fn long_part_of(mut long: Vec<LongRow>, m: usize, piece: i64, whole: i64) ->
 
 /// Entries of a row that one warp takes whole for a matrix of `nnz` entries: a piece's length more
 /// per WHOLE_PER entries, from one piece up to WHOLE_PIECES (`OXSPARSE_SPMM_WARP_ROWS_WHOLE`
-/// overrides it for the lab). A whole row saves its partial rows and their adds but is a chain of
+/// overrides it for comparisons). A whole row saves its partial rows and their adds but is a chain of
 /// len / UNROLL round trips for one warp, which must stay well within the kernel's time, itself
 /// about proportional to nnz: arxiv_like (1.14M entries) was fastest with rows of up to 320-512
 /// whole, github_musae (578K) up to 192, and ca-CondMat and vsp_model1 (under 400K) one piece
