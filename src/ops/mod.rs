@@ -51,7 +51,8 @@ pub fn check_extents(extents: &[(&str, u128)]) -> crate::error::Result<()> {
     Ok(())
 }
 
-/// `a * b` over the unsigned 128-bit integers (sizes are checked non-negative before).
+/// The product of `factors` over the unsigned 128-bit integers, saturating (negative sizes count as 0;
+/// they are refused before).
 pub fn product(factors: &[i64]) -> u128 {
     factors.iter().fold(1u128, |p, &f| p.saturating_mul(f.max(0) as u128))
 }
