@@ -15,7 +15,6 @@
 //! and recorded in a registry under names that never repeat, so a NULL, foreign or destroyed
 //! handle or descriptor is refused with a status instead of being dereferenced, however long ago
 //! it was destroyed.
-
 //!
 //! # Safety
 //!
