@@ -779,7 +779,7 @@ oxsparseStatus_t oxsparseGetPointerMode(oxsparseHandle_t handle, oxsparsePointer
  * As in cuBLAS, a mode permits rather than forces: a call the tensor-core path does not cover
  * computes as in the default mode, and other value types are unaffected. New handles start in the
  * mode that the environment variable `OXSPARSE_MATH_MODE` names (`default`, `tf32`,
- * `fp32_accurate` or `3xtf32`, or 0, 3, 4; read once, at the first `oxsparseCreate`), so an
+ * `fp32_accurate` or `3xtf32`, or 0, 3, 4; read by each `oxsparseCreate`), so an
  * unmodified program can opt in; otherwise in `OXSPARSE_DEFAULT_MATH`.
  *
  * # Safety
@@ -808,8 +808,8 @@ oxsparseStatus_t oxsparseGetMathMode(oxsparseHandle_t handle, oxsparseMath_t *mo
  *   calls (no preprocess) never reorder. The mode at `bufferSize` sizes the workspace: set it
  *   before.
  *
- * New handles start in the mode that `OXSPARSE_REORDER` names (`none`, `affinity`, or 0, 1; read
- * once), otherwise `OXSPARSE_REORDER_NONE`.
+ * New handles start in the mode that `OXSPARSE_REORDER` names (`none`, `affinity`, or 0, 1; read by
+ * each `oxsparseCreate`), otherwise `OXSPARSE_REORDER_NONE`.
  *
  * # Safety
  * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
@@ -823,6 +823,23 @@ oxsparseStatus_t oxsparseSetReorderMode(oxsparseHandle_t handle, oxsparseReorder
  * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseGetReorderMode(oxsparseHandle_t handle, oxsparseReorder_t *mode);
+
+/**
+ * Sets one of the handle's tuning and forcing settings (oxsparse only): `name` is the
+ * environment variable's name and `value` one of its values as docs/tuning.md lists them
+ * (`"OXSPARSE_SPMV_KERNEL"`, `"tiles"`); NULL `value` gives the choice back to the library. New
+ * handles start with the environment's values; this changes one handle only, so a program can run
+ * handles tuned differently side by side. Takes effect for plans made after it: a buffer
+ * preprocessed before keeps its plan only while the settings it was made with still give it.
+ * The math and reorder modes have their own calls (`oxsparseSetMathMode`, `oxsparseSetReorderMode`).
+ *
+ * Refused with `OXSPARSE_STATUS_INVALID_VALUE`, the settings unchanged: a NULL handle or name, a
+ * name the library does not read, a value the variable does not take.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): `name` and a non-NULL `value` are NUL-terminated strings.
+ */
+oxsparseStatus_t oxsparseSetTuning(oxsparseHandle_t handle, const char *name, const char *value);
 
 /**
  * Workspace size in bytes for `oxsparseSparseToDense` with these arguments (always 0: none needed).

@@ -5,7 +5,9 @@
 //! build time; cudarc opens `libcuda.so` on first use. Without a driver or a GPU, `Handle::create`
 //! returns `NotInitialized` and nothing else is touched.
 
+use crate::device::DeviceModel;
 use crate::error::{Error, Result};
+use crate::settings::Settings;
 use crate::types::{MathMode, PointerMode, ReorderMode};
 use cudarc::driver::{result, sys};
 use std::ptr;
@@ -26,11 +28,10 @@ pub struct Handle {
     /// Whether SpMM's preprocess may reorder rows for tensor cores (`oxsparseSetReorderMode`);
     /// starts as `OXSPARSE_REORDER` says.
     pub reorder_mode: ReorderMode,
-    /// Compute capability, e.g. (9, 0).
-    pub arch: (i32, i32),
-    pub sm_count: i32,
-    /// Bytes of L2 cache: which measured bounds SpMM's planner applies (warp_rows::wide_memory).
-    pub l2_bytes: i64,
+    /// The device's facts every planner rule reads (src/device.rs).
+    pub device_model: DeviceModel,
+    /// Tuning and forcing settings: the environment's at creation, then `oxsparseSetTuning`'s.
+    pub settings: Settings,
     /// The graphs this handle launches its kernels through (kernels/graph.rs).
     pub(crate) graphs: crate::kernels::graph::LaunchGraphs,
     /// What SpMM's plain calls learned of their matrices (src/ops/spmm/plain_choice.rs).
@@ -89,23 +90,23 @@ impl Handle {
             }
             Some(_) => {}
         }
-        let attr = |a| unsafe { result::device::get_attribute(device, a) };
-        let arch = (
-            drv("cuDeviceGetAttribute", attr(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR))?,
-            drv("cuDeviceGetAttribute", attr(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR))?,
-        );
-        let sm_count = drv("cuDeviceGetAttribute", attr(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT))?;
-        let l2_bytes = drv("cuDeviceGetAttribute", attr(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE))? as i64;
+        let device_model = match DeviceModel::read(device) {
+            Ok(m) => m,
+            Err(e) => {
+                unsafe { result::primary_ctx::release(device).ok() };
+                return Err(e);
+            }
+        };
+        let settings = Settings::from_env();
         Ok(Handle {
             device,
             ctx: primary as usize,
             stream: 0,
             pointer_mode: PointerMode::OXSPARSE_POINTER_MODE_HOST,
-            math_mode: MathMode::from_env(),
-            reorder_mode: ReorderMode::from_env(),
-            arch,
-            sm_count,
-            l2_bytes,
+            math_mode: settings.math_mode.unwrap_or(MathMode::OXSPARSE_DEFAULT_MATH),
+            reorder_mode: settings.reorder_mode.unwrap_or(ReorderMode::OXSPARSE_REORDER_NONE),
+            device_model,
+            settings,
             graphs: Default::default(),
             plain_verdicts: Default::default(),
         })

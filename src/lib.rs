@@ -13,12 +13,14 @@
 
 pub mod context;
 pub mod descr;
+pub mod device;
 pub mod error;
 pub mod fast_hash;
 pub mod ffi;
 pub mod kernels;
 pub mod ops;
 pub mod reference;
+pub mod settings;
 pub mod types;
 
 use once_cell::sync::Lazy;

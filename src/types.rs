@@ -107,15 +107,7 @@ pub enum ReorderMode {
 decodable!(ReorderMode { OXSPARSE_REORDER_NONE, OXSPARSE_REORDER_DATA_AFFINITY });
 
 impl ReorderMode {
-    /// `OXSPARSE_REORDER`, read once: the mode new handles start in. Accepts `none`, `affinity`
-    /// (or `data_affinity`) and the numbers 0, 1; anything else leaves `none`.
-    pub fn from_env() -> ReorderMode {
-        static MODE: once_cell::sync::Lazy<ReorderMode> = once_cell::sync::Lazy::new(|| {
-            std::env::var("OXSPARSE_REORDER").ok().and_then(|v| ReorderMode::parse(&v)).unwrap_or(ReorderMode::OXSPARSE_REORDER_NONE)
-        });
-        *MODE
-    }
-
+    /// `OXSPARSE_REORDER`'s spellings: `none`, `affinity` (or `data_affinity`), 0, 1.
     pub fn parse(v: &str) -> Option<ReorderMode> {
         match v.trim().to_ascii_lowercase().as_str() {
             "none" | "0" => Some(ReorderMode::OXSPARSE_REORDER_NONE),
@@ -149,16 +141,7 @@ pub enum MathMode {
 decodable!(MathMode { OXSPARSE_DEFAULT_MATH, OXSPARSE_TF32_TENSOR_OP_MATH, OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH });
 
 impl MathMode {
-    /// `OXSPARSE_MATH_MODE`, read once: the mode new handles start in, so unmodified programs can
-    /// opt in. Accepts `default`, `tf32`, `fp32_accurate` (or `3xtf32`) and the numbers 0, 3, 4;
-    /// anything else leaves the default.
-    pub fn from_env() -> MathMode {
-        static MODE: once_cell::sync::Lazy<MathMode> = once_cell::sync::Lazy::new(|| {
-            std::env::var("OXSPARSE_MATH_MODE").ok().and_then(|v| MathMode::parse(&v)).unwrap_or(MathMode::OXSPARSE_DEFAULT_MATH)
-        });
-        *MODE
-    }
-
+    /// `OXSPARSE_MATH_MODE`'s spellings: `default`, `tf32`, `fp32_accurate` (or `3xtf32`), 0, 3, 4.
     pub fn parse(v: &str) -> Option<MathMode> {
         match v.trim().to_ascii_lowercase().as_str() {
             "default" | "0" => Some(MathMode::OXSPARSE_DEFAULT_MATH),

@@ -13,6 +13,7 @@ use cudarc::driver::{result as cu, sys};
 use oxsparse::context::Handle;
 use oxsparse::descr::{DnMat, SpArrays, SpMat};
 use oxsparse::ops::spmm::{self as ops, Call};
+use oxsparse::settings::Settings;
 use oxsparse::types::{DataType::CUDA_R_32F, IndexBase, IndexType, MathMode, Operation, Order, ReorderMode, SpMMAlg};
 use std::ffi::c_void;
 
@@ -86,10 +87,6 @@ unsafe fn capture_and_run(h: &mut Handle, stream: sys::CUstream, call: &Call, bu
 #[test]
 fn plain_calls_choosing_on_the_gpu_under_graph_capture() {
     let Some(_gpu) = gpu("spmm plain calls under graph capture") else { return };
-    if let Ok(v) = std::env::var("OXSPARSE_SPMM_KERNEL").or_else(|_| std::env::var("OXSPARSE_SPMM_PLAIN_CHOICE")) {
-        println!("SKIP spmm plain calls under graph capture: a kernel or choice is forced ({v})");
-        return;
-    }
     // Every row short (whole short rows), then a hub row of 3000 entries (warp rows).
     for (hub, serial) in [(0, 38_000), (3000, 39_000)] {
         capture_plain_calls(hub, serial);
@@ -98,7 +95,10 @@ fn plain_calls_choosing_on_the_gpu_under_graph_capture() {
 }
 
 unsafe fn capture_plain_calls_inner(hub: usize, serial: u64) {
-    let first = Handle::create().unwrap();
+    // Handles with the library's own choices, whatever the environment forces.
+    let mut first = Handle::create().unwrap();
+    first.settings = Settings::default();
+    let (device, settings) = (first.device_model, first.settings);
     let (m, n) = (42_000usize, 256usize);
     let p = Problem::new(m, n, hub, 38);
     let (offsets, cols, vals) = (DevBuf::from_slice(&p.offsets), DevBuf::from_slice(&p.cols), DevBuf::from_slice(&p.vals));
@@ -133,13 +133,15 @@ unsafe fn capture_plain_calls_inner(hub: usize, serial: u64) {
         math: MathMode::OXSPARSE_DEFAULT_MATH,
         reorder: ReorderMode::OXSPARSE_REORDER_NONE,
         a_serial: serial,
-        l2_bytes: first.l2_bytes,
+        device: &device,
+        settings: &settings,
     };
     let what = |s: &str| format!("{s} ({})", if hub > 0 { "warp rows" } else { "short rows" });
     let buffer = DevBuf::zeroed(ops::buffer_size(&first, &call).unwrap().max(1));
     let stream = cu::stream::create(cu::stream::StreamKind::Default).unwrap();
     // A handle that has learned nothing: the whole chain goes into the graph.
     let mut fresh = Handle::create().unwrap();
+    fresh.settings = Settings::default();
     // Load the kernels outside the capture (a plain call without learning: another serial).
     ops::spmm(&fresh, &Call { a_serial: 0, ..call }, buffer.ptr, None).unwrap();
     cu::stream::synchronize(std::ptr::null_mut()).unwrap();

@@ -161,7 +161,7 @@ pub unsafe extern "C" fn oxsparseGetPointerMode(handle: oxsparseHandle_t, mode: 
 /// As in cuBLAS, a mode permits rather than forces: a call the tensor-core path does not cover
 /// computes as in the default mode, and other value types are unaffected. New handles start in the
 /// mode that the environment variable `OXSPARSE_MATH_MODE` names (`default`, `tf32`,
-/// `fp32_accurate` or `3xtf32`, or 0, 3, 4; read once, at the first `oxsparseCreate`), so an
+/// `fp32_accurate` or `3xtf32`, or 0, 3, 4; read by each `oxsparseCreate`), so an
 /// unmodified program can opt in; otherwise in `OXSPARSE_DEFAULT_MATH`.
 ///
 /// # Safety
@@ -200,8 +200,8 @@ pub unsafe extern "C" fn oxsparseGetMathMode(handle: oxsparseHandle_t, mode: *mu
 ///   calls (no preprocess) never reorder. The mode at `bufferSize` sizes the workspace: set it
 ///   before.
 ///
-/// New handles start in the mode that `OXSPARSE_REORDER` names (`none`, `affinity`, or 0, 1; read
-/// once), otherwise `OXSPARSE_REORDER_NONE`.
+/// New handles start in the mode that `OXSPARSE_REORDER` names (`none`, `affinity`, or 0, 1; read by
+/// each `oxsparseCreate`), otherwise `OXSPARSE_REORDER_NONE`.
 ///
 /// # Safety
 /// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
@@ -224,5 +224,37 @@ pub unsafe extern "C" fn oxsparseGetReorderMode(handle: oxsparseHandle_t, mode: 
         let h = borrow(handle, Kind::Handle, "handle")?;
         *out_ptr(mode, "mode")? = h.inner.reorder_mode as c_int;
         Ok(())
+    })
+}
+
+/// Sets one of the handle's tuning and forcing settings (oxsparse only): `name` is the
+/// environment variable's name and `value` one of its values as docs/tuning.md lists them
+/// (`"OXSPARSE_SPMV_KERNEL"`, `"tiles"`); NULL `value` gives the choice back to the library. New
+/// handles start with the environment's values; this changes one handle only, so a program can run
+/// handles tuned differently side by side. Takes effect for plans made after it: a buffer
+/// preprocessed before keeps its plan only while the settings it was made with still give it.
+/// The math and reorder modes have their own calls (`oxsparseSetMathMode`, `oxsparseSetReorderMode`).
+///
+/// Refused with `OXSPARSE_STATUS_INVALID_VALUE`, the settings unchanged: a NULL handle or name, a
+/// name the library does not read, a value the variable does not take.
+///
+/// # Safety
+/// The C ABI's contract (src/ffi/mod.rs): `name` and a non-NULL `value` are NUL-terminated strings.
+#[no_mangle]
+pub unsafe extern "C" fn oxsparseSetTuning(handle: oxsparseHandle_t, name: *const c_char, value: *const c_char) -> oxsparseStatus_t {
+    guard("oxsparseSetTuning", || {
+        let h = borrow_mut(handle, Kind::Handle, "handle")?;
+        if name.is_null() {
+            return Err(Error::InvalidValue("name is NULL".into()));
+        }
+        let text = |p: *const c_char, what: &str| {
+            std::ffi::CStr::from_ptr(p).to_str().map_err(|_| Error::InvalidValue(format!("{what} is not UTF-8")))
+        };
+        let name = text(name, "name")?;
+        if name == "OXSPARSE_MATH_MODE" || name == "OXSPARSE_REORDER" {
+            return Err(Error::InvalidValue(format!("{name}: set the mode with oxsparseSetMathMode or oxsparseSetReorderMode")));
+        }
+        let value = if value.is_null() { None } else { Some(text(value, "value")?) };
+        h.inner.settings.set(name, value)
     })
 }

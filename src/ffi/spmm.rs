@@ -48,7 +48,8 @@ unsafe fn call<'a>(
             math: h.inner.math_mode,
             reorder: h.inner.reorder_mode,
             a_serial: a.serial,
-            l2_bytes: h.inner.l2_bytes,
+            device: &h.inner.device_model,
+            settings: &h.inner.settings,
         },
     ))
 }

@@ -30,7 +30,7 @@ unsafe fn call<'a>(
     let op_a = decode(opA, "opA", Operation::from_raw)?;
     let compute = decode(computeType, "computeType", DataType::from_raw)?;
     let alg = decode(alg, "alg", SpMVAlg::from_raw)?;
-    Ok((h, a, Call { op_a, a: &a.inner, x, y, compute, alg, alpha, beta }))
+    Ok((h, a, Call { op_a, a: &a.inner, x, y, compute, alg, alpha, beta, settings: &h.inner.settings }))
 }
 
 /// Workspace size in bytes for `oxsparseSpMV_preprocess` and `oxsparseSpMV` with these arguments.

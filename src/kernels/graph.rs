@@ -681,7 +681,7 @@ fn mark_fresh(me: usize, index: usize) {
 /// kernel must wait (`griddepcontrol.wait`) before it reads what the launch before it writes.
 pub fn overlap_next(h: &Handle) {
     static ON: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_PDL").map_or(true, |v| v != "0"));
-    if !*ON || h.arch.0 < 9 {
+    if !*ON || h.device_model.arch.0 < 9 {
         return;
     }
     mark_overlap(h as *const Handle as usize);

@@ -227,49 +227,44 @@ impl RowShape {
 /// 16-bit A, B and C take the packed shapes (16-byte vectors) before the others of their columns:
 /// 0-3% faster than the x2 shapes, and through preprocess's piece rule they take the small
 /// matrices to split rows, 15-30% faster there.
-/// `OXSPARSE_SPMM_ROW_SHAPE` (narrow, wide, x2, wide_x2, half, packed, packed_wide) puts a shape
-/// first where it fits (for comparisons).
-pub fn short_rows_shape(types: Types, n: i64, split: bool) -> RowShape {
+/// `forced` (`OXSPARSE_SPMM_ROW_SHAPE`: narrow, wide, x2, wide_x2, half, packed, packed_wide) puts
+/// a shape first where it fits (for comparisons).
+pub fn short_rows_shape(types: Types, n: i64, split: bool, forced: Option<RowShape>) -> RowShape {
     use RowShape::*;
     let preferred: &[RowShape] = if split { &[PackedWide, WideX2, Packed] } else { &[PackedWide, WideX2, Packed, NarrowX2] };
-    forced_row_shape().iter().chain(preferred).copied().find(|s| s.fits(types, n)).unwrap_or(Narrow)
+    forced.iter().chain(preferred).copied().find(|s| s.fits(types, n)).unwrap_or(Narrow)
 }
 
-/// The shape `OXSPARSE_SPMM_ROW_SHAPE` names, if any.
-pub fn forced_row_shape() -> Option<RowShape> {
-    static FORCED: once_cell::sync::Lazy<Option<RowShape>> = once_cell::sync::Lazy::new(|| {
-        std::env::var("OXSPARSE_SPMM_ROW_SHAPE").ok().and_then(|v| match v.as_str() {
-            "narrow" => Some(RowShape::Narrow),
-            "wide" => Some(RowShape::Wide),
-            "x2" => Some(RowShape::NarrowX2),
-            "wide_x2" => Some(RowShape::WideX2),
-            "half" => Some(RowShape::Half),
-            "packed" => Some(RowShape::Packed),
-            "packed_wide" => Some(RowShape::PackedWide),
-            _ => None,
-        })
-    });
-    *FORCED
+impl From<crate::settings::RowShapeName> for RowShape {
+    fn from(name: crate::settings::RowShapeName) -> RowShape {
+        use crate::settings::RowShapeName as N;
+        match name {
+            N::Narrow => RowShape::Narrow,
+            N::Wide => RowShape::Wide,
+            N::NarrowX2 => RowShape::NarrowX2,
+            N::WideX2 => RowShape::WideX2,
+            N::Half => RowShape::Half,
+            N::Packed => RowShape::Packed,
+            N::PackedWide => RowShape::PackedWide,
+        }
+    }
 }
 
 /// Blocks of 256 threads of the short-row kernel resident per multiprocessor (its registers allow 4
 /// for every type: kernels/spmm_short_rows.cu).
-pub const SHORT_ROWS_RESIDENT: u64 = 4;
+pub const SHORT_ROWS_RESIDENT: u32 = 4;
 
 /// Blocks of the short-row kernel the handle's device holds at once: one wave.
 pub fn short_rows_wave(h: &Handle) -> u64 {
-    h.sm_count.max(1) as u64 * SHORT_ROWS_RESIDENT
+    h.device_model.wave(SHORT_ROWS_RESIDENT)
 }
 
 /// Column slices each block of the short-row kernel takes one after another: as many as keep four
 /// waves of blocks, so that matrices of many tiny rows (mdual: 258K rows of 4) do not pay a
 /// block's latency over a hundred waves (one slice per block ran 0.75x the tiles at N = 256 with one slice per
-/// block). `OXSPARSE_SPMM_SHORT_SLICES` forces it (for comparisons).
+/// block). The handle's `OXSPARSE_SPMM_SHORT_SLICES` forces it (for comparisons).
 pub fn short_rows_slices_per_block(h: &Handle, row_blocks: u64, slices: u64) -> u64 {
-    static FORCED: once_cell::sync::Lazy<Option<u64>> = once_cell::sync::Lazy::new(|| {
-        std::env::var("OXSPARSE_SPMM_SHORT_SLICES").ok().and_then(|v| v.parse::<u64>().ok()).filter(|&v| v > 0)
-    });
-    FORCED.unwrap_or(row_blocks * slices / (4 * short_rows_wave(h))).clamp(1, slices.max(1))
+    h.settings.spmm.short_slices.filter(|&v| v > 0).unwrap_or(row_blocks * slices / (4 * short_rows_wave(h))).clamp(1, slices.max(1))
 }
 
 /// Whether short rows of these types and `shape` can write a column-major C themselves
@@ -372,7 +367,7 @@ pub fn warp_rows(h: &Handle, p: &SpmmWarpRowsParams, types: Types, index: IndexT
 
 /// Blocks for a thread per row of `m`: up to 8 a multiprocessor, then the kernel strides.
 fn thread_per_row_blocks(h: &Handle, m: i64) -> u32 {
-    (m.max(1) as u64).div_ceil(BLOCK as u64).clamp(1, h.sm_count.max(1) as u64 * 8) as u32
+    (m.max(1) as u64).div_ceil(BLOCK as u64).clamp(1, h.device_model.sm_count as u64 * 8) as u32
 }
 
 /// Preprocess: the longest row of op(A), measured on the GPU and read back (the caller must not be
@@ -555,7 +550,7 @@ pub fn find_long_rows(h: &Handle, p: &SpmmFindLongParams, index: IndexType, batc
 fn stage_tile(h: &Handle, rows: i64, cols: i64, batches: u32) -> u64 {
     let big = SPMM_STAGE_TILE as u64;
     let blocks = (rows.max(1) as u64).div_ceil(big) * (cols.max(1) as u64).div_ceil(big) * batches.max(1) as u64;
-    if blocks >= 8 * h.sm_count.max(1) as u64 {
+    if blocks >= 8 * h.device_model.sm_count as u64 {
         big
     } else {
         big / 2
@@ -629,12 +624,13 @@ mod tests {
             [Narrow, Wide, NarrowX2, WideX2].map(|s| (s.columns(), s.groups_per_block(CUDA_R_32F))),
             [(32, 32), (64, 16), (64, 32), (128, 16)]
         );
-        if std::env::var("OXSPARSE_SPMM_ROW_SHAPE").is_err() {
-            assert_eq!(short_rows_shape(f32, 256, true), WideX2);
-            assert_eq!(short_rows_shape(f32, 64, true), Narrow);
-            assert_eq!(short_rows_shape(f32, 128, false), WideX2);
-            assert_eq!(short_rows_shape(f32, 192, false), NarrowX2);
-        }
+        let short_rows_shape = |t, n, split| short_rows_shape(t, n, split, None);
+        assert_eq!(short_rows_shape(f32, 256, true), WideX2);
+        assert_eq!(short_rows_shape(f32, 64, true), Narrow);
+        assert_eq!(short_rows_shape(f32, 128, false), WideX2);
+        assert_eq!(short_rows_shape(f32, 192, false), NarrowX2);
+        assert_eq!(super::short_rows_shape(f32, 128, false, Some(Narrow)), Narrow, "a forced shape first");
+        assert_eq!(super::short_rows_shape(f32, 96, false, Some(Wide)), Narrow, "where it fits");
         assert_eq!(short_rows_shape(f32, 96, false), Narrow, "n not a multiple of 64 keeps narrow slices");
         assert!(!WideX2.fits(f32, 192) && WideX2.fits(f32, 256) && NarrowX2.fits(f32, 64));
         // FP64: 16 lanes of 2; 16-bit: 8 lanes of 4; narrow groups whatever n.
@@ -657,9 +653,7 @@ mod tests {
         assert_eq!([Packed, PackedWide].map(|s| s.entries_in_flight()), [4, 4]);
         assert!(Packed.fits(bf16, 64) && PackedWide.fits(f16, 256) && !PackedWide.fits(f16, 192));
         assert!(!Packed.fits(t(CUDA_R_16F, CUDA_R_32F), 64) && !Packed.fits(f32, 64) && !PackedWide.fits(f64, 128));
-        if std::env::var("OXSPARSE_SPMM_ROW_SHAPE").is_err() {
-            assert_eq!([64, 128, 256, 96].map(|n| short_rows_shape(f16, n, true)), [Packed, PackedWide, PackedWide, Narrow]);
-            assert_eq!([64, 192].map(|n| short_rows_shape(bf16, n, false)), [Packed, Packed]);
-        }
+        assert_eq!([64, 128, 256, 96].map(|n| short_rows_shape(f16, n, true)), [Packed, PackedWide, PackedWide, Narrow]);
+        assert_eq!([64, 192].map(|n| short_rows_shape(bf16, n, false)), [Packed, Packed]);
     }
 }

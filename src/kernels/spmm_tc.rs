@@ -45,17 +45,20 @@ pub fn strip_cols(n: i64) -> i64 {
     }
 }
 
-/// Warps of the tile kernel resident at once on an H100 (132 multiprocessors x 2 blocks x 8 warps).
-const RESIDENT_WARPS: u64 = 132 * TILE_BLOCKS_PER_SM as u64 * (TC_BLOCK as u64 / 32);
+/// Warps of the tile kernel resident at once on a device of `sm_count` multiprocessors
+/// (TILE_BLOCKS_PER_SM blocks of TC_BLOCK threads on each).
+fn resident_warps(sm_count: u32) -> u64 {
+    sm_count as u64 * TILE_BLOCKS_PER_SM as u64 * (TC_BLOCK as u64 / 32)
+}
 
 /// Tiles per segment: a warp walks a segment's tiles one after another, so the longest segment
 /// bounds the kernel's time. Short segments for small matrices (about four work items per
 /// resident warp), up to `TC_SEGMENT_MAX` for large ones, whose partial sums would otherwise take
-/// too much memory. A power of two, from host facts only.
-pub fn segment_tiles(nnz: i64, windows: i64, n: i64) -> u32 {
+/// too much memory. A power of two, from host facts only, on a device of `sm_count` multiprocessors.
+pub fn segment_tiles(nnz: i64, windows: i64, n: i64, sm_count: u32) -> u32 {
     let tiles = nnz.max(0) as u64 / TC_TILE_COLS as u64 + windows.max(0) as u64 / 2;
     let strips = (n.max(1) as u64).div_ceil(strip_cols(n) as u64);
-    let ideal = (tiles * strips / (4 * RESIDENT_WARPS)).max(1);
+    let ideal = (tiles * strips / (4 * resident_warps(sm_count))).max(1);
     (1u32 << (63 - ideal.leading_zeros())).clamp(TC_SEGMENT_MIN, TC_SEGMENT_MAX)
 }
 
@@ -106,12 +109,12 @@ fn scan_blocks(len: u64) -> u64 {
 impl TcLayout {
     /// For op(A) of `m` rows and `nnz` entries, C of `n` columns, `value_bytes` per gathered value;
     /// with room for reordering if `reorder`.
-    pub fn new(m: i64, nnz: i64, n: i64, value_bytes: u64, reorder: bool) -> TcLayout {
+    pub fn new(m: i64, nnz: i64, n: i64, value_bytes: u64, reorder: bool, sm_count: u32) -> TcLayout {
         let (m, nnz, n) = (m.max(0) as u64, nnz.max(0) as u64, n.max(0) as u64);
         let windows = m.div_ceil(TC_WINDOW as u64);
         // Window w has ceil(pairs_w / 8) tiles, and pairs <= entries.
         let tiles_max = (nnz / TC_TILE_COLS as u64 + windows).min(nnz).max(1);
-        let seg = segment_tiles(nnz as i64, windows as i64, n as i64) as u64;
+        let seg = segment_tiles(nnz as i64, windows as i64, n as i64, sm_count) as u64;
         let segments_max = windows + tiles_max / seg + 1;
         // A split window (over `seg` tiles) has ceil(t / seg) <= 2 t / seg slots.
         let partial_slots = 2 * tiles_max / seg + 1;
@@ -276,7 +279,7 @@ pub fn tiles_may_pay(
     let counts = at + layout.counts;
     super::vector_ops::zero_device(h, counts, 8)?;
     let p = TcBuildParams { a, m, k, nnz, fmt, counts, ..Default::default() };
-    let windows = grid_for(layout.relative.windows.max(1) as u64, TC_BLOCK).min(h.sm_count.max(1) as u32 * 8);
+    let windows = grid_for(layout.relative.windows.max(1) as u64, TC_BLOCK).min(h.device_model.sm_count * 8);
     launch(h, BUILD, &kernel_name!("oxs_tc_build_window_bound_{}", index_suffix(index)), (windows, 1, 1), TC_BLOCK, 0, &p)?;
     let mut sum = [0u8; 8];
     super::vector_ops::copy_to_host_and_wait(h, counts, &mut sum)?;
@@ -425,9 +428,9 @@ pub fn spmm(h: &Handle, p: &SpmmTcParams, types: Types, index: IndexType, accura
     let (gather, tiles) = modes(types, accurate);
     let b = TC_BLOCK;
     // Grid-stride, and capped: when the build chose CUDA cores every block just returns.
-    let gather_grid = grid_for(nnz.max(1) as u64, b).min(h.sm_count.max(1) as u32 * 16);
+    let gather_grid = grid_for(nnz.max(1) as u64, b).min(h.device_model.sm_count * 16);
     launch(h, COMPUTE, &kernel_name!("oxs_spmm_tc_gather_{gather}_{}", index_suffix(index)), (gather_grid, 1, 1), b, 0, p)?;
-    let grid = (h.sm_count.max(1) as u32) * TILE_BLOCKS_PER_SM;
+    let grid = h.device_model.sm_count * TILE_BLOCKS_PER_SM;
     launch(h, COMPUTE, &kernel_name!("oxs_spmm_tc_tiles_{tiles}_s{}", p.strip_cols), (grid, 1, 1), b, 0, p)
 }
 
@@ -447,16 +450,16 @@ mod tests {
     #[test]
     fn layout_bounds_tiles_and_segments() {
         // 1000 rows -> 125 windows; 5000 entries -> at most 625 + 125 tiles.
-        let l = TcLayout::new(1000, 5000, 128, 4, false);
+        let l = TcLayout::new(1000, 5000, 128, 4, false, 132);
         assert_eq!(l.relative.windows, 125);
         assert_eq!(l.relative.tiles_max, 750);
         assert_eq!(l.relative.segment, TC_SEGMENT_MIN as i64);
         assert_eq!(l.relative.segments_max, 125 + 750 / 4 + 1);
         // Few entries: no more tiles than entries.
-        assert_eq!(TcLayout::new(1000, 10, 128, 4, false).relative.tiles_max, 10);
+        assert_eq!(TcLayout::new(1000, 10, 128, 4, false, 132).relative.tiles_max, 10);
         // The accurate mode's values take twice the room, 16-bit values half.
-        assert!(TcLayout::new(1000, 5000, 128, 8, false).bytes > l.bytes);
-        assert!(TcLayout::new(1000, 5000, 128, 2, false).partials < l.partials);
+        assert!(TcLayout::new(1000, 5000, 128, 8, false, 132).bytes > l.bytes);
+        assert!(TcLayout::new(1000, 5000, 128, 2, false, 132).partials < l.partials);
         let f = l.format(1 << 20, false);
         assert_eq!(f.win_tiles, 1 << 20);
         assert!(f.segments + 16 * l.relative.segments_max as u64 <= (1 << 20) + l.transient);
@@ -464,7 +467,7 @@ mod tests {
         assert!(l.reorder.is_none());
         // Room for reordering: the row order kept with the format, the permuted copy with the
         // build's scratch; the kernels follow the order only when the build was reordered.
-        let r = TcLayout::new(1000, 5000, 128, 4, true);
+        let r = TcLayout::new(1000, 5000, 128, 4, true, 132);
         let room = r.reorder.expect("room for reordering");
         assert!(room.row_order >= l.relative.use_tensor_cores && room.row_order + 4000 <= r.transient);
         assert!(room.offsets >= r.transient && room.entry_map + 5000 * 4 <= r.bytes);
@@ -477,11 +480,12 @@ mod tests {
     #[test]
     fn segments_shorten_for_small_matrices() {
         // blogcatalog: 668k entries, 1289 windows, N = 128: 84k tiles x 2 strips / 8448 = 19.9 -> 16.
-        assert_eq!(segment_tiles(667_966, 1289, 128), 16);
-        assert_eq!(segment_tiles(10_556, 339, 32), TC_SEGMENT_MIN);
+        assert_eq!(segment_tiles(667_966, 1289, 128, 132), 16);
+        assert_eq!(segment_tiles(10_556, 339, 32, 132), TC_SEGMENT_MIN);
         // wave_squared_2hop: 11M entries, N = 128: 1.38M x 2 / 8448 = 326 -> 64.
-        assert_eq!(segment_tiles(10_973_239, 19_540, 128), 64);
-        assert_eq!(segment_tiles(0, 0, 0), TC_SEGMENT_MIN);
+        assert_eq!(segment_tiles(10_973_239, 19_540, 128, 132), 64);
+        assert_eq!(segment_tiles(0, 0, 0, 132), TC_SEGMENT_MIN);
+        assert_eq!(segment_tiles(10_973_239, 19_540, 128, 108), 64, "a 108-SM device: the same power of two");
     }
 
     #[test]

@@ -82,7 +82,7 @@ pub fn tile_slots(h: &Handle, types: Types, index: IndexType) -> Result<i64> {
         cudarc::driver::result::occupancy::max_active_block_per_multiprocessor(f, SPMV_BLOCK as i32, 0)
     }
     .map_err(|e| Error::from_driver("cuOccupancyMaxActiveBlocksPerMultiprocessor", e))?;
-    let n = blocks.max(1) as i64 * TILES_PER_BLOCK as i64 * h.sm_count.max(1) as i64;
+    let n = blocks.max(1) as i64 * TILES_PER_BLOCK as i64 * h.device_model.sm_count as i64;
     SLOTS.lock().unwrap_or_else(|p| p.into_inner()).insert(key, n);
     Ok(n)
 }

@@ -86,6 +86,16 @@ fn handle(t: &mut Table, o: &Operands) {
     t.func("oxsparseGetMathMode", &[h, ("mode", Out(out))], |a| unsafe { oxsparseGetMathMode(ptr(a[0]), ptr(a[1])) });
     t.func("oxsparseSetReorderMode", &[h, ("mode", Enum(o.reorder, &[2]))], |a| unsafe { oxsparseSetReorderMode(ptr(a[0]), int(a[1])) });
     t.func("oxsparseGetReorderMode", &[h, ("mode", Out(out))], |a| unsafe { oxsparseGetReorderMode(ptr(a[0]), ptr(a[1])) });
+    // Settings by name: NULL value gives the choice back (the baseline changes nothing a test
+    // reads); an unknown name, a value the variable does not take and the modes' own names are refused.
+    let text = |s: &'static std::ffi::CStr| s.as_ptr() as u64;
+    t.func("oxsparseSetTuning", &[h, ("name", In(text(c"OXSPARSE_PRINT_PLAN"))), ("value", Plain(0))], |a| unsafe {
+        oxsparseSetTuning(ptr(a[0]), cptr(a[1]), cptr(a[2]))
+    })
+    .bad("an unknown name", &[("name", text(c"NO_SUCH_SETTING"))], INVALID)
+    .bad("a math mode by name", &[("name", text(c"OXSPARSE_MATH_MODE")), ("value", text(c"tf32"))], INVALID)
+    .bad("a kernel it does not know", &[("name", text(c"OXSPARSE_SPMV_KERNEL")), ("value", text(c"fastest"))], INVALID)
+    .bad("a tile of no entries", &[("name", text(c"OXSPARSE_SPMM_TILE")), ("value", text(c"0"))], INVALID);
 }
 
 fn spmm(t: &mut Table, o: &Operands) {

@@ -523,15 +523,9 @@ pub const VECTORISED_TYPES: [Types; 6] = [
 /// A probe of preprocess's kernel choice: for each (case, differ), a plain and a preprocessed call
 /// both match the reference, their bits differ exactly when `differ` (preprocess chose another
 /// kernel than the plain call's tiles, which `what` names), and a second preprocessed call repeats
-/// the first bit for bit. Returns false (after a SKIP line) when OXSPARSE_SPMM_KERNEL or
-/// OXSPARSE_SPMM_PLAIN_WARP_ROWS forces a kernel.
-pub fn probe_choice(h: &CHandle, what: &str, cases: &[(Case, bool)]) -> bool {
-    for var in ["OXSPARSE_SPMM_KERNEL", "OXSPARSE_SPMM_PLAIN_WARP_ROWS"] {
-        if let Ok(v) = std::env::var(var) {
-            println!("SKIP spmm {what}: the choice ({var}={v} forces a kernel)");
-            return false;
-        }
-    }
+/// the first bit for bit. On a handle of its own, whatever the environment forces.
+pub fn probe_choice(what: &str, cases: &[(Case, bool)]) {
+    let h = &CHandle::unforced();
     for &(case, differ) in cases {
         let p = Problem::new(&case);
         let g = Gpu::upload(&p).unwrap();
@@ -542,5 +536,4 @@ pub fn probe_choice(h: &CHandle, what: &str, cases: &[(Case, bool)]) -> bool {
         assert_eq!(plain != preprocessed, differ, "{}: preprocess should {}take {what}", case.label(), if differ { "" } else { "not " });
         assert!(run(h, &p, &g, true).unwrap() == preprocessed, "{}: a second preprocessed call differs bitwise", case.label());
     }
-    true
 }

@@ -52,11 +52,7 @@ fn plain_calls_on_short_rows_run_them_as_preprocess_does() {
     let Some(_gpu) = gpu("spmm plain calls on short rows") else {
         return;
     };
-    if let Ok(v) = std::env::var("OXSPARSE_SPMM_KERNEL").or_else(|_| std::env::var("OXSPARSE_SPMM_PLAIN_CHOICE")) {
-        println!("SKIP spmm plain calls on short rows: a kernel or choice is forced ({v})");
-        return;
-    }
-    let h = CHandle::new();
+    let h = CHandle::unforced();
     let mut count = 0;
     for (i, (shape, pattern)) in shapes().into_iter().enumerate() {
         // Row-major; and column-major C, which short rows write themselves in FP32 and FP64 and

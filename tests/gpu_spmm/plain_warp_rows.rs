@@ -63,11 +63,11 @@ fn holds_row_order_table(ws: &[u8], p: &Problem) -> bool {
     let m = a.rows as usize;
     let begins: Vec<i64> = a.offsets[..m].iter().map(|o| o - a.base).collect();
     let ends: Vec<i64> = a.offsets[1..=m].iter().map(|o| o - a.base).collect();
-    let t = build_by_class(&begins, &ends, PIECE, whole_max(p.a.nnz));
+    let t = build_by_class(&begins, &ends, PIECE, whole_max(p.a.nnz, None));
     let bytes = |slots: &[[u64; 2]]| slots.iter().flat_map(|s| s.iter().flat_map(|w| w.to_ne_bytes())).collect::<Vec<u8>>();
     let (items, adds) = (bytes(&t.items), bytes(&t.adds));
     let count = (t.items.len() as u64).to_ne_bytes();
-    let adds_at = room(a.rows, p.a.nnz, whole_max(p.a.nnz)).items as usize * 16;
+    let adds_at = room(a.rows, p.a.nnz, whole_max(p.a.nnz, None)).items as usize * 16;
     (8..ws.len().saturating_sub(8 + items.len())).step_by(16).any(|i| {
         ws[i..i + 8] == count
             && ws[i + 8..i + 8 + items.len()] == items[..]
@@ -78,14 +78,7 @@ fn holds_row_order_table(ws: &[u8], p: &Problem) -> bool {
 #[test]
 fn plain_warp_rows_give_the_preprocessed_bits() {
     let Some(_gpu) = gpu("spmm plain warp rows: the preprocessed bits") else { return };
-    if let Ok(v) = std::env::var("OXSPARSE_SPMM_KERNEL")
-        .or_else(|_| std::env::var("OXSPARSE_SPMM_PLAIN_WARP_ROWS"))
-        .or_else(|_| std::env::var("OXSPARSE_SPMM_PLAIN_CHOICE"))
-    {
-        println!("SKIP spmm plain warp rows: the preprocessed bits (a kernel or choice is forced: {v})");
-        return;
-    }
-    let h = CHandle::new();
+    let h = CHandle::unforced();
     let column_major = Case { order_b: COL, order_c: COL, ..graph(128) };
     let checked = [graph(256), graph(128), Case { types: F64, ..graph(128) }, column_major, Case { types: F16, ..graph(256) }];
     for (i, case) in checked.into_iter().enumerate() {

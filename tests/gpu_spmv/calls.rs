@@ -65,6 +65,25 @@ impl CHandle {
         assert_eq!(unsafe { oxsparseCreate(&mut h) }, OK, "oxsparseCreate");
         CHandle(h)
     }
+
+    /// A handle with none of the environment's tuning or forcing settings (the device suite runs
+    /// binaries under forcing variables): for tests of the library's own choices.
+    pub fn unforced() -> CHandle {
+        let h = CHandle::new();
+        for name in oxsparse::settings::NAMES.iter().filter(|n| !matches!(**n, "OXSPARSE_MATH_MODE" | "OXSPARSE_REORDER")) {
+            h.set_tuning(name, None);
+        }
+        h
+    }
+    /// Sets one of the handle's settings (`oxsparseSetTuning`); None gives it back to the library.
+    pub fn set_tuning(&self, name: &str, value: Option<&str>) {
+        let name = std::ffi::CString::new(name).unwrap();
+        let value = value.map(|v| std::ffi::CString::new(v).unwrap());
+        let status = unsafe {
+            oxsparse::ffi::handle::oxsparseSetTuning(self.0, name.as_ptr(), value.as_ref().map_or(std::ptr::null(), |v| v.as_ptr()))
+        };
+        assert_eq!(status, OK, "oxsparseSetTuning({name:?}, {value:?})");
+    }
     pub fn set_mode(&self, mode: PointerMode) {
         assert_eq!(unsafe { oxsparseSetPointerMode(self.0, mode as i32) }, OK);
     }

@@ -12,7 +12,9 @@
 use super::{make_plan, plan::Kernel, ActiveBuffer, Call};
 use crate::context::{DeviceMemory, Handle};
 use crate::descr::{DnMat, SpMat};
+use crate::device::DeviceModel;
 use crate::error::{invalid, unsupported, Result};
+use crate::settings::Settings;
 use crate::types::{DataType, MathMode, Operation, ReorderMode, SpMMAlg};
 use std::ffi::c_void;
 
@@ -27,8 +29,9 @@ pub struct BitTcf {
     math: MathMode,
     /// The mode it was made in: part of the plan every call must match.
     reorder: ReorderMode,
-    /// The handle's device's L2 bytes, which the plan was made for.
-    l2_bytes: i64,
+    /// The handle's device and settings, which the plan was made for.
+    device: DeviceModel,
+    settings: Settings,
     memory: DeviceMemory,
     active: ActiveBuffer,
     /// `rows[i]`: the row of op(A) placed at position i (identity when not reordered).
@@ -55,7 +58,8 @@ impl BitTcf {
             math: self.math,
             reorder: self.reorder,
             a_serial: 0,
-            l2_bytes: self.l2_bytes,
+            device: &self.device,
+            settings: &self.settings,
         }
     }
 
@@ -86,7 +90,8 @@ impl BitTcf {
             math,
             reorder,
             a_serial: 0,
-            l2_bytes: h.l2_bytes,
+            device: &h.device_model,
+            settings: &h.settings,
         };
         let plan = make_plan(&call)?;
         if plan.dims.is_empty() {
@@ -117,7 +122,8 @@ impl BitTcf {
             compute,
             math,
             reorder,
-            l2_bytes: h.l2_bytes,
+            device: h.device_model,
+            settings: h.settings,
             memory,
             active,
             rows,

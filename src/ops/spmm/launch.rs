@@ -10,11 +10,13 @@ use super::plan::{self, Kernel, Plan};
 use super::{row_order, warp_rows};
 use super::{rows, schedule_params, tiles_params, Call, PlainLong, RowKernel, TcState};
 use crate::context::Handle;
+use crate::device::DeviceModel;
 use crate::error::Result;
 use crate::kernels::params::spmm::*;
 use crate::kernels::params::spmm_tc::SpmmTcParams;
 use crate::kernels::params::Scalar;
 use crate::kernels::{self, spmm as k, spmm_tc};
+use crate::settings::Spmm as Settings;
 use crate::types::{DataType, IndexType};
 
 /// The value types the vectorised kernels run with: C's is the compute type when C is staged (the
@@ -46,21 +48,19 @@ pub(super) fn column_major_c(p: &Plan) -> bool {
 /// `split_rows_write_c` says so. Saves the scratch's round trip and the staging launch. The tiles,
 /// other types and a misaligned row-major C keep the staging copy.
 /// `OXSPARSE_SPMM_DIRECT_C=0` stages C always (for comparisons).
-pub(super) fn direct_c(p: &Plan, nnz: i64, row_kernel: RowKernel) -> bool {
-    static OFF: once_cell::sync::Lazy<bool> =
-        once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_DIRECT_C").is_ok_and(|v| v == "0"));
+pub(super) fn direct_c(s: &Settings, p: &Plan, nnz: i64, row_kernel: RowKernel) -> bool {
     let kernel = match (p.kernel, row_kernel) {
         (Kernel::Tiles { .. } | Kernel::TensorCore { .. }, RowKernel::ShortRows) => {
-            Some((k::short_rows_shape(p.types, p.dims.n, false), false))
+            Some((k::short_rows_shape(p.types, p.dims.n, false, s.row_shape.map(Into::into)), false))
         }
         (Kernel::Tiles { .. } | Kernel::TensorCore { .. }, RowKernel::SplitRows { shape, .. })
-            if split_rows_write_c(c_bytes(p), p.dims.m, nnz) =>
+            if split_rows_write_c(c_bytes(p), p.dims.m, nnz, s.split_c_bytes) =>
         {
             Some((shape, true))
         }
         _ => None,
     };
-    !*OFF && column_major_c(p) && kernel.is_some_and(|(shape, split)| k::short_rows_column_c(p.types, shape, split))
+    !s.stage_c_always && column_major_c(p) && kernel.is_some_and(|(shape, split)| k::short_rows_column_c(p.types, shape, split))
 }
 
 /// The shape whole short rows take (no split-row table) with these kernel `types`: the preferred
@@ -71,14 +71,15 @@ pub(super) fn direct_c(p: &Plan, nnz: i64, row_kernel: RowKernel) -> bool {
 /// Whole rows write a column-major C through
 /// shared memory in either shape (`short_rows_column_c`), so `direct_c` need not know. A forced
 /// shape is taken as it is.
-pub(super) fn whole_rows_shape(p: &Plan, types: k::Types, column_c: bool) -> k::RowShape {
-    let preferred = k::short_rows_shape(types, p.dims.n, false);
+pub(super) fn whole_rows_shape(s: &Settings, device: &DeviceModel, p: &Plan, types: k::Types, column_c: bool) -> k::RowShape {
+    let forced = s.row_shape;
+    let preferred = k::short_rows_shape(types, p.dims.n, false, forced.map(Into::into));
     let x2 = k::RowShape::NarrowX2;
     if column_c
         && types.all(DataType::CUDA_R_32F)
         && preferred == k::RowShape::WideX2
-        && k::forced_row_shape().is_none()
-        && c_bytes(p) > row_order::L2_MODEL_BYTES
+        && forced.is_none()
+        && c_bytes(p) > row_order::l2_model_bytes(device)
         && x2.fits(types, p.dims.n)
     {
         x2
@@ -98,11 +99,9 @@ pub(super) fn c_bytes(p: &Plan) -> u64 {
 /// hold SPLIT_C_MEAN entries or more on average (fewer rows written per unit of work, so fewer
 /// half-filled sectors at a time): up to 4 MiB writing C gained 15-20% over staging it; above it
 /// rows of 29+ entries gained and rows of 15 lost 25-35% (bench/notes/spmm-column-major.md).
-/// `OXSPARSE_SPMM_SPLIT_C_BYTES` replaces both bounds (for comparisons).
-pub(super) fn split_rows_write_c(c_bytes: u64, m: i64, nnz: i64) -> bool {
-    static FORCED: once_cell::sync::Lazy<Option<u64>> =
-        once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_SPLIT_C_BYTES").ok().and_then(|v| v.parse().ok()));
-    match *FORCED {
+/// `forced` (`OXSPARSE_SPMM_SPLIT_C_BYTES`) replaces both bounds (for comparisons).
+pub(super) fn split_rows_write_c(c_bytes: u64, m: i64, nnz: i64, forced: Option<u64>) -> bool {
+    match forced {
         Some(bytes) => c_bytes <= bytes,
         None => c_bytes <= SPLIT_C_BYTES || (c_bytes <= SPLIT_C_LONG_BYTES && nnz >= SPLIT_C_MEAN * m),
     }
@@ -148,7 +147,7 @@ fn launch_vectorised(
         k::stage_b(h, &sp, p.types.ab, if p.b.batch_stride != 0 { batches } else { 1 })?;
     }
     // Short rows write a column-major C themselves (kernels/spmm_short_rows.cu stages 4b and 4c).
-    let column_c = stage_c && direct_c(p, call.a.nnz, row_kernel);
+    let column_c = stage_c && direct_c(&call.settings.spmm, p, call.a.nnz, row_kernel);
     let stage_c = stage_c && !column_c;
     if stage_c {
         // The kernel writes op(A) * op(B) exactly (alpha 1, beta 0) in the compute type; the
@@ -180,7 +179,7 @@ fn launch_vectorised(
                 Some(s) => {
                     let (lanes, _) = k::rowvec_geometry(types.ab, width);
                     let needed = (s.max_chunks as u64 * lanes as u64).div_ceil(k::BLOCK as u64);
-                    (schedule_params(p, ws, s, token), needed.clamp(1, h.sm_count.max(1) as u64 * 16) as u32)
+                    (schedule_params(p, ws, s, token), needed.clamp(1, h.device_model.sm_count as u64 * 16) as u32)
                 }
                 None => (SpmmSchedule::default(), 0),
             };
@@ -222,7 +221,7 @@ fn launch_vectorised(
                 Some(w) => k::warp_rows_count(h, &SpmmWarpRowsBuildParams { verdict_limit: limit, ..w.build }, p.index)?,
                 None => k::rows_longer_than(h, &SpmmRowsLongerParams { a, m: d.m, limit, at, epoch }, p.index)?,
             }
-            let direct = stage_c && direct_c(p, call.a.nnz, RowKernel::ShortRows);
+            let direct = stage_c && direct_c(&call.settings.spmm, p, call.a.nnz, RowKernel::ShortRows);
             let (short_c, short_types, short_shape) = if direct { (p.c, p.types, shape) } else { (c, types, kshape) };
             let rp = SpmmRowsParams {
                 shape: short_shape,
@@ -237,7 +236,15 @@ fn launch_vectorised(
                 choice: choice(0, host_at),
             };
             kernels::graph::overlap_next(h);
-            k::short_rows(h, &rp, (short_types, p.index), batches, whole_rows_shape(p, short_types, direct), None, direct)?;
+            k::short_rows(
+                h,
+                &rp,
+                (short_types, p.index),
+                batches,
+                whole_rows_shape(&call.settings.spmm, call.device, p, short_types, direct),
+                None,
+                direct,
+            )?;
             kernels::graph::overlap_next(h);
             match &warp {
                 Some(w) => w.write_and_run(h, types, p.index)?,
@@ -286,7 +293,7 @@ fn launch_vectorised(
         Kernel::Tiles { .. } | Kernel::TensorCore { .. } if row_kernel != RowKernel::Tiles => {
             let (split, blocks, shape) = match (row_kernel, p.tiles.and_then(|t| t.split_at)) {
                 (RowKernel::SplitRows { blocks, shape }, Some((at, _))) => (ws + p.schedule_at as u64 + at as u64, Some(blocks), shape),
-                _ => (0, None, whole_rows_shape(p, types, column_c)),
+                _ => (0, None, whole_rows_shape(&call.settings.spmm, call.device, p, types, column_c)),
             };
             let rp = SpmmRowsParams {
                 shape: kshape,
@@ -387,7 +394,7 @@ impl GpuWarpRows {
             a: rows(call, p, ws),
             m: d.m,
             piece: warp_rows::PIECE,
-            whole: warp_rows::whole_max(nnz),
+            whole: warp_rows::whole_max(nnz, call.settings.spmm.warp_rows_whole),
             table: at,
             token,
             items_room: layout.room.items,

@@ -51,9 +51,11 @@ pub mod warp_rows;
 
 use crate::context::Handle;
 use crate::descr::{DnMat, SpMat};
+use crate::device::DeviceModel;
 use crate::error::{invalid, Result};
 use crate::kernels::params::spmm::*;
 use crate::kernels::{self, row_view, spmm as k, spmm_tc};
+use crate::settings::Settings;
 use crate::types::{DataType, MathMode, Operation, ReorderMode, SpMMAlg};
 use launch::{c_bytes, column_major_c, direct_c, kernel_types, launch, split_rows_write_c, whole_rows_shape, GpuWarpRows};
 use plan::{align_up, ARead, Kernel, Plan};
@@ -77,9 +79,10 @@ pub struct Call<'a> {
     pub reorder: ReorderMode,
     /// A's descriptor's number (0: none, nothing is learned): see plain_choice.rs.
     pub a_serial: u64,
-    /// The handle's device's L2 bytes: which measured op(B) bounds the planner applies
-    /// (warp_rows::wide_memory).
-    pub l2_bytes: i64,
+    /// The handle's device, whose facts the planner's rules read.
+    pub device: &'a DeviceModel,
+    /// The handle's tuning and forcing settings.
+    pub settings: &'a Settings,
 }
 
 /// What `preprocess` left in the user's buffer, and for which arguments.
@@ -143,13 +146,12 @@ pub enum PlainLong {
 
 impl PlainLong {
     /// For a plain call of this plan: warp rows where `warp_rows::takes_plain` and the plan's room
-    /// holds the GPU build's sums (in the partial rows' room, free until the kernel), else the tiles;
-    /// on a device of `l2_bytes` of L2.
-    fn of(p: &Plan, nnz: i64, l2_bytes: i64) -> PlainLong {
+    /// holds the GPU build's sums (in the partial rows' room, free until the kernel), else the tiles.
+    fn of(p: &Plan, nnz: i64, device: &DeviceModel, s: &Settings) -> PlainLong {
         let d = p.dims;
         let takes = matches!(p.kernel, Kernel::Tiles { .. })
             && gpu_table_fits(p, nnz)
-            && warp_rows::takes_plain(d.m, nnz, d.k, d.n, p.types.ab, l2_bytes);
+            && warp_rows::takes_plain(d.m, nnz, d.k, d.n, p.types.ab, device, &s.spmm);
         if takes {
             PlainLong::GpuWarpRows
         } else {
@@ -196,22 +198,22 @@ pub fn buffer_size(_h: &Handle, call: &Call) -> Result<usize> {
 /// `deactivate` runs once every argument has been checked, before anything is written: a refused
 /// call leaves the matrix's earlier preprocessed state in force, an accepted one replaces it.
 pub fn preprocess(h: &Handle, call: &Call, buffer: u64, deactivate: impl FnOnce()) -> Result<Option<ActiveBuffer>> {
-    plan::phase("");
+    plan::phase(call.settings.print_plan, "");
     let p = make_plan(call)?;
-    report(&p, "preprocess");
+    report(call, &p, "preprocess");
     let ws = if p.kernel == Kernel::Nothing { 0 } else { workspace(&p, buffer)? };
     deactivate();
     if p.kernel == Kernel::Nothing {
         return Ok(None);
     }
     let token = crate::ops::new_token();
-    plan::phase("plan");
+    plan::phase(call.settings.print_plan, "plan");
     build_views(h, call, &p, ws)?;
     build_schedule(h, call, &p, ws, token)?;
     build_tile_rows(h, call, &p, ws, token)?;
-    plan::phase("views, schedule and tile rows launched");
+    plan::phase(call.settings.print_plan, "views, schedule and tile rows launched");
     let (reordered, choice) = if tiles_ruled_out(h, call, &p, ws)? {
-        plan::phase("tensor-core tiles ruled out by the windows' longest rows (a wait)");
+        plan::phase(call.settings.print_plan, "tensor-core tiles ruled out by the windows' longest rows (a wait)");
         (false, Some(false))
     } else {
         let reordered = build_tensor_core_format(h, call, &p, ws, true)?;
@@ -220,7 +222,7 @@ pub fn preprocess(h: &Handle, call: &Call, buffer: u64, deactivate: impl FnOnce(
             None => None,
         };
         if p.tc.is_some() {
-            plan::phase("tensor-core format built and its choice read back");
+            plan::phase(call.settings.print_plan, "tensor-core format built and its choice read back");
         }
         (reordered, choice)
     };
@@ -233,7 +235,7 @@ pub fn preprocess(h: &Handle, call: &Call, buffer: u64, deactivate: impl FnOnce(
     };
     let rows = if cuda_cores { row_kernel::choose_row_kernel(h, call, &p, ws, token)? } else { RowKernel::Tiles };
     let allocation = if p.tc.is_some() || rows != RowKernel::Tiles { crate::ops::allocation_id(h, buffer) } else { None };
-    plan::phase("the rest");
+    plan::phase(call.settings.print_plan, "the rest");
     Ok(Some(ActiveBuffer {
         buffer,
         signature: signature(call, &p),
@@ -267,8 +269,8 @@ fn run(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>, must
     if must_reuse && reused.is_none() {
         invalid!("matB or matC differ in shape, type or layout from those the preprocessed state was made for");
     }
-    let p = if reused.is_none() { plain_plan(p) } else { p };
-    report(&p, "SpMM");
+    let p = if reused.is_none() { plain_plan(p, call.settings) } else { p };
+    report(call, &p, "SpMM");
     if p.kernel == Kernel::Nothing {
         return Ok(());
     }
@@ -276,7 +278,7 @@ fn run(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>, must
     // The views, the staging copies and the kernel go out as one graph (kernels/graph.rs); a
     // preprocessed call keeps it for the next call with the same arguments (replay.rs).
     let key = match reused {
-        Some(_) if !plan::print_enabled() => Some(replay::Key::of(h, call, buffer)?),
+        Some(_) if !call.settings.print_plan => Some(replay::Key::of(h, call, buffer)?),
         _ => None,
     };
     let ((), sent) = kernels::graph::batched_for_replay(h, || {
@@ -289,9 +291,9 @@ fn run(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>, must
                 build_tensor_core_format(h, call, &p, ws, false)?;
                 // Forced short rows replace the tile kernel only: a tensor-core plan's plain call
                 // leaves the choice to the build on the GPU, as its preprocess does.
-                let forced = matches!(p.kernel, Kernel::Tiles { .. }) && short_rows::forced() == Some(true);
-                let long = PlainLong::of(&p, call.a.nnz, call.l2_bytes);
-                let rows = match plain_choice::limit(&p, call.a.nnz, whole_rows_fill(h, &p)) {
+                let forced = matches!(p.kernel, Kernel::Tiles { .. }) && short_rows::forced(&call.settings.spmm) == Some(true);
+                let long = PlainLong::of(&p, call.a.nnz, call.device, call.settings);
+                let rows = match plain_choice::limit(&p, call.a.nnz, whole_rows_fill(h, call, &p), &call.settings.spmm) {
                     _ if forced => RowKernel::ShortRows,
                     Some(limit) => {
                         let epoch = crate::ops::new_token();
@@ -303,7 +305,7 @@ fn run(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>, must
                     }
                     None => long.row_kernel(),
                 };
-                if plan::print_enabled() && rows != RowKernel::Tiles {
+                if call.settings.print_plan && rows != RowKernel::Tiles {
                     eprintln!("oxsparse: SpMM plain call: {rows:?}");
                 }
                 (token, TcState::default(), rows)
@@ -325,9 +327,9 @@ fn run(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>, must
 /// to run the CUDA cores anyway on every matrix of our set (none reaches the tiles' threshold):
 /// plain calls in TF32 mode took 10.7x the default mode's time. Tensor cores take a matrix after
 /// `preprocess`, which builds the format once.
-fn plain_plan(p: Plan) -> Plan {
+fn plain_plan(p: Plan, s: &Settings) -> Plan {
     match p.kernel {
-        Kernel::TensorCore { size, per_block, stage_b, stage_c, .. } if plan::tensor_core_min_reuse() > 0 => {
+        Kernel::TensorCore { size, per_block, stage_b, stage_c, .. } if plan::tensor_core_min_reuse(s.spmm.kernel) > 0 => {
             Plan { kernel: Kernel::Tiles { size, per_block, stage_b, stage_c }, ..p }
         }
         _ => p,
@@ -338,8 +340,8 @@ fn plain_plan(p: Plan) -> Plan {
 /// groups (rows x column slices): where they do not, preprocess cuts the rows into pieces, which a
 /// plain call cannot (the 1024 rows of graphchallenge_sparse_images, FP32 N = 256: 29 us on the
 /// tiles, 37 on whole rows).
-fn whole_rows_fill(h: &Handle, p: &Plan) -> bool {
-    let shape = whole_rows_shape(p, p.types, false);
+fn whole_rows_fill(h: &Handle, call: &Call, p: &Plan) -> bool {
+    let shape = whole_rows_shape(&call.settings.spmm, call.device, p, p.types, false);
     let groups = (p.dims.m.max(0) as u64).saturating_mul(shape.slices(p.dims.n));
     2 * groups >= k::short_rows_wave(h) * shape.groups_per_block(p.types.ab)
 }
@@ -376,8 +378,8 @@ pub fn row_order(h: &Handle, call: &Call, buffer: u64, active: &ActiveBuffer) ->
     Ok(Some(bytes.chunks_exact(4).map(|c| u32::from_ne_bytes(c.try_into().unwrap())).collect()))
 }
 
-fn report(p: &Plan, what: &str) {
-    if plan::print_enabled() {
+fn report(call: &Call, p: &Plan, what: &str) {
+    if call.settings.print_plan {
         eprintln!("oxsparse: {what} plan: {p}");
     }
 }
@@ -466,7 +468,7 @@ fn build_tile_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Re
 /// entries), under graph capture (no wait) or with tensor cores forced.
 fn tiles_ruled_out(h: &Handle, call: &Call, p: &Plan, ws: u64) -> Result<bool> {
     let (Kernel::TensorCore { .. }, Some(layout)) = (p.kernel, p.tc) else { return Ok(false) };
-    if layout.reorder.is_some() || plan::tensor_core_min_reuse() == 0 || kernels::capturing(h)? {
+    if layout.reorder.is_some() || plan::tensor_core_min_reuse(call.settings.spmm.kernel) == 0 || kernels::capturing(h)? {
         return Ok(false);
     }
     let d = p.dims;
@@ -477,7 +479,7 @@ fn tiles_ruled_out(h: &Handle, call: &Call, p: &Plan, ws: u64) -> Result<bool> {
         p.index,
         &layout,
         ws + p.tc_at as u64,
-        plan::tensor_core_min_reuse(),
+        plan::tensor_core_min_reuse(call.settings.spmm.kernel),
     )?;
     Ok(!may_pay)
 }
@@ -497,7 +499,7 @@ fn build_tensor_core_format(h: &Handle, call: &Call, p: &Plan, ws: u64, may_reor
         _ => None,
     };
     let refuse_duplicates = p.types.ab != DataType::CUDA_R_32F;
-    let policy = (plan::tensor_core_min_reuse(), refuse_duplicates);
+    let policy = (plan::tensor_core_min_reuse(call.settings.spmm.kernel), refuse_duplicates);
     spmm_tc::build(h, permuted.unwrap_or(stored), (d.m, d.k, call.a.nnz), p.index, &layout, at, policy, permuted.is_some())?;
     Ok(permuted.is_some())
 }
@@ -610,22 +612,28 @@ mod tests {
         plan_for(t, (300, 200, 128, 3000), (Order::OXSPARSE_ORDER_ROW, 128), (order, ldc), math)
     }
 
-    use super::warp_rows::{H100_L2, H200_L2};
+    use crate::device::models::*;
+    use crate::settings::Spmm;
+
+    /// The settings a handle has with no variable set.
+    fn unset() -> Spmm {
+        Spmm::default()
+    }
 
     /// A CSR call of m x k (nnz entries) times k x n of type `t` (FP32 compute), op(B) and C in the
     /// given layouts and leading dimensions, on made-up device addresses (planning reads none), on an
-    /// H100 (`plan_for_l2`: on a device of that L2).
+    /// 132-SM device of standard memory (`plan_on`: on another device).
     fn plan_for(t: DataType, dims: (i64, i64, i64, i64), b: (Order, i64), c: (Order, i64), math: MathMode) -> Plan {
-        plan_for_l2(t, dims, b, c, math, H100_L2)
+        plan_on(t, dims, b, c, math, &hbm3_132())
     }
 
-    fn plan_for_l2(
+    fn plan_on(
         t: DataType,
         (m, k, n, nnz): (i64, i64, i64, i64),
         (order_b, ldb): (Order, i64),
         (order_c, ldc): (Order, i64),
         math: MathMode,
-        l2_bytes: i64,
+        device: &DeviceModel,
     ) -> Plan {
         let arrays = SpArrays { offsets: 0x1000_0000, indices: 0x2000_0000, values: 0x3000_0000 };
         let (i32i, base) = (IndexType::OXSPARSE_INDEX_32I, IndexBase::OXSPARSE_INDEX_BASE_ZERO);
@@ -646,7 +654,8 @@ mod tests {
             math,
             reorder: ReorderMode::OXSPARSE_REORDER_NONE,
             a_serial: 0,
-            l2_bytes,
+            device,
+            settings: &Settings::default(),
         };
         make_plan(&call).unwrap()
     }
@@ -656,12 +665,6 @@ mod tests {
     /// preprocessed calls run what the default mode runs, a column-major C included.
     #[test]
     fn tensor_core_plans_keep_the_cuda_core_rooms() {
-        if plan::forced_kernel().is_some()
-            || std::env::var("OXSPARSE_SPMM_DIRECT_C").is_ok()
-            || std::env::var("OXSPARSE_SPMM_ROW_SHAPE").is_ok()
-        {
-            return;
-        }
         let tf32 = MathMode::OXSPARSE_TF32_TENSOR_OP_MATH;
         let default = plan_typed(DataType::CUDA_R_32F, 128, Order::OXSPARSE_ORDER_ROW);
         let tc = plan_in_mode(DataType::CUDA_R_32F, 128, Order::OXSPARSE_ORDER_ROW, tf32);
@@ -671,7 +674,7 @@ mod tests {
         assert_eq!(tc.warp_rows.is_some(), default.warp_rows.is_some());
         assert!(tc.workspace > default.workspace, "the format comes on top");
         let col = plan_in_mode(DataType::CUDA_R_32F, 300, Order::OXSPARSE_ORDER_COL, tf32);
-        assert!(direct_c(&col, 3000, RowKernel::ShortRows) && !direct_c(&col, 3000, RowKernel::Tiles));
+        assert!(direct_c(&unset(), &col, 3000, RowKernel::ShortRows) && !direct_c(&unset(), &col, 3000, RowKernel::Tiles));
     }
 
     /// C staged (rows not 16-byte aligned) runs the kernels with C in the compute type, which has
@@ -679,17 +682,14 @@ mod tests {
     /// tests had caught an internal error from the missing kernel).
     #[test]
     fn short_row_shapes_follow_the_kernel_types() {
-        if std::env::var("OXSPARSE_SPMM_ROW_SHAPE").is_ok() || plan::forced_kernel().is_some() {
-            return;
-        }
         let direct = plan_fp16(128);
         let staged = plan_fp16(130);
         assert!(matches!(direct.kernel, Kernel::Tiles { stage_c: false, .. }), "{:?}", direct.kernel);
         assert!(matches!(staged.kernel, Kernel::Tiles { stage_c: true, .. }), "{:?}", staged.kernel);
         assert_eq!(kernel_types(&direct).c, DataType::CUDA_R_16F);
         assert_eq!(kernel_types(&staged).c, DataType::CUDA_R_32F);
-        assert_eq!(k::short_rows_shape(kernel_types(&direct), 128, true), k::RowShape::PackedWide);
-        assert_eq!(k::short_rows_shape(kernel_types(&staged), 128, true), k::RowShape::Narrow);
+        assert_eq!(k::short_rows_shape(kernel_types(&direct), 128, true, None), k::RowShape::PackedWide);
+        assert_eq!(k::short_rows_shape(kernel_types(&staged), 128, true, None), k::RowShape::Narrow);
     }
 
     /// An FP32 call with C of `order` (leading dimension its rows' or columns' count).
@@ -701,53 +701,52 @@ mod tests {
     /// tiles, FP16 and a misaligned row-major C keep the staging copy.
     #[test]
     fn column_major_c_is_written_by_short_rows() {
-        if std::env::var("OXSPARSE_SPMM_DIRECT_C").is_ok()
-            || std::env::var("OXSPARSE_SPMM_ROW_SHAPE").is_ok()
-            || plan::forced_kernel().is_some()
-        {
-            return;
-        }
         let col = plan_fp32_c(Order::OXSPARSE_ORDER_COL);
         assert!(matches!(col.kernel, Kernel::Tiles { stage_c: true, .. }), "{:?}", col.kernel);
         let nnz = 3000;
-        assert!(direct_c(&col, nnz, RowKernel::ShortRows));
-        assert!(!direct_c(&col, nnz, RowKernel::Tiles));
-        if std::env::var("OXSPARSE_SPMM_SPLIT_C_BYTES").is_err() {
+        assert!(direct_c(&unset(), &col, nnz, RowKernel::ShortRows));
+        assert!(!direct_c(&unset(), &col, nnz, RowKernel::Tiles));
+        {
             // 300 x 128 FP32: 150 KB, within the bound.
-            assert!(direct_c(&col, nnz, RowKernel::SplitRows { blocks: 1, shape: k::RowShape::Narrow }));
-            assert!(direct_c(&col, nnz, RowKernel::SplitRows { blocks: 1, shape: k::RowShape::WideX2 }));
+            assert!(direct_c(&unset(), &col, nnz, RowKernel::SplitRows { blocks: 1, shape: k::RowShape::Narrow }));
+            assert!(direct_c(&unset(), &col, nnz, RowKernel::SplitRows { blocks: 1, shape: k::RowShape::WideX2 }));
             assert!(
-                !direct_c(&col, nnz, RowKernel::SplitRows { blocks: 1, shape: k::RowShape::Wide }),
+                !direct_c(&unset(), &col, nnz, RowKernel::SplitRows { blocks: 1, shape: k::RowShape::Wide }),
                 "no column-major kernel of that shape"
             );
             // Larger C: only with long rows, and never past the second bound.
             let (mb, m) = (1u64 << 20, 20_000i64);
-            assert!(split_rows_write_c(4 * mb, m, m) && !split_rows_write_c(4 * mb + 1, m, 23 * m));
-            assert!(split_rows_write_c(16 * mb, m, 24 * m) && !split_rows_write_c(16 * mb + 1, m, 100 * m));
+            assert!(split_rows_write_c(4 * mb, m, m, None) && !split_rows_write_c(4 * mb + 1, m, 23 * m, None));
+            assert!(split_rows_write_c(16 * mb, m, 24 * m, None) && !split_rows_write_c(16 * mb + 1, m, 100 * m, None));
         }
-        assert!(!direct_c(&plan_fp32_c(Order::OXSPARSE_ORDER_ROW), nnz, RowKernel::ShortRows), "row-major C is not staged");
-        assert!(!direct_c(&plan_fp16_c(300, Order::OXSPARSE_ORDER_COL), nnz, RowKernel::ShortRows), "no FP16 column-major kernel");
-        assert!(!direct_c(&plan_fp16(130), nnz, RowKernel::ShortRows), "a misaligned row-major C stays staged");
+        assert!(!direct_c(&unset(), &plan_fp32_c(Order::OXSPARSE_ORDER_ROW), nnz, RowKernel::ShortRows), "row-major C is not staged");
+        assert!(
+            !direct_c(&unset(), &plan_fp16_c(300, Order::OXSPARSE_ORDER_COL), nnz, RowKernel::ShortRows),
+            "no FP16 column-major kernel"
+        );
+        assert!(!direct_c(&unset(), &plan_fp16(130), nnz, RowKernel::ShortRows), "a misaligned row-major C stays staged");
     }
 
     /// Split rows writing a column-major FP32 C take narrow groups; a row-major or staged C, and
     /// other types, keep the preferred shape.
     #[test]
     fn split_rows_take_narrow_groups_for_a_column_major_c() {
-        if std::env::var("OXSPARSE_SPMM_ROW_SHAPE").is_ok()
-            || std::env::var("OXSPARSE_SPMM_SPLIT_C_BYTES").is_ok()
-            || plan::forced_kernel().is_some()
-        {
-            return;
-        }
         use k::RowShape::{Narrow, NarrowX2, WideX2};
         let (nnz, longest) = (30 * 300, 200);
         let col = plan_fp32_c(Order::OXSPARSE_ORDER_COL);
         for shape in [WideX2, NarrowX2, Narrow] {
-            assert_eq!(row_kernel::split_shape_for_c(&col, shape, longest, nnz), Narrow, "{shape:?}");
+            assert_eq!(row_kernel::split_shape_for_c(&unset(), &col, shape, longest, nnz), Narrow, "{shape:?}");
         }
-        assert_eq!(row_kernel::split_shape_for_c(&plan_fp32_c(Order::OXSPARSE_ORDER_ROW), WideX2, longest, nnz), WideX2, "row-major C");
-        assert_eq!(row_kernel::split_shape_for_c(&plan_fp16_c(300, Order::OXSPARSE_ORDER_COL), WideX2, longest, nnz), WideX2, "FP16");
+        assert_eq!(
+            row_kernel::split_shape_for_c(&unset(), &plan_fp32_c(Order::OXSPARSE_ORDER_ROW), WideX2, longest, nnz),
+            WideX2,
+            "row-major C"
+        );
+        assert_eq!(
+            row_kernel::split_shape_for_c(&unset(), &plan_fp16_c(300, Order::OXSPARSE_ORDER_COL), WideX2, longest, nnz),
+            WideX2,
+            "FP16"
+        );
         // 20000 x 128 FP32 column-major: 10 MB, staged for rows of 15 entries on average.
         let big = |mean: i64| {
             (
@@ -762,17 +761,14 @@ mod tests {
             )
         };
         let (staged, staged_nnz) = big(15);
-        assert_eq!(row_kernel::split_shape_for_c(&staged, WideX2, longest, staged_nnz), WideX2, "staged C");
+        assert_eq!(row_kernel::split_shape_for_c(&unset(), &staged, WideX2, longest, staged_nnz), WideX2, "staged C");
         let (direct, direct_nnz) = big(30);
-        assert_eq!(row_kernel::split_shape_for_c(&direct, WideX2, longest, direct_nnz), Narrow, "C written directly (long rows)");
+        assert_eq!(row_kernel::split_shape_for_c(&unset(), &direct, WideX2, longest, direct_nnz), Narrow, "C written directly (long rows)");
     }
 
     /// Whole short rows take 64-column groups for a column-major FP32 C beyond the L2 model only.
     #[test]
     fn whole_rows_take_x2_groups_for_a_column_major_c_beyond_l2() {
-        if std::env::var("OXSPARSE_SPMM_ROW_SHAPE").is_ok() {
-            return;
-        }
         use k::RowShape::{NarrowX2, WideX2};
         let call = |m: i64, order: Order| {
             let ldc = if order == Order::OXSPARSE_ORDER_ROW { 128 } else { m };
@@ -786,10 +782,10 @@ mod tests {
         };
         let f32s = k::Types { ab: DataType::CUDA_R_32F, c: DataType::CUDA_R_32F, compute: DataType::CUDA_R_32F };
         // 258569 x 128 FP32 (mdual): 132 MB; 65536 x 128 (delaunay_n16): 33.5 MB.
-        assert_eq!(whole_rows_shape(&call(258_569, Order::OXSPARSE_ORDER_COL), f32s, true), NarrowX2);
-        assert_eq!(whole_rows_shape(&call(65_536, Order::OXSPARSE_ORDER_COL), f32s, true), WideX2, "C within L2");
-        assert_eq!(whole_rows_shape(&call(258_569, Order::OXSPARSE_ORDER_COL), f32s, false), WideX2, "C staged");
-        assert_eq!(whole_rows_shape(&call(258_569, Order::OXSPARSE_ORDER_ROW), f32s, false), WideX2, "row-major C");
+        assert_eq!(whole_rows_shape(&unset(), &hbm3e_132(), &call(258_569, Order::OXSPARSE_ORDER_COL), f32s, true), NarrowX2);
+        assert_eq!(whole_rows_shape(&unset(), &hbm3e_132(), &call(65_536, Order::OXSPARSE_ORDER_COL), f32s, true), WideX2, "C within L2");
+        assert_eq!(whole_rows_shape(&unset(), &hbm3e_132(), &call(258_569, Order::OXSPARSE_ORDER_COL), f32s, false), WideX2, "C staged");
+        assert_eq!(whole_rows_shape(&unset(), &hbm3e_132(), &call(258_569, Order::OXSPARSE_ORDER_ROW), f32s, false), WideX2, "row-major C");
     }
 
     /// An FP32 graph the warp-row rule takes (20000 rows, 250K entries, N = 128) with op(B) and C
@@ -810,9 +806,6 @@ mod tests {
     /// staged around the kernel as around the tiles (rather than keeping the tiles).
     #[test]
     fn warp_rows_have_room_in_every_layout() {
-        if plan::forced_kernel().is_some() {
-            return;
-        }
         let (row, col) = (Order::OXSPARSE_ORDER_ROW, Order::OXSPARSE_ORDER_COL);
         for (order_b, order_c) in [(row, row), (col, col), (col, row), (row, col)] {
             let p = plan_graph(order_b, order_c);
@@ -831,13 +824,10 @@ mod tests {
     /// matrices and other widths keep the tiles.
     #[test]
     fn plain_calls_take_warp_rows_by_size_and_width() {
-        if plan::forced_kernel().is_some() || std::env::var("OXSPARSE_SPMM_PLAIN_WARP_ROWS").is_ok() {
-            return;
-        }
         let row = Order::OXSPARSE_ORDER_ROW;
         let plain = |(m, k, n, nnz): (i64, i64, i64, i64), t: DataType| {
             let p = plan_for(t, (m, k, n, nnz), (row, n), (row, n), MathMode::OXSPARSE_DEFAULT_MATH);
-            PlainLong::of(&p, nnz, H100_L2)
+            PlainLong::of(&p, nnz, &hbm3_132(), &Settings::default())
         };
         let f32 = DataType::CUDA_R_32F;
         assert_eq!(plain((6_440, 6_440, 128, 502_504), f32), PlainLong::GpuWarpRows, "fb100_MIT8: 78 a row");
@@ -853,8 +843,8 @@ mod tests {
         // On an H200 op(B) may be larger, at multiples of 128 columns; the plan, made
         // for the same L2, keeps the room.
         let plain_h200 = |(m, k, n, nnz): (i64, i64, i64, i64), t: DataType| {
-            let p = plan_for_l2(t, (m, k, n, nnz), (row, n), (row, n), MathMode::OXSPARSE_DEFAULT_MATH, H200_L2);
-            PlainLong::of(&p, nnz, H200_L2)
+            let p = plan_on(t, (m, k, n, nnz), (row, n), (row, n), MathMode::OXSPARSE_DEFAULT_MATH, &hbm3e_132());
+            PlainLong::of(&p, nnz, &hbm3e_132(), &Settings::default())
         };
         assert_eq!(plain_h200((1_138_499, 1_138_499, 128, 5_890_944), f32), PlainLong::GpuWarpRows, "youtube_like FP32 N = 128 on an H200");
         assert_eq!(plain_h200((1_138_499, 1_138_499, 64, 5_890_944), f32), PlainLong::Tiles, "64 columns");
@@ -866,9 +856,6 @@ mod tests {
     /// GPU-built table included; plans without tensor cores pass unchanged.
     #[test]
     fn plain_calls_of_tensor_core_plans_run_the_cuda_core_plan() {
-        if plan::forced_kernel().is_some() || std::env::var("OXSPARSE_SPMM_PLAIN_WARP_ROWS").is_ok() {
-            return;
-        }
         let row = Order::OXSPARSE_ORDER_ROW;
         for (t, shape, order_c) in [
             (DataType::CUDA_R_32F, (6_440, 6_440, 128, 502_504), row),
@@ -882,7 +869,7 @@ mod tests {
                 let Kernel::TensorCore { size, per_block, stage_b, stage_c, .. } = tc.kernel else {
                     panic!("{t:?} {math:?}: {:?}", tc.kernel)
                 };
-                let plain = plain_plan(tc.clone());
+                let plain = plain_plan(tc.clone(), &Settings::default());
                 assert_eq!(plain.kernel, Kernel::Tiles { size, per_block, stage_b, stage_c });
                 assert_eq!(plain.kernel, default.kernel, "{t:?} {math:?}: the default mode's kernel");
                 assert_eq!(
@@ -891,12 +878,12 @@ mod tests {
                     "the same layout"
                 );
                 assert_eq!(
-                    PlainLong::of(&plain, shape.3, H100_L2),
-                    PlainLong::of(&default, shape.3, H100_L2),
+                    PlainLong::of(&plain, shape.3, &hbm3_132(), &Settings::default()),
+                    PlainLong::of(&default, shape.3, &hbm3_132(), &Settings::default()),
                     "{t:?} {math:?}: the same long branch"
                 );
             }
-            assert_eq!(plain_plan(default.clone()).kernel, default.kernel);
+            assert_eq!(plain_plan(default.clone(), &Settings::default()).kernel, default.kernel);
         }
     }
 }

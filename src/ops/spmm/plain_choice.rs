@@ -52,37 +52,22 @@ pub fn short_limit(m: i64, nnz: i64) -> i64 {
     short_rows::ALWAYS.max(long).max(hidden)
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Setting {
-    Rule,
-    Gpu,
-    Tiles,
-}
-
-fn setting() -> Setting {
-    static SETTING: once_cell::sync::Lazy<Setting> =
-        once_cell::sync::Lazy::new(|| match std::env::var("OXSPARSE_SPMM_PLAIN_CHOICE").as_deref() {
-            Ok("gpu") => Setting::Gpu,
-            Ok("tiles") => Setting::Tiles,
-            _ => Setting::Rule,
-        });
-    *SETTING
-}
+use crate::settings::{PlainChoice as Setting, Spmm as Settings};
 
 /// The limit a plain call's verdict compares rows with, when it chooses on the GPU: a tile plan
 /// (op(B) and C in any layout) whose batches share one structure (the verdict reads batch 0,
 /// in the room `longest_at`), with no kernel forced, `MIN_WORK` or more, whole rows that `fill`
 /// half a wave (the caller's measure), and a mean row within the limit. None: the tiles run alone.
-pub fn limit(p: &Plan, nnz: i64, fill: bool) -> Option<i64> {
+pub fn limit(p: &Plan, nnz: i64, fill: bool, s: &Settings) -> Option<i64> {
     let Kernel::Tiles { .. } = p.kernel else {
         return None;
     };
-    if p.tiles.is_none_or(|t| t.longest_at.is_none()) || short_rows::forced().is_some() {
+    if p.tiles.is_none_or(|t| t.longest_at.is_none()) || short_rows::forced(s).is_some() {
         return None;
     }
     let limit = short_limit(p.dims.m, nnz);
     let work = (nnz.max(0) as u64).saturating_mul(p.dims.n.max(0) as u64).saturating_mul(p.types.ab.size_bytes());
-    let worth = match setting() {
+    let worth = match s.plain_choice {
         Setting::Tiles => false,
         Setting::Gpu => true,
         Setting::Rule => work >= MIN_WORK && fill,
@@ -149,7 +134,7 @@ impl Verdicts {
     /// The verdict of the matrix `key` for a call of `epoch`: known, or to be made by the chain
     /// (which then writes the slot where this call arms it).
     pub fn lookup(&self, h: &Handle, key: Key, epoch: u64) -> Result<Verdict> {
-        if setting() == Setting::Gpu || key.serial == 0 || self.unavailable.load(std::sync::atomic::Ordering::Relaxed) {
+        if h.settings.spmm.plain_choice == Setting::Gpu || key.serial == 0 || self.unavailable.load(std::sync::atomic::Ordering::Relaxed) {
             return Ok(Verdict::Chain { host_at: 0 });
         }
         let mut guard = self.inner.lock().map_err(|_| Error::Internal("the plain-call verdicts' lock was poisoned".into()))?;

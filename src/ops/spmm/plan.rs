@@ -9,6 +9,7 @@ use super::check::Dims;
 use super::Call;
 use super::{split_rows, warp_rows};
 use crate::descr::FormatInfo;
+use crate::device::DeviceModel;
 use crate::kernels::params::spmm::{SpmmDense, SPMM_TILE_SLICE};
 use crate::kernels::row_view::{self, RowViewSource};
 use crate::kernels::spmm::Types;
@@ -158,8 +159,8 @@ pub struct WarpRowsLayout {
 
 impl WarpRowsLayout {
     /// For n columns of `value` summed in `compute` (the partial rows' type).
-    fn new(m: i64, nnz: i64, n: i64, value: DataType, compute: DataType) -> WarpRowsLayout {
-        let room = warp_rows::room(m, nnz, warp_rows::whole_max(nnz));
+    fn new(m: i64, nnz: i64, n: i64, value: DataType, compute: DataType, whole: i64) -> WarpRowsLayout {
+        let room = warp_rows::room(m, nnz, whole);
         let counters_at = align_up(warp_rows::table_bytes(room));
         let partials_at = counters_at + align_up(warp_rows::counter_bytes(room.adds, room.partial_rows, n, value));
         WarpRowsLayout {
@@ -265,8 +266,9 @@ fn pass_width(n: i64) -> u32 {
     }
 }
 
-/// Blocks of 128 threads resident on an H100 at once (8 per multiprocessor, 132 multiprocessors).
-const RESIDENT_BLOCKS: u64 = 8 * 132;
+/// Blocks of the tile kernel (128 threads) a multiprocessor holds at once: its registers and
+/// shared memory allow 8 (kernels/spmm_tiles.cu). Times the device's multiprocessors, a wave.
+const TILE_BLOCKS_PER_SM: u32 = 8;
 
 /// What a tile block's fixed work (finding and staging its rows, combining its groups' pieces,
 /// writing C) costs, in entries of its walk: fitted on the arxiv-sized R-MAT graph, FP32 N = 32,
@@ -282,55 +284,49 @@ const TILE_FIXED_ENTRIES: u64 = 400;
 /// (vsp_model1, vsp_sctap1-2b, ca-CondMat and the arxiv-sized graph 7-15% faster), and keeps 256
 /// where every size fits one wave (small matrices, whose time is a block's latency, ran 1.1-1.2x
 /// slower on 512). Many waves take the largest tiles. Depends only on nnz and n, so preprocess and
-/// plain calls agree. `OXSPARSE_SPMM_TILE` overrides it (a power of two from SPMM_TILE_MIN to
-/// SPMM_TILE_MAX).
-pub fn tile_size(nnz: i64, n: i64) -> u32 {
+/// plain calls agree. `forced` (`OXSPARSE_SPMM_TILE`) overrides it where it is a power of two from
+/// SPMM_TILE_MIN to SPMM_TILE_MAX.
+pub fn tile_size(nnz: i64, n: i64, device: &DeviceModel, forced: Option<u32>) -> u32 {
     use crate::kernels::params::spmm::{SPMM_TILE_MAX, SPMM_TILE_MIN};
-    static FORCED: once_cell::sync::Lazy<Option<u32>> = once_cell::sync::Lazy::new(|| {
-        std::env::var("OXSPARSE_SPMM_TILE")
-            .ok()
-            .and_then(|v| v.parse::<u32>().ok())
-            .filter(|t| t.is_power_of_two() && (SPMM_TILE_MIN..=SPMM_TILE_MAX).contains(t))
-    });
-    if let Some(t) = *FORCED {
+    if let Some(t) = forced.filter(|t| t.is_power_of_two() && (SPMM_TILE_MIN..=SPMM_TILE_MAX).contains(t)) {
         return t;
     }
     let slices = crate::kernels::spmm::tile_slices(n);
+    let wave = device.wave(TILE_BLOCKS_PER_SM);
     let waves_time = |size: u64| {
         let blocks = (nnz.max(1) as u64).div_ceil(size).saturating_mul(slices);
-        blocks.div_ceil(RESIDENT_BLOCKS).saturating_mul(TILE_FIXED_ENTRIES + size)
+        blocks.div_ceil(wave).saturating_mul(TILE_FIXED_ENTRIES + size)
     };
     // The smallest of the sizes that take the least time.
     let sizes = std::iter::successors(Some(256u64), |s| Some(s * 2)).take_while(|&s| s <= SPMM_TILE_MAX as u64);
     sizes.min_by_key(|&s| waves_time(s)).unwrap_or(256) as u32
 }
 
-/// L2 cache of an H100 (50 MiB), and the share of it the column slices a wave of tile blocks
-/// reads may fill: half, because C's rows, A's entries and the other L2 partition's copies pass
-/// through the same cache (arxiv_like FP32 N = 256: two slices of 21.7 MB per block 274 us, one
-/// 262).
-const L2_BYTES: u64 = 50 << 20;
-const L2_SLICE_BUDGET: u64 = L2_BYTES / 2;
+/// The share of L2 the column slices a wave of tile blocks reads may fill: half, because C's rows,
+/// A's entries and the other L2 partition's copies pass through the same cache (arxiv_like FP32
+/// N = 256 on 50 MiB of L2: two slices of 21.7 MB per block 274 us, one 262); at most
+/// SLICE_BUDGET_MAX, the largest budget measured (a larger L2 was not found to hold more slices).
+fn slice_budget(device: &DeviceModel) -> u64 {
+    (device.l2_bytes / 2).min(SLICE_BUDGET_MAX)
+}
+const SLICE_BUDGET_MAX: u64 = 25 << 20;
 
 /// Column slices per block: as many as keep at least three waves of blocks, so that staging a
 /// tile once serves several slices on large problems without leaving a ragged last wave; but no
 /// more than keep the B columns in use at once (k rows x the block's slices) within
-/// `L2_SLICE_BUDGET`. Grid x is the tile, so the blocks of a wave share their slices: with one
+/// `slice_budget`. Grid x is the tile, so the blocks of a wave share their slices: with one
 /// slice a block, B's slices pass through L2 one at a time (youtube_like, B of 583 MB, 1.15-1.25x
-/// faster; bench/notes/spmm-kernels.md). `OXSPARSE_SPMM_TILE_SLICES` overrides it (1 or more, capped
-/// at the slices there are).
-pub fn slices_per_block(nnz: i64, n: i64, k: i64, b_elem_bytes: u64, size: u32) -> u32 {
-    static FORCED: once_cell::sync::Lazy<Option<u64>> = once_cell::sync::Lazy::new(|| {
-        std::env::var("OXSPARSE_SPMM_TILE_SLICES").ok().and_then(|v| v.parse::<u64>().ok()).filter(|&s| s >= 1)
-    });
+/// faster; bench/notes/spmm-kernels.md). `forced` (`OXSPARSE_SPMM_TILE_SLICES`) overrides it
+/// (capped at the slices there are).
+pub fn slices_per_block(nnz: i64, n: i64, k: i64, b_elem_bytes: u64, size: u32, device: &DeviceModel, forced: Option<u64>) -> u32 {
     let slices = crate::kernels::spmm::tile_slices(n);
-    if let Some(s) = *FORCED {
+    if let Some(s) = forced.filter(|&s| s >= 1) {
         return s.min(slices) as u32;
     }
     let tiles = (nnz.max(1) as u64).div_ceil(size as u64);
-    let waves = tiles * slices / (3 * RESIDENT_BLOCKS);
+    let waves = tiles * slices / (3 * device.wave(TILE_BLOCKS_PER_SM));
     let slice_bytes = (k.max(1) as u64).saturating_mul(SPMM_TILE_SLICE as u64 * b_elem_bytes);
-    waves.min(L2_SLICE_BUDGET / slice_bytes.max(1)).clamp(1, slices) as u32
+    waves.min(slice_budget(device) / slice_bytes.max(1)).clamp(1, slices) as u32
 }
 
 fn tile_layout(
@@ -401,7 +397,7 @@ fn tiles_fit(d: &Dims, t: Types, b: &SpmmDense, stage_b: bool) -> bool {
 /// batch, op(A) as rows with entries and columns that its 32-bit positions can number.
 /// `OXSPARSE_SPMM_KERNEL=cuda_cores` turns it off (for comparisons).
 fn tensor_cores(call: &Call, d: &Dims, t: Types) -> bool {
-    let off = forced_kernel() == Some(ForcedKernel::CudaCores);
+    let off = call.settings.spmm.kernel == Some(ForcedKernel::CudaCores);
     tensor_core_types(t, call.math) && !off && d.batches == 1 && call.a.nnz > 0 && call.a.nnz <= i32::MAX as i64 && d.k < u32::MAX as i64
 }
 
@@ -433,59 +429,15 @@ fn tc_value_bytes(t: Types, accurate: bool) -> u64 {
 
 /// Entries per (window, column) pair, in tenths, from which the tensor cores take a matrix;
 /// `OXSPARSE_SPMM_KERNEL=tensor_cores` gives 0 (always, for tests and comparisons).
-pub fn tensor_core_min_reuse() -> u32 {
-    if forced_kernel() == Some(ForcedKernel::TensorCores) {
+pub fn tensor_core_min_reuse(forced: Option<ForcedKernel>) -> u32 {
+    if forced == Some(ForcedKernel::TensorCores) {
         0
     } else {
         crate::kernels::params::spmm_tc::TC_MIN_REUSE_TENTHS
     }
 }
 
-/// `OXSPARSE_SPMM_KERNEL=rowvec` sends the vectorised cases to the row kernel (for comparisons).
-fn rowvec_forced() -> bool {
-    forced_kernel() == Some(ForcedKernel::RowVec)
-}
-
-/// A kernel `OXSPARSE_SPMM_KERNEL` forces, for tests and comparisons.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ForcedKernel {
-    /// `cuda_cores`: no tensor cores in the tensor-op math modes.
-    CudaCores,
-    /// `tensor_cores`: tensor cores for every matrix they can take in those modes.
-    TensorCores,
-    /// `rowvec`: the vectorised row kernel instead of the tiles.
-    RowVec,
-    /// `tiles`: tile-kernel plans keep the tiles after preprocess (short_rows.rs).
-    Tiles,
-    /// `short_rows`: tile-kernel plans run the short-row kernel, plain calls too (short_rows.rs).
-    ShortRows,
-    /// `split_rows`: preprocess builds the split-row table wherever the plan has room (split_rows.rs).
-    SplitRows,
-    /// `warp_rows`: preprocess takes the warp-row kernel wherever the call fits it (warp_rows.rs).
-    WarpRows,
-}
-
-impl ForcedKernel {
-    pub fn parse(v: &str) -> Option<ForcedKernel> {
-        Some(match v {
-            "cuda_cores" => ForcedKernel::CudaCores,
-            "tensor_cores" => ForcedKernel::TensorCores,
-            "rowvec" => ForcedKernel::RowVec,
-            "tiles" => ForcedKernel::Tiles,
-            "short_rows" => ForcedKernel::ShortRows,
-            "split_rows" => ForcedKernel::SplitRows,
-            "warp_rows" => ForcedKernel::WarpRows,
-            _ => return None,
-        })
-    }
-}
-
-/// What `OXSPARSE_SPMM_KERNEL` forces (read once).
-pub fn forced_kernel() -> Option<ForcedKernel> {
-    static FORCED: once_cell::sync::Lazy<Option<ForcedKernel>> =
-        once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_SPMM_KERNEL").ok().and_then(|v| ForcedKernel::parse(&v)));
-    *FORCED
-}
+pub use crate::settings::ForcedKernel;
 
 /// Row length beyond which a row is cut into chunks of the same length. One group of lanes walks a
 /// chunk as a chain of memory round trips (about eight B rows in flight per trip), so the chunk
@@ -553,22 +505,27 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
         ARead::Bsr => Kernel::Bsr,
         ARead::BlockedEll => Kernel::BlockedEll,
         _ if vectorised && aligned && tensor_cores(call, &d, types) && tiles_fit(&d, types, &b, stage_b) => {
-            let size = tile_size(call.a.nnz, d.n);
+            let size = tile_size(call.a.nnz, d.n, call.device, call.settings.spmm.tile);
             Kernel::TensorCore {
                 strip: spmm_tc::strip_cols(d.n) as u32,
                 accurate: types.ab == CUDA_R_32F && call.math == MathMode::OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH,
                 size,
-                per_block: slices_per_block(call.a.nnz, d.n, d.k, types.ab.size_bytes(), size),
+                per_block: slices_per_block(call.a.nnz, d.n, d.k, types.ab.size_bytes(), size, call.device, call.settings.spmm.tile_slices),
                 stage_b,
                 stage_c,
                 // Preprocess may reorder the rows: the workspace keeps room for the order.
                 reorder: call.reorder == ReorderMode::OXSPARSE_REORDER_DATA_AFFINITY,
             }
         }
-        _ if vectorised && aligned && rowvec_forced() => Kernel::RowVec { width: pass_width(d.n), stage_b, stage_c },
+        // `OXSPARSE_SPMM_KERNEL=rowvec` sends the vectorised cases to the row kernel (for comparisons).
+        _ if vectorised && aligned && call.settings.spmm.kernel == Some(ForcedKernel::RowVec) => {
+            Kernel::RowVec { width: pass_width(d.n), stage_b, stage_c }
+        }
         _ if vectorised && aligned && tiles_fit(&d, types, &b, stage_b) => {
-            let size = tile_size(call.a.nnz, d.n);
-            Kernel::Tiles { size, per_block: slices_per_block(call.a.nnz, d.n, d.k, types.ab.size_bytes(), size), stage_b, stage_c }
+            let size = tile_size(call.a.nnz, d.n, call.device, call.settings.spmm.tile);
+            let per_block =
+                slices_per_block(call.a.nnz, d.n, d.k, types.ab.size_bytes(), size, call.device, call.settings.spmm.tile_slices);
+            Kernel::Tiles { size, per_block, stage_b, stage_c }
         }
         _ if vectorised && aligned => Kernel::RowVec { width: pass_width(d.n), stage_b, stage_c },
         _ => Kernel::RowsStrided,
@@ -592,14 +549,15 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
         // whole rows in another order (row_order.rs).
         let groups = crate::kernels::spmm::RowShape::most_groups_per_block(types.ab) as i64;
         let pieces = split_rows::eligible(d.m, call.a.nnz).then(|| split_rows::capacity(d.m, call.a.nnz, groups));
-        let ordered = super::row_order::may_order(d.m, d.k, d.n, types.ab.size_bytes()).then(|| super::row_order::capacity(d.m, groups));
+        let ordered =
+            super::row_order::may_order(d.m, d.k, d.n, types.ab.size_bytes(), call.device).then(|| super::row_order::capacity(d.m, groups));
         // A tensor-core plan keeps the same rooms: where the build chooses CUDA cores, its
         // preprocessed calls run the kernels a default-mode call would.
         let split = (shared_structure && d.batches == 1).then(|| pieces.max(ordered)).flatten();
         p.tiles = Some(tile_layout(call.a.nnz, d.n, size, d.batches as i64, types.compute, shared_structure, split));
     }
     if let Kernel::TensorCore { accurate, reorder, .. } = p.kernel {
-        p.tc = Some(TcLayout::new(d.m, call.a.nnz, d.n, tc_value_bytes(types, accurate), reorder));
+        p.tc = Some(TcLayout::new(d.m, call.a.nnz, d.n, tc_value_bytes(types, accurate), reorder, call.device.sm_count));
     }
     p.schedule_at = views;
     p.tc_at = views + p.schedule.map_or(0, |s| s.bytes) + p.tiles.map_or(0, |t| t.bytes);
@@ -617,29 +575,23 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
         && shared_structure
         && warp_rows::fits(types.ab, types.c, types.compute, d.n, d.batches as i64)
         && warp_rows::b_offsets_fit(d.k, if stage_b { d.n } else { b.row_stride }, types.ab)
-        && (warp_rows::takes(m, nnz, d.k, d.n, types.ab, call.l2_bytes)
-            || warp_rows::takes_plain(m, nnz, d.k, d.n, types.ab, call.l2_bytes));
-    p.warp_rows = warp.then(|| WarpRowsLayout::new(d.m, call.a.nnz, d.n, types.ab, types.compute));
+        && (warp_rows::takes(m, nnz, d.k, d.n, types.ab, call.device, &call.settings.spmm)
+            || warp_rows::takes_plain(m, nnz, d.k, d.n, types.ab, call.device, &call.settings.spmm));
+    let whole = warp_rows::whole_max(call.a.nnz, call.settings.spmm.warp_rows_whole);
+    p.warp_rows = warp.then(|| WarpRowsLayout::new(d.m, call.a.nnz, d.n, types.ab, types.compute, whole));
     let total = p.warp_rows_at + p.warp_rows.map_or(0, |w| w.bytes);
     p.workspace = if total > 0 { ALIGN + total } else { 0 };
     p
 }
 
-/// `OXSPARSE_PRINT_PLAN=1`: print every SpMM plan.
-pub fn print_enabled() -> bool {
-    static ON: once_cell::sync::Lazy<bool> =
-        once_cell::sync::Lazy::new(|| std::env::var("OXSPARSE_PRINT_PLAN").is_ok_and(|v| !v.is_empty() && v != "0"));
-    *ON
-}
-
 /// With `OXSPARSE_PRINT_PLAN=1`, preprocess also prints the host time of each of its phases (the
 /// time since the thread's previous mark; an empty label only sets the mark). The phases that wait
 /// for the GPU include the work queued before them.
-pub fn phase(label: &str) {
+pub fn phase(print: bool, label: &str) {
     use std::cell::Cell;
     use std::time::Instant;
     thread_local!(static LAST: Cell<Option<Instant>> = const { Cell::new(None) });
-    if !print_enabled() {
+    if !print {
         return;
     }
     let now = Instant::now();
@@ -653,6 +605,7 @@ pub fn phase(label: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::device::models::*;
     use crate::kernels::spmm::rowvec_geometry;
 
     #[test]
@@ -667,9 +620,7 @@ mod tests {
 
     #[test]
     fn tile_size_takes_the_fewest_waves_of_block_time() {
-        if std::env::var("OXSPARSE_SPMM_TILE").is_ok() {
-            return;
-        }
+        let tile_size = |nnz, n| tile_size(nnz, n, &hbm3e_132(), None);
         // Under a wave at every size (168 blocks of 256): the smallest tiles.
         assert_eq!(tile_size(10_556, 128), 256);
         assert_eq!(tile_size(88_651, 32), 256);
@@ -689,6 +640,7 @@ mod tests {
 
     #[test]
     fn slices_per_block_keeps_three_waves() {
+        let slices_per_block = |nnz, n, k, b, size| slices_per_block(nnz, n, k, b, size, &hbm3e_132(), None);
         // Cornell5 at N = 128: 1545 tiles x 4 slices = 6180 blocks, under 6 waves: one slice each.
         assert_eq!(slices_per_block(1_581_554, 128, 18_660, 4, 1024), 1);
         // 11M entries: 10.7k tiles x 4 slices / 3168 = 13 -> all 4 slices in one block.
@@ -698,28 +650,13 @@ mod tests {
 
     #[test]
     fn slices_per_block_keeps_the_slices_in_use_within_l2() {
+        let slices_per_block = |nnz, n, k, b, size| slices_per_block(nnz, n, k, b, size, &hbm3e_132(), None);
         // youtube_like at N = 128: 13 waves' worth, but a 32-column slice of B is 146 MB.
         assert_eq!(slices_per_block(5_924_958, 128, 1_138_499, 4, 1024), 1);
         // arxiv_like at N = 256: two slices by the waves, 21.7 MB each against a 26 MB budget.
         assert_eq!(slices_per_block(1_136_257, 256, 169_343, 4, 1024), 1);
         // The same in FP32 with 40K columns (5 MB a slice): the waves decide.
         assert_eq!(slices_per_block(1_136_257, 256, 40_000, 4, 1024), 2);
-    }
-
-    #[test]
-    fn forced_kernels_parse() {
-        for (v, k) in [
-            ("cuda_cores", ForcedKernel::CudaCores),
-            ("tensor_cores", ForcedKernel::TensorCores),
-            ("rowvec", ForcedKernel::RowVec),
-            ("tiles", ForcedKernel::Tiles),
-            ("short_rows", ForcedKernel::ShortRows),
-            ("split_rows", ForcedKernel::SplitRows),
-        ] {
-            assert_eq!(ForcedKernel::parse(v), Some(k));
-        }
-        assert_eq!(ForcedKernel::parse("short-rows"), None);
-        assert_eq!(ForcedKernel::parse(""), None);
     }
 
     #[test]

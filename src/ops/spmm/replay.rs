@@ -95,7 +95,7 @@ impl Key {
 pub(super) fn again(h: &Handle, call: &Call, buffer: u64, active: &ActiveBuffer) -> Result<bool> {
     let mut kept = active.replay.0.lock().unwrap_or_else(|p| p.into_inner());
     let Some(k) = kept.as_mut() else { return Ok(false) };
-    if super::plan::print_enabled() || k.key != Key::of(h, call, buffer)? {
+    if call.settings.print_plan || k.key != Key::of(h, call, buffer)? {
         return Ok(false);
     }
     if k.check_allocation && crate::ops::allocation_id(h, buffer) != active.allocation {

@@ -13,6 +13,7 @@ use crate::context::Handle;
 use crate::error::Result;
 use crate::kernels::params::spmm::*;
 use crate::kernels::{self, spmm as k};
+use crate::settings::TableBuild;
 use crate::types::DataType;
 
 /// Which CUDA-core kernel a tile-kernel plan (or a tensor-core plan whose build chose CUDA cores)
@@ -22,7 +23,8 @@ use crate::types::DataType;
 /// split-row table is built (a second wait, for the row offsets).
 pub(super) fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Result<RowKernel> {
     // Forced, as plain calls are, whatever the layout.
-    match short_rows::forced() {
+    let s = &call.settings.spmm;
+    match short_rows::forced(s) {
         Some(true) => return Ok(RowKernel::ShortRows),
         Some(false) => return Ok(RowKernel::Tiles),
         None => {}
@@ -33,9 +35,9 @@ pub(super) fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, toke
     }
     let lp = SpmmLongestRowParams { a: rows(call, p, ws), m: p.dims.m, longest: ws + p.schedule_at as u64 + at as u64 };
     let longest = k::longest_row(h, &lp, p.index)? as i64;
-    plan::phase("longest row measured (a wait)");
+    plan::phase(call.settings.print_plan, "longest row measured (a wait)");
     let (m, nnz) = (p.dims.m, call.a.nnz);
-    if plan::print_enabled() {
+    if call.settings.print_plan {
         eprintln!("oxsparse: SpMM preprocess: longest row {longest} entries, mean {:.1}", nnz as f64 / m.max(1) as f64);
     }
     // A warp per row piece where the plan kept room for it (warp_rows.rs's rule), not every row is
@@ -46,13 +48,13 @@ pub(super) fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, toke
     // (`warp_rows::takes_plain`): preprocess's own rule is asked again.
     let split_takes = split_rows::takes(longest, m, nnz, k::RowShape::most_groups_per_block(p.types.ab) as i64);
     let over_split = warp_rows::over_split_rows(m, nnz, p.dims.n, p.types.ab);
-    let warp_takes = warp_rows::takes(m, nnz, p.dims.k, p.dims.n, p.types.ab, call.l2_bytes);
+    let warp_takes = warp_rows::takes(m, nnz, p.dims.k, p.dims.n, p.types.ab, call.device, s);
     if p.warp_rows.is_some()
-        && (warp_rows::forced()
-            || (warp_takes && !split_rows::forced() && !short_rows::takes(longest, m, nnz) && (!split_takes || over_split)))
+        && (warp_rows::forced(s)
+            || (warp_takes && !split_rows::forced(s) && !short_rows::takes(longest, m, nnz, s) && (!split_takes || over_split)))
     {
         if let Some(chosen) = build_warp_rows(h, call, p, ws, token)? {
-            if plan::print_enabled() {
+            if call.settings.print_plan {
                 eprintln!("oxsparse: SpMM preprocess: {chosen:?}");
             }
             return Ok(chosen);
@@ -63,18 +65,18 @@ pub(super) fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, toke
     // device's resident groups (split_rows::piece).
     let piece = |shape: k::RowShape| {
         let resident = k::short_rows_wave(h) as i64 * groups(shape);
-        split_rows::piece(nnz, shape.slices(p.dims.n) as i64, resident, shape.entries_in_flight() as i64)
+        split_rows::piece(nnz, shape.slices(p.dims.n) as i64, resident, shape.entries_in_flight() as i64, s.piece)
     };
     // The floor of ROOM_PIECE entries: the pieces when no shorter ones fit a wave, and the
     // measure of whether a short-row matrix is cut at all when C is column-major (whole rows
     // write such a C through shared memory, split rows an element at a time: power_grid N = 128
     // 8.8 -> 10.4 us when cut into pieces of 8).
-    let floor_piece = |shape: k::RowShape| split_rows::floor_piece(piece(shape));
+    let floor_piece = |shape: k::RowShape| split_rows::floor_piece(piece(shape), s.piece);
     // The preferred shape, else narrow groups (more of them a block, for a longer longest row),
     // else FP64's half-width groups (as many a block as FP32's narrow ones).
-    let preferred = split_rows::shape(kernel_types(p), p.dims.n, longest);
+    let preferred = split_rows::shape(kernel_types(p), p.dims.n, longest, s.row_shape.map(Into::into));
     let shapes = [preferred, k::RowShape::Narrow, k::RowShape::Half];
-    let shape = if !split_rows::forced() && short_rows::takes(longest, m, nnz) {
+    let shape = if !split_rows::forced(s) && short_rows::takes(longest, m, nnz, s) {
         // Short rows, unless the longest row makes two pieces or more (split_rows.rs
         // `cuts_short_rows`).
         let column_c = column_major_c(p);
@@ -84,7 +86,7 @@ pub(super) fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, toke
             }
             _ => {
                 let chosen = order_short_rows(h, call, p, ws, split_at, token)?.unwrap_or(RowKernel::ShortRows);
-                if plan::print_enabled() {
+                if call.settings.print_plan {
                     eprintln!("oxsparse: SpMM preprocess: {chosen:?}");
                 }
                 return Ok(chosen);
@@ -93,19 +95,20 @@ pub(super) fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, toke
     } else {
         // The preferred shape whose blocks take the longest row, else one with more groups a
         // block.
-        let fits =
-            |s: &k::RowShape| s.fits(kernel_types(p), p.dims.n) && (split_rows::forced() || split_rows::takes(longest, m, nnz, groups(*s)));
+        let fits = |s: &k::RowShape| {
+            s.fits(kernel_types(p), p.dims.n) && (split_rows::forced(&call.settings.spmm) || split_rows::takes(longest, m, nnz, groups(*s)))
+        };
         shapes.into_iter().find(fits)
     };
-    let shape = shape.map(|s| split_shape_for_c(p, s, longest, nnz));
+    let shape = shape.map(|shape| split_shape_for_c(&call.settings.spmm, p, shape, longest, nnz));
     let chosen = match (split_at, shape) {
         (Some((at, slots)), Some(shape)) => {
-            let pieces = (piece(shape), floor_piece(shape), split_rows::may_grow(longest));
+            let pieces = (piece(shape), floor_piece(shape), split_rows::may_grow(longest, s.piece));
             build_split_rows(h, call, p, ws, (ws + p.schedule_at as u64 + at as u64, slots), token, (shape, pieces))?
         }
         _ => RowKernel::Tiles,
     };
-    if plan::print_enabled() {
+    if call.settings.print_plan {
         eprintln!("oxsparse: SpMM preprocess: {chosen:?}");
     }
     Ok(chosen)
@@ -119,13 +122,13 @@ pub(super) fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, toke
 /// (measurements: bench/notes/spmm-column-major.md). A C staged (over
 /// `split_rows_write_c`'s bounds) keeps the preferred shape: astro-ph, facebook_pagepage and
 /// vsp_befref lost with narrow groups there. A forced shape is taken as it is.
-pub(super) fn split_shape_for_c(p: &Plan, shape: k::RowShape, longest: i64, nnz: i64) -> k::RowShape {
+pub(super) fn split_shape_for_c(s: &crate::settings::Spmm, p: &Plan, shape: k::RowShape, longest: i64, nnz: i64) -> k::RowShape {
     let narrow = k::RowShape::Narrow;
-    let narrow_takes = split_rows::forced() || split_rows::takes(longest, p.dims.m, nnz, narrow.groups_per_block(p.types.ab) as i64);
+    let narrow_takes = split_rows::forced(s) || split_rows::takes(longest, p.dims.m, nnz, narrow.groups_per_block(p.types.ab) as i64);
     if p.types.all(DataType::CUDA_R_32F)
         && column_major_c(p)
-        && k::forced_row_shape().is_none()
-        && split_rows_write_c(c_bytes(p), p.dims.m, nnz)
+        && s.row_shape.is_none()
+        && split_rows_write_c(c_bytes(p), p.dims.m, nnz, s.split_c_bytes)
         && narrow.fits(p.types, p.dims.n)
         && narrow_takes
     {
@@ -155,24 +158,24 @@ fn build_split_rows(
     let groups = shape.groups_per_block(p.types.ab) as usize;
     let runs = shape.slices(p.dims.n).max(1) * p.dims.batches.max(1) as u64;
     let built = split_rows::build_one_wave(begins, ends, groups, pieces, (runs, k::short_rows_wave(h)), slots);
-    plan::phase("split-row table built");
+    plan::phase(call.settings.print_plan, "split-row table built");
     let Some((table, blocks, piece)) = built else {
         // Forced onto a matrix whose plan kept room only for whole rows in another order (its
         // rows too short on average for split rows, row_order.rs): the tiles, as for a matrix
         // with no room at all. Unforced, the room is sized for the table: a planner bug.
-        if split_rows::forced() {
+        if split_rows::forced(&call.settings.spmm) {
             return Ok(RowKernel::Tiles);
         }
         return Err(crate::error::Error::Internal(format!("split-row table over its room of {slots} slots")));
     };
-    if plan::print_enabled() {
+    if call.settings.print_plan {
         eprintln!("oxsparse: SpMM preprocess: pieces of at most {piece} entries, {} slots", table.len());
     }
     if blocks == 0 {
         return Err(crate::error::Error::Internal("split-row table of no blocks".into()));
     }
     upload_split_table(h, at, token, &table)?;
-    plan::phase("split-row table uploaded (a wait)");
+    plan::phase(call.settings.print_plan, "split-row table uploaded (a wait)");
     Ok(RowKernel::SplitRows { blocks, shape })
 }
 
@@ -193,24 +196,24 @@ fn upload_split_table(h: &Handle, at: u64, token: u64, table: &[[u64; 2]]) -> Re
 /// the entries or the table outgrows its room.
 fn build_warp_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Result<Option<RowKernel>> {
     let Some(layout) = p.warp_rows else { return Ok(None) };
-    if warp_rows::table_build() == warp_rows::TableBuild::Gpu && super::gpu_table_fits(p, call.a.nnz) {
+    if warp_rows::table_build(&call.settings.spmm) == TableBuild::Gpu && super::gpu_table_fits(p, call.a.nnz) {
         // The plain call's build (no read back, long rows first by class, `warp_rows::long_class`).
         let build = super::GpuWarpRows::build_params(call, p, (ws, token), p.types.ab, SpmmChoice::default())?;
         k::warp_rows_build(h, &build, p.index)?;
-        plan::phase("warp-row table built on the GPU");
-        if plan::print_enabled() {
+        plan::phase(call.settings.print_plan, "warp-row table built on the GPU");
+        if call.settings.print_plan {
             eprintln!("oxsparse: SpMM preprocess: warp rows, the table built on the GPU");
         }
         return Ok(Some(RowKernel::WarpRowsGpuTable));
     }
     let Some(part) = long_part(h, call, p, ws, layout)? else { return Ok(None) };
-    plan::phase("warp-row table's long rows laid out");
+    plan::phase(call.settings.print_plan, "warp-row table's long rows laid out");
     let (items, t) = (part.items(), &part.table);
     let long_rows: Vec<u8> = part.long_rows.iter().flat_map(|r| r.to_ne_bytes()).collect();
     if !warp_rows::fits_room(items, t, layout.room) || long_rows.len() > layout.bytes - layout.partials_at {
         return Ok(None);
     }
-    if plan::print_enabled() {
+    if call.settings.print_plan {
         eprintln!("oxsparse: SpMM preprocess: warp rows, {items} items, {} split rows, {} partial rows", t.adds.len(), t.partial_rows);
     }
     let at = ws + p.warp_rows_at as u64;
@@ -235,7 +238,7 @@ fn build_warp_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Re
         first_item: t.items.len() as i64,
     };
     k::warp_rows_short_items(h, &sp, p.index)?;
-    plan::phase("warp-row table uploaded (a wait) and its short rows launched");
+    plan::phase(call.settings.print_plan, "warp-row table uploaded (a wait) and its short rows launched");
     Ok(Some(RowKernel::WarpRows { items: items as u32, adds: t.adds.len() as u32 }))
 }
 
@@ -244,8 +247,8 @@ fn build_warp_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Re
 /// outgrows the partial rows' room or with `TableBuild::Host`, from every row offset read back.
 /// None when the offsets do not describe rows within the entries.
 fn long_part(h: &Handle, call: &Call, p: &Plan, ws: u64, layout: WarpRowsLayout) -> Result<Option<warp_rows::LongPart>> {
-    let (piece, whole) = (warp_rows::PIECE, warp_rows::whole_max(call.a.nnz));
-    if warp_rows::table_build() == warp_rows::TableBuild::Listed {
+    let (piece, whole) = (warp_rows::PIECE, warp_rows::whole_max(call.a.nnz, call.settings.spmm.warp_rows_whole));
+    if warp_rows::table_build(&call.settings.spmm) == TableBuild::Listed {
         match list_long_rows(h, call, p, ws, layout)? {
             Listed::Rows(long) => return Ok(Some(warp_rows::long_part_of(long, p.dims.m as usize, piece, whole))),
             Listed::Invalid => return Ok(None),
@@ -307,7 +310,7 @@ fn list_long_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, layout: WarpRowsLa
     if !bytes.is_empty() {
         kernels::vector_ops::copy_to_host_and_wait(h, lp.list, &mut bytes)?;
     }
-    plan::phase("long rows listed on the GPU and read back (two waits)");
+    plan::phase(call.settings.print_plan, "long rows listed on the GPU and read back (two waits)");
     Ok(Listed::Rows(warp_rows::listed_rows(&bytes)))
 }
 
@@ -328,7 +331,7 @@ fn read_offsets(h: &Handle, call: &Call, p: &Plan, ws: u64) -> Result<Option<Vec
     let nnz = call.a.nnz;
     let valid =
         offsets.first().is_some_and(|&o| o >= 0) && offsets.last().is_some_and(|&o| o <= nnz) && offsets.windows(2).all(|w| w[0] <= w[1]);
-    plan::phase("row offsets read back (a wait)");
+    plan::phase(call.settings.print_plan, "row offsets read back (a wait)");
     Ok(valid.then_some(offsets))
 }
 
@@ -346,12 +349,12 @@ fn rows_of(offsets: &[i64]) -> (&[i64], &[i64]) {
 fn order_short_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, split_at: Option<(usize, i64)>, token: u64) -> Result<Option<RowKernel>> {
     let d = p.dims;
     let Some((at, slots)) = split_at else { return Ok(None) };
-    let shape = k::short_rows_shape(kernel_types(p), d.n, false);
+    let forced = call.settings.spmm.row_order;
+    let shape = k::short_rows_shape(kernel_types(p), d.n, false, call.settings.spmm.row_shape.map(Into::into));
     let groups = shape.groups_per_block(p.types.ab) as usize;
-    let never = row_order::forced() == Some(false);
-    if never
-        || !row_order::may_order(d.m, d.k, d.n, p.types.ab.size_bytes())
-        || direct_c(p, call.a.nnz, RowKernel::ShortRows)
+    if forced == Some(false)
+        || !row_order::may_order(d.m, d.k, d.n, p.types.ab.size_bytes(), call.device)
+        || direct_c(&call.settings.spmm, p, call.a.nnz, RowKernel::ShortRows)
         || slots < row_order::capacity(d.m, groups as i64)
     {
         return Ok(None);
@@ -362,9 +365,10 @@ fn order_short_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, split_at: Option
     let Some(offsets) = read_offsets(h, call, p, ws)? else { return Ok(None) };
     let row_bytes = d.n as u64 * p.types.ab.size_bytes();
     let mut columns = ColumnReader { h, call, p, ws, bytes: Vec::new() };
-    let chosen = if row_order::forced() == Some(true) {
+    let cache_rows = row_order::cache_rows(row_bytes, call.device);
+    let chosen = if forced == Some(true) {
         let structure = columns.structure(&offsets)?;
-        row_order::choose(&structure, row_bytes).map(|order| (order, structure))
+        row_order::choose(&structure, cache_rows, forced).map(|order| (order, structure))
     } else {
         // The model's sample first, found on the GPU in the table's room (else read a chunk at a
         // time); all the columns only when the stored order misses enough for an order to be
@@ -377,14 +381,14 @@ fn order_short_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, split_at: Option
                 row_order::Sample::by_chunks(begins, ends, d.k as usize, COLUMN_CHUNK, |first, cols| columns.read(first, cols))?
             }
         };
-        plan::phase("row-order sample read back (waits)");
-        match row_order::stored_misses_to_save(&sample, row_bytes) {
+        plan::phase(call.settings.print_plan, "row-order sample read back (waits)");
+        match row_order::stored_misses_to_save(&sample, cache_rows) {
             None => None,
             Some(stored) => {
                 let structure = columns.structure(&offsets)?;
-                plan::phase("column indices read back (waits)");
-                row_order::order_if_worth(&structure, &sample, row_bytes, stored).map(|(walk, order)| {
-                    if plan::print_enabled() {
+                plan::phase(call.settings.print_plan, "column indices read back (waits)");
+                row_order::order_if_worth(&structure, &sample, cache_rows, stored).map(|(walk, order)| {
+                    if call.settings.print_plan {
                         eprintln!("oxsparse: SpMM preprocess: rows in breadth-first order ({walk:?})");
                     }
                     (order, structure)
@@ -392,14 +396,14 @@ fn order_short_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, split_at: Option
             }
         }
     };
-    plan::phase("row order modelled");
+    plan::phase(call.settings.print_plan, "row order modelled");
     let Some((order, structure)) = chosen else { return Ok(None) };
     let (table, blocks) = split_rows::whole_rows(&order, &structure.begins, &structure.ends, groups);
     if table.len() as i64 > slots || blocks == 0 {
         return Err(crate::error::Error::Internal(format!("row-order table of {} slots over its room of {slots}", table.len())));
     }
     upload_split_table(h, ws + p.schedule_at as u64 + at as u64, token, &table)?;
-    plan::phase("row-order table uploaded (a wait)");
+    plan::phase(call.settings.print_plan, "row-order table uploaded (a wait)");
     Ok(Some(RowKernel::SplitRows { blocks, shape }))
 }
 

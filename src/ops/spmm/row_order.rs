@@ -24,9 +24,15 @@
 //! graph of rows and columns. The model follows the sample with an LRU list (`Lru`), which counts
 //! what reuse distances count (its test twin) in constant time an access.
 
-/// Bytes of B rows the model's L2 holds (of the H100's 50 MiB, the rest for A, C and the other
-/// partition's copies).
-pub const L2_MODEL_BYTES: u64 = 40_000_000;
+use crate::device::DeviceModel;
+
+/// Bytes of B rows the model's L2 holds: four fifths of the device's L2 (the rest for A, C and the
+/// other partition's copies), at most L2_MODEL_MAX, the size the model was measured with (40 MB
+/// of 50 MiB; a larger L2 was not found to change the orders worth taking).
+pub fn l2_model_bytes(device: &DeviceModel) -> u64 {
+    (device.l2_bytes / 5 * 4).min(L2_MODEL_MAX)
+}
+const L2_MODEL_MAX: u64 = 40_000_000;
 /// The breadth-first order is taken when the stored order misses this many times as often.
 pub const MIN_GAIN: f64 = 1.5;
 /// One B row in 2^SAMPLE_SHIFT is followed by the model.
@@ -34,8 +40,8 @@ const SAMPLE_SHIFT: u32 = 4;
 
 /// Whether the order may matter, from the plan: op(B) (k rows of n `elem`-byte values) is larger
 /// than the model's L2, and the table's 32-bit rows can number op(A)'s.
-pub fn may_order(m: i64, k: i64, n: i64, elem: u64) -> bool {
-    m > 0 && m <= u32::MAX as i64 && (k.max(0) as u64).saturating_mul(n.max(0) as u64).saturating_mul(elem) > L2_MODEL_BYTES
+pub fn may_order(m: i64, k: i64, n: i64, elem: u64, device: &DeviceModel) -> bool {
+    m > 0 && m <= u32::MAX as i64 && (k.max(0) as u64).saturating_mul(n.max(0) as u64).saturating_mul(elem) > l2_model_bytes(device)
 }
 
 /// Slots of a table of whole rows with `groups` groups per block: every row, and the last block's
@@ -340,18 +346,19 @@ pub fn misses(sample: &Sample, order: impl Iterator<Item = usize>, capacity: u64
     (missed << SAMPLE_SHIFT, (sample.distinct as u64) << SAMPLE_SHIFT)
 }
 
-/// The row order for a structure (both steps below on its sample), None to keep the stored one.
-/// `OXSPARSE_SPMM_ROW_ORDER=never` keeps the stored order, `=always` takes the breadth-first one
-/// (`breadth_first_any`) wherever the plan has room (for tests and comparisons).
-pub fn choose(s: &Structure, row_bytes: u64) -> Option<Vec<u32>> {
-    match forced() {
+/// The row order for a structure (both steps below on its sample, with an L2 of `cache_rows` B
+/// rows), None to keep the stored one. `forced` (`OXSPARSE_SPMM_ROW_ORDER`): `never` (false) keeps
+/// the stored order, `always` (true) takes the breadth-first one (`breadth_first_any`) wherever the
+/// plan has room (for tests and comparisons).
+pub fn choose(s: &Structure, cache_rows: u64, forced: Option<bool>) -> Option<Vec<u32>> {
+    match forced {
         Some(false) => return None,
         Some(true) => return Some(breadth_first_any(s)),
         None => {}
     }
     let sample = Sample::of(s);
-    let stored = stored_misses_to_save(&sample, row_bytes)?;
-    order_if_worth(s, &sample, row_bytes, stored).map(|(_, order)| order)
+    let stored = stored_misses_to_save(&sample, cache_rows)?;
+    order_if_worth(s, &sample, cache_rows, stored).map(|(_, order)| order)
 }
 
 /// Which graph a breadth-first order walked.
@@ -363,22 +370,20 @@ pub enum Walk {
     RowsAndColumns,
 }
 
-/// Step one, on the sample alone: the stored order's misses of B rows of `row_bytes` each when
+/// Step one, on the sample alone: the stored order's misses in an L2 of `cache_rows` B rows when
 /// they reach MIN_GAIN times the first reads, else None. No order misses fewer times than the
 /// first reads, so below that no order is worth making (most meshes miss once per B row as
 /// stored: cage11, ct2010, nh2010 and PROTEINS_full 1.00, wave 1.19 at N = 256).
-pub fn stored_misses_to_save(sample: &Sample, row_bytes: u64) -> Option<u64> {
-    let (stored, first) = misses(sample, 0..sample.offsets.len() - 1, cache_rows(row_bytes));
+pub fn stored_misses_to_save(sample: &Sample, cache_rows: u64) -> Option<u64> {
+    let (stored, first) = misses(sample, 0..sample.offsets.len() - 1, cache_rows);
     ((stored as f64) >= MIN_GAIN * first.max(1) as f64).then_some(stored)
 }
 
 /// Step two: the breadth-first order when it misses MIN_GAIN times fewer than the `stored`
 /// order's misses: over op(A)'s own graph where it is square, else, or where that order does not
 /// save enough, over the graph of rows and columns.
-pub fn order_if_worth(s: &Structure, sample: &Sample, row_bytes: u64, stored: u64) -> Option<(Walk, Vec<u32>)> {
-    let saves = |order: &[u32]| {
-        stored as f64 >= MIN_GAIN * misses(sample, order.iter().map(|&r| r as usize), cache_rows(row_bytes)).0.max(1) as f64
-    };
+pub fn order_if_worth(s: &Structure, sample: &Sample, cache_rows: u64, stored: u64) -> Option<(Walk, Vec<u32>)> {
+    let saves = |order: &[u32]| stored as f64 >= MIN_GAIN * misses(sample, order.iter().map(|&r| r as usize), cache_rows).0.max(1) as f64;
     if square(s) {
         let order = breadth_first_square(s);
         if saves(&order) {
@@ -390,8 +395,8 @@ pub fn order_if_worth(s: &Structure, sample: &Sample, row_bytes: u64, stored: u6
 }
 
 /// B rows of `row_bytes` each that the model's L2 holds.
-fn cache_rows(row_bytes: u64) -> u64 {
-    L2_MODEL_BYTES / row_bytes.max(1)
+pub fn cache_rows(row_bytes: u64, device: &DeviceModel) -> u64 {
+    l2_model_bytes(device) / row_bytes.max(1)
 }
 
 /// Whether op(A) is square, so that its columns number its rows too.
@@ -408,20 +413,10 @@ pub fn breadth_first_any(s: &Structure) -> Vec<u32> {
     }
 }
 
-/// What `OXSPARSE_SPMM_ROW_ORDER` forces: Some(true) for `always`, Some(false) for `never`.
-pub fn forced() -> Option<bool> {
-    static FORCED: once_cell::sync::Lazy<Option<bool>> =
-        once_cell::sync::Lazy::new(|| match std::env::var("OXSPARSE_SPMM_ROW_ORDER").as_deref() {
-            Ok("always") => Some(true),
-            Ok("never") => Some(false),
-            _ => None,
-        });
-    *FORCED
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::device::models::*;
 
     /// A band of `width` entries a row around the diagonal of an m x m matrix, its rows stored in a
     /// seeded shuffled order (`stored[i]` is the band row stored at i).
@@ -499,15 +494,16 @@ mod tests {
         let (stored, _) = misses(&sample, 0..s.begins.len(), 2000);
         let (square, _) = misses(&sample, breadth_first_square(&s).iter().map(|&r| r as usize), 2000);
         assert!((square as f64) > 0.8 * stored as f64, "square {square}, stored {stored}");
-        assert_eq!(order_if_worth(&s, &sample, L2_MODEL_BYTES / 2000, stored), Some((Walk::RowsAndColumns, breadth_first(&s))));
+        assert_eq!(order_if_worth(&s, &sample, 2000, stored), Some((Walk::RowsAndColumns, breadth_first(&s))));
         let symmetric_sample = Sample::of(&symmetric);
-        let symmetric_stored = stored_misses_to_save(&symmetric_sample, L2_MODEL_BYTES / 2000).expect("a shuffled mesh misses enough");
+        let symmetric_stored = stored_misses_to_save(&symmetric_sample, 2000).expect("a shuffled mesh misses enough");
         assert_eq!(
-            order_if_worth(&symmetric, &symmetric_sample, L2_MODEL_BYTES / 2000, symmetric_stored),
+            order_if_worth(&symmetric, &symmetric_sample, 2000, symmetric_stored),
             Some((Walk::Square, breadth_first_square(&symmetric)))
         );
-        if forced().is_none() {
-            assert!(choose(&s, L2_MODEL_BYTES / 2000).is_some());
+        {
+            assert!(choose(&s, 2000, None).is_some());
+            assert_eq!(choose(&s, 2000, Some(false)), None, "never");
             // The same band stored in order: nothing to gain.
             let (mut b, mut e, mut c) = (vec![], vec![], vec![]);
             for r in 0..20_000usize {
@@ -516,7 +512,8 @@ mod tests {
                 e.push(c.len() as i64);
             }
             let band = Structure { begins: b, ends: e, cols: c, k: 20_000 };
-            assert!(choose(&band, L2_MODEL_BYTES / 2000).is_none());
+            assert!(choose(&band, 2000, None).is_none());
+            assert!(choose(&band, 2000, Some(true)).is_some(), "always");
         }
     }
 
@@ -655,9 +652,13 @@ mod tests {
 
     #[test]
     fn only_where_op_b_outgrows_the_model() {
+        let may_order = |m, k, n, elem| may_order(m, k, n, elem, &hbm3e_132());
         assert!(may_order(258_569, 258_569, 128, 4), "mdual FP32 N = 128: 132 MB");
         assert!(!may_order(18_660, 18_660, 128, 4), "Cornell5: 9.6 MB");
         assert!(!may_order(0, 258_569, 128, 4));
+        // The model's L2: 40 MB on either 132-SM device it was measured on, less on a smaller L2.
+        assert_eq!([hbm3_132(), hbm3e_132(), gddr6_142()].map(|d| l2_model_bytes(&d)), [40_000_000; 3]);
+        assert_eq!(l2_model_bytes(&hbm2e_108()), 33_554_432);
         assert_eq!(capacity(100, 32), 132);
     }
 }

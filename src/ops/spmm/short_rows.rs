@@ -33,8 +33,8 @@ pub const SKEW: i64 = 16;
 pub const SKEW_LONGEST: i64 = 8;
 
 /// What `OXSPARSE_SPMM_KERNEL` forces: Some(true) for `short_rows`, Some(false) for `tiles`.
-pub fn forced() -> Option<bool> {
-    match super::plan::forced_kernel() {
+pub fn forced(s: &crate::settings::Spmm) -> Option<bool> {
+    match s.kernel {
         Some(ForcedKernel::ShortRows) => Some(true),
         Some(ForcedKernel::Tiles) => Some(false),
         _ => None,
@@ -42,8 +42,8 @@ pub fn forced() -> Option<bool> {
 }
 
 /// The choice for a matrix of `m` rows and `nnz` entries whose longest row has `longest` entries.
-pub fn takes(longest: i64, m: i64, nnz: i64) -> bool {
-    forced().unwrap_or(takes_by_rule(longest, m, nnz))
+pub fn takes(longest: i64, m: i64, nnz: i64, s: &crate::settings::Spmm) -> bool {
+    forced(s).unwrap_or(takes_by_rule(longest, m, nnz))
 }
 
 /// The rule itself, whatever `OXSPARSE_SPMM_KERNEL` forces (plain_choice.rs inverts it).
@@ -56,15 +56,22 @@ pub fn takes_by_rule(longest: i64, m: i64, nnz: i64) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    fn takes(longest: i64, m: i64, nnz: i64) -> bool {
+        super::takes(longest, m, nnz, &Default::default())
+    }
+
+    #[test]
+    fn forcing_decides_whatever_the_rows() {
+        use crate::settings::{ForcedKernel, Spmm};
+        let forced = |kernel| Spmm { kernel: Some(kernel), ..Spmm::default() };
+        assert!(super::takes(5000, 10, 5000, &forced(ForcedKernel::ShortRows)));
+        assert!(!super::takes(5, 2500, 12_349, &forced(ForcedKernel::Tiles)));
+    }
 
     /// The matrices the rule was measured on (longest row, rows, entries) fall on their measured
     /// side.
     #[test]
     fn measured_matrices_fall_on_their_measured_side() {
-        if forced().is_some() {
-            return;
-        }
         let short = [
             (5, 2500, 12_349),
             (19, 4941, 13_188),
@@ -102,9 +109,6 @@ mod tests {
 
     #[test]
     fn bounds() {
-        if forced().is_some() {
-            return;
-        }
         assert!(takes(32, 1_000_000, 1000), "rows of 32 entries are short whatever the mean");
         assert!(!takes(33, 1_000_000, 1000));
         assert!(takes(0, 10, 0));

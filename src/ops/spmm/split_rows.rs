@@ -63,8 +63,8 @@ const BEGIN_BITS: u32 = 48;
 
 /// `OXSPARSE_SPMM_KERNEL=split_rows`: preprocess builds the table whenever the plan has room for
 /// it, even when every row is short (for tests and comparisons; plain calls keep the tiles).
-pub fn forced() -> bool {
-    super::plan::forced_kernel() == Some(super::plan::ForcedKernel::SplitRows)
+pub fn forced(s: &crate::settings::Spmm) -> bool {
+    s.kernel == Some(super::plan::ForcedKernel::SplitRows)
 }
 
 /// The choice for a matrix (not all of whose rows are short) of `m` rows and `nnz` entries whose
@@ -105,15 +105,15 @@ pub fn capacity(m: i64, nnz: i64, groups: i64) -> i64 {
 /// A fixed floor of 16 entries for every shape (two rounds of B loads for narrow groups, four for
 /// two-vector ones) was slower on matrices that fill a tenth of the device (the graphchallenge DNN
 /// layers, 1024 rows of 32: 64-128 blocks).
-/// `OXSPARSE_SPMM_PIECE` forces it (for comparisons).
-pub fn piece(nnz: i64, slices: i64, resident: i64, in_flight: i64) -> i64 {
-    forced_piece().unwrap_or_else(|| (nnz.max(0) * slices.max(1) / resident.max(1)).clamp(in_flight.clamp(MIN_PIECE, PIECE), PIECE))
+/// `forced` (`OXSPARSE_SPMM_PIECE`, from MIN_PIECE to PIECE) replaces it (for comparisons).
+pub fn piece(nnz: i64, slices: i64, resident: i64, in_flight: i64, forced: Option<i64>) -> i64 {
+    forced_piece(forced).unwrap_or_else(|| (nnz.max(0) * slices.max(1) / resident.max(1)).clamp(in_flight.clamp(MIN_PIECE, PIECE), PIECE))
 }
 
 /// The default pieces for the call whose `piece` this is: floored at ROOM_PIECE entries, or the
 /// forced piece as it is (`build_one_wave`'s fallback).
-pub fn floor_piece(piece: i64) -> i64 {
-    if forced_piece().is_some() {
+pub fn floor_piece(piece: i64, forced: Option<i64>) -> i64 {
+    if forced_piece(forced).is_some() {
         piece
     } else {
         piece.clamp(ROOM_PIECE, PIECE)
@@ -123,8 +123,8 @@ pub fn floor_piece(piece: i64) -> i64 {
 /// Whether a matrix whose longest row has `longest` entries may grow its pieces past the share to
 /// keep a call within one wave (`build_one_wave`): rows of at most GROW_LONGEST entries, and no
 /// forced piece.
-pub fn may_grow(longest: i64) -> bool {
-    forced_piece().is_none() && longest <= GROW_LONGEST
+pub fn may_grow(longest: i64, forced: Option<i64>) -> bool {
+    forced_piece(forced).is_none() && longest <= GROW_LONGEST
 }
 
 /// The short-row kernel's shape over a split-row table for `types`, n columns and a longest row
@@ -144,10 +144,10 @@ pub fn may_grow(longest: i64) -> bool {
 ///    (8 and 16 groups, unmeasured).
 ///
 /// A shape forced by `OXSPARSE_SPMM_ROW_SHAPE` is taken as it is.
-pub fn shape(types: k::Types, n: i64, longest: i64) -> k::RowShape {
+pub fn shape(types: k::Types, n: i64, longest: i64, forced: Option<k::RowShape>) -> k::RowShape {
     use k::RowShape::*;
-    let preferred = k::short_rows_shape(types, n, true);
-    if k::forced_row_shape().is_some() || types.ab.size_bytes() == 8 {
+    let preferred = k::short_rows_shape(types, n, true, forced);
+    if forced.is_some() || types.ab.size_bytes() == 8 {
         return preferred;
     }
     let groups = preferred.groups_per_block(types.ab) as i64;
@@ -175,11 +175,8 @@ pub fn cuts_short_rows(piece: i64, longest: i64, column_major_c: bool) -> bool {
 }
 
 /// `OXSPARSE_SPMM_PIECE`, when it names a piece in MIN_PIECE..=PIECE.
-fn forced_piece() -> Option<i64> {
-    static FORCED: once_cell::sync::Lazy<Option<i64>> = once_cell::sync::Lazy::new(|| {
-        std::env::var("OXSPARSE_SPMM_PIECE").ok().and_then(|v| v.parse::<i64>().ok()).filter(|&v| (MIN_PIECE..=PIECE).contains(&v))
-    });
-    *FORCED
+fn forced_piece(forced: Option<i64>) -> Option<i64> {
+    forced.filter(|&v| (MIN_PIECE..=PIECE).contains(&v))
 }
 
 /// Entries of a group's chain that cost about one B round trip (the kernel's UNROLL): work is
@@ -755,9 +752,7 @@ mod tests {
 
     #[test]
     fn pieces_shrink_to_fill_the_device() {
-        if std::env::var("OXSPARSE_SPMM_PIECE").is_ok() {
-            return;
-        }
+        let piece = |nnz, slices, resident, in_flight| piece(nnz, slices, resident, in_flight, None);
         let resident = 132 * 4 * 32;
         assert_eq!(piece(83_883, 1, resident, 8), 8, "bcsstk13 at N = 32: one round of B loads a piece");
         assert_eq!(piece(32_768, 1, resident / 2, 4), 4, "a DNN layer at N = 128, two vectors a lane");
@@ -789,9 +784,7 @@ mod tests {
     fn long_rows_take_shapes_of_more_groups() {
         use crate::types::DataType::*;
         use k::RowShape::*;
-        if std::env::var("OXSPARSE_SPMM_ROW_SHAPE").is_ok() {
-            return;
-        }
+        let shape = |t, n, longest| shape(t, n, longest, None);
         let t = |v| k::Types { ab: v, c: v, compute: if v == CUDA_R_64F { CUDA_R_64F } else { CUDA_R_32F } };
         let (f32, f64, f16) = (t(CUDA_R_32F), t(CUDA_R_64F), t(CUDA_R_16F));
         // 16-bit at n = 64: packed for rows of up to GROW_LONGEST entries.

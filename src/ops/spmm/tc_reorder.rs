@@ -118,7 +118,7 @@ pub fn apply(
     let nnz = call.a.nnz;
     let s = read(h, rows, m, nnz, index)?;
     let outcome = decide(&s, k);
-    if super::plan::print_enabled() {
+    if call.settings.print_plan {
         eprintln!(
             "oxsparse: reorder: (window, column) pairs {} as stored, {} clustered ({:.1} ms): {}",
             outcome.pairs_stored,

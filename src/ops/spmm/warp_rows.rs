@@ -25,8 +25,10 @@
 //! header's second u64 is 0 in preprocess's table; the GPU's writes its item count there, its
 //! adds after all `room.items` slots, and zeroes the counters its split rows use.
 
-use super::plan::{forced_kernel, ForcedKernel};
+use super::plan::ForcedKernel;
 use super::split_rows::ceil_div;
+use crate::device::{DeviceModel, MemoryClass};
+use crate::settings::{Spmm as Settings, TableBuild};
 use crate::types::DataType;
 
 /// Entries per item at most: shorter pieces were slower, 64 and 128 tied (arxiv_like).
@@ -35,12 +37,16 @@ pub const PIECE: i64 = 64;
 /// twitch_FR's 34, which split rows take, tied or lost).
 pub const MEAN_MAX: i64 = 16;
 /// Matrices of at least this many entries (none smaller was measured; small matrices keep the
-/// short- and split-row kernels tuned for their latency), or of at least MIN_ROWS rows.
+/// short- and split-row kernels tuned for their latency), or of at least `min_rows` rows.
 pub const MIN_NNZ: i64 = 128 * 1024;
-/// Rows enough for about three waves of the kernel's warps (132 multiprocessors x 6 blocks x 8
-/// warps = 6336 a wave): pubmed (19717 rows) gained 10-21%, matrices of one or two waves of rows
-/// lost (measurements: bench/notes/spmm-kernels.md).
-pub const MIN_ROWS: i64 = 16 * 1024;
+/// Rows enough for two and a half waves of the kernel's warps (a multiprocessor holds
+/// WARP_ROWS_BLOCKS_PER_SM blocks of 8 warps): pubmed (19717 rows, 3.1 waves on 132
+/// multiprocessors) gained 10-21%, matrices of one or two waves of rows lost (measurements:
+/// bench/notes/spmm-kernels.md).
+pub fn min_rows(device: &DeviceModel) -> i64 {
+    (device.wave(WARP_ROWS_BLOCKS_PER_SM) * 8 * 5 / 2) as i64
+}
+const WARP_ROWS_BLOCKS_PER_SM: u32 = 6;
 /// op(B) of at most this many bytes in FP32 and FP64: arxiv_like N = 256 (173 MB) gained,
 /// youtube_like N = 128 (583 MB) lost, where the tile kernel's column slices taken in order keep a
 /// slice of B in L2.
@@ -53,30 +59,19 @@ pub const B_BYTES_MAX_HALF: u64 = 600 << 20;
 /// tied or lost; at n = 64 they lost there too, so `narrow_n_takes` keeps B_BYTES_MAX
 /// (measurements: bench/notes/h200.md).
 pub const B_BYTES_MAX_WIDE: u64 = 1200 << 20;
-/// L2 of at least this many bytes marks a device of wide memory: the H200 (60 MiB of L2, HBM3e at
-/// 4.8 TB/s), where the op(B) bounds were measured again, against the H100 (50 MiB, HBM3 at 3.35
-/// TB/s). The two chips differ in both, so the L2 size names the pair rather than a cause; devices of
-/// smaller L2 keep the H100's bounds, which they were measured on (bench/notes/h200.md).
-pub const WIDE_MEMORY_L2_BYTES: i64 = 55 << 20;
-
-/// Whether a device of `l2_bytes` of L2 takes the bounds measured on the H200 (see
-/// WIDE_MEMORY_L2_BYTES).
-pub fn wide_memory(l2_bytes: i64) -> bool {
-    l2_bytes >= WIDE_MEMORY_L2_BYTES
+/// Whether the device's memory takes the bounds measured again on wide memory (HBM3e at 4.8 TB/s
+/// against HBM3 at 3.35, with 60 MiB of L2 against 50: the op(B) bounds grew with both; devices of
+/// other classes keep the bounds first measured; bench/notes/h200.md).
+pub fn wide_memory(device: &DeviceModel) -> bool {
+    device.memory() == MemoryClass::Wide
 }
-
-/// The L2 of an H100 and of an H200, for the rules' tests here and in the planner's.
-#[cfg(test)]
-pub(crate) const H100_L2: i64 = 50 << 20;
-#[cfg(test)]
-pub(crate) const H200_L2: i64 = 60 << 20;
 
 /// The bound on op(B)'s bytes in `takes`: B_BYTES_MAX_HALF for 16-bit values, else B_BYTES_MAX, or
 /// B_BYTES_MAX_WIDE at n a multiple of N_MULTIPLE on a device of wide memory.
-fn b_bytes_max(n: i64, value: DataType, l2_bytes: i64) -> u64 {
+fn b_bytes_max(n: i64, value: DataType, device: &DeviceModel) -> u64 {
     if value.size_bytes() == 2 {
         B_BYTES_MAX_HALF
-    } else if wide_memory(l2_bytes) && n % N_MULTIPLE == 0 {
+    } else if wide_memory(device) && n % N_MULTIPLE == 0 {
         B_BYTES_MAX_WIDE
     } else {
         B_BYTES_MAX
@@ -88,8 +83,8 @@ const HEADER_BYTES: usize = 16;
 
 /// `OXSPARSE_SPMM_KERNEL=warp_rows`: preprocess takes this kernel wherever the call fits it (for
 /// tests and comparisons).
-pub fn forced() -> bool {
-    forced_kernel() == Some(ForcedKernel::WarpRows)
+pub fn forced(s: &Settings) -> bool {
+    s.kernel == Some(ForcedKernel::WarpRows)
 }
 
 /// Whether a call of these types and layout can run the kernel: FP32 or FP64 throughout, or FP16
@@ -120,18 +115,18 @@ fn op_b_bytes(k: i64, n: i64, value: DataType) -> u64 {
 
 /// Whether the measured rule gives a matrix of `m` rows and `nnz` entries times a k x n op(B) of
 /// `value` to this kernel (see the module comment), or the kernel is forced, on a device of
-/// `l2_bytes` of L2 (`b_bytes_max`). n a multiple of N_MULTIPLE in every type: FP64 then runs two
+/// `device`'s memory class (`b_bytes_max`). n a multiple of N_MULTIPLE in every type: FP64 then runs two
 /// vectors a lane (the bytes a lane of FP32 at 256; its one-vector kernel spills and was not
 /// measured); FP32 also at n = 64 (`narrow_n_takes`).
-pub fn takes(m: i64, nnz: i64, k: i64, n: i64, value: DataType, l2_bytes: i64) -> bool {
+pub fn takes(m: i64, nnz: i64, k: i64, n: i64, value: DataType, device: &DeviceModel, s: &Settings) -> bool {
     let b_bytes = op_b_bytes(k, n, value);
-    let b_max = b_bytes_max(n, value, l2_bytes);
-    let large = nnz >= MIN_NNZ || m >= MIN_ROWS;
+    let b_max = b_bytes_max(n, value, device);
+    let large = nnz >= MIN_NNZ || m >= min_rows(device);
     let few_a_row = large && nnz <= MEAN_MAX * m;
     let columns = n % N_MULTIPLE == 0 || narrow_n_takes(nnz, n, value);
-    forced()
+    forced(s)
         || (columns && (few_a_row || over_split_rows(m, nnz, n, value)) && b_bytes <= b_max && nnz <= MAX_NNZ)
-        || huge_takes(m, nnz, k, n, value, l2_bytes)
+        || huge_takes(m, nnz, k, n, value, device)
 }
 
 /// Matrices of more than MAX_NNZ entries in rows of HUGE_MEAN_MIN or more on average, FP32 or
@@ -145,9 +140,9 @@ pub fn takes(m: i64, nnz: i64, k: i64, n: i64, value: DataType, l2_bytes: i64) -
 /// memory (`wide_memory`) the rule also takes FP16 and BF16, op(B) of up to HUGE_B_BYTES_MAX_WIDE
 /// and rows of HUGE_MEAN_MIN_WIDE on average: there FP16 gained 1.7-2.3x and FP32 products_like
 /// 1.1-1.3x (measurements: bench/notes/spmm-kernels.md "Huge graphs", bench/notes/h200.md).
-pub fn huge_takes(m: i64, nnz: i64, k: i64, n: i64, value: DataType, l2_bytes: i64) -> bool {
+pub fn huge_takes(m: i64, nnz: i64, k: i64, n: i64, value: DataType, device: &DeviceModel) -> bool {
     use DataType::*;
-    let wide = wide_memory(l2_bytes);
+    let wide = wide_memory(device);
     let b_bytes = op_b_bytes(k, n, value);
     let b_max = if wide { HUGE_B_BYTES_MAX_WIDE } else { HUGE_B_BYTES_MAX };
     let mean_min = if wide { HUGE_MEAN_MIN_WIDE } else { HUGE_MEAN_MIN };
@@ -187,18 +182,12 @@ pub fn narrow_n_takes(nnz: i64, n: i64, value: DataType) -> bool {
 /// (bench/notes/h200.md).
 /// `OXSPARSE_SPMM_PLAIN_WARP_ROWS=0` / `1` never / always (within the bounds) takes it;
 /// `OXSPARSE_SPMM_KERNEL` forcing another row kernel keeps the tiles, forcing this one takes it.
-pub fn takes_plain(m: i64, nnz: i64, k: i64, n: i64, value: DataType, l2_bytes: i64) -> bool {
-    static SETTING: once_cell::sync::Lazy<Option<bool>> =
-        once_cell::sync::Lazy::new(|| match std::env::var("OXSPARSE_SPMM_PLAIN_WARP_ROWS").as_deref() {
-            Ok("0") => Some(false),
-            Ok("1") => Some(true),
-            _ => None,
-        });
-    let chosen = match (forced_kernel(), *SETTING) {
+pub fn takes_plain(m: i64, nnz: i64, k: i64, n: i64, value: DataType, device: &DeviceModel, s: &Settings) -> bool {
+    let chosen = match (s.kernel, s.plain_warp_rows) {
         (Some(ForcedKernel::WarpRows), _) => true,
         (Some(ForcedKernel::Tiles | ForcedKernel::ShortRows | ForcedKernel::SplitRows), _) => false,
         (_, Some(setting)) => setting,
-        _ => n % N_MULTIPLE == 0 && nnz >= MIN_NNZ && op_b_bytes(k, n, value) <= b_bytes_max(n, value, l2_bytes),
+        _ => n % N_MULTIPLE == 0 && nnz >= MIN_NNZ && op_b_bytes(k, n, value) <= b_bytes_max(n, value, device),
     };
     chosen && gpu_counts_fit(m, nnz)
 }
@@ -212,21 +201,8 @@ pub fn takes_plain(m: i64, nnz: i64, k: i64, n: i64, value: DataType, l2_bytes: 
 /// tie the host's order but on youtube_like FP16 (2-3% slower), so the longest-first order stays,
 /// and `OXSPARSE_SPMM_WARP_ROWS_TABLE=host|gpu` picks the others (for comparisons;
 /// bench/notes/spmm-plain-and-preprocess.md).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TableBuild {
-    Listed,
-    Host,
-    Gpu,
-}
-
-pub fn table_build() -> TableBuild {
-    static BUILD: once_cell::sync::Lazy<TableBuild> =
-        once_cell::sync::Lazy::new(|| match std::env::var("OXSPARSE_SPMM_WARP_ROWS_TABLE").as_deref() {
-            Ok("gpu") => TableBuild::Gpu,
-            Ok("host") => TableBuild::Host,
-            _ => TableBuild::Listed,
-        });
-    *BUILD
+pub fn table_build(s: &Settings) -> TableBuild {
+    s.warp_rows_table
 }
 
 /// Chunks of rows at most of the GPU's table build (`gpu_chunks`): each block of its second launch
@@ -488,12 +464,9 @@ pub fn long_part_of(mut long: Vec<LongRow>, m: usize, piece: i64, whole: i64) ->
 /// about proportional to nnz: arxiv_like (1.14M entries) was fastest with rows of up to 320-512
 /// whole, github_musae (578K) up to 192, and ca-CondMat and vsp_model1 (under 400K) one piece
 /// (bench/notes/spmm-kernels.md).
-pub fn whole_max(nnz: i64) -> i64 {
-    static FORCED: once_cell::sync::Lazy<Option<i64>> = once_cell::sync::Lazy::new(|| {
-        std::env::var("OXSPARSE_SPMM_WARP_ROWS_WHOLE").ok().and_then(|v| v.parse::<i64>().ok()).filter(|&w| (1..=MAX_WHOLE).contains(&w))
-    });
+pub fn whole_max(nnz: i64, forced: Option<i64>) -> i64 {
     let grown = if nnz > MAX_NNZ { HUGE_WHOLE } else { PIECE * (nnz.max(0) / WHOLE_PER).clamp(1, WHOLE_PIECES) };
-    FORCED.unwrap_or(grown)
+    forced.filter(|&w| (1..=MAX_WHOLE).contains(&w)).unwrap_or(grown)
 }
 
 /// Entries of the matrix per piece's length that a whole row may hold (see `whole_max`).
@@ -533,6 +506,7 @@ pub fn item_offset(first: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::device::models::*;
 
     /// Decodes an item of `t` as the kernel does: (row, begin, len, slot); a piece names its split
     /// row's add slot, which holds the row.
@@ -636,10 +610,7 @@ mod tests {
             }
         }
         // Fewer partial rows than the older bound (2 nnz / PIECE) at the larger wholes.
-        assert!(
-            room(18_660, 1_581_554, whole_max(1_581_554)).partial_rows < 2 * 1_581_554 / PIECE * 6 / 10
-                || std::env::var("OXSPARSE_SPMM_WARP_ROWS_WHOLE").is_ok()
-        );
+        assert!(room(18_660, 1_581_554, whole_max(1_581_554, None)).partial_rows < 2 * 1_581_554 / PIECE * 6 / 10);
     }
 
     #[test]
@@ -816,15 +787,13 @@ mod tests {
 
     #[test]
     fn whole_rows_grow_with_the_matrix() {
-        if std::env::var("OXSPARSE_SPMM_WARP_ROWS_WHOLE").is_ok() {
-            return;
-        }
-        assert_eq!(whole_max(0), PIECE);
-        assert_eq!(whole_max(186_936), PIECE, "ca-CondMat");
-        assert_eq!(whole_max(578_006), 2 * PIECE, "github_musae");
-        assert_eq!(whole_max(1_136_257), 5 * PIECE, "arxiv_like");
-        assert_eq!(whole_max(16_000_000), WHOLE_PIECES * PIECE);
-        assert_eq!(whole_max(56_627_196), HUGE_WHOLE, "proteins_like: beyond MAX_NNZ");
+        assert_eq!(whole_max(0, None), PIECE);
+        assert_eq!([whole_max(0, Some(3 * PIECE)), whole_max(0, Some(MAX_WHOLE + 1))], [3 * PIECE, PIECE], "forced within MAX_WHOLE");
+        assert_eq!(whole_max(186_936, None), PIECE, "ca-CondMat");
+        assert_eq!(whole_max(578_006, None), 2 * PIECE, "github_musae");
+        assert_eq!(whole_max(1_136_257, None), 5 * PIECE, "arxiv_like");
+        assert_eq!(whole_max(16_000_000, None), WHOLE_PIECES * PIECE);
+        assert_eq!(whole_max(56_627_196, None), HUGE_WHOLE, "proteins_like: beyond MAX_NNZ");
     }
 
     #[test]
@@ -839,11 +808,9 @@ mod tests {
         let (f16, bf16) = (DataType::CUDA_R_16F, DataType::CUDA_R_16BF);
         assert!(fits(f16, f16, f32, 128, 1) && fits(f16, f32, f32, 256, 1) && fits(bf16, bf16, f32, 384, 1));
         assert!(!fits(f16, f16, f32, 64, 1) && !fits(f16, f16, f16, 128, 1) && !fits(f16, bf16, f32, 128, 1));
-        if forced() {
-            return;
-        }
-        // The H100's bounds (every session before 48); `wide_memory_takes_more` has the H200's.
-        let takes = |m: i64, nnz: i64, k: i64, n: i64, value: DataType| super::takes(m, nnz, k, n, value, H100_L2);
+        // Standard memory's bounds; `wide_memory_takes_more` has wide memory's.
+        let takes =
+            |m: i64, nnz: i64, k: i64, n: i64, value: DataType| super::takes(m, nnz, k, n, value, &hbm3_132(), &Settings::default());
         assert!(takes(169_343, 1_128_870, 169_343, 256, f32), "arxiv_like");
         assert!(takes(37_700, 578_006, 37_700, 256, f32) && takes(23_133, 186_936, 23_133, 512, f32), "github_musae, ca-CondMat");
         assert!(takes(169_343, 1_128_870, 169_343, 128, f32), "N = 128 since the adds run inside the kernel");
@@ -905,34 +872,33 @@ mod tests {
 
     #[test]
     fn wide_memory_takes_more() {
-        if forced() {
-            return;
-        }
-        assert!(!wide_memory(H100_L2) && wide_memory(H200_L2) && !wide_memory(0), "an unknown L2 keeps the H100's bounds");
+        assert!(!wide_memory(&hbm3_132()) && wide_memory(&hbm3e_132()), "HBM3 keeps the first bounds, HBM3e takes its own");
+        assert!(!wide_memory(&hbm2e_108()) && !wide_memory(&gddr6_142()), "narrower memories keep the first bounds");
         let (f32, f64, f16, bf16) = (DataType::CUDA_R_32F, DataType::CUDA_R_64F, DataType::CUDA_R_16F, DataType::CUDA_R_16BF);
         let youtube = (1_138_499, 5_890_944);
-        let on = |l2: i64, (m, nnz): (i64, i64), n: i64, value: DataType| takes(m, nnz, m, n, value, l2);
+        let (hbm3, hbm3e) = (hbm3_132(), hbm3e_132());
+        let on = |d: DeviceModel, (m, nnz): (i64, i64), n: i64, value: DataType| takes(m, nnz, m, n, value, &d, &Settings::default());
         for n in [128, 256] {
-            assert!(on(H200_L2, youtube, n, f32) && !on(H100_L2, youtube, n, f32), "youtube_like FP32 N = {n}: gained on the H200 only");
+            assert!(on(hbm3e, youtube, n, f32) && !on(hbm3, youtube, n, f32), "youtube_like FP32 N = {n}: gained on the H200 only");
         }
-        assert!(on(H200_L2, youtube, 128, f64) && !on(H100_L2, youtube, 128, f64), "youtube_like FP64 N = 128");
-        assert!(!on(H200_L2, youtube, 64, f32), "youtube_like FP32 N = 64 (8-byte vectors) lost on the H200 too");
-        assert!(!on(H200_L2, youtube, 512, f32) && !on(H200_L2, youtube, 256, f64), "op(B) of 2.3 GB: not measured");
-        assert!(on(H200_L2, youtube, 256, f16) && !on(H200_L2, youtube, 512, f16), "16-bit keeps its bound");
+        assert!(on(hbm3e, youtube, 128, f64) && !on(hbm3, youtube, 128, f64), "youtube_like FP64 N = 128");
+        assert!(!on(hbm3e, youtube, 64, f32), "youtube_like FP32 N = 64 (8-byte vectors) lost on the H200 too");
+        assert!(!on(hbm3e, youtube, 512, f32) && !on(hbm3e, youtube, 256, f64), "op(B) of 2.3 GB: not measured");
+        assert!(on(hbm3e, youtube, 256, f16) && !on(hbm3e, youtube, 512, f16), "16-bit keeps its bound");
         let (proteins, reddit, products) = ((132_534, 56_627_196), (232_965, 78_363_366), (2_449_029, 116_600_650));
         for n in [128, 256] {
             for g in [proteins, reddit, products] {
-                assert!(on(H200_L2, g, n, f16) && on(H200_L2, g, n, bf16), "huge graphs in 16 bits at N = {n} on the H200");
+                assert!(on(hbm3e, g, n, f16) && on(hbm3e, g, n, bf16), "huge graphs in 16 bits at N = {n} on the H200");
             }
-            assert!(!on(H100_L2, proteins, n, f16), "16-bit huge graphs: not measured on the H100");
+            assert!(!on(hbm3, proteins, n, f16), "16-bit huge graphs: not measured on the H100");
         }
-        assert!(!on(H200_L2, proteins, 64, f16), "16-bit at N = 64: no variant");
+        assert!(!on(hbm3e, proteins, 64, f16), "16-bit at N = 64: no variant");
         for n in [64, 128, 256] {
-            assert!(on(H200_L2, products, n, f32) && !on(H100_L2, products, n, f32), "products_like FP32 N = {n}");
+            assert!(on(hbm3e, products, n, f32) && !on(hbm3, products, n, f32), "products_like FP32 N = {n}");
         }
-        assert!(!on(H200_L2, products, 512, f32) && !on(H200_L2, products, 32, f32), "op(B) of 5 GB; N = 32");
-        assert!(on(H200_L2, reddit, 256, f64) && !on(H100_L2, reddit, 256, f64), "reddit_like FP64 N = 256 (477 MB)");
-        assert!(!on(H200_L2, (1_000_000, 20_000_000), 128, f32), "20 a row: not measured");
-        assert!(!on(H100_L2, (400_000, 20_000_000), 128, f32) && on(H200_L2, (400_000, 20_000_000), 128, f32), "50 a row");
+        assert!(!on(hbm3e, products, 512, f32) && !on(hbm3e, products, 32, f32), "op(B) of 5 GB; N = 32");
+        assert!(on(hbm3e, reddit, 256, f64) && !on(hbm3, reddit, 256, f64), "reddit_like FP64 N = 256 (477 MB)");
+        assert!(!on(hbm3e, (1_000_000, 20_000_000), 128, f32), "20 a row: not measured");
+        assert!(!on(hbm3, (400_000, 20_000_000), 128, f32) && on(hbm3e, (400_000, 20_000_000), 128, f32), "50 a row");
     }
 }

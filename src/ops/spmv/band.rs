@@ -23,31 +23,14 @@ use crate::kernels::spmv::{band_types, Types};
 /// A must have at least this many entries for the plan to reserve the offsets.
 pub const MIN_NNZ: i64 = 1_000_000;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Forced {
-    On,
-    Off,
-}
-
-/// Read once: the plan asks on every call.
-pub fn forced() -> Option<Forced> {
-    static FORCED: once_cell::sync::Lazy<Option<Forced>> =
-        once_cell::sync::Lazy::new(|| match std::env::var("OXSPARSE_SPMV_BAND").as_deref() {
-            Ok("on") => Some(Forced::On),
-            Ok("off") => Some(Forced::Off),
-            _ => None,
-        });
-    *FORCED
-}
-
 /// Whether a plan of stored rows with these types and entries reserves the band offsets.
-pub fn eligible(types: Types, nnz: i64) -> bool {
+/// `forced` (`OXSPARSE_SPMV_BAND`): Some(true) `on`, Some(false) `off`.
+pub fn eligible(types: Types, nnz: i64, forced: Option<bool>) -> bool {
     if !band_types(types) || nnz <= 0 {
         return false;
     }
-    match forced() {
-        Some(Forced::On) => true,
-        Some(Forced::Off) => false,
+    match forced {
+        Some(on) => on,
         None => nnz >= MIN_NNZ,
     }
 }
@@ -66,9 +49,8 @@ mod tests {
 
     #[test]
     fn only_large_real_single_type_matrices() {
-        if forced().is_some() {
-            return; // the environment decides
-        }
+        let eligible = |t, nnz| eligible(t, nnz, None);
+        assert!(super::eligible(F32, 1, Some(true)) && !super::eligible(F32, MIN_NNZ, Some(false)), "forced");
         assert!(eligible(F32, MIN_NNZ));
         assert!(!eligible(F32, MIN_NNZ - 1));
         let f64s = Types { a: CUDA_R_64F, x: CUDA_R_64F, y: CUDA_R_64F, compute: CUDA_R_64F };

@@ -36,31 +36,14 @@ const HOT_SHARE: u64 = 50;
 /// Lines the busy columns touch now, per line they would fill packed, from which the order pays.
 const SPREAD: u64 = 4;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Forced {
-    Sorted,
-    Natural,
-}
-
-/// Read once: the plan asks on every call.
-pub fn forced() -> Option<Forced> {
-    static FORCED: once_cell::sync::Lazy<Option<Forced>> =
-        once_cell::sync::Lazy::new(|| match std::env::var("OXSPARSE_SPMV_COLUMNS").as_deref() {
-            Ok("sorted") => Some(Forced::Sorted),
-            Ok("natural") => Some(Forced::Natural),
-            _ => None,
-        });
-    *FORCED
-}
-
 /// Whether a plan reserves the column order's space (host facts only).
-pub fn eligible(k: i64, nnz: i64, x_bytes: u64) -> bool {
+/// `forced` (`OXSPARSE_SPMV_COLUMNS`): Some(true) `sorted`, Some(false) `natural`.
+pub fn eligible(k: i64, nnz: i64, x_bytes: u64, forced: Option<bool>) -> bool {
     if !ColumnLayout::fits(k, nnz) {
         return false;
     }
-    match forced() {
-        Some(Forced::Sorted) => true,
-        Some(Forced::Natural) => false,
+    match forced {
+        Some(sorted) => sorted,
         None => nnz >= MIN_NNZ && nnz >= MIN_ENTRIES_PER_COLUMN * k && k as u64 * x_bytes >= MIN_X_BYTES,
     }
 }
@@ -103,10 +86,9 @@ pub fn spread(s: &ColumnStats) -> Spread {
 }
 
 /// Whether the order pays for a matrix with these statistics.
-pub fn pays(s: &Spread) -> bool {
-    match forced() {
-        Some(Forced::Sorted) => true,
-        Some(Forced::Natural) => false,
+pub fn pays(s: &Spread, forced: Option<bool>) -> bool {
+    match forced {
+        Some(sorted) => sorted,
         None => s.lines_packed > 0 && s.lines_now >= SPREAD * s.lines_packed,
     }
 }
@@ -131,7 +113,7 @@ mod tests {
         // 1000 busy columns with 60% of the entries, each in a line of its own.
         let s = spread(&stats(&[(30, 1000, 600_000, 1000), (10, 99_000, 400_000, 2100)]));
         assert_eq!(s, Spread { hot_columns: 1000, lines_now: 1000, lines_packed: 32 });
-        assert!(forced().is_some() || pays(&s));
+        assert!(pays(&s, None) && !pays(&s, Some(false)));
     }
 
     #[test]
@@ -140,7 +122,7 @@ mod tests {
         let s = spread(&stats(&[(10, 480_000, 12_960_000, 15_000), (9, 32_000, 500_000, 1_000)]));
         assert_eq!(s.lines_now, 15_000);
         assert_eq!(s.lines_packed, 15_000);
-        assert!(forced().is_some() || !pays(&s));
+        assert!(!pays(&s, None) && pays(&s, Some(true)));
     }
 
     #[test]
@@ -149,14 +131,12 @@ mod tests {
         assert_eq!(s.hot_columns, 20, "two classes reach 60%");
         let empty = spread(&stats(&[]));
         assert_eq!(empty.lines_packed, 0);
-        assert!(forced().is_some() || !pays(&empty));
+        assert!(!pays(&empty, None));
     }
 
     #[test]
     fn only_large_matrices_with_a_large_x_and_busy_columns_are_eligible() {
-        if forced().is_some() {
-            return;
-        }
+        let eligible = |k, nnz, x| eligible(k, nnz, x, None);
         assert!(eligible(132_534, 56_627_196, 4), "proteins_like");
         assert!(eligible(2_449_029, 116_600_650, 8), "products_like in FP64");
         assert!(!eligible(1_138_499, 5_890_944, 4), "youtube_like: 5 entries per column");

@@ -39,6 +39,7 @@ use crate::kernels::params::spmm::SpmmRows;
 use crate::kernels::params::spmv::*;
 use crate::kernels::params::Scalar;
 use crate::kernels::{self, row_view, spmv as k, spmv_columns};
+use crate::settings::Settings;
 use crate::types::{DataType, Operation, Order, SpMVAlg};
 use plan::{align_up, ARead, Kernel, Plan};
 use schedule::Schedule;
@@ -55,6 +56,8 @@ pub struct Call<'a> {
     pub alg: SpMVAlg,
     pub alpha: *const c_void,
     pub beta: *const c_void,
+    /// The handle's tuning and forcing settings.
+    pub settings: &'a Settings,
 }
 
 /// What `preprocess` left in the user's buffer, and for which arguments.
@@ -105,7 +108,7 @@ pub fn make_plan(h: &Handle, call: &Call) -> Result<Plan> {
     check::extents(call, &d)?;
     check::pointers(call, &d)?;
     let types = check::support(call)?;
-    let slots = match plan::tiles_may_overflow(call, &d, h.sm_count) {
+    let slots = match plan::tiles_may_overflow(call, &d, h.device_model.sm_count) {
         true => k::tile_slots(h, types, call.a.index_type)?,
         false => 0,
     };
@@ -123,13 +126,13 @@ pub fn buffer_size(h: &Handle, call: &Call) -> Result<usize> {
 /// call leaves the matrix's earlier preprocessed state in force, an accepted one replaces it.
 pub fn preprocess(h: &Handle, call: &Call, buffer: u64, deactivate: impl FnOnce()) -> Result<Option<ActiveBuffer>> {
     let p = make_plan(h, call)?;
-    report(&p, "preprocess");
+    report(call, &p, "preprocess");
     let ws = workspace(&p, buffer)?;
     deactivate();
     let Kernel::Tiles { .. } = p.kernel else { return Ok(None) };
     build_view(h, &p, ws)?;
     let token = crate::ops::new_token();
-    let forced = schedule::forced();
+    let forced = call.settings.spmv.kernel;
     let capturing = crate::kernels::capturing(h)?;
     let sorted_columns = !capturing && sort_columns(h, call, &p, ws, token)?;
     let mut vp = vector_params(call, &p, ws, Scalars::default(), None, token);
@@ -141,11 +144,11 @@ pub fn preprocess(h: &Handle, call: &Call, buffer: u64, deactivate: impl FnOnce(
         schedule::choose(&hist, forced)
     };
     if let Some(s) = chosen {
-        if plan::print_enabled() {
+        if call.settings.print_plan {
             eprintln!("oxsparse: preprocess schedule: {s}");
         }
         vp.v = vector_schedule(&p, ws, &s, token);
-        band = !sorted_columns && keep_band(h, &p, ws, &s, &vp)?;
+        band = !sorted_columns && keep_band(h, call, &p, ws, &s, &vp)?;
         k::list_rows(h, &vp, p.index)?;
     } else if p.tiles.is_some() {
         k::build_tile_rows(h, &rows_params(call, &p, ws, Scalars::default(), Some(token)), p.index)?;
@@ -158,14 +161,14 @@ pub fn preprocess(h: &Handle, call: &Call, buffer: u64, deactivate: impl FnOnce(
 /// Writes the band offsets where the plan has room for them and the schedule runs the lean kernel,
 /// and returns whether they all fit (a stream synchronisation). The lists' stamp, launched after,
 /// makes them trusted.
-fn keep_band(h: &Handle, p: &Plan, ws: u64, s: &Schedule, vp: &SpmvVectorParams) -> Result<bool> {
+fn keep_band(h: &Handle, call: &Call, p: &Plan, ws: u64, s: &Schedule, vp: &SpmvVectorParams) -> Result<bool> {
     let Some(at) = p.band else { return Ok(false) };
     if s.huge_blocks > 0 {
         return Ok(false);
     }
     let encode = SpmvVectorParams { v: SpmvVector { band: ws + at as u64, ..vp.v }, ..*vp };
     let fits = k::band_encode(h, &encode, p.index)?;
-    if plan::print_enabled() {
+    if call.settings.print_plan {
         eprintln!(
             "oxsparse: preprocess band: {}",
             if fits { "every column within 16 bits of its row: band offsets" } else { "too wide: A's indices" }
@@ -181,8 +184,8 @@ fn sort_columns(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Resul
     let rows = rows_params(call, p, ws, Scalars::default(), None).a;
     let stats = spmv_columns::measure(h, rows, p.index, &layout, ws + at as u64)?;
     let spread = columns::spread(&stats);
-    let pays = columns::pays(&spread);
-    if plan::print_enabled() {
+    let pays = columns::pays(&spread, call.settings.spmv.sorted_columns);
+    if call.settings.print_plan {
         eprintln!("oxsparse: preprocess columns: {spread}: {}", if pays { "column order" } else { "natural order" });
     }
     if pays {
@@ -194,7 +197,7 @@ fn sort_columns(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Resul
 /// `oxsparseSpMV`.
 pub fn spmv(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>) -> Result<()> {
     let p = make_plan(h, call)?;
-    report(&p, "SpMV");
+    report(call, &p, "SpMV");
     if p.kernel == Kernel::Nothing {
         return Ok(());
     }
@@ -249,8 +252,8 @@ impl SortedColumns {
     }
 }
 
-fn report(p: &Plan, what: &str) {
-    if plan::print_enabled() {
+fn report(call: &Call, p: &Plan, what: &str) {
+    if call.settings.print_plan {
         eprintln!("oxsparse: {what} plan: {p}");
     }
 }

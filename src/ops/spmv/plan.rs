@@ -144,10 +144,10 @@ fn a_read(call: &Call, d: &Dims) -> ARead {
 /// Whether the tile kernel's tiles for this call could outnumber its resident warps on a device of
 /// `sm_count` multiprocessors (it holds at least one block, 8 warps, on each), so that `tile_size`
 /// needs to know them. Smaller calls, the many whose time is mostly the host's, skip asking.
-pub fn tiles_may_overflow(call: &Call, d: &Dims, sm_count: i32) -> bool {
+pub fn tiles_may_overflow(call: &Call, d: &Dims, sm_count: u32) -> bool {
     d.m > 0
         && call.a.nnz < LARGE_TILES_NNZ
-        && tile_count(call.a.nnz, tile_size(call.a.nnz, 0)) > 8 * sm_count.max(1) as i64
+        && tile_count(call.a.nnz, tile_size(call.a.nnz, 0, call.settings.spmv.tile)) > 8 * sm_count as i64
         && matches!(a_read(call, d), ARead::Rows | ARead::View { .. })
 }
 
@@ -194,15 +194,9 @@ pub const TILE_MAX: i64 = 65_536;
 /// the tiles must also fit one wave of the resident warps: a second, mostly empty wave costs a
 /// warp's whole latency, so the size doubles instead (ddi_like, 1M entries, FP64,
 /// whose 80-register kernel holds 3168 warps on the H100 against 3903 tiles of 256).
-/// `OXSPARSE_SPMV_TILE` overrides it (a multiple of CHUNK up to TILE_MAX).
-pub fn tile_size(nnz: i64, slots: i64) -> i64 {
-    static FORCED: once_cell::sync::Lazy<Option<i64>> = once_cell::sync::Lazy::new(|| {
-        std::env::var("OXSPARSE_SPMV_TILE")
-            .ok()
-            .and_then(|v| v.parse::<i64>().ok())
-            .filter(|&t| (CHUNK..=TILE_MAX).contains(&t) && t % CHUNK == 0)
-    });
-    if let Some(t) = *FORCED {
+/// `forced` (`OXSPARSE_SPMV_TILE`) overrides it where it is a multiple of CHUNK up to TILE_MAX.
+pub fn tile_size(nnz: i64, slots: i64, forced: Option<i64>) -> i64 {
+    if let Some(t) = forced.filter(|&t| (CHUNK..=TILE_MAX).contains(&t) && t % CHUNK == 0) {
         return t;
     }
     let mut size = match nnz {
@@ -238,7 +232,7 @@ pub fn plan(call: &Call, d: Dims, types: Types, tile_slots: i64) -> Plan {
     p.kernel = match a {
         ARead::Empty => Kernel::Scale,
         ARead::Rows | ARead::View { .. } => {
-            let size = tile_size(call.a.nnz, tile_slots);
+            let size = tile_size(call.a.nnz, tile_slots, call.settings.spmv.tile);
             Kernel::Tiles { count: tile_count(call.a.nnz, size), size }
         }
         ARead::SlicedEll => Kernel::SlicedEll,
@@ -261,12 +255,12 @@ pub fn plan(call: &Call, d: Dims, types: Types, tile_slots: i64) -> Plan {
         p.vector = Some(layout);
         total = end;
         // Only for stored rows: a row view is rebuilt by every call, its order would be lost.
-        if a == ARead::Rows && columns::eligible(d.k, call.a.nnz, types.x.size_bytes()) {
+        if a == ARead::Rows && columns::eligible(d.k, call.a.nnz, types.x.size_bytes(), call.settings.spmv.sorted_columns) {
             let layout = ColumnLayout::new(d.k, call.a.nnz, call.a.index_type, types.x.size_bytes());
             p.columns = Some((layout, total));
             total += align_up(layout.bytes as usize);
         }
-        if a == ARead::Rows && band::eligible(types, call.a.nnz) {
+        if a == ARead::Rows && band::eligible(types, call.a.nnz, call.settings.spmv.band) {
             p.band = Some(match p.columns {
                 Some((layout, at)) => at + layout.cols as usize,
                 None => {
@@ -279,11 +273,6 @@ pub fn plan(call: &Call, d: Dims, types: Types, tile_slots: i64) -> Plan {
     }
     p.workspace = if total > 0 { ALIGN + total } else { 0 };
     p
-}
-
-/// `OXSPARSE_PRINT_PLAN=1`: print every SpMV plan.
-pub fn print_enabled() -> bool {
-    crate::ops::spmm::plan::print_enabled()
 }
 
 #[cfg(test)]
@@ -319,9 +308,7 @@ mod tests {
 
     #[test]
     fn tiles_fit_one_wave_below_4m_entries() {
-        if std::env::var("OXSPARSE_SPMV_TILE").is_ok() {
-            return; // the environment decides
-        }
+        let tile_size = |nnz, slots| tile_size(nnz, slots, None);
         // ddi_like: 998905 entries, 3903 tiles of 256; FP64's kernel holds 3168 warps, FP32's 4224.
         assert_eq!(tile_size(998_905, 3168), 512);
         assert_eq!(tile_size(998_905, 4224), 256);
@@ -332,6 +319,9 @@ mod tests {
 
     #[test]
     fn tile_size_grows_with_nnz_in_whole_chunks() {
+        let tile_size = |nnz, slots| tile_size(nnz, slots, None);
+        assert_eq!(super::tile_size(10_000, 0, Some(1024)), 1024, "forced");
+        assert_eq!(super::tile_size(10_000, 0, Some(1000)), 256, "not a multiple of a chunk: ignored");
         assert_eq!(tile_size(10_000, 0), 256);
         assert_eq!(tile_size(1_581_554, 0), 512);
         assert_eq!(tile_size(13_481_272, 0), 2048);

@@ -84,24 +84,7 @@ impl fmt::Display for Schedule {
     }
 }
 
-/// Which kernel `OXSPARSE_SPMV_KERNEL` forces after preprocess, if any: `tiles`, `vector` (the
-/// vector kernel, its huge rows' chunks launched apart from 4M entries on, as chosen), or `split`
-/// (the vector kernel with the chunks launched apart whatever the size).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Forced {
-    Tiles,
-    Vector,
-    Split,
-}
-
-pub fn forced() -> Option<Forced> {
-    match std::env::var("OXSPARSE_SPMV_KERNEL").as_deref() {
-        Ok("tiles") => Some(Forced::Tiles),
-        Ok("vector") => Some(Forced::Vector),
-        Ok("split") => Some(Forced::Split),
-        _ => None,
-    }
-}
+pub use crate::settings::SpmvKernel as Forced;
 
 /// Rows with at least `2^t` entries: buckets t + 1 and up.
 fn rows_from(h: &RowHistogram, t: u32) -> u64 {
