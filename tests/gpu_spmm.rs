@@ -55,6 +55,8 @@ mod plain_warp_rows;
 mod refusals;
 #[path = "gpu_spmm/replay.rs"]
 mod replay;
+#[path = "gpu_spmm/settings.rs"]
+mod settings;
 #[path = "gpu_spmm/shapes.rs"]
 mod shapes;
 #[path = "gpu_spmm/short_rows.rs"]

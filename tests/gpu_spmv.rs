@@ -56,6 +56,8 @@ mod lifecycle;
 mod problem;
 #[path = "gpu_spmv/refusals.rs"]
 mod refusals;
+#[path = "gpu_spmv/settings.rs"]
+mod settings;
 #[path = "gpu_spmv/shapes.rs"]
 mod shapes;
 #[path = "gpu_spmv/tiles.rs"]

@@ -105,7 +105,7 @@ pub unsafe extern "C" fn oxsparseSpMM_preprocess(
         let (h, a, call) = call(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg)?;
         let mut active = a.active.lock().unwrap_or_else(|p| p.into_inner());
         let fresh = op::preprocess(&h.inner, &call, externalBuffer as u64, || *active = None)?;
-        *active = fresh.map(ActiveBuffer::SpMM);
+        *active = fresh.map(|b| ActiveBuffer::SpMM(Box::new(b)));
         Ok(())
     })
 }
@@ -137,9 +137,23 @@ pub unsafe extern "C" fn oxsparseSpMM(
         // call sends is kept in it for the next call with the same arguments.
         let active = a.active.lock().unwrap_or_else(|p| p.into_inner());
         let state = match &*active {
-            Some(ActiveBuffer::SpMM(b)) => Some(b),
+            Some(ActiveBuffer::SpMM(b)) => Some(&**b),
             _ => None,
         };
         op::spmm(&h.inner, &call, externalBuffer as u64, state)
     })
+}
+
+/// The decision record SpMM's preprocess kept for `matA` (None: no SpMM preprocess is active on
+/// it, or `matA` is not a live sparse matrix): for tests and tools, not part of the C API.
+///
+/// # Safety
+/// `matA` is NULL or a value this library returned (anything else is refused).
+pub unsafe fn preprocessed_decision(matA: oxsparseConstSpMatDescr_t) -> Option<op::Decision> {
+    let a = borrow(matA, Kind::SpMat, "matA").ok()?;
+    let active = a.active.lock().unwrap_or_else(|p| p.into_inner());
+    match &*active {
+        Some(ActiveBuffer::SpMM(b)) => Some(b.decision.clone()),
+        _ => None,
+    }
 }

@@ -87,7 +87,7 @@ pub unsafe extern "C" fn oxsparseSpMV_preprocess(
         let (h, a, call) = call(handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg)?;
         let mut active = a.active.lock().unwrap_or_else(|p| p.into_inner());
         let fresh = op::preprocess(&h.inner, &call, externalBuffer as u64, || *active = None)?;
-        *active = fresh.map(ActiveBuffer::SpMV);
+        *active = fresh.map(|b| ActiveBuffer::SpMV(Box::new(b)));
         Ok(())
     })
 }
@@ -115,9 +115,23 @@ pub unsafe extern "C" fn oxsparseSpMV(
     guard("oxsparseSpMV", || {
         let (h, a, call) = call(handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg)?;
         let active = match &*a.active.lock().unwrap_or_else(|p| p.into_inner()) {
-            Some(ActiveBuffer::SpMV(b)) => Some(b.clone()),
+            Some(ActiveBuffer::SpMV(b)) => Some((**b).clone()),
             _ => None,
         };
         op::spmv(&h.inner, &call, externalBuffer as u64, active.as_ref())
     })
+}
+
+/// The decision record SpMV's preprocess kept for `matA` (None: no SpMV preprocess is active on
+/// it, or `matA` is not a live sparse matrix): for tests and tools, not part of the C API.
+///
+/// # Safety
+/// `matA` is NULL or a value this library returned (anything else is refused).
+pub unsafe fn preprocessed_decision(matA: oxsparseConstSpMatDescr_t) -> Option<crate::ops::spmv::Decision> {
+    let a = borrow(matA, Kind::SpMat, "matA").ok()?;
+    let active = a.active.lock().unwrap_or_else(|p| p.into_inner());
+    match &*active {
+        Some(ActiveBuffer::SpMV(b)) => Some(b.decision.clone()),
+        _ => None,
+    }
 }

@@ -61,8 +61,8 @@ pub fn product(factors: &[i64]) -> u128 {
 /// preprocess call (of either routine) replaces it, as in cuSPARSE.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ActiveBuffer {
-    SpMM(spmm::ActiveBuffer),
-    SpMV(spmv::ActiveBuffer),
+    SpMM(Box<spmm::ActiveBuffer>),
+    SpMV(Box<spmv::ActiveBuffer>),
 }
 
 /// The driver's process-wide unique ID of the allocation holding `ptr` (None when the driver does

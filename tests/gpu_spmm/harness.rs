@@ -535,5 +535,9 @@ pub fn probe_choice(what: &str, cases: &[(Case, bool)]) {
         p.check(&preprocessed).unwrap_or_else(|e| panic!("{} preprocessed: {e}", case.label()));
         assert_eq!(plain != preprocessed, differ, "{}: preprocess should {}take {what}", case.label(), if differ { "" } else { "not " });
         assert!(run(h, &p, &g, true).unwrap() == preprocessed, "{}: a second preprocessed call differs bitwise", case.label());
+        // The record says the same: a row kernel other than the tiles exactly when the bits differ.
+        let pre = super::harness::preprocessed(h, &p).unwrap();
+        let d = unsafe { oxsparse::ffi::spmm::preprocessed_decision(pre.args.a) }.expect("preprocess keeps its decision");
+        assert_eq!(d.rows != oxsparse::ops::spmm::RowKernel::Tiles, differ, "{}: the decision {d}", case.label());
     }
 }

@@ -113,7 +113,7 @@ impl BitTcf {
             Some(o) => o.into_iter().map(i64::from).collect(),
             None => (0..plan.dims.m).collect(),
         };
-        let tensor_cores = active.tc.choice;
+        let tensor_cores = active.decision.tc.choice;
         let shape = (plan.dims.m, plan.dims.k, a.nnz);
         Ok(BitTcf {
             op_a,

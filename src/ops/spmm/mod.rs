@@ -38,10 +38,12 @@
 
 pub mod bittcf;
 pub mod check;
+mod decision;
 mod launch;
 pub mod plain_choice;
 pub mod plan;
 mod replay;
+pub mod row_choice;
 pub mod row_kernel;
 pub mod row_order;
 pub mod short_rows;
@@ -57,6 +59,7 @@ use crate::kernels::params::spmm::*;
 use crate::kernels::{self, row_view, spmm as k, spmm_tc};
 use crate::settings::Settings;
 use crate::types::{DataType, MathMode, Operation, ReorderMode, SpMMAlg};
+pub use decision::Decision;
 use launch::{c_bytes, column_major_c, direct_c, kernel_types, launch, split_rows_write_c, whole_rows_shape, GpuWarpRows};
 use plan::{align_up, ARead, Kernel, Plan};
 use std::ffi::c_void;
@@ -95,10 +98,9 @@ pub struct ActiveBuffer {
     /// The driver's ID of the buffer's allocation, for the tensor-core format, which has no
     /// token the kernels could check, and for the short-row choice (see `allocation_id`).
     pub allocation: Option<u64>,
-    /// What preprocess left of the tensor-core format.
-    pub tc: TcState,
-    /// The CUDA-core kernel a tile-kernel plan runs after this preprocess.
-    pub rows: RowKernel,
+    /// What runs after this preprocess: the plan, the tensor-core format's state, the CUDA-core
+    /// kernel a tile-kernel plan runs.
+    pub decision: Decision,
     /// What the last call with this state sent, for a call that repeats its arguments.
     pub replay: replay::Slot,
 }
@@ -236,15 +238,11 @@ pub fn preprocess(h: &Handle, call: &Call, buffer: u64, deactivate: impl FnOnce(
     let rows = if cuda_cores { row_kernel::choose_row_kernel(h, call, &p, ws, token)? } else { RowKernel::Tiles };
     let allocation = if p.tc.is_some() || rows != RowKernel::Tiles { crate::ops::allocation_id(h, buffer) } else { None };
     plan::phase(call.settings.print_plan, "the rest");
-    Ok(Some(ActiveBuffer {
-        buffer,
-        signature: signature(call, &p),
-        token,
-        allocation,
-        tc: TcState { choice, reordered },
-        rows,
-        replay: Default::default(),
-    }))
+    let decision = Decision { plan: p, tc: TcState { choice, reordered }, rows };
+    if call.settings.print_plan {
+        eprintln!("oxsparse: SpMM preprocess decision: {decision}");
+    }
+    Ok(Some(ActiveBuffer { buffer, signature: signature(call, &decision.plan), token, allocation, decision, replay: Default::default() }))
 }
 
 /// `oxsparseSpMM`.
@@ -284,7 +282,7 @@ fn run(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>, must
     let ((), sent) = kernels::graph::batched_for_replay(h, || {
         build_views(h, call, &p, ws)?;
         let (token, tc, rows) = match reused {
-            Some(a) => (a.token, a.tc, a.rows),
+            Some(a) => (a.token, a.decision.tc, a.decision.rows),
             None => {
                 let token = crate::ops::new_token();
                 build_schedule(h, call, &p, ws, token)?;
@@ -305,8 +303,8 @@ fn run(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>, must
                     }
                     None => long.row_kernel(),
                 };
-                if call.settings.print_plan && rows != RowKernel::Tiles {
-                    eprintln!("oxsparse: SpMM plain call: {rows:?}");
+                if call.settings.print_plan {
+                    eprintln!("oxsparse: SpMM plain call decision: {}", Decision { plan: p.clone(), tc: TcState::default(), rows });
                 }
                 (token, TcState::default(), rows)
             }
@@ -314,7 +312,7 @@ fn run(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>, must
         launch(h, call, &p, (ws, token), tc, rows)
     })?;
     if let (Some(a), Some(key), Some(sent)) = (reused, key, sent) {
-        let check_allocation = !(p.tc.is_none() && a.rows == RowKernel::Tiles);
+        let check_allocation = !(p.tc.is_none() && a.decision.rows == RowKernel::Tiles);
         replay::keep(a, key, sent, check_allocation);
     }
     Ok(())
@@ -360,7 +358,7 @@ fn plain_key(call: &Call, limit: i64) -> plain_choice::Key {
 fn reusable(h: &Handle, a: &ActiveBuffer, call: &Call, p: &Plan, buffer: u64) -> bool {
     a.buffer == buffer
         && a.signature == signature(call, p)
-        && ((p.tc.is_none() && a.rows == RowKernel::Tiles)
+        && ((p.tc.is_none() && a.decision.rows == RowKernel::Tiles)
             || (a.allocation.is_some() && crate::ops::allocation_id(h, buffer) == a.allocation))
 }
 
@@ -368,7 +366,7 @@ fn reusable(h: &Handle, a: &ActiveBuffer, call: &Call, p: &Plan, buffer: u64) ->
 /// i), read back; None when the format was built in the stored order.
 pub fn row_order(h: &Handle, call: &Call, buffer: u64, active: &ActiveBuffer) -> Result<Option<Vec<u32>>> {
     let p = make_plan(call)?;
-    let (Some(layout), true) = (p.tc, active.tc.reordered) else { return Ok(None) };
+    let (Some(layout), true) = (p.tc, active.decision.tc.reordered) else { return Ok(None) };
     let Some(room) = layout.reorder else { return Ok(None) };
     let at = workspace(&p, buffer)? + p.tc_at as u64 + room.row_order;
     let mut bytes = vec![0u8; p.dims.m.max(0) as usize * 4];
@@ -627,7 +625,7 @@ mod tests {
         plan_on(t, dims, b, c, math, &hbm3_132())
     }
 
-    fn plan_on(
+    pub(super) fn plan_on(
         t: DataType,
         (m, k, n, nnz): (i64, i64, i64, i64),
         (order_b, ldb): (Order, i64),

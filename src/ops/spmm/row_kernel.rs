@@ -7,6 +7,7 @@
 //! (plain_choice.rs).
 
 use super::plan::{Plan, TileLayout, WarpRowsLayout};
+use super::row_choice::{self, RowsThen};
 use super::{c_bytes, column_major_c, direct_c, kernel_types, rows, split_rows_write_c, Call, RowKernel};
 use super::{plan, row_order, short_rows, split_rows, warp_rows};
 use crate::context::Handle;
@@ -36,23 +37,15 @@ pub(super) fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, toke
     let lp = SpmmLongestRowParams { a: rows(call, p, ws), m: p.dims.m, longest: ws + p.schedule_at as u64 + at as u64 };
     let longest = k::longest_row(h, &lp, p.index)? as i64;
     plan::phase(call.settings.print_plan, "longest row measured (a wait)");
-    let (m, nnz) = (p.dims.m, call.a.nnz);
+    let nnz = call.a.nnz;
     if call.settings.print_plan {
-        eprintln!("oxsparse: SpMM preprocess: longest row {longest} entries, mean {:.1}", nnz as f64 / m.max(1) as f64);
+        eprintln!("oxsparse: SpMM preprocess: longest row {longest} entries, mean {:.1}", nnz as f64 / p.dims.m.max(1) as f64);
     }
-    // A warp per row piece where the plan kept room for it (warp_rows.rs's rule), not every row is
-    // short and split rows would not take the matrix: short and split rows are tuned for the
-    // matrices they take (vsp_befref lost on warp rows; bench/notes/spmm-kernels.md), the tiles'
-    // matrices gained. The exception: 16-bit calls at n = 256 over many long rows
-    // (`warp_rows::over_split_rows`). The plan also keeps the room for plain calls
-    // (`warp_rows::takes_plain`): preprocess's own rule is asked again.
-    let split_takes = split_rows::takes(longest, m, nnz, k::RowShape::most_groups_per_block(p.types.ab) as i64);
-    let over_split = warp_rows::over_split_rows(m, nnz, p.dims.n, p.types.ab);
-    let warp_takes = warp_rows::takes(m, nnz, p.dims.k, p.dims.n, p.types.ab, call.device, s);
-    if p.warp_rows.is_some()
-        && (warp_rows::forced(s)
-            || (warp_takes && !split_rows::forced(s) && !short_rows::takes(longest, m, nnz, s) && (!split_takes || over_split)))
-    {
+    let choice = row_choice::choose(p, nnz, longest, call.device, s);
+    if call.settings.print_plan {
+        eprintln!("oxsparse: SpMM preprocess: {choice:?}");
+    }
+    if choice.warp_rows_first {
         if let Some(chosen) = build_warp_rows(h, call, p, ws, token)? {
             if call.settings.print_plan {
                 eprintln!("oxsparse: SpMM preprocess: {chosen:?}");
@@ -60,50 +53,10 @@ pub(super) fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, toke
             return Ok(chosen);
         }
     }
-    let groups = |shape: k::RowShape| shape.groups_per_block(p.types.ab) as i64;
-    // Pieces for groups of `shape`: shorter than PIECE when the matrix would not fill the
-    // device's resident groups (split_rows::piece).
-    let piece = |shape: k::RowShape| {
-        let resident = k::short_rows_wave(h) as i64 * groups(shape);
-        split_rows::piece(nnz, shape.slices(p.dims.n) as i64, resident, shape.entries_in_flight() as i64, s.piece)
-    };
-    // The floor of ROOM_PIECE entries: the pieces when no shorter ones fit a wave, and the
-    // measure of whether a short-row matrix is cut at all when C is column-major (whole rows
-    // write such a C through shared memory, split rows an element at a time: power_grid N = 128
-    // 8.8 -> 10.4 us when cut into pieces of 8).
-    let floor_piece = |shape: k::RowShape| split_rows::floor_piece(piece(shape), s.piece);
-    // The preferred shape, else narrow groups (more of them a block, for a longer longest row),
-    // else FP64's half-width groups (as many a block as FP32's narrow ones).
-    let preferred = split_rows::shape(kernel_types(p), p.dims.n, longest, s.row_shape.map(Into::into));
-    let shapes = [preferred, k::RowShape::Narrow, k::RowShape::Half];
-    let shape = if !split_rows::forced(s) && short_rows::takes(longest, m, nnz, s) {
-        // Short rows, unless the longest row makes two pieces or more (split_rows.rs
-        // `cuts_short_rows`).
-        let column_c = column_major_c(p);
-        match if column_c { floor_piece(preferred) } else { piece(preferred) } {
-            pc if split_rows::cuts_short_rows(pc, longest, column_c) && split_at.is_some() && split_rows::eligible(m, nnz) => {
-                Some(preferred)
-            }
-            _ => {
-                let chosen = order_short_rows(h, call, p, ws, split_at, token)?.unwrap_or(RowKernel::ShortRows);
-                if call.settings.print_plan {
-                    eprintln!("oxsparse: SpMM preprocess: {chosen:?}");
-                }
-                return Ok(chosen);
-            }
-        }
-    } else {
-        // The preferred shape whose blocks take the longest row, else one with more groups a
-        // block.
-        let fits = |s: &k::RowShape| {
-            s.fits(kernel_types(p), p.dims.n) && (split_rows::forced(&call.settings.spmm) || split_rows::takes(longest, m, nnz, groups(*s)))
-        };
-        shapes.into_iter().find(fits)
-    };
-    let shape = shape.map(|shape| split_shape_for_c(&call.settings.spmm, p, shape, longest, nnz));
-    let chosen = match (split_at, shape) {
-        (Some((at, slots)), Some(shape)) => {
-            let pieces = (piece(shape), floor_piece(shape), split_rows::may_grow(longest, s.piece));
+    let chosen = match (choice.then, split_at) {
+        (RowsThen::ShortRows, _) => order_short_rows(h, call, p, ws, split_at, token)?.unwrap_or(RowKernel::ShortRows),
+        (RowsThen::SplitRows { shape, pieces }, Some((at, slots))) => {
+            let pieces = (pieces.piece, pieces.floor, pieces.grow);
             build_split_rows(h, call, p, ws, (ws + p.schedule_at as u64 + at as u64, slots), token, (shape, pieces))?
         }
         _ => RowKernel::Tiles,

@@ -67,12 +67,37 @@ pub struct ActiveBuffer {
     pub signature: Signature,
     /// The token stamped next to the row table or the row lists.
     pub token: u64,
+    /// What runs after this preprocess.
+    pub decision: Decision,
+}
+
+/// The decision record of a preprocessed SpMV: everything its calls run, as one value (a plain
+/// call runs `plan` as it is). `OXSPARSE_PRINT_PLAN` prints it; tests read it through
+/// `oxsparse::ffi::spmv::preprocessed_decision`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    /// How op(A) is read, the tile size and count, and the workspace's rooms.
+    pub plan: Plan,
     /// The vector kernel's schedule (None: the tile kernel with its row table).
     pub schedule: Option<Schedule>,
-    /// Whether op(A) is read in the column order kept in the buffer (columns.rs), under `token`.
+    /// Whether op(A) is read in the column order kept in the buffer (columns.rs).
     pub sorted_columns: bool,
-    /// Whether the short rows read the band offsets kept in the buffer (band.rs), under `token`.
+    /// Whether the short rows read the band offsets kept in the buffer (band.rs).
     pub band: bool,
+}
+
+impl std::fmt::Display for Decision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.schedule {
+            Some(s) => write!(f, "{}; vector kernel: {s}", self.plan)?,
+            None => write!(f, "{}; tile kernel", self.plan)?,
+        }
+        write!(f, "; columns {}", if self.sorted_columns { "sorted" } else { "natural" })?;
+        if self.band {
+            write!(f, "; band offsets")?;
+        }
+        Ok(())
+    }
 }
 
 /// Everything that must be equal for a preprocessed buffer to be reused: all arguments except
@@ -155,7 +180,12 @@ pub fn preprocess(h: &Handle, call: &Call, buffer: u64, deactivate: impl FnOnce(
     } else if !sorted_columns {
         return Ok(None); // one tile: nothing worth keeping
     }
-    Ok(Some(ActiveBuffer { buffer, signature: signature(call, &p), token, schedule: chosen, sorted_columns, band }))
+    let signature = signature(call, &p);
+    let decision = Decision { plan: p, schedule: chosen, sorted_columns, band };
+    if call.settings.print_plan {
+        eprintln!("oxsparse: SpMV preprocess decision: {decision}");
+    }
+    Ok(Some(ActiveBuffer { buffer, signature, token, decision }))
 }
 
 /// Writes the band offsets where the plan has room for them and the schedule runs the lean kernel,
@@ -215,7 +245,7 @@ pub fn spmv(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>)
 fn run(h: &Handle, call: &Call, p: &Plan, ws: u64, scalars: Scalars, active: Option<&ActiveBuffer>) -> Result<()> {
     build_view(h, p, ws)?;
     let sorted = match (active, p.columns) {
-        (Some(a), Some((layout, at))) if a.sorted_columns => {
+        (Some(a), Some((layout, at))) if a.decision.sorted_columns => {
             let at = ws + at as u64;
             let rows = rows_params(call, p, ws, scalars, None).a;
             spmv_columns::gather_x(h, rows, p.index, call.x.values, p.types.x.size_bytes(), &layout, at, a.token)?;
@@ -223,7 +253,7 @@ fn run(h: &Handle, call: &Call, p: &Plan, ws: u64, scalars: Scalars, active: Opt
         }
         _ => None,
     };
-    if let Some(ActiveBuffer { schedule: Some(s), token, band, .. }) = active {
+    if let Some(ActiveBuffer { decision: Decision { schedule: Some(s), band, .. }, token, .. }) = active {
         let mut vp = vector_params(call, p, ws, scalars, Some(s), *token);
         SortedColumns::read(sorted, &mut vp.a, &mut vp.shape);
         if let (true, Some(at)) = (*band, p.band) {
