@@ -36,7 +36,7 @@
 
 use super::graph_pool::{Pick, Pool};
 use super::name::KernelName;
-use crate::context::Handle;
+use crate::context::{CacheSlot, Handle, HandleCache};
 use crate::error::{Error, Result};
 use crate::fast_hash::FastHash;
 use cudarc::driver::{result, sys, DriverError};
@@ -401,6 +401,17 @@ impl LaunchGraphs {
     }
 }
 
+impl HandleCache for LaunchGraphs {
+    const SLOT: CacheSlot = CacheSlot::LaunchGraphs;
+
+    fn release(&self, h: &Handle) {
+        // SAFETY: the handle's context, current and retained while it drops.
+        if let Ok(id) = unsafe { super::module::context_id(h.context()) } {
+            self.clear(id);
+        }
+    }
+}
+
 impl Exec {
     /// A chain graph of `params` (those of `chain`), instantiated; None if the driver refuses any
     /// step. Node i depends on node i - 1 programmatically where `chain[i].overlaps`, fully
@@ -743,7 +754,7 @@ fn send(h: &Handle, context_id: u64, recorded: &mut [Recorded]) -> Result<()> {
             words: r.params.as_slice(),
         };
         // SAFETY: a launch of our kernel with the block it was recorded with, alive until we return.
-        let launched = unsafe { h.graphs.launch_uncaptured(context_id, stream, &[&l]).unwrap_or_else(|| l.plain(stream)) };
+        let launched = unsafe { h.cache::<LaunchGraphs>().launch_uncaptured(context_id, stream, &[&l]).unwrap_or_else(|| l.plain(stream)) };
         return launched.map_err(|e| Error::from_driver(&format!("launching {}", r.name), e));
     }
     let mut args: Vec<*mut c_void> = recorded.iter_mut().map(|r| r.params.as_mut_slice().as_mut_ptr() as *mut c_void).collect();
@@ -764,7 +775,7 @@ fn send(h: &Handle, context_id: u64, recorded: &mut [Recorded]) -> Result<()> {
         .collect();
     let chain: Vec<&Launch> = launches.iter().collect();
     // SAFETY: launches of our kernels with the blocks they were recorded with.
-    if let Some(launched) = unsafe { h.graphs.launch_uncaptured(context_id, stream, &chain) } {
+    if let Some(launched) = unsafe { h.cache::<LaunchGraphs>().launch_uncaptured(context_id, stream, &chain) } {
         return launched.map_err(|e| Error::from_driver(&format!("launching {}", names(recorded)), e));
     }
     for (l, r) in launches.iter().zip(recorded.iter()) {

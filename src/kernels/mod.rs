@@ -101,7 +101,7 @@ fn enqueue<P: Copy>(
     // SAFETY: `function` takes one by-value argument of type P (the kernel and P come from the
     // same generated header); the driver copies the block before either call returns.
     unsafe {
-        match h.graphs.launch(context_id, stream, &[&l]) {
+        match h.cache::<graph::LaunchGraphs>().launch(context_id, stream, &[&l]) {
             Some(launched) => launched,
             None => l.plain(stream),
         }
