@@ -7,7 +7,6 @@
 //! its parameter block, by value.
 
 pub mod graph;
-mod graph_pool;
 pub mod module;
 pub mod name;
 pub mod params;

@@ -34,12 +34,14 @@
 //! comparisons), and whenever the graph path cannot take a launch (the plain launch then reports
 //! the driver's own error).
 
-use super::graph_pool::{Pick, Pool};
+mod pool;
+
 use super::name::KernelName;
 use crate::context::{CacheSlot, Handle, HandleCache};
 use crate::error::{Error, Result};
 use crate::fast_hash::FastHash;
 use cudarc::driver::{result, sys, DriverError};
+use pool::{Pick, Pool};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ffi::c_void;
