@@ -3,7 +3,7 @@
 //! A launcher picks the kernel instantiation for the operand types (`oxs_<op>_<value>_<index>`),
 //! fills the operation's `#[repr(C)]` parameter block from `params.rs` (the same struct the kernel
 //! receives, through the generated `oxsparse_kernel_params.h`), and enqueues it on the handle's
-//! stream (through the handle's launch graphs, `graph.rs`). Every kernel takes exactly one argument:
+//! stream (through the handle's launch graphs, `graph/`). Every kernel takes exactly one argument:
 //! its parameter block, by value.
 
 pub mod graph;

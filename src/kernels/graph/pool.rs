@@ -22,12 +22,12 @@
 //!
 //! A call whose arguments never repeat (preprocess, ever-new buffers) thus never instantiates
 //! more than a key's first graph. A handle's pools together hold a bounded number of graphs
-//! (graph.rs `MAX_POOLED`); at the bound a new one takes the place of the graph launched longest
+//! (cache.rs `MAX_POOLED`); at the bound a new one takes the place of the graph launched longest
 //! ago in any pool (a key keeps at least one), so that the kernels in use now keep theirs.
 //! `OXSPARSE_LAUNCH_POOL=1` keeps one graph per key (for comparisons).
 //!
 //! The pool is bookkeeping only (generic over what it keeps), so that its choices are tested on
-//! the host; `graph.rs` makes, sets and launches the graphs.
+//! the host; `cache.rs` makes, sets and launches the graphs.
 
 /// Graphs a key keeps at most.
 pub const POOL: usize = 16;
@@ -150,7 +150,7 @@ mod tests {
         move |e: &u64| *e == p
     }
 
-    /// A pool of stand-in graphs and the launch count, played as graph.rs plays a pool.
+    /// A pool of stand-in graphs and the launch count, played as cache.rs plays a pool.
     struct Play {
         pool: Pool<u64>,
         now: u64,
@@ -161,7 +161,7 @@ mod tests {
             Play { pool: Pool::new(first, Some(first), 0), now: 0 }
         }
 
-        /// A launch of argument set `p`: the pick, then what graph.rs does with it.
+        /// A launch of argument set `p`: the pick, then what cache.rs does with it.
         fn launch(&mut self, p: u64) -> Pick {
             self.now += 1;
             let pick = self.pool.pick(self.now, Some(p), holds(p), true);
