@@ -37,12 +37,13 @@
 //! Here: what a launch is ([`Launch`]) and whether the graph path is on. `cache.rs`: a handle's
 //! graphs ([`LaunchGraphs`]), found, made or re-parameterised per launch; `pool.rs`: which of a
 //! key's graphs a launch takes; `batch.rs`: a call's launches recorded on this thread and sent at
-//! its end; `replay.rs`: a batch sent again as it was; `words.rs`: the copies of parameter blocks
-//! they keep.
+//! its end, `recorded.rs` how they are kept and sent; `replay.rs`: a batch sent again as it was;
+//! `words.rs`: the copies of parameter blocks they keep.
 
 mod batch;
 mod cache;
 mod pool;
+mod recorded;
 mod replay;
 mod words;
 

@@ -1,7 +1,7 @@
 //! Replays: a call's launches as its batch sent them, sent again as they are by a later call with
 //! the same arguments.
 
-use super::batch::{send, Recorded};
+use super::recorded::{send, Recorded};
 use super::{capturing, enabled};
 use crate::context::Handle;
 use crate::error::Result;
