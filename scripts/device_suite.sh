@@ -120,7 +120,7 @@ if [ -z "${DEVICE_SUITE_QUICK:-}" ]; then
         echo "=== gpu_spmm with OXSPARSE_SPMM_TILE=$tile"
         OXSPARSE_SPMM_TILE=$tile run_rust gpu_spmm-tile$tile "$dev/bin/gpu_spmm"
     done
-    # Kernels go through the handle's launch graphs by default (src/kernels/graph.rs); the plain
+    # Kernels go through the handle's launch graphs by default (src/kernels/graph/); the plain
     # launches, which stream capture and the fallback use, run every SpMM and SpMV case too.
     for bin in gpu_spmm gpu_spmv; do
         echo "=== $bin with OXSPARSE_LAUNCH=direct"

@@ -4,13 +4,18 @@
 //! C program gets from `cudaMalloc` and the streams it creates are valid for us. We link no CUDA at
 //! build time; cudarc opens `libcuda.so` on first use. Without a driver or a GPU, `Handle::create`
 //! returns `NotInitialized` and nothing else is touched.
+//!
+//! The layers above keep what they learn per handle in it through [`HandleCache`] (launch graphs,
+//! SpMM's plain-call verdicts), so that this file depends on none of them.
 
 use crate::device::DeviceModel;
 use crate::error::{Error, Result};
 use crate::settings::Settings;
 use crate::types::{MathMode, PointerMode, ReorderMode};
 use cudarc::driver::{result, sys};
+use std::any::Any;
 use std::ptr;
+use std::sync::OnceLock;
 
 /// Stream handles the driver treats specially; they belong to no single context.
 const STREAM_LEGACY: usize = 0x1;
@@ -32,11 +37,65 @@ pub struct Handle {
     pub device_model: DeviceModel,
     /// Tuning and forcing settings: the environment's at creation, then `oxsparseSetTuning`'s.
     pub settings: Settings,
-    /// The graphs this handle launches its kernels through (kernels/graph.rs).
-    pub(crate) graphs: crate::kernels::graph::LaunchGraphs,
-    /// What SpMM's plain calls learned of their matrices (src/ops/spmm/plain_choice.rs).
-    pub(crate) plain_verdicts: crate::ops::spmm::plain_choice::Verdicts,
+    /// What the layers above keep per handle ([`HandleCache`]), one slot per [`CacheSlot`], made
+    /// at first use.
+    caches: [OnceLock<Kept>; CacheSlot::COUNT],
 }
+
+/// Where a [`HandleCache`] lives in its handle. The handle's Drop releases them in this order, in
+/// its context, before it releases the context.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CacheSlot {
+    /// The graphs the handle launches its kernels through (src/kernels/graph/). First: work
+    /// already enqueued keeps running (the driver defers freeing a launched graph, and the
+    /// caller's runtime holds the primary context too).
+    LaunchGraphs,
+    /// What SpMM's plain calls learned of their matrices (src/ops/spmm/plain_choice.rs). After
+    /// the graphs: it waits for the context's work, since a queued plain call may still write its
+    /// verdict there.
+    PlainVerdicts,
+}
+
+impl CacheSlot {
+    /// The last slot's index plus one.
+    const COUNT: usize = CacheSlot::PlainVerdicts as usize + 1;
+}
+
+/// State a layer above the handle keeps per handle (its cache lives with the operation that fills
+/// it, not here): made empty at first use, released by the handle's Drop.
+pub trait HandleCache: Default + Send + Sync + 'static {
+    /// The slot it lives in (one type per slot).
+    const SLOT: CacheSlot;
+
+    /// Frees what the cache holds in the handle's context. Called once, by the handle's Drop, if
+    /// the cache was made, with the context current and still retained (not called when it cannot
+    /// be made current).
+    fn release(&self, h: &Handle);
+}
+
+/// A cache in its slot, with how to release it.
+struct Kept {
+    cache: Box<dyn Any + Send + Sync>,
+    release: fn(&Kept, &Handle),
+}
+
+impl Kept {
+    fn new<T: HandleCache>() -> Kept {
+        Kept { cache: Box::new(T::default()), release: release_as::<T> }
+    }
+}
+
+fn release_as<T: HandleCache>(kept: &Kept, h: &Handle) {
+    if let Some(c) = kept.cache.downcast_ref::<T>() {
+        c.release(h);
+    }
+}
+
+// Handles move between the caller's threads, and their caches with them.
+const _: () = {
+    const fn send_and_sync<T: Send + Sync>() {}
+    send_and_sync::<Handle>()
+};
 
 fn drv<T>(what: &str, r: std::result::Result<T, cudarc::driver::DriverError>) -> Result<T> {
     r.map_err(|e| Error::from_driver(what, e))
@@ -107,9 +166,16 @@ impl Handle {
             reorder_mode: settings.reorder_mode.unwrap_or(ReorderMode::OXSPARSE_REORDER_NONE),
             device_model,
             settings,
-            graphs: Default::default(),
-            plain_verdicts: Default::default(),
+            caches: Default::default(),
         })
+    }
+
+    /// The handle's cache of type `T`, made empty the first time (on the hot path of every
+    /// launch: a load and a type check after that).
+    #[inline]
+    pub fn cache<T: HandleCache>(&self) -> &T {
+        let kept = self.caches[T::SLOT as usize].get_or_init(Kept::new::<T>);
+        kept.cache.downcast_ref::<T>().expect("one cache type per slot")
     }
 
     pub fn context(&self) -> sys::CUcontext {
@@ -151,15 +217,11 @@ impl Handle {
 
 impl Drop for Handle {
     fn drop(&mut self) {
-        // The graphs go first, in their context; work already enqueued keeps running (the driver
-        // defers freeing a launched graph, and the caller's runtime holds the primary context too).
+        // The caches go first, in slot order (`CacheSlot` says why), in our context.
         if let Ok(_bound) = self.bind() {
-            // SAFETY: our context, retained until the release below.
-            if let Ok(id) = unsafe { crate::kernels::module::context_id(self.context()) } {
-                self.graphs.clear(id);
+            for kept in self.caches.iter().filter_map(OnceLock::get) {
+                (kept.release)(kept, self);
             }
-            // After the context's work: a queued plain call may still write its verdict there.
-            self.plain_verdicts.release();
         }
         // SAFETY: balances the retain in `create`.
         unsafe { result::primary_ctx::release(self.device).ok() };

@@ -1,6 +1,6 @@
-//! The launch path (src/kernels/graph.rs): a handle launches its kernels through graphs kept per
+//! The launch path (src/kernels/graph/): a handle launches its kernels through graphs kept per
 //! (stream, kernel), setting a node's parameters before a launch unless it holds them, and keeps
-//! a graph per argument set that comes back (graph_pool.rs). One handle moved between two streams
+//! a graph per argument set that comes back (graph/pool.rs). One handle moved between two streams
 //! and the legacy stream, with different matrices and outputs on every call, must give every call
 //! its own result, and so must the same call repeated (whose node is not set again) and a rotation
 //! over more argument sets than a pool holds; a handle destroyed with its work still in flight
@@ -145,7 +145,7 @@ fn one_handle_across_streams_with_new_arguments_every_call() {
 }
 
 /// A launch whose arguments equal those its graph's node was last set to skips setting them again
-/// (src/kernels/graph.rs `NodeSet`). The same call repeated, then with the other output, then the
+/// (src/kernels/graph/cache.rs `NodeSet`). The same call repeated, then with the other output, then the
 /// first again: each call writes its own output in full, and only it.
 #[test]
 fn repeated_arguments_then_new_ones_then_the_first_again() {
@@ -169,7 +169,7 @@ fn repeated_arguments_then_new_ones_then_the_first_again() {
 }
 
 /// A call site cycling among argument sets gets a graph per set that comes back, up to a pool per
-/// kernel; past the pool the least recently used graph is set again (src/kernels/graph_pool.rs).
+/// kernel; past the pool the least recently used graph is set again (src/kernels/graph/pool.rs).
 /// 21 sets (3 matrices x 7 outputs), more than the pool holds, in rounds of a fixed order and of
 /// shuffled orders: every call writes its own output in full, and every other output keeps what
 /// it held.
@@ -210,7 +210,7 @@ fn a_rotation_over_more_argument_sets_than_the_pool_holds() {
 }
 
 /// Pools on many streams at once: past the graphs a handle's pools may hold together (512,
-/// src/kernels/graph.rs `MAX_POOLED`) a new graph takes the place of the one launched longest ago.
+/// src/kernels/graph/cache.rs `MAX_POOLED`) a new graph takes the place of the one launched longest ago.
 /// 40 streams, each with a rotation over 16 outputs, three rounds: every call's output right.
 #[test]
 fn pools_on_many_streams_past_the_handles_cap() {
@@ -270,7 +270,7 @@ fn more_streams_than_the_graphs_a_handle_keeps() {
     let Some(_g) = gpu("launch graphs over many streams") else { return };
     let mut rng = Rng::new(190);
     let m = Matrix::random(&mut rng, 40, 30);
-    // Past 256 graphs (src/kernels/graph.rs MAX_GRAPHS) a handle destroys them all and starts
+    // Past 256 graphs (src/kernels/graph/cache.rs MAX_GRAPHS) a handle destroys them all and starts
     // again; each stream's result must still be its own.
     let outs: Vec<Output> = (0..300).map(|_| Output::like(&m)).collect();
     outs.iter().for_each(|o| o.buf.poison(0xFF));

@@ -1,5 +1,5 @@
 // Programmatic dependent launch (sm_90 and newer): in a chain graph, a launch marked by
-// src/kernels/graph.rs `overlap_next` may start while the launch before it is still running.
+// src/kernels/graph/batch.rs `overlap_next` may start while the launch before it is still running.
 // Elsewhere (a plain launch, an older GPU, OXSPARSE_PDL=0) both calls return at once.
 #pragma once
 

@@ -3,11 +3,10 @@
 //! A launcher picks the kernel instantiation for the operand types (`oxs_<op>_<value>_<index>`),
 //! fills the operation's `#[repr(C)]` parameter block from `params.rs` (the same struct the kernel
 //! receives, through the generated `oxsparse_kernel_params.h`), and enqueues it on the handle's
-//! stream (through the handle's launch graphs, `graph.rs`). Every kernel takes exactly one argument:
+//! stream (through the handle's launch graphs, `graph/`). Every kernel takes exactly one argument:
 //! its parameter block, by value.
 
 pub mod graph;
-mod graph_pool;
 pub mod module;
 pub mod name;
 pub mod params;
@@ -101,7 +100,7 @@ fn enqueue<P: Copy>(
     // SAFETY: `function` takes one by-value argument of type P (the kernel and P come from the
     // same generated header); the driver copies the block before either call returns.
     unsafe {
-        match h.graphs.launch(context_id, stream, &[&l]) {
+        match h.cache::<graph::LaunchGraphs>().launch(&h.settings.launch, context_id, stream, &[&l]) {
             Some(launched) => launched,
             None => l.plain(stream),
         }

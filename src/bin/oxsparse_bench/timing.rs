@@ -5,7 +5,7 @@
 //!
 //! The warm-up calls every copy of the operands at least twice ([`warmup_calls`]), so that what a
 //! library does once per argument set (oxsparse's graph per argument set that comes back,
-//! src/kernels/graph_pool.rs; whatever cuSPARSE keeps) stays out of the timed calls, as a loop
+//! src/kernels/graph/pool.rs; whatever cuSPARSE keeps) stays out of the timed calls, as a loop
 //! over the same argument sets would have it after its first rounds.
 //!
 //! Calls rotate among several copies of the operands (see [`copies_for`]) so that a call finds

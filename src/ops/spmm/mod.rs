@@ -295,7 +295,7 @@ fn run(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>, must
                     _ if forced => RowKernel::ShortRows,
                     Some(limit) => {
                         let epoch = crate::ops::new_token();
-                        match h.plain_verdicts.lookup(h, plain_key(call, limit), epoch)? {
+                        match h.cache::<plain_choice::Verdicts>().lookup(h, plain_key(call, limit), epoch)? {
                             plain_choice::Verdict::Known { long: false } => RowKernel::ShortRows,
                             plain_choice::Verdict::Known { long: true } => long.row_kernel(),
                             plain_choice::Verdict::Chain { host_at } => RowKernel::ShortRowsOr { long, limit, epoch, host_at },

@@ -33,7 +33,7 @@
 
 use super::plan::{Kernel, Plan};
 use super::short_rows;
-use crate::context::Handle;
+use crate::context::{CacheSlot, Handle, HandleCache};
 use crate::error::{Error, Result};
 use std::sync::Mutex;
 
@@ -155,10 +155,13 @@ impl Verdicts {
         }
         Ok(guard.as_mut().expect("allocated above").decide(key, epoch))
     }
+}
+
+impl HandleCache for Verdicts {
+    const SLOT: CacheSlot = CacheSlot::PlainVerdicts;
 
     /// Frees the page once the context's work is done (a chain still queued writes into it).
-    /// Called by the handle's Drop, in its context.
-    pub fn release(&self) {
+    fn release(&self, _: &Handle) {
         let Ok(mut guard) = self.inner.lock() else {
             return;
         };

@@ -22,12 +22,12 @@
 //!
 //! A call whose arguments never repeat (preprocess, ever-new buffers) thus never instantiates
 //! more than a key's first graph. A handle's pools together hold a bounded number of graphs
-//! (graph.rs `MAX_POOLED`); at the bound a new one takes the place of the graph launched longest
+//! (cache.rs `MAX_POOLED`); at the bound a new one takes the place of the graph launched longest
 //! ago in any pool (a key keeps at least one), so that the kernels in use now keep theirs.
 //! `OXSPARSE_LAUNCH_POOL=1` keeps one graph per key (for comparisons).
 //!
 //! The pool is bookkeeping only (generic over what it keeps), so that its choices are tested on
-//! the host; `graph.rs` makes, sets and launches the graphs.
+//! the host; `cache.rs` makes, sets and launches the graphs.
 
 /// Graphs a key keeps at most.
 pub const POOL: usize = 16;
@@ -35,12 +35,9 @@ pub const POOL: usize = 16;
 /// Fingerprints of argument sets that found no graph, remembered per key.
 pub const SEEN: usize = 2 * POOL;
 
-/// The pool's size in this process: [`POOL`], or `OXSPARSE_LAUNCH_POOL` (1 to POOL).
-pub fn pool_size() -> usize {
-    static SIZE: once_cell::sync::Lazy<usize> = once_cell::sync::Lazy::new(|| {
-        std::env::var("OXSPARSE_LAUNCH_POOL").ok().and_then(|v| v.parse::<usize>().ok()).map_or(POOL, |n| n.clamp(1, POOL))
-    });
-    *SIZE
+/// A handle's pool size: [`POOL`], or its `OXSPARSE_LAUNCH_POOL` (clamped to 1 to POOL).
+pub fn pool_size(configured: Option<usize>) -> usize {
+    configured.map_or(POOL, |n| n.clamp(1, POOL))
 }
 
 /// A kept graph with the fingerprint of the arguments it holds (None: unknown, never matched)
@@ -81,8 +78,9 @@ impl<E> Pool<E> {
 
     /// The choice for a launch at `now` of fingerprint `print` (None: its parameters are
     /// unknown), where `holds(exec)` tells whether a graph holds the launch exactly (the
-    /// fingerprint only narrows the search) and `may_grow` whether another graph may be made.
-    pub fn pick(&mut self, now: u64, print: Option<u64>, holds: impl Fn(&E) -> bool, may_grow: bool) -> Pick {
+    /// fingerprint only narrows the search) and `size` how many graphs the pool may grow to (0:
+    /// none may be made).
+    pub fn pick(&mut self, now: u64, print: Option<u64>, holds: impl Fn(&E) -> bool, size: usize) -> Pick {
         if let Some(p) = print {
             if let Some(i) = self.slots.iter().position(|s| s.print == Some(p) && holds(&s.exec)) {
                 self.slots[i].used = now;
@@ -92,7 +90,7 @@ impl<E> Pool<E> {
             // gets another at its next launch.
             if !self.seen.contains(&p) {
                 self.remember(p);
-            } else if may_grow && self.slots.len() < pool_size() {
+            } else if self.slots.len() < size {
                 return Pick::Grow;
             }
         }
@@ -150,7 +148,7 @@ mod tests {
         move |e: &u64| *e == p
     }
 
-    /// A pool of stand-in graphs and the launch count, played as graph.rs plays a pool.
+    /// A pool of stand-in graphs and the launch count, played as cache.rs plays a pool.
     struct Play {
         pool: Pool<u64>,
         now: u64,
@@ -161,10 +159,10 @@ mod tests {
             Play { pool: Pool::new(first, Some(first), 0), now: 0 }
         }
 
-        /// A launch of argument set `p`: the pick, then what graph.rs does with it.
+        /// A launch of argument set `p`: the pick, then what cache.rs does with it.
         fn launch(&mut self, p: u64) -> Pick {
             self.now += 1;
-            let pick = self.pool.pick(self.now, Some(p), holds(p), true);
+            let pick = self.pool.pick(self.now, Some(p), holds(p), POOL);
             match pick {
                 Pick::Holds(_) => {}
                 Pick::Grow => self.pool.push(p, Some(p), self.now),
@@ -237,8 +235,8 @@ mod tests {
         assert_eq!(play.launch(999), Pick::Holds(five));
         let mut capped = Play::new(0);
         capped.launch(1);
-        assert_eq!(capped.pool.pick(9, Some(0), holds(0), false), Pick::Reuse(0), "no room: seen before, still set");
-        assert_eq!(capped.pool.pick(10, None, |_| true, true), Pick::Reuse(0), "no fingerprint: set, never matched");
+        assert_eq!(capped.pool.pick(9, Some(0), holds(0), 0), Pick::Reuse(0), "no room: seen before, still set");
+        assert_eq!(capped.pool.pick(10, None, |_| true, POOL), Pick::Reuse(0), "no fingerprint: set, never matched");
     }
 
     /// The graph that may go is the one launched longest ago, never a pool's last; a set whose
@@ -267,7 +265,7 @@ mod tests {
     #[test]
     fn a_matching_fingerprint_alone_is_not_enough() {
         let mut pool = Pool::new(7u64, Some(42), 0);
-        assert!(!matches!(pool.pick(1, Some(42), holds(8), true), Pick::Holds(_)));
-        assert!(!matches!(pool.pick(2, Some(42), holds(8), false), Pick::Holds(_)));
+        assert!(!matches!(pool.pick(1, Some(42), holds(8), POOL), Pick::Holds(_)));
+        assert!(!matches!(pool.pick(2, Some(42), holds(8), 0), Pick::Holds(_)));
     }
 }
