@@ -8,7 +8,8 @@
 mod common;
 
 use common::bytes::{decode_element as decode, encode};
-use common::{encode_indices, gpu, DevBuf, Rng};
+use common::values::encode_indices;
+use common::{gpu, DevBuf, Rng};
 use oxsparse::context::Handle;
 use oxsparse::descr::{DnMat, FormatInfo, SpArrays, SpMat};
 use oxsparse::ops::sparse_to_dense::sparse_to_dense;

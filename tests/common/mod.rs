@@ -125,14 +125,3 @@ impl Rng {
         all
     }
 }
-
-/// Indices as the device holds them: 4 or 8 bytes each, native order (a value that does not fit
-/// 32 bits is a test's bug).
-pub fn encode_indices(t: oxsparse::types::IndexType, v: &[i64]) -> Vec<u8> {
-    match t {
-        oxsparse::types::IndexType::OXSPARSE_INDEX_32I => {
-            v.iter().flat_map(|&x| i32::try_from(x).expect("a 32-bit index").to_ne_bytes()).collect()
-        }
-        _ => v.iter().flat_map(|&x| x.to_ne_bytes()).collect(),
-    }
-}
