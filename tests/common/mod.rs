@@ -1,9 +1,14 @@
 //! Shared helpers for the GPU tests: a handle when a GPU is present (a visible SKIP line when not),
-//! device buffers that free themselves, poisoning, and a seeded random generator; `half` holds the
-//! bit-level f64 <-> f16/bf16 conversions.
+//! device buffers that free themselves, poisoning, and a seeded random generator.
+//!
+//! Beneath: `bytes` (values as stored bytes), `values` (random values exact in each type), `hubs`
+//! (the hub-row CSR fixture), `capi` (handle, scalars, statuses and workspace through the C ABI)
+//! and `compare` (tolerances against the float64 references, determinism).
 #![allow(dead_code)]
 
 pub mod bytes;
+pub mod capi;
+pub mod compare;
 pub mod hubs;
 pub mod values;
 
@@ -44,6 +49,13 @@ impl DevBuf {
         if !data.is_empty() {
             unsafe { result::memcpy_htod_sync(b.ptr, data) }.expect("cuMemcpyHtoD");
         }
+        b
+    }
+
+    /// `bytes` of `byte` (see `poison`).
+    pub fn poisoned(bytes: usize, byte: u8) -> DevBuf {
+        let b = DevBuf::zeroed(bytes);
+        b.poison(byte);
         b
     }
 

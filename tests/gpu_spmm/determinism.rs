@@ -7,6 +7,7 @@
 use super::gen;
 use super::harness::*;
 use super::*;
+use crate::common::compare::bitwise_runs;
 use oxsparse::types::DataType::*;
 
 const FORMATS: [Fmt; 5] = [Fmt::Csr, Fmt::Csc, Fmt::Coo, Fmt::Bsr(ROW), Fmt::Bell];
@@ -39,18 +40,9 @@ fn bitwise_identical_runs_plain_and_preprocessed() {
     let mut failures = Vec::new();
     for case in cases() {
         let p = Problem::new(&case);
-        let outcome = Gpu::upload(&p).and_then(|g| {
-            let plain = run(&h, &p, &g, false)?;
-            p.check(&plain)?;
-            let preprocessed = run(&h, &p, &g, true)?;
-            p.check(&preprocessed).map_err(|e| format!("preprocessed: {e}"))?;
-            for (n, pre) in [true, false, true, false].into_iter().enumerate() {
-                if run(&h, &p, &g, pre)? != *if pre { &preprocessed } else { &plain } {
-                    return Err(format!("run {} (preprocess {pre}) differs bitwise from the first such run", n + 3));
-                }
-            }
-            Ok(())
-        });
+        // Plain and preprocessed runs interleaved: neither kind may disturb the other's bits.
+        let order = [false, true, true, false, true, false];
+        let outcome = Gpu::upload(&p).and_then(|g| bitwise_runs(&order, |pre| run(&h, &p, &g, pre), |got| p.check(got)));
         if let Err(e) = outcome {
             failures.push(format!("{}: {e}", case.label()));
         }

@@ -4,6 +4,7 @@
 pub use super::calls::*;
 use super::gen;
 use super::*;
+use crate::common::compare::Tally;
 use oxsparse::descr::FormatInfo;
 use oxsparse::ffi::descr_dense::*;
 use oxsparse::ffi::descr_sparse::*;
@@ -11,7 +12,7 @@ use oxsparse::ffi::descr_sparse_access::{oxsparseCooSetStridedBatch, oxsparseCsr
 use oxsparse::ffi::*;
 use oxsparse::reference::spmm::{self as reference, BatchedDense, BatchedSparse};
 use oxsparse::reference::vector_ops::{Value, ZERO};
-use oxsparse::types::{DataType, DataType::*, IndexBase, IndexType, MathMode, Operation, Order, PointerMode, ReorderMode, SpMMAlg, Status};
+use oxsparse::types::{DataType, DataType::*, IndexBase, IndexType, MathMode, Operation, Order, PointerMode, ReorderMode, SpMMAlg};
 use std::ffi::c_void;
 use std::ptr::null_mut;
 
@@ -26,7 +27,6 @@ pub const I32: IndexType = IndexType::OXSPARSE_INDEX_32I;
 pub const I64: IndexType = IndexType::OXSPARSE_INDEX_64I;
 pub const BASE0: IndexBase = IndexBase::OXSPARSE_INDEX_BASE_ZERO;
 pub const BASE1: IndexBase = IndexBase::OXSPARSE_INDEX_BASE_ONE;
-pub const OK: i32 = Status::OXSPARSE_STATUS_SUCCESS as i32;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Fmt {
@@ -268,27 +268,20 @@ impl Problem {
         if got.len() != self.c_bytes.len() {
             return Err(format!("C has {} bytes, expected {}", got.len(), self.c_bytes.len()));
         }
-        let tol = Tolerance::of(ct, compute).with_math(self.case.math, self.case.types);
+        let tol = tolerance(ct, compute, self.case.math, self.case.types);
         let mut logical = vec![false; want.len()];
-        let (mut bad, mut first) = (0usize, String::new());
+        let mut tally = Tally::default();
         for b in 0..self.c.count {
             for i in 0..self.c.rows {
                 for j in 0..self.c.cols {
                     let at = self.c.index(b, i, j);
                     logical[at] = true;
                     let g = decode_element(ct, &got[at * w..(at + 1) * w]);
-                    if !tol.accepts(g, want[at], scale[at]) {
-                        if bad == 0 {
-                            first = format!("C[batch {b}][{i}][{j}] = {g:?}, want {:?} (scale {:e})", want[at], scale[at]);
-                        }
-                        bad += 1;
-                    }
+                    tally.check(&tol, g, want[at], scale[at], || format!("C[batch {b}][{i}][{j}]"));
                 }
             }
         }
-        if bad > 0 {
-            return Err(format!("{bad} wrong entries; first: {first}"));
-        }
+        tally.result()?;
         match (0..want.len()).find(|&at| !logical[at] && got[at * w..(at + 1) * w] != self.c_bytes[at * w..(at + 1) * w]) {
             Some(at) => Err(format!("C element {at} outside the matrices (padding) was written")),
             None => Ok(()),

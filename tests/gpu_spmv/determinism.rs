@@ -7,6 +7,7 @@
 use super::gen;
 use super::harness::*;
 use super::*;
+use crate::common::compare::bitwise_runs;
 use oxsparse::types::DataType::*;
 
 const FORMATS: [Fmt; 5] = [Fmt::Csr, Fmt::Csc, Fmt::Coo, Fmt::Bsr(ROW), Fmt::Sell(32)];
@@ -41,23 +42,10 @@ fn bitwise_identical_runs_plain_and_preprocessed() {
     let all = cases();
     for case in &all {
         let p = Problem::new(case);
-        let outcome = Gpu::upload(&p).and_then(|g| {
-            // Plain runs first: once preprocess has run, a call with a buffer at the same address
-            // (a new allocation may reuse it) takes the preprocessed path, stamp or no stamp.
-            let plain = run(&h, &p, &g, false)?;
-            p.check(&plain).map_err(|e| format!("plain: {e}"))?;
-            if run(&h, &p, &g, false)? != plain {
-                return Err("a second plain run differs bitwise from the first".into());
-            }
-            let pre = run(&h, &p, &g, true)?;
-            p.check(&pre).map_err(|e| format!("preprocessed: {e}"))?;
-            for n in 2..4 {
-                if run(&h, &p, &g, true)? != pre {
-                    return Err(format!("preprocessed run {n} differs bitwise from the first"));
-                }
-            }
-            Ok(())
-        });
+        // Plain runs first: once preprocess has run, a call with a buffer at the same address (a
+        // new allocation may reuse it) takes the preprocessed path, stamp or no stamp.
+        let order = [false, false, true, true, true];
+        let outcome = Gpu::upload(&p).and_then(|g| bitwise_runs(&order, |pre| run(&h, &p, &g, pre), |got| p.check(got)));
         if let Err(e) = outcome {
             failures.push(format!("{}: {e}", case.label()));
         }

@@ -4,6 +4,7 @@
 use super::gen::{self, GUARD};
 use super::harness::*;
 use super::*;
+use crate::common::compare::Tally;
 use oxsparse::descr::FormatInfo;
 use oxsparse::ffi::descr_dense::*;
 use oxsparse::ffi::descr_sparse::*;
@@ -65,22 +66,13 @@ impl Problem {
         if got[..GUARD].iter().chain(&got[GUARD + body.len()..]).any(|&b| b != 0xFF) {
             return Err("bytes next to Y (before or after it) were written".into());
         }
-        let tol = Tolerance::of(ty, compute);
-        let (mut bad, mut first) = (0usize, String::new());
+        let tol = tolerance(ty, compute);
+        let mut tally = Tally::default();
         for i in 0..want.len() {
             let g = decode_element(ty, &body[i * w..(i + 1) * w]);
-            if !tol.accepts(g, want[i], scale[i]) {
-                if bad == 0 {
-                    first = format!("y[{i}] = {g:?}, want {:?} (scale {:e})", want[i], scale[i]);
-                }
-                bad += 1;
-            }
+            tally.check(&tol, g, want[i], scale[i], || format!("y[{i}]"));
         }
-        if bad > 0 {
-            Err(format!("{bad} of {} wrong; first: {first}", want.len()))
-        } else {
-            Ok(())
-        }
+        tally.result()
     }
 }
 
