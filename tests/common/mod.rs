@@ -1,14 +1,16 @@
 //! Shared helpers for the GPU tests: a handle when a GPU is present (a visible SKIP line when not),
 //! device buffers that free themselves, poisoning, and a seeded random generator.
 //!
-//! Beneath: `bytes` (values as stored bytes), `values` (random values exact in each type), `hubs`
-//! (the hub-row CSR fixture), `capi` (handle, scalars, statuses and workspace through the C ABI)
-//! and `compare` (tolerances against the float64 references, determinism).
+//! Beneath: `bytes` (values as stored bytes), `values` (random values exact in each type), `gen`
+//! (sparse matrices assembled from drawn entries), `hubs` (the hub-row CSR fixture), `capi`
+//! (handle, scalars, statuses and workspace through the C ABI) and `compare` (tolerances against
+//! the float64 references, determinism).
 #![allow(dead_code)]
 
 pub mod bytes;
 pub mod capi;
 pub mod compare;
+pub mod gen;
 pub mod hubs;
 pub mod values;
 
