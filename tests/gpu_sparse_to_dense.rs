@@ -7,9 +7,10 @@
 
 mod common;
 
-use common::bytes::{decode_element as decode, encode};
+use common::bytes::decode_element as decode;
+use common::descr::upload_arrays;
 use common::gen::{bsr, from_entries};
-use common::values::{encode_indices, shuffle};
+use common::values::shuffle;
 use common::{gpu, DevBuf, Rng};
 use oxsparse::context::Handle;
 use oxsparse::descr::{DnMat, FormatInfo, SpArrays, SpMat};
@@ -147,11 +148,7 @@ fn build(rng: &mut Rng, v: Variant, (m, n, fill): (i64, i64, Fill), base: i64, t
 
 /// Uploads `a` and describes it with a core descriptor; the buffers must outlive the descriptor's use.
 fn upload(a: &HostSparse, t: DataType, it: IndexType, base: IndexBase) -> (SpMat, [DevBuf; 3]) {
-    let bufs = [
-        DevBuf::from_slice(&encode_indices(it, &a.offsets)),
-        DevBuf::from_slice(&encode_indices(it, &a.indices)),
-        DevBuf::from_slice(&encode(t, &a.values)),
-    ];
+    let bufs = upload_arrays(a, t, it);
     let arrays = SpArrays { offsets: bufs[0].ptr, indices: bufs[1].ptr, values: bufs[2].ptr };
     let nnz = a.values.len() as i64;
     let d = match a.format {

@@ -3,13 +3,14 @@
 //!
 //! Beneath: `bytes` (values as stored bytes), `values` (random values exact in each type), `gen`
 //! (sparse matrices assembled from drawn entries), `hubs` (the hub-row CSR fixture), `capi`
-//! (handle, scalars, statuses and workspace through the C ABI) and `compare` (tolerances against
-//! the float64 references, determinism).
+//! (handle, scalars, statuses and workspace through the C ABI), `descr` (descriptors made through
+//! the C ABI) and `compare` (tolerances against the float64 references, determinism).
 #![allow(dead_code)]
 
 pub mod bytes;
 pub mod capi;
 pub mod compare;
+pub mod descr;
 pub mod gen;
 pub mod hubs;
 pub mod values;

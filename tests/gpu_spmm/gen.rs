@@ -16,8 +16,8 @@ const GAP: i64 = 2;
 const GAP_VALUE: Value = (100.0, 0.0);
 
 use crate::common::gen::{bsr, from_entries};
+pub use crate::common::values::random;
 use crate::common::values::shuffle;
-pub use crate::common::values::{encode_indices, random};
 
 /// Distinct (row, column) positions of a `rows x cols` grid, in random order.
 pub fn positions(rng: &mut Rng, rows: i64, cols: i64, pattern: Pattern) -> Vec<(i64, i64)> {

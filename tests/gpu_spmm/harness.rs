@@ -5,6 +5,7 @@ pub use super::calls::*;
 use super::gen;
 use super::*;
 use crate::common::compare::Tally;
+use crate::common::descr::{create_sparse, upload_arrays};
 use oxsparse::descr::FormatInfo;
 use oxsparse::ffi::descr_dense::*;
 use oxsparse::ffi::descr_sparse::*;
@@ -321,31 +322,12 @@ unsafe fn dn_mat(d: &BatchedDense, buf: &DevBuf, t: DataType) -> Result<oxsparse
 impl Gpu {
     pub fn upload(p: &Problem) -> Result<Gpu, String> {
         let (case, a) = (&p.case, &p.a.m);
-        let (t, it, base) = (case.types.0 as i32, case.it, case.base as i32);
-        let a_arrays = [
-            DevBuf::from_slice(&gen::encode_indices(it, &a.offsets)),
-            DevBuf::from_slice(&gen::encode_indices(it, &a.indices)),
-            DevBuf::from_slice(&encode(case.types.0, &a.values)),
-        ];
-        let [o, i, v] = [0, 1, 2].map(|x| a_arrays[x].ptr as *mut c_void);
+        let a_arrays = upload_arrays(a, case.types.0, case.it);
         let b_buf = DevBuf::from_slice(&p.b_bytes);
         let c_buf = DevBuf::from_slice(&p.c_bytes);
         let mut g = Gpu { a_arrays, b_buf, c_buf, a: null_mut(), b: null_mut(), c: null_mut() };
-        let (rows, cols, nnz, it) = (a.rows, a.cols, p.a.nnz, it as i32);
         unsafe {
-            let s = match a.format {
-                FormatInfo::Csr => oxsparseCreateCsr(&mut g.a, rows, cols, nnz, o, i, v, it, it, base, t),
-                FormatInfo::Csc => oxsparseCreateCsc(&mut g.a, rows, cols, nnz, o, i, v, it, it, base, t),
-                FormatInfo::Coo => oxsparseCreateCoo(&mut g.a, rows, cols, nnz, o, i, v, it, base, t),
-                FormatInfo::Bsr { brows, bcols, bnnz, row_block, col_block, block_order } => {
-                    oxsparseCreateBsr(&mut g.a, brows, bcols, bnnz, row_block, col_block, o, i, v, it, it, base, t, block_order as i32)
-                }
-                FormatInfo::BlockedEll { block_size, ell_cols } => {
-                    oxsparseCreateBlockedEll(&mut g.a, rows, cols, block_size, ell_cols, i, v, it, base, t)
-                }
-                FormatInfo::SlicedEll { .. } => unreachable!(),
-            };
-            expect(s, "creating A")?;
+            expect(create_sparse(&mut g.a, a, &g.a_arrays, p.a.nnz, (case.types.0, case.it, case.base)), "creating A")?;
             let sb = p.a.batch;
             if sb.count > 1 {
                 let s = match a.format {
