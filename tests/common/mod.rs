@@ -4,7 +4,8 @@
 //! Beneath: `bytes` (values as stored bytes), `values` (random values exact in each type), `gen`
 //! (sparse matrices assembled from drawn entries), `hubs` (the hub-row CSR fixture), `capi`
 //! (handle, scalars, statuses and workspace through the C ABI), `descr` (descriptors made through
-//! the C ABI) and `compare` (tolerances against the float64 references, determinism).
+//! the C ABI), `compare` (tolerances against the float64 references, determinism) and `sweep`
+//! (the parameters SpMM and SpMV cases share, and running a group of cases).
 #![allow(dead_code)]
 
 pub mod bytes;
@@ -13,6 +14,7 @@ pub mod compare;
 pub mod descr;
 pub mod gen;
 pub mod hubs;
+pub mod sweep;
 pub mod values;
 
 use cudarc::driver::result;

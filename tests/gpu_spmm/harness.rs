@@ -6,6 +6,7 @@ use super::gen;
 use super::*;
 use crate::common::compare::Tally;
 use crate::common::descr::{create_sparse, upload_arrays};
+pub use crate::common::sweep::{fit, pick, BASE0, BASE1, COL, DEVICE, H, HOST, I32, I64, N, ROW, SCALARS, T};
 use oxsparse::descr::FormatInfo;
 use oxsparse::ffi::descr_dense::*;
 use oxsparse::ffi::descr_sparse::*;
@@ -16,18 +17,6 @@ use oxsparse::reference::vector_ops::{Value, ZERO};
 use oxsparse::types::{DataType, DataType::*, IndexBase, IndexType, MathMode, Operation, Order, PointerMode, ReorderMode, SpMMAlg};
 use std::ffi::c_void;
 use std::ptr::null_mut;
-
-pub const N: Operation = Operation::OXSPARSE_OPERATION_NON_TRANSPOSE;
-pub const T: Operation = Operation::OXSPARSE_OPERATION_TRANSPOSE;
-pub const H: Operation = Operation::OXSPARSE_OPERATION_CONJUGATE_TRANSPOSE;
-pub const COL: Order = Order::OXSPARSE_ORDER_COL;
-pub const ROW: Order = Order::OXSPARSE_ORDER_ROW;
-pub const HOST: PointerMode = PointerMode::OXSPARSE_POINTER_MODE_HOST;
-pub const DEVICE: PointerMode = PointerMode::OXSPARSE_POINTER_MODE_DEVICE;
-pub const I32: IndexType = IndexType::OXSPARSE_INDEX_32I;
-pub const I64: IndexType = IndexType::OXSPARSE_INDEX_64I;
-pub const BASE0: IndexBase = IndexBase::OXSPARSE_INDEX_BASE_ZERO;
-pub const BASE1: IndexBase = IndexBase::OXSPARSE_INDEX_BASE_ONE;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Fmt {
@@ -209,16 +198,6 @@ impl Case {
             self.reorder,
             self.seed
         )
-    }
-}
-
-/// A scalar as the compute type holds it: real part only for real types; for integer compute,
-/// four times the real part rounded (1.5 -> 6, -0.75 -> -3).
-pub fn fit(compute: DataType, v: Value) -> Value {
-    match compute {
-        CUDA_R_32I => ((v.0 * 4.0).round(), 0.0),
-        t if t.is_complex() => v,
-        _ => (v.0, 0.0),
     }
 }
 
@@ -421,21 +400,13 @@ pub fn run_case(h: &CHandle, case: &Case) -> Result<(), String> {
 
 /// Runs every case (a SKIP line without a GPU) and fails listing the first failures.
 pub fn sweep(test: &str, cases: &[Case]) {
-    let Some(_gpu) = gpu(test) else { return };
-    let h = CHandle::new();
-    let failures: Vec<String> = cases.iter().filter_map(|c| run_case(&h, c).err().map(|e| format!("{}: {e}", c.label()))).collect();
-    assert!(
-        failures.is_empty(),
-        "{test}: {} of {} cases failed; first ones:\n{}",
-        failures.len(),
-        cases.len(),
-        failures[..failures.len().min(10)].join("\n")
-    );
-    println!("{test}: {} cases passed", cases.len());
+    sweep_with(test, cases, run_case);
 }
 
-/// (alpha, beta) pairs; beta == 0 in one case of three.
-pub const SCALARS: [(Value, Value); 3] = [((1.5, -0.5), (-0.75, 0.25)), ((-0.75, 0.25), ZERO), ((0.5, 1.0), (1.0, 0.0))];
+/// `sweep` with another check than the reference comparison of one call.
+pub fn sweep_with(test: &str, cases: &[Case], check: impl Fn(&CHandle, &Case) -> Result<(), String>) {
+    crate::common::sweep::sweep(test, cases, Case::label, check);
+}
 
 /// `c` with the parameters a group does not cross drawn (seeded by `i`, independently of the
 /// loops that made `c`): scalars, index type, base, pointer mode, padding of B and C, algorithm.
@@ -456,11 +427,6 @@ pub fn vary(c: Case, i: usize) -> Case {
         seed: i as u64,
         ..c
     }
-}
-
-/// `list[i % len]`: parameters cycled through the cases.
-pub fn pick<X: Copy>(list: &[X], i: usize) -> X {
-    list[i % list.len()]
 }
 
 /// The algorithms meant for `fmt`: DEFAULT and the format's own.

@@ -190,15 +190,10 @@ pub fn run_case(h: &CHandle, case: &Case) -> Result<(), String> {
 
 /// Runs every case (a SKIP line without a GPU) and fails listing the first failures.
 pub fn sweep(test: &str, cases: &[Case]) {
-    let Some(_gpu) = gpu(test) else { return };
-    let h = CHandle::new();
-    let failures: Vec<String> = cases.iter().filter_map(|c| run_case(&h, c).err().map(|e| format!("{}: {e}", c.label()))).collect();
-    assert!(
-        failures.is_empty(),
-        "{test}: {} of {} cases failed; first ones:\n{}",
-        failures.len(),
-        cases.len(),
-        failures[..failures.len().min(10)].join("\n")
-    );
-    println!("{test}: {} cases passed", cases.len());
+    sweep_with(test, cases, run_case);
+}
+
+/// `sweep` with another check than the reference comparison of one call.
+pub fn sweep_with(test: &str, cases: &[Case], check: impl Fn(&CHandle, &Case) -> Result<(), String>) {
+    crate::common::sweep::sweep(test, cases, Case::label, check);
 }
