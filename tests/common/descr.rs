@@ -1,9 +1,10 @@
 //! Descriptors made through the exported C functions: a generated `HostSparse` uploaded and
-//! described in its own format (the SpMM and SpMV harnesses), and the FP32 CSR matrices (32-bit
+//! described in its own format (the SpMM and SpMV harnesses); the FP32 CSR matrices (32-bit
 //! indices, base 0), row-major dense matrices and dense vectors of the hand-written C-ABI tests,
-//! each creation checked.
+//! each creation checked; and the status tests' descriptors of every format over zeros.
 
 use super::bytes::encode;
+use super::capi::CHandle;
 use super::values::encode_indices;
 use super::DevBuf;
 use oxsparse::descr::FormatInfo;
@@ -11,7 +12,7 @@ use oxsparse::ffi::descr_dense::*;
 use oxsparse::ffi::descr_sparse::*;
 use oxsparse::ffi::*;
 use oxsparse::reference::sparse_to_dense::HostSparse;
-use oxsparse::types::{DataType, IndexBase, IndexType, Status};
+use oxsparse::types::{DataType, IndexBase, IndexType, Order, Status};
 use std::ffi::c_void;
 use std::ptr::null_mut;
 
@@ -84,4 +85,75 @@ pub unsafe fn dn_vec_f32(n: i64, buf: &DevBuf) -> oxsparseDnVecDescr_t {
     let mut d = null_mut();
     assert_eq!(oxsparseCreateDnVec(&mut d, n, buf.ptr as *mut c_void, F32), OK, "oxsparseCreateDnVec");
     d
+}
+
+/// The status tests' ground: a handle, sparse descriptors of every format over one zeroed buffer
+/// (every row empty, so a call accepted by mistake reads valid memory), a workspace of 1 MiB
+/// poisoned with 0xFF, the failures found, and the dense operands `D` of the product under test
+/// (SpMM's and SpMV's own `impl StatusFixture<D>` make them and ask the calls). The sparse
+/// descriptors are destroyed on drop, `D`'s by its own drop, before the handle goes.
+pub struct StatusFixture<D> {
+    pub dense: D,
+    pub h: CHandle,
+    zeros: DevBuf,
+    pub ws: DevBuf,
+    sparse: Vec<oxsparseSpMatDescr_t>,
+    pub failures: Vec<String>,
+}
+
+impl<D> StatusFixture<D> {
+    pub fn with(dense: D) -> StatusFixture<D> {
+        let ws = DevBuf::poisoned(1 << 20, 0xFF);
+        StatusFixture { dense, h: CHandle::new(), zeros: DevBuf::zeroed(1 << 20), ws, sparse: vec![], failures: vec![] }
+    }
+    /// The zeroed buffer every descriptor points into.
+    pub fn z(&self) -> *mut c_void {
+        self.zeros.ptr as *mut c_void
+    }
+    fn keep(&mut self, s: i32, d: oxsparseSpMatDescr_t) -> oxsparseSpMatDescr_t {
+        assert_eq!(s, OK, "creating a sparse descriptor");
+        self.sparse.push(d);
+        d
+    }
+    /// CSR (or CSC) with 4 entries, offsets and indices of the given types.
+    pub fn csr(&mut self, csc: bool, (rows, cols): (i64, i64), (ot, it): (IndexType, IndexType), vt: DataType) -> oxsparseSpMatDescr_t {
+        let (mut d, z) = (null_mut(), self.z());
+        let create = if csc { oxsparseCreateCsc } else { oxsparseCreateCsr };
+        let s = unsafe { create(&mut d, rows, cols, 4, z, z, z, ot as i32, it as i32, 0, vt as i32) };
+        self.keep(s, d)
+    }
+    pub fn coo(&mut self, (rows, cols): (i64, i64), it: IndexType, vt: DataType) -> oxsparseSpMatDescr_t {
+        let (mut d, z) = (null_mut(), self.z());
+        let s = unsafe { oxsparseCreateCoo(&mut d, rows, cols, 4, z, z, z, it as i32, 0, vt as i32) };
+        self.keep(s, d)
+    }
+    /// BSR of 2 x 3 blocks of 2 x 2 (4 x 6), two stored blocks.
+    pub fn bsr(&mut self, order: Order, (ot, it): (IndexType, IndexType), vt: DataType) -> oxsparseSpMatDescr_t {
+        let (mut d, z) = (null_mut(), self.z());
+        let s = unsafe { oxsparseCreateBsr(&mut d, 2, 3, 2, 2, 2, z, z, z, ot as i32, it as i32, 0, vt as i32, order as i32) };
+        self.keep(s, d)
+    }
+    /// Blocked-ELL 4 x 6, blocks of 2, one slot per block row.
+    pub fn bell(&mut self, it: IndexType, vt: DataType) -> oxsparseSpMatDescr_t {
+        let (mut d, z) = (null_mut(), self.z());
+        let s = unsafe { oxsparseCreateBlockedEll(&mut d, 4, 6, 2, 2, z, z, it as i32, 0, vt as i32) };
+        self.keep(s, d)
+    }
+    /// Sliced-ELL 4 x 6, slices of 2 (zero offsets: every slice empty).
+    pub fn sell(&mut self, (ot, it): (IndexType, IndexType), vt: DataType) -> oxsparseSpMatDescr_t {
+        let (mut d, z) = (null_mut(), self.z());
+        let s = unsafe { oxsparseCreateSlicedEll(&mut d, 4, 6, 4, 8, 2, z, z, z, ot as i32, it as i32, 0, vt as i32) };
+        self.keep(s, d)
+    }
+    pub fn finish(&self, test: &str) {
+        assert!(self.failures.is_empty(), "{test}: {} failures:\n{}", self.failures.len(), self.failures.join("\n"));
+    }
+}
+
+impl<D> Drop for StatusFixture<D> {
+    fn drop(&mut self) {
+        for &d in &self.sparse {
+            unsafe { oxsparseDestroySpMat(d) };
+        }
+    }
 }
