@@ -7,95 +7,51 @@
 
 mod common;
 
+use common::hubs::{Problem, SETS};
 use common::{gpu, DevBuf};
 use cudarc::driver::{result as cu, sys};
-use oxsparse::ffi::descr_dense::*;
-use oxsparse::ffi::descr_sparse::*;
 use oxsparse::ffi::handle::*;
-use oxsparse::ffi::spmm::*;
-use oxsparse::ffi::spmv::*;
 use oxsparse::ffi::*;
-use oxsparse::types::{DataType::CUDA_R_32F, Status};
+use oxsparse::types::Status;
 use std::ffi::c_void;
 use std::ptr::null_mut;
 
 const OK: i32 = Status::OXSPARSE_STATUS_SUCCESS as i32;
-use common::hubs::{Problem, SETS};
 
 /// Captures one SpMV (w == 1) or SpMM call after an optional preprocess, then replays it with
 /// each value set in turn; returns the wrong elements over all replays.
 unsafe fn captured_replays(p: &Problem, preprocess: bool, replays: usize) -> usize {
     let stream = cu::stream::create(cu::stream::StreamKind::Default).unwrap();
-    let (off, ind, val) = (DevBuf::from_slice(&p.offsets), DevBuf::from_slice(&p.cols), DevBuf::from_slice(&p.values[0]));
-    let (b, out) = (DevBuf::from_slice(&p.b), DevBuf::zeroed(p.n * p.w * 4));
-    let (n, w, nnz, f32t) = (p.n as i64, p.w as i64, p.cols.len() as i64, CUDA_R_32F as i32);
     let mut h: oxsparseHandle_t = null_mut();
     assert_eq!(oxsparseCreate(&mut h), OK);
     assert_eq!(oxsparseSetStream(h, stream as cudaStream_t), OK);
-    let mut a = null_mut();
-    let ptr = |d: &DevBuf| d.ptr as *mut c_void;
-    assert_eq!(oxsparseCreateCsr(&mut a, n, n, nnz, ptr(&off), ptr(&ind), ptr(&val), 2, 2, 0, f32t), OK);
-    let (alpha, beta) = (1.0f32, 0.0f32);
-    let (al, be) = (&alpha as *const f32 as *const c_void, &beta as *const f32 as *const c_void);
-    let (mut bd, mut cd, mut xd, mut yd) = (null_mut(), null_mut(), null_mut(), null_mut());
-    let mut size = 0usize;
-    if p.w > 1 {
-        assert_eq!(oxsparseCreateDnMat(&mut bd, n, w, w, ptr(&b), f32t, 2), OK);
-        assert_eq!(oxsparseCreateDnMat(&mut cd, n, w, w, ptr(&out), f32t, 2), OK);
-        assert_eq!(oxsparseSpMM_bufferSize(h, 0, 0, al, a, bd, be, cd, f32t, 0, &mut size), OK);
-    } else {
-        assert_eq!(oxsparseCreateDnVec(&mut xd, n, ptr(&b), f32t), OK);
-        assert_eq!(oxsparseCreateDnVec(&mut yd, n, ptr(&out), f32t), OK);
-        assert_eq!(oxsparseSpMV_bufferSize(h, 0, al, a, xd, be, yd, f32t, 0, &mut size), OK);
-    }
-    let ws = DevBuf::zeroed(size);
-    ws.poison(0xFF);
-    let call = || {
-        if p.w > 1 {
-            oxsparseSpMM(h, 0, 0, al, a, bd, be, cd, f32t, 0, ptr(&ws))
-        } else {
-            oxsparseSpMV(h, 0, al, a, xd, be, yd, f32t, 0, ptr(&ws))
-        }
-    };
+    let d = p.on_device(h);
+    let ws = DevBuf::poisoned(d.size, 0xFF);
+    let ws_ptr = ws.ptr as *mut c_void;
     if preprocess {
-        let s = if p.w > 1 {
-            oxsparseSpMM_preprocess(h, 0, 0, al, a, bd, be, cd, f32t, 0, ptr(&ws))
-        } else {
-            oxsparseSpMV_preprocess(h, 0, al, a, xd, be, yd, f32t, 0, ptr(&ws))
-        };
-        assert_eq!(s, OK);
+        assert_eq!(d.preprocess(0, ws_ptr), OK);
     }
     // Kernels loaded outside the capture.
-    assert_eq!(call(), OK);
+    assert_eq!(d.call(ws_ptr), OK);
     cu::stream::synchronize(stream).unwrap();
     cu::stream::begin_capture(stream, sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_GLOBAL).unwrap();
-    let captured = call();
+    let captured = d.call(ws_ptr);
     let graph = cu::stream::end_capture(stream).unwrap();
     assert_eq!(captured, OK, "the captured call");
     let exec = cu::graph::instantiate(graph, sys::CUgraphInstantiate_flags(0)).unwrap();
     let mut wrong = 0;
     for r in 0..replays {
         let s = r % SETS;
-        cu::memcpy_htod_async(val.ptr, &p.values[s][..], stream).unwrap();
+        cu::memcpy_htod_async(d.a_arrays[2].ptr, &p.values[s][..], stream).unwrap();
         cu::stream::synchronize(stream).unwrap();
-        out.poison(0xFF);
+        d.out.poison(0xFF);
         cu::graph::launch(exec, stream).unwrap();
         cu::stream::synchronize(stream).unwrap();
-        wrong += p.wrong(s, &out.to_vec::<f32>());
+        wrong += p.wrong(s, &d.out.to_vec::<f32>());
     }
     cu::graph::exec_destroy(exec).unwrap();
     cu::graph::destroy(graph).unwrap();
-    for d in [bd, cd] {
-        if !d.is_null() {
-            assert_eq!(oxsparseDestroyDnMat(d), OK);
-        }
-    }
-    for d in [xd, yd] {
-        if !d.is_null() {
-            assert_eq!(oxsparseDestroyDnVec(d), OK);
-        }
-    }
-    assert_eq!(oxsparseDestroySpMat(a), OK);
+    d.destroy();
     assert_eq!(oxsparseDestroy(h), OK);
     cu::stream::destroy(stream).unwrap();
     wrong

@@ -9,6 +9,8 @@
 
 mod common;
 
+use common::descr::csr_f32;
+use common::gen::random_csr;
 use common::{gpu, DevBuf, Rng};
 use cudarc::driver::{result, sys};
 use oxsparse::ffi::descr_dense::*;
@@ -23,7 +25,7 @@ const OK: i32 = OXSPARSE_STATUS_SUCCESS as i32;
 
 /// A random rows x cols CSR matrix on the device, its descriptor, and its dense form on the host.
 struct Matrix {
-    _arrays: (DevBuf, DevBuf, DevBuf),
+    _arrays: [DevBuf; 3],
     descr: oxsparseSpMatDescr_t,
     dense: Vec<f32>,
     rows: i64,
@@ -32,42 +34,11 @@ struct Matrix {
 
 impl Matrix {
     fn random(rng: &mut Rng, rows: i64, cols: i64) -> Matrix {
-        let mut offsets = vec![0i32];
-        let (mut col_ind, mut values) = (Vec::new(), Vec::new());
-        let mut dense = vec![0f32; (rows * cols) as usize];
-        for r in 0..rows {
-            let k = rng.below(cols as u64 / 3 + 1) as usize;
-            for c in rng.distinct(cols as u64, k) {
-                let v = rng.value() as f32;
-                col_ind.push(c as i32);
-                values.push(v);
-                dense[(r * cols) as usize + c as usize] = v;
-            }
-            offsets.push(col_ind.len() as i32);
-        }
-        let arrays = (DevBuf::from_slice(&offsets), DevBuf::from_slice(&col_ind), DevBuf::from_slice(&values));
-        let mut descr = null_mut();
-        let nnz = values.len() as i64;
+        let csr = random_csr(rng, (rows as usize, cols as usize), |rng, _| rng.below(cols as u64 / 3 + 1), true);
+        let arrays = csr.upload();
         // SAFETY: device arrays of the stated sizes, alive as long as the descriptor.
-        assert_eq!(
-            unsafe {
-                oxsparseCreateCsr(
-                    &mut descr,
-                    rows,
-                    cols,
-                    nnz,
-                    arrays.0.ptr as _,
-                    arrays.1.ptr as _,
-                    arrays.2.ptr as _,
-                    2,
-                    2,
-                    0,
-                    CUDA_R_32F as i32,
-                )
-            },
-            OK
-        );
-        Matrix { _arrays: arrays, descr, dense, rows, cols }
+        let descr = unsafe { csr_f32(rows, cols, csr.nnz() as i64, &arrays) };
+        Matrix { _arrays: arrays, descr, dense: csr.dense(), rows, cols }
     }
 }
 

@@ -8,6 +8,9 @@
 
 mod common;
 
+use common::descr::{csr_f32, dn_mat_f32, dn_vec_f32};
+use common::gen::random_csr;
+use common::hubs::hub;
 use common::{gpu, DevBuf, Rng};
 use cudarc::driver::result;
 use oxsparse::ffi::descr_dense::*;
@@ -26,9 +29,9 @@ const OK: i32 = Status::OXSPARSE_STATUS_SUCCESS as i32;
 /// A small CSR problem with its operands and descriptors, and the float64 references.
 struct Problem {
     _arrays: [DevBuf; 3],
-    b: DevBuf,
+    _b: DevBuf,
     c: DevBuf,
-    x: DevBuf,
+    _x: DevBuf,
     y: DevBuf,
     dense: DevBuf,
     a: oxsparseSpMatDescr_t,
@@ -48,64 +51,35 @@ impl Problem {
     fn new(seed: u64) -> Problem {
         let mut rng = Rng::new(seed);
         let (rows, cols) = (3000i64, 2000i64);
-        let (mut offsets, mut ind, mut val) = (vec![0i32], Vec::new(), Vec::new());
-        let mut dense = vec![0f64; (rows * cols) as usize];
-        for r in 0..rows {
-            let len = if r % 97 == 5 { 400 } else { 1 + rng.below(12) };
-            for c in rng.distinct(cols as u64, len as usize) {
-                let v = rng.value() as f32;
-                ind.push(c as i32);
-                val.push(v);
-                dense[(r * cols) as usize + c as usize] = v as f64;
-            }
-            offsets.push(ind.len() as i32);
-        }
+        let csr = random_csr(&mut rng, (rows as usize, cols as usize), |rng, r| if hub(r) { 400 } else { 1 + rng.below(12) }, true);
         let b_host: Vec<f32> = (0..cols * N).map(|_| rng.value() as f32).collect();
         let x_host: Vec<f32> = (0..cols).map(|_| rng.value() as f32).collect();
-        let mut want_c = vec![0f64; (rows * N) as usize];
-        let mut want_y = vec![0f64; rows as usize];
-        for r in 0..rows as usize {
-            for k in offsets[r] as usize..offsets[r + 1] as usize {
-                let (c, v) = (ind[k] as usize, val[k] as f64);
-                want_y[r] += v * x_host[c] as f64;
-                for j in 0..N as usize {
-                    want_c[r * N as usize + j] += v * b_host[c * N as usize + j] as f64;
-                }
+        let (want_c, _) = csr.product(&csr.values, &b_host, N as usize);
+        let (want_y, _) = csr.product(&csr.values, &x_host, 1);
+        let want_dense: Vec<f64> = csr.dense().into_iter().map(f64::from).collect();
+        let arrays = csr.upload();
+        let (b, x) = (DevBuf::from_slice(&b_host), DevBuf::from_slice(&x_host));
+        let (c, y, dense) =
+            (DevBuf::zeroed((rows * N) as usize * 4), DevBuf::zeroed(rows as usize * 4), DevBuf::zeroed(want_dense.len() * 4));
+        unsafe {
+            Problem {
+                a: csr_f32(rows, cols, csr.nnz() as i64, &arrays),
+                bd: dn_mat_f32(cols, N, &b),
+                cd: dn_mat_f32(rows, N, &c),
+                xd: dn_vec_f32(cols, &x),
+                yd: dn_vec_f32(rows, &y),
+                dd: dn_mat_f32(rows, cols, &dense),
+                _arrays: arrays,
+                _b: b,
+                c,
+                _x: x,
+                y,
+                dense,
+                want_c,
+                want_y,
+                want_dense,
             }
         }
-        let nnz = val.len() as i64;
-        let arrays = [DevBuf::from_slice(&offsets), DevBuf::from_slice(&ind), DevBuf::from_slice(&val)];
-        let (b, x) = (DevBuf::from_slice(&b_host), DevBuf::from_slice(&x_host));
-        let (c, y, dense_buf) =
-            (DevBuf::zeroed((rows * N) as usize * 4), DevBuf::zeroed(rows as usize * 4), DevBuf::zeroed(dense.len() * 4));
-        let f32t = CUDA_R_32F as i32;
-        let mut p = Problem {
-            b,
-            c,
-            x,
-            y,
-            dense: dense_buf,
-            a: null_mut(),
-            bd: null_mut(),
-            cd: null_mut(),
-            xd: null_mut(),
-            yd: null_mut(),
-            dd: null_mut(),
-            want_c,
-            want_y,
-            want_dense: dense,
-            _arrays: arrays,
-        };
-        let [o, i, v] = [0, 1, 2].map(|k| p._arrays[k].ptr as *mut c_void);
-        unsafe {
-            assert_eq!(oxsparseCreateCsr(&mut p.a, rows, cols, nnz, o, i, v, 2, 2, 0, f32t), OK);
-            assert_eq!(oxsparseCreateDnMat(&mut p.bd, cols, N, N, p.b.ptr as _, f32t, 2), OK);
-            assert_eq!(oxsparseCreateDnMat(&mut p.cd, rows, N, N, p.c.ptr as _, f32t, 2), OK);
-            assert_eq!(oxsparseCreateDnVec(&mut p.xd, cols, p.x.ptr as _, f32t), OK);
-            assert_eq!(oxsparseCreateDnVec(&mut p.yd, rows, p.y.ptr as _, f32t), OK);
-            assert_eq!(oxsparseCreateDnMat(&mut p.dd, rows, cols, cols, p.dense.ptr as _, f32t, 2), OK);
-        }
-        p
     }
 
     /// Runs every call once on `h` with buffers `ws` (SpMM, SpMV; preprocessed when asked) and

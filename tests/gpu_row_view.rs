@@ -9,6 +9,7 @@
 //! around it must come back untouched.
 
 mod common;
+use common::values::encode_indices;
 use common::*;
 
 use cudarc::driver::{result as cu, sys};

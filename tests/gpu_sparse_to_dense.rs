@@ -7,8 +7,11 @@
 
 mod common;
 
-use common::bytes::{decode_element as decode, encode};
-use common::{encode_indices, gpu, DevBuf, Rng};
+use common::bytes::decode_element as decode;
+use common::descr::upload_arrays;
+use common::gen::{bsr, from_entries};
+use common::values::shuffle;
+use common::{gpu, DevBuf, Rng};
 use oxsparse::context::Handle;
 use oxsparse::descr::{DnMat, FormatInfo, SpArrays, SpMat};
 use oxsparse::ops::sparse_to_dense::sparse_to_dense;
@@ -70,12 +73,6 @@ const SHAPES: [(i64, i64, Fill); 8] = [
     (1000, 1200, Fill::Big),
 ];
 
-fn shuffle<T>(rng: &mut Rng, v: &mut [T]) {
-    for i in (1..v.len()).rev() {
-        v.swap(i, rng.below(i as u64 + 1) as usize);
-    }
-}
-
 /// Distinct (row, col) positions in random order. Rows r % 5 == 3 stay empty; `Big` adds a dense row.
 fn positions(rng: &mut Rng, m: i64, n: i64, fill: Fill) -> Vec<(i64, i64)> {
     if m == 0 || n == 0 || fill == Fill::Empty {
@@ -101,48 +98,27 @@ fn positions(rng: &mut Rng, m: i64, n: i64, fill: Fill) -> Vec<(i64, i64)> {
     out
 }
 
-/// Offsets (with base) of entries grouped by `key`; a stable sort keeps each line's random order.
-fn compress(pos: &mut [(i64, i64)], lines: i64, key: impl Fn(&(i64, i64)) -> i64, base: i64) -> Vec<i64> {
-    pos.sort_by_key(&key);
-    let mut offsets = vec![base; lines as usize + 1];
-    for p in pos.iter() {
-        offsets[key(p) as usize + 1] += 1;
-    }
-    for i in 0..lines as usize {
-        offsets[i + 1] += offsets[i] - base;
-    }
-    offsets
-}
-
 fn build(rng: &mut Rng, v: Variant, (m, n, fill): (i64, i64, Fill), base: i64, t: DataType) -> HostSparse {
     let tiny = m.max(n) <= 1;
-    let mut a = HostSparse { format: FormatInfo::Coo, rows: m, cols: n, base, offsets: vec![], indices: vec![], values: vec![] };
     match v {
         Variant::Coo | Variant::Csr | Variant::Csc => {
-            let mut pos = positions(rng, m, n, fill);
-            a.offsets = match v {
-                Variant::Csr => compress(&mut pos, m, |p| p.0, base),
-                Variant::Csc => compress(&mut pos, n, |p| p.1, base),
-                _ => pos.iter().map(|p| p.0 + base).collect(),
-            };
-            a.indices = pos.iter().map(|p| if v == Variant::Csc { p.0 + base } else { p.1 + base }).collect();
-            a.values = pos.iter().map(|_| random_value(rng, t)).collect();
-            a.format = match v {
+            let format = match v {
                 Variant::Csr => FormatInfo::Csr,
                 Variant::Csc => FormatInfo::Csc,
                 _ => FormatInfo::Coo,
             };
+            // Values are drawn in stored order, after the pattern is laid out.
+            let pattern = positions(rng, m, n, fill).into_iter().map(|(r, c)| (r, c, (0.0, 0.0))).collect();
+            let mut a = from_entries(format, (m, n), base, pattern, false);
+            a.values = a.values.iter().map(|_| random_value(rng, t)).collect();
+            a
         }
         Variant::Bsr(block_order) => {
             let (rb, cb) = if tiny { (1, 1) } else { (2, 3) };
             let (brows, bcols) = ((m + rb - 1) / rb, (n + cb - 1) / cb);
-            let mut blocks = positions(rng, brows, bcols, fill);
-            a.offsets = compress(&mut blocks, brows, |p| p.0, base);
-            a.indices = blocks.iter().map(|p| p.1 + base).collect();
-            a.values = (0..blocks.len() as i64 * rb * cb).map(|_| random_value(rng, t)).collect();
-            let bnnz = blocks.len() as i64;
-            a.format = FormatInfo::Bsr { brows, bcols, bnnz, row_block: rb, col_block: cb, block_order };
-            (a.rows, a.cols) = (brows * rb, bcols * cb);
+            let blocks = positions(rng, brows, bcols, fill);
+            let values = (0..blocks.len() as i64 * rb * cb).map(|_| random_value(rng, t)).collect();
+            bsr((brows * rb, bcols * cb), (rb, cb), block_order, base, &blocks, values)
         }
         Variant::Bell => {
             let bs = if tiny {
@@ -154,29 +130,25 @@ fn build(rng: &mut Rng, v: Variant, (m, n, fill): (i64, i64, Fill), base: i64, t
             };
             let (brows, bcols) = ((m + bs - 1) / bs, (n + bs - 1) / bs);
             let slots = if fill == Fill::Empty { 0 } else { bcols.min(if fill == Fill::Big { 5 } else { 3 }) };
+            let mut indices = vec![];
             for br in 0..brows {
                 for bc in rng.distinct(bcols as u64, slots as usize) {
                     // Empty slots (-1) in every 4th slot on average and in whole block rows.
                     let empty = br % 5 == 3 || rng.below(4) == 0;
-                    a.indices.push(if empty { -1 } else { bc as i64 + base });
+                    indices.push(if empty { -1 } else { bc as i64 + base });
                 }
             }
             // Values of empty slots are garbage that must not reach B.
-            a.values = (0..brows * bs * slots * bs).map(|_| random_value(rng, t)).collect();
-            a.format = FormatInfo::BlockedEll { block_size: bs, ell_cols: slots * bs };
-            (a.rows, a.cols) = (brows * bs, bcols * bs);
+            let values = (0..brows * bs * slots * bs).map(|_| random_value(rng, t)).collect();
+            let format = FormatInfo::BlockedEll { block_size: bs, ell_cols: slots * bs };
+            HostSparse { format, rows: brows * bs, cols: bcols * bs, base, offsets: vec![], indices, values }
         }
     }
-    a
 }
 
 /// Uploads `a` and describes it with a core descriptor; the buffers must outlive the descriptor's use.
 fn upload(a: &HostSparse, t: DataType, it: IndexType, base: IndexBase) -> (SpMat, [DevBuf; 3]) {
-    let bufs = [
-        DevBuf::from_slice(&encode_indices(it, &a.offsets)),
-        DevBuf::from_slice(&encode_indices(it, &a.indices)),
-        DevBuf::from_slice(&encode(t, &a.values)),
-    ];
+    let bufs = upload_arrays(a, t, it);
     let arrays = SpArrays { offsets: bufs[0].ptr, indices: bufs[1].ptr, values: bufs[2].ptr };
     let nnz = a.values.len() as i64;
     let d = match a.format {

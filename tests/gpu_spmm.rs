@@ -23,7 +23,7 @@
 //! Data are seeded random values that each type holds exactly (never all ones); A's columns are
 //! unsorted within rows. C's padding, the gaps between batches and the workspace are poisoned
 //! (0xFF) before every run; when beta == 0, C itself is poisoned (NaN) and must come back finite
-//! and right. Tolerances (harness::Tolerance): per component, rel * scale + half an ulp of a 16-bit
+//! and right. Tolerances (calls::tolerance): per component, rel * scale + half an ulp of a 16-bit
 //! output, where scale = sum_k |alpha||a_ik||b_kj| + |beta||c_ij| and rel is 1e-5 for FP32
 //! compute, 1e-12 for FP64, 0 (exact) for int8 -> int32.
 

@@ -8,13 +8,10 @@ mod common;
 
 use common::hubs::{Problem, SETS};
 use common::{gpu, DevBuf};
-use oxsparse::ffi::descr_dense::*;
-use oxsparse::ffi::descr_sparse::*;
 use oxsparse::ffi::descr_sparse_access::*;
 use oxsparse::ffi::handle::*;
-use oxsparse::ffi::spmm::*;
 use oxsparse::ffi::*;
-use oxsparse::types::{DataType::CUDA_R_32F, Status};
+use oxsparse::types::Status;
 use std::ffi::c_void;
 use std::ptr::null_mut;
 
@@ -23,28 +20,18 @@ const INVALID: i32 = Status::OXSPARSE_STATUS_INVALID_VALUE as i32;
 
 unsafe fn lifecycle(p: &mut Problem) -> Result<(), String> {
     let ptr = |d: &DevBuf| d.ptr as *mut c_void;
-    let (off, ind, val) = (DevBuf::from_slice(&p.offsets), DevBuf::from_slice(&p.cols), DevBuf::from_slice(&p.values[0]));
-    let (b, c) = (DevBuf::from_slice(&p.b), DevBuf::zeroed(p.n * p.w * 4));
-    let (n, w, nnz, f32t) = (p.n as i64, p.w as i64, p.cols.len() as i64, CUDA_R_32F as i32);
     let mut h: oxsparseHandle_t = null_mut();
     assert_eq!(oxsparseCreate(&mut h), OK);
-    let (mut a, mut bd, mut cd) = (null_mut(), null_mut(), null_mut());
-    assert_eq!(oxsparseCreateCsr(&mut a, n, n, nnz, ptr(&off), ptr(&ind), ptr(&val), 2, 2, 0, f32t), OK);
-    assert_eq!(oxsparseCreateDnMat(&mut bd, n, w, w, ptr(&b), f32t, 2), OK);
-    assert_eq!(oxsparseCreateDnMat(&mut cd, n, w, w, ptr(&c), f32t, 2), OK);
-    let (alpha, beta) = (1.0f32, 0.0f32);
-    let (al, be) = (&alpha as *const f32 as *const c_void, &beta as *const f32 as *const c_void);
-    let mut size = 0usize;
-    assert_eq!(oxsparseSpMM_bufferSize(h, 0, 0, al, a, bd, be, cd, f32t, 0, &mut size), OK);
-    let mut ws = DevBuf::zeroed(size);
-    ws.poison(0xFF);
+    let d = p.on_device(h);
+    let (val, b, c, size) = (&d.a_arrays[2], &d.b, &d.out, d.size);
+    let mut ws = DevBuf::poisoned(size, 0xFF);
     let call = |ws: &DevBuf| {
         c.poison(0xFF);
-        let s = oxsparseSpMM(h, 0, 0, al, a, bd, be, cd, f32t, 0, ptr(ws));
+        let s = d.call(ptr(ws));
         (s, c.read_ordered())
     };
     let floats = |bytes: &[u8]| bytes.chunks_exact(4).map(|x| f32::from_ne_bytes(x.try_into().unwrap())).collect::<Vec<f32>>();
-    assert_eq!(oxsparseSpMM_preprocess(h, 0, 0, al, a, bd, be, cd, f32t, 0, ptr(&ws)), OK);
+    assert_eq!(d.preprocess(0, ptr(&ws)), OK);
     let mut outcome = Ok(());
     let mut last = Vec::new();
     for round in 0..2 * SETS {
@@ -60,8 +47,8 @@ unsafe fn lifecycle(p: &mut Problem) -> Result<(), String> {
     }
     // Refused preprocesses change nothing: the next call gives the same bits.
     if outcome.is_ok() {
-        let bad_alg = oxsparseSpMM_preprocess(h, 0, 0, al, a, bd, be, cd, f32t, 77, ptr(&ws));
-        let no_buffer = if size > 0 { oxsparseSpMM_preprocess(h, 0, 0, al, a, bd, be, cd, f32t, 0, null_mut()) } else { INVALID };
+        let bad_alg = d.preprocess(77, ptr(&ws));
+        let no_buffer = if size > 0 { d.preprocess(0, null_mut()) } else { INVALID };
         let (st, got) = call(&ws);
         if bad_alg != INVALID || no_buffer != INVALID {
             outcome = Err(format!("refused preprocesses returned {bad_alg} and {no_buffer}"));
@@ -71,9 +58,9 @@ unsafe fn lifecycle(p: &mut Problem) -> Result<(), String> {
     }
     // Values behind a new pointer, then every array moved.
     let moved_values = DevBuf::from_slice(&p.values[1]);
-    let (moved_off, moved_ind) = (DevBuf::from_slice(&p.offsets), DevBuf::from_slice(&p.cols));
+    let (moved_off, moved_ind) = (DevBuf::from_slice(&p.a.offsets), DevBuf::from_slice(&p.a.indices));
     if outcome.is_ok() {
-        assert_eq!(oxsparseSpMatSetValues(a, ptr(&moved_values)), OK);
+        assert_eq!(oxsparseSpMatSetValues(d.a, ptr(&moved_values)), OK);
         let (st, got) = call(&ws);
         let wrong = p.wrong(1, &floats(&got));
         if st != OK || wrong > 0 {
@@ -82,7 +69,7 @@ unsafe fn lifecycle(p: &mut Problem) -> Result<(), String> {
     }
     if outcome.is_ok() {
         val.write_ordered(bytes_of(&p.values[2]));
-        assert_eq!(oxsparseCsrSetPointers(a, ptr(&moved_off), ptr(&moved_ind), ptr(&val)), OK);
+        assert_eq!(oxsparseCsrSetPointers(d.a, ptr(&moved_off), ptr(&moved_ind), ptr(val)), OK);
         let (st, got) = call(&ws);
         let wrong = p.wrong(2, &floats(&got));
         if st != OK || wrong > 0 {
@@ -104,17 +91,14 @@ unsafe fn lifecycle(p: &mut Problem) -> Result<(), String> {
     // preprocess's state must not be trusted in it, and the call must still be right.
     if outcome.is_ok() {
         drop(std::mem::replace(&mut ws, DevBuf::zeroed(1)));
-        ws = DevBuf::zeroed(size);
-        ws.poison(0xA5);
+        ws = DevBuf::poisoned(size, 0xA5);
         let (st, got) = call(&ws);
         let wrong = p.wrong(2, &floats(&got));
         if st != OK || wrong > 0 {
             outcome = Err(format!("buffer reallocated: status {st}, {wrong} wrong"));
         }
     }
-    assert_eq!(oxsparseDestroyDnMat(bd), OK);
-    assert_eq!(oxsparseDestroyDnMat(cd), OK);
-    assert_eq!(oxsparseDestroySpMat(a), OK);
+    d.destroy();
     assert_eq!(oxsparseDestroy(h), OK);
     outcome
 }

@@ -6,6 +6,7 @@
 //! around it must come back untouched.
 
 mod common;
+use common::values::encode_indices;
 use common::*;
 
 use oxsparse::context::Handle;

@@ -7,6 +7,7 @@
 //! (`warp_rows_list_long`) lay out the same long part as the host's walk of every row.
 
 mod common;
+use common::values::encode_indices;
 use common::*;
 
 use oxsparse::context::Handle;

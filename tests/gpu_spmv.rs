@@ -26,7 +26,7 @@
 //! Data are seeded random values that each type holds exactly (never all ones); columns are
 //! unsorted within rows, COO rows too in half the cases. X and Y sit between 64 bytes of 0xFF
 //! (NaN) that must stay untouched and unread; when beta == 0, Y itself is NaN and must come back
-//! finite and right; the workspace is poisoned (0xFF). Tolerance (calls::Tolerance): per
+//! finite and right; the workspace is poisoned (0xFF). Tolerance (calls::tolerance): per
 //! component, 32 machine epsilons of the compute type times sum_j |alpha||a_ij||x_j| + |beta||y_i|,
 //! plus half an ulp of a 16-bit output; exact for int8 -> int32.
 

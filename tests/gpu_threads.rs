@@ -5,6 +5,9 @@
 
 mod common;
 
+use common::descr::{csr_f32, dn_mat_f32, dn_vec_f32, F32};
+use common::gen::random_csr;
+use common::hubs::hub;
 use common::{gpu, DevBuf, Rng};
 use cudarc::driver::{result, sys};
 use oxsparse::ffi::descr_dense::*;
@@ -15,7 +18,7 @@ use oxsparse::ffi::spmm::*;
 use oxsparse::ffi::spmv::*;
 use oxsparse::ffi::vector_ops::*;
 use oxsparse::ffi::*;
-use oxsparse::types::{DataType::CUDA_R_32F, Status::OXSPARSE_STATUS_SUCCESS};
+use oxsparse::types::Status::OXSPARSE_STATUS_SUCCESS;
 use std::ptr::null_mut;
 
 const OK: i32 = OXSPARSE_STATUS_SUCCESS as i32;
@@ -27,31 +30,18 @@ const ROUNDS: usize = 25;
 fn worker(seed: u64) {
     let mut rng = Rng::new(seed);
     let (rows, cols) = (40 + rng.below(60) as i64, 30 + rng.below(50) as i64);
-    let mut offsets = vec![0i32];
-    let (mut col_ind, mut values) = (Vec::new(), Vec::new());
-    for _ in 0..rows {
-        let k = rng.below(cols as u64 / 2) as usize;
-        for c in rng.distinct(cols as u64, k) {
-            col_ind.push(c as i32);
-            values.push(rng.value() as f32);
-        }
-        offsets.push(col_ind.len() as i32);
-    }
-    let nnz = values.len() as i64;
-    let mut expect = vec![0f32; (rows * cols) as usize];
-    for r in 0..rows as usize {
-        for k in offsets[r] as usize..offsets[r + 1] as usize {
-            expect[r * cols as usize + col_ind[k] as usize] = values[k];
-        }
-    }
+    let csr = random_csr(&mut rng, (rows as usize, cols as usize), |rng, _| rng.below(cols as u64 / 2), true);
+    let nnz = csr.nnz() as i64;
+    let expect = csr.dense();
     // Scatter: values of the first row's worth of entries into a vector of `cols` slots.
-    let scatter_n = offsets[1] as i64;
+    let scatter_n = csr.offsets[1] as i64;
     let mut expect_vec = vec![0f32; cols as usize];
     for k in 0..scatter_n as usize {
-        expect_vec[col_ind[k] as usize] = values[k];
+        expect_vec[csr.indices[k] as usize] = csr.values[k];
     }
 
-    let (d_off, d_col, d_val) = (DevBuf::from_slice(&offsets), DevBuf::from_slice(&col_ind), DevBuf::from_slice(&values));
+    let arrays = csr.upload();
+    let (d_col, d_val) = (&arrays[1], &arrays[2]);
     let dense = DevBuf::zeroed((rows * cols) as usize * 4);
     let vec_y = DevBuf::zeroed(cols as usize * 4);
     unsafe {
@@ -59,15 +49,10 @@ fn worker(seed: u64) {
         let mut h: oxsparseHandle_t = null_mut();
         assert_eq!(oxsparseCreate(&mut h), OK);
         assert_eq!(oxsparseSetStream(h, stream as cudaStream_t), OK);
-        let (mut a, mut b) = (null_mut(), null_mut());
-        assert_eq!(
-            oxsparseCreateCsr(&mut a, rows, cols, nnz, d_off.ptr as _, d_col.ptr as _, d_val.ptr as _, 2, 2, 0, CUDA_R_32F as i32),
-            OK
-        );
-        assert_eq!(oxsparseCreateDnMat(&mut b, rows, cols, cols, dense.ptr as _, CUDA_R_32F as i32, 2), OK);
-        let (mut x, mut y) = (null_mut(), null_mut());
-        assert_eq!(oxsparseCreateSpVec(&mut x, cols, scatter_n, d_col.ptr as _, d_val.ptr as _, 2, 0, CUDA_R_32F as i32), OK);
-        assert_eq!(oxsparseCreateDnVec(&mut y, cols, vec_y.ptr as _, CUDA_R_32F as i32), OK);
+        let (a, b) = (csr_f32(rows, cols, nnz, &arrays), dn_mat_f32(rows, cols, &dense));
+        let mut x = null_mut();
+        assert_eq!(oxsparseCreateSpVec(&mut x, cols, scatter_n, d_col.ptr as _, d_val.ptr as _, 2, 0, F32), OK);
+        let y = dn_vec_f32(cols, &vec_y);
         for round in 0..ROUNDS {
             dense.poison(0xFF);
             vec_y.poison(0);
@@ -133,21 +118,16 @@ fn products(a: &SharedA, seed: u64, rounds: usize) -> Vec<Vec<u8>> {
         let mut h: oxsparseHandle_t = null_mut();
         assert_eq!(oxsparseCreate(&mut h), OK);
         assert_eq!(oxsparseSetStream(h, stream as cudaStream_t), OK);
-        let (mut bd, mut cd, mut xd, mut yd, mut own) = (null_mut(), null_mut(), null_mut(), null_mut(), null_mut());
-        let f32t = CUDA_R_32F as i32;
-        assert_eq!(oxsparseCreateDnMat(&mut bd, a.cols, N, N, b.ptr as _, f32t, 2), OK);
-        assert_eq!(oxsparseCreateDnMat(&mut cd, a.rows, N, N, c.ptr as _, f32t, 2), OK);
-        assert_eq!(oxsparseCreateDnVec(&mut xd, a.cols, x.ptr as _, f32t), OK);
-        assert_eq!(oxsparseCreateDnVec(&mut yd, a.rows, y.ptr as _, f32t), OK);
-        let [o, i, v] = [0, 1, 2].map(|k| a.arrays[k].ptr as *mut std::ffi::c_void);
-        assert_eq!(oxsparseCreateCsr(&mut own, a.rows, a.cols, a.nnz, o, i, v, 2, 2, 0, f32t), OK);
+        let (bd, cd) = (dn_mat_f32(a.cols, N, &b), dn_mat_f32(a.rows, N, &c));
+        let (xd, yd) = (dn_vec_f32(a.cols, &x), dn_vec_f32(a.rows, &y));
+        let own = csr_f32(a.rows, a.cols, a.nnz, &a.arrays);
         let shared = a.descr as oxsparseSpMatDescr_t;
         let size = |m: oxsparseSpMatDescr_t, spmm: bool| {
             let mut s = 0usize;
             let st = if spmm {
-                oxsparseSpMM_bufferSize(h, 0, 0, al, m, bd, be, cd, f32t, 0, &mut s)
+                oxsparseSpMM_bufferSize(h, 0, 0, al, m, bd, be, cd, F32, 0, &mut s)
             } else {
-                oxsparseSpMV_bufferSize(h, 0, al, m, xd, be, yd, f32t, 0, &mut s)
+                oxsparseSpMV_bufferSize(h, 0, al, m, xd, be, yd, F32, 0, &mut s)
             };
             assert_eq!(st, OK);
             DevBuf::zeroed(s)
@@ -159,15 +139,15 @@ fn products(a: &SharedA, seed: u64, rounds: usize) -> Vec<Vec<u8>> {
         for (m, pre) in [(shared, false), (own, true)] {
             let (ws_mm, ws_mv) = (size(m, true), size(m, false));
             if pre {
-                assert_eq!(oxsparseSpMM_preprocess(h, 0, 0, al, m, bd, be, cd, f32t, 0, ws_mm.ptr as _), OK);
-                assert_eq!(oxsparseSpMV_preprocess(h, 0, al, m, xd, be, yd, f32t, 0, ws_mv.ptr as _), OK);
+                assert_eq!(oxsparseSpMM_preprocess(h, 0, 0, al, m, bd, be, cd, F32, 0, ws_mm.ptr as _), OK);
+                assert_eq!(oxsparseSpMV_preprocess(h, 0, al, m, xd, be, yd, F32, 0, ws_mv.ptr as _), OK);
             }
             let (mut c_bits, mut y_bits) = (Vec::new(), Vec::new());
             for round in 0..rounds {
                 c.poison(0xFF);
                 y.poison(0xFF);
-                assert_eq!(oxsparseSpMM(h, 0, 0, al, m, bd, be, cd, f32t, 0, ws_mm.ptr as _), OK);
-                assert_eq!(oxsparseSpMV(h, 0, al, m, xd, be, yd, f32t, 0, ws_mv.ptr as _), OK);
+                assert_eq!(oxsparseSpMM(h, 0, 0, al, m, bd, be, cd, F32, 0, ws_mm.ptr as _), OK);
+                assert_eq!(oxsparseSpMV(h, 0, al, m, xd, be, yd, F32, 0, ws_mv.ptr as _), OK);
                 let (cr, yr) = (read(&c), read(&y));
                 if round == 0 {
                     (c_bits, y_bits) = (cr, yr);
@@ -197,23 +177,11 @@ fn products(a: &SharedA, seed: u64, rounds: usize) -> Vec<Vec<u8>> {
 #[test]
 fn sixteen_threads_share_a_read_only_matrix() {
     let Some(_h) = gpu("sixteen threads, shared A") else { return };
-    let mut rng = Rng::new(77);
     let (rows, cols) = (6000i64, 5000i64);
-    let mut offsets = vec![0i32];
-    let (mut col_ind, mut values) = (Vec::new(), Vec::new());
-    for r in 0..rows {
-        let len = if r % 97 == 5 { 300 + rng.below(1700) } else { 1 + rng.below(20) };
-        for c in rng.distinct(cols as u64, len as usize) {
-            col_ind.push(c as i32);
-            values.push(rng.value() as f32);
-        }
-        offsets.push(col_ind.len() as i32);
-    }
-    let arrays = [DevBuf::from_slice(&offsets), DevBuf::from_slice(&col_ind), DevBuf::from_slice(&values)];
-    let mut descr = null_mut();
-    let [o, i, v] = [0, 1, 2].map(|k| arrays[k].ptr as *mut std::ffi::c_void);
-    let nnz = values.len() as i64;
-    assert_eq!(unsafe { oxsparseCreateCsr(&mut descr, rows, cols, nnz, o, i, v, 2, 2, 0, CUDA_R_32F as i32) }, OK);
+    let len = |rng: &mut Rng, r| if hub(r) { 300 + rng.below(1700) } else { 1 + rng.below(20) };
+    let csr = random_csr(&mut Rng::new(77), (rows as usize, cols as usize), len, true);
+    let (arrays, nnz) = (csr.upload(), csr.nnz() as i64);
+    let descr = unsafe { csr_f32(rows, cols, nnz, &arrays) };
     let a = std::sync::Arc::new(SharedA { rows, cols, nnz, arrays, descr: descr as usize });
     let alone: Vec<Vec<Vec<u8>>> = (0..16).map(|t| products(&a, 3000 + t, 1)).collect();
     let ctx = result::ctx::get_current().expect("ctx").expect("a current context") as usize;

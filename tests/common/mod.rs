@@ -1,10 +1,20 @@
 //! Shared helpers for the GPU tests: a handle when a GPU is present (a visible SKIP line when not),
-//! device buffers that free themselves, poisoning, and a seeded random generator; `half` holds the
-//! bit-level f64 <-> f16/bf16 conversions.
+//! device buffers that free themselves, poisoning, and a seeded random generator.
+//!
+//! Beneath: `bytes` (values as stored bytes), `values` (random values exact in each type), `gen`
+//! (sparse matrices assembled from drawn entries), `hubs` (the hub-row CSR fixture), `capi`
+//! (handle, scalars, statuses and workspace through the C ABI), `descr` (descriptors made through
+//! the C ABI), `compare` (tolerances against the float64 references, determinism) and `sweep`
+//! (the parameters SpMM and SpMV cases share, and running a group of cases).
 #![allow(dead_code)]
 
 pub mod bytes;
+pub mod capi;
+pub mod compare;
+pub mod descr;
+pub mod gen;
 pub mod hubs;
+pub mod sweep;
 pub mod values;
 
 use cudarc::driver::result;
@@ -44,6 +54,13 @@ impl DevBuf {
         if !data.is_empty() {
             unsafe { result::memcpy_htod_sync(b.ptr, data) }.expect("cuMemcpyHtoD");
         }
+        b
+    }
+
+    /// `bytes` of `byte` (see `poison`).
+    pub fn poisoned(bytes: usize, byte: u8) -> DevBuf {
+        let b = DevBuf::zeroed(bytes);
+        b.poison(byte);
         b
     }
 
@@ -123,16 +140,5 @@ impl Rng {
         }
         all.truncate(k);
         all
-    }
-}
-
-/// Indices as the device holds them: 4 or 8 bytes each, native order (a value that does not fit
-/// 32 bits is a test's bug).
-pub fn encode_indices(t: oxsparse::types::IndexType, v: &[i64]) -> Vec<u8> {
-    match t {
-        oxsparse::types::IndexType::OXSPARSE_INDEX_32I => {
-            v.iter().flat_map(|&x| i32::try_from(x).expect("a 32-bit index").to_ne_bytes()).collect()
-        }
-        _ => v.iter().flat_map(|&x| x.to_ne_bytes()).collect(),
     }
 }

@@ -1,5 +1,5 @@
-//! Random test values that every storage type holds exactly, and index arrays in their stored
-//! width: shared by the SpMM and SpMV test generators.
+//! Random test values that every storage type holds exactly, index arrays in their stored width,
+//! and a seeded shuffle: shared by the test generators.
 
 use super::Rng;
 use oxsparse::reference::vector_ops::Value;
@@ -24,14 +24,17 @@ pub fn random(rng: &mut Rng, t: DataType, n: usize) -> Vec<Value> {
     (0..n).map(|_| (component(rng, t), if t.is_complex() { component(rng, t) } else { 0.0 })).collect()
 }
 
+/// Indices as the device holds them, in their stored width (a value that does not fit is a test's
+/// bug).
 pub fn encode_indices(t: IndexType, v: &[i64]) -> Vec<u8> {
     match t {
-        IndexType::OXSPARSE_INDEX_32I => v.iter().flat_map(|&i| i32::try_from(i).unwrap().to_le_bytes()).collect(),
+        IndexType::OXSPARSE_INDEX_32I => v.iter().flat_map(|&i| i32::try_from(i).expect("a 32-bit index").to_le_bytes()).collect(),
         IndexType::OXSPARSE_INDEX_64I => v.iter().flat_map(|&i| i.to_le_bytes()).collect(),
-        IndexType::OXSPARSE_INDEX_16U => v.iter().flat_map(|&i| u16::try_from(i).unwrap().to_le_bytes()).collect(),
+        IndexType::OXSPARSE_INDEX_16U => v.iter().flat_map(|&i| u16::try_from(i).expect("a 16-bit index").to_le_bytes()).collect(),
     }
 }
 
+/// A uniformly random permutation of `v` in place (Fisher-Yates, from the end).
 pub fn shuffle<T>(rng: &mut Rng, v: &mut [T]) {
     for i in (1..v.len()).rev() {
         v.swap(i, rng.below(i as u64 + 1) as usize);

@@ -5,12 +5,13 @@
 
 use super::harness::*;
 use super::*;
+use crate::common::descr::StatusFixture;
 use oxsparse::ffi::descr_dense::*;
 use oxsparse::ffi::descr_sparse::*;
 use oxsparse::ffi::spmm::*;
 use oxsparse::ffi::*;
 use oxsparse::types::Status::{self, *};
-use oxsparse::types::{DataType, DataType::*, IndexType, Order};
+use oxsparse::types::{DataType, DataType::*, Order};
 use std::ffi::c_void;
 use std::ptr::{null, null_mut};
 
@@ -85,58 +86,23 @@ fn cuda_library_samples_spmm_csr_and_coo() {
     }
 }
 
-/// Descriptors over one zeroed buffer, destroyed on drop; statuses checked, failures collected.
-pub struct Fixture {
-    pub h: CHandle,
-    zeros: DevBuf,
-    ws: DevBuf,
-    pub sparse: Vec<oxsparseSpMatDescr_t>,
-    pub dense: Vec<oxsparseDnMatDescr_t>,
-    pub failures: Vec<String>,
+/// The status fixture with SpMM's dense matrices, made over the same zeros.
+pub type Fixture = StatusFixture<DnMats>;
+
+/// Dense matrix descriptors, destroyed on drop.
+pub struct DnMats(pub Vec<oxsparseDnMatDescr_t>);
+
+impl Drop for DnMats {
+    fn drop(&mut self) {
+        for &d in &self.0 {
+            unsafe { oxsparseDestroyDnMat(d) };
+        }
+    }
 }
 
 impl Fixture {
     pub fn new() -> Fixture {
-        let ws = DevBuf::zeroed(1 << 20);
-        ws.poison(0xFF);
-        Fixture { h: CHandle::new(), zeros: DevBuf::zeroed(1 << 20), ws, sparse: vec![], dense: vec![], failures: vec![] }
-    }
-    pub fn z(&self) -> *mut c_void {
-        self.zeros.ptr as *mut c_void
-    }
-    pub fn keep(&mut self, s: i32, d: oxsparseSpMatDescr_t) -> oxsparseSpMatDescr_t {
-        assert_eq!(s, OK, "creating a sparse descriptor");
-        self.sparse.push(d);
-        d
-    }
-    /// CSR (or CSC) with 4 entries, offsets and indices of the given types.
-    pub fn csr(&mut self, csc: bool, (rows, cols): (i64, i64), (ot, it): (IndexType, IndexType), vt: DataType) -> oxsparseSpMatDescr_t {
-        let (mut d, z) = (null_mut(), self.z());
-        let create = if csc { oxsparseCreateCsc } else { oxsparseCreateCsr };
-        let s = unsafe { create(&mut d, rows, cols, 4, z, z, z, ot as i32, it as i32, 0, vt as i32) };
-        self.keep(s, d)
-    }
-    pub fn coo(&mut self, (rows, cols): (i64, i64), it: IndexType, vt: DataType) -> oxsparseSpMatDescr_t {
-        let (mut d, z) = (null_mut(), self.z());
-        let s = unsafe { oxsparseCreateCoo(&mut d, rows, cols, 4, z, z, z, it as i32, 0, vt as i32) };
-        self.keep(s, d)
-    }
-    /// BSR of 2 x 3 blocks of 2 x 2 (4 x 6), two stored blocks.
-    pub fn bsr(&mut self, order: Order, (ot, it): (IndexType, IndexType), vt: DataType) -> oxsparseSpMatDescr_t {
-        let (mut d, z) = (null_mut(), self.z());
-        let s = unsafe { oxsparseCreateBsr(&mut d, 2, 3, 2, 2, 2, z, z, z, ot as i32, it as i32, 0, vt as i32, order as i32) };
-        self.keep(s, d)
-    }
-    /// Blocked-ELL 4 x 6, blocks of 2, one slot per block row.
-    pub fn bell(&mut self, it: IndexType, vt: DataType) -> oxsparseSpMatDescr_t {
-        let (mut d, z) = (null_mut(), self.z());
-        let s = unsafe { oxsparseCreateBlockedEll(&mut d, 4, 6, 2, 2, z, z, it as i32, 0, vt as i32) };
-        self.keep(s, d)
-    }
-    pub fn sell(&mut self, vt: DataType) -> oxsparseSpMatDescr_t {
-        let (mut d, z) = (null_mut(), self.z());
-        let s = unsafe { oxsparseCreateSlicedEll(&mut d, 4, 6, 4, 8, 2, z, z, z, I32 as i32, I32 as i32, 0, vt as i32) };
-        self.keep(s, d)
+        Fixture::with(DnMats(vec![]))
     }
     /// A dense rows x cols matrix (smallest ld), a strided batch of `count` when count > 1.
     pub fn dn(&mut self, (rows, cols): (i64, i64), vt: DataType, order: Order, count: i32) -> oxsparseDnMatDescr_t {
@@ -147,7 +113,7 @@ impl Fixture {
             let span = ld * if order == COL { cols } else { rows };
             assert_eq!(unsafe { oxsparseDnMatSetStridedBatch(d, count, span) }, OK);
         }
-        self.dense.push(d);
+        self.dense.0.push(d);
         d
     }
     pub fn args(&self, a: oxsparseSpMatDescr_t, b: oxsparseDnMatDescr_t, c: oxsparseDnMatDescr_t, compute: DataType) -> Args {
@@ -169,20 +135,6 @@ impl Fixture {
         }
         if want == OXSPARSE_STATUS_SUCCESS && size > self.ws.bytes {
             self.failures.push(format!("{what}: bufferSize {size} for a 4 x 6 problem"));
-        }
-    }
-    pub fn finish(self, test: &str) {
-        assert!(self.failures.is_empty(), "{test}: {} failures:\n{}", self.failures.len(), self.failures.join("\n"));
-    }
-}
-
-impl Drop for Fixture {
-    fn drop(&mut self) {
-        for &d in &self.sparse {
-            unsafe { oxsparseDestroySpMat(d) };
-        }
-        for &d in &self.dense {
-            unsafe { oxsparseDestroyDnMat(d) };
         }
     }
 }

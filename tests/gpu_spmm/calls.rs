@@ -1,136 +1,29 @@
-//! The C calls around SpMM: an oxsparse handle, scalars in host or device memory, the argument
-//! block the three entry points share, the workspace, statuses, and the comparison tolerance.
+//! The C calls around SpMM: the argument block the three entry points share, its workspace, and
+//! C's comparison tolerance. The handle, scalars and statuses are `common::capi`'s.
 
-use super::harness::OK;
 use super::*;
-use cudarc::driver::result;
-use oxsparse::ffi::handle::*;
+pub use crate::common::capi::*;
+use crate::common::compare::Tolerance;
 use oxsparse::ffi::spmm::*;
 use oxsparse::ffi::*;
-use oxsparse::reference::vector_ops::Value;
-use oxsparse::types::{DataType, DataType::*, MathMode, PointerMode, ReorderMode, Status};
+use oxsparse::types::{DataType, DataType::*, MathMode};
 use std::ffi::c_void;
-use std::ptr::null_mut;
 
-/// |got - want| <= rel * scale + out_u * |want| + out_min per component: the accumulation error
-/// of the compute type relative to the bound scale, plus half an ulp of a 16-bit output type.
 /// Error bound of TF32 products, relative to sum |alpha||a||b| (2^-10, and some room).
 pub const TF32_REL: f64 = 1.2e-3;
 
-pub struct Tolerance {
-    pub rel: f64,
-    pub out_u: f64,
-    pub out_min: f64,
-}
-
-impl Tolerance {
-    pub fn of(c_type: DataType, compute: DataType) -> Tolerance {
-        let rel = match compute {
-            CUDA_R_64F | CUDA_C_64F => 1e-12,
-            CUDA_R_32I => 0.0,
-            _ => 1e-5,
-        };
-        let (out_u, out_min) = match c_type {
-            CUDA_R_16F | CUDA_C_16F => (2f64.powi(-11), 2f64.powi(-25)),
-            CUDA_R_16BF | CUDA_C_16BF => (2f64.powi(-8), 2f64.powi(-134)),
-            _ => (0.0, 0.0),
-        };
-        Tolerance { rel, out_u, out_min }
-    }
-    /// TF32 products (FP32 A and B in the TF32 math mode): each input rounded to 11 significant
-    /// bits, so a product is off by up to 2^-10 of |a||b|. The accurate mode keeps FP32's bound.
-    pub fn with_math(self, math: MathMode, types: (DataType, DataType, DataType)) -> Tolerance {
-        if math == MathMode::OXSPARSE_TF32_TENSOR_OP_MATH && types == (CUDA_R_32F, CUDA_R_32F, CUDA_R_32F) {
-            Tolerance { rel: TF32_REL, ..self }
-        } else {
-            self
-        }
-    }
-    pub fn accepts(&self, got: Value, want: Value, scale: f64) -> bool {
-        let ok = |g: f64, w: f64| (g - w).abs() <= self.rel * scale + self.out_u * w.abs() + self.out_min;
-        ok(got.0, want.0) && ok(got.1, want.1)
-    }
-}
-
-pub fn status_name(s: i32) -> String {
-    Status::from_raw(s).map_or_else(|| format!("status {s}"), |s| s.name().to_string())
-}
-
-pub fn expect(s: i32, what: &str) -> Result<(), String> {
-    if s == OK {
-        Ok(())
-    } else {
-        Err(format!("{what} returned {}", status_name(s)))
-    }
-}
-
-/// An oxsparse handle made by `oxsparseCreate`.
-pub struct CHandle(pub oxsparseHandle_t);
-
-impl CHandle {
-    pub fn new() -> CHandle {
-        let mut h = null_mut();
-        assert_eq!(unsafe { oxsparseCreate(&mut h) }, OK, "oxsparseCreate");
-        CHandle(h)
-    }
-
-    /// A handle with none of the environment's tuning or forcing settings (the device suite runs
-    /// binaries under forcing variables): for tests of the library's own choices.
-    pub fn unforced() -> CHandle {
-        let h = CHandle::new();
-        for name in oxsparse::settings::NAMES.iter().filter(|n| !matches!(**n, "OXSPARSE_MATH_MODE" | "OXSPARSE_REORDER")) {
-            h.set_tuning(name, None);
-        }
-        h
-    }
-    /// Sets one of the handle's settings (`oxsparseSetTuning`); None gives it back to the library.
-    pub fn set_tuning(&self, name: &str, value: Option<&str>) {
-        let name = std::ffi::CString::new(name).unwrap();
-        let value = value.map(|v| std::ffi::CString::new(v).unwrap());
-        let status = unsafe {
-            oxsparse::ffi::handle::oxsparseSetTuning(self.0, name.as_ptr(), value.as_ref().map_or(std::ptr::null(), |v| v.as_ptr()))
-        };
-        assert_eq!(status, OK, "oxsparseSetTuning({name:?}, {value:?})");
-    }
-    pub fn set_mode(&self, mode: PointerMode) {
-        assert_eq!(unsafe { oxsparseSetPointerMode(self.0, mode as i32) }, OK);
-    }
-    pub fn set_math(&self, math: MathMode) {
-        assert_eq!(unsafe { oxsparseSetMathMode(self.0, math as i32) }, OK);
-    }
-    pub fn set_reorder(&self, mode: ReorderMode) {
-        assert_eq!(unsafe { oxsparseSetReorderMode(self.0, mode as i32) }, OK);
-    }
-}
-
-impl Drop for CHandle {
-    fn drop(&mut self) {
-        unsafe { oxsparseDestroy(self.0) };
-    }
-}
-
-pub fn write(buf: &DevBuf, bytes: &[u8]) {
-    assert!(bytes.len() <= buf.bytes);
-    if !bytes.is_empty() {
-        unsafe { result::memcpy_htod_sync(buf.ptr, bytes) }.expect("cuMemcpyHtoD");
-    }
-}
-
-/// A scalar of the compute type where the pointer mode wants it.
-pub struct Scalar {
-    bytes: Vec<u8>,
-    dev: Option<DevBuf>,
-}
-
-impl Scalar {
-    pub fn new(mode: PointerMode, compute: DataType, v: Value) -> Scalar {
-        let bytes = encode(compute, &[v]);
-        let dev = (mode == PointerMode::OXSPARSE_POINTER_MODE_DEVICE).then(|| DevBuf::from_slice(&bytes));
-        Scalar { bytes, dev }
-    }
-    pub fn ptr(&self) -> *const c_void {
-        self.dev.as_ref().map_or(self.bytes.as_ptr() as *const c_void, |d| d.ptr as *const c_void)
-    }
+/// C's tolerance (`compare::Tolerance`): rel 1e-12 of the scale for FP64 compute, exact for
+/// int32, 1e-5 otherwise. TF32 products (FP32 A and B in the TF32 math mode) round each input to
+/// 11 significant bits, so a product is off by up to 2^-10 of |a||b|: `TF32_REL`. The accurate
+/// mode keeps FP32's bound.
+pub fn tolerance(c_type: DataType, compute: DataType, math: MathMode, types: (DataType, DataType, DataType)) -> Tolerance {
+    let rel = match compute {
+        CUDA_R_64F | CUDA_C_64F => 1e-12,
+        CUDA_R_32I => 0.0,
+        _ => 1e-5,
+    };
+    let tf32 = math == MathMode::OXSPARSE_TF32_TENSOR_OP_MATH && types == (CUDA_R_32F, CUDA_R_32F, CUDA_R_32F);
+    Tolerance::new(if tf32 { TF32_REL } else { rel }, c_type)
 }
 
 /// The arguments the three calls share, as raw C values (status tests change them one by one).
@@ -159,19 +52,6 @@ impl Args {
     }
     /// A workspace of the size bufferSize asks for, poisoned with 0xFF (none when it asks for 0).
     pub fn workspace(&self, h: &CHandle) -> Result<Option<DevBuf>, String> {
-        let mut size = usize::MAX;
-        expect(unsafe { self.buffer_size(h, &mut size) }, "SpMM_bufferSize")?;
-        if size > 1 << 34 {
-            return Err(format!("bufferSize {size} is not a plausible size"));
-        }
-        Ok((size > 0).then(|| {
-            let b = DevBuf::zeroed(size);
-            b.poison(0xFF);
-            b
-        }))
+        Ok(workspace(buffer_size("SpMM_bufferSize", |out| unsafe { self.buffer_size(h, out) })?))
     }
-}
-
-pub fn ws_ptr(ws: &Option<DevBuf>) -> *mut c_void {
-    ws.as_ref().map_or(null_mut(), |b| b.ptr as *mut c_void)
 }

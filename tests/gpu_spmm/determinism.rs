@@ -7,6 +7,7 @@
 use super::gen;
 use super::harness::*;
 use super::*;
+use crate::common::compare::bitwise_runs;
 use oxsparse::types::DataType::*;
 
 const FORMATS: [Fmt; 5] = [Fmt::Csr, Fmt::Csc, Fmt::Coo, Fmt::Bsr(ROW), Fmt::Bell];
@@ -32,30 +33,16 @@ pub fn cases() -> Vec<Case> {
     cases.into_iter().enumerate().map(|(i, c)| vary(c, 13_000 + i)).collect()
 }
 
+/// Plain and preprocessed runs interleaved: neither kind may disturb the other's bits.
+fn bitwise_identical(h: &CHandle, case: &Case) -> Result<(), String> {
+    let p = Problem::new(case);
+    let g = Gpu::upload(&p)?;
+    bitwise_runs(&[false, true, true, false, true, false], |pre| run(h, &p, &g, pre), |got| p.check(got))
+}
+
 #[test]
 fn bitwise_identical_runs_plain_and_preprocessed() {
-    let Some(_gpu) = gpu("spmm determinism") else { return };
-    let h = CHandle::new();
-    let mut failures = Vec::new();
-    for case in cases() {
-        let p = Problem::new(&case);
-        let outcome = Gpu::upload(&p).and_then(|g| {
-            let plain = run(&h, &p, &g, false)?;
-            p.check(&plain)?;
-            let preprocessed = run(&h, &p, &g, true)?;
-            p.check(&preprocessed).map_err(|e| format!("preprocessed: {e}"))?;
-            for (n, pre) in [true, false, true, false].into_iter().enumerate() {
-                if run(&h, &p, &g, pre)? != *if pre { &preprocessed } else { &plain } {
-                    return Err(format!("run {} (preprocess {pre}) differs bitwise from the first such run", n + 3));
-                }
-            }
-            Ok(())
-        });
-        if let Err(e) = outcome {
-            failures.push(format!("{}: {e}", case.label()));
-        }
-    }
-    assert!(failures.is_empty(), "{} failing:\n{}", failures.len(), failures.join("\n"));
+    sweep_with("spmm determinism", &cases(), bitwise_identical);
 }
 
 /// Preprocess, then new A values in place, SpMM; then new B and scalars, SpMM again.
@@ -83,20 +70,14 @@ fn new_values_after_preprocess(h: &CHandle, case: &Case) -> Result<(), String> {
 
 #[test]
 fn new_values_after_preprocess_are_used() {
-    let Some(_gpu) = gpu("spmm new values after preprocess") else { return };
-    let h = CHandle::new();
-    let mut failures = Vec::new();
+    let mut all = Vec::new();
     for (i, fmt) in FORMATS.into_iter().enumerate() {
         for &op_a in ops_for(fmt).0 {
             let case = vary(Case { op_a, ..Case::new(fmt, (36, 48, 12)) }, 14_000 + 3 * i + op_a as usize);
-            for case in [case, Case { types: (CUDA_R_16BF, CUDA_R_32F, CUDA_R_32F), ..case }] {
-                if let Err(e) = new_values_after_preprocess(&h, &case) {
-                    failures.push(format!("{}: {e}", case.label()));
-                }
-            }
+            all.extend([case, Case { types: (CUDA_R_16BF, CUDA_R_32F, CUDA_R_32F), ..case }]);
         }
     }
-    assert!(failures.is_empty(), "{} failing:\n{}", failures.len(), failures.join("\n"));
+    sweep_with("spmm new values after preprocess", &all, new_values_after_preprocess);
 }
 
 /// Preprocess, then every byte of the buffer overwritten: the kernels must notice that what
@@ -115,9 +96,6 @@ fn buffer_overwritten_after_preprocess(h: &CHandle, case: &Case) -> Result<(), S
 
 #[test]
 fn buffer_overwritten_after_preprocess_still_gives_c() {
-    let Some(_gpu) = gpu("spmm buffer overwritten after preprocess") else { return };
-    let h = CHandle::new();
-    let mut failures = Vec::new();
     let mut all = Vec::new();
     for (i, (fmt, op_a)) in [(Fmt::Csr, N), (Fmt::Csr, T), (Fmt::Csc, N)].into_iter().enumerate() {
         // The heavy row is a row of the stored matrix: a column of op(A) for CSR T and CSC N.
@@ -126,11 +104,5 @@ fn buffer_overwritten_after_preprocess_still_gives_c() {
             all.push(vary(Case { op_a, pattern, ..Case::new(fmt, shape) }, 15_000 + 2 * i + j));
         }
     }
-    for case in &all {
-        if let Err(e) = buffer_overwritten_after_preprocess(&h, case) {
-            failures.push(format!("{}: {e}", case.label()));
-        }
-    }
-    assert!(failures.is_empty(), "{} of {} failing:\n{}", failures.len(), all.len(), failures.join("\n"));
-    println!("spmm buffer overwritten after preprocess: {} cases passed", all.len());
+    sweep_with("spmm buffer overwritten after preprocess", &all, buffer_overwritten_after_preprocess);
 }

@@ -15,8 +15,9 @@ use oxsparse::types::{DataType, Order};
 const GAP: i64 = 2;
 const GAP_VALUE: Value = (100.0, 0.0);
 
+use crate::common::gen::{bsr, from_entries};
+pub use crate::common::values::random;
 use crate::common::values::shuffle;
-pub use crate::common::values::{encode_indices, random};
 
 /// Distinct (row, column) positions of a `rows x cols` grid, in random order.
 pub fn positions(rng: &mut Rng, rows: i64, cols: i64, pattern: Pattern) -> Vec<(i64, i64)> {
@@ -94,31 +95,14 @@ fn relabel(rng: &mut Rng, pos: &[(i64, i64)], rows: i64, cols: i64, keep_rows: b
     pos.iter().map(|&(r, c)| (row_map[r as usize] as i64, col_map[c as usize] as i64)).collect()
 }
 
-/// CSR, CSC or COO arrays of the given entries. The stable sort keeps each line's random order.
-fn element(fmt: Fmt, rows: i64, cols: i64, base: i64, mut e: Vec<(i64, i64, Value)>) -> HostSparse {
-    let by_col = fmt == Fmt::Csc;
-    let key = |x: &(i64, i64, Value)| if by_col { x.1 } else { x.0 };
-    e.sort_by_key(key);
-    let offsets = if fmt == Fmt::Coo {
-        e.iter().map(|x| x.0 + base).collect()
-    } else {
-        let lines = if by_col { cols } else { rows };
-        let mut o = vec![0i64; lines as usize + 1];
-        for x in &e {
-            o[key(x) as usize + 1] += 1;
-        }
-        for i in 0..lines as usize {
-            o[i + 1] += o[i];
-        }
-        o.iter().map(|v| v + base).collect()
-    };
+/// CSR, CSC or COO arrays of the given entries, each line in the order drawn.
+fn element(fmt: Fmt, rows: i64, cols: i64, base: i64, e: Vec<(i64, i64, Value)>) -> HostSparse {
     let format = match fmt {
         Fmt::Csr => FormatInfo::Csr,
         Fmt::Csc => FormatInfo::Csc,
         _ => FormatInfo::Coo,
     };
-    let indices = e.iter().map(|x| if by_col { x.0 } else { x.1 } + base).collect();
-    HostSparse { format, rows, cols, base, offsets, indices, values: e.iter().map(|x| x.2).collect() }
+    from_entries(format, (rows, cols), base, e, true)
 }
 
 /// Batches back to back, `GAP` garbage entries apart; CSR batches share their row offsets when
@@ -186,12 +170,8 @@ pub fn sparse(rng: &mut Rng, case: &Case) -> BatchedSparse {
                 p => p,
             };
             let blocks = positions(rng, brows, bcols, pattern);
-            let mut m = element(Fmt::Csr, brows, bcols, base, blocks.iter().map(|p| (p.0, p.1, (0.0, 0.0))).collect());
-            let bnnz = blocks.len() as i64;
-            m.values = random(rng, t, (bnnz * rb * cb) as usize);
-            m.format = FormatInfo::Bsr { brows, bcols, bnnz, row_block: rb, col_block: cb, block_order };
-            (m.rows, m.cols) = (rows, cols);
-            single(m, bnnz)
+            let values = random(rng, t, blocks.len() * (rb * cb) as usize);
+            single(bsr((rows, cols), (rb, cb), block_order, base, &blocks, values), blocks.len() as i64)
         }
         Fmt::Bell => {
             assert_eq!(count, 1, "Blocked-ELL has no batches");

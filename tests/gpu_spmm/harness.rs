@@ -4,6 +4,9 @@
 pub use super::calls::*;
 use super::gen;
 use super::*;
+use crate::common::compare::Tally;
+use crate::common::descr::{create_sparse, upload_arrays};
+pub use crate::common::sweep::{fit, pick, BASE0, BASE1, COL, DEVICE, H, HOST, I32, I64, N, ROW, SCALARS, T};
 use oxsparse::descr::FormatInfo;
 use oxsparse::ffi::descr_dense::*;
 use oxsparse::ffi::descr_sparse::*;
@@ -11,22 +14,9 @@ use oxsparse::ffi::descr_sparse_access::{oxsparseCooSetStridedBatch, oxsparseCsr
 use oxsparse::ffi::*;
 use oxsparse::reference::spmm::{self as reference, BatchedDense, BatchedSparse};
 use oxsparse::reference::vector_ops::{Value, ZERO};
-use oxsparse::types::{DataType, DataType::*, IndexBase, IndexType, MathMode, Operation, Order, PointerMode, ReorderMode, SpMMAlg, Status};
+use oxsparse::types::{DataType, DataType::*, IndexBase, IndexType, MathMode, Operation, Order, PointerMode, ReorderMode, SpMMAlg};
 use std::ffi::c_void;
 use std::ptr::null_mut;
-
-pub const N: Operation = Operation::OXSPARSE_OPERATION_NON_TRANSPOSE;
-pub const T: Operation = Operation::OXSPARSE_OPERATION_TRANSPOSE;
-pub const H: Operation = Operation::OXSPARSE_OPERATION_CONJUGATE_TRANSPOSE;
-pub const COL: Order = Order::OXSPARSE_ORDER_COL;
-pub const ROW: Order = Order::OXSPARSE_ORDER_ROW;
-pub const HOST: PointerMode = PointerMode::OXSPARSE_POINTER_MODE_HOST;
-pub const DEVICE: PointerMode = PointerMode::OXSPARSE_POINTER_MODE_DEVICE;
-pub const I32: IndexType = IndexType::OXSPARSE_INDEX_32I;
-pub const I64: IndexType = IndexType::OXSPARSE_INDEX_64I;
-pub const BASE0: IndexBase = IndexBase::OXSPARSE_INDEX_BASE_ZERO;
-pub const BASE1: IndexBase = IndexBase::OXSPARSE_INDEX_BASE_ONE;
-pub const OK: i32 = Status::OXSPARSE_STATUS_SUCCESS as i32;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Fmt {
@@ -211,16 +201,6 @@ impl Case {
     }
 }
 
-/// A scalar as the compute type holds it: real part only for real types; for integer compute,
-/// four times the real part rounded (1.5 -> 6, -0.75 -> -3).
-pub fn fit(compute: DataType, v: Value) -> Value {
-    match compute {
-        CUDA_R_32I => ((v.0 * 4.0).round(), 0.0),
-        t if t.is_complex() => v,
-        _ => (v.0, 0.0),
-    }
-}
-
 /// Host data of one case.
 pub struct Problem {
     pub case: Case,
@@ -268,27 +248,20 @@ impl Problem {
         if got.len() != self.c_bytes.len() {
             return Err(format!("C has {} bytes, expected {}", got.len(), self.c_bytes.len()));
         }
-        let tol = Tolerance::of(ct, compute).with_math(self.case.math, self.case.types);
+        let tol = tolerance(ct, compute, self.case.math, self.case.types);
         let mut logical = vec![false; want.len()];
-        let (mut bad, mut first) = (0usize, String::new());
+        let mut tally = Tally::default();
         for b in 0..self.c.count {
             for i in 0..self.c.rows {
                 for j in 0..self.c.cols {
                     let at = self.c.index(b, i, j);
                     logical[at] = true;
                     let g = decode_element(ct, &got[at * w..(at + 1) * w]);
-                    if !tol.accepts(g, want[at], scale[at]) {
-                        if bad == 0 {
-                            first = format!("C[batch {b}][{i}][{j}] = {g:?}, want {:?} (scale {:e})", want[at], scale[at]);
-                        }
-                        bad += 1;
-                    }
+                    tally.check(&tol, g, want[at], scale[at], || format!("C[batch {b}][{i}][{j}]"));
                 }
             }
         }
-        if bad > 0 {
-            return Err(format!("{bad} wrong entries; first: {first}"));
-        }
+        tally.result()?;
         match (0..want.len()).find(|&at| !logical[at] && got[at * w..(at + 1) * w] != self.c_bytes[at * w..(at + 1) * w]) {
             Some(at) => Err(format!("C element {at} outside the matrices (padding) was written")),
             None => Ok(()),
@@ -328,31 +301,12 @@ unsafe fn dn_mat(d: &BatchedDense, buf: &DevBuf, t: DataType) -> Result<oxsparse
 impl Gpu {
     pub fn upload(p: &Problem) -> Result<Gpu, String> {
         let (case, a) = (&p.case, &p.a.m);
-        let (t, it, base) = (case.types.0 as i32, case.it, case.base as i32);
-        let a_arrays = [
-            DevBuf::from_slice(&gen::encode_indices(it, &a.offsets)),
-            DevBuf::from_slice(&gen::encode_indices(it, &a.indices)),
-            DevBuf::from_slice(&encode(case.types.0, &a.values)),
-        ];
-        let [o, i, v] = [0, 1, 2].map(|x| a_arrays[x].ptr as *mut c_void);
+        let a_arrays = upload_arrays(a, case.types.0, case.it);
         let b_buf = DevBuf::from_slice(&p.b_bytes);
         let c_buf = DevBuf::from_slice(&p.c_bytes);
         let mut g = Gpu { a_arrays, b_buf, c_buf, a: null_mut(), b: null_mut(), c: null_mut() };
-        let (rows, cols, nnz, it) = (a.rows, a.cols, p.a.nnz, it as i32);
         unsafe {
-            let s = match a.format {
-                FormatInfo::Csr => oxsparseCreateCsr(&mut g.a, rows, cols, nnz, o, i, v, it, it, base, t),
-                FormatInfo::Csc => oxsparseCreateCsc(&mut g.a, rows, cols, nnz, o, i, v, it, it, base, t),
-                FormatInfo::Coo => oxsparseCreateCoo(&mut g.a, rows, cols, nnz, o, i, v, it, base, t),
-                FormatInfo::Bsr { brows, bcols, bnnz, row_block, col_block, block_order } => {
-                    oxsparseCreateBsr(&mut g.a, brows, bcols, bnnz, row_block, col_block, o, i, v, it, it, base, t, block_order as i32)
-                }
-                FormatInfo::BlockedEll { block_size, ell_cols } => {
-                    oxsparseCreateBlockedEll(&mut g.a, rows, cols, block_size, ell_cols, i, v, it, base, t)
-                }
-                FormatInfo::SlicedEll { .. } => unreachable!(),
-            };
-            expect(s, "creating A")?;
+            expect(create_sparse(&mut g.a, a, &g.a_arrays, p.a.nnz, (case.types.0, case.it, case.base)), "creating A")?;
             let sb = p.a.batch;
             if sb.count > 1 {
                 let s = match a.format {
@@ -446,21 +400,13 @@ pub fn run_case(h: &CHandle, case: &Case) -> Result<(), String> {
 
 /// Runs every case (a SKIP line without a GPU) and fails listing the first failures.
 pub fn sweep(test: &str, cases: &[Case]) {
-    let Some(_gpu) = gpu(test) else { return };
-    let h = CHandle::new();
-    let failures: Vec<String> = cases.iter().filter_map(|c| run_case(&h, c).err().map(|e| format!("{}: {e}", c.label()))).collect();
-    assert!(
-        failures.is_empty(),
-        "{test}: {} of {} cases failed; first ones:\n{}",
-        failures.len(),
-        cases.len(),
-        failures[..failures.len().min(10)].join("\n")
-    );
-    println!("{test}: {} cases passed", cases.len());
+    sweep_with(test, cases, run_case);
 }
 
-/// (alpha, beta) pairs; beta == 0 in one case of three.
-pub const SCALARS: [(Value, Value); 3] = [((1.5, -0.5), (-0.75, 0.25)), ((-0.75, 0.25), ZERO), ((0.5, 1.0), (1.0, 0.0))];
+/// `sweep` with another check than the reference comparison of one call.
+pub fn sweep_with(test: &str, cases: &[Case], check: impl Fn(&CHandle, &Case) -> Result<(), String>) {
+    crate::common::sweep::sweep(test, cases, Case::label, check);
+}
 
 /// `c` with the parameters a group does not cross drawn (seeded by `i`, independently of the
 /// loops that made `c`): scalars, index type, base, pointer mode, padding of B and C, algorithm.
@@ -481,11 +427,6 @@ pub fn vary(c: Case, i: usize) -> Case {
         seed: i as u64,
         ..c
     }
-}
-
-/// `list[i % len]`: parameters cycled through the cases.
-pub fn pick<X: Copy>(list: &[X], i: usize) -> X {
-    list[i % list.len()]
 }
 
 /// The algorithms meant for `fmt`: DEFAULT and the format's own.

@@ -62,7 +62,7 @@ fn refused_arguments() {
     f.expect("opB = T makes op(B) 3 x 6", Args { op_b: T as i32, ..ok }, INVALID);
     f.expect("matA is a dense descriptor", Args { a: b as oxsparseConstSpMatDescr_t, ..ok }, INVALID);
     let gone = f.dn((6, 3), R32F, COL, 1);
-    f.dense.pop();
+    f.dense.0.pop();
     unsafe { oxsparseDestroyDnMat(gone) };
     f.expect("matB destroyed", Args { b: gone, ..ok }, OXSPARSE_STATUS_NOT_INITIALIZED);
     let s = unsafe { ok.buffer_size(&f.h, null_mut()) };
@@ -137,7 +137,7 @@ fn refused_ops_formats_and_index_types() {
         let (a, bt, c4) = (f.bell(I32, vt), f.dn((3, 6), vt, ROW, 1), f.dn((4, 3), vt, COL, 1));
         f.expect(&format!("Blocked-ELL {vt:?} opB T"), Args { op_b: T as i32, ..f.args(a, bt, c4, vt) }, SUCCESS);
         f.expect(&format!("Blocked-ELL {vt:?} opB H"), Args { op_b: H as i32, ..f.args(a, bt, c4, vt) }, UNSUPPORTED);
-        let (sell, b6) = (f.sell(vt), f.dn((6, 3), vt, COL, 1));
+        let (sell, b6) = (f.sell((I32, I32), vt), f.dn((6, 3), vt, COL, 1));
         f.expect(&format!("Sliced-ELL {vt:?}"), f.args(sell, b6, c4, vt), UNSUPPORTED);
     }
     // Offsets and indices of one type, 32I or 64I.

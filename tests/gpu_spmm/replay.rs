@@ -62,16 +62,5 @@ fn repeated_calls(h: &CHandle, case: &Case) -> Result<(), String> {
 
 #[test]
 fn repeated_preprocessed_calls_send_the_same_launches_and_read_current_data() {
-    let Some(_gpu) = gpu("spmm repeated preprocessed calls") else { return };
-    let h = CHandle::new();
-    let all = cases();
-    let failures: Vec<String> = all.iter().filter_map(|c| repeated_calls(&h, c).err().map(|e| format!("{}: {e}", c.label()))).collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {} failing; first ones:\n{}",
-        failures.len(),
-        all.len(),
-        failures[..failures.len().min(10)].join("\n")
-    );
-    println!("spmm repeated preprocessed calls: {} cases passed", all.len());
+    sweep_with("spmm repeated preprocessed calls", &cases(), repeated_calls);
 }

@@ -5,12 +5,13 @@
 
 use super::harness::*;
 use super::*;
+use crate::common::descr::StatusFixture;
 use oxsparse::ffi::descr_dense::*;
 use oxsparse::ffi::descr_sparse::*;
 use oxsparse::ffi::spmv::*;
 use oxsparse::ffi::*;
 use oxsparse::types::Status::{self, *};
-use oxsparse::types::{DataType, DataType::*, IndexType, Order};
+use oxsparse::types::{DataType, DataType::*};
 use std::ffi::c_void;
 use std::ptr::{null, null_mut};
 
@@ -105,62 +106,26 @@ fn cuda_library_samples_spmv_csr_coo_and_sell() {
     }
 }
 
-/// Descriptors over one zeroed buffer (Y vectors over a poisoned one), destroyed on drop; statuses
-/// checked, failures collected.
-pub struct Fixture {
-    pub h: CHandle,
-    zeros: DevBuf,
+/// The status fixture with SpMV's vectors: X over the same zeros, Y over a poisoned buffer.
+pub type Fixture = StatusFixture<DnVecs>;
+
+/// Dense vector descriptors, destroyed on drop, and the buffer of the Y vectors.
+pub struct DnVecs {
     ys: DevBuf,
-    ws: DevBuf,
-    pub sparse: Vec<oxsparseSpMatDescr_t>,
     pub vecs: Vec<oxsparseDnVecDescr_t>,
-    pub failures: Vec<String>,
+}
+
+impl Drop for DnVecs {
+    fn drop(&mut self) {
+        for &d in &self.vecs {
+            unsafe { oxsparseDestroyDnVec(d) };
+        }
+    }
 }
 
 impl Fixture {
     pub fn new() -> Fixture {
-        let ws = DevBuf::zeroed(1 << 20);
-        ws.poison(0xFF);
-        let (zeros, ys) = (DevBuf::zeroed(1 << 20), DevBuf::zeroed(4096));
-        Fixture { h: CHandle::new(), zeros, ys, ws, sparse: vec![], vecs: vec![], failures: vec![] }
-    }
-    fn z(&self) -> *mut c_void {
-        self.zeros.ptr as *mut c_void
-    }
-    fn keep(&mut self, s: i32, d: oxsparseSpMatDescr_t) -> oxsparseSpMatDescr_t {
-        assert_eq!(s, OK, "creating a sparse descriptor");
-        self.sparse.push(d);
-        d
-    }
-    /// CSR (or CSC) with 4 entries, offsets and indices of the given types.
-    pub fn csr(&mut self, csc: bool, (rows, cols): (i64, i64), (ot, it): (IndexType, IndexType), vt: DataType) -> oxsparseSpMatDescr_t {
-        let (mut d, z) = (null_mut(), self.z());
-        let create = if csc { oxsparseCreateCsc } else { oxsparseCreateCsr };
-        let s = unsafe { create(&mut d, rows, cols, 4, z, z, z, ot as i32, it as i32, 0, vt as i32) };
-        self.keep(s, d)
-    }
-    pub fn coo(&mut self, (rows, cols): (i64, i64), it: IndexType, vt: DataType) -> oxsparseSpMatDescr_t {
-        let (mut d, z) = (null_mut(), self.z());
-        let s = unsafe { oxsparseCreateCoo(&mut d, rows, cols, 4, z, z, z, it as i32, 0, vt as i32) };
-        self.keep(s, d)
-    }
-    /// BSR of 2 x 3 blocks of 2 x 2 (4 x 6), two stored blocks.
-    pub fn bsr(&mut self, order: Order, (ot, it): (IndexType, IndexType), vt: DataType) -> oxsparseSpMatDescr_t {
-        let (mut d, z) = (null_mut(), self.z());
-        let s = unsafe { oxsparseCreateBsr(&mut d, 2, 3, 2, 2, 2, z, z, z, ot as i32, it as i32, 0, vt as i32, order as i32) };
-        self.keep(s, d)
-    }
-    /// Blocked-ELL 4 x 6, blocks of 2, one slot per block row.
-    pub fn bell(&mut self, it: IndexType, vt: DataType) -> oxsparseSpMatDescr_t {
-        let (mut d, z) = (null_mut(), self.z());
-        let s = unsafe { oxsparseCreateBlockedEll(&mut d, 4, 6, 2, 2, z, z, it as i32, 0, vt as i32) };
-        self.keep(s, d)
-    }
-    /// Sliced-ELL 4 x 6, slices of 2 (zero offsets: every slice empty).
-    pub fn sell(&mut self, (ot, it): (IndexType, IndexType), vt: DataType) -> oxsparseSpMatDescr_t {
-        let (mut d, z) = (null_mut(), self.z());
-        let s = unsafe { oxsparseCreateSlicedEll(&mut d, 4, 6, 4, 8, 2, z, z, z, ot as i32, it as i32, 0, vt as i32) };
-        self.keep(s, d)
+        Fixture::with(DnVecs { ys: DevBuf::zeroed(4096), vecs: vec![] })
     }
     /// An X vector of zeros.
     pub fn x(&mut self, size: i64, vt: DataType) -> oxsparseDnVecDescr_t {
@@ -168,12 +133,12 @@ impl Fixture {
     }
     /// A Y vector over the poisoned buffer.
     pub fn y(&mut self, size: i64, vt: DataType) -> oxsparseDnVecDescr_t {
-        self.vec(size, vt, self.ys.ptr as *mut c_void)
+        self.vec(size, vt, self.dense.ys.ptr as *mut c_void)
     }
     fn vec(&mut self, size: i64, vt: DataType, at: *mut c_void) -> oxsparseDnVecDescr_t {
         let mut d = null_mut();
         assert_eq!(unsafe { oxsparseCreateDnVec(&mut d, size, at, vt as i32) }, OK);
-        self.vecs.push(d);
+        self.dense.vecs.push(d);
         d
     }
     pub fn args(&self, a: oxsparseSpMatDescr_t, x: oxsparseDnVecDescr_t, y: oxsparseDnVecDescr_t, compute: DataType) -> Args {
@@ -184,7 +149,7 @@ impl Fixture {
     pub fn expect(&mut self, what: &str, args: Args, want: Status) {
         let mut size = 4242usize;
         let ws = self.ws.ptr as *mut c_void;
-        self.ys.poison(0xFF);
+        self.dense.ys.poison(0xFF);
         let got = unsafe { [args.buffer_size(&self.h, &mut size), args.preprocess(&self.h, ws), args.spmv(&self.h, ws)] };
         for (call, s) in ["bufferSize", "preprocess", "SpMV"].iter().zip(got) {
             if s != want as i32 {
@@ -195,26 +160,12 @@ impl Fixture {
             if size != 4242 {
                 self.failures.push(format!("{what}: a refused bufferSize wrote {size}"));
             }
-            if self.ys.to_vec::<u8>().iter().any(|&b| b != 0xFF) {
+            if self.dense.ys.to_vec::<u8>().iter().any(|&b| b != 0xFF) {
                 self.failures.push(format!("{what}: a refused call wrote Y"));
             }
         }
         if want == OXSPARSE_STATUS_SUCCESS && size > self.ws.bytes {
             self.failures.push(format!("{what}: bufferSize {size} for a 4 x 6 problem"));
-        }
-    }
-    pub fn finish(self, test: &str) {
-        assert!(self.failures.is_empty(), "{test}: {} failures:\n{}", self.failures.len(), self.failures.join("\n"));
-    }
-}
-
-impl Drop for Fixture {
-    fn drop(&mut self) {
-        for &d in &self.sparse {
-            unsafe { oxsparseDestroySpMat(d) };
-        }
-        for &d in &self.vecs {
-            unsafe { oxsparseDestroyDnVec(d) };
         }
     }
 }

@@ -7,6 +7,7 @@
 use super::gen;
 use super::harness::*;
 use super::*;
+use crate::common::compare::bitwise_runs;
 use oxsparse::types::DataType::*;
 
 const FORMATS: [Fmt; 5] = [Fmt::Csr, Fmt::Csc, Fmt::Coo, Fmt::Bsr(ROW), Fmt::Sell(32)];
@@ -33,37 +34,17 @@ pub fn cases() -> Vec<Case> {
     cases
 }
 
+/// Plain runs first: once preprocess has run, a call with a buffer at the same address (a new
+/// allocation may reuse it) takes the preprocessed path, stamp or no stamp.
+fn bitwise_identical(h: &CHandle, case: &Case) -> Result<(), String> {
+    let p = Problem::new(case);
+    let g = Gpu::upload(&p)?;
+    bitwise_runs(&[false, false, true, true, true], |pre| run(h, &p, &g, pre), |got| p.check(got))
+}
+
 #[test]
 fn bitwise_identical_runs_plain_and_preprocessed() {
-    let Some(_gpu) = gpu("spmv determinism") else { return };
-    let h = CHandle::new();
-    let mut failures = Vec::new();
-    let all = cases();
-    for case in &all {
-        let p = Problem::new(case);
-        let outcome = Gpu::upload(&p).and_then(|g| {
-            // Plain runs first: once preprocess has run, a call with a buffer at the same address
-            // (a new allocation may reuse it) takes the preprocessed path, stamp or no stamp.
-            let plain = run(&h, &p, &g, false)?;
-            p.check(&plain).map_err(|e| format!("plain: {e}"))?;
-            if run(&h, &p, &g, false)? != plain {
-                return Err("a second plain run differs bitwise from the first".into());
-            }
-            let pre = run(&h, &p, &g, true)?;
-            p.check(&pre).map_err(|e| format!("preprocessed: {e}"))?;
-            for n in 2..4 {
-                if run(&h, &p, &g, true)? != pre {
-                    return Err(format!("preprocessed run {n} differs bitwise from the first"));
-                }
-            }
-            Ok(())
-        });
-        if let Err(e) = outcome {
-            failures.push(format!("{}: {e}", case.label()));
-        }
-    }
-    assert!(failures.is_empty(), "{} of {} failing:\n{}", failures.len(), all.len(), failures.join("\n"));
-    println!("spmv determinism: {} cases passed", all.len());
+    sweep_with("spmv determinism", &cases(), bitwise_identical);
 }
 
 /// Preprocess, then new A values in place, SpMV; then new X and scalars, SpMV again.
@@ -89,25 +70,17 @@ pub fn new_values_after_preprocess(h: &CHandle, case: &Case) -> Result<(), Strin
 
 #[test]
 fn new_values_after_preprocess_are_used() {
-    let Some(_gpu) = gpu("spmv new values after preprocess") else { return };
-    let h = CHandle::new();
-    let (mut failures, mut count) = (Vec::new(), 0);
+    let mut all = Vec::new();
     for (i, fmt) in FORMATS.into_iter().enumerate() {
         for &op in ops_for(fmt) {
             for alg in algs_for(fmt) {
                 let seed = 13_000 + 16 * i + 4 * op as usize + alg as usize;
                 let case = Case { alg, ..vary(Case { op, pattern: Pattern::HeavyRow(3000), ..Case::new(fmt, (48, 3072)) }, seed) };
-                for case in [case, Case { types: (CUDA_R_16BF, CUDA_R_16BF, CUDA_R_32F, CUDA_R_32F), ..case }] {
-                    count += 1;
-                    if let Err(e) = new_values_after_preprocess(&h, &case) {
-                        failures.push(format!("{}: {e}", case.label()));
-                    }
-                }
+                all.extend([case, Case { types: (CUDA_R_16BF, CUDA_R_16BF, CUDA_R_32F, CUDA_R_32F), ..case }]);
             }
         }
     }
-    assert!(failures.is_empty(), "{} of {count} failing:\n{}", failures.len(), failures.join("\n"));
-    println!("spmv new values after preprocess: {count} cases passed");
+    sweep_with("spmv new values after preprocess", &all, new_values_after_preprocess);
 }
 
 /// Preprocess, then the whole buffer overwritten (the kernels must notice the stamp is gone and do
@@ -129,20 +102,11 @@ pub fn buffer_overwritten_after_preprocess(h: &CHandle, case: &Case) -> Result<(
 
 #[test]
 fn buffer_overwritten_after_preprocess_still_gives_y() {
-    let Some(_gpu) = gpu("spmv buffer overwritten after preprocess") else { return };
-    let h = CHandle::new();
-    let mut failures = Vec::new();
     let mut all = Vec::new();
     for (i, (fmt, op)) in [(Fmt::Csr, N), (Fmt::Csr, T), (Fmt::Coo, N), (Fmt::Csc, N)].into_iter().enumerate() {
         for (j, pattern) in [Pattern::PowerLaw(20000), Pattern::HeavyRow(9000)].into_iter().enumerate() {
             all.push(vary(Case { op, pattern, ..Case::new(fmt, (20000, 30000)) }, 14_000 + 2 * i + j));
         }
     }
-    for case in &all {
-        if let Err(e) = buffer_overwritten_after_preprocess(&h, case) {
-            failures.push(format!("{}: {e}", case.label()));
-        }
-    }
-    assert!(failures.is_empty(), "{} of {} failing:\n{}", failures.len(), all.len(), failures.join("\n"));
-    println!("spmv buffer overwritten after preprocess: {} cases passed", all.len());
+    sweep_with("spmv buffer overwritten after preprocess", &all, buffer_overwritten_after_preprocess);
 }

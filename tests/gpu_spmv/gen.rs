@@ -13,6 +13,7 @@ use std::collections::HashSet;
 /// Bytes of 0xFF on each side of X and Y (a multiple of every element size).
 pub const GUARD: usize = 64;
 
+use crate::common::gen::{bsr, from_entries};
 use crate::common::values::shuffle;
 pub use crate::common::values::{encode_indices, random};
 
@@ -105,34 +106,15 @@ pub fn positions(rng: &mut Rng, m: i64, k: i64, pattern: Pattern) -> Vec<(i64, i
     out
 }
 
-/// CSR, CSC or COO arrays of `e` (stored coordinates). The stable sort keeps each line's random
-/// order; COO is left entirely unsorted unless `coo_sorted`.
-fn element(fmt: Fmt, (rows, cols): (i64, i64), base: i64, mut e: Vec<(i64, i64, Value)>, coo_sorted: bool) -> HostSparse {
-    let by_col = fmt == Fmt::Csc;
-    let key = |x: &(i64, i64, Value)| if by_col { x.1 } else { x.0 };
-    if fmt != Fmt::Coo || coo_sorted {
-        e.sort_by_key(key);
-    }
-    let offsets = if fmt == Fmt::Coo {
-        e.iter().map(|x| x.0 + base).collect()
-    } else {
-        let lines = if by_col { cols } else { rows };
-        let mut o = vec![0i64; lines as usize + 1];
-        for x in &e {
-            o[key(x) as usize + 1] += 1;
-        }
-        for i in 0..lines as usize {
-            o[i + 1] += o[i];
-        }
-        o.iter().map(|v| v + base).collect()
-    };
+/// CSR, CSC or COO arrays of `e` (stored coordinates), each line in the order drawn; COO is left
+/// entirely unsorted unless `coo_sorted`.
+fn element(fmt: Fmt, shape: (i64, i64), base: i64, e: Vec<(i64, i64, Value)>, coo_sorted: bool) -> HostSparse {
     let format = match fmt {
         Fmt::Csr => FormatInfo::Csr,
         Fmt::Csc => FormatInfo::Csc,
         _ => FormatInfo::Coo,
     };
-    let indices = e.iter().map(|x| if by_col { x.0 } else { x.1 } + base).collect();
-    HostSparse { format, rows, cols, base, offsets, indices, values: e.iter().map(|x| x.2).collect() }
+    from_entries(format, shape, base, e, coo_sorted)
 }
 
 /// Sliced-ELL of `e`: slice s is as wide as its longest row, plus one all-padding column when
@@ -193,12 +175,8 @@ pub fn sparse(rng: &mut Rng, case: &Case) -> (HostSparse, i64) {
                 p => p,
             };
             let blocks = stored(rng, brows, bcols, pattern);
-            let mut m = element(Fmt::Csr, (brows, bcols), base, blocks.iter().map(|p| (p.0, p.1, (0.0, 0.0))).collect(), true);
-            let bnnz = blocks.len() as i64;
-            m.values = random(rng, t, (bnnz * rb * cb) as usize);
-            m.format = FormatInfo::Bsr { brows, bcols, bnnz, row_block: rb, col_block: cb, block_order };
-            (m.rows, m.cols) = (rows, cols);
-            (m, bnnz)
+            let values = random(rng, t, blocks.len() * (rb * cb) as usize);
+            (bsr((rows, cols), (rb, cb), block_order, base, &blocks, values), blocks.len() as i64)
         }
         Fmt::Sell(size) => {
             assert_eq!(case.op, N, "Sliced-ELL takes opA = N only");

@@ -4,20 +4,9 @@
 pub use super::calls::*;
 pub use super::problem::*;
 use super::*;
-use oxsparse::reference::vector_ops::{Value, ZERO};
+pub use crate::common::sweep::{fit, pick, BASE0, BASE1, COL, DEVICE, H, HOST, I32, I64, N, ROW, SCALARS, T};
+use oxsparse::reference::vector_ops::Value;
 use oxsparse::types::{DataType, DataType::*, IndexBase, IndexType, Operation, Order, PointerMode, SpMVAlg};
-
-pub const N: Operation = Operation::OXSPARSE_OPERATION_NON_TRANSPOSE;
-pub const T: Operation = Operation::OXSPARSE_OPERATION_TRANSPOSE;
-pub const H: Operation = Operation::OXSPARSE_OPERATION_CONJUGATE_TRANSPOSE;
-pub const COL: Order = Order::OXSPARSE_ORDER_COL;
-pub const ROW: Order = Order::OXSPARSE_ORDER_ROW;
-pub const HOST: PointerMode = PointerMode::OXSPARSE_POINTER_MODE_HOST;
-pub const DEVICE: PointerMode = PointerMode::OXSPARSE_POINTER_MODE_DEVICE;
-pub const I32: IndexType = IndexType::OXSPARSE_INDEX_32I;
-pub const I64: IndexType = IndexType::OXSPARSE_INDEX_64I;
-pub const BASE0: IndexBase = IndexBase::OXSPARSE_INDEX_BASE_ZERO;
-pub const BASE1: IndexBase = IndexBase::OXSPARSE_INDEX_BASE_ONE;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Fmt {
@@ -160,19 +149,6 @@ impl Case {
     }
 }
 
-/// A scalar as the compute type holds it: real part only for real types; for integer compute,
-/// four times the real part rounded (1.5 -> 6, -0.75 -> -3).
-pub fn fit(compute: DataType, v: Value) -> Value {
-    match compute {
-        CUDA_R_32I => ((v.0 * 4.0).round(), 0.0),
-        t if t.is_complex() => v,
-        _ => (v.0, 0.0),
-    }
-}
-
-/// (alpha, beta) pairs: general, beta == 0 (Y poisoned), beta == 1.
-pub const SCALARS: [(Value, Value); 3] = [((1.5, -0.5), (-0.75, 0.25)), ((-0.75, 0.25), ZERO), ((0.5, 1.0), (1.0, 0.0))];
-
 /// `c` with the parameters a group does not cross drawn (seeded by `i`, independently of the
 /// loops that made `c`): scalars, index type, base, pointer mode, algorithm, COO order, preprocess.
 pub fn vary(c: Case, i: usize) -> Case {
@@ -192,11 +168,6 @@ pub fn vary(c: Case, i: usize) -> Case {
         seed: i as u64,
         ..c
     }
-}
-
-/// `list[i % len]`: parameters cycled through the cases.
-pub fn pick<X: Copy>(list: &[X], i: usize) -> X {
-    list[i % list.len()]
 }
 
 /// The algorithms meant for `fmt`: DEFAULT and the format family's own.

@@ -100,8 +100,6 @@ pub fn lifecycle(h: &CHandle, case: &Case, rounds: usize) -> Result<(), String> 
 
 #[test]
 fn preprocess_contract_holds_over_a_solver_loop() {
-    let Some(_gpu) = gpu("spmv preprocess contract") else { return };
-    let h = CHandle::new();
     let mut all: Vec<Case> = (0..3).map(|i| hub_case(15_000 + i)).collect();
     // The other shapes preprocess keeps a state for: a power law (vector kernel with lists), a
     // band (band offsets), hot columns over a large x (column order), a transposed view, FP64, and
@@ -113,12 +111,5 @@ fn preprocess_contract_holds_over_a_solver_loop() {
     all.push(Case { types: F64, it: I64, base: BASE1, ..hub_case(15_012) });
     all.push(Case { fmt: Fmt::Coo, ..hub_case(15_013) });
     all.push(Case { mode: DEVICE, ..hub_case(15_014) });
-    let mut failures = Vec::new();
-    for case in &all {
-        if let Err(e) = lifecycle(&h, case, 6) {
-            failures.push(format!("{}: {e}", case.label()));
-        }
-    }
-    assert!(failures.is_empty(), "{} of {} failing:\n{}", failures.len(), all.len(), failures.join("\n"));
-    println!("spmv preprocess contract: {} cases passed", all.len());
+    sweep_with("spmv preprocess contract", &all, |h, case| lifecycle(h, case, 6));
 }

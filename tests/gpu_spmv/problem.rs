@@ -4,6 +4,8 @@
 use super::gen::{self, GUARD};
 use super::harness::*;
 use super::*;
+use crate::common::compare::Tally;
+use crate::common::descr::{create_sparse, upload_arrays};
 use oxsparse::descr::FormatInfo;
 use oxsparse::ffi::descr_dense::*;
 use oxsparse::ffi::descr_sparse::*;
@@ -65,22 +67,13 @@ impl Problem {
         if got[..GUARD].iter().chain(&got[GUARD + body.len()..]).any(|&b| b != 0xFF) {
             return Err("bytes next to Y (before or after it) were written".into());
         }
-        let tol = Tolerance::of(ty, compute);
-        let (mut bad, mut first) = (0usize, String::new());
+        let tol = tolerance(ty, compute);
+        let mut tally = Tally::default();
         for i in 0..want.len() {
             let g = decode_element(ty, &body[i * w..(i + 1) * w]);
-            if !tol.accepts(g, want[i], scale[i]) {
-                if bad == 0 {
-                    first = format!("y[{i}] = {g:?}, want {:?} (scale {:e})", want[i], scale[i]);
-                }
-                bad += 1;
-            }
+            tally.check(&tol, g, want[i], scale[i], || format!("y[{i}]"));
         }
-        if bad > 0 {
-            Err(format!("{bad} of {} wrong; first: {first}", want.len()))
-        } else {
-            Ok(())
-        }
+        tally.result()
     }
 }
 
@@ -107,31 +100,12 @@ impl Drop for Gpu {
 impl Gpu {
     pub fn upload(p: &Problem) -> Result<Gpu, String> {
         let (case, a) = (&p.case, &p.a);
-        let (t, it, base) = (case.types.0 as i32, case.it, case.base as i32);
-        let a_arrays = [
-            DevBuf::from_slice(&gen::encode_indices(it, &a.offsets)),
-            DevBuf::from_slice(&gen::encode_indices(it, &a.indices)),
-            DevBuf::from_slice(&encode(case.types.0, &a.values)),
-        ];
-        let [o, i, v] = [0, 1, 2].map(|x| a_arrays[x].ptr as *mut c_void);
+        let a_arrays = upload_arrays(a, case.types.0, case.it);
         let (x_buf, y_buf) = (DevBuf::from_slice(&p.x_bytes), DevBuf::from_slice(&p.y_bytes));
         let mut g = Gpu { a_arrays, x_buf, y_buf, a: null_mut(), x: null_mut(), y: null_mut() };
-        let (rows, cols, nnz, it) = (a.rows, a.cols, p.nnz, it as i32);
         let inside = |b: &DevBuf| (b.ptr + GUARD as u64) as *mut c_void;
         unsafe {
-            let s = match a.format {
-                FormatInfo::Csr => oxsparseCreateCsr(&mut g.a, rows, cols, nnz, o, i, v, it, it, base, t),
-                FormatInfo::Csc => oxsparseCreateCsc(&mut g.a, rows, cols, nnz, o, i, v, it, it, base, t),
-                FormatInfo::Coo => oxsparseCreateCoo(&mut g.a, rows, cols, nnz, o, i, v, it, base, t),
-                FormatInfo::Bsr { brows, bcols, bnnz, row_block, col_block, block_order } => {
-                    oxsparseCreateBsr(&mut g.a, brows, bcols, bnnz, row_block, col_block, o, i, v, it, it, base, t, block_order as i32)
-                }
-                FormatInfo::SlicedEll { slice_size, values_size } => {
-                    oxsparseCreateSlicedEll(&mut g.a, rows, cols, nnz, values_size, slice_size, o, i, v, it, it, base, t)
-                }
-                FormatInfo::BlockedEll { .. } => unreachable!("the generator makes no Blocked-ELL"),
-            };
-            expect(s, "creating A")?;
+            expect(create_sparse(&mut g.a, a, &g.a_arrays, p.nnz, (case.types.0, case.it, case.base)), "creating A")?;
             expect(oxsparseCreateDnVec(&mut g.x, p.case.k, inside(&g.x_buf), case.types.1 as i32), "creating X")?;
             expect(oxsparseCreateDnVec(&mut g.y, p.case.m, inside(&g.y_buf), case.types.2 as i32), "creating Y")?;
         }
@@ -216,15 +190,10 @@ pub fn run_case(h: &CHandle, case: &Case) -> Result<(), String> {
 
 /// Runs every case (a SKIP line without a GPU) and fails listing the first failures.
 pub fn sweep(test: &str, cases: &[Case]) {
-    let Some(_gpu) = gpu(test) else { return };
-    let h = CHandle::new();
-    let failures: Vec<String> = cases.iter().filter_map(|c| run_case(&h, c).err().map(|e| format!("{}: {e}", c.label()))).collect();
-    assert!(
-        failures.is_empty(),
-        "{test}: {} of {} cases failed; first ones:\n{}",
-        failures.len(),
-        cases.len(),
-        failures[..failures.len().min(10)].join("\n")
-    );
-    println!("{test}: {} cases passed", cases.len());
+    sweep_with(test, cases, run_case);
+}
+
+/// `sweep` with another check than the reference comparison of one call.
+pub fn sweep_with(test: &str, cases: &[Case], check: impl Fn(&CHandle, &Case) -> Result<(), String>) {
+    crate::common::sweep::sweep(test, cases, Case::label, check);
 }

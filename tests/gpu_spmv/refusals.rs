@@ -61,7 +61,7 @@ fn refused_arguments() {
     f.expect("opA = T with X of 4 and Y of 6", Args { op: T as i32, x: x4, y: y6, ..ok }, SUCCESS);
     f.expect("matA is a dense vector", Args { a: x as oxsparseConstSpMatDescr_t, ..ok }, INVALID);
     let gone = f.x(6, R32F);
-    f.vecs.pop();
+    f.dense.vecs.pop();
     unsafe { oxsparseDestroyDnVec(gone) };
     f.expect("vecX destroyed", Args { x: gone, ..ok }, OXSPARSE_STATUS_NOT_INITIALIZED);
     let s = unsafe { ok.buffer_size(&f.h, null_mut()) };
