@@ -11,7 +11,7 @@ from collections import defaultdict
 cases = defaultdict(list)  # key -> list of {phase: us}
 current = None
 for line in open(sys.argv[1], errors="replace"):
-    m = re.match(r"oxsparse: preprocess plan: (.*?) kernel=", line)
+    m = re.match(r"oxsparse: SpMM preprocess plan: (.*?) kernel=", line)
     if m:
         current = {}
         cases[m.group(1)].append(current)

@@ -190,3 +190,32 @@ pub(crate) fn scalars_given<T>(alpha: *const T, beta: *const T) -> Result<()> {
 pub(crate) fn decode<T>(v: c_int, what: &str, f: fn(i32) -> Option<T>) -> Result<T> {
     f(v).ok_or_else(|| Error::InvalidValue(format!("{what} has invalid value {v}")))
 }
+
+/// A `*_preprocess` call on sparse matrix `a`: holds the matrix's active-buffer lock for the call,
+/// hands the operation the closure that drops the earlier state (run once every argument has
+/// passed its checks: a refused call leaves that state in force), and keeps what it made,
+/// `wrap`ped, as the matrix's active buffer.
+pub(crate) fn keep_preprocessed<B>(
+    a: &oxsparseSpMatDescr,
+    wrap: fn(Box<B>) -> crate::ops::ActiveBuffer,
+    preprocess: impl FnOnce(&mut dyn FnMut()) -> Result<Option<B>>,
+) -> Result<()> {
+    let mut active = a.active.lock().unwrap_or_else(|p| p.into_inner());
+    let fresh = preprocess(&mut || *active = None)?;
+    *active = fresh.map(|b| wrap(Box::new(b)));
+    Ok(())
+}
+
+/// What `pick` reads from the state a preprocess left on `matA` (None: none, or `matA` is not a
+/// live sparse matrix).
+///
+/// # Safety
+/// `matA` is NULL or a value this library returned (anything else is refused).
+pub(crate) unsafe fn preprocessed<T>(
+    matA: oxsparseConstSpMatDescr_t,
+    pick: impl FnOnce(&crate::ops::ActiveBuffer) -> Option<T>,
+) -> Option<T> {
+    let a = borrow(matA, Kind::SpMat, "matA").ok()?;
+    let active = a.active.lock().unwrap_or_else(|p| p.into_inner());
+    active.as_ref().and_then(pick)
+}

@@ -103,10 +103,7 @@ pub unsafe extern "C" fn oxsparseSpMM_preprocess(
 ) -> oxsparseStatus_t {
     guard("oxsparseSpMM_preprocess", || {
         let (h, a, call) = call(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg)?;
-        let mut active = a.active.lock().unwrap_or_else(|p| p.into_inner());
-        let fresh = op::preprocess(&h.inner, &call, externalBuffer as u64, || *active = None)?;
-        *active = fresh.map(|b| ActiveBuffer::SpMM(Box::new(b)));
-        Ok(())
+        keep_preprocessed(a, ActiveBuffer::SpMM, |deactivate| op::preprocess(&h.inner, &call, externalBuffer as u64, deactivate))
     })
 }
 
@@ -150,10 +147,8 @@ pub unsafe extern "C" fn oxsparseSpMM(
 /// # Safety
 /// `matA` is NULL or a value this library returned (anything else is refused).
 pub unsafe fn preprocessed_decision(matA: oxsparseConstSpMatDescr_t) -> Option<op::Decision> {
-    let a = borrow(matA, Kind::SpMat, "matA").ok()?;
-    let active = a.active.lock().unwrap_or_else(|p| p.into_inner());
-    match &*active {
-        Some(ActiveBuffer::SpMM(b)) => Some(b.decision.clone()),
+    preprocessed(matA, |active| match active {
+        ActiveBuffer::SpMM(b) => Some(b.decision.clone()),
         _ => None,
-    }
+    })
 }

@@ -85,10 +85,7 @@ pub unsafe extern "C" fn oxsparseSpMV_preprocess(
 ) -> oxsparseStatus_t {
     guard("oxsparseSpMV_preprocess", || {
         let (h, a, call) = call(handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg)?;
-        let mut active = a.active.lock().unwrap_or_else(|p| p.into_inner());
-        let fresh = op::preprocess(&h.inner, &call, externalBuffer as u64, || *active = None)?;
-        *active = fresh.map(|b| ActiveBuffer::SpMV(Box::new(b)));
-        Ok(())
+        keep_preprocessed(a, ActiveBuffer::SpMV, |deactivate| op::preprocess(&h.inner, &call, externalBuffer as u64, deactivate))
     })
 }
 
@@ -128,10 +125,8 @@ pub unsafe extern "C" fn oxsparseSpMV(
 /// # Safety
 /// `matA` is NULL or a value this library returned (anything else is refused).
 pub unsafe fn preprocessed_decision(matA: oxsparseConstSpMatDescr_t) -> Option<crate::ops::spmv::Decision> {
-    let a = borrow(matA, Kind::SpMat, "matA").ok()?;
-    let active = a.active.lock().unwrap_or_else(|p| p.into_inner());
-    match &*active {
-        Some(ActiveBuffer::SpMV(b)) => Some(b.decision.clone()),
+    preprocessed(matA, |active| match active {
+        ActiveBuffer::SpMV(b) => Some(b.decision.clone()),
         _ => None,
-    }
+    })
 }

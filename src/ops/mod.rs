@@ -6,6 +6,7 @@ pub mod sparse_to_dense;
 pub mod spmm;
 pub mod spmv;
 pub mod vector_ops;
+pub mod workspace;
 
 use crate::descr::{FormatInfo, SpMat};
 use crate::kernels::row_view::{Major, RowViewSource};

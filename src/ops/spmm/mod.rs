@@ -61,7 +61,7 @@ use crate::settings::Settings;
 use crate::types::{DataType, MathMode, Operation, ReorderMode, SpMMAlg};
 pub use decision::Decision;
 use launch::{c_bytes, column_major_c, direct_c, kernel_types, launch, split_rows_write_c, whole_rows_shape, GpuWarpRows};
-use plan::{align_up, ARead, Kernel, Plan};
+use plan::{ARead, Kernel, Plan};
 use std::ffi::c_void;
 
 /// The arguments of one SpMM call, decoded.
@@ -268,7 +268,7 @@ fn run(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>, must
         invalid!("matB or matC differ in shape, type or layout from those the preprocessed state was made for");
     }
     let p = if reused.is_none() { plain_plan(p, call.settings) } else { p };
-    report(call, &p, "SpMM");
+    report(call, &p, "call");
     if p.kernel == Kernel::Nothing {
         return Ok(());
     }
@@ -377,20 +377,12 @@ pub fn row_order(h: &Handle, call: &Call, buffer: u64, active: &ActiveBuffer) ->
 }
 
 fn report(call: &Call, p: &Plan, what: &str) {
-    if call.settings.print_plan {
-        eprintln!("oxsparse: {what} plan: {p}");
-    }
+    crate::ops::workspace::report(call.settings.print_plan, "SpMM", what, p);
 }
 
 /// The aligned workspace address, or an error when a needed buffer is missing.
 fn workspace(p: &Plan, buffer: u64) -> Result<u64> {
-    if p.workspace == 0 {
-        return Ok(0);
-    }
-    if buffer == 0 {
-        invalid!("externalBuffer is NULL but SpMM needs {} bytes (see oxsparseSpMM_bufferSize)", p.workspace);
-    }
-    Ok(align_up(buffer as usize) as u64)
+    crate::ops::workspace::start(buffer, p.workspace, "SpMM")
 }
 
 /// Everything that must be equal for a preprocessed buffer to be reused: all arguments except

@@ -34,14 +34,14 @@ pub mod schedule;
 
 use crate::context::Handle;
 use crate::descr::{DnVec, FormatInfo, SpMat};
-use crate::error::{invalid, Result};
+use crate::error::Result;
 use crate::kernels::params::spmm::SpmmRows;
 use crate::kernels::params::spmv::*;
 use crate::kernels::params::Scalar;
 use crate::kernels::{self, row_view, spmv as k, spmv_columns};
 use crate::settings::Settings;
 use crate::types::{DataType, Operation, Order, SpMVAlg};
-use plan::{align_up, ARead, Kernel, Plan};
+use plan::{ARead, Kernel, Plan};
 use schedule::Schedule;
 use std::ffi::c_void;
 
@@ -227,7 +227,7 @@ fn sort_columns(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Resul
 /// `oxsparseSpMV`.
 pub fn spmv(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>) -> Result<()> {
     let p = make_plan(h, call)?;
-    report(call, &p, "SpMV");
+    report(call, &p, "call");
     if p.kernel == Kernel::Nothing {
         return Ok(());
     }
@@ -283,20 +283,12 @@ impl SortedColumns {
 }
 
 fn report(call: &Call, p: &Plan, what: &str) {
-    if call.settings.print_plan {
-        eprintln!("oxsparse: {what} plan: {p}");
-    }
+    crate::ops::workspace::report(call.settings.print_plan, "SpMV", what, p);
 }
 
 /// The aligned workspace address, or an error when a needed buffer is missing.
 fn workspace(p: &Plan, buffer: u64) -> Result<u64> {
-    if p.workspace == 0 {
-        return Ok(0);
-    }
-    if buffer == 0 {
-        invalid!("externalBuffer is NULL but SpMV needs {} bytes (see oxsparseSpMV_bufferSize)", p.workspace);
-    }
-    Ok(align_up(buffer as usize) as u64)
+    crate::ops::workspace::start(buffer, p.workspace, "SpMV")
 }
 
 fn build_view(h: &Handle, p: &Plan, ws: u64) -> Result<()> {

@@ -15,12 +15,7 @@ use crate::kernels::spmv_columns::ColumnLayout;
 use crate::types::IndexType;
 use std::fmt;
 
-/// Sub-arrays of the workspace start on this boundary.
-pub const ALIGN: usize = 256;
-
-pub fn align_up(x: usize) -> usize {
-    x.div_ceil(ALIGN) * ALIGN
-}
+pub use crate::ops::workspace::{align_up, ALIGN};
 
 /// How the kernels read op(A).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
