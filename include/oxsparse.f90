@@ -311,6 +311,18 @@ module oxsparse
       integer(c_int) :: res
     end function oxsparseSetReorderMode
 
+    ! Sets one of the handle's tuning settings by its variable's name (docs/tuning.md): pass
+    ! c_loc of NUL-terminated character arrays ("OXSPARSE_SPMV_KERNEL"//c_null_char), and
+    ! c_null_ptr as val to give the choice back to the library.
+    function oxsparseSetTuning(handle, name, val) &
+        bind(C, name="oxsparseSetTuning") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle
+      type(c_ptr), value :: name
+      type(c_ptr), value :: val
+      integer(c_int) :: res
+    end function oxsparseSetTuning
+
     ! ------------------------------------------------------------------------------------
     ! Sparse vector descriptor (SpVec)
 
