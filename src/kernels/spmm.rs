@@ -344,7 +344,7 @@ pub fn warp_rows_slices(n: i64, value: DataType) -> i64 {
 }
 
 /// The warp-row kernel (kernels/spmm_warp_rows.cu) over a warp-row table, for `types` that
-/// src/ops/spmm/warp_rows.rs `fits`: grid x over `warps` items (a warp each, 8 a block; at least
+/// src/ops/spmm/warp_rows/mod.rs `fits`: grid x over `warps` items (a warp each, 8 a block; at least
 /// the rows, so that an untrusted table's fallback covers them), y over column slices
 /// (`warp_rows_slices`). Split rows are added inside the kernel.
 pub fn warp_rows(h: &Handle, p: &SpmmWarpRowsParams, types: Types, index: IndexType, warps: i64) -> Result<()> {

@@ -117,12 +117,12 @@ pub enum RowKernel {
     /// blocks long, built for groups of `shape` (split_rows.rs).
     SplitRows { blocks: u32, shape: k::RowShape },
     /// The warp-row kernel over the table preprocess left in the buffer: `items` warps, `adds`
-    /// split rows (warp_rows.rs).
+    /// split rows (warp_rows/).
     WarpRows { items: u32, adds: u32 },
     /// The same over a table preprocess built on the GPU (`GpuWarpRows`), which
     /// says its item count itself.
     WarpRowsGpuTable,
-    /// A plain call's warp rows, over a table the call builds on the GPU (warp_rows.rs
+    /// A plain call's warp rows, over a table the call builds on the GPU (warp_rows/mod.rs
     /// `takes_plain`).
     GpuWarpRows,
     /// A plain call's: whole short rows where no row is longer than `limit` entries, else `long`,

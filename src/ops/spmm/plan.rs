@@ -139,7 +139,7 @@ pub struct Plan {
     pub tc_at: usize,
     pub stage_b_at: usize,
     pub stage_c_at: usize,
-    /// Room for the warp-row kernel's table and partial rows (warp_rows.rs), at `warp_rows_at`.
+    /// Room for the warp-row kernel's table and partial rows (warp_rows/table.rs), at `warp_rows_at`.
     pub warp_rows: Option<WarpRowsLayout>,
     pub warp_rows_at: usize,
     /// Bytes to ask the user for (0: the buffer may be NULL).

@@ -2,7 +2,7 @@
 //! the longest row the GPU measured, the device and the settings (`choose`). row_kernel.rs
 //! measures, asks, and builds what the choice names; a build that does not fit falls back as the
 //! choice says. The rules themselves live with their kernels (short_rows.rs, split_rows.rs,
-//! warp_rows.rs); this file orders them.
+//! warp_rows/mod.rs); this file orders them.
 
 use super::launch::{column_major_c, kernel_types};
 use super::plan::Plan;
@@ -42,7 +42,7 @@ pub struct RowChoice {
 
 /// The choice for plan `p` of a matrix of `nnz` entries whose longest row has `longest` entries,
 /// on `device` with settings `s`. A warp per row piece where the plan kept room for it
-/// (warp_rows.rs's rule), not every row is short and split rows would not take the matrix: short
+/// (warp_rows/mod.rs's rule), not every row is short and split rows would not take the matrix: short
 /// and split rows are tuned for the matrices they take (vsp_befref lost on warp rows;
 /// bench/notes/spmm-kernels.md), the tiles' matrices gained. The exception: 16-bit calls at
 /// n = 256 over many long rows (`warp_rows::over_split_rows`). Then whole short rows where every

@@ -1,6 +1,6 @@
 //! Which CUDA-core row kernel preprocess gives a tile plan (or a tensor-core plan whose build chose
 //! CUDA cores), and the table it builds for it: whole short rows, short rows in breadth-first
-//! order (row_order.rs), split rows (split_rows.rs) or warp rows (warp_rows.rs). Each choice reads
+//! order (row_order.rs), split rows (split_rows.rs) or warp rows (warp_rows/). Each choice reads
 //! op(A)'s structure back from the GPU (a wait), so only preprocess makes it; a plain call runs the
 //! tile kernel, which needs no table, or warp rows over a table it builds on the GPU
 //! (`warp_rows::takes_plain`), or lets the GPU choose between one of them and whole short rows
@@ -142,7 +142,7 @@ fn upload_split_table(h: &Handle, at: u64, token: u64, table: &[[u64; 2]]) -> Re
     )
 }
 
-/// Lays out the warp-row table's long rows (warp_rows.rs; `long_part`) and uploads them with
+/// Lays out the warp-row table's long rows (warp_rows/table.rs; `long_part`) and uploads them with
 /// `token` to the plan's region (a wait), then has the GPU write the short rows' items after them
 /// (`kernels::spmm::warp_rows_short_items`, reading the long rows' list from the partial rows'
 /// room, free until a call). None (keep choosing) when the offsets do not describe rows within

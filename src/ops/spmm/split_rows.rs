@@ -31,7 +31,7 @@
 //! 1.3-1.7x faster at N = 32).
 //!
 //! Preprocess reads op(A)'s row offsets back to build the table (not under graph capture), so a
-//! plain call runs the tiles or warp rows over a table it builds on the GPU (warp_rows.rs
+//! plain call runs the tiles or warp rows over a table it builds on the GPU (warp_rows/mod.rs
 //! `takes_plain`) and may differ from a preprocessed one in rounding, as with the short-row
 //! kernel.
 
