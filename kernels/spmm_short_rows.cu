@@ -30,7 +30,7 @@
 // staging, a walk of four B trips, partials); on matrices whose rows are all short that made it
 // 1.3-2.2x faster than the tile kernel (bench/notes/spmm-kernels.md). A long row is
 // still multiplied exactly, by its one group, only slowly: hence preprocess's check.
-// Split rows (src/ops/spmm/split_rows.rs) cut the long rows into pieces so that no group's chain is
+// Split rows (src/ops/spmm/split_rows/) cut the long rows into pieces so that no group's chain is
 // long. Summation order: a row's (or piece's) products in stored order, from zero, per column;
 // a split row's pieces in piece order (bitwise reproducible).
 #include "common/spmm.cuh"
@@ -93,7 +93,7 @@ struct Work {
 };
 
 // The group's work: row blockIdx.x * ROWS + group, or that slot of the split-row table (16 bytes:
-// begin | pieces << 48, row | len << 32; see split_rows.rs). The table starts with preprocess's
+// begin | pieces << 48, row | len << 32; see split_rows/table.rs). The table starts with preprocess's
 // token: a buffer overwritten since is not trusted, and the groups take the rows as stored, one
 // each (a table has a slot for every row, so its grid covers them; a long row is then slow, but
 // right).

@@ -218,7 +218,7 @@ impl RowShape {
 
 /// The short-row kernel's preferred shape for these types and n columns (`Narrow`, which always
 /// fits, when no other does), for rows one group each (`split` false) or over the split-row table
-/// (where src/ops/spmm/split_rows.rs `shape` may take another for the matrix's longest row).
+/// (where src/ops/spmm/split_rows/mod.rs `shape` may take another for the matrix's longest row).
 /// Two vectors a lane spread each entry's shuffles, address and load over twice the columns but
 /// halve the entries in flight and the groups at work, so they pay where chains are short or
 /// groups many: whole short rows run 1.10-1.18x faster on `NarrowX2` than narrow at N = 64 and on

@@ -10,7 +10,7 @@ use super::*;
 /// Every case is preprocessed, with rows short enough for the rule (the longest at most 128
 /// entries and 8 times the mean, or all of one length), so its call runs the short-row kernel;
 /// as the matrices are small, those whose rows make two pieces that would fill the device run it
-/// over a split-row table (src/ops/spmm/split_rows.rs `piece`). The device suite's pass with
+/// over a split-row table (src/ops/spmm/split_rows/mod.rs `piece`). The device suite's pass with
 /// OXSPARSE_SPMM_KERNEL=short_rows runs them all on whole rows.
 pub fn cases() -> Vec<Case> {
     let shapes: [((i64, i64, i64), Pattern); 8] = [

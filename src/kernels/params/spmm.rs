@@ -83,7 +83,7 @@ pub struct SpmmSchedule {
 /// `oxs_spmm_short_rows_*`). Blocks `0 .. row_blocks` work on rows; the vectorised kernel's
 /// further blocks work on chunks. The short-row kernel's blocks take `slices_per_block` column
 /// slices of `SPMM_TILE_SLICE` one after another (0 elsewhere); `oxs_spmm_split_rows_*` reads its
-/// work from the split-row table at `split` (src/ops/spmm/split_rows.rs; one batch), trusted when
+/// work from the split-row table at `split` (src/ops/spmm/split_rows/table.rs; one batch), trusted when
 /// it starts with `split_token`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -114,7 +114,7 @@ pub enum RowKernel {
     /// The short-row kernel: every row short (short_rows.rs).
     ShortRows,
     /// The short-row kernel over the split-row table preprocess left in the buffer, `blocks`
-    /// blocks long, built for groups of `shape` (split_rows.rs).
+    /// blocks long, built for groups of `shape` (split_rows/).
     SplitRows { blocks: u32, shape: k::RowShape },
     /// The warp-row kernel over the table preprocess left in the buffer: `items` warps, `adds`
     /// split rows (warp_rows/).

@@ -3,7 +3,7 @@
 //! where everything lies in the user's workspace. Only host-known facts are used (shapes, nnz,
 //! layouts, types, addresses), so `preprocess` and a plain call make the same plan. One choice
 //! needs the rows' lengths, which only preprocess measures: whether a tile-kernel plan runs the
-//! short-row kernel, on whole rows (short_rows.rs) or on a table of row pieces (split_rows.rs). `OXSPARSE_PRINT_PLAN=1` prints every plan to stderr.
+//! short-row kernel, on whole rows (short_rows.rs) or on a table of row pieces (split_rows/). `OXSPARSE_PRINT_PLAN=1` prints every plan to stderr.
 
 use super::check::Dims;
 use super::Call;
@@ -114,7 +114,7 @@ pub struct TileLayout {
     pub token_at: usize,
     /// Beside the token, the u64 where preprocess measures the longest row (short_rows.rs).
     pub longest_at: Option<usize>,
-    /// Room for preprocess's split-row table (split_rows.rs): where, and how many slots.
+    /// Room for preprocess's split-row table (split_rows/): where, and how many slots.
     pub split_at: Option<(usize, i64)>,
     pub bytes: usize,
 }
@@ -545,7 +545,7 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
     }
     if let Kernel::Tiles { size, .. } | Kernel::TensorCore { size, .. } = p.kernel {
         // Room for a split-row table: the tile kernel's CUDA-core plans of one batch (sized for
-        // the shape whose blocks hold the most groups), for pieces of long rows (split_rows.rs) or
+        // the shape whose blocks hold the most groups), for pieces of long rows (split_rows/) or
         // whole rows in another order (row_order.rs).
         let groups = crate::kernels::spmm::RowShape::most_groups_per_block(types.ab) as i64;
         let pieces = split_rows::eligible(d.m, call.a.nnz).then(|| split_rows::capacity(d.m, call.a.nnz, groups));

@@ -1,6 +1,6 @@
 //! Which CUDA-core row kernel preprocess gives a tile plan (or a tensor-core plan whose build chose
 //! CUDA cores), and the table it builds for it: whole short rows, short rows in breadth-first
-//! order (row_order.rs), split rows (split_rows.rs) or warp rows (warp_rows/). Each choice reads
+//! order (row_order.rs), split rows (split_rows/) or warp rows (warp_rows/). Each choice reads
 //! op(A)'s structure back from the GPU (a wait), so only preprocess makes it; a plain call runs the
 //! tile kernel, which needs no table, or warp rows over a table it builds on the GPU
 //! (`warp_rows::takes_plain`), or lets the GPU choose between one of them and whole short rows
@@ -20,7 +20,7 @@ use crate::types::DataType;
 /// Which CUDA-core kernel a tile-kernel plan (or a tensor-core plan whose build chose CUDA cores)
 /// runs after this preprocess: measures op(A)'s longest row (one wait for the GPU; not under graph
 /// capture, where the tiles stay) when the batches share one structure; every row short takes the
-/// short-row kernel, else, where the plan has room for it and split_rows.rs's rule agrees, the
+/// short-row kernel, else, where the plan has room for it and split_rows/mod.rs's rule agrees, the
 /// split-row table is built (a second wait, for the row offsets).
 pub(super) fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Result<RowKernel> {
     // Forced, as plain calls are, whatever the layout.
@@ -91,7 +91,7 @@ pub(super) fn split_shape_for_c(s: &crate::settings::Spmm, p: &Plan, shape: k::R
     }
 }
 
-/// Reads op(A)'s row offsets back, builds the split-row table (split_rows.rs) for groups of
+/// Reads op(A)'s row offsets back, builds the split-row table (split_rows/table.rs) for groups of
 /// `shape`, and uploads it with `token` to `at`, which has room for `slots` slots (both copies
 /// wait for the GPU). Pieces (`split_rows::build_one_wave`): the shortest from `shortest` entries
 /// whose call fits one wave of resident blocks, up to `fallback` (or PIECE where `grow`), else
@@ -132,7 +132,7 @@ fn build_split_rows(
     Ok(RowKernel::SplitRows { blocks, shape })
 }
 
-/// Uploads a split-row table (split_rows.rs's, or row order's whole rows) with `token` to `at` (a
+/// Uploads a split-row table (split_rows/table.rs's, or row order's whole rows) with `token` to `at` (a
 /// wait).
 fn upload_split_table(h: &Handle, at: u64, token: u64, table: &[[u64; 2]]) -> Result<()> {
     let header = split_rows::header(token);

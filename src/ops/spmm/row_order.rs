@@ -1,5 +1,5 @@
 //! Whole short rows in an order that keeps op(B)'s rows in L2: preprocess may run the short-row
-//! kernel over a table of whole rows (split_rows.rs's table, every slot one row) in breadth-first
+//! kernel over a table of whole rows (split_rows/table.rs's table, every slot one row) in breadth-first
 //! order instead of the stored order.
 //!
 //! Why: a row kernel reads a B row (n values) per entry, from L2 when the row was read recently.

@@ -205,7 +205,7 @@ pub fn table_build(s: &Settings) -> TableBuild {
 }
 
 /// Whether the kernel takes a matrix that split rows would take (row_kernel.rs asks this where
-/// split_rows.rs's rule agrees): 16-bit types at n = 256, where a warp's 16-byte vectors cover a
+/// split_rows/mod.rs's rule agrees): 16-bit types at n = 256, where a warp's 16-byte vectors cover a
 /// row of C in one pass and split rows' widest groups (`PackedWide`, 128 columns) walk every
 /// entry twice, for matrices of at least LONG_ROWS_MIN_ROWS rows of at least LONG_ROWS_MEAN
 /// entries on average: there FP16 gained 14-26% (fb100_Cornell5, blogcatalog, crocodile,
