@@ -77,7 +77,7 @@ fn preprocess_chooses_by_the_longest_row() {
     println!("spmm short rows: the choice: rows of 200 on short rows, a row of 9000 on tiles");
 }
 
-/// Whole short rows in breadth-first order (src/ops/spmm/row_order.rs): a band whose rows are
+/// Whole short rows in breadth-first order (src/ops/spmm/row_order/): a band whose rows are
 /// stored shuffled (the graph of rows and columns orders it) and one renumbered as a mesh (its
 /// own graph does), op(B) over the model's 40 MB of L2 (FP32 90000 x 128, FP64 45000 x 128), so
 /// preprocess runs the short-row kernel over a table of whole rows in another order; the result

@@ -147,7 +147,7 @@ pub struct SpmmLongestRowParams {
 
 /// `oxs_spmm_row_sample_*` (preprocess, the row-order model; kernels/spmm_row_sample.cu): the
 /// entries of op(A)'s rows `first_row .. first_row + rows` (batch 0) whose column c, within [0, k),
-/// the model follows: `(c * hash_multiplier) >> 40 & hash_mask == 0` (src/ops/spmm/row_order.rs).
+/// the model follows: `(c * hash_multiplier) >> 40 & hash_mask == 0` (src/ops/spmm/row_order/model.rs).
 /// With `ids` 0 each row's count goes to the u32 at `counts` + 4 (r - first_row); else row r's
 /// columns, in stored order, go to the u32s at `ids` from `offsets[r] - first_id` (`offsets`: a
 /// u32 per row of op(A), the counts' running sum).

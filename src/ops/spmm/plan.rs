@@ -546,7 +546,7 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
     if let Kernel::Tiles { size, .. } | Kernel::TensorCore { size, .. } = p.kernel {
         // Room for a split-row table: the tile kernel's CUDA-core plans of one batch (sized for
         // the shape whose blocks hold the most groups), for pieces of long rows (split_rows/) or
-        // whole rows in another order (row_order.rs).
+        // whole rows in another order (row_order/).
         let groups = crate::kernels::spmm::RowShape::most_groups_per_block(types.ab) as i64;
         let pieces = split_rows::eligible(d.m, call.a.nnz).then(|| split_rows::capacity(d.m, call.a.nnz, groups));
         let ordered =

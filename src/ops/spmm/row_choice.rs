@@ -26,7 +26,7 @@ pub struct Pieces {
 pub enum RowsThen {
     /// The tile kernel: no table.
     Tiles,
-    /// Whole short rows, in breadth-first order where row_order.rs's model finds it worth it.
+    /// Whole short rows, in breadth-first order where row_order/model.rs's model finds it worth it.
     ShortRows,
     /// The split-row table for groups of `shape`.
     SplitRows { shape: RowShape, pieces: Pieces },

@@ -1,6 +1,6 @@
 //! Which CUDA-core row kernel preprocess gives a tile plan (or a tensor-core plan whose build chose
 //! CUDA cores), and the table it builds for it: whole short rows, short rows in breadth-first
-//! order (row_order.rs), split rows (split_rows/) or warp rows (warp_rows/). Each choice reads
+//! order (row_order/), split rows (split_rows/) or warp rows (warp_rows/). Each choice reads
 //! op(A)'s structure back from the GPU (a wait), so only preprocess makes it; a plain call runs the
 //! tile kernel, which needs no table, or warp rows over a table it builds on the GPU
 //! (`warp_rows::takes_plain`), or lets the GPU choose between one of them and whole short rows
@@ -114,7 +114,7 @@ fn build_split_rows(
     plan::phase(call.settings.print_plan, "split-row table built");
     let Some((table, blocks, piece)) = built else {
         // Forced onto a matrix whose plan kept room only for whole rows in another order (its
-        // rows too short on average for split rows, row_order.rs): the tiles, as for a matrix
+        // rows too short on average for split rows, row_order/): the tiles, as for a matrix
         // with no room at all. Unforced, the room is sized for the table: a planner bug.
         if split_rows::forced(&call.settings.spmm) {
             return Ok(RowKernel::Tiles);
@@ -293,7 +293,7 @@ fn rows_of(offsets: &[i64]) -> (&[i64], &[i64]) {
     (&offsets[..offsets.len() - 1], &offsets[1..])
 }
 
-/// Whole short rows in breadth-first order (row_order.rs), when op(B) outgrows L2, the plan has
+/// Whole short rows in breadth-first order (row_order/), when op(B) outgrows L2, the plan has
 /// room for the table, C is not a column-major one that whole rows write themselves (through
 /// shared memory, by runs of consecutive rows), and the model finds the order worth it: reads
 /// op(A)'s row offsets and the model's sample back (waits), all its columns only where the sample

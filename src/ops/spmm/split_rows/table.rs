@@ -348,7 +348,7 @@ impl Table {
     }
 }
 
-/// A table of whole rows in `order` (row_order.rs): one slot per row, `groups` a block, the last
+/// A table of whole rows in `order` (row_order/): one slot per row, `groups` a block, the last
 /// block filled with idle slots; and the number of blocks.
 pub fn whole_rows(order: &[u32], begins: &[i64], ends: &[i64], groups: usize) -> (Vec<[u64; 2]>, u32) {
     let mut slots: Vec<[u64; 2]> = order
