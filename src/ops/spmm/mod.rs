@@ -1,7 +1,8 @@
 //! SpMM: C = alpha * op(A) * op(B) + beta * C, A sparse (CSR, CSC, COO, BSR, Blocked-ELL).
 //!
 //! * `check`: the arguments, in the API's order, and what cuSPARSE supports.
-//! * `plan`: how A is read, which kernel runs, the workspace layout (host facts only).
+//! * `plan`: how A is read, which kernel runs, the workspace layout (host facts only);
+//!   `tile_rules`: its tile kernel's sizes; `tensor_core_rules`: whether it takes tensor cores.
 //! * `short_rows`: whether preprocess, having measured the longest row, sends a tile-kernel plan
 //!   to the short-row kernel (so a preprocessed call may differ from a plain one in rounding);
 //!   `split_rows`: otherwise, the table of row pieces that preprocess builds for that kernel;
@@ -49,6 +50,8 @@ pub mod row_order;
 pub mod short_rows;
 pub mod split_rows;
 pub mod tc_reorder;
+mod tensor_core_rules;
+mod tile_rules;
 pub mod warp_rows;
 
 use crate::context::Handle;
