@@ -445,7 +445,7 @@ OXS_SHORT_ROWS(bf16_f32_f32, __nv_bfloat16, float, float, 4)
 #define OXS_SHORT_ROWS_SHAPE(shape, W, VECS, sfx, V, O, C, idx, I)                                              \
     OXS_SHORT_ROWS_KERNEL(oxs_spmm_short_rows##shape##_##sfx##_##idx, false, W, VECS, V, O, C, I, 4) \
     OXS_SHORT_ROWS_KERNEL(oxs_spmm_split_rows##shape##_##sfx##_##idx, true, W, VECS, V, O, C, I, 4)
-// Two vectors a lane: FP32, FP64 and FP16 (src/kernels/spmm.rs `RowShape::fits`).
+// Two vectors a lane: FP32, FP64 and FP16 (src/kernels/spmm_row_shape.rs `RowShape::fits`).
 #define OXS_SHORT_ROWS_X2(sfx, V, O, C, idx, I)                        \
     OXS_SHORT_ROWS_SHAPE(_x2, SLICE, 2, sfx, V, O, C, idx, I)          \
     OXS_SHORT_ROWS_SHAPE(_wide_x2, WIDE_SLICE, 2, sfx, V, O, C, idx, I)
