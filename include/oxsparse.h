@@ -208,11 +208,11 @@ typedef oxsparseDnVecDescr *oxsparseDnVecDescr_t;
 
 typedef const oxsparseDnVecDescr *oxsparseConstDnVecDescr_t;
 
+typedef oxsparseSpMatDescr *oxsparseSpMatDescr_t;
+
 typedef oxsparseSpVecDescr *oxsparseSpVecDescr_t;
 
 typedef const oxsparseSpVecDescr *oxsparseConstSpVecDescr_t;
-
-typedef oxsparseSpMatDescr *oxsparseSpMatDescr_t;
 
 #ifdef __cplusplus
 extern "C" {
@@ -386,64 +386,6 @@ oxsparseStatus_t oxsparseDnMatSetStridedBatch(oxsparseDnMatDescr_t dnMatDescr, i
  * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseDnMatGetStridedBatch(oxsparseConstDnMatDescr_t dnMatDescr, int *batchCount, int64_t *batchStride);
-
-/**
- * Creates a sparse vector descriptor: `nnz` (index, value) pairs of a vector of length `size`.
- *
- * # Safety
- * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
- */
-oxsparseStatus_t oxsparseCreateSpVec(oxsparseSpVecDescr_t *spVecDescr, int64_t size, int64_t nnz, void *indices, void *values, oxsparseIndexType_t idxType, oxsparseIndexBase_t idxBase, cudaDataType valueType);
-
-/**
- * # Safety
- * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
- */
-oxsparseStatus_t oxsparseCreateConstSpVec(oxsparseConstSpVecDescr_t *spVecDescr, int64_t size, int64_t nnz, const void *indices, const void *values, oxsparseIndexType_t idxType, oxsparseIndexBase_t idxBase, cudaDataType valueType);
-
-/**
- * Destroys a sparse vector descriptor (NULL is accepted and ignored).
- *
- * # Safety
- * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
- */
-oxsparseStatus_t oxsparseDestroySpVec(oxsparseConstSpVecDescr_t spVecDescr);
-
-/**
- * # Safety
- * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
- */
-oxsparseStatus_t oxsparseSpVecGet(oxsparseSpVecDescr_t spVecDescr, int64_t *size, int64_t *nnz, void **indices, void **values, oxsparseIndexType_t *idxType, oxsparseIndexBase_t *idxBase, cudaDataType *valueType);
-
-/**
- * # Safety
- * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
- */
-oxsparseStatus_t oxsparseConstSpVecGet(oxsparseConstSpVecDescr_t spVecDescr, int64_t *size, int64_t *nnz, const void **indices, const void **values, oxsparseIndexType_t *idxType, oxsparseIndexBase_t *idxBase, cudaDataType *valueType);
-
-/**
- * # Safety
- * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
- */
-oxsparseStatus_t oxsparseSpVecGetIndexBase(oxsparseConstSpVecDescr_t spVecDescr, oxsparseIndexBase_t *idxBase);
-
-/**
- * # Safety
- * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
- */
-oxsparseStatus_t oxsparseSpVecGetValues(oxsparseSpVecDescr_t spVecDescr, void **values);
-
-/**
- * # Safety
- * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
- */
-oxsparseStatus_t oxsparseConstSpVecGetValues(oxsparseConstSpVecDescr_t spVecDescr, const void **values);
-
-/**
- * # Safety
- * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
- */
-oxsparseStatus_t oxsparseSpVecSetValues(oxsparseSpVecDescr_t spVecDescr, void *values);
 
 /**
  * Creates a CSR descriptor: `rows + 1` row offsets, `nnz` column indices and values.
@@ -691,6 +633,64 @@ oxsparseStatus_t oxsparseCscSetPointers(oxsparseSpMatDescr_t spMatDescr, void *c
  * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseCooSetPointers(oxsparseSpMatDescr_t spMatDescr, void *cooRows, void *cooColumns, void *cooValues);
+
+/**
+ * Creates a sparse vector descriptor: `nnz` (index, value) pairs of a vector of length `size`.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseCreateSpVec(oxsparseSpVecDescr_t *spVecDescr, int64_t size, int64_t nnz, void *indices, void *values, oxsparseIndexType_t idxType, oxsparseIndexBase_t idxBase, cudaDataType valueType);
+
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseCreateConstSpVec(oxsparseConstSpVecDescr_t *spVecDescr, int64_t size, int64_t nnz, const void *indices, const void *values, oxsparseIndexType_t idxType, oxsparseIndexBase_t idxBase, cudaDataType valueType);
+
+/**
+ * Destroys a sparse vector descriptor (NULL is accepted and ignored).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseDestroySpVec(oxsparseConstSpVecDescr_t spVecDescr);
+
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseSpVecGet(oxsparseSpVecDescr_t spVecDescr, int64_t *size, int64_t *nnz, void **indices, void **values, oxsparseIndexType_t *idxType, oxsparseIndexBase_t *idxBase, cudaDataType *valueType);
+
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseConstSpVecGet(oxsparseConstSpVecDescr_t spVecDescr, int64_t *size, int64_t *nnz, const void **indices, const void **values, oxsparseIndexType_t *idxType, oxsparseIndexBase_t *idxBase, cudaDataType *valueType);
+
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseSpVecGetIndexBase(oxsparseConstSpVecDescr_t spVecDescr, oxsparseIndexBase_t *idxBase);
+
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseSpVecGetValues(oxsparseSpVecDescr_t spVecDescr, void **values);
+
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseConstSpVecGetValues(oxsparseConstSpVecDescr_t spVecDescr, const void **values);
+
+/**
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseSpVecSetValues(oxsparseSpVecDescr_t spVecDescr, void *values);
 
 /**
  * Creates a library handle on the current device (device 0 when no CUDA context is current).

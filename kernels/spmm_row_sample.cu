@@ -1,4 +1,4 @@
-// Preprocess's sample of op(A) for the row-order model (src/ops/spmm/row_order.rs): the entries
+// Preprocess's sample of op(A) for the row-order model (src/ops/spmm/row_order/model.rs): the entries
 // whose column the model follows, found on the GPU so that the host reads back a sixteenth of the
 // columns instead of all of them (on the H100's host, scanning wave_squared_2hop's 11M columns
 // for the sample took 25-32 ms).

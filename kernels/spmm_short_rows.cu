@@ -30,7 +30,7 @@
 // staging, a walk of four B trips, partials); on matrices whose rows are all short that made it
 // 1.3-2.2x faster than the tile kernel (bench/notes/spmm-kernels.md). A long row is
 // still multiplied exactly, by its one group, only slowly: hence preprocess's check.
-// Split rows (src/ops/spmm/split_rows.rs) cut the long rows into pieces so that no group's chain is
+// Split rows (src/ops/spmm/split_rows/) cut the long rows into pieces so that no group's chain is
 // long. Summation order: a row's (or piece's) products in stored order, from zero, per column;
 // a split row's pieces in piece order (bitwise reproducible).
 #include "common/spmm.cuh"
@@ -93,7 +93,7 @@ struct Work {
 };
 
 // The group's work: row blockIdx.x * ROWS + group, or that slot of the split-row table (16 bytes:
-// begin | pieces << 48, row | len << 32; see split_rows.rs). The table starts with preprocess's
+// begin | pieces << 48, row | len << 32; see split_rows/table.rs). The table starts with preprocess's
 // token: a buffer overwritten since is not trusted, and the groups take the rows as stored, one
 // each (a table has a slot for every row, so its grid covers them; a long row is then slow, but
 // right).
@@ -445,7 +445,7 @@ OXS_SHORT_ROWS(bf16_f32_f32, __nv_bfloat16, float, float, 4)
 #define OXS_SHORT_ROWS_SHAPE(shape, W, VECS, sfx, V, O, C, idx, I)                                              \
     OXS_SHORT_ROWS_KERNEL(oxs_spmm_short_rows##shape##_##sfx##_##idx, false, W, VECS, V, O, C, I, 4) \
     OXS_SHORT_ROWS_KERNEL(oxs_spmm_split_rows##shape##_##sfx##_##idx, true, W, VECS, V, O, C, I, 4)
-// Two vectors a lane: FP32, FP64 and FP16 (src/kernels/spmm.rs `RowShape::fits`).
+// Two vectors a lane: FP32, FP64 and FP16 (src/kernels/spmm_row_shape.rs `RowShape::fits`).
 #define OXS_SHORT_ROWS_X2(sfx, V, O, C, idx, I)                        \
     OXS_SHORT_ROWS_SHAPE(_x2, SLICE, 2, sfx, V, O, C, idx, I)          \
     OXS_SHORT_ROWS_SHAPE(_wide_x2, WIDE_SLICE, 2, sfx, V, O, C, idx, I)

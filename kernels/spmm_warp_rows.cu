@@ -2,7 +2,7 @@
 // 16-bit op(A) and op(B) (FP16, BF16), FP32 sums and C 16-bit or FP32; op(A) given as rows, op(B)
 // and C row-major (16-byte aligned rows), one batch, n a multiple of a warp's vectors (128 FP32
 // columns, 64 FP64, 128 16-bit; FP32 also 64 in 8-byte vectors, `_narrow`): the cases of the tile
-// kernel that preprocess gives to this kernel instead (src/ops/spmm/warp_rows.rs).
+// kernel that preprocess gives to this kernel instead (src/ops/spmm/warp_rows/).
 //
 // The kernel (parameter block SpmmWarpRowsParams in src/kernels/params/spmm.rs),
 // oxs_spmm_warp_rows_<types>_*, `_x2` for twice those columns (instantiations at the end): a
@@ -81,7 +81,7 @@ __device__ __forceinline__ bool trusted(const SpmmWarpRowsParams& p) {
 }
 
 // Item w of the table (16 bytes: begin | len << 48, then row | 0 << 32 for a whole row or
-// add slot | (slot + 1) << 32 for a piece, after the 16-byte header; see warp_rows.rs), or row w
+// add slot | (slot + 1) << 32 for a piece, after the 16-byte header; see warp_rows/table.rs), or row w
 // as stored when the table is not trusted. False: no item. The header's second word, where not
 // 0, counts the items of a table built on the GPU in a room of p.items slots.
 template <typename V, typename I>
@@ -179,7 +179,7 @@ __device__ __forceinline__ void add_entries_up_to(const typename L::V* bj, uint3
 // shuffles, UNROLL at a time (`add_entries_up_to`).
 //
 // B row c lies at bj + c * ldb, one 32 x 32 -> 64-bit multiply-add on bytes (`row_at`): the plan
-// takes this kernel only where ldb * sizeof(V) and k fit 32 bits (warp_rows.rs `b_offsets_fit`). Before
+// takes this kernel only where ldb * sizeof(V) and k fit 32 bits (warp_rows/mod.rs `b_offsets_fit`). Before
 // (FP32 N = 128), 64-bit addresses, every load rebuilding B's pointer and ldb, and
 // slots past a round's entries loading zeros under a predicate took 121 instructions for UNROLL =
 // 4 entries; arxiv_like executed 57 warp instructions an entry in all, against 36 in cuSPARSE's

@@ -1,4 +1,4 @@
-// The warp-row table (src/ops/spmm/warp_rows.rs) built on the GPU.
+// The warp-row table (src/ops/spmm/warp_rows/gpu_build.rs) built on the GPU.
 //
 // Preprocess's table, its short rows' part (`short_items`, parameter block SpmmWarpRowsShortParams
 // in src/kernels/params/spmm.rs): one item per row of at most a piece, in row order after the long
@@ -15,7 +15,7 @@
 //
 // A plain call's table, all of it (`count` then `write`, SpmmWarpRowsBuildParams): a plain call
 // cannot read the rows back, so the long rows cannot be sorted longest first as the host sorts
-// them; they come in three classes by length, longest first, each in row order (warp_rows.rs
+// them; they come in three classes by length, longest first, each in row order (warp_rows/gpu_build.rs
 // `long_class`; `build_by_class` is the host's twin), then the short rows. Every row's place
 // follows from counts over the rows before it: rows longer than a piece, split rows and their
 // pieces (packed into one u64), and the long whole rows of class 1 (`RowCounts`).
@@ -88,7 +88,7 @@ __device__ void list_long(const SpmmWarpRowsListParams& p) {
 
 // ---- a plain call's table -----------------------------------------------------------------------
 
-// The long rows' classes, in table order (warp_rows.rs `long_class`): split rows (longer than
+// The long rows' classes, in table order (warp_rows/gpu_build.rs `long_class`): split rows (longer than
 // `whole`), whole rows longer than halfway from a piece to `whole`, the other whole rows. -1 for a
 // short row.
 __device__ __forceinline__ int long_class(int64_t len, int64_t piece, int64_t whole) {

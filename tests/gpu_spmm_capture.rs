@@ -1,6 +1,6 @@
 //! SpMM plain calls inside CUDA graph capture (capture mode global, so its own test binary), where
 //! a plain call chooses between whole short rows and warp rows over a table it builds on the GPU
-//! (src/ops/spmm/plain_choice.rs, warp_rows.rs `takes_plain`): a handle that has learned nothing
+//! (src/ops/spmm/plain_choice.rs, warp_rows/mod.rs `takes_plain`): a handle that has learned nothing
 //! captures the whole chain (it must not allocate its verdict page while capturing), a handle that
 //! has learned the verdict captures the chosen kernel alone (whole short rows, or the table's
 //! build and warp rows). Each graph, run twice, writes C against a float64 reference; C is

@@ -11,7 +11,7 @@ TILE_FIXED, RESIDENT, SLICE, SIZES = 400, 8 * 132, 32, (256, 512, 1024)
 
 
 def rule(nnz, n, fixed=TILE_FIXED):
-    """src/ops/spmm/plan.rs tile_size."""
+    """src/ops/spmm/tile_rules.rs tile_size."""
     slices = -(-max(n, 1) // SLICE)
     cost = lambda s: -(-(-(-max(nnz, 1) // s) * slices) // RESIDENT) * (fixed + s)
     return min(SIZES, key=lambda s: (cost(s), s))

@@ -84,7 +84,7 @@ __device__ __forceinline__ const T* row_at(const T* base, int row, int ld_bytes)
 }
 
 // The same for an unsigned row and row stride, up to 2^32 - 1 each (the warp-row kernel's plan keeps
-// them there, src/ops/spmm/warp_rows.rs `b_offsets_fit`). The C++ 64-bit product of the two widened
+// them there, src/ops/spmm/warp_rows/mod.rs `b_offsets_fit`). The C++ 64-bit product of the two widened
 // made ptxas add a zero high word to every address.
 template <typename T>
 __device__ __forceinline__ const T* row_at(const T* base, uint32_t row, uint32_t ld_bytes) {

@@ -30,6 +30,7 @@ pub mod bittcf;
 pub mod descr_dense;
 pub mod descr_sparse;
 pub mod descr_sparse_access;
+pub mod descr_sparse_vector;
 pub mod handle;
 pub mod sparse_to_dense;
 pub mod spmm;

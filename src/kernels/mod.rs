@@ -13,6 +13,7 @@ pub mod params;
 pub mod row_view;
 pub mod sparse_to_dense;
 pub mod spmm;
+mod spmm_row_shape;
 pub mod spmm_tc;
 pub mod spmv;
 pub mod spmv_columns;

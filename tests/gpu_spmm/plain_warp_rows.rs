@@ -1,4 +1,4 @@
-//! Plain calls on warp rows (src/ops/spmm/warp_rows.rs `takes_plain`): a call that never saw a
+//! Plain calls on warp rows (src/ops/spmm/warp_rows/mod.rs `takes_plain`): a call that never saw a
 //! preprocess, of at least 128K entries times a multiple of 128 columns, builds the warp-row table
 //! on the GPU (long rows by class, then short rows) and runs the warp-row kernel over it, alone
 //! (rows too long on average for a verdict) or as the long branch of the plain call's chain

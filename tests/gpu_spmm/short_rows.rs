@@ -10,7 +10,7 @@ use super::*;
 /// Every case is preprocessed, with rows short enough for the rule (the longest at most 128
 /// entries and 8 times the mean, or all of one length), so its call runs the short-row kernel;
 /// as the matrices are small, those whose rows make two pieces that would fill the device run it
-/// over a split-row table (src/ops/spmm/split_rows.rs `piece`). The device suite's pass with
+/// over a split-row table (src/ops/spmm/split_rows/mod.rs `piece`). The device suite's pass with
 /// OXSPARSE_SPMM_KERNEL=short_rows runs them all on whole rows.
 pub fn cases() -> Vec<Case> {
     let shapes: [((i64, i64, i64), Pattern); 8] = [
@@ -77,7 +77,7 @@ fn preprocess_chooses_by_the_longest_row() {
     println!("spmm short rows: the choice: rows of 200 on short rows, a row of 9000 on tiles");
 }
 
-/// Whole short rows in breadth-first order (src/ops/spmm/row_order.rs): a band whose rows are
+/// Whole short rows in breadth-first order (src/ops/spmm/row_order/): a band whose rows are
 /// stored shuffled (the graph of rows and columns orders it) and one renumbered as a mesh (its
 /// own graph does), op(B) over the model's 40 MB of L2 (FP32 90000 x 128, FP64 45000 x 128), so
 /// preprocess runs the short-row kernel over a table of whole rows in another order; the result

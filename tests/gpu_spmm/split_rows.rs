@@ -1,4 +1,4 @@
-//! Split rows (src/ops/spmm/split_rows.rs): after preprocess, a matrix with long rows runs the
+//! Split rows (src/ops/spmm/split_rows/): after preprocess, a matrix with long rows runs the
 //! short-row kernel over a table of row pieces whose pieces of a row meet in shared memory.
 //! Against the float64 reference over the vectorised types, index types and bases, op(A) read as
 //! stored and through row views, both layouts of B and C, widths that leave lanes of a slice idle,

@@ -1,4 +1,4 @@
-//! Warp rows (src/ops/spmm/warp_rows.rs): after preprocess, an FP32, FP64, FP16 or BF16 matrix of
+//! Warp rows (src/ops/spmm/warp_rows/): after preprocess, an FP32, FP64, FP16 or BF16 matrix of
 //! at most 16 entries a row on average, times an op(B) of a multiple of 128 columns, runs a warp
 //! per row or row piece, the pieces of long rows added in piece order by the last to arrive, in
 //! groups of 16. Against the float64 reference over index types and bases, both pointer modes,
@@ -124,7 +124,7 @@ fn warp_rows_match_the_reference() {
 /// them elsewhere): the bits differ, both are right, and a second preprocessed call repeats them
 /// (the arrival counters were left at zero). The sparse graph of ~250K entries (13 a row, one hub
 /// of 20000) at 256 and 128 columns, in FP64 and column-major, is preprocess's too, but a plain
-/// call of that size runs warp rows as well (warp_rows.rs `takes_plain`): plain_warp_rows.rs
+/// call of that size runs warp rows as well (warp_rows/mod.rs `takes_plain`): plain_warp_rows.rs
 /// checks that both give the same bits. Skipped when OXSPARSE_SPMM_KERNEL forces a kernel.
 #[test]
 fn preprocess_takes_warp_rows_for_sparse_graphs() {

@@ -83,7 +83,7 @@ pub struct SpmmSchedule {
 /// `oxs_spmm_short_rows_*`). Blocks `0 .. row_blocks` work on rows; the vectorised kernel's
 /// further blocks work on chunks. The short-row kernel's blocks take `slices_per_block` column
 /// slices of `SPMM_TILE_SLICE` one after another (0 elsewhere); `oxs_spmm_split_rows_*` reads its
-/// work from the split-row table at `split` (src/ops/spmm/split_rows.rs; one batch), trusted when
+/// work from the split-row table at `split` (src/ops/spmm/split_rows/table.rs; one batch), trusted when
 /// it starts with `split_token`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -147,7 +147,7 @@ pub struct SpmmLongestRowParams {
 
 /// `oxs_spmm_row_sample_*` (preprocess, the row-order model; kernels/spmm_row_sample.cu): the
 /// entries of op(A)'s rows `first_row .. first_row + rows` (batch 0) whose column c, within [0, k),
-/// the model follows: `(c * hash_multiplier) >> 40 & hash_mask == 0` (src/ops/spmm/row_order.rs).
+/// the model follows: `(c * hash_multiplier) >> 40 & hash_mask == 0` (src/ops/spmm/row_order/model.rs).
 /// With `ids` 0 each row's count goes to the u32 at `counts` + 4 (r - first_row); else row r's
 /// columns, in stored order, go to the u32s at `ids` from `offsets[r] - first_id` (`offsets`: a
 /// u32 per row of op(A), the counts' running sum).
@@ -252,7 +252,7 @@ pub const SPMM_WARP_ROWS_COLS: u32 = 128;
 
 /// The warp-row kernel (`oxs_spmm_warp_rows_*`, kernels/spmm_warp_rows.cu; FP32, FP64, FP16 or
 /// BF16, row-major op(B) and C, one batch, n a multiple of the columns of its vectors): a warp
-/// per item of the table at `table` (src/ops/spmm/warp_rows.rs), trusted when its first u64
+/// per item of the table at `table` (src/ops/spmm/warp_rows/table.rs), trusted when its first u64
 /// equals `token`: `items` item slots (a whole row, or a piece of a long row that leaves its sums
 /// in partial row `slot` of `partials`, n compute values each), of which the first as many as the
 /// header's second u64 says are items where it is not 0 (a table built on the GPU in a room of
@@ -278,7 +278,7 @@ pub struct SpmmWarpRowsParams {
 }
 
 /// `oxs_spmm_warp_rows_{count,write}_*` (a plain call; kernels/spmm_warp_rows_table.cu): the
-/// warp-row table built on the GPU (src/ops/spmm/warp_rows.rs `build_by_class`,
+/// warp-row table built on the GPU (src/ops/spmm/warp_rows/gpu_build.rs `build_by_class`,
 /// its host reference). `count`: block b sums the packed counts (`SPMM_WARP_ROWS_*_SHIFT` bits) of its
 /// `chunk_rows` rows of op(A) (a multiple of SPMM_WARP_ROWS_CHUNK; `chunks` blocks), and their
 /// long whole rows of class 1, into the SPMM_WARP_ROWS_SUM_WORDS u64 at
@@ -316,21 +316,21 @@ pub struct SpmmWarpRowsBuildParams {
 /// row and one a group, at the group's first partial row).
 pub const SPMM_WARP_ROWS_GROUP: u32 = 16;
 /// Rows of op(A) per block of the GPU's warp-row table build (`SpmmWarpRowsBuildParams`): one a
-/// thread, or a multiple for matrices of many rows (src/ops/spmm/warp_rows.rs `gpu_chunk_rows`).
+/// thread, or a multiple for matrices of many rows (src/ops/spmm/warp_rows/gpu_build.rs `gpu_chunk_rows`).
 /// Chunks of 2048 rows (eight rounds of a block's scan, one after another) took the
 /// build ~14 us on squirrel (5201 rows, three blocks).
 pub const SPMM_WARP_ROWS_CHUNK: u32 = 256;
 /// The packed counts of the GPU's table build, one u64 a row and summed: rows longer than a piece
-/// in bits 0-20, split rows in bits 21-41, their pieces in bits 42-63 (src/ops/spmm/warp_rows.rs
+/// in bits 0-20, split rows in bits 21-41, their pieces in bits 42-63 (src/ops/spmm/warp_rows/gpu_build.rs
 /// `gpu_counts_fit` bounds the matrices that take it so that no field overflows).
 pub const SPMM_WARP_ROWS_SPLIT_SHIFT: u32 = 21;
 pub const SPMM_WARP_ROWS_PIECES_SHIFT: u32 = 42;
 /// u64 words of a chunk's sums in the GPU's table build: the packed counts above, then the whole
-/// rows of class 1 (src/ops/spmm/warp_rows.rs `long_class`; unused where `whole` is a piece).
+/// rows of class 1 (src/ops/spmm/warp_rows/gpu_build.rs `long_class`; unused where `whole` is a piece).
 pub const SPMM_WARP_ROWS_SUM_WORDS: u32 = 2;
 
 /// `oxs_spmm_warp_rows_short_items_*` (preprocess; kernels/spmm_warp_rows_table.cu): the items
-/// of op(A)'s rows of at most `piece` entries (src/ops/spmm/warp_rows.rs `LongPart`): row r's,
+/// of op(A)'s rows of at most `piece` entries (src/ops/spmm/warp_rows/table.rs `LongPart`): row r's,
 /// `begin | len << 48` and `r`, goes to slot `first_item + r - (long rows before r)` of the 16-byte
 /// slots at `items`, the long rows being the `long_count` u32 row numbers, ascending, at
 /// `long_rows`.
@@ -348,7 +348,7 @@ pub struct SpmmWarpRowsShortParams {
 
 /// `oxs_spmm_warp_rows_list_long_*` (preprocess; kernels/spmm_warp_rows_table.cu): lists op(A)'s
 /// rows of more than `piece` entries for the host, which sorts them longest first and lays out
-/// their items (src/ops/spmm/warp_rows.rs `long_part_of`) without reading every row back.
+/// their items (src/ops/spmm/warp_rows/table.rs `long_part_of`) without reading every row back.
 /// `counters` holds two u64, zero before the launch: the rows listed, and a flag set where a row
 /// does not lie within the `nnz` entries (its end before its begin, or outside 0 .. nnz). Up to
 /// `room` rows go to `list`, SPMM_WARP_ROWS_LISTED_WORDS u64 each: the row's first entry, its

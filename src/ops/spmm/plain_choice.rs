@@ -11,7 +11,7 @@
 //! 3. the tile kernel, which returns at once on a "short" one; and where C is staged for the
 //!    tiles but short rows write a column-major C themselves, C's staging copy, likewise.
 //!
-//! Where a plain call would run warp rows over a table it builds on the GPU (warp_rows.rs
+//! Where a plain call would run warp rows over a table it builds on the GPU (warp_rows/mod.rs
 //! `takes_plain`) they replace the tiles as the long branch, and the first launch of
 //! their build, which reads every row's length anyway, gives the verdict in place of step 1.
 //!

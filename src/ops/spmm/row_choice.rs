@@ -1,8 +1,8 @@
 //! Preprocess's choice of CUDA-core row kernel for a tile plan, as a pure function of the plan,
 //! the longest row the GPU measured, the device and the settings (`choose`). row_kernel.rs
 //! measures, asks, and builds what the choice names; a build that does not fit falls back as the
-//! choice says. The rules themselves live with their kernels (short_rows.rs, split_rows.rs,
-//! warp_rows.rs); this file orders them.
+//! choice says. The rules themselves live with their kernels (short_rows.rs, split_rows/mod.rs,
+//! warp_rows/mod.rs); this file orders them.
 
 use super::launch::{column_major_c, kernel_types};
 use super::plan::Plan;
@@ -13,7 +13,7 @@ use crate::kernels::spmm::{self as k, RowShape};
 use crate::settings::Spmm as Settings;
 
 /// Pieces of split rows: the share that fills the device, the floor of the room's pieces, and
-/// whether they may grow to keep a call within one wave (split_rows.rs `build_one_wave`).
+/// whether they may grow to keep a call within one wave (split_rows/table.rs `build_one_wave`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pieces {
     pub piece: i64,
@@ -26,7 +26,7 @@ pub struct Pieces {
 pub enum RowsThen {
     /// The tile kernel: no table.
     Tiles,
-    /// Whole short rows, in breadth-first order where row_order.rs's model finds it worth it.
+    /// Whole short rows, in breadth-first order where row_order/model.rs's model finds it worth it.
     ShortRows,
     /// The split-row table for groups of `shape`.
     SplitRows { shape: RowShape, pieces: Pieces },
@@ -42,11 +42,11 @@ pub struct RowChoice {
 
 /// The choice for plan `p` of a matrix of `nnz` entries whose longest row has `longest` entries,
 /// on `device` with settings `s`. A warp per row piece where the plan kept room for it
-/// (warp_rows.rs's rule), not every row is short and split rows would not take the matrix: short
+/// (warp_rows/mod.rs's rule), not every row is short and split rows would not take the matrix: short
 /// and split rows are tuned for the matrices they take (vsp_befref lost on warp rows;
 /// bench/notes/spmm-kernels.md), the tiles' matrices gained. The exception: 16-bit calls at
 /// n = 256 over many long rows (`warp_rows::over_split_rows`). Then whole short rows where every
-/// row is short, unless the longest row makes two pieces or more (split_rows.rs
+/// row is short, unless the longest row makes two pieces or more (split_rows/mod.rs
 /// `cuts_short_rows`); else split rows in the preferred shape whose blocks take the longest row,
 /// or one with more groups a block; else the tiles.
 pub fn choose(p: &Plan, nnz: i64, longest: i64, device: &DeviceModel, s: &Settings) -> RowChoice {

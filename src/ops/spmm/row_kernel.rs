@@ -1,6 +1,6 @@
 //! Which CUDA-core row kernel preprocess gives a tile plan (or a tensor-core plan whose build chose
 //! CUDA cores), and the table it builds for it: whole short rows, short rows in breadth-first
-//! order (row_order.rs), split rows (split_rows.rs) or warp rows (warp_rows.rs). Each choice reads
+//! order (row_order/), split rows (split_rows/) or warp rows (warp_rows/). Each choice reads
 //! op(A)'s structure back from the GPU (a wait), so only preprocess makes it; a plain call runs the
 //! tile kernel, which needs no table, or warp rows over a table it builds on the GPU
 //! (`warp_rows::takes_plain`), or lets the GPU choose between one of them and whole short rows
@@ -20,7 +20,7 @@ use crate::types::DataType;
 /// Which CUDA-core kernel a tile-kernel plan (or a tensor-core plan whose build chose CUDA cores)
 /// runs after this preprocess: measures op(A)'s longest row (one wait for the GPU; not under graph
 /// capture, where the tiles stay) when the batches share one structure; every row short takes the
-/// short-row kernel, else, where the plan has room for it and split_rows.rs's rule agrees, the
+/// short-row kernel, else, where the plan has room for it and split_rows/mod.rs's rule agrees, the
 /// split-row table is built (a second wait, for the row offsets).
 pub(super) fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Result<RowKernel> {
     // Forced, as plain calls are, whatever the layout.
@@ -91,7 +91,7 @@ pub(super) fn split_shape_for_c(s: &crate::settings::Spmm, p: &Plan, shape: k::R
     }
 }
 
-/// Reads op(A)'s row offsets back, builds the split-row table (split_rows.rs) for groups of
+/// Reads op(A)'s row offsets back, builds the split-row table (split_rows/table.rs) for groups of
 /// `shape`, and uploads it with `token` to `at`, which has room for `slots` slots (both copies
 /// wait for the GPU). Pieces (`split_rows::build_one_wave`): the shortest from `shortest` entries
 /// whose call fits one wave of resident blocks, up to `fallback` (or PIECE where `grow`), else
@@ -114,7 +114,7 @@ fn build_split_rows(
     plan::phase(call.settings.print_plan, "split-row table built");
     let Some((table, blocks, piece)) = built else {
         // Forced onto a matrix whose plan kept room only for whole rows in another order (its
-        // rows too short on average for split rows, row_order.rs): the tiles, as for a matrix
+        // rows too short on average for split rows, row_order/): the tiles, as for a matrix
         // with no room at all. Unforced, the room is sized for the table: a planner bug.
         if split_rows::forced(&call.settings.spmm) {
             return Ok(RowKernel::Tiles);
@@ -132,7 +132,7 @@ fn build_split_rows(
     Ok(RowKernel::SplitRows { blocks, shape })
 }
 
-/// Uploads a split-row table (split_rows.rs's, or row order's whole rows) with `token` to `at` (a
+/// Uploads a split-row table (split_rows/table.rs's, or row order's whole rows) with `token` to `at` (a
 /// wait).
 fn upload_split_table(h: &Handle, at: u64, token: u64, table: &[[u64; 2]]) -> Result<()> {
     let header = split_rows::header(token);
@@ -142,7 +142,7 @@ fn upload_split_table(h: &Handle, at: u64, token: u64, table: &[[u64; 2]]) -> Re
     )
 }
 
-/// Lays out the warp-row table's long rows (warp_rows.rs; `long_part`) and uploads them with
+/// Lays out the warp-row table's long rows (warp_rows/table.rs; `long_part`) and uploads them with
 /// `token` to the plan's region (a wait), then has the GPU write the short rows' items after them
 /// (`kernels::spmm::warp_rows_short_items`, reading the long rows' list from the partial rows'
 /// room, free until a call). None (keep choosing) when the offsets do not describe rows within
@@ -293,7 +293,7 @@ fn rows_of(offsets: &[i64]) -> (&[i64], &[i64]) {
     (&offsets[..offsets.len() - 1], &offsets[1..])
 }
 
-/// Whole short rows in breadth-first order (row_order.rs), when op(B) outgrows L2, the plan has
+/// Whole short rows in breadth-first order (row_order/), when op(B) outgrows L2, the plan has
 /// room for the table, C is not a column-major one that whole rows write themselves (through
 /// shared memory, by runs of consecutive rows), and the model finds the order worth it: reads
 /// op(A)'s row offsets and the model's sample back (waits), all its columns only where the sample
