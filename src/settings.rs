@@ -24,9 +24,9 @@ pub enum ForcedKernel {
     Tiles,
     /// `short_rows`: tile-kernel plans run the short-row kernel, plain calls too (short_rows.rs).
     ShortRows,
-    /// `split_rows`: preprocess builds the split-row table wherever the plan has room (split_rows.rs).
+    /// `split_rows`: preprocess builds the split-row table wherever the plan has room (split_rows/).
     SplitRows,
-    /// `warp_rows`: preprocess takes the warp-row kernel wherever the call fits it (warp_rows.rs).
+    /// `warp_rows`: preprocess takes the warp-row kernel wherever the call fits it (warp_rows/).
     WarpRows,
 }
 
@@ -43,7 +43,7 @@ pub enum RowShapeName {
     PackedWide,
 }
 
-/// How preprocess builds the warp-row table (`OXSPARSE_SPMM_WARP_ROWS_TABLE`; warp_rows.rs).
+/// How preprocess builds the warp-row table (`OXSPARSE_SPMM_WARP_ROWS_TABLE`; warp_rows/).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum TableBuild {
     #[default]
