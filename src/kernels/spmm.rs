@@ -116,41 +116,9 @@ pub fn tile_rows(h: &Handle, p: &SpmmTilesParams, index: IndexType) -> Result<()
     launch(h, "spmm_tiles", "oxs_spmm_tile_rows_stamp", (1, 1, 1), 1, 0, p)
 }
 
-/// The short-row kernel's preferred shape for these types and n columns (`Narrow`, which always
-/// fits, when no other does), for rows one group each (`split` false) or over the split-row table
-/// (where src/ops/spmm/split_rows/mod.rs `shape` may take another for the matrix's longest row).
-/// Two vectors a lane spread each entry's shuffles, address and load over twice the columns but
-/// halve the entries in flight and the groups at work, so they pay where chains are short or
-/// groups many: whole short rows run 1.10-1.18x faster on `NarrowX2` than narrow at N = 64 and on
-/// either x2 shape at N >= 128; over split-row tables `NarrowX2` lost at N = 64 and `WideX2` won at
-/// N >= 128 (measurements: bench/notes/spmm-kernels.md, "Row shapes").
-/// 16-bit A, B and C take the packed shapes (16-byte vectors) before the others of their columns:
-/// 0-3% faster than the x2 shapes, and through preprocess's piece rule they take the small
-/// matrices to split rows, 15-30% faster there.
-/// `forced` (`OXSPARSE_SPMM_ROW_SHAPE`: narrow, wide, x2, wide_x2, half, packed, packed_wide) puts
-/// a shape first where it fits (for comparisons).
-pub fn short_rows_shape(types: Types, n: i64, split: bool, forced: Option<RowShape>) -> RowShape {
-    use RowShape::*;
-    let preferred: &[RowShape] = if split { &[PackedWide, WideX2, Packed] } else { &[PackedWide, WideX2, Packed, NarrowX2] };
-    forced.iter().chain(preferred).copied().find(|s| s.fits(types, n)).unwrap_or(Narrow)
-}
-
 /// Blocks of 256 threads of the short-row kernel resident per multiprocessor (its registers allow 4
 /// for every type: kernels/spmm_short_rows.cu).
 pub const SHORT_ROWS_RESIDENT: u32 = 4;
-
-/// Blocks of the short-row kernel the handle's device holds at once: one wave.
-pub fn short_rows_wave(h: &Handle) -> u64 {
-    h.device_model.wave(SHORT_ROWS_RESIDENT)
-}
-
-/// Column slices each block of the short-row kernel takes one after another: as many as keep four
-/// waves of blocks, so that matrices of many tiny rows (mdual: 258K rows of 4) do not pay a
-/// block's latency over a hundred waves (one slice per block ran 0.75x the tiles at N = 256 with one slice per
-/// block). The handle's `OXSPARSE_SPMM_SHORT_SLICES` forces it (for comparisons).
-pub fn short_rows_slices_per_block(h: &Handle, row_blocks: u64, slices: u64) -> u64 {
-    h.settings.spmm.short_slices.filter(|&v| v > 0).unwrap_or(row_blocks * slices / (4 * short_rows_wave(h))).clamp(1, slices.max(1))
-}
 
 /// Whether short rows of these types and `shape` can write a column-major C themselves
 /// (`short_rows` with `column_c`): FP32 and FP64, in the shapes whole rows take (narrow, x2,
@@ -164,9 +132,10 @@ pub fn short_rows_column_c(types: Types, shape: RowShape, split: bool) -> bool {
     (types.all(DataType::CUDA_R_32F) || types.all(DataType::CUDA_R_64F)) && shaped
 }
 
-/// The short-row kernel with groups of `shape` (`short_rows_shape`, or `Narrow`): grid x over groups of
-/// rows (or the `split_blocks` blocks of the split-row table at `p.split`), y over runs of column
-/// slices, z over batches.
+/// The short-row kernel with groups of `shape` (ops/spmm/short_rows.rs `shape`, or `Narrow`): grid
+/// x over groups of rows (or the `split_blocks` blocks of the split-row table at `p.split`), y over
+/// runs of column slices (`slices_per_block(row blocks, slices)` each, the planner's rule), z over
+/// batches.
 /// With `column_c` (`short_rows_column_c`) C is column-major and the kernel writes it: through
 /// shared memory by whole rows (`oxs_spmm_short_rows_colc_*`), an element at a time over the
 /// split-row table (`oxs_spmm_split_rows_colc_*`).
@@ -175,9 +144,8 @@ pub fn short_rows(
     p: &SpmmRowsParams,
     (types, index): (Types, IndexType),
     batches: u32,
-    shape: RowShape,
-    split_blocks: Option<u32>,
-    column_c: bool,
+    (shape, split_blocks, column_c): (RowShape, Option<u32>, bool),
+    slices_per_block: impl FnOnce(u64, u64) -> u64,
 ) -> Result<()> {
     if column_c && !short_rows_column_c(types, shape, split_blocks.is_some()) {
         return Err(Error::Internal(format!("no column-major short-row kernel for {shape:?} and {types:?}")));
@@ -187,7 +155,7 @@ pub fn short_rows(
         None => (p.shape.m.max(1) as u64).div_ceil(shape.groups_per_block(types.ab)),
     };
     let slices = shape.slices(p.shape.n);
-    let per_block = short_rows_slices_per_block(h, blocks, slices);
+    let per_block = slices_per_block(blocks, slices).clamp(1, slices.max(1));
     let runs = slices.div_ceil(per_block);
     if blocks >= i32::MAX as u64 || runs > 65_535 || batches > 65_535 {
         return Err(Error::NotSupported(format!("{blocks} row blocks x {runs} runs of column slices x {batches} batches exceed the grid")));
@@ -509,19 +477,10 @@ mod tests {
             [Narrow, Wide, NarrowX2, WideX2].map(|s| (s.columns(), s.groups_per_block(CUDA_R_32F))),
             [(32, 32), (64, 16), (64, 32), (128, 16)]
         );
-        let short_rows_shape = |t, n, split| short_rows_shape(t, n, split, None);
-        assert_eq!(short_rows_shape(f32, 256, true), WideX2);
-        assert_eq!(short_rows_shape(f32, 64, true), Narrow);
-        assert_eq!(short_rows_shape(f32, 128, false), WideX2);
-        assert_eq!(short_rows_shape(f32, 192, false), NarrowX2);
-        assert_eq!(super::short_rows_shape(f32, 128, false, Some(Narrow)), Narrow, "a forced shape first");
-        assert_eq!(super::short_rows_shape(f32, 96, false, Some(Wide)), Narrow, "where it fits");
-        assert_eq!(short_rows_shape(f32, 96, false), Narrow, "n not a multiple of 64 keeps narrow slices");
         assert!(!WideX2.fits(f32, 192) && WideX2.fits(f32, 256) && NarrowX2.fits(f32, 64));
         // FP64: 16 lanes of 2; 16-bit: 8 lanes of 4; narrow groups whatever n.
         assert_eq!(Narrow.groups_per_block(CUDA_R_64F), 16);
         assert_eq!(Narrow.groups_per_block(CUDA_R_16F), 32);
-        assert_eq!(short_rows_shape(t(CUDA_R_16F, CUDA_R_32F), 256, false), Narrow, "16-bit A and B, FP32 C");
         assert!(!Wide.fits(t(CUDA_R_64F, CUDA_R_64F), 256));
         assert!(WideX2.fits(t(CUDA_R_64F, CUDA_R_64F), 256) && NarrowX2.fits(t(CUDA_R_16F, CUDA_R_16F), 64));
         assert!(!NarrowX2.fits(t(CUDA_R_16BF, CUDA_R_16BF), 64));
@@ -538,7 +497,5 @@ mod tests {
         assert_eq!([Packed, PackedWide].map(|s| s.entries_in_flight()), [4, 4]);
         assert!(Packed.fits(bf16, 64) && PackedWide.fits(f16, 256) && !PackedWide.fits(f16, 192));
         assert!(!Packed.fits(t(CUDA_R_16F, CUDA_R_32F), 64) && !Packed.fits(f32, 64) && !PackedWide.fits(f64, 128));
-        assert_eq!([64, 128, 256, 96].map(|n| short_rows_shape(f16, n, true)), [Packed, PackedWide, PackedWide, Narrow]);
-        assert_eq!([64, 192].map(|n| short_rows_shape(bf16, n, false)), [Packed, Packed]);
     }
 }

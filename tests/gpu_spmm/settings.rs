@@ -57,3 +57,20 @@ fn each_handle_runs_the_row_kernel_its_settings_name() {
     assert!(matches!(decided(&h, &skewed).rows, RowKernel::SplitRows { .. }), "back to the rule");
     println!("spmm per-handle settings: {} handles in one process, each ran the kernel it named", rows.len());
 }
+
+/// The record names the order and the groups: a shuffled band whose op(B) outgrows the row-order
+/// model's L2 runs whole short rows in breadth-first order by the library's choice, and in the
+/// stored order on a handle told `OXSPARSE_SPMM_ROW_ORDER=never`; both give the reference's answer.
+#[test]
+fn the_record_names_the_row_order() {
+    let Some(_gpu) = gpu("spmm per-handle row order") else { return };
+    let band = Case { pattern: Pattern::ShuffledBand(4), order_b: ROW, order_c: ROW, ..Case::new(Fmt::Csr, (90_000, 90_000, 128)) };
+    let band = Case { pad_b: 0, pad_c: 0, ..vary(band, 22_000) };
+    let own = decided(&CHandle::unforced(), &band);
+    assert!(own.breadth_first && matches!(own.rows, RowKernel::SplitRows { .. }) && own.row_shape.is_some(), "{own}");
+    let stored = CHandle::unforced();
+    stored.set_tuning("OXSPARSE_SPMM_ROW_ORDER", Some("never"));
+    let d = decided(&stored, &band);
+    assert!(!d.breadth_first && d.rows == RowKernel::ShortRows && d.row_shape.is_some(), "{d}");
+    println!("spmm per-handle row order: breadth-first by the rule, stored when told never");
+}

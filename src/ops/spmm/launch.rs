@@ -7,7 +7,7 @@
 //! themselves (`direct_c`) and in which row shape.
 
 use super::plan::{self, Kernel, Plan};
-use super::{row_order, warp_rows};
+use super::{row_order, short_rows, warp_rows};
 use super::{rows, schedule_params, tiles_params, Call, PlainLong, RowKernel, TcState};
 use crate::context::Handle;
 use crate::device::DeviceModel;
@@ -51,7 +51,7 @@ pub(super) fn column_major_c(p: &Plan) -> bool {
 pub(super) fn direct_c(s: &Settings, p: &Plan, nnz: i64, row_kernel: RowKernel) -> bool {
     let kernel = match (p.kernel, row_kernel) {
         (Kernel::Tiles { .. } | Kernel::TensorCore { .. }, RowKernel::ShortRows) => {
-            Some((k::short_rows_shape(p.types, p.dims.n, false, s.row_shape.map(Into::into)), false))
+            Some((short_rows::shape(p.types, p.dims.n, false, s.row_shape.map(Into::into)), false))
         }
         (Kernel::Tiles { .. } | Kernel::TensorCore { .. }, RowKernel::SplitRows { shape, .. })
             if split_rows_write_c(c_bytes(p), p.dims.m, nnz, s.split_c_bytes) =>
@@ -73,7 +73,7 @@ pub(super) fn direct_c(s: &Settings, p: &Plan, nnz: i64, row_kernel: RowKernel) 
 /// shape is taken as it is.
 pub(super) fn whole_rows_shape(s: &Settings, device: &DeviceModel, p: &Plan, types: k::Types, column_c: bool) -> k::RowShape {
     let forced = s.row_shape;
-    let preferred = k::short_rows_shape(types, p.dims.n, false, forced.map(Into::into));
+    let preferred = short_rows::shape(types, p.dims.n, false, forced.map(Into::into));
     let x2 = k::RowShape::NarrowX2;
     if column_c
         && types.all(DataType::CUDA_R_32F)
@@ -241,9 +241,8 @@ fn launch_vectorised(
                 &rp,
                 (short_types, p.index),
                 batches,
-                whole_rows_shape(&call.settings.spmm, call.device, p, short_types, direct),
-                None,
-                direct,
+                (whole_rows_shape(&call.settings.spmm, call.device, p, short_types, direct), None, direct),
+                |blocks, slices| short_rows::slices_per_block(call.device, &call.settings.spmm, blocks, slices),
             )?;
             kernels::graph::overlap_next(h);
             match &warp {
@@ -308,7 +307,8 @@ fn launch_vectorised(
                 choice: SpmmChoice::default(),
             };
             overlap_stage_b();
-            k::short_rows(h, &rp, (types, p.index), batches, shape, blocks, column_c)?;
+            let per_block = |blocks, slices| short_rows::slices_per_block(call.device, &call.settings.spmm, blocks, slices);
+            k::short_rows(h, &rp, (types, p.index), batches, (shape, blocks, column_c), per_block)?;
         }
         Kernel::Tiles { size, per_block, .. } => {
             overlap_stage_b();

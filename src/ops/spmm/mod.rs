@@ -238,10 +238,10 @@ pub fn preprocess(h: &Handle, call: &Call, buffer: u64, deactivate: impl FnOnce(
         Kernel::TensorCore { .. } => choice == Some(false),
         _ => false,
     };
-    let rows = if cuda_cores { row_kernel::choose_row_kernel(h, call, &p, ws, token)? } else { RowKernel::Tiles };
+    let (rows, breadth_first) = if cuda_cores { row_kernel::choose_row_kernel(h, call, &p, ws, token)? } else { (RowKernel::Tiles, false) };
     let allocation = if p.tc.is_some() || rows != RowKernel::Tiles { crate::ops::allocation_id(h, buffer) } else { None };
     plan::phase(call.settings.print_plan, "the rest");
-    let decision = Decision { plan: p, tc: TcState { choice, reordered }, rows };
+    let decision = Decision::new(call, p, TcState { choice, reordered }, rows, breadth_first);
     if call.settings.print_plan {
         eprintln!("oxsparse: SpMM preprocess decision: {decision}");
     }
@@ -294,7 +294,7 @@ fn run(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>, must
                 // leaves the choice to the build on the GPU, as its preprocess does.
                 let forced = matches!(p.kernel, Kernel::Tiles { .. }) && short_rows::forced(&call.settings.spmm) == Some(true);
                 let long = PlainLong::of(&p, call.a.nnz, call.device, call.settings);
-                let rows = match plain_choice::limit(&p, call.a.nnz, whole_rows_fill(h, call, &p), &call.settings.spmm) {
+                let rows = match plain_choice::limit(&p, call.a.nnz, whole_rows_fill(call, &p), &call.settings.spmm) {
                     _ if forced => RowKernel::ShortRows,
                     Some(limit) => {
                         let epoch = crate::ops::new_token();
@@ -307,7 +307,7 @@ fn run(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>, must
                     None => long.row_kernel(),
                 };
                 if call.settings.print_plan {
-                    eprintln!("oxsparse: SpMM plain call decision: {}", Decision { plan: p.clone(), tc: TcState::default(), rows });
+                    eprintln!("oxsparse: SpMM plain call decision: {}", Decision::new(call, p.clone(), TcState::default(), rows, false));
                 }
                 (token, TcState::default(), rows)
             }
@@ -341,10 +341,10 @@ fn plain_plan(p: Plan, s: &Settings) -> Plan {
 /// groups (rows x column slices): where they do not, preprocess cuts the rows into pieces, which a
 /// plain call cannot (the 1024 rows of graphchallenge_sparse_images, FP32 N = 256: 29 us on the
 /// tiles, 37 on whole rows).
-fn whole_rows_fill(h: &Handle, call: &Call, p: &Plan) -> bool {
+fn whole_rows_fill(call: &Call, p: &Plan) -> bool {
     let shape = whole_rows_shape(&call.settings.spmm, call.device, p, p.types, false);
     let groups = (p.dims.m.max(0) as u64).saturating_mul(shape.slices(p.dims.n));
-    2 * groups >= k::short_rows_wave(h) * shape.groups_per_block(p.types.ab)
+    2 * groups >= short_rows::wave(call.device) * shape.groups_per_block(p.types.ab)
 }
 
 /// The descriptor, arrays, reading and shape a plain call's verdict belongs to (plain_choice.rs).

@@ -21,18 +21,19 @@ use crate::types::DataType;
 /// runs after this preprocess: measures op(A)'s longest row (one wait for the GPU; not under graph
 /// capture, where the tiles stay) when the batches share one structure; every row short takes the
 /// short-row kernel, else, where the plan has room for it and split_rows/mod.rs's rule agrees, the
-/// split-row table is built (a second wait, for the row offsets).
-pub(super) fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Result<RowKernel> {
+/// split-row table is built (a second wait, for the row offsets). Also says whether whole short
+/// rows run in a breadth-first order (their table is then a split-row table of whole rows).
+pub(super) fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, token: u64) -> Result<(RowKernel, bool)> {
     // Forced, as plain calls are, whatever the layout.
     let s = &call.settings.spmm;
     match short_rows::forced(s) {
-        Some(true) => return Ok(RowKernel::ShortRows),
-        Some(false) => return Ok(RowKernel::Tiles),
+        Some(true) => return Ok((RowKernel::ShortRows, false)),
+        Some(false) => return Ok((RowKernel::Tiles, false)),
         None => {}
     }
-    let Some(TileLayout { longest_at: Some(at), split_at, .. }) = p.tiles else { return Ok(RowKernel::Tiles) };
+    let Some(TileLayout { longest_at: Some(at), split_at, .. }) = p.tiles else { return Ok((RowKernel::Tiles, false)) };
     if kernels::capturing(h)? {
-        return Ok(RowKernel::Tiles);
+        return Ok((RowKernel::Tiles, false));
     }
     let lp = SpmmLongestRowParams { a: rows(call, p, ws), m: p.dims.m, longest: ws + p.schedule_at as u64 + at as u64 };
     let longest = k::longest_row(h, &lp, p.index)? as i64;
@@ -50,16 +51,19 @@ pub(super) fn choose_row_kernel(h: &Handle, call: &Call, p: &Plan, ws: u64, toke
             if call.settings.print_plan {
                 eprintln!("oxsparse: SpMM preprocess: {chosen:?}");
             }
-            return Ok(chosen);
+            return Ok((chosen, false));
         }
     }
     let chosen = match (choice.then, split_at) {
-        (RowsThen::ShortRows, _) => order_short_rows(h, call, p, ws, split_at, token)?.unwrap_or(RowKernel::ShortRows),
+        (RowsThen::ShortRows, _) => match order_short_rows(h, call, p, ws, split_at, token)? {
+            Some(ordered) => (ordered, true),
+            None => (RowKernel::ShortRows, false),
+        },
         (RowsThen::SplitRows { shape, pieces }, Some((at, slots))) => {
             let pieces = (pieces.piece, pieces.floor, pieces.grow);
-            build_split_rows(h, call, p, ws, (ws + p.schedule_at as u64 + at as u64, slots), token, (shape, pieces))?
+            (build_split_rows(h, call, p, ws, (ws + p.schedule_at as u64 + at as u64, slots), token, (shape, pieces))?, false)
         }
-        _ => RowKernel::Tiles,
+        _ => (RowKernel::Tiles, false),
     };
     if call.settings.print_plan {
         eprintln!("oxsparse: SpMM preprocess: {chosen:?}");
@@ -110,7 +114,7 @@ fn build_split_rows(
     let (begins, ends) = rows_of(&offsets);
     let groups = shape.groups_per_block(p.types.ab) as usize;
     let runs = shape.slices(p.dims.n).max(1) * p.dims.batches.max(1) as u64;
-    let built = split_rows::build_one_wave(begins, ends, groups, pieces, (runs, k::short_rows_wave(h)), slots);
+    let built = split_rows::build_one_wave(begins, ends, groups, pieces, (runs, short_rows::wave(call.device)), slots);
     plan::phase(call.settings.print_plan, "split-row table built");
     let Some((table, blocks, piece)) = built else {
         // Forced onto a matrix whose plan kept room only for whole rows in another order (its
@@ -303,7 +307,7 @@ fn order_short_rows(h: &Handle, call: &Call, p: &Plan, ws: u64, split_at: Option
     let d = p.dims;
     let Some((at, slots)) = split_at else { return Ok(None) };
     let forced = call.settings.spmm.row_order;
-    let shape = k::short_rows_shape(kernel_types(p), d.n, false, call.settings.spmm.row_shape.map(Into::into));
+    let shape = short_rows::shape(kernel_types(p), d.n, false, call.settings.spmm.row_shape.map(Into::into));
     let groups = shape.groups_per_block(p.types.ab) as usize;
     if forced == Some(false)
         || !row_order::may_order(d.m, d.k, d.n, p.types.ab.size_bytes(), call.device)

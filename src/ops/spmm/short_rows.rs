@@ -19,6 +19,9 @@
 //! (for tests and comparisons); `=tiles` none.
 
 use super::plan::ForcedKernel;
+use crate::device::DeviceModel;
+use crate::kernels::spmm::{RowShape, Types, SHORT_ROWS_RESIDENT};
+use crate::settings::Spmm as Settings;
 
 /// Rows of at most this many entries never make a matrix skewed enough for the tiles.
 pub const ALWAYS: i64 = 32;
@@ -32,8 +35,40 @@ pub const SKEW: i64 = 16;
 /// ...a longer one at most this many times.
 pub const SKEW_LONGEST: i64 = 8;
 
+/// The short-row kernel's preferred shape for these types and n columns (`Narrow`, which always
+/// fits, when no other does), for rows one group each (`split` false) or over the split-row table
+/// (where split_rows/mod.rs `shape` may take another for the matrix's longest row).
+/// Two vectors a lane spread each entry's shuffles, address and load over twice the columns but
+/// halve the entries in flight and the groups at work, so they pay where chains are short or
+/// groups many: whole short rows run 1.10-1.18x faster on `NarrowX2` than narrow at N = 64 and on
+/// either x2 shape at N >= 128; over split-row tables `NarrowX2` lost at N = 64 and `WideX2` won at
+/// N >= 128 (measurements: bench/notes/spmm-kernels.md, "Row shapes").
+/// 16-bit A, B and C take the packed shapes (16-byte vectors) before the others of their columns:
+/// 0-3% faster than the x2 shapes, and through preprocess's piece rule they take the small
+/// matrices to split rows, 15-30% faster there.
+/// `forced` (`OXSPARSE_SPMM_ROW_SHAPE`: narrow, wide, x2, wide_x2, half, packed, packed_wide) puts
+/// a shape first where it fits (for comparisons).
+pub fn shape(types: Types, n: i64, split: bool, forced: Option<RowShape>) -> RowShape {
+    use RowShape::*;
+    let preferred: &[RowShape] = if split { &[PackedWide, WideX2, Packed] } else { &[PackedWide, WideX2, Packed, NarrowX2] };
+    forced.iter().chain(preferred).copied().find(|s| s.fits(types, n)).unwrap_or(Narrow)
+}
+
+/// Blocks of the short-row kernel the device holds at once: one wave.
+pub fn wave(device: &DeviceModel) -> u64 {
+    device.wave(SHORT_ROWS_RESIDENT)
+}
+
+/// Column slices each block of the short-row kernel takes one after another: as many as keep four
+/// waves of blocks, so that matrices of many tiny rows (mdual: 258K rows of 4) do not pay a
+/// block's latency over a hundred waves (one slice per block ran 0.75x the tiles at N = 256).
+/// `OXSPARSE_SPMM_SHORT_SLICES` forces it (for comparisons). The launcher caps it at the slices.
+pub fn slices_per_block(device: &DeviceModel, s: &Settings, row_blocks: u64, slices: u64) -> u64 {
+    s.short_slices.filter(|&v| v > 0).unwrap_or(row_blocks * slices / (4 * wave(device)))
+}
+
 /// What `OXSPARSE_SPMM_KERNEL` forces: Some(true) for `short_rows`, Some(false) for `tiles`.
-pub fn forced(s: &crate::settings::Spmm) -> Option<bool> {
+pub fn forced(s: &Settings) -> Option<bool> {
     match s.kernel {
         Some(ForcedKernel::ShortRows) => Some(true),
         Some(ForcedKernel::Tiles) => Some(false),
@@ -42,7 +77,7 @@ pub fn forced(s: &crate::settings::Spmm) -> Option<bool> {
 }
 
 /// The choice for a matrix of `m` rows and `nnz` entries whose longest row has `longest` entries.
-pub fn takes(longest: i64, m: i64, nnz: i64, s: &crate::settings::Spmm) -> bool {
+pub fn takes(longest: i64, m: i64, nnz: i64, s: &Settings) -> bool {
     forced(s).unwrap_or(takes_by_rule(longest, m, nnz))
 }
 
@@ -56,8 +91,41 @@ pub fn takes_by_rule(longest: i64, m: i64, nnz: i64) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     fn takes(longest: i64, m: i64, nnz: i64) -> bool {
         super::takes(longest, m, nnz, &Default::default())
+    }
+
+    #[test]
+    fn shapes_follow_types_and_columns() {
+        use crate::types::DataType::*;
+        use RowShape::*;
+        let t = |ab, c| Types { ab, c, compute: if ab == CUDA_R_64F { CUDA_R_64F } else { CUDA_R_32F } };
+        let f32 = t(CUDA_R_32F, CUDA_R_32F);
+        let shape = |t, n, split| super::shape(t, n, split, None);
+        assert_eq!(shape(f32, 256, true), WideX2);
+        assert_eq!(shape(f32, 64, true), Narrow);
+        assert_eq!(shape(f32, 128, false), WideX2);
+        assert_eq!(shape(f32, 192, false), NarrowX2);
+        assert_eq!(super::shape(f32, 128, false, Some(Narrow)), Narrow, "a forced shape first");
+        assert_eq!(super::shape(f32, 96, false, Some(Wide)), Narrow, "where it fits");
+        assert_eq!(shape(f32, 96, false), Narrow, "n not a multiple of 64 keeps narrow slices");
+        assert_eq!(shape(t(CUDA_R_16F, CUDA_R_32F), 256, false), Narrow, "16-bit A and B, FP32 C");
+        let (f16, bf16) = (t(CUDA_R_16F, CUDA_R_16F), t(CUDA_R_16BF, CUDA_R_16BF));
+        assert_eq!([64, 128, 256, 96].map(|n| shape(f16, n, true)), [Packed, PackedWide, PackedWide, Narrow]);
+        assert_eq!([64, 192].map(|n| shape(bf16, n, false)), [Packed, Packed]);
+    }
+
+    #[test]
+    fn slices_per_block_keep_four_waves_of_the_device() {
+        use crate::device::models::*;
+        let unset = Settings::default();
+        // mdual at N = 256 (8 runs of 32 columns): 8080 row blocks; 528 blocks a wave on 132 SMs.
+        assert_eq!(slices_per_block(&hbm3e_132(), &unset, 8080, 8), 30);
+        assert_eq!(slices_per_block(&hbm2e_108(), &unset, 8080, 8), 37, "fewer multiprocessors, more slices a block");
+        let forced = Settings { short_slices: Some(2), ..Settings::default() };
+        assert_eq!(slices_per_block(&hbm3e_132(), &forced, 8080, 8), 2);
     }
 
     #[test]

@@ -104,8 +104,8 @@ fn short_row_shapes_follow_the_kernel_types() {
     assert!(matches!(staged.kernel, Kernel::Tiles { stage_c: true, .. }), "{:?}", staged.kernel);
     assert_eq!(kernel_types(&direct).c, DataType::CUDA_R_16F);
     assert_eq!(kernel_types(&staged).c, DataType::CUDA_R_32F);
-    assert_eq!(k::short_rows_shape(kernel_types(&direct), 128, true, None), k::RowShape::PackedWide);
-    assert_eq!(k::short_rows_shape(kernel_types(&staged), 128, true, None), k::RowShape::Narrow);
+    assert_eq!(super::short_rows::shape(kernel_types(&direct), 128, true, None), k::RowShape::PackedWide);
+    assert_eq!(super::short_rows::shape(kernel_types(&staged), 128, true, None), k::RowShape::Narrow);
 }
 
 /// An FP32 call with C of `order` (leading dimension its rows' or columns' count).

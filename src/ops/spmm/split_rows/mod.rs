@@ -142,7 +142,7 @@ pub fn may_grow(longest: i64, forced: Option<i64>) -> bool {
 /// A shape forced by `OXSPARSE_SPMM_ROW_SHAPE` is taken as it is.
 pub fn shape(types: k::Types, n: i64, longest: i64, forced: Option<k::RowShape>) -> k::RowShape {
     use k::RowShape::*;
-    let preferred = k::short_rows_shape(types, n, true, forced);
+    let preferred = super::short_rows::shape(types, n, true, forced);
     if forced.is_some() || types.ab.size_bytes() == 8 {
         return preferred;
     }
