@@ -30,8 +30,8 @@ pub enum ForcedKernel {
     WarpRows,
 }
 
-/// The short-row kernel's group shapes `OXSPARSE_SPMM_ROW_SHAPE` may put first
-/// (`kernels::spmm::RowShape` names them for the kernels).
+/// The short-row kernel's group shapes `OXSPARSE_SPMM_ROW_SHAPE` may put first. An enum of its own
+/// so that the settings depend on no layer above them; `From` maps it to the kernels' `RowShape`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RowShapeName {
     Narrow,

@@ -231,8 +231,9 @@ pub unsafe extern "C" fn oxsparseGetReorderMode(handle: oxsparseHandle_t, mode: 
 /// environment variable's name and `value` one of its values as docs/tuning.md lists them
 /// (`"OXSPARSE_SPMV_KERNEL"`, `"tiles"`); NULL `value` gives the choice back to the library. New
 /// handles start with the environment's values; this changes one handle only, so a program can run
-/// handles tuned differently side by side. Takes effect for plans made after it: a buffer
-/// preprocessed before keeps its plan only while the settings it was made with still give it.
+/// handles tuned differently side by side. Takes effect at the next plan: a buffer preprocessed
+/// before keeps what its preprocess chose while the plan the arguments give stays the same
+/// (preprocess again to choose anew).
 /// The math and reorder modes have their own calls (`oxsparseSetMathMode`, `oxsparseSetReorderMode`).
 ///
 /// Refused with `OXSPARSE_STATUS_INVALID_VALUE`, the settings unchanged: a NULL handle or name, a
