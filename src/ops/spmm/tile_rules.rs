@@ -112,4 +112,18 @@ mod tests {
         // The same in FP32 with 40K columns (5 MB a slice): the waves decide.
         assert_eq!(slices_per_block(1_136_257, 256, 40_000, 4, 1024), 2);
     }
+    /// On other devices the same rules count their own waves and L2: a 108-SM device fits fewer
+    /// blocks a wave, so a call that one wave of 512-entry tiles holds on 132 SMs takes 1024; its
+    /// 40 MiB of L2 gives a 20 MiB slice budget; a 96 MiB L2 keeps the 25 MiB measured.
+    #[test]
+    fn other_devices_count_their_own_waves_and_l2() {
+        let (h200, a100, l40) = (hbm3e_132(), hbm2e_108(), gddr6_142());
+        assert_eq!([&h200, &a100, &l40].map(|d| tile_size(502_504, 32, d, None)), [512, 1024, 512], "982 blocks of 512");
+        assert_eq!([&h200, &a100, &l40].map(slice_budget), [25 << 20, 20 << 20, 25 << 20]);
+        // arxiv_like FP32 N = 256 over 40K columns: 8880 tile blocks, slices of 5.1 MB.
+        let per_block = |d| slices_per_block(1_136_257, 256, 40_000, 4, 1024, d, None);
+        assert_eq!([&h200, &a100, &l40].map(per_block), [2, 3, 2], "three waves: 3168, 2592, 3408 blocks");
+        // The same with 1M columns (128 MB a slice): one slice a block everywhere.
+        assert_eq!([&h200, &a100, &l40].map(|d| slices_per_block(1_136_257, 256, 1_000_000, 4, 1024, d, None)), [1, 1, 1]);
+    }
 }
