@@ -58,6 +58,16 @@ pub fn product(factors: &[i64]) -> u128 {
     factors.iter().fold(1u128, |p, &f| p.saturating_mul(f.max(0) as u128))
 }
 
+/// Refuses a sparse operand `name` whose stored entries would be read through a NULL array (the
+/// offsets too, except for Blocked-ELL, which has none).
+pub fn stored_arrays(a: &SpMat, name: &str) -> crate::error::Result<()> {
+    let needs_offsets = !matches!(a.format, FormatInfo::BlockedEll { .. });
+    if (needs_offsets && a.arrays.offsets == 0) || a.arrays.indices == 0 || a.arrays.values == 0 {
+        crate::error::invalid!("{name} stores {} entries but an index or value array is NULL", a.nnz);
+    }
+    Ok(())
+}
+
 /// What the last `*_preprocess` call on a sparse matrix left in the user's buffer. A new
 /// preprocess call (of either routine) replaces it, as in cuSPARSE.
 #[derive(Clone, Debug, PartialEq)]

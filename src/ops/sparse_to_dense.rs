@@ -86,6 +86,7 @@ pub fn buffer_size(a: &SpMat, b: &DnMat, alg: SparseToDenseAlg) -> Result<usize>
 /// `_external_buffer` is unused (the size asked for is 0), so it may be NULL.
 pub fn sparse_to_dense(h: &Handle, a: &SpMat, b: &DnMat, alg: SparseToDenseAlg, _external_buffer: u64) -> Result<()> {
     let p = plan(a, b, alg)?;
+    crate::ops::workspace::report(h.settings.print_plan, "SparseToDense", "call", &format_args!("{p:?}"));
     // The zero fill and the scatter go out as one graph (kernels/graph/).
     crate::kernels::graph::batched(h, || {
         if p.zero_fill {

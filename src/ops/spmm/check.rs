@@ -96,11 +96,7 @@ pub fn pointers(call: &Call, d: &Dims) -> Result<()> {
     if call.b.values == 0 {
         invalid!("matB values are NULL");
     }
-    let needs_offsets = !matches!(a.format, FormatInfo::BlockedEll { .. });
-    if (needs_offsets && a.arrays.offsets == 0) || a.arrays.indices == 0 || a.arrays.values == 0 {
-        invalid!("matA stores {} entries but an index or value array is NULL", a.nnz);
-    }
-    Ok(())
+    crate::ops::stored_arrays(a, "matA")
 }
 
 /// Format and operation combinations, value types, index types and the algorithm hint.
