@@ -59,6 +59,18 @@ impl Hasher for FastHasher {
     }
 }
 
+/// SplitMix64's output step for the state `z` (the state already advanced by its increment): a
+/// bijection that spreads every input bit over all 64. The one copy behind the reference
+/// generator (`reference::rng::SplitMix64`) and preprocess's tokens (`ops::new_token`).
+pub fn splitmix64_mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// SplitMix64's state increment (the golden ratio's 64-bit fraction).
+pub const SPLITMIX64_INCREMENT: u64 = 0x9E37_79B9_7F4A_7C15;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -111,11 +111,13 @@ pub unsafe extern "C" fn oxsparseSpMV(
 ) -> oxsparseStatus_t {
     guard("oxsparseSpMV", || {
         let (h, a, call) = call(handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg)?;
-        let active = match &*a.active.lock().unwrap_or_else(|p| p.into_inner()) {
-            Some(ActiveBuffer::SpMV(b)) => Some((**b).clone()),
+        // Held for the call, as SpMM holds it: the state is read in place, not copied.
+        let active = a.active.lock().unwrap_or_else(|p| p.into_inner());
+        let state = match &*active {
+            Some(ActiveBuffer::SpMV(b)) => Some(&**b),
             _ => None,
         };
-        op::spmv(&h.inner, &call, externalBuffer as u64, active.as_ref())
+        op::spmv(&h.inner, &call, externalBuffer as u64, state)
     })
 }
 

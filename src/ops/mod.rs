@@ -104,13 +104,9 @@ pub fn new_token() -> u64 {
 }
 
 /// SplitMix64's first output from `seed`: a bijection that spreads a counter and a clock over all
-/// 64 bits, so that a token looks like no data a buffer held before. (Production code keeps off
-/// src/reference; a test checks it draws what the reference generator does.)
+/// 64 bits, so that a token looks like no data a buffer held before.
 fn scramble(seed: u64) -> u64 {
-    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    crate::fast_hash::splitmix64_mix(seed.wrapping_add(crate::fast_hash::SPLITMIX64_INCREMENT))
 }
 
 #[cfg(test)]
