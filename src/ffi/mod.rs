@@ -32,6 +32,7 @@ pub mod descr_sparse;
 pub mod descr_sparse_access;
 pub mod descr_sparse_vector;
 pub mod handle;
+pub mod sddmm;
 pub mod sparse_to_dense;
 pub mod spmm;
 pub mod spmv;

@@ -2,6 +2,7 @@
 //! empty problems, the choice of kernel, and the launch. One file per routine family.
 
 pub mod reorder;
+pub mod sddmm;
 pub mod sparse_to_dense;
 pub mod spmm;
 pub mod spmv;
@@ -52,6 +53,11 @@ pub fn check_extents(extents: &[(&str, u128)]) -> crate::error::Result<()> {
     Ok(())
 }
 
+/// a / b rounded up, for a >= 0, b > 0.
+pub fn ceil_div(a: i64, b: i64) -> i64 {
+    (a + b - 1) / b
+}
+
 /// The product of `factors` over the unsigned 128-bit integers, saturating (negative sizes count as 0;
 /// they are refused before).
 pub fn product(factors: &[i64]) -> u128 {
@@ -74,6 +80,7 @@ pub fn stored_arrays(a: &SpMat, name: &str) -> crate::error::Result<()> {
 pub enum ActiveBuffer {
     SpMM(Box<spmm::ActiveBuffer>),
     SpMV(Box<spmv::ActiveBuffer>),
+    SDDMM(Box<sddmm::ActiveBuffer>),
 }
 
 /// The driver's process-wide unique ID of the allocation holding `ptr` (None when the driver does

@@ -175,10 +175,7 @@ fn forced_piece(forced: Option<i64>) -> Option<i64> {
     forced.filter(|&v| (MIN_PIECE..=PIECE).contains(&v))
 }
 
-/// a / b rounded up, for a >= 0, b > 0.
-pub fn ceil_div(a: i64, b: i64) -> i64 {
-    (a + b - 1) / b
-}
+pub use crate::ops::ceil_div;
 
 #[cfg(test)]
 mod tests {

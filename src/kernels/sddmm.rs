@@ -1,0 +1,104 @@
+//! Launchers for `kernels/sddmm.cu`: the copy of an operand into contiguous lines, and the SDDMM
+//! kernel over C's stored values.
+
+use super::params::sddmm::*;
+use super::params::spmm::SpmmRows;
+use super::params::Scalar;
+use super::{launch, MAX_GRID};
+use crate::context::Handle;
+use crate::error::Result;
+use crate::kernel_name;
+use crate::ops::ceil_div;
+use crate::ops::sddmm::plan::{Entries, Lines, Plan, BLOCK, VECTOR_BYTES};
+use crate::ops::sddmm::Call;
+use crate::types::IndexType;
+
+const FAMILY: &str = "sddmm";
+/// The copy kernel's tile: 32 x 32 elements, 32 x 8 threads.
+const TILE: i64 = 32;
+const COPY_THREADS: u32 = 256;
+
+fn index_suffix(t: IndexType) -> &'static str {
+    match t {
+        IndexType::OXSPARSE_INDEX_64I => "i64",
+        _ => "i32",
+    }
+}
+
+/// Copies the lines of `lines` (read from `src`) to `dst`, `ld` elements apart, `count` batches.
+pub fn copy_lines(h: &Handle, src: u64, lines: &Lines, dst: u64, ld: i64, elem_bytes: u32) -> Result<()> {
+    let p = SddmmCopyParams {
+        src,
+        dst,
+        lines: lines.lines,
+        len: lines.len,
+        line_stride: lines.line_stride,
+        elem_stride: lines.elem_stride,
+        src_batch_stride: lines.batch_stride,
+        dst_ld: ld,
+        dst_batch_stride: lines.lines * ld,
+    };
+    let grid_x = (ceil_div(lines.lines, TILE) as u64).min(i32::MAX as u64) as u32;
+    let grid_y = (ceil_div(lines.len, TILE) as u64).min(MAX_GRID) as u32;
+    let kernel = kernel_name!("oxs_sddmm_copy_lines_w{elem_bytes}");
+    launch(h, FAMILY, &kernel, (grid_x, grid_y, lines.count as u32), COPY_THREADS, 0, &p)
+}
+
+/// Where the kernel reads `x`'s lines: the copy in the workspace, or the user's array.
+fn lines_params(values: u64, lines: &Lines, ws: u64) -> SddmmLines {
+    match lines.copy {
+        Some(c) => SddmmLines { values: ws + c.at as u64, ld: c.ld, batch_stride: if lines.count > 1 { lines.lines * c.ld } else { 0 } },
+        None => SddmmLines { values, ld: lines.line_stride, batch_stride: lines.batch_stride },
+    }
+}
+
+/// Whether every line of `x` starts on a 16-byte boundary (it is then read 16 bytes at a time).
+fn lines_aligned(x: &SddmmLines, elem_bytes: i64) -> bool {
+    let v = VECTOR_BYTES as u64;
+    x.values % v == 0 && (x.ld * elem_bytes) as u64 % v == 0 && (x.batch_stride * elem_bytes) as u64 % v == 0
+}
+
+/// The SDDMM kernel over every stored value of every batch of C.
+pub fn sddmm(h: &Handle, call: &Call, p: &Plan, ws: u64, alpha: Scalar, beta: Scalar) -> Result<()> {
+    let c = call.c;
+    let a = lines_params(call.a.values, &p.a, ws);
+    let b = lines_params(call.b.values, &p.b, ws);
+    let elem = p.types.ab.size_bytes() as i64;
+    let (row_block, col_block, col_major_blocks, format) = match p.entries {
+        Entries::Csr => (1, 1, 0, "csr"),
+        Entries::Bsr { row_block, col_block, col_major_blocks } => (row_block, col_block, col_major_blocks as i32, "bsr"),
+    };
+    let params = SddmmParams {
+        c: SpmmRows {
+            offsets: c.arrays.offsets,
+            cols: c.arrays.indices,
+            values: c.arrays.values,
+            perm: 0,
+            base: c.index_base.offset(),
+            offsets_batch_stride: c.batch.offsets_stride,
+            cols_batch_stride: c.batch.indices_stride,
+            values_batch_stride: c.batch.values_stride,
+            conj: 0,
+            pad: 0,
+        },
+        a,
+        b,
+        alpha,
+        beta,
+        rows: p.rows,
+        stored: p.stored,
+        n: p.dims.n,
+        k: p.dims.k,
+        entries_per_warp: p.entries_per_warp,
+        row_block,
+        col_block,
+        col_major_blocks,
+        group: p.group as i32,
+        vectors: (lines_aligned(&a, elem) && lines_aligned(&b, elem)) as i32,
+        pad: 0,
+    };
+    let warps_per_block = BLOCK as i64 / 32;
+    let grid = (ceil_div(p.warps, warps_per_block) as u64).min(i32::MAX as u64) as u32;
+    let kernel = kernel_name!("oxs_sddmm_{format}_{}_{}_{}", p.types.ab.kernel_suffix(), p.types.c.kernel_suffix(), index_suffix(p.index));
+    launch(h, FAMILY, &kernel, (grid, p.dims.batches as u32, 1), BLOCK, 0, &params)
+}

@@ -1,0 +1,146 @@
+//! SDDMM: C = alpha * (op(A) * op(B)) o spy(C) + beta * C, A and B dense, C sparse (CSR or BSR).
+//!
+//! * `check`: the arguments, in the API's order, and what cuSPARSE supports.
+//! * `plan`: how A and B are read, how entries are dealt to warps, the workspace (host facts only).
+//! * here: the three entry points and the launches in order: the copies of A and B that are not
+//!   laid out for the kernel (plan.rs), then the kernel, one dot product per stored value.
+//!
+//! No call waits for the GPU or allocates. Preprocess checks the call and keeps its decision with
+//! the buffer, as SpMM's does: a later call with the same arguments (values, alpha and beta may
+//! change) and that buffer runs the kept decision; the copies are redone by every call, since A's
+//! and B's values may change. Each stored value is one dot product whose summation order depends
+//! only on k, the types and whether the lines are 16-byte aligned, so a preprocessed call and a
+//! plain one give the same bits, run to run.
+
+pub mod check;
+pub mod plan;
+
+use crate::context::Handle;
+use crate::descr::{DnMat, SpMat};
+use crate::device::DeviceModel;
+use crate::error::Result;
+use crate::kernels::{self, sddmm as k};
+use crate::settings::Settings;
+use crate::types::{DataType, MathMode, Operation, SDDMMAlg};
+use check::{Dims, Types};
+use plan::Plan;
+use std::ffi::c_void;
+
+/// The arguments of one SDDMM call, decoded.
+#[derive(Clone, Copy, Debug)]
+pub struct Call<'a> {
+    pub op_a: Operation,
+    pub op_b: Operation,
+    pub a: &'a DnMat,
+    pub b: &'a DnMat,
+    pub c: &'a SpMat,
+    pub compute: DataType,
+    pub alg: SDDMMAlg,
+    pub alpha: *const c_void,
+    pub beta: *const c_void,
+    /// The handle's math mode (the exact FP32 kernel runs in every mode).
+    pub math: MathMode,
+    /// The handle's device, whose facts the planner's rules read.
+    pub device: &'a DeviceModel,
+    /// The handle's tuning and forcing settings.
+    pub settings: &'a Settings,
+}
+
+/// The decision record of an SDDMM call: everything it runs, as one value. `OXSPARSE_PRINT_PLAN`
+/// prints it; tests read a preprocessed one through `oxsparse::ffi::sddmm::preprocessed_decision`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    pub plan: Plan,
+}
+
+impl std::fmt::Display for Decision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.plan)
+    }
+}
+
+/// What `preprocess` kept for the user's buffer, and for which arguments.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActiveBuffer {
+    pub buffer: u64,
+    pub signature: Signature,
+    pub decision: Decision,
+}
+
+/// Everything that must be equal for a preprocessed decision to be reused: all arguments except
+/// alpha, beta and the value arrays.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Signature {
+    op: (Operation, Operation),
+    a: DnMat,
+    b: DnMat,
+    c: SpMat,
+    compute: DataType,
+    alg: SDDMMAlg,
+}
+
+fn signature(call: &Call) -> Signature {
+    let (mut a, mut b, mut c) = (call.a.clone(), call.b.clone(), call.c.clone());
+    a.values = 0;
+    b.values = 0;
+    c.arrays.values = 0;
+    Signature { op: (call.op_a, call.op_b), a, b, c, compute: call.compute, alg: call.alg }
+}
+
+/// Checks the call in the API's order and plans it.
+pub fn make_plan(call: &Call) -> Result<Plan> {
+    let dims: Dims = check::dims(call)?;
+    check::extents(call, &dims)?;
+    check::pointers(call, &dims)?;
+    let types: Types = check::support(call)?;
+    Ok(plan::plan(call, dims, types))
+}
+
+/// `oxsparseSDDMM_bufferSize`.
+pub fn buffer_size(_h: &Handle, call: &Call) -> Result<usize> {
+    let p = make_plan(call)?;
+    Ok(if p.is_empty() || p.workspace == 0 { 0 } else { p.workspace + crate::ops::workspace::ALIGN })
+}
+
+/// `oxsparseSDDMM_preprocess`: checks and plans; the decision is kept for `buffer`.
+pub fn preprocess(_h: &Handle, call: &Call, buffer: u64, deactivate: impl FnOnce()) -> Result<Option<ActiveBuffer>> {
+    let p = make_plan(call)?;
+    crate::ops::workspace::start(buffer, p.workspace, "SDDMM")?;
+    deactivate();
+    let decision = Decision { plan: p };
+    crate::ops::workspace::report(call.settings.print_plan, "SDDMM", "preprocess", &decision);
+    Ok(Some(ActiveBuffer { buffer, signature: signature(call), decision }))
+}
+
+/// `oxsparseSDDMM`.
+pub fn sddmm(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>) -> Result<()> {
+    let kept = active.filter(|a| a.buffer == buffer && a.signature == signature(call));
+    let p = match kept {
+        Some(a) => {
+            // The descriptors agree with preprocess's; the checks that read pointers run again.
+            check::pointers(call, &a.decision.plan.dims)?;
+            a.decision.plan
+        }
+        None => make_plan(call)?,
+    };
+    crate::ops::workspace::report(call.settings.print_plan, "SDDMM", "call", &p);
+    if p.is_empty() {
+        return Ok(());
+    }
+    let ws = crate::ops::workspace::start(buffer, p.workspace, "SDDMM")?;
+    // SAFETY: the FFI layer checked alpha and beta are non-NULL; in host mode they point to a
+    // value of the compute type (the API's contract).
+    let (alpha, beta) = unsafe { (kernels::scalar(h, call.alpha, call.compute)?, kernels::scalar(h, call.beta, call.compute)?) };
+    // The copies and the kernel go out as one graph (kernels/graph/).
+    kernels::graph::batched(h, || {
+        for (x, lines) in [(call.a, &p.a), (call.b, &p.b)] {
+            if let Some(copy) = lines.copy {
+                k::copy_lines(h, x.values, lines, ws + copy.at as u64, copy.ld, p.types.ab.size_bytes() as u32)?;
+            }
+        }
+        k::sddmm(h, call, &p, ws, alpha, beta)
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,195 @@
+//! How an SDDMM call runs, from host facts only: how op(A)'s rows and op(B)'s columns are read
+//! (in place, or from a copy in the workspace that lays each one out contiguously), how many lanes
+//! share one dot product, and how C's entries are dealt to warps.
+//!
+//! Each stored entry (i, j) of C is the dot product of op(A)'s row i and op(B)'s column j, k
+//! elements each. The kernel reads both as "lines" of k contiguous elements: a line of A starts
+//! `ld` elements after the previous one. A is read in place when it is row-major with opA = N or
+//! column-major with opA = T; B when it is column-major with opB = N or row-major with opB = T
+//! (cuSPARSE's own advice for fast CSR SDDMM). Otherwise the call first transposes the operand into
+//! the workspace: k elements per line, padded to 16 bytes, once per call (its values may change
+//! between calls), which costs one pass over the operand against the many reads of its lines.
+//!
+//! Entries are dealt to warps in equal runs of C's stored order (rows never matter: a hub row of
+//! 100,000 entries is spread over many warps, and short rows share one), so every warp does the
+//! same work. A warp finds the row of its first entry by a search of the row offsets and follows
+//! the rows from there.
+
+use super::check::{transposed, Dims, Types};
+use crate::descr::{DnMat, FormatInfo, SpMat};
+use crate::device::DeviceModel;
+use crate::ops::ceil_div;
+use crate::ops::workspace::align_up;
+use crate::types::{IndexType, Operation, Order};
+
+/// Threads per block of the SDDMM kernel; must match `BLOCK` in kernels/sddmm.cu.
+pub const BLOCK: u32 = 256;
+const WARP: i64 = 32;
+/// Bytes one lane loads at a time from a line (a 16-byte vector).
+pub const VECTOR_BYTES: i64 = 16;
+/// Bounds on the entries a warp takes per row-search: at least one step of its lanes, at most
+/// this many steps (more would leave SMs idle at the end of small problems).
+const MAX_STEPS: i64 = 32;
+/// Warps the plan aims to make, per resident warp of the device: enough for two waves.
+const WAVES: i64 = 2;
+
+/// How one dense operand is read: its lines (op(A)'s rows or op(B)'s columns) of `len` elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lines {
+    pub lines: i64,
+    pub len: i64,
+    /// Element distance between consecutive lines and between consecutive elements of a line, in
+    /// the user's array.
+    pub line_stride: i64,
+    pub elem_stride: i64,
+    /// Element distance between batches (0: one operand shared by every batch).
+    pub batch_stride: i64,
+    pub count: i32,
+    /// Where the contiguous copy lies in the workspace, and its line length padded to 16 bytes
+    /// (None: the lines are read in place).
+    pub copy: Option<Copy>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Copy {
+    pub at: usize,
+    pub ld: i64,
+}
+
+/// The layout of C's entries: CSR, or BSR blocks of `row_block x col_block` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Entries {
+    Csr,
+    Bsr { row_block: i64, col_block: i64, col_major_blocks: bool },
+}
+
+/// What a call enqueues.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan {
+    pub dims: Dims,
+    pub types: Types,
+    pub index: IndexType,
+    pub entries: Entries,
+    /// C's compressed rows (block rows for BSR), and its stored values per batch.
+    pub rows: i64,
+    pub stored: i64,
+    pub a: Lines,
+    pub b: Lines,
+    /// Lanes that share one dot product (a power of two, at most 32).
+    pub group: u32,
+    /// Consecutive stored values each warp computes, and the warps per batch.
+    pub entries_per_warp: i64,
+    pub warps: i64,
+    /// Workspace bytes (the copies), 0 when A and B are read in place.
+    pub workspace: usize,
+}
+
+impl Plan {
+    /// Nothing to compute: C stores nothing (or has no rows or columns).
+    pub fn is_empty(&self) -> bool {
+        self.stored == 0 || self.dims.m == 0 || self.dims.n == 0
+    }
+}
+
+impl std::fmt::Display for Plan {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let read = |l: &Lines| if l.copy.is_some() { "copied" } else { "in place" };
+        write!(
+            f,
+            "{:?} m {} k {} n {} batches {}; A {}, B {}; {} lanes per entry, {} entries per warp, {} warps; workspace {} bytes",
+            self.entries,
+            self.dims.m,
+            self.dims.k,
+            self.dims.n,
+            self.dims.batches,
+            read(&self.a),
+            read(&self.b),
+            self.group,
+            self.entries_per_warp,
+            self.warps,
+            self.workspace
+        )
+    }
+}
+
+/// The lines of `x` in the role of op(A) (`rows == true`: lines are op(A)'s rows) or op(B)
+/// (lines are op(B)'s columns), with `lines` lines of `len` elements.
+fn lines_of(x: &DnMat, op: Operation, rows: bool, lines: i64, len: i64) -> Lines {
+    // In X's own storage, is a line of op(X) one of X's stored rows (row-major) or columns?
+    let line_is_row = rows != transposed(op);
+    let contiguous = line_is_row == (x.order == Order::OXSPARSE_ORDER_ROW);
+    let (line_stride, elem_stride) = if contiguous { (x.ld, 1) } else { (1, x.ld) };
+    let batch_stride = if x.batch_count > 1 { x.batch_stride } else { 0 };
+    Lines { lines, len, line_stride, elem_stride, batch_stride, count: x.batch_count, copy: None }
+}
+
+/// Lanes per dot product for lines of `k` elements of `elem_bytes`: enough 16-byte loads to cover
+/// a line in one step, within a warp.
+pub fn group_for(k: i64, elem_bytes: i64) -> u32 {
+    let vectors = ceil_div(k * elem_bytes, VECTOR_BYTES).max(1);
+    (vectors.min(WARP) as u64).next_power_of_two() as u32
+}
+
+/// Entries per warp: runs of `32 / group` entries (one step of the warp), as many steps as keep
+/// about two waves of warps busy, between 1 and `MAX_STEPS`.
+pub fn entries_per_warp(stored: i64, group: u32, device: &DeviceModel) -> i64 {
+    let per_step = WARP / group as i64;
+    let resident_warps = device.wave(1) as i64 * (device.threads_per_sm as i64 / WARP);
+    let steps = ceil_div(stored, per_step * resident_warps * WAVES).clamp(1, MAX_STEPS);
+    per_step * steps
+}
+
+/// Plans a checked call.
+pub fn plan(call: &super::Call, dims: Dims, types: Types) -> Plan {
+    let c: &SpMat = call.c;
+    let (entries, rows) = match c.format {
+        FormatInfo::Bsr { brows, row_block, col_block, block_order, .. } => {
+            (Entries::Bsr { row_block, col_block, col_major_blocks: block_order == Order::OXSPARSE_ORDER_COL }, brows)
+        }
+        _ => (Entries::Csr, c.rows),
+    };
+    let elem = types.ab.size_bytes() as i64;
+    let mut a = lines_of(call.a, call.op_a, true, dims.m, dims.k);
+    let mut b = lines_of(call.b, call.op_b, false, dims.n, dims.k);
+    let mut workspace = 0usize;
+    let products = dims.k > 0 && c.nnz > 0 && dims.m > 0 && dims.n > 0;
+    for x in [&mut a, &mut b] {
+        if products && x.elem_stride != 1 && x.len > 1 {
+            let ld = ceil_div(x.len * elem, VECTOR_BYTES) * VECTOR_BYTES / elem;
+            x.copy = Some(Copy { at: workspace, ld });
+            workspace = align_up(workspace + (x.count as usize) * (x.lines * ld * elem) as usize);
+        }
+    }
+    let group = group_for(dims.k, elem);
+    let stored = c.nnz;
+    let entries_per_warp = entries_per_warp(stored, group, call.device);
+    let warps = ceil_div(stored, entries_per_warp);
+    Plan { dims, types, index: c.index_type, entries, rows, stored, a, b, group, entries_per_warp, warps, workspace }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::models::hbm3e_132;
+
+    #[test]
+    fn lanes_cover_a_line_in_one_step_up_to_a_warp() {
+        // (k, element bytes) -> lanes: 16-byte loads, a power of two, 1 ..= 32.
+        let table = [((0, 4), 1), ((1, 4), 1), ((4, 4), 1), ((5, 4), 2), ((32, 4), 8), ((64, 4), 16), ((128, 4), 32)];
+        let more = [((1000, 4), 32), ((32, 2), 4), ((32, 8), 16), ((32, 16), 32), ((3, 16), 4)];
+        for ((k, bytes), lanes) in table.into_iter().chain(more) {
+            assert_eq!(group_for(k, bytes), lanes, "k {k}, {bytes}-byte elements");
+        }
+    }
+
+    #[test]
+    fn warps_take_equal_runs_of_whole_steps() {
+        let d = hbm3e_132();
+        // Small problems: one step per warp, as many warps as steps.
+        assert_eq!(entries_per_warp(100, 8, &d), 4);
+        // Large ones: runs grow to keep about two waves, up to 32 steps.
+        let resident = 132 * (d.threads_per_sm as i64 / 32);
+        assert_eq!(entries_per_warp(4 * resident * 2 * 5, 8, &d), 4 * 5);
+        assert_eq!(entries_per_warp(1 << 40, 32, &d), 32);
+    }
+}
