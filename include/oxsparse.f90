@@ -1040,6 +1040,45 @@ module oxsparse
     end function oxsparseSpMM
 
     ! ------------------------------------------------------------------------------------
+    ! SDDMM: C = alpha * (op(A) * op(B)) o spy(C) + beta * C, C sparse (CSR or BSR)
+    ! ------------------------------------------------------------------------------------
+    function oxsparseSDDMM_bufferSize(handle, opA, opB, alpha, matA, matB, beta, matC, &
+            computeType, alg, bufferSize) &
+        bind(C, name="oxsparseSDDMM_bufferSize") result(res)
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: handle
+      integer(c_int), value :: opA, opB
+      type(c_ptr), value :: alpha, matA, matB, beta, matC
+      integer(c_int), value :: computeType, alg
+      integer(c_size_t), intent(out) :: bufferSize
+      integer(c_int) :: res
+    end function oxsparseSDDMM_bufferSize
+
+    function oxsparseSDDMM_preprocess(handle, opA, opB, alpha, matA, matB, beta, matC, &
+            computeType, alg, externalBuffer) &
+        bind(C, name="oxsparseSDDMM_preprocess") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle
+      integer(c_int), value :: opA, opB
+      type(c_ptr), value :: alpha, matA, matB, beta, matC
+      integer(c_int), value :: computeType, alg
+      type(c_ptr), value :: externalBuffer
+      integer(c_int) :: res
+    end function oxsparseSDDMM_preprocess
+
+    function oxsparseSDDMM(handle, opA, opB, alpha, matA, matB, beta, matC, &
+            computeType, alg, externalBuffer) &
+        bind(C, name="oxsparseSDDMM") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle
+      integer(c_int), value :: opA, opB
+      type(c_ptr), value :: alpha, matA, matB, beta, matC
+      integer(c_int), value :: computeType, alg
+      type(c_ptr), value :: externalBuffer
+      integer(c_int) :: res
+    end function oxsparseSDDMM
+
+    ! ------------------------------------------------------------------------------------
     ! BitTCF: a sparse matrix in the tensor cores' tiles, optionally reordered (oxsparse only)
     ! ------------------------------------------------------------------------------------
     function oxsparseCreateBitTcf(handle, opA, opB, matA, matB, matC, computeType, reorder, &

@@ -843,6 +843,38 @@ oxsparseStatus_t oxsparseGetReorderMode(oxsparseHandle_t handle, oxsparseReorder
 oxsparseStatus_t oxsparseSetTuning(oxsparseHandle_t handle, const char *name, const char *value);
 
 /**
+ * Workspace size in bytes for `oxsparseSDDMM_preprocess` and `oxsparseSDDMM` with these
+ * arguments: 0 when op(A)'s rows and op(B)'s columns already lie contiguously in memory (A
+ * row-major with opA = N or column-major with opA = T; B column-major with opB = N or row-major
+ * with opB = T), otherwise room for a copy of the operand that does not.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseSDDMM_bufferSize(oxsparseHandle_t handle, oxsparseOperation_t opA, oxsparseOperation_t opB, const void *alpha, oxsparseConstDnMatDescr_t matA, oxsparseConstDnMatDescr_t matB, const void *beta, oxsparseSpMatDescr_t matC, cudaDataType computeType, oxsparseSDDMMAlg_t alg, size_t *bufferSize);
+
+/**
+ * Optional: plans the call for these arguments and makes `externalBuffer` the active buffer of
+ * `matC`. Later `oxsparseSDDMM` calls with the same arguments (alpha, beta, A's, B's and C's
+ * values may change) and that buffer run the kept plan. Never waits for the GPU.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseSDDMM_preprocess(oxsparseHandle_t handle, oxsparseOperation_t opA, oxsparseOperation_t opB, const void *alpha, oxsparseConstDnMatDescr_t matA, oxsparseConstDnMatDescr_t matB, const void *beta, oxsparseSpMatDescr_t matC, cudaDataType computeType, oxsparseSDDMMAlg_t alg, void *externalBuffer);
+
+/**
+ * C = alpha * (op(A) * op(B)) o spy(C) + beta * C on the handle's stream: only C's stored
+ * entries are computed, its structure is unchanged. When beta is zero C is only written; when
+ * op(A) has no columns (k = 0) or alpha is zero, C becomes beta * C. Deterministic: each entry is
+ * one dot product summed in a fixed order, the same with or without preprocess.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseSDDMM(oxsparseHandle_t handle, oxsparseOperation_t opA, oxsparseOperation_t opB, const void *alpha, oxsparseConstDnMatDescr_t matA, oxsparseConstDnMatDescr_t matB, const void *beta, oxsparseSpMatDescr_t matC, cudaDataType computeType, oxsparseSDDMMAlg_t alg, void *externalBuffer);
+
+/**
  * Workspace size in bytes for `oxsparseSparseToDense` with these arguments (always 0: none needed).
  *
  * # Safety
