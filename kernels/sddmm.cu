@@ -7,8 +7,9 @@
 //   1. find the row (block row) of the warp's first stored value: a warp-wide search of C's offsets;
 //   2. take the warp's run of stored values `32 / group` at a time, each group of `group` lanes
 //      following the rows to its value's row and column;
-//   3. the group's dot product (16-byte loads of both lines, then a butterfly sum), written by its
-//      first lane as alpha * dot + beta * C (C is not read when beta is 0).
+//   3. the group's dot product (16-byte loads of both lines, A's kept in registers while the row
+//      stays, then a butterfly sum), written by its first lane as alpha * dot + beta * C (C is not
+//      read when beta is 0).
 // Runs are equal in length whatever the rows look like, so a hub row is shared by many warps and
 // short rows share one. The summation order depends only on k, `group` and `vectors`: results are
 // the same bits run to run.
@@ -68,23 +69,50 @@ __device__ int64_t advance(const spmm::Rows<V, I>& c, int64_t rows, int64_t row,
 }
 
 // ---- stage 3: the dot product --------------------------------------------------------------------
-// Lane `sub` of its group's share of line(a) . line(b): 16-byte vectors sub, sub + group, ...
-// when `vectors` (both lines start on 16 bytes), then the single elements past the last whole vector.
+// op(A)'s 16-byte vectors of a lane, kept in registers while its group stays on one line of A
+// (a row of C): vectors sub, sub + group, ... up to CACHED of them.
+constexpr int CACHED = 4;
+
+struct LineCache {
+    uint4 v[CACHED];
+    int64_t line = -1;
+};
+
+// sum + the products of the elements of two 16-byte vectors, in element order.
 template <typename T, typename C>
-__device__ C partial_dot(const T* a, const T* b, int64_t k, int sub, int group, bool vectors) {
+__device__ __forceinline__ C dot16(C sum, const uint4& va, const uint4& vb) {
+    constexpr int N = VECTOR_BYTES / sizeof(T);
+    const T* ea = reinterpret_cast<const T*>(&va);
+    const T* eb = reinterpret_cast<const T*>(&vb);
+#pragma unroll
+    for (int e = 0; e < N; ++e) sum = sum + to_compute<C>(ea[e]) * to_compute<C>(eb[e]);
+    return sum;
+}
+
+// Lane `sub` of its group's share of line(A, i) . line(B): when `vectors` (both lines start on 16
+// bytes) the 16-byte vectors sub, sub + group, ... (A's first CACHED from `cache`, reloaded when
+// the line changes), then the single elements past the last whole vector; else single elements
+// sub, sub + group, ... The order of the sum depends only on k, `group` and `vectors`.
+template <typename T, typename C>
+__device__ C partial_dot(LineCache& cache, int64_t i, const T* a, const T* b, int64_t k, int sub, int group, bool vectors) {
     C sum = zero<C>();
     int64_t tail = 0;
     if (vectors) {
         constexpr int N = VECTOR_BYTES / sizeof(T);
+        const uint4* va = reinterpret_cast<const uint4*>(a);
+        const uint4* vb = reinterpret_cast<const uint4*>(b);
         const int64_t whole = k / N;
-        for (int64_t v = sub; v < whole; v += group) {
-            const uint4 va = __ldg(reinterpret_cast<const uint4*>(a) + v);
-            const uint4 vb = __ldg(reinterpret_cast<const uint4*>(b) + v);
-            const T* ea = reinterpret_cast<const T*>(&va);
-            const T* eb = reinterpret_cast<const T*>(&vb);
+        const bool reload = cache.line != i;
+        cache.line = i;
 #pragma unroll
-            for (int e = 0; e < N; ++e) sum = sum + to_compute<C>(ea[e]) * to_compute<C>(eb[e]);
+        for (int t = 0; t < CACHED; ++t) {
+            const int64_t v = sub + int64_t(t) * group;
+            if (v < whole) {
+                if (reload) cache.v[t] = __ldg(va + v);
+                sum = dot16<T, C>(sum, cache.v[t], __ldg(vb + v));
+            }
         }
+        for (int64_t v = sub + int64_t(CACHED) * group; v < whole; v += group) sum = dot16<T, C>(sum, __ldg(va + v), __ldg(vb + v));
         tail = whole * N;
     }
     for (int64_t e = tail + sub; e < k; e += group) sum = sum + to_compute<C>(a[e]) * to_compute<C>(b[e]);
@@ -111,6 +139,7 @@ __device__ void sddmm(const SddmmParams& p) {
 
     // 1. The row of the warp's first value.
     int64_t row = row_search::warp_lower_bound(c, p.rows, first / area + 1) - 1;
+    LineCache cache;
 
     for (int64_t step = first; step < last; step += per_step) {
         // 2. This group's value, its row and column (j = -1: a column outside C, no product).
@@ -134,7 +163,7 @@ __device__ void sddmm(const SddmmParams& p) {
         }
         // 3. The dot product, and the value written.
         C dot = zero<C>();
-        if (products && live && j >= 0) dot = partial_dot<T, C>(a.line(i), b.line(j), p.k, sub, group, p.vectors != 0);
+        if (products && live && j >= 0) dot = partial_dot<T, C>(cache, i, a.line(i), b.line(j), p.k, sub, group, p.vectors != 0);
         dot = group_sum(dot, group);
         if (live && sub == 0) {
             C v = products ? alpha * dot : zero<C>();

@@ -119,6 +119,13 @@ pub struct Spmv {
     pub band: Option<bool>,
 }
 
+/// SDDMM's tuning settings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Sddmm {
+    /// `OXSPARSE_SDDMM_LANES`: lanes per dot product (a power of two up to 32).
+    pub lanes: Option<u32>,
+}
+
 /// Everything a handle's planners and launchers may be told.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Settings {
@@ -130,6 +137,7 @@ pub struct Settings {
     pub launch: Launch,
     pub spmm: Spmm,
     pub spmv: Spmv,
+    pub sddmm: Sddmm,
 }
 
 /// Every variable a handle reads, in docs/tuning.md's order.
@@ -157,6 +165,7 @@ pub const NAMES: &[&str] = &[
     "OXSPARSE_SPMV_TILE",
     "OXSPARSE_SPMV_COLUMNS",
     "OXSPARSE_SPMV_BAND",
+    "OXSPARSE_SDDMM_LANES",
 ];
 
 fn number<T: std::str::FromStr>(name: &str, value: &str) -> Result<T> {
@@ -267,6 +276,10 @@ impl Settings {
             "OXSPARSE_SPMV_TILE" => next.spmv.tile = if unset { None } else { Some(positive(name, v)?) },
             "OXSPARSE_SPMV_COLUMNS" => next.spmv.sorted_columns = on_off("sorted", "natural")?,
             "OXSPARSE_SPMV_BAND" => next.spmv.band = on_off("on", "off")?,
+            "OXSPARSE_SDDMM_LANES" => {
+                let lanes = [("1", 1), ("2", 2), ("4", 4), ("8", 8), ("16", 16), ("32", 32)];
+                next.sddmm.lanes = if unset { None } else { Some(one_of(name, v, &lanes)?) }
+            }
             _ => invalid!("{name:?} is not a setting oxsparse reads (docs/tuning.md lists them)"),
         }
         *self = next;

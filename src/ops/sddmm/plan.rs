@@ -123,11 +123,19 @@ fn lines_of(x: &DnMat, op: Operation, rows: bool, lines: i64, len: i64) -> Lines
     Lines { lines, len, line_stride, elem_stride, batch_stride, count: x.batch_count, copy: None }
 }
 
+/// Most lanes per dot product: 8 lanes of 16-byte loads read a 128-byte cache line of a line,
+/// so a warp's load touches 4 lines, one wavefront each, as 32 lanes would; fewer lanes per
+/// product mean fewer shuffles and row steps per value, and more of A's line held per lane.
+pub const MAX_GROUP: i64 = 8;
+
 /// Lanes per dot product for lines of `k` elements of `elem_bytes`: enough 16-byte loads to cover
-/// a line in one step, within a warp.
-pub fn group_for(k: i64, elem_bytes: i64) -> u32 {
+/// a line in one step, at most [`MAX_GROUP`] (or the handle's `OXSPARSE_SDDMM_LANES`).
+pub fn group_for(k: i64, elem_bytes: i64, forced: Option<u32>) -> u32 {
+    if let Some(lanes) = forced {
+        return lanes;
+    }
     let vectors = ceil_div(k * elem_bytes, VECTOR_BYTES).max(1);
-    (vectors.min(WARP) as u64).next_power_of_two() as u32
+    (vectors.min(MAX_GROUP) as u64).next_power_of_two() as u32
 }
 
 /// Entries per warp: runs of `32 / group` entries (one step of the warp), as many steps as keep
@@ -160,7 +168,7 @@ pub fn plan(call: &super::Call, dims: Dims, types: Types) -> Plan {
             workspace = align_up(workspace + (x.count as usize) * (x.lines * ld * elem) as usize);
         }
     }
-    let group = group_for(dims.k, elem);
+    let group = group_for(dims.k, elem, call.settings.sddmm.lanes);
     let stored = c.nnz;
     let entries_per_warp = entries_per_warp(stored, group, call.device);
     let warps = ceil_div(stored, entries_per_warp);
@@ -173,13 +181,14 @@ mod tests {
     use crate::device::models::hbm3e_132;
 
     #[test]
-    fn lanes_cover_a_line_in_one_step_up_to_a_warp() {
-        // (k, element bytes) -> lanes: 16-byte loads, a power of two, 1 ..= 32.
-        let table = [((0, 4), 1), ((1, 4), 1), ((4, 4), 1), ((5, 4), 2), ((32, 4), 8), ((64, 4), 16), ((128, 4), 32)];
-        let more = [((1000, 4), 32), ((32, 2), 4), ((32, 8), 16), ((32, 16), 32), ((3, 16), 4)];
+    fn lanes_cover_a_line_in_one_step_up_to_eight() {
+        // (k, element bytes) -> lanes: 16-byte loads, a power of two, 1 ..= 8.
+        let table = [((0, 4), 1), ((1, 4), 1), ((4, 4), 1), ((5, 4), 2), ((32, 4), 8), ((64, 4), 8), ((128, 4), 8)];
+        let more = [((1000, 4), 8), ((16, 2), 2), ((32, 2), 4), ((32, 8), 8), ((3, 16), 4), ((8, 4), 2)];
         for ((k, bytes), lanes) in table.into_iter().chain(more) {
-            assert_eq!(group_for(k, bytes), lanes, "k {k}, {bytes}-byte elements");
+            assert_eq!(group_for(k, bytes, None), lanes, "k {k}, {bytes}-byte elements");
         }
+        assert_eq!(group_for(128, 4, Some(32)), 32, "the handle's setting wins");
     }
 
     #[test]
