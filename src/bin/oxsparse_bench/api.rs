@@ -327,9 +327,10 @@ impl<'a> Lib<'a> {
     }
 }
 
-/// The arguments of the three SpMM calls (C = alpha op(A) op(B) + beta C), in the API's order.
-/// `alpha` and `beta` point to host scalars of the compute type that outlive the calls.
-pub struct SpmmArgs<'d, 'a> {
+/// The arguments of the three calls of SpMM (C = alpha op(A) op(B) + beta C) and of SDDMM
+/// (C = alpha (op(A) op(B)) o spy(C) + beta C): both take them in this order. `alpha` and `beta`
+/// point to host scalars of the compute type that outlive the calls.
+pub struct MmArgs<'d, 'a> {
     pub op_a: c_int,
     pub op_b: c_int,
     pub alpha: *const c_void,
@@ -341,45 +342,44 @@ pub struct SpmmArgs<'d, 'a> {
     pub alg: c_int,
 }
 
-impl Lib<'_> {
-    pub fn spmm_buffer_size(&self, s: &SpmmArgs) -> Result<usize> {
-        let mut size = 0usize;
-        let (a, b, c) = (s.a.ptr, s.b.ptr, s.c.ptr);
-        match self {
-            Lib::Ox(h) => self.check("oxsparseSpMM_bufferSize", unsafe {
-                oxmm::oxsparseSpMM_bufferSize(*h, s.op_a, s.op_b, s.alpha, a as _, b as _, s.beta, c as _, s.compute, s.alg, &mut size)
-            })?,
-            Lib::Cu(cu) => self.check("cusparseSpMM_bufferSize", unsafe {
-                (cu.api.cusparseSpMM_bufferSize()?)(cu.handle, s.op_a, s.op_b, s.alpha, a, b, s.beta, c, s.compute, s.alg, &mut size)
-            })?,
-        }
-        Ok(size)
-    }
+/// The wrappers of an operation that takes [`MmArgs`]: `size(oxsparse's, cuSPARSE's)` its
+/// bufferSize (returning the size), then each `name(oxsparse's, cuSPARSE's)` a call that takes
+/// the workspace last (preprocess, the operation). `$ox` is oxsparse's FFI module of them.
+macro_rules! mm_calls {
+    ($ox:ident: $size:ident($ox_size:ident, $cu_size:ident) $(, $name:ident($ox_fn:ident, $cu_fn:ident))*) => {
+        impl Lib<'_> {
+            pub fn $size(&self, s: &MmArgs) -> Result<usize> {
+                let mut size = 0usize;
+                let (a, b, c) = (s.a.ptr, s.b.ptr, s.c.ptr);
+                match self {
+                    Lib::Ox(h) => self.check(stringify!($ox_size), unsafe {
+                        $ox::$ox_size(*h, s.op_a, s.op_b, s.alpha, a as _, b as _, s.beta, c as _, s.compute, s.alg, &mut size)
+                    })?,
+                    Lib::Cu(cu) => self.check(stringify!($cu_size), unsafe {
+                        (cu.api.$cu_size()?)(cu.handle, s.op_a, s.op_b, s.alpha, a, b, s.beta, c, s.compute, s.alg, &mut size)
+                    })?,
+                }
+                Ok(size)
+            }
 
-    pub fn spmm_preprocess(&self, s: &SpmmArgs, buffer: u64) -> Result<()> {
-        let (a, b, c) = (s.a.ptr, s.b.ptr, s.c.ptr);
-        match self {
-            Lib::Ox(h) => self.check("oxsparseSpMM_preprocess", unsafe {
-                oxmm::oxsparseSpMM_preprocess(*h, s.op_a, s.op_b, s.alpha, a as _, b as _, s.beta, c as _, s.compute, s.alg, vp(buffer))
-            }),
-            Lib::Cu(cu) => self.check("cusparseSpMM_preprocess", unsafe {
-                (cu.api.cusparseSpMM_preprocess()?)(cu.handle, s.op_a, s.op_b, s.alpha, a, b, s.beta, c, s.compute, s.alg, vp(buffer))
-            }),
+            $(pub fn $name(&self, s: &MmArgs, buffer: u64) -> Result<()> {
+                let (a, b, c) = (s.a.ptr, s.b.ptr, s.c.ptr);
+                match self {
+                    Lib::Ox(h) => self.check(stringify!($ox_fn), unsafe {
+                        $ox::$ox_fn(*h, s.op_a, s.op_b, s.alpha, a as _, b as _, s.beta, c as _, s.compute, s.alg, vp(buffer))
+                    }),
+                    Lib::Cu(cu) => self.check(stringify!($cu_fn), unsafe {
+                        (cu.api.$cu_fn()?)(cu.handle, s.op_a, s.op_b, s.alpha, a, b, s.beta, c, s.compute, s.alg, vp(buffer))
+                    }),
+                }
+            })*
         }
-    }
-
-    pub fn spmm(&self, s: &SpmmArgs, buffer: u64) -> Result<()> {
-        let (a, b, c) = (s.a.ptr, s.b.ptr, s.c.ptr);
-        match self {
-            Lib::Ox(h) => self.check("oxsparseSpMM", unsafe {
-                oxmm::oxsparseSpMM(*h, s.op_a, s.op_b, s.alpha, a as _, b as _, s.beta, c as _, s.compute, s.alg, vp(buffer))
-            }),
-            Lib::Cu(cu) => self.check("cusparseSpMM", unsafe {
-                (cu.api.cusparseSpMM()?)(cu.handle, s.op_a, s.op_b, s.alpha, a, b, s.beta, c, s.compute, s.alg, vp(buffer))
-            }),
-        }
-    }
+    };
 }
+
+mm_calls!(oxmm: spmm_buffer_size(oxsparseSpMM_bufferSize, cusparseSpMM_bufferSize),
+    spmm_preprocess(oxsparseSpMM_preprocess, cusparseSpMM_preprocess),
+    spmm(oxsparseSpMM, cusparseSpMM));
 
 /// The arguments of the three SpMV calls (Y = alpha op(A) X + beta Y), in the API's order.
 /// `alpha` and `beta` point to host scalars of the compute type that outlive the calls.

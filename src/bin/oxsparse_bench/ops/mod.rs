@@ -2,6 +2,7 @@
 //! (see `sparse_to_dense.rs`, the template, and `spmm/` for one with several algorithms), add its
 //! C functions to `cusparse.rs` and `api.rs`, and list it here.
 
+mod prepare;
 mod sparse_to_dense;
 mod spmm;
 mod spmv;

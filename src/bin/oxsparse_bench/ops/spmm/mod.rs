@@ -20,13 +20,13 @@
 mod check;
 mod data;
 
+use super::prepare::{self, Preprocess};
 use super::{MatrixOp, OpConfig};
-use crate::api::{Descr, Lib, SpmmArgs, BASE_ZERO, INDEX_32I, NON_TRANSPOSE, SPMM_CSR_ALG1, SPMM_CSR_ALG2, SPMM_CSR_ALG3, SPMM_DEFAULT};
-use crate::case::{Call, Case, Info, Keep, Prepared, Variant};
-use crate::device::{sync, DevBuf};
+use crate::api::{Descr, Lib, MmArgs, BASE_ZERO, INDEX_32I, NON_TRANSPOSE, SPMM_CSR_ALG1, SPMM_CSR_ALG2, SPMM_CSR_ALG3, SPMM_DEFAULT};
+use crate::case::{Case, Info, Prepared, Variant};
+use crate::device::DevBuf;
 use crate::matrix::Matrix;
 use crate::report::Check;
-use crate::timing::{median, time_once};
 use crate::Result;
 use check::{Reference, Sample};
 use data::{Half, Layout, Precision, Scalar, Values};
@@ -135,19 +135,9 @@ struct Descrs<'a> {
 }
 
 impl SpmmCase<'_> {
-    fn args<'d, 'a>(&self, d: &'d Descrs<'a>, alg: i32) -> SpmmArgs<'d, 'a> {
+    fn args<'d, 'a>(&self, d: &'d Descrs<'a>, alg: i32) -> MmArgs<'d, 'a> {
         let (alpha, beta) = self.cfg.p.alpha_beta();
-        SpmmArgs {
-            op_a: NON_TRANSPOSE,
-            op_b: NON_TRANSPOSE,
-            alpha,
-            a: &d.a,
-            b: &d.b,
-            beta,
-            c: &d.c,
-            compute: self.cfg.p.compute_type(),
-            alg,
-        }
+        MmArgs { op_a: NON_TRANSPOSE, op_b: NON_TRANSPOSE, alpha, a: &d.a, b: &d.b, beta, c: &d.c, compute: self.cfg.p.compute_type(), alg }
     }
 
     fn descrs<'a>(&self, lib: Lib<'a>, o: &Operands) -> Result<Descrs<'a>> {
@@ -269,44 +259,15 @@ impl Case for SpmmCase<'_> {
             Lib::Ox(_) => !v.extra,
             Lib::Cu(_) => v.code == SPMM_CSR_ALG1 || v.code == SPMM_CSR_ALG3,
         };
-        let mut sets = Vec::with_capacity(self.copies.len());
-        let mut sizes = Vec::with_capacity(self.copies.len());
-        for o in &self.copies {
-            let d = self.descrs(lib, o)?;
-            sizes.push(lib.spmm_buffer_size(&self.args(&d, v.code))?);
-            sets.push(d);
-        }
-        // A preprocessed variant keeps a plan per A in its workspace, so each copy needs its own;
-        // otherwise the calls, run one after another, share one.
-        let buffers: Vec<Option<DevBuf>> = if preprocess {
-            sizes.iter().map(|&s| (s > 0).then(|| DevBuf::new(s)).transpose()).collect::<Result<_>>()?
-        } else {
-            let max = sizes.iter().copied().max().unwrap_or(0);
-            vec![(max > 0).then(|| DevBuf::new(max)).transpose()?]
-        };
-        let ptr = |c: usize| buffers[if preprocess { c } else { 0 }].as_ref().map_or(0, |b| b.ptr);
-        let mut preprocess_ms = None;
-        if preprocess {
-            // One untimed preprocess first, so the times below exclude first-use costs (module
-            // loading); then each copy's, timed.
-            lib.spmm_preprocess(&self.args(&sets[0], v.code), ptr(0))?;
-            sync("the first preprocess")?;
-            let mut times = Vec::with_capacity(sets.len());
-            for (c, d) in sets.iter().enumerate() {
-                times.push(time_once(|| lib.spmm_preprocess(&self.args(d, v.code), ptr(c)))?);
-            }
-            preprocess_ms = Some(median(&times));
-        }
-        let calls = sets
-            .into_iter()
-            .enumerate()
-            .map(|(c, d)| {
-                let buffer = ptr(c);
-                Box::new(move || lib.spmm(&self.args(&d, v.code), buffer)) as Call
-            })
-            .collect();
-        let keep: Vec<Box<dyn Keep>> = vec![Box::new(buffers)];
-        Ok(Prepared { calls, keep, preprocess_ms })
+        let alg = v.code;
+        let sets = self.copies.iter().map(|o| self.descrs(lib, o)).collect::<Result<Vec<_>>>()?;
+        let run = |d: &Descrs<'s>, buffer: u64| lib.spmm_preprocess(&self.args(d, alg), buffer);
+        prepare::with_workspaces(
+            sets,
+            |d| lib.spmm_buffer_size(&self.args(d, alg)),
+            preprocess.then_some(Preprocess { run: &run, min_samples: 1 }),
+            move |d, buffer| lib.spmm(&self.args(d, alg), buffer),
+        )
     }
 
     fn poison(&self) -> Result<()> {
