@@ -5,11 +5,13 @@
 
 use crate::cusparse::Cusparse;
 use crate::Result;
+use oxsparse::ffi::sddmm as oxdd;
 use oxsparse::ffi::spmm as oxmm;
 use oxsparse::ffi::spmv as oxmv;
 use oxsparse::ffi::{self, descr_dense as oxd, descr_sparse as oxs, handle as oxh};
 use oxsparse::types::{
-    DataType, IndexBase, IndexType, MathMode, Operation, Order, PointerMode, ReorderMode, SpMMAlg, SpMVAlg, SparseToDenseAlg, Status,
+    DataType, IndexBase, IndexType, MathMode, Operation, Order, PointerMode, ReorderMode, SDDMMAlg, SpMMAlg, SpMVAlg, SparseToDenseAlg,
+    Status,
 };
 use std::ffi::{c_int, c_void, CStr};
 use std::ptr::null_mut;
@@ -33,6 +35,7 @@ pub const SPMM_CSR_ALG3: c_int = SpMMAlg::OXSPARSE_SPMM_CSR_ALG3 as c_int;
 pub const SPMV_DEFAULT: c_int = SpMVAlg::OXSPARSE_SPMV_ALG_DEFAULT as c_int;
 pub const SPMV_CSR_ALG1: c_int = SpMVAlg::OXSPARSE_SPMV_CSR_ALG1 as c_int;
 pub const SPMV_CSR_ALG2: c_int = SpMVAlg::OXSPARSE_SPMV_CSR_ALG2 as c_int;
+pub const SDDMM_DEFAULT: c_int = SDDMMAlg::OXSPARSE_SDDMM_ALG_DEFAULT as c_int;
 /// NOT_SUPPORTED, the same number in both libraries.
 const NOT_SUPPORTED: c_int = Status::OXSPARSE_STATUS_NOT_SUPPORTED as c_int;
 
@@ -342,6 +345,20 @@ pub struct MmArgs<'d, 'a> {
     pub alg: c_int,
 }
 
+/// One copy's descriptors of an operation that takes [`MmArgs`]: A, B and C.
+pub struct MmDescrs<'a> {
+    pub a: Descr<'a>,
+    pub b: Descr<'a>,
+    pub c: Descr<'a>,
+}
+
+impl<'a> MmDescrs<'a> {
+    /// The arguments with op(A) = A and op(B) = B; `alpha_beta` as `Precision::alpha_beta`.
+    pub fn args(&self, (alpha, beta): (*const c_void, *const c_void), compute: c_int, alg: c_int) -> MmArgs<'_, 'a> {
+        MmArgs { op_a: NON_TRANSPOSE, op_b: NON_TRANSPOSE, alpha, a: &self.a, b: &self.b, beta, c: &self.c, compute, alg }
+    }
+}
+
 /// The wrappers of an operation that takes [`MmArgs`]: `size(oxsparse's, cuSPARSE's)` its
 /// bufferSize (returning the size), then each `name(oxsparse's, cuSPARSE's)` a call that takes
 /// the workspace last (preprocess, the operation). `$ox` is oxsparse's FFI module of them.
@@ -380,6 +397,10 @@ macro_rules! mm_calls {
 mm_calls!(oxmm: spmm_buffer_size(oxsparseSpMM_bufferSize, cusparseSpMM_bufferSize),
     spmm_preprocess(oxsparseSpMM_preprocess, cusparseSpMM_preprocess),
     spmm(oxsparseSpMM, cusparseSpMM));
+
+mm_calls!(oxdd: sddmm_buffer_size(oxsparseSDDMM_bufferSize, cusparseSDDMM_bufferSize),
+    sddmm_preprocess(oxsparseSDDMM_preprocess, cusparseSDDMM_preprocess),
+    sddmm(oxsparseSDDMM, cusparseSDDMM));
 
 /// The arguments of the three SpMV calls (Y = alpha op(A) X + beta Y), in the API's order.
 /// `alpha` and `beta` point to host scalars of the compute type that outlive the calls.

@@ -16,6 +16,7 @@ mod cusparse;
 mod device;
 mod gen;
 mod half;
+mod masks;
 mod matrix;
 mod mtx;
 mod ops;
@@ -102,8 +103,12 @@ fn run(opts: Options) -> i32 {
         }
     };
     let settings = Settings { warmup: opts.warmup, runs: opts.runs, passes: opts.passes };
-    let op_config =
-        ops::OpConfig { dense_cap_bytes: opts.dense_cap_bytes, math_mode: opts.math_mode, spmm_precisions: opts.spmm_precisions.clone() };
+    let op_config = ops::OpConfig {
+        dense_cap_bytes: opts.dense_cap_bytes,
+        math_mode: opts.math_mode,
+        spmm_precisions: opts.spmm_precisions.clone(),
+        sddmm_k: opts.sddmm_k.clone(),
+    };
     ops::set_spmv_scalars(opts.spmv);
     let mut bench = Bench {
         libs: vec![Lib::Ox(ox.0)],

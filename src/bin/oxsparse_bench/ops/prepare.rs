@@ -1,11 +1,36 @@
-//! What SpMM, SpMV and SDDMM share in preparing a variant: one descriptor set per copy of the
+//! What SpMM, SpMV and SDDMM share: their sparse operand's arrays on the device ([`DeviceCsr`]),
+//! and the preparation of a variant ([`with_workspaces`]): one descriptor set per copy of the
 //! operands, each with the workspace its library asks for; the preprocess, timed, where the
 //! variant runs one; then one call per copy.
 
+use crate::api::{Descr, Lib, BASE_ZERO, INDEX_32I};
 use crate::case::{Call, Keep, Prepared};
 use crate::device::{sync, DevBuf};
+use crate::matrix::Csr;
 use crate::timing::{median, time_once};
 use crate::Result;
+use std::ffi::c_int;
+
+/// A CSR matrix's arrays in device memory, 32-bit offsets and indices, base 0 (SpMM's and SpMV's
+/// A, SDDMM's C): one per copy of the operands.
+pub struct DeviceCsr {
+    offsets: DevBuf,
+    indices: DevBuf,
+    pub values: DevBuf,
+}
+
+impl DeviceCsr {
+    /// `a`'s offsets and indices, uploaded beside `values` (uploaded in the case's precision).
+    pub fn upload(a: &Csr, values: DevBuf) -> Result<DeviceCsr> {
+        Ok(DeviceCsr { offsets: DevBuf::upload(&a.row_ptr)?, indices: DevBuf::upload(&a.col_idx)?, values })
+    }
+
+    /// `lib`'s descriptor of `a` over these arrays, its values of `value_type`.
+    pub fn descr<'a>(&self, lib: Lib<'a>, a: &Csr, value_type: c_int) -> Result<Descr<'a>> {
+        let (o, i, v) = (self.offsets.ptr, self.indices.ptr, self.values.ptr);
+        lib.create_csr(a.rows as i64, a.cols as i64, a.nnz() as i64, o, i, v, INDEX_32I, INDEX_32I, BASE_ZERO, value_type)
+    }
+}
 
 /// A variant's preprocess: the call on one copy's descriptors and workspace, and the fewest calls
 /// timed for its median (every copy's is timed, so more when there are more copies).

@@ -17,12 +17,12 @@
 //! FP32 results are checked with a tolerance for TF32's input rounding, cuSPARSE's with FP32's.
 //! Each check records its largest error over sum |a b| (`max_rel_err`), for both libraries.
 
-mod check;
-mod data;
+pub(super) mod check;
+pub(super) mod data;
 
-use super::prepare::{self, Preprocess};
+use super::prepare::{self, DeviceCsr, Preprocess};
 use super::{MatrixOp, OpConfig};
-use crate::api::{Descr, Lib, MmArgs, BASE_ZERO, INDEX_32I, NON_TRANSPOSE, SPMM_CSR_ALG1, SPMM_CSR_ALG2, SPMM_CSR_ALG3, SPMM_DEFAULT};
+use crate::api::{Lib, MmArgs, MmDescrs, SPMM_CSR_ALG1, SPMM_CSR_ALG2, SPMM_CSR_ALG3, SPMM_DEFAULT};
 use crate::case::{Case, Info, Prepared, Variant};
 use crate::device::DevBuf;
 use crate::matrix::Matrix;
@@ -38,7 +38,7 @@ pub const OP: MatrixOp = MatrixOp { name: "SpMM", skip, cases };
 const DENSE_SEED: u64 = 0xB5EED;
 /// Written over C before a checked call: finite (cuSPARSE may compute beta * C even with beta = 0,
 /// and 0 * NaN would be NaN) but far from any result, so an output never written is caught.
-const POISON_BYTE: u8 = 0x7B;
+pub(super) const POISON_BYTE: u8 = 0x7B;
 
 /// The summaries over every FP32 and every FP16 row-major N.
 const ALL_N: &str = "FP32 row-major, N=32/64/128/256";
@@ -85,7 +85,7 @@ fn skip(rows: u64, cols: u64, _max_nnz: u64, cfg: &OpConfig) -> Option<String> {
         .then(|| format!("even the smallest B and C take {} > the cap of {} (--dense-cap-gib)", gib(smallest), gib(cfg.dense_cap_bytes)))
 }
 
-fn gib(bytes: u64) -> String {
+pub(super) fn gib(bytes: u64) -> String {
     format!("{:.2} GiB", bytes as f64 / (1u64 << 30) as f64)
 }
 
@@ -120,43 +120,22 @@ struct SpmmCase<'m> {
 }
 
 struct Operands {
-    offsets: DevBuf,
-    indices: DevBuf,
-    values: DevBuf,
+    a: DeviceCsr,
     b: DevBuf,
     c: DevBuf,
 }
 
-/// One copy's descriptors.
-struct Descrs<'a> {
-    a: Descr<'a>,
-    b: Descr<'a>,
-    c: Descr<'a>,
-}
-
 impl SpmmCase<'_> {
-    fn args<'d, 'a>(&self, d: &'d Descrs<'a>, alg: i32) -> MmArgs<'d, 'a> {
-        let (alpha, beta) = self.cfg.p.alpha_beta();
-        MmArgs { op_a: NON_TRANSPOSE, op_b: NON_TRANSPOSE, alpha, a: &d.a, b: &d.b, beta, c: &d.c, compute: self.cfg.p.compute_type(), alg }
+    fn args<'d, 'a>(&self, d: &'d MmDescrs<'a>, alg: i32) -> MmArgs<'d, 'a> {
+        d.args(self.cfg.p.alpha_beta(), self.cfg.p.compute_type(), alg)
     }
 
-    fn descrs<'a>(&self, lib: Lib<'a>, o: &Operands) -> Result<Descrs<'a>> {
+    fn descrs<'a>(&self, lib: Lib<'a>, o: &Operands) -> Result<MmDescrs<'a>> {
         let a = &self.m.csr;
         let (m, k, n) = (a.rows, a.cols, self.cfg.n);
         let (vt, layout) = (self.cfg.p.value_type(), self.cfg.layout);
-        Ok(Descrs {
-            a: lib.create_csr(
-                m as i64,
-                k as i64,
-                a.nnz() as i64,
-                o.offsets.ptr,
-                o.indices.ptr,
-                o.values.ptr,
-                INDEX_32I,
-                INDEX_32I,
-                BASE_ZERO,
-                vt,
-            )?,
+        Ok(MmDescrs {
+            a: o.a.descr(lib, a, vt)?,
             b: lib.create_dn_mat(k as i64, n as i64, layout.ld(k, n) as i64, o.b.ptr, vt, layout.order())?,
             c: lib.create_dn_mat(m as i64, n as i64, layout.ld(m, n) as i64, o.c.ptr, vt, layout.order())?,
         })
@@ -243,13 +222,7 @@ impl Case for SpmmCase<'_> {
         });
         let c_bytes = a.rows * n * p.bytes() as usize;
         for _ in 0..copies {
-            self.copies.push(Operands {
-                offsets: DevBuf::upload(&a.row_ptr)?,
-                indices: DevBuf::upload(&a.col_idx)?,
-                values: a_vals.upload()?,
-                b: b.upload()?,
-                c: DevBuf::new(c_bytes)?,
-            });
+            self.copies.push(Operands { a: DeviceCsr::upload(a, a_vals.upload()?)?, b: b.upload()?, c: DevBuf::new(c_bytes)? });
         }
         Ok(())
     }
@@ -261,7 +234,7 @@ impl Case for SpmmCase<'_> {
         };
         let alg = v.code;
         let sets = self.copies.iter().map(|o| self.descrs(lib, o)).collect::<Result<Vec<_>>>()?;
-        let run = |d: &Descrs<'s>, buffer: u64| lib.spmm_preprocess(&self.args(d, alg), buffer);
+        let run = |d: &MmDescrs<'s>, buffer: u64| lib.spmm_preprocess(&self.args(d, alg), buffer);
         prepare::with_workspaces(
             sets,
             |d| lib.spmm_buffer_size(&self.args(d, alg)),

@@ -16,9 +16,9 @@
 pub mod bandwidth;
 mod data;
 
-use super::prepare::{self, Preprocess};
+use super::prepare::{self, DeviceCsr, Preprocess};
 use super::{MatrixOp, OpConfig};
-use crate::api::{Descr, Lib, SpmvArgs, BASE_ZERO, INDEX_32I, NON_TRANSPOSE, SPMV_CSR_ALG1, SPMV_CSR_ALG2, SPMV_DEFAULT};
+use crate::api::{Descr, Lib, SpmvArgs, NON_TRANSPOSE, SPMV_CSR_ALG1, SPMV_CSR_ALG2, SPMV_DEFAULT};
 use crate::case::{Case, Info, Prepared, Variant};
 use crate::device::DevBuf;
 use crate::matrix::Matrix;
@@ -85,9 +85,7 @@ struct SpmvCase<'m> {
 }
 
 struct Operands {
-    offsets: DevBuf,
-    indices: DevBuf,
-    values: DevBuf,
+    a: DeviceCsr,
     x: DevBuf,
     y: DevBuf,
 }
@@ -117,18 +115,7 @@ impl<'m> SpmvCase<'m> {
         let a = &self.m.csr;
         let vt = self.p.value_type();
         Ok(Descrs {
-            a: lib.create_csr(
-                a.rows as i64,
-                a.cols as i64,
-                a.nnz() as i64,
-                o.offsets.ptr,
-                o.indices.ptr,
-                o.values.ptr,
-                INDEX_32I,
-                INDEX_32I,
-                BASE_ZERO,
-                vt,
-            )?,
+            a: o.a.descr(lib, a, vt)?,
             x: lib.create_dn_vec(a.cols as i64, o.x.ptr, vt)?,
             y: lib.create_dn_vec(a.rows as i64, o.y.ptr, vt)?,
         })
@@ -196,13 +183,7 @@ impl Case for SpmvCase<'_> {
             if let Some(y0) = &self.y0 {
                 y0.write_to(&y)?;
             }
-            self.copies.push(Operands {
-                offsets: DevBuf::upload(&a.row_ptr)?,
-                indices: DevBuf::upload(&a.col_idx)?,
-                values: values.upload()?,
-                x: x.upload()?,
-                y,
-            });
+            self.copies.push(Operands { a: DeviceCsr::upload(a, values.upload()?)?, x: x.upload()?, y });
         }
         Ok(())
     }
