@@ -205,6 +205,7 @@ fn run(opts: Options) -> i32 {
         runs,
         warmup: opts.warmup,
         copy_bandwidth,
+        peak_gbps: gpu.peak_gbps(),
         notes: bench.notes,
         rows: bench.rows,
     };
@@ -213,7 +214,7 @@ fn run(opts: Options) -> i32 {
         match (path, text) {
             (Some(path), Some(text)) => failures += usize::from(!write_file(path, &text)),
             (Some(path), None) => {
-                eprintln!("oxsparse-bench: no SpMM FP32 row-major or SpMV results to chart: {} not written", path.display())
+                eprintln!("oxsparse-bench: no SpMM FP32 row-major, SpMV or SDDMM FP32 results to chart: {} not written", path.display())
             }
             (None, _) => {}
         }
