@@ -43,10 +43,12 @@ Measuring:
                            again), the median taken over all N x runs calls: a pause of the
                            machine then falls on one pass of every library, not on one library's
                            whole sample (default 1)
-  --dense-cap-gib G        skip an SpMM case whose dense B and C (one copy) exceed G GiB (default 8)
+  --dense-cap-gib G        skip an SpMM case whose dense B and C (one copy) exceed G GiB, an SDDMM
+                           case whose A and B do (default 8)
   --spmm-precisions P,...  only SpMM's configurations of these precisions (fp32, fp64, fp16;
                            default all)
-  --sddmm-k K,...          SDDMM's inner dimension: A is m x K, B K x n (default 32,64,128,256)
+  --sddmm-k K,...          SDDMM's inner dimension, A m x K and B K x n, each K measured in FP32
+                           and with FP16 A and B (default 32,64,128,256)
   --spmv-alpha X, --spmv-beta X   SpMV's alpha and beta in Y = alpha A X + beta Y (default 0.7
                            and 0; with beta != 0 Y starts from random values)
   --math-mode default|tf32|fp32_accurate   oxsparse's math mode (oxsparseSetMathMode, replacing
