@@ -88,6 +88,12 @@ pub trait Case {
     /// Compares copy 0's outputs, written by `lib`, with the float64 reference (the library may
     /// matter: oxsparse's TF32 math mode gets a looser tolerance than cuSPARSE's FP32).
     fn check(&self, lib: Lib) -> Result<Check>;
+    /// Whether `error`, from the library named `lib`, is a refusal of the configuration, reported
+    /// as "unsupported" like a NOT_SUPPORTED status (which always is) rather than as a failure:
+    /// SDDMM's FP16 inputs, which cuSPARSE may refuse with another status.
+    fn refused(&self, _lib: &str, _error: &str) -> bool {
+        false
+    }
 }
 
 pub struct Settings {
@@ -133,7 +139,7 @@ pub fn measure(case: &mut dyn Case, libs: &[Lib], gpu: &Gpu, s: &Settings, statu
         if r.error.is_none() && !sample.is_empty() {
             r.time = Some(sample.summary());
         }
-        r.unsupported = r.error.as_deref().is_some_and(api::is_not_supported);
+        r.unsupported = r.error.as_deref().is_some_and(|e| api::is_not_supported(e) || case.refused(r.lib, e));
     }
     row.libs = results;
     row

@@ -61,6 +61,11 @@ api! {
     cusparseSpMV_bufferSize(P, c_int, CP, CP, CP, CP, P, c_int, c_int, *mut usize);
     cusparseSpMV_preprocess(P, c_int, CP, CP, CP, CP, P, c_int, c_int, P);
     cusparseSpMV(P, c_int, CP, CP, CP, CP, P, c_int, c_int, P);
+    // matA and matB are const dense descriptors, matC a (non-const) sparse one, as cuSPARSE 12.6
+    // declares them.
+    cusparseSDDMM_bufferSize(P, c_int, c_int, CP, CP, CP, CP, P, c_int, c_int, *mut usize);
+    cusparseSDDMM_preprocess(P, c_int, c_int, CP, CP, CP, CP, P, c_int, c_int, P);
+    cusparseSDDMM(P, c_int, c_int, CP, CP, CP, CP, P, c_int, c_int, P);
 }
 
 /// The library, its function table and one handle (on the legacy default stream, host pointer mode).

@@ -25,6 +25,9 @@ pub struct Gpu {
     pub sm_count: i32,
     pub cc: (i32, i32),
     pub driver_version: i32,
+    /// Peak memory bandwidth in bytes a second, as oxsparse's planner reads it (its `DeviceModel`:
+    /// the driver's memory clock x bus width, double data rate); 0 when the driver does not say.
+    pub peak_bytes_per_s: u64,
 }
 
 impl Gpu {
@@ -55,7 +58,13 @@ impl Gpu {
                 attr(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MINOR)")?,
             ),
             driver_version,
+            peak_bytes_per_s: oxsparse::device::DeviceModel::read(device).map_or(0, |m| m.memory_bytes_per_s),
         })
+    }
+
+    /// The peak memory bandwidth in GB/s (1e9 B), when known.
+    pub fn peak_gbps(&self) -> Option<f64> {
+        (self.peak_bytes_per_s > 0).then(|| self.peak_bytes_per_s as f64 / 1e9)
     }
 
     /// Free device memory now, in bytes.

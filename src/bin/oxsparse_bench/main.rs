@@ -16,6 +16,7 @@ mod cusparse;
 mod device;
 mod gen;
 mod half;
+mod masks;
 mod matrix;
 mod mtx;
 mod ops;
@@ -102,8 +103,12 @@ fn run(opts: Options) -> i32 {
         }
     };
     let settings = Settings { warmup: opts.warmup, runs: opts.runs, passes: opts.passes };
-    let op_config =
-        ops::OpConfig { dense_cap_bytes: opts.dense_cap_bytes, math_mode: opts.math_mode, spmm_precisions: opts.spmm_precisions.clone() };
+    let op_config = ops::OpConfig {
+        dense_cap_bytes: opts.dense_cap_bytes,
+        math_mode: opts.math_mode,
+        spmm_precisions: opts.spmm_precisions.clone(),
+        sddmm_k: opts.sddmm_k.clone(),
+    };
     ops::set_spmv_scalars(opts.spmv);
     let mut bench = Bench {
         libs: vec![Lib::Ox(ox.0)],
@@ -200,6 +205,7 @@ fn run(opts: Options) -> i32 {
         runs,
         warmup: opts.warmup,
         copy_bandwidth,
+        peak_gbps: gpu.peak_gbps(),
         notes: bench.notes,
         rows: bench.rows,
     };
@@ -208,7 +214,7 @@ fn run(opts: Options) -> i32 {
         match (path, text) {
             (Some(path), Some(text)) => failures += usize::from(!write_file(path, &text)),
             (Some(path), None) => {
-                eprintln!("oxsparse-bench: no SpMM FP32 row-major or SpMV results to chart: {} not written", path.display())
+                eprintln!("oxsparse-bench: no SpMM FP32 row-major, SpMV or SDDMM FP32 results to chart: {} not written", path.display())
             }
             (None, _) => {}
         }

@@ -1,12 +1,16 @@
-//! The operations measured, each in its own file. To add one (SpMV, SDDMM, ...): write a `Case`
-//! (see `sparse_to_dense.rs`, the template, and `spmm/` for one with several algorithms), add its
-//! C functions to `cusparse.rs` and `api.rs`, and list it here.
+//! The operations measured, each in its own file. To add one: write a `Case` (see
+//! `sparse_to_dense.rs`, the template, `spmm/` for one with several algorithms and `sddmm/` for
+//! one that reuses SpMM's operands and checks), add its C functions to `cusparse.rs` and `api.rs`,
+//! and list it here. `prepare.rs` holds what the preprocessed operations share.
 
+mod prepare;
+mod sddmm;
 mod sparse_to_dense;
 mod spmm;
 mod spmv;
 mod vector;
 
+pub use sddmm::SDDMM;
 pub use spmv::bandwidth::measure as measure_copy_bandwidth;
 pub use spmv::{set_scalars as set_spmv_scalars, Scalars as SpmvScalars, DEFAULT_SCALARS as SPMV_DEFAULT_SCALARS, SPMV};
 
@@ -22,13 +26,15 @@ pub struct OpConfig {
     pub math_mode: MathMode,
     /// SpMM's precisions to measure (`--spmm-precisions`, names as `FP16`); empty for all.
     pub spmm_precisions: Vec<&'static str>,
+    /// SDDMM's K's (`--sddmm-k`); empty for the default ones.
+    pub sddmm_k: Vec<usize>,
 }
 
 impl OpConfig {
     /// The defaults of the command line, with this cap: for tests.
     #[cfg(test)]
     pub const fn with_cap(dense_cap_bytes: u64) -> OpConfig {
-        OpConfig { dense_cap_bytes, math_mode: MathMode::OXSPARSE_DEFAULT_MATH, spmm_precisions: Vec::new() }
+        OpConfig { dense_cap_bytes, math_mode: MathMode::OXSPARSE_DEFAULT_MATH, spmm_precisions: Vec::new(), sddmm_k: Vec::new() }
     }
 }
 
@@ -48,7 +54,7 @@ pub struct VectorOp {
     pub cases: fn(quick: bool) -> Vec<Box<dyn Case>>,
 }
 
-pub const MATRIX_OPS: &[MatrixOp] = &[sparse_to_dense::OP, spmm::OP, spmv::OP];
+pub const MATRIX_OPS: &[MatrixOp] = &[sparse_to_dense::OP, spmm::OP, spmv::OP, sddmm::OP];
 pub const VECTOR_OPS: &[VectorOp] = &[vector::GATHER, vector::SPVV];
 
 /// Every operation's name, for `--ops`.

@@ -1,9 +1,10 @@
 //! The result files: JSON (everything, every algorithm of every case, and the summary) and CSV
-//! (one line per case: each library's best variant, oxsparse's preprocess and no-preprocess
-//! times, and every variant's median in one field). Both give each case's GB/s as a percentage
-//! of the copy bandwidth when it was measured (SpMV runs).
+//! (one line per case: each library's best variant, the preprocess times of both, oxsparse's
+//! no-preprocess time, and every variant's median in one field). Both give each case's GB/s as a
+//! percentage of the copy bandwidth when it was measured (SpMV runs) and of the device's peak
+//! bandwidth when the driver gave it (SDDMM's yardstick).
 
-use super::{summarize, CopyBandwidth, LibResult, Report, Row};
+use super::{summarize, LibResult, Report, Row};
 use std::fmt::Write as _;
 
 impl Report {
@@ -20,14 +21,15 @@ impl Report {
             format!("{{\"bytes\": {}, \"median_ms\": {}, \"gbps\": {}}}", c.bytes, jn(Some(c.median_ms)), jn(Some(c.gbps)))
         });
         let _ = writeln!(s, "  \"copy_bandwidth\": {copy},");
+        let _ = writeln!(s, "  \"peak_bandwidth_gbps\": {},", jn(self.peak_gbps));
         let notes: Vec<String> = self.notes.iter().map(|n| js(n)).collect();
         let _ = writeln!(s, "  \"notes\": [{}],", notes.join(", "));
         let summary: Vec<String> =
-            summarize(&self.rows, self.copy_bandwidth.as_ref()).iter().map(|g| format!("    {}", g.json())).collect();
+            summarize(&self.rows, self.copy_bandwidth.as_ref(), self.peak_gbps).iter().map(|g| format!("    {}", g.json())).collect();
         let _ = writeln!(s, "  \"summary\": [\n{}\n  ],", summary.join(",\n"));
         let _ = writeln!(s, "  \"results\": [");
         for (i, r) in self.rows.iter().enumerate() {
-            s.push_str(&row_json(r, self.copy_bandwidth.as_ref()));
+            s.push_str(&row_json(r, self));
             s.push_str(if i + 1 < self.rows.len() { ",\n" } else { "\n" });
         }
         s.push_str("  ]\n}\n");
@@ -39,7 +41,8 @@ impl Report {
             "op,variant,input,group,set,rows,cols,nnz,flops,traffic_bytes,copies,\
              oxsparse_median_ms,oxsparse_min_ms,oxsparse_gbps,oxsparse_gflops,oxsparse_check,oxsparse_preprocess_ms,oxsparse_no_preprocess_ms,\
              cusparse_alg,cusparse_median_ms,cusparse_min_ms,cusparse_gbps,cusparse_gflops,cusparse_check,speedup,\
-             speedup_no_preprocess,oxsparse_pct_copy_bw,cusparse_pct_copy_bw,all_median_ms,error\n",
+             speedup_no_preprocess,oxsparse_pct_copy_bw,cusparse_pct_copy_bw,oxsparse_pct_peak_bw,cusparse_pct_peak_bw,\
+             cusparse_preprocess_ms,all_median_ms,error\n",
         );
         for r in &self.rows {
             let mut f: Vec<String> = vec![r.op.into(), r.variant.clone(), r.input.clone(), r.group.clone(), r.set.clone()];
@@ -64,6 +67,8 @@ impl Report {
             f.push(csv_num(r.speedup_no_preprocess()));
             let copy = self.copy_bandwidth.as_ref();
             f.extend(["oxsparse", "cuSPARSE"].map(|lib| csv_num(r.pct_of_copy(r.median(lib), copy))));
+            f.extend(["oxsparse", "cuSPARSE"].map(|lib| csv_num(r.pct_of(r.median(lib), self.peak_gbps))));
+            f.push(csv_num(r.primary("cuSPARSE").and_then(|l| l.preprocess_ms)));
             let all: Vec<String> =
                 r.libs.iter().map(|l| format!("{}={}", l.label(), l.median().map_or(l.status().to_string(), |m| m.to_string()))).collect();
             f.push(all.join("; "));
@@ -76,15 +81,15 @@ impl Report {
     }
 }
 
-fn row_json(r: &Row, copy: Option<&CopyBandwidth>) -> String {
-    let entry = |l: Option<&LibResult>| l.map_or("null".into(), |l| lib_json(l, r, copy));
+fn row_json(r: &Row, rep: &Report) -> String {
+    let entry = |l: Option<&LibResult>| l.map_or("null".into(), |l| lib_json(l, r, rep));
     let groups: Vec<String> = r.summary_groups.iter().map(|g| js(g)).collect();
-    let algorithms: Vec<String> = r.libs.iter().map(|l| format!("\n      {}", lib_json(l, r, copy))).collect();
+    let algorithms: Vec<String> = r.libs.iter().map(|l| format!("\n      {}", lib_json(l, r, rep))).collect();
     let best_cu = r.primary("cuSPARSE").filter(|l| l.time.is_some()).map(|l| l.alg);
     format!(
         "    {{\"op\": {}, \"variant\": {}, \"input\": {}, \"group\": {}, \"set\": {}, \"summary_groups\": [{}], \"rows\": {}, \"cols\": {}, \
          \"nnz\": {}, \"flops\": {}, \"traffic_bytes\": {}, \"copies\": {}, \"error\": {}, \"speedup\": {}, \"oxsparse_preprocess_ms\": {}, \
-         \"oxsparse_no_preprocess_ms\": {}, \"speedup_no_preprocess\": {}, \"cusparse_best_alg\": {},\n     \"oxsparse\": {},\n     \"cusparse\": {},\n     \"algorithms\": [{}]}}",
+         \"cusparse_preprocess_ms\": {}, \"oxsparse_no_preprocess_ms\": {}, \"speedup_no_preprocess\": {}, \"cusparse_best_alg\": {},\n     \"oxsparse\": {},\n     \"cusparse\": {},\n     \"algorithms\": [{}]}}",
         js(r.op),
         js(&r.variant),
         js(&r.input),
@@ -100,6 +105,7 @@ fn row_json(r: &Row, copy: Option<&CopyBandwidth>) -> String {
         r.error.as_deref().map_or("null".into(), js),
         jn(r.speedup()),
         jn(r.preprocess_ms("oxsparse")),
+        jn(r.primary("cuSPARSE").and_then(|l| l.preprocess_ms)),
         jn(r.no_preprocess("oxsparse").and_then(LibResult::median)),
         jn(r.speedup_no_preprocess()),
         best_cu.map_or("null".into(), js),
@@ -109,12 +115,12 @@ fn row_json(r: &Row, copy: Option<&CopyBandwidth>) -> String {
     )
 }
 
-fn lib_json(l: &LibResult, r: &Row, copy: Option<&CopyBandwidth>) -> String {
+fn lib_json(l: &LibResult, r: &Row, rep: &Report) -> String {
     let t = l.time;
     let c = l.check.as_ref();
     format!(
         "{{\"lib\": {}, \"alg\": {}, \"extra\": {}, \"status\": {}, \"median_ms\": {}, \"min_ms\": {}, \"max_ms\": {}, \"runs\": {}, \"host_ms\": {}, \
-         \"gflops\": {}, \"gbps\": {}, \"pct_copy_bw\": {}, \"preprocess_ms\": {}, \"check\": {}, \"compared\": {}, \"mismatches\": {}, \"max_abs_err\": {}, \
+         \"gflops\": {}, \"gbps\": {}, \"pct_copy_bw\": {}, \"pct_peak_bw\": {}, \"preprocess_ms\": {}, \"check\": {}, \"compared\": {}, \"mismatches\": {}, \"max_abs_err\": {}, \
          \"max_rel_err\": {}, \"worst_err_over_tol\": {}, \"check_scope\": {}, \"first_mismatch\": {}, \"error\": {}}}",
         js(l.lib),
         js(l.alg),
@@ -127,7 +133,8 @@ fn lib_json(l: &LibResult, r: &Row, copy: Option<&CopyBandwidth>) -> String {
         jn(t.map(|t| t.host_ms)),
         jn(r.gflops(l.median())),
         jn(r.gbps(l.median())),
-        jn(r.pct_of_copy(l.median(), copy)),
+        jn(r.pct_of_copy(l.median(), rep.copy_bandwidth.as_ref())),
+        jn(r.pct_of(l.median(), rep.peak_gbps)),
         jn(l.preprocess_ms),
         js(l.status()),
         c.map_or(0, |c| c.compared),
@@ -186,6 +193,7 @@ fn csv_field(s: &str) -> String {
 mod tests {
     use super::super::spmv::tests::spmv_row;
     use super::super::tests::{report, row, spmm_row};
+    use super::super::CopyBandwidth;
     use super::*;
 
     #[test]

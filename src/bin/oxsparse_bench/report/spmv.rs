@@ -3,16 +3,14 @@
 //! of the two, and the speedup without preprocess is kept beside it. Its GB/s count the issue's
 //! bytes (`Info::traffic_bytes`) and are also shown as a percentage of the device's copy
 //! bandwidth; the summary adds, per group, the speedup without preprocess and, over the matrices
-//! with at least [`BW_MIN_NNZ`] nonzeros, that percentage (geometric mean and min).
+//! with at least `BW_MIN_NNZ` nonzeros, that percentage (`bandwidth.rs`).
 
 use super::summary::geomean_min;
 use super::table::{opt, truncate};
-use super::{jn, js, CopyBandwidth, LibResult, Report, Row};
+use super::{jn, js, LibResult, Report, Row};
 use std::fmt::Write as _;
 
 pub const OP: &str = "SpMV";
-/// Matrices this large count in the bandwidth summary (smaller ones are launch-bound).
-pub const BW_MIN_NNZ: u64 = 1_000_000;
 
 impl Report {
     /// SpMV's rows, with the columns of both oxsparse variants and of bandwidth.
@@ -69,70 +67,32 @@ fn host_us(r: &Row) -> String {
     format!("{}/{}", us("oxsparse"), us("cuSPARSE"))
 }
 
-/// What an SpMV group's summary adds to the common one.
+/// What an SpMV group's summary adds to the common one (and before its bandwidth, `bandwidth.rs`).
 #[derive(Debug, PartialEq)]
 pub struct SpmvSummary {
     /// The speedup of oxsparse without preprocess: geometric mean, min and its input.
     pub no_prep: Option<(f64, f64, String)>,
-    /// Members with nnz >= BW_MIN_NNZ, and of them those with a percentage of copy bandwidth.
-    pub big: usize,
-    /// oxsparse's % of copy bandwidth over them: geometric mean, min and its input.
-    pub ox_pct: Option<(f64, f64, String)>,
-    /// cuSPARSE's (best algorithm) % of copy bandwidth over them: geometric mean.
-    pub cu_pct: Option<f64>,
-    pub copy_measured: bool,
 }
 
-pub fn summarize(members: &[&Row], copy: Option<&CopyBandwidth>) -> SpmvSummary {
+pub fn summarize(members: &[&Row]) -> SpmvSummary {
     let no_prep: Vec<(f64, &str)> = members.iter().filter_map(|r| Some((r.speedup_no_preprocess()?, r.input.as_str()))).collect();
-    let big: Vec<&Row> = members.iter().copied().filter(|r| r.nnz >= BW_MIN_NNZ).collect();
-    let pct = |lib: &str| -> Vec<(f64, &str)> {
-        big.iter().filter_map(|r| Some((r.pct_of_copy(r.median(lib), copy)?, r.input.as_str()))).collect()
-    };
-    SpmvSummary {
-        no_prep: geomean_min(&no_prep),
-        big: big.len(),
-        ox_pct: geomean_min(&pct("oxsparse")),
-        cu_pct: geomean_min(&pct("cuSPARSE")).map(|g| g.0),
-        copy_measured: copy.is_some(),
-    }
+    SpmvSummary { no_prep: geomean_min(&no_prep) }
 }
 
 impl SpmvSummary {
     /// The addition to the group's summary line.
     pub fn line(&self) -> String {
-        let mut s = String::new();
-        if let Some((g, min, at)) = &self.no_prep {
-            let _ = write!(s, "; without preprocess {g:.2}x, min {min:.2}x ({at})");
-        }
-        let _ = write!(s, "; nnz >= 1M: {} cases", self.big);
-        match (&self.ox_pct, self.copy_measured) {
-            (_, false) => s.push_str(", copy bandwidth not measured"),
-            (Some((g, min, at)), true) => {
-                let _ = write!(s, ", oxsparse at {g:.1}% of copy bandwidth (geometric mean), min {min:.1}% ({at})");
-                if let Some(c) = self.cu_pct {
-                    let _ = write!(s, ", cuSPARSE {c:.1}%");
-                }
-            }
-            (None, true) => {}
-        }
-        s
+        self.no_prep.as_ref().map_or(String::new(), |(g, min, at)| format!("; without preprocess {g:.2}x, min {min:.2}x ({at})"))
     }
 
     /// Fields appended to the group's JSON object (each preceded by ", ").
     pub fn json(&self) -> String {
-        let (np, ox) = (self.no_prep.as_ref(), self.ox_pct.as_ref());
+        let np = self.no_prep.as_ref();
         format!(
-            ", \"speedup_no_preprocess_geomean\": {}, \"speedup_no_preprocess_min\": {}, \"speedup_no_preprocess_min_input\": {}, \"bw_min_nnz\": {BW_MIN_NNZ}, \
-             \"bw_cases\": {}, \"oxsparse_pct_copy_bw_geomean\": {}, \"oxsparse_pct_copy_bw_min\": {}, \"oxsparse_pct_copy_bw_min_input\": {}, \"cusparse_pct_copy_bw_geomean\": {}",
+            ", \"speedup_no_preprocess_geomean\": {}, \"speedup_no_preprocess_min\": {}, \"speedup_no_preprocess_min_input\": {}",
             jn(np.map(|v| v.0)),
             jn(np.map(|v| v.1)),
             np.map_or("null".into(), |v| js(&v.2)),
-            self.big,
-            jn(ox.map(|v| v.0)),
-            jn(ox.map(|v| v.1)),
-            ox.map_or("null".into(), |v| js(&v.2)),
-            jn(self.cu_pct)
         )
     }
 }
@@ -140,7 +100,7 @@ impl SpmvSummary {
 #[cfg(test)]
 pub mod tests {
     use super::super::tests::{report, timing};
-    use super::super::{summarize as summarize_all, Check, NO_PREPROCESS};
+    use super::super::{summarize as summarize_all, Check, CopyBandwidth, NO_PREPROCESS};
     use super::*;
     use crate::case::{Info, Variant};
 
@@ -205,14 +165,14 @@ pub mod tests {
         let t = rep.table();
         assert!(t.contains("copy bandwidth") && t.contains("no-prep sp") && t.contains("%copy"), "{t}");
         assert!(t.contains("  2.00x ") && t.contains(" 50.0 "), "{t}");
-        let s = summarize_all(&rep.rows, rep.copy_bandwidth.as_ref());
+        let s = summarize_all(&rep.rows, rep.copy_bandwidth.as_ref(), None);
         let fp32 = s.iter().find(|g| g.group == "FP32").unwrap();
-        let spmv = fp32.spmv.as_ref().unwrap();
+        let (spmv, bw) = (fp32.spmv.as_ref().unwrap(), fp32.bandwidth.as_ref().unwrap());
         // Speedups 2, 0.5, 0.5 (geomean 0.63); without preprocess 1, 0.5, 0.5.
         assert_eq!(spmv.no_prep.as_ref().map(|v| (v.1, v.2.as_str())), Some((0.5, "b")));
         // a: 8 MB in 1 ms = 50%; b: in 4 ms = 12.5%; tiny is under 1M nnz.
-        assert_eq!(spmv.big, 2);
-        let (g, min, at) = spmv.ox_pct.clone().unwrap();
+        assert_eq!(bw.big, 2);
+        let (g, min, at) = bw.ox_pct.clone().unwrap();
         assert!((g - 25.0).abs() < 1e-9 && min == 12.5 && at == "b", "{g} {min} {at}");
         assert!(
             fp32.line().contains("nnz >= 1M: 2 cases, oxsparse at 25.0% of copy bandwidth (geometric mean), min 12.5% (b), cuSPARSE 25.0%"),
@@ -221,6 +181,6 @@ pub mod tests {
         );
         assert!(fp32.json().contains("\"oxsparse_pct_copy_bw_min_input\": \"b\""));
         rep.copy_bandwidth = None;
-        assert!(summarize_all(&rep.rows, None)[0].line().contains("copy bandwidth not measured"));
+        assert!(summarize_all(&rep.rows, None, None)[0].line().contains("copy bandwidth not measured"));
     }
 }

@@ -1,10 +1,11 @@
 //! The summary under the table: per operation, matrix set ("Matrix Market", "R-MAT", ...) and case
 //! group (`Info::summary_groups`, e.g. "FP32 row-major N=32"), the geometric-mean speedup, how
 //! often oxsparse is faster, and the smallest speedup with its matrix; SpMV's groups add their
-//! own figures (`spmv.rs`).
+//! own figures (`spmv.rs`), and SpMV's and SDDMM's their bandwidth (`bandwidth.rs`).
 
+use super::bandwidth::{self, BwSummary, Yardstick};
 use super::spmv::{self, SpmvSummary};
-use super::{jn, js, CopyBandwidth, Row};
+use super::{jn, js, sddmm, CopyBandwidth, Row};
 
 pub struct GroupSummary {
     pub op: &'static str,
@@ -21,10 +22,15 @@ pub struct GroupSummary {
     pub min: Option<(f64, String)>,
     /// Cases where oxsparse answered NOT_SUPPORTED.
     pub unsupported: usize,
+    /// Cases where cuSPARSE refused the configuration (NOT_SUPPORTED, or what the case accepts
+    /// as a refusal: `Case::refused`).
+    pub cu_unsupported: usize,
     /// Cases with an error or a mismatch.
     pub failed: usize,
-    /// SpMV's additions (speedup without preprocess, bandwidth).
+    /// SpMV's additions (speedup without preprocess).
     pub spmv: Option<SpmvSummary>,
+    /// SpMV's and SDDMM's GB/s against their yardstick.
+    pub bandwidth: Option<BwSummary>,
 }
 
 impl GroupSummary {
@@ -43,8 +49,14 @@ impl GroupSummary {
         if self.unsupported > 0 {
             s += &format!("; oxsparse NOT_SUPPORTED in {}", self.unsupported);
         }
+        if self.cu_unsupported > 0 {
+            s += &format!("; cuSPARSE refused {} (see the table)", self.cu_unsupported);
+        }
         if let Some(x) = &self.spmv {
             s += &x.line();
+        }
+        if let Some(b) = &self.bandwidth {
+            s += &b.line();
         }
         if self.failed > 0 {
             s += &format!("; {} FAILED (see PROBLEM lines)", self.failed);
@@ -55,7 +67,7 @@ impl GroupSummary {
     pub fn json(&self) -> String {
         format!(
             "{{\"op\": {}, \"set\": {}, \"group\": {}, \"cases\": {}, \"with_speedup\": {}, \"geomean_speedup\": {}, \"oxsparse_faster\": {}, \
-             \"min_speedup\": {}, \"min_input\": {}, \"oxsparse_unsupported\": {}, \"failed\": {}{}}}",
+             \"min_speedup\": {}, \"min_input\": {}, \"oxsparse_unsupported\": {}, \"cusparse_unsupported\": {}, \"failed\": {}{}{}}}",
             js(self.op),
             js(&self.set),
             js(&self.group),
@@ -66,8 +78,10 @@ impl GroupSummary {
             jn(self.min.as_ref().map(|m| m.0)),
             self.min.as_ref().map_or("null".into(), |m| js(&m.1)),
             self.unsupported,
+            self.cu_unsupported,
             self.failed,
-            self.spmv.as_ref().map_or(String::new(), SpmvSummary::json)
+            self.spmv.as_ref().map_or(String::new(), SpmvSummary::json),
+            self.bandwidth.as_ref().map_or(String::new(), BwSummary::json)
         )
     }
 }
@@ -90,9 +104,19 @@ pub fn geomean_min(v: &[(f64, &str)]) -> Option<(f64, f64, String)> {
     Some((geomean, min.0, min.1.to_string()))
 }
 
-/// One summary per (operation, set, group), in order of first appearance of each; `copy` is the
-/// copy bandwidth SpMV's bandwidth is compared with.
-pub fn summarize(rows: &[Row], copy: Option<&CopyBandwidth>) -> Vec<GroupSummary> {
+/// The yardstick of an operation's bandwidth summary, if it has one: SpMV's the copy bandwidth,
+/// SDDMM's the device's peak (GB/s).
+fn yardstick(op: &str, copy: Option<&CopyBandwidth>, peak_gbps: Option<f64>) -> Option<Yardstick> {
+    match op {
+        spmv::OP => Some(Yardstick::copy(copy)),
+        sddmm::OP => Some(Yardstick::peak(peak_gbps)),
+        _ => None,
+    }
+}
+
+/// One summary per (operation, set, group), in order of first appearance of each; `copy` and
+/// `peak_gbps` are the yardsticks of SpMV's and SDDMM's bandwidth.
+pub fn summarize(rows: &[Row], copy: Option<&CopyBandwidth>, peak_gbps: Option<f64>) -> Vec<GroupSummary> {
     let groups_of = |r: &Row| -> Vec<String> {
         if r.summary_groups.is_empty() {
             vec![String::new()]
@@ -125,8 +149,10 @@ pub fn summarize(rows: &[Row], copy: Option<&CopyBandwidth>) -> Vec<GroupSummary
                     wins: sp.iter().filter(|x| x.0 > 1.0).count(),
                     min: gm.map(|g| (g.1, g.2)),
                     unsupported: members.iter().filter(|r| r.unsupported("oxsparse")).count(),
+                    cu_unsupported: members.iter().filter(|r| r.unsupported("cuSPARSE")).count(),
                     failed: members.iter().filter(|r| r.failed()).count(),
-                    spmv: (op == spmv::OP).then(|| spmv::summarize(&members, copy)),
+                    spmv: (op == spmv::OP).then(|| spmv::summarize(&members)),
+                    bandwidth: yardstick(op, copy, peak_gbps).map(|y| bandwidth::summarize(&members, y)),
                 });
             }
         }
@@ -148,7 +174,7 @@ mod tests {
             spmm_row("g", "R-MAT", "N=32", None, [1.0, 1.0, 1.0]),
             row(1.0, Some(2.0), false),
         ];
-        let s = summarize(&rows, None);
+        let s = summarize(&rows, None, None);
         let names: Vec<String> = s.iter().map(|g| format!("{}/{}/{}", g.op, g.set, g.group)).collect();
         assert_eq!(
             names,

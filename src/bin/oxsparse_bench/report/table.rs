@@ -1,6 +1,6 @@
 //! The table on stdout: a section per operation, then the summary, the problems and the notes.
 
-use super::{spmv, summarize, LibResult, Report, Row};
+use super::{sddmm, spmv, summarize, LibResult, Report, Row};
 use std::fmt::Write as _;
 
 impl Report {
@@ -27,15 +27,19 @@ impl Report {
                 c.median_ms
             );
         }
-        for op in ops_of(&self.rows) {
-            if op == spmv::OP {
-                self.spmv_section(&mut s);
-            } else {
-                self.section(&mut s, op);
+        let ops = ops_of(&self.rows);
+        if ops.contains(&sddmm::OP) {
+            self.peak_line(&mut s);
+        }
+        for op in ops {
+            match op {
+                spmv::OP => self.spmv_section(&mut s),
+                sddmm::OP => self.sddmm_section(&mut s),
+                _ => self.section(&mut s, op),
             }
         }
         let _ = writeln!(s);
-        for g in summarize(&self.rows, self.copy_bandwidth.as_ref()) {
+        for g in summarize(&self.rows, self.copy_bandwidth.as_ref(), self.peak_gbps) {
             let _ = writeln!(s, "{}", g.line());
         }
         for p in self.rows.iter().flat_map(Row::problems) {

@@ -60,31 +60,42 @@ pub struct Reference {
 /// Computes the reference rows from the values exactly as uploaded (A's in CSR order, B k x n in
 /// `layout`), on every core.
 pub fn reference<T: Scalar>(a: &Csr, a_vals: &[T], b: &[T], layout: Layout, n: usize, rows: Vec<usize>) -> Reference {
-    const ROWS_PER_TASK: usize = 64;
     let k = a.cols;
-    let parts = par::map(rows.len().div_ceil(ROWS_PER_TASK), |t| {
-        let mine = &rows[t * ROWS_PER_TASK..((t + 1) * ROWS_PER_TASK).min(rows.len())];
-        let (mut want, mut bound) = (vec![0f64; mine.len() * n], vec![0f64; mine.len() * n]);
-        for (i, &r) in mine.iter().enumerate() {
-            let (w, bd) = (&mut want[i * n..(i + 1) * n], &mut bound[i * n..(i + 1) * n]);
-            let span = a.row_ptr[r] as usize..a.row_ptr[r + 1] as usize;
-            for (&v, &col) in a_vals[span.clone()].iter().zip(&a.col_idx[span]) {
-                let (av, col) = (v.to_f64(), col as usize);
-                for j in 0..n {
-                    let t = av * b[layout.index(col, j, k, n)].to_f64();
-                    w[j] += t;
-                    bd[j] += t.abs();
-                }
+    let (want, bound) = by_rows(&rows, |r, want, bound| {
+        let start = want.len();
+        want.resize(start + n, 0.0);
+        bound.resize(start + n, 0.0);
+        let (w, bd) = (&mut want[start..], &mut bound[start..]);
+        let span = a.row_ptr[r] as usize..a.row_ptr[r + 1] as usize;
+        for (&v, &col) in a_vals[span.clone()].iter().zip(&a.col_idx[span]) {
+            let (av, col) = (v.to_f64(), col as usize);
+            for j in 0..n {
+                let t = av * b[layout.index(col, j, k, n)].to_f64();
+                w[j] += t;
+                bd[j] += t.abs();
             }
+        }
+    });
+    Reference { rows, n, want, bound }
+}
+
+/// The reference values of `rows` and their bounds (sum |a b|), in the order of `rows`: `row(r,
+/// want, bound)` appends row r's, on every core (tasks of consecutive rows, joined in order).
+pub fn by_rows(rows: &[usize], row: impl Fn(usize, &mut Vec<f64>, &mut Vec<f64>) + Sync) -> (Vec<f64>, Vec<f64>) {
+    const ROWS_PER_TASK: usize = 64;
+    let parts = par::map(rows.len().div_ceil(ROWS_PER_TASK), |t| {
+        let (mut want, mut bound) = (Vec::new(), Vec::new());
+        for &r in &rows[t * ROWS_PER_TASK..((t + 1) * ROWS_PER_TASK).min(rows.len())] {
+            row(r, &mut want, &mut bound);
         }
         (want, bound)
     });
-    let (mut want, mut bound) = (Vec::with_capacity(rows.len() * n), Vec::with_capacity(rows.len() * n));
+    let (mut want, mut bound) = (Vec::new(), Vec::new());
     for (w, b) in parts {
         want.extend(w);
         bound.extend(b);
     }
-    Reference { rows, n, want, bound }
+    (want, bound)
 }
 
 /// Compares an m x n C in `layout` with the reference rows; `tf32`: C may have been computed

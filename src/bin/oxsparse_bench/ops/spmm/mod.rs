@@ -17,16 +17,16 @@
 //! FP32 results are checked with a tolerance for TF32's input rounding, cuSPARSE's with FP32's.
 //! Each check records its largest error over sum |a b| (`max_rel_err`), for both libraries.
 
-mod check;
-mod data;
+pub(super) mod check;
+pub(super) mod data;
 
+use super::prepare::{self, DeviceCsr, Preprocess};
 use super::{MatrixOp, OpConfig};
-use crate::api::{Descr, Lib, SpmmArgs, BASE_ZERO, INDEX_32I, NON_TRANSPOSE, SPMM_CSR_ALG1, SPMM_CSR_ALG2, SPMM_CSR_ALG3, SPMM_DEFAULT};
-use crate::case::{Call, Case, Info, Keep, Prepared, Variant};
-use crate::device::{sync, DevBuf};
+use crate::api::{Lib, MmArgs, MmDescrs, SPMM_CSR_ALG1, SPMM_CSR_ALG2, SPMM_CSR_ALG3, SPMM_DEFAULT};
+use crate::case::{Case, Info, Prepared, Variant};
+use crate::device::DevBuf;
 use crate::matrix::Matrix;
 use crate::report::Check;
-use crate::timing::{median, time_once};
 use crate::Result;
 use check::{Reference, Sample};
 use data::{Half, Layout, Precision, Scalar, Values};
@@ -38,7 +38,7 @@ pub const OP: MatrixOp = MatrixOp { name: "SpMM", skip, cases };
 const DENSE_SEED: u64 = 0xB5EED;
 /// Written over C before a checked call: finite (cuSPARSE may compute beta * C even with beta = 0,
 /// and 0 * NaN would be NaN) but far from any result, so an output never written is caught.
-const POISON_BYTE: u8 = 0x7B;
+pub(super) const POISON_BYTE: u8 = 0x7B;
 
 /// The summaries over every FP32 and every FP16 row-major N.
 const ALL_N: &str = "FP32 row-major, N=32/64/128/256";
@@ -85,7 +85,7 @@ fn skip(rows: u64, cols: u64, _max_nnz: u64, cfg: &OpConfig) -> Option<String> {
         .then(|| format!("even the smallest B and C take {} > the cap of {} (--dense-cap-gib)", gib(smallest), gib(cfg.dense_cap_bytes)))
 }
 
-fn gib(bytes: u64) -> String {
+pub(super) fn gib(bytes: u64) -> String {
     format!("{:.2} GiB", bytes as f64 / (1u64 << 30) as f64)
 }
 
@@ -120,53 +120,22 @@ struct SpmmCase<'m> {
 }
 
 struct Operands {
-    offsets: DevBuf,
-    indices: DevBuf,
-    values: DevBuf,
+    a: DeviceCsr,
     b: DevBuf,
     c: DevBuf,
 }
 
-/// One copy's descriptors.
-struct Descrs<'a> {
-    a: Descr<'a>,
-    b: Descr<'a>,
-    c: Descr<'a>,
-}
-
 impl SpmmCase<'_> {
-    fn args<'d, 'a>(&self, d: &'d Descrs<'a>, alg: i32) -> SpmmArgs<'d, 'a> {
-        let (alpha, beta) = self.cfg.p.alpha_beta();
-        SpmmArgs {
-            op_a: NON_TRANSPOSE,
-            op_b: NON_TRANSPOSE,
-            alpha,
-            a: &d.a,
-            b: &d.b,
-            beta,
-            c: &d.c,
-            compute: self.cfg.p.compute_type(),
-            alg,
-        }
+    fn args<'d, 'a>(&self, d: &'d MmDescrs<'a>, alg: i32) -> MmArgs<'d, 'a> {
+        d.args(self.cfg.p.alpha_beta(), self.cfg.p.compute_type(), alg)
     }
 
-    fn descrs<'a>(&self, lib: Lib<'a>, o: &Operands) -> Result<Descrs<'a>> {
+    fn descrs<'a>(&self, lib: Lib<'a>, o: &Operands) -> Result<MmDescrs<'a>> {
         let a = &self.m.csr;
         let (m, k, n) = (a.rows, a.cols, self.cfg.n);
         let (vt, layout) = (self.cfg.p.value_type(), self.cfg.layout);
-        Ok(Descrs {
-            a: lib.create_csr(
-                m as i64,
-                k as i64,
-                a.nnz() as i64,
-                o.offsets.ptr,
-                o.indices.ptr,
-                o.values.ptr,
-                INDEX_32I,
-                INDEX_32I,
-                BASE_ZERO,
-                vt,
-            )?,
+        Ok(MmDescrs {
+            a: o.a.descr(lib, a, vt)?,
             b: lib.create_dn_mat(k as i64, n as i64, layout.ld(k, n) as i64, o.b.ptr, vt, layout.order())?,
             c: lib.create_dn_mat(m as i64, n as i64, layout.ld(m, n) as i64, o.c.ptr, vt, layout.order())?,
         })
@@ -253,13 +222,7 @@ impl Case for SpmmCase<'_> {
         });
         let c_bytes = a.rows * n * p.bytes() as usize;
         for _ in 0..copies {
-            self.copies.push(Operands {
-                offsets: DevBuf::upload(&a.row_ptr)?,
-                indices: DevBuf::upload(&a.col_idx)?,
-                values: a_vals.upload()?,
-                b: b.upload()?,
-                c: DevBuf::new(c_bytes)?,
-            });
+            self.copies.push(Operands { a: DeviceCsr::upload(a, a_vals.upload()?)?, b: b.upload()?, c: DevBuf::new(c_bytes)? });
         }
         Ok(())
     }
@@ -269,44 +232,15 @@ impl Case for SpmmCase<'_> {
             Lib::Ox(_) => !v.extra,
             Lib::Cu(_) => v.code == SPMM_CSR_ALG1 || v.code == SPMM_CSR_ALG3,
         };
-        let mut sets = Vec::with_capacity(self.copies.len());
-        let mut sizes = Vec::with_capacity(self.copies.len());
-        for o in &self.copies {
-            let d = self.descrs(lib, o)?;
-            sizes.push(lib.spmm_buffer_size(&self.args(&d, v.code))?);
-            sets.push(d);
-        }
-        // A preprocessed variant keeps a plan per A in its workspace, so each copy needs its own;
-        // otherwise the calls, run one after another, share one.
-        let buffers: Vec<Option<DevBuf>> = if preprocess {
-            sizes.iter().map(|&s| (s > 0).then(|| DevBuf::new(s)).transpose()).collect::<Result<_>>()?
-        } else {
-            let max = sizes.iter().copied().max().unwrap_or(0);
-            vec![(max > 0).then(|| DevBuf::new(max)).transpose()?]
-        };
-        let ptr = |c: usize| buffers[if preprocess { c } else { 0 }].as_ref().map_or(0, |b| b.ptr);
-        let mut preprocess_ms = None;
-        if preprocess {
-            // One untimed preprocess first, so the times below exclude first-use costs (module
-            // loading); then each copy's, timed.
-            lib.spmm_preprocess(&self.args(&sets[0], v.code), ptr(0))?;
-            sync("the first preprocess")?;
-            let mut times = Vec::with_capacity(sets.len());
-            for (c, d) in sets.iter().enumerate() {
-                times.push(time_once(|| lib.spmm_preprocess(&self.args(d, v.code), ptr(c)))?);
-            }
-            preprocess_ms = Some(median(&times));
-        }
-        let calls = sets
-            .into_iter()
-            .enumerate()
-            .map(|(c, d)| {
-                let buffer = ptr(c);
-                Box::new(move || lib.spmm(&self.args(&d, v.code), buffer)) as Call
-            })
-            .collect();
-        let keep: Vec<Box<dyn Keep>> = vec![Box::new(buffers)];
-        Ok(Prepared { calls, keep, preprocess_ms })
+        let alg = v.code;
+        let sets = self.copies.iter().map(|o| self.descrs(lib, o)).collect::<Result<Vec<_>>>()?;
+        let run = |d: &MmDescrs<'s>, buffer: u64| lib.spmm_preprocess(&self.args(d, alg), buffer);
+        prepare::with_workspaces(
+            sets,
+            |d| lib.spmm_buffer_size(&self.args(d, alg)),
+            preprocess.then_some(Preprocess { run: &run, min_samples: 1 }),
+            move |d, buffer| lib.spmm(&self.args(d, alg), buffer),
+        )
     }
 
     fn poison(&self) -> Result<()> {

@@ -16,13 +16,13 @@
 pub mod bandwidth;
 mod data;
 
+use super::prepare::{self, DeviceCsr, Preprocess};
 use super::{MatrixOp, OpConfig};
-use crate::api::{Descr, Lib, SpmvArgs, BASE_ZERO, INDEX_32I, NON_TRANSPOSE, SPMV_CSR_ALG1, SPMV_CSR_ALG2, SPMV_DEFAULT};
-use crate::case::{Call, Case, Info, Keep, Prepared, Variant};
-use crate::device::{sync, DevBuf};
+use crate::api::{Descr, Lib, SpmvArgs, NON_TRANSPOSE, SPMV_CSR_ALG1, SPMV_CSR_ALG2, SPMV_DEFAULT};
+use crate::case::{Case, Info, Prepared, Variant};
+use crate::device::DevBuf;
 use crate::matrix::Matrix;
 use crate::report::{Check, NO_PREPROCESS};
-use crate::timing::{median, time_once};
 use crate::Result;
 use data::{Precision, Reference, Values};
 use std::ffi::c_void;
@@ -85,9 +85,7 @@ struct SpmvCase<'m> {
 }
 
 struct Operands {
-    offsets: DevBuf,
-    indices: DevBuf,
-    values: DevBuf,
+    a: DeviceCsr,
     x: DevBuf,
     y: DevBuf,
 }
@@ -117,18 +115,7 @@ impl<'m> SpmvCase<'m> {
         let a = &self.m.csr;
         let vt = self.p.value_type();
         Ok(Descrs {
-            a: lib.create_csr(
-                a.rows as i64,
-                a.cols as i64,
-                a.nnz() as i64,
-                o.offsets.ptr,
-                o.indices.ptr,
-                o.values.ptr,
-                INDEX_32I,
-                INDEX_32I,
-                BASE_ZERO,
-                vt,
-            )?,
+            a: o.a.descr(lib, a, vt)?,
             x: lib.create_dn_vec(a.cols as i64, o.x.ptr, vt)?,
             y: lib.create_dn_vec(a.rows as i64, o.y.ptr, vt)?,
         })
@@ -196,59 +183,21 @@ impl Case for SpmvCase<'_> {
             if let Some(y0) = &self.y0 {
                 y0.write_to(&y)?;
             }
-            self.copies.push(Operands {
-                offsets: DevBuf::upload(&a.row_ptr)?,
-                indices: DevBuf::upload(&a.col_idx)?,
-                values: values.upload()?,
-                x: x.upload()?,
-                y,
-            });
+            self.copies.push(Operands { a: DeviceCsr::upload(a, values.upload()?)?, x: x.upload()?, y });
         }
         Ok(())
     }
 
     fn prepare<'s>(&'s self, lib: Lib<'s>, v: Variant) -> Result<Prepared<'s>> {
         let (alg, preprocess) = decode(v.code);
-        let mut sets = Vec::with_capacity(self.copies.len());
-        let mut sizes = Vec::with_capacity(self.copies.len());
-        for o in &self.copies {
-            let d = self.descrs(lib, o)?;
-            sizes.push(lib.spmv_buffer_size(&self.args(&d, alg))?);
-            sets.push(d);
-        }
-        // A preprocessed variant keeps a plan per A in its workspace, so each copy needs its own;
-        // otherwise the calls, run one after another, share one.
-        let buffers: Vec<Option<DevBuf>> = if preprocess {
-            sizes.iter().map(|&s| (s > 0).then(|| DevBuf::new(s)).transpose()).collect::<Result<_>>()?
-        } else {
-            let max = sizes.iter().copied().max().unwrap_or(0);
-            vec![(max > 0).then(|| DevBuf::new(max)).transpose()?]
-        };
-        let ptr = |c: usize| buffers[if preprocess { c } else { 0 }].as_ref().map_or(0, |b| b.ptr);
-        let mut preprocess_ms = None;
-        if preprocess {
-            // One untimed preprocess first, so the times below exclude first-use costs (module
-            // loading); then at least PREPROCESS_SAMPLES timed ones, every copy's last.
-            lib.spmv_preprocess(&self.args(&sets[0], alg), ptr(0))?;
-            sync("the first preprocess")?;
-            let samples = sets.len().max(PREPROCESS_SAMPLES);
-            let mut times = Vec::with_capacity(samples);
-            for i in 0..samples {
-                let c = i % sets.len();
-                times.push(time_once(|| lib.spmv_preprocess(&self.args(&sets[c], alg), ptr(c)))?);
-            }
-            preprocess_ms = Some(median(&times));
-        }
-        let calls = sets
-            .into_iter()
-            .enumerate()
-            .map(|(c, d)| {
-                let buffer = ptr(c);
-                Box::new(move || lib.spmv(&self.args(&d, alg), buffer)) as Call
-            })
-            .collect();
-        let keep: Vec<Box<dyn Keep>> = vec![Box::new(buffers)];
-        Ok(Prepared { calls, keep, preprocess_ms })
+        let sets = self.copies.iter().map(|o| self.descrs(lib, o)).collect::<Result<Vec<_>>>()?;
+        let run = |d: &Descrs<'s>, buffer: u64| lib.spmv_preprocess(&self.args(d, alg), buffer);
+        prepare::with_workspaces(
+            sets,
+            |d| lib.spmv_buffer_size(&self.args(d, alg)),
+            preprocess.then_some(Preprocess { run: &run, min_samples: PREPROCESS_SAMPLES }),
+            move |d, buffer| lib.spmv(&self.args(d, alg), buffer),
+        )
     }
 
     /// beta = 0: Y is poisoned; otherwise Y gets its starting values back (the reference's).

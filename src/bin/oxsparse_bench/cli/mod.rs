@@ -1,14 +1,15 @@
 //! The command line: options, their defaults and the usage text.
 
+use crate::masks::Mask;
 use crate::ops;
-use crate::sources::{RmatSet, Source};
+use crate::sources::{MaskSet, RmatSet, Source};
 use crate::Result;
 use oxsparse::types::{MathMode, ReorderMode};
 use std::path::PathBuf;
 
 pub const USAGE: &str = "usage: oxsparse-bench [options]
 Inputs (naming any replaces the default set: ../shared/matrices plus the R-MAT set, plus for SpMV
-the stencil of --spmv-stencil):
+the stencil of --spmv-stencil and for SDDMM the attention masks):
   --matrices DIR|FILE...   Matrix Market files (.mtx or .mtx.gz); a DIR means its MANIFEST.tsv, or
                            every .mtx[.gz] in it
   --rmat-set none|small|all  the R-MAT graphs sized like ogbl-ddi, ogbn-arxiv and YouTube (small:
@@ -19,13 +20,22 @@ the stencil of --spmv-stencil):
   --banded N:HALF_WIDTH    a banded matrix; repeatable
   --blockdiag N:BLOCK:DENSITY   N rows of diagonal BLOCK x BLOCK blocks, DENSITY inside them
   --stencil NX             the 27-point stencil of an NX^3 grid (NX^3 rows); repeatable
+  --attention-set none|all the attention masks, measured by SDDMM alone: sliding windows (L = 4096,
+                           16384, 65536; w = 64, 256), block-sparse (64 x 64 blocks, 10% kept plus
+                           the diagonal) and random (1%, 5%) at L = 4096 and 16384; in the default
+                           set when SDDMM runs; all names inputs (the default set is then left out)
+  --window L:W             an L x L sliding-window mask, (i, j) iff |i - j| <= W/2; repeatable
+  --block-mask L:B:KEEP    a block-sparse mask: B x B blocks, about KEEP of each block row's kept,
+                           and the diagonal block; repeatable
+  --random-mask L:DENSITY  a random mask, DENSITY of each row; repeatable (every mask: at most 64M
+                           entries, measured by SDDMM alone)
   --spmv-stencil NX|none   the 27-point stencil that SpMV alone measures, reported as the set
                            \"stencil\" (default 80: 512,000 rows, 13.5M nnz, in the default set;
                            none when inputs are named or with --quick)
   --quick                  a smoke test: five small generated matrices, 2^20-long vectors, and 5
                            runs after 1 warm-up unless --runs / --warmup say otherwise
 Measuring:
-  --ops NAME,...           only these operations (SparseToDense, SpMM, SpMV, Gather, SpVV)
+  --ops NAME,...           only these operations (SparseToDense, SpMM, SpMV, SDDMM, Gather, SpVV)
   --runs N                 timed calls per case, median reported (default 20)
   --warmup N               untimed calls before them (default 3; at least two of every copy
                            of the operands the calls rotate among, unless N is 0)
@@ -33,9 +43,12 @@ Measuring:
                            again), the median taken over all N x runs calls: a pause of the
                            machine then falls on one pass of every library, not on one library's
                            whole sample (default 1)
-  --dense-cap-gib G        skip an SpMM case whose dense B and C (one copy) exceed G GiB (default 8)
+  --dense-cap-gib G        skip an SpMM case whose dense B and C (one copy) exceed G GiB, an SDDMM
+                           case whose A and B do (default 8)
   --spmm-precisions P,...  only SpMM's configurations of these precisions (fp32, fp64, fp16;
                            default all)
+  --sddmm-k K,...          SDDMM's inner dimension, A m x K and B K x n, each K measured in FP32
+                           and with FP16 A and B (default 32,64,128,256)
   --spmv-alpha X, --spmv-beta X   SpMV's alpha and beta in Y = alpha A X + beta Y (default 0.7
                            and 0; with beta != 0 Y starts from random values)
   --math-mode default|tf32|fp32_accurate   oxsparse's math mode (oxsparseSetMathMode, replacing
@@ -48,7 +61,7 @@ Measuring:
 Output (the table always goes to stdout, progress to stderr):
   --json PATH, --csv PATH  also write the results there
   --svg PATH               bar charts of oxsparse's speedup: SpMM (FP32, row-major, N=32/128/256),
-                           SpMV (FP32, FP64), one under the other
+                           SpMV (FP32, FP64), SDDMM (FP32, a bar per K), one under the other
 Environment: OXSPARSE_BENCH_CUSPARSE=/path/to/libcusparse.so.12 overrides the search for cuSPARSE.";
 
 #[derive(Debug, PartialEq)]
@@ -58,6 +71,9 @@ pub struct Options {
     pub generated: Vec<Source>,
     /// The R-MAT set asked for; None leaves it to the default (all, when no input is named).
     pub rmat_set: Option<RmatSet>,
+    /// The attention masks asked for; None leaves them to the default (all, when no input is
+    /// named and SDDMM runs). All names inputs.
+    pub mask_set: Option<MaskSet>,
     pub quick: bool,
     pub ops: Option<Vec<&'static str>>,
     pub runs: usize,
@@ -66,6 +82,8 @@ pub struct Options {
     pub dense_cap_bytes: u64,
     /// SpMM's precisions to measure (upper-case names, as `FP16`); empty for all.
     pub spmm_precisions: Vec<&'static str>,
+    /// SDDMM's K's; empty for the default ones.
+    pub sddmm_k: Vec<usize>,
     pub spmv: ops::SpmvScalars,
     /// The grid size of SpMV's stencil: Some(None) for none, None to leave it to the default.
     pub spmv_stencil: Option<Option<usize>>,
@@ -79,9 +97,10 @@ pub struct Options {
 }
 
 impl Options {
-    /// Whether any input was named (which replaces the default set).
+    /// Whether any input was named (which replaces the default set): files, generators, or
+    /// the attention masks.
     pub fn inputs_named(&self) -> bool {
-        !self.paths.is_empty() || !self.generated.is_empty()
+        !self.paths.is_empty() || !self.generated.is_empty() || self.mask_set == Some(MaskSet::All)
     }
 }
 
@@ -90,6 +109,7 @@ pub fn parse_args(args: &[String]) -> Result<Option<Options>> {
         paths: vec![],
         generated: vec![],
         rmat_set: None,
+        mask_set: None,
         quick: false,
         ops: None,
         runs: 0,
@@ -97,6 +117,7 @@ pub fn parse_args(args: &[String]) -> Result<Option<Options>> {
         passes: 1,
         dense_cap_bytes: 8 << 30,
         spmm_precisions: vec![],
+        sddmm_k: vec![],
         spmv: ops::SPMV_DEFAULT_SCALARS,
         spmv_stencil: None,
         math_mode: MathMode::OXSPARSE_DEFAULT_MATH,
@@ -157,6 +178,23 @@ pub fn parse_args(args: &[String]) -> Result<Option<Options>> {
                 let n = numbers(&value(&mut i, a)?, 1, 1, a)?;
                 o.generated.push(Source::Stencil { nx: n[0] as usize });
             }
+            "--attention-set" => {
+                o.mask_set = Some(match value(&mut i, a)?.as_str() {
+                    "none" => MaskSet::None,
+                    "all" => MaskSet::All,
+                    other => return Err(format!("--attention-set: expected none or all, got {other:?}")),
+                })
+            }
+            "--window" | "--block-mask" | "--random-mask" => {
+                let v = value(&mut i, a)?;
+                let mask = match a {
+                    "--window" => numbers(&v, 2, 2, a).map(|n| Mask::Window { len: n[0] as usize, width: n[1] as usize }),
+                    "--block-mask" => numbers(&v, 3, 2, a).map(|n| Mask::Block { len: n[0] as usize, block: n[1] as usize, keep: n[2] }),
+                    _ => numbers(&v, 2, 1, a).map(|n| Mask::Random { len: n[0] as usize, density: n[1] }),
+                }?;
+                mask.check().map_err(|e| format!("{a}: {e}"))?;
+                o.generated.push(Source::Mask(mask));
+            }
             "--ops" => {
                 let known = ops::names();
                 let mut chosen = Vec::new();
@@ -184,6 +222,17 @@ pub fn parse_args(args: &[String]) -> Result<Option<Options>> {
                 for name in value(&mut i, a)?.split(',').filter(|s| !s.is_empty()) {
                     let p = ["FP32", "FP64", "FP16"].into_iter().find(|k| k.eq_ignore_ascii_case(name));
                     o.spmm_precisions.push(p.ok_or(format!("{a}: unknown precision {name:?} (known: fp32, fp64, fp16)"))?);
+                }
+            }
+            "--sddmm-k" => {
+                for k in value(&mut i, a)?.split(',').filter(|s| !s.is_empty()) {
+                    let k: usize = k.parse().ok().filter(|&k| k > 0).ok_or(format!("{a}: {k:?} is not a positive whole number"))?;
+                    if !o.sddmm_k.contains(&k) {
+                        o.sddmm_k.push(k);
+                    }
+                }
+                if o.sddmm_k.is_empty() {
+                    return Err(format!("{a} needs at least one K"));
                 }
             }
             "--spmv-stencil" => {
@@ -260,144 +309,4 @@ fn numbers(s: &str, n: usize, integers: usize, flag: &str) -> Result<Vec<f64>> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn args(s: &str) -> Vec<String> {
-        s.split_whitespace().map(String::from).collect()
-    }
-
-    #[test]
-    fn options_parse() {
-        let o = parse_args(&args(
-            "--matrices a.mtx dir --rmat 100:1000 --runs 5 --warmup 0 --ops spvv,Gather,spmm --quick --json r.json --svg s.svg",
-        ))
-        .unwrap()
-        .unwrap();
-        assert_eq!(o.paths, vec![PathBuf::from("a.mtx"), PathBuf::from("dir")]);
-        assert_eq!(o.generated, vec![Source::Rmat { nodes: 100, edges: 1000, name: None }]);
-        assert_eq!((o.runs, o.warmup, o.quick), (5, 0, true));
-        assert_eq!(o.ops, Some(vec!["SpVV", "Gather", "SpMM"]));
-        assert_eq!(o.json, Some(PathBuf::from("r.json")));
-        assert_eq!(o.svg, Some(PathBuf::from("s.svg")));
-        assert!(o.inputs_named());
-        let d = parse_args(&[]).unwrap().unwrap();
-        assert_eq!((d.runs, d.warmup, d.quick, d.rmat_set, d.passes), (20, 3, false, None, 1));
-        assert_eq!(parse_args(&args("--passes 3")).unwrap().unwrap().passes, 3);
-        assert_eq!(d.dense_cap_bytes, 8 << 30);
-        assert!(!d.inputs_named());
-        assert_eq!(d.ops, None);
-        assert!(parse_args(&args("--help")).unwrap().is_none());
-    }
-
-    #[test]
-    fn quick_means_few_runs_unless_told() {
-        let q = parse_args(&args("--quick")).unwrap().unwrap();
-        assert_eq!((q.runs, q.warmup), (5, 1));
-        let q = parse_args(&args("--quick --runs 7 --warmup 2")).unwrap().unwrap();
-        assert_eq!((q.runs, q.warmup), (7, 2));
-    }
-
-    #[test]
-    fn generators_and_sets() {
-        let u =
-            parse_args(&args("--uniform 10:20:0.5 --banded 9:2 --blockdiag 100:10:0.3 --stencil 8 --rmat-set small --dense-cap-gib 0.5"))
-                .unwrap()
-                .unwrap();
-        assert_eq!(
-            u.generated,
-            vec![
-                Source::Uniform { rows: 10, cols: 20, density: 0.5 },
-                Source::Banded { n: 9, half_width: 2 },
-                Source::BlockDiag { n: 100, block: 10, density: 0.3 },
-                Source::Stencil { nx: 8 },
-            ]
-        );
-        assert_eq!(u.rmat_set, Some(RmatSet::Small));
-        assert_eq!(u.dense_cap_bytes, 512 << 20);
-        assert_eq!(parse_args(&args("--rmat-set none")).unwrap().unwrap().rmat_set, Some(RmatSet::None));
-    }
-
-    #[test]
-    fn spmv_options() {
-        let d = parse_args(&[]).unwrap().unwrap();
-        assert_eq!((d.spmv, d.spmv_stencil), (ops::SPMV_DEFAULT_SCALARS, None));
-        let o = parse_args(&args("--ops SpMV --spmv-alpha -1.5 --spmv-beta 0.25 --spmv-stencil 40")).unwrap().unwrap();
-        assert_eq!(o.ops, Some(vec!["SpMV"]));
-        assert_eq!((o.spmv.alpha, o.spmv.beta, o.spmv_stencil), (-1.5, 0.25, Some(Some(40))));
-        assert_eq!(parse_args(&args("--spmv-stencil none")).unwrap().unwrap().spmv_stencil, Some(None));
-        assert_eq!(parse_args(&args("--spmv-stencil 0")).unwrap().unwrap().spmv_stencil, Some(None));
-    }
-
-    #[test]
-    fn spmm_precisions() {
-        assert!(parse_args(&[]).unwrap().unwrap().spmm_precisions.is_empty());
-        let o = parse_args(&args("--spmm-precisions fp16,FP32")).unwrap().unwrap();
-        assert_eq!(o.spmm_precisions, vec!["FP16", "FP32"]);
-        assert!(parse_args(&args("--spmm-precisions fp8")).unwrap_err().contains("fp8"));
-    }
-
-    #[test]
-    fn math_mode() {
-        assert_eq!(parse_args(&[]).unwrap().unwrap().math_mode, MathMode::OXSPARSE_DEFAULT_MATH);
-        for (arg, want) in [
-            ("default", MathMode::OXSPARSE_DEFAULT_MATH),
-            ("tf32", MathMode::OXSPARSE_TF32_TENSOR_OP_MATH),
-            ("fp32_accurate", MathMode::OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH),
-            ("3xtf32", MathMode::OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH),
-        ] {
-            let o = parse_args(&args(&format!("--math-mode {arg}"))).unwrap().unwrap();
-            assert_eq!(o.math_mode, want, "{arg}");
-        }
-        for &m in MathMode::ALL {
-            assert_eq!(MathMode::parse(math_mode_name(m)), Some(m), "the recorded name parses back");
-        }
-        assert!(USAGE.contains("--math-mode default|tf32|fp32_accurate"));
-    }
-
-    #[test]
-    fn reorder_mode() {
-        assert_eq!(parse_args(&[]).unwrap().unwrap().reorder, ReorderMode::OXSPARSE_REORDER_NONE);
-        let o = parse_args(&args("--reorder affinity")).unwrap().unwrap();
-        assert_eq!(o.reorder, ReorderMode::OXSPARSE_REORDER_DATA_AFFINITY);
-        for m in ReorderMode::ALL.iter().copied() {
-            assert_eq!(ReorderMode::parse(reorder_name(m)), Some(m), "the recorded name parses back");
-        }
-        assert!(USAGE.contains("--reorder none|affinity"));
-    }
-
-    #[test]
-    fn bad_options_are_refused() {
-        for bad in [
-            "--runs",
-            "--runs x",
-            "--runs 0",
-            "--passes 0",
-            "--rmat 5",
-            "--rmat 5:1.5",
-            "--uniform 5:5",
-            "--ops SpMX",
-            "--spmv-alpha",
-            "--spmv-beta nan",
-            "--spmv-alpha x",
-            "--spmv-stencil 2.5",
-            "--matrices",
-            "--frobnicate",
-            "--rmat-set some",
-            "--blockdiag 10:0:0.5",
-            "--blockdiag 10:2:1.5",
-            "--blockdiag 10.5:2:0.5",
-            "--stencil 2.5",
-            "--stencil 4:4",
-            "--dense-cap-gib 0",
-            "--svg",
-            "--math-mode",
-            "--reorder",
-            "--reorder rcm",
-            "--math-mode fast",
-            "--math-mode 1",
-        ] {
-            assert!(parse_args(&args(bad)).is_err(), "{bad}");
-        }
-    }
-}
+mod tests;

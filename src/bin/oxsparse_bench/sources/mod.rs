@@ -1,8 +1,10 @@
 //! Where the matrices come from: Matrix Market files (a folder's MANIFEST.tsv), the R-MAT set
 //! sized like the graphs of the cuSPARSE reference run (/work/shared/measurements), SpMV's
-//! stencil, and the generators; and reading or generating one.
+//! stencil, SDDMM's attention masks (`masks.rs`), and the generators; and reading or generating
+//! one.
 
 use crate::cli::Options;
+use crate::masks::{Mask, ATTENTION_SET};
 use crate::matrix::Matrix;
 use crate::{gen, mtx, ops, rmat, Result};
 use std::path::{Path, PathBuf};
@@ -48,6 +50,15 @@ pub enum Source {
     SpmvStencil {
         nx: usize,
     },
+    /// An attention mask: measured by SDDMM alone, reported as the set "attention".
+    Mask(Mask),
+}
+
+/// The attention masks of `--attention-set`: none, or [`ATTENTION_SET`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MaskSet {
+    None,
+    All,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,7 +141,9 @@ pub fn expand(paths: &[PathBuf]) -> Result<Vec<Source>> {
 
 /// The matrices to measure: those named, else the small generated ones of `--quick`, else the
 /// default folder; then the R-MAT set (all of it by default when no input is named and not
-/// `--quick`; as `--rmat-set` says when given).
+/// `--quick`; as `--rmat-set` says when given); then, when they run, SpMV's stencil and SDDMM's
+/// attention masks (all by default when no input is named and not `--quick`; as
+/// `--attention-set` says when given).
 pub fn sources(opts: &Options) -> Result<Vec<Source>> {
     let mut v = if opts.inputs_named() {
         let mut v = expand(&opts.paths)?;
@@ -153,6 +166,11 @@ pub fn sources(opts: &Options) -> Result<Vec<Source>> {
     let spmv = opts.ops.as_ref().is_none_or(|o| o.contains(&ops::SPMV));
     if let Some(nx) = opts.spmv_stencil.unwrap_or(default_stencil).filter(|_| spmv) {
         v.push(Source::SpmvStencil { nx });
+    }
+    let default_masks = if opts.inputs_named() || opts.quick { MaskSet::None } else { MaskSet::All };
+    let sddmm = opts.ops.as_ref().is_none_or(|o| o.contains(&ops::SDDMM));
+    if sddmm && opts.mask_set.unwrap_or(default_masks) == MaskSet::All {
+        v.extend(ATTENTION_SET.iter().map(|&m| Source::Mask(m)));
     }
     Ok(v)
 }
@@ -215,6 +233,10 @@ fn outline(src: &Source) -> Result<(Outline, Option<mtx::MtxFile>)> {
             let n = nx.saturating_mul(*nx).saturating_mul(*nx);
             (generated(format!("stencil27_nx{nx}"), n, n, n.saturating_mul(27)), None)
         }
+        Source::Mask(mask) => {
+            let (len, nnz) = (mask.len(), mask.max_nnz() as usize);
+            (Outline { name: mask.name(), group: mask.group().into(), set: "attention", rows: len, cols: len, max_nnz: nnz }, None)
+        }
         Source::SpmvStencil { nx } => {
             let n = nx.saturating_mul(*nx).saturating_mul(*nx);
             (
@@ -244,8 +266,14 @@ pub fn load(
 ) -> Result<Option<(Matrix, Vec<usize>)>> {
     let (o, file) = outline(src)?;
     let mut wanted = Vec::new();
+    // The inputs of one operation alone.
+    let only = match src {
+        Source::SpmvStencil { .. } => Some(ops::SPMV),
+        Source::Mask(_) => Some(ops::SDDMM),
+        _ => None,
+    };
     for (k, op) in matrix_ops.iter().enumerate() {
-        if matches!(src, Source::SpmvStencil { .. }) && op.name != ops::SPMV {
+        if only.is_some_and(|name| op.name != name) {
             continue;
         }
         match (op.skip)(o.rows as u64, o.cols as u64, o.max_nnz as u64, cfg) {
@@ -254,6 +282,9 @@ pub fn load(
         }
     }
     if wanted.is_empty() {
+        if let Some(name) = only.filter(|name| !matrix_ops.iter().any(|op| op.name == *name)) {
+            notes.push(format!("{}: measured by {name} alone, which does not run", o.name));
+        }
         return Ok(None);
     }
     let csr = match (src, file) {
@@ -263,6 +294,7 @@ pub fn load(
         (Source::Banded { n, half_width }, _) => gen::banded(*n, *half_width, MATRIX_SEED)?,
         (Source::BlockDiag { n, block, density }, _) => gen::block_diagonal(*n, *block, *density, MATRIX_SEED)?,
         (Source::Stencil { nx } | Source::SpmvStencil { nx }, _) => gen::stencil27(*nx, MATRIX_SEED)?,
+        (Source::Mask(mask), _) => mask.generate(MATRIX_SEED)?,
         (Source::File { .. }, None) => unreachable!("a file source always has an open file"),
     };
     Ok(Some((Matrix { name: o.name, group: o.group, set: o.set, csr }, wanted)))
@@ -278,122 +310,4 @@ pub fn source_name(src: &Source) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::cli::parse_args;
-
-    fn opts(s: &str) -> Options {
-        parse_args(&s.split_whitespace().map(String::from).collect::<Vec<_>>()).unwrap().unwrap()
-    }
-
-    fn rmat_names(v: &[Source]) -> Vec<&'static str> {
-        v.iter().filter_map(|s| if let Source::Rmat { name: Some(n), .. } = s { Some(*n) } else { None }).collect()
-    }
-
-    #[test]
-    fn names_and_manifest() {
-        assert_eq!(matrix_name(Path::new("/x/cora.mtx.gz")), "cora");
-        assert_eq!(matrix_name(Path::new("b.mtx")), "b");
-        let dir = std::env::temp_dir().join(format!("oxsparse-bench-sources-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("z.mtx"), "").unwrap();
-        std::fs::write(dir.join("a.mtx.gz"), "").unwrap();
-        std::fs::write(dir.join("notes.txt"), "").unwrap();
-        let files = expand(std::slice::from_ref(&dir)).unwrap();
-        assert_eq!(
-            files,
-            vec![Source::File { path: dir.join("a.mtx.gz"), group: "".into() }, Source::File { path: dir.join("z.mtx"), group: "".into() }]
-        );
-        std::fs::write(dir.join("MANIFEST.tsv"), "file\tclass\trows\nz.mtx\tgnn\t3\n").unwrap();
-        assert_eq!(expand(std::slice::from_ref(&dir)).unwrap(), vec![Source::File { path: dir.join("z.mtx"), group: "gnn".into() }]);
-        assert!(expand(&[dir.join("missing.mtx")]).is_err());
-        std::fs::remove_dir_all(&dir).ok();
-    }
-
-    #[test]
-    fn the_rmat_set_joins_the_default_run_only() {
-        assert!(rmat_names(&sources(&opts("--quick")).unwrap()).is_empty());
-        let small = sources(&opts("--quick --rmat-set small")).unwrap();
-        assert_eq!(rmat_names(&small), vec!["ddi_like", "arxiv_like", "youtube_like"]);
-        assert_eq!(small.len(), 5 + 3);
-        assert_eq!(rmat_names(&sources(&opts("--stencil 4 --rmat-set all")).unwrap()).len(), 6);
-        assert!(rmat_names(&sources(&opts("--stencil 4")).unwrap()).is_empty());
-        assert_eq!(rmat_sources(RmatSet::All).len(), RMAT_SET.len());
-    }
-
-    #[test]
-    fn spmvs_stencil_joins_when_spmv_runs() {
-        let spmv_stencils = |s: &str| -> Vec<Source> {
-            sources(&opts(s)).unwrap().into_iter().filter(|s| matches!(s, Source::SpmvStencil { .. })).collect()
-        };
-        assert!(spmv_stencils("--quick").is_empty());
-        assert!(spmv_stencils("--stencil 4").is_empty(), "named inputs replace the default set");
-        assert_eq!(spmv_stencils("--stencil 4 --spmv-stencil 30"), vec![Source::SpmvStencil { nx: 30 }]);
-        assert!(spmv_stencils("--stencil 4 --spmv-stencil 30 --ops SpMM").is_empty(), "only with SpMV");
-        assert!(spmv_stencils("--quick --spmv-stencil none").is_empty());
-        assert_eq!(spmv_stencils("--quick --spmv-stencil 30 --ops spmv,SpMM"), vec![Source::SpmvStencil { nx: 30 }]);
-        // SpMV alone wants it, whatever else runs.
-        let mut notes = vec![];
-        let all: Vec<&ops::MatrixOp> = ops::MATRIX_OPS.iter().collect();
-        let cfg = ops::OpConfig::with_cap(8 << 30);
-        let (m, wanted) = load(&Source::SpmvStencil { nx: 3 }, &all, &cfg, &mut notes, &|_| {}).unwrap().unwrap();
-        assert_eq!(wanted.iter().map(|&k| all[k].name).collect::<Vec<_>>(), vec![ops::SPMV]);
-        assert_eq!((m.name.as_str(), m.set, m.group.as_str(), m.csr.nnz()), ("stencil27_nx3", "stencil", "stencil", 343));
-        assert!(notes.is_empty());
-    }
-
-    #[test]
-    fn generated_sources_load_with_their_names() {
-        let mut notes = vec![];
-        let ops: Vec<&ops::MatrixOp> = ops::MATRIX_OPS.iter().collect();
-        let cfg = ops::OpConfig::with_cap(8 << 30);
-        for (src, name, rows) in [
-            (Source::Stencil { nx: 3 }, "stencil27_nx3", 27),
-            (Source::BlockDiag { n: 50, block: 8, density: 0.5 }, "blockdiag_n50_b8_d0.5", 50),
-            (Source::Rmat { nodes: 64, edges: 300, name: Some("tiny_like") }, "tiny_like", 64),
-        ] {
-            let (m, wanted) = load(&src, &ops, &cfg, &mut notes, &|_| {}).unwrap().unwrap();
-            assert_eq!((m.name.as_str(), m.csr.rows), (name, rows));
-            assert_eq!(source_name(&src), name);
-            assert_eq!(wanted.len(), ops.len());
-            let (o, _) = outline(&src).unwrap();
-            assert!(m.csr.nnz() <= o.max_nnz, "{name}: the bound holds");
-        }
-    }
-
-    /// Generates the R-MAT set and compares each nnz with the reference run's. Slow (minutes on
-    /// few cores, several GiB): `cargo test --release --bin oxsparse-bench -- --ignored rmat_set`.
-    #[test]
-    #[ignore]
-    fn rmat_set_nnz_is_near_the_reference_runs() {
-        let mut off = Vec::new();
-        for g in &RMAT_SET {
-            let t = std::time::Instant::now();
-            let m = rmat::rmat(g.nodes, g.edges, MATRIX_SEED, &|s| println!("  {s}")).unwrap();
-            let ratio = m.nnz() as f64 / g.reference_nnz as f64;
-            println!("{}: {} nnz, reference {}, ratio {ratio:.4}, {:.1} s", g.name, m.nnz(), g.reference_nnz, t.elapsed().as_secs_f64());
-            if (ratio - 1.0).abs() > 0.05 {
-                off.push(g.name);
-            }
-        }
-        assert!(off.is_empty(), "nnz more than 5% off the reference run's: {off:?}");
-    }
-
-    /// Reads every matrix of the default set and compares its shape and nnz with MANIFEST.tsv.
-    /// Slow (tens of seconds): `cargo test --release --bin oxsparse-bench -- --ignored`.
-    #[test]
-    #[ignore]
-    fn default_set_matches_its_manifest() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(DEFAULT_MATRICES);
-        let Ok(text) = std::fs::read_to_string(dir.join("MANIFEST.tsv")) else {
-            println!("SKIP: no {}", dir.display());
-            return;
-        };
-        for line in text.lines().skip(1) {
-            let f: Vec<&str> = line.split('\t').collect();
-            let m = mtx::MtxFile::open(&dir.join(f[0])).and_then(|m| m.read(MATRIX_SEED)).unwrap();
-            let want: Vec<usize> = f[2..5].iter().map(|x| x.parse().unwrap()).collect();
-            assert_eq!(vec![m.rows, m.cols, m.nnz()], want, "{}", f[0]);
-        }
-    }
-}
+mod tests;

@@ -5,14 +5,16 @@
 
 use crate::cusparse::Cusparse;
 use crate::Result;
-use oxsparse::ffi::spmm as oxmm;
-use oxsparse::ffi::spmv as oxmv;
 use oxsparse::ffi::{self, descr_dense as oxd, descr_sparse as oxs, handle as oxh};
 use oxsparse::types::{
-    DataType, IndexBase, IndexType, MathMode, Operation, Order, PointerMode, ReorderMode, SpMMAlg, SpMVAlg, SparseToDenseAlg, Status,
+    DataType, IndexBase, IndexType, MathMode, Operation, Order, PointerMode, ReorderMode, SDDMMAlg, SpMMAlg, SpMVAlg, SparseToDenseAlg,
+    Status,
 };
 use std::ffi::{c_int, c_void, CStr};
 use std::ptr::null_mut;
+
+mod compute;
+pub use compute::{MmArgs, MmDescrs, SpmvArgs};
 
 // The enum values used by the benchmark; the same numbers for both libraries.
 pub const R_32F: c_int = DataType::CUDA_R_32F as c_int;
@@ -33,6 +35,7 @@ pub const SPMM_CSR_ALG3: c_int = SpMMAlg::OXSPARSE_SPMM_CSR_ALG3 as c_int;
 pub const SPMV_DEFAULT: c_int = SpMVAlg::OXSPARSE_SPMV_ALG_DEFAULT as c_int;
 pub const SPMV_CSR_ALG1: c_int = SpMVAlg::OXSPARSE_SPMV_CSR_ALG1 as c_int;
 pub const SPMV_CSR_ALG2: c_int = SpMVAlg::OXSPARSE_SPMV_CSR_ALG2 as c_int;
+pub const SDDMM_DEFAULT: c_int = SDDMMAlg::OXSPARSE_SDDMM_ALG_DEFAULT as c_int;
 /// NOT_SUPPORTED, the same number in both libraries.
 const NOT_SUPPORTED: c_int = Status::OXSPARSE_STATUS_NOT_SUPPORTED as c_int;
 
@@ -323,113 +326,6 @@ impl<'a> Lib<'a> {
             Lib::Cu(c) => {
                 self.check("cusparseSpVV", unsafe { (c.api.cusparseSpVV()?)(c.handle, op, x.ptr, y.ptr, vp(result), compute, vp(buffer)) })
             }
-        }
-    }
-}
-
-/// The arguments of the three SpMM calls (C = alpha op(A) op(B) + beta C), in the API's order.
-/// `alpha` and `beta` point to host scalars of the compute type that outlive the calls.
-pub struct SpmmArgs<'d, 'a> {
-    pub op_a: c_int,
-    pub op_b: c_int,
-    pub alpha: *const c_void,
-    pub a: &'d Descr<'a>,
-    pub b: &'d Descr<'a>,
-    pub beta: *const c_void,
-    pub c: &'d Descr<'a>,
-    pub compute: c_int,
-    pub alg: c_int,
-}
-
-impl Lib<'_> {
-    pub fn spmm_buffer_size(&self, s: &SpmmArgs) -> Result<usize> {
-        let mut size = 0usize;
-        let (a, b, c) = (s.a.ptr, s.b.ptr, s.c.ptr);
-        match self {
-            Lib::Ox(h) => self.check("oxsparseSpMM_bufferSize", unsafe {
-                oxmm::oxsparseSpMM_bufferSize(*h, s.op_a, s.op_b, s.alpha, a as _, b as _, s.beta, c as _, s.compute, s.alg, &mut size)
-            })?,
-            Lib::Cu(cu) => self.check("cusparseSpMM_bufferSize", unsafe {
-                (cu.api.cusparseSpMM_bufferSize()?)(cu.handle, s.op_a, s.op_b, s.alpha, a, b, s.beta, c, s.compute, s.alg, &mut size)
-            })?,
-        }
-        Ok(size)
-    }
-
-    pub fn spmm_preprocess(&self, s: &SpmmArgs, buffer: u64) -> Result<()> {
-        let (a, b, c) = (s.a.ptr, s.b.ptr, s.c.ptr);
-        match self {
-            Lib::Ox(h) => self.check("oxsparseSpMM_preprocess", unsafe {
-                oxmm::oxsparseSpMM_preprocess(*h, s.op_a, s.op_b, s.alpha, a as _, b as _, s.beta, c as _, s.compute, s.alg, vp(buffer))
-            }),
-            Lib::Cu(cu) => self.check("cusparseSpMM_preprocess", unsafe {
-                (cu.api.cusparseSpMM_preprocess()?)(cu.handle, s.op_a, s.op_b, s.alpha, a, b, s.beta, c, s.compute, s.alg, vp(buffer))
-            }),
-        }
-    }
-
-    pub fn spmm(&self, s: &SpmmArgs, buffer: u64) -> Result<()> {
-        let (a, b, c) = (s.a.ptr, s.b.ptr, s.c.ptr);
-        match self {
-            Lib::Ox(h) => self.check("oxsparseSpMM", unsafe {
-                oxmm::oxsparseSpMM(*h, s.op_a, s.op_b, s.alpha, a as _, b as _, s.beta, c as _, s.compute, s.alg, vp(buffer))
-            }),
-            Lib::Cu(cu) => self.check("cusparseSpMM", unsafe {
-                (cu.api.cusparseSpMM()?)(cu.handle, s.op_a, s.op_b, s.alpha, a, b, s.beta, c, s.compute, s.alg, vp(buffer))
-            }),
-        }
-    }
-}
-
-/// The arguments of the three SpMV calls (Y = alpha op(A) X + beta Y), in the API's order.
-/// `alpha` and `beta` point to host scalars of the compute type that outlive the calls.
-pub struct SpmvArgs<'d, 'a> {
-    pub op_a: c_int,
-    pub alpha: *const c_void,
-    pub a: &'d Descr<'a>,
-    pub x: &'d Descr<'a>,
-    pub beta: *const c_void,
-    pub y: &'d Descr<'a>,
-    pub compute: c_int,
-    pub alg: c_int,
-}
-
-impl Lib<'_> {
-    pub fn spmv_buffer_size(&self, s: &SpmvArgs) -> Result<usize> {
-        let mut size = 0usize;
-        let (a, x, y) = (s.a.ptr, s.x.ptr, s.y.ptr);
-        match self {
-            Lib::Ox(h) => self.check("oxsparseSpMV_bufferSize", unsafe {
-                oxmv::oxsparseSpMV_bufferSize(*h, s.op_a, s.alpha, a as _, x as _, s.beta, y as _, s.compute, s.alg, &mut size)
-            })?,
-            Lib::Cu(cu) => self.check("cusparseSpMV_bufferSize", unsafe {
-                (cu.api.cusparseSpMV_bufferSize()?)(cu.handle, s.op_a, s.alpha, a, x, s.beta, y, s.compute, s.alg, &mut size)
-            })?,
-        }
-        Ok(size)
-    }
-
-    pub fn spmv_preprocess(&self, s: &SpmvArgs, buffer: u64) -> Result<()> {
-        let (a, x, y) = (s.a.ptr, s.x.ptr, s.y.ptr);
-        match self {
-            Lib::Ox(h) => self.check("oxsparseSpMV_preprocess", unsafe {
-                oxmv::oxsparseSpMV_preprocess(*h, s.op_a, s.alpha, a as _, x as _, s.beta, y as _, s.compute, s.alg, vp(buffer))
-            }),
-            Lib::Cu(cu) => self.check("cusparseSpMV_preprocess", unsafe {
-                (cu.api.cusparseSpMV_preprocess()?)(cu.handle, s.op_a, s.alpha, a, x, s.beta, y, s.compute, s.alg, vp(buffer))
-            }),
-        }
-    }
-
-    pub fn spmv(&self, s: &SpmvArgs, buffer: u64) -> Result<()> {
-        let (a, x, y) = (s.a.ptr, s.x.ptr, s.y.ptr);
-        match self {
-            Lib::Ox(h) => self.check("oxsparseSpMV", unsafe {
-                oxmv::oxsparseSpMV(*h, s.op_a, s.alpha, a as _, x as _, s.beta, y as _, s.compute, s.alg, vp(buffer))
-            }),
-            Lib::Cu(cu) => self.check("cusparseSpMV", unsafe {
-                (cu.api.cusparseSpMV()?)(cu.handle, s.op_a, s.alpha, a, x, s.beta, y, s.compute, s.alg, vp(buffer))
-            }),
         }
     }
 }
