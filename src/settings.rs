@@ -124,6 +124,8 @@ pub struct Spmv {
 pub struct Sddmm {
     /// `OXSPARSE_SDDMM_LANES`: lanes per dot product (a power of two up to 32).
     pub lanes: Option<u32>,
+    /// `OXSPARSE_SDDMM_UNROLL`: values a group of lanes takes a step (1, 2 or 4).
+    pub unroll: Option<u32>,
 }
 
 /// Everything a handle's planners and launchers may be told.
@@ -166,6 +168,7 @@ pub const NAMES: &[&str] = &[
     "OXSPARSE_SPMV_COLUMNS",
     "OXSPARSE_SPMV_BAND",
     "OXSPARSE_SDDMM_LANES",
+    "OXSPARSE_SDDMM_UNROLL",
 ];
 
 fn number<T: std::str::FromStr>(name: &str, value: &str) -> Result<T> {
@@ -279,6 +282,10 @@ impl Settings {
             "OXSPARSE_SDDMM_LANES" => {
                 let lanes = [("1", 1), ("2", 2), ("4", 4), ("8", 8), ("16", 16), ("32", 32)];
                 next.sddmm.lanes = if unset { None } else { Some(one_of(name, v, &lanes)?) }
+            }
+            "OXSPARSE_SDDMM_UNROLL" => {
+                let unrolls = [("1", 1), ("2", 2), ("4", 4)];
+                next.sddmm.unroll = if unset { None } else { Some(one_of(name, v, &unrolls)?) }
             }
             _ => invalid!("{name:?} is not a setting oxsparse reads (docs/tuning.md lists them)"),
         }

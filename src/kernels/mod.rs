@@ -110,6 +110,30 @@ fn enqueue<P: Copy>(
     .map_err(|e| Error::from_driver(&format!("launching {name}"), e))
 }
 
+/// Blocks of `block` threads of `family`'s kernel `name` that one multiprocessor holds at once (its
+/// occupancy, from the driver, by the kernel's registers and shared memory). Asked once per device
+/// and kernel, then cached: planners ask on every call.
+pub fn resident_blocks(h: &Handle, family: &'static str, name: &str, block: u32) -> Result<i64> {
+    use std::collections::HashMap;
+    use std::sync::Mutex;
+    type Key = (i32, &'static str, String, u32);
+    static BLOCKS: once_cell::sync::Lazy<Mutex<HashMap<Key, i64>>> = once_cell::sync::Lazy::new(Default::default);
+    let key = (h.device, family, name.to_string(), block);
+    if let Some(&n) = BLOCKS.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+        return Ok(n);
+    }
+    let _bound = h.bind()?;
+    // SAFETY: the handle keeps its context alive and `_bound` made it current; `f` is a kernel of it.
+    let blocks = unsafe {
+        let f = module::function(module::context_id(h.context())?, family, name)?;
+        cudarc::driver::result::occupancy::max_active_block_per_multiprocessor(f, block as i32, 0)
+    }
+    .map_err(|e| Error::from_driver("cuOccupancyMaxActiveBlocksPerMultiprocessor", e))?;
+    let n = blocks.max(1) as i64;
+    BLOCKS.lock().unwrap_or_else(|p| p.into_inner()).insert(key, n);
+    Ok(n)
+}
+
 /// Whether the handle's stream is being captured into a graph (nothing may wait then).
 pub fn capturing(h: &Handle) -> Result<bool> {
     let _bound = h.bind()?;

@@ -1,15 +1,18 @@
 //! Launchers for `kernels/sddmm.cu`: the copy of an operand into contiguous lines, and the SDDMM
 //! kernel over C's stored values.
 
+use super::name::KernelName;
 use super::params::sddmm::*;
 use super::params::spmm::SpmmRows;
 use super::params::Scalar;
 use super::{launch, MAX_GRID};
 use crate::context::Handle;
+use crate::descr::{FormatInfo, SpMat};
 use crate::error::Result;
 use crate::kernel_name;
 use crate::ops::ceil_div;
-use crate::ops::sddmm::plan::{Entries, Lines, Plan, BLOCK, VECTOR_BYTES};
+use crate::ops::sddmm::check::Types;
+use crate::ops::sddmm::plan::{Entries, Lines, Plan, Unroll, BLOCK, VECTOR_BYTES};
 use crate::ops::sddmm::Call;
 use crate::types::IndexType;
 
@@ -58,15 +61,33 @@ fn lines_aligned(x: &SddmmLines, elem_bytes: i64) -> bool {
     x.values % v == 0 && (x.ld * elem_bytes) as u64 % v == 0 && (x.batch_stride * elem_bytes) as u64 % v == 0
 }
 
+/// The SDDMM kernel's name for these types, C's format and index type, and shape.
+fn kernel(types: Types, c: &SpMat, unroll: Unroll) -> KernelName {
+    let format = if matches!(c.format, FormatInfo::Bsr { .. }) { "bsr" } else { "csr" };
+    kernel_name!(
+        "oxs_sddmm_{format}_{}_{}_{}_{}",
+        types.ab.kernel_suffix(),
+        types.c.kernel_suffix(),
+        index_suffix(c.index_type),
+        unroll.suffix()
+    )
+}
+
+/// Warps of the SDDMM kernel for these operands that the device holds at once.
+pub fn resident_warps(h: &Handle, types: Types, c: &SpMat, unroll: Unroll) -> Result<i64> {
+    let blocks = super::resident_blocks(h, FAMILY, &kernel(types, c, unroll), BLOCK)?;
+    Ok(blocks * (BLOCK / 32) as i64 * h.device_model.sm_count as i64)
+}
+
 /// The SDDMM kernel over every stored value of every batch of C.
 pub fn sddmm(h: &Handle, call: &Call, p: &Plan, ws: u64, alpha: Scalar, beta: Scalar) -> Result<()> {
     let c = call.c;
     let a = lines_params(call.a.values, &p.a, ws);
     let b = lines_params(call.b.values, &p.b, ws);
     let elem = p.types.ab.size_bytes() as i64;
-    let (row_block, col_block, col_major_blocks, format) = match p.entries {
-        Entries::Csr => (1, 1, 0, "csr"),
-        Entries::Bsr { row_block, col_block, col_major_blocks } => (row_block, col_block, col_major_blocks as i32, "bsr"),
+    let (row_block, col_block, col_major_blocks) = match p.entries {
+        Entries::Csr => (1, 1, 0),
+        Entries::Bsr { row_block, col_block, col_major_blocks } => (row_block, col_block, col_major_blocks as i32),
     };
     let params = SddmmParams {
         c: SpmmRows {
@@ -99,6 +120,5 @@ pub fn sddmm(h: &Handle, call: &Call, p: &Plan, ws: u64, alpha: Scalar, beta: Sc
     };
     let warps_per_block = BLOCK as i64 / 32;
     let grid = (ceil_div(p.warps, warps_per_block) as u64).min(i32::MAX as u64) as u32;
-    let kernel = kernel_name!("oxs_sddmm_{format}_{}_{}_{}", p.types.ab.kernel_suffix(), p.types.c.kernel_suffix(), index_suffix(p.index));
-    launch(h, FAMILY, &kernel, (grid, p.dims.batches as u32, 1), BLOCK, 0, &params)
+    launch(h, FAMILY, &kernel(p.types, c, p.unroll), (grid, p.dims.batches as u32, 1), BLOCK, 0, &params)
 }

@@ -66,25 +66,9 @@ pub fn tiles(h: &Handle, p: &SpmvRowsParams, types: Types, index: IndexType) -> 
 /// occupancy (from the driver, by the kernel's registers) times the multiprocessors. Asked once
 /// per device and kernel, then cached: the planner asks on every call.
 pub fn tile_slots(h: &Handle, types: Types, index: IndexType) -> Result<i64> {
-    use std::collections::HashMap;
-    use std::sync::Mutex;
-    type Key = (i32, [DataType; 4], bool);
-    static SLOTS: once_cell::sync::Lazy<Mutex<HashMap<Key, i64>>> = once_cell::sync::Lazy::new(Default::default);
-    let key = (h.device, [types.a, types.x, types.y, types.compute], index == IndexType::OXSPARSE_INDEX_64I);
-    if let Some(&n) = SLOTS.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
-        return Ok(n);
-    }
     let name = kernel_name!("oxs_spmv_tiles_{}_{}", types.suffix(), index_suffix(index));
-    let _bound = h.bind()?;
-    // SAFETY: the handle keeps its context alive and `_bound` made it current; `f` is a kernel of it.
-    let blocks = unsafe {
-        let f = super::module::function(super::module::context_id(h.context())?, "spmv", &name)?;
-        cudarc::driver::result::occupancy::max_active_block_per_multiprocessor(f, SPMV_BLOCK as i32, 0)
-    }
-    .map_err(|e| Error::from_driver("cuOccupancyMaxActiveBlocksPerMultiprocessor", e))?;
-    let n = blocks.max(1) as i64 * TILES_PER_BLOCK as i64 * h.device_model.sm_count as i64;
-    SLOTS.lock().unwrap_or_else(|p| p.into_inner()).insert(key, n);
-    Ok(n)
+    let blocks = super::resident_blocks(h, "spmv", &name, SPMV_BLOCK)?;
+    Ok(blocks * TILES_PER_BLOCK as i64 * h.device_model.sm_count as i64)
 }
 
 /// Builds the row table of `p.tiles` and then stamps its token (two launches, stream-ordered).

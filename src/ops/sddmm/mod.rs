@@ -87,24 +87,37 @@ fn signature(call: &Call) -> Signature {
     Signature { op: (call.op_a, call.op_b), a, b, c, compute: call.compute, alg: call.alg }
 }
 
-/// Checks the call in the API's order and plans it.
-pub fn make_plan(call: &Call) -> Result<Plan> {
-    let dims: Dims = check::dims(call)?;
+/// Checks the call in the API's order: sizes, batches, pointers, then what is supported.
+pub fn checked(call: &Call) -> Result<(Dims, Types)> {
+    let dims = check::dims(call)?;
     check::extents(call, &dims)?;
     check::pointers(call, &dims)?;
-    let types: Types = check::support(call)?;
-    Ok(plan::plan(call, dims, types))
+    let types = check::support(call)?;
+    Ok((dims, types))
+}
+
+/// Checks the call and plans it (asking the driver, once per kernel, how many warps fit at once).
+pub fn make_plan(h: &Handle, call: &Call) -> Result<Plan> {
+    let (dims, types) = checked(call)?;
+    let empty = call.c.nnz == 0 || dims.m == 0 || dims.n == 0;
+    let resident_warps = if empty {
+        1
+    } else {
+        let (_, unroll) = plan::shape(call, dims.k, types.ab.size_bytes() as i64);
+        k::resident_warps(h, types, call.c, unroll)?
+    };
+    Ok(plan::plan(call, dims, types, resident_warps))
 }
 
 /// `oxsparseSDDMM_bufferSize`.
-pub fn buffer_size(_h: &Handle, call: &Call) -> Result<usize> {
-    let p = make_plan(call)?;
+pub fn buffer_size(h: &Handle, call: &Call) -> Result<usize> {
+    let p = make_plan(h, call)?;
     Ok(if p.is_empty() || p.workspace == 0 { 0 } else { p.workspace + crate::ops::workspace::ALIGN })
 }
 
 /// `oxsparseSDDMM_preprocess`: checks and plans; the decision is kept for `buffer`.
-pub fn preprocess(_h: &Handle, call: &Call, buffer: u64, deactivate: impl FnOnce()) -> Result<Option<ActiveBuffer>> {
-    let p = make_plan(call)?;
+pub fn preprocess(h: &Handle, call: &Call, buffer: u64, deactivate: impl FnOnce()) -> Result<Option<ActiveBuffer>> {
+    let p = make_plan(h, call)?;
     crate::ops::workspace::start(buffer, p.workspace, "SDDMM")?;
     deactivate();
     let decision = Decision { plan: p };
@@ -121,7 +134,7 @@ pub fn sddmm(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>
             check::pointers(call, &a.decision.plan.dims)?;
             a.decision.plan
         }
-        None => make_plan(call)?,
+        None => make_plan(h, call)?,
     };
     crate::ops::workspace::report(call.settings.print_plan, "SDDMM", "call", &p);
     if p.is_empty() {

@@ -17,7 +17,6 @@
 
 use super::check::{transposed, Dims, Types};
 use crate::descr::{DnMat, FormatInfo, SpMat};
-use crate::device::DeviceModel;
 use crate::ops::ceil_div;
 use crate::ops::workspace::align_up;
 use crate::types::{IndexType, Operation, Order};
@@ -27,11 +26,6 @@ pub const BLOCK: u32 = 256;
 const WARP: i64 = 32;
 /// Bytes one lane loads at a time from a line (a 16-byte vector).
 pub const VECTOR_BYTES: i64 = 16;
-/// Bounds on the entries a warp takes per row-search: at least one step of its lanes, at most
-/// this many steps (more would leave SMs idle at the end of small problems).
-const MAX_STEPS: i64 = 32;
-/// Warps the plan aims to make, per resident warp of the device: enough for two waves.
-const WAVES: i64 = 2;
 
 /// How one dense operand is read: its lines (op(A)'s rows or op(B)'s columns) of `len` elements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,6 +57,52 @@ pub enum Entries {
     Bsr { row_block: i64, col_block: i64, col_major_blocks: bool },
 }
 
+/// Values a group of lanes takes a step, and the vectors of A's line a lane keeps in registers:
+/// the kernel's shape (`oxs_sddmm_*_x4`, `_x2`, `_x1` in kernels/sddmm.cu).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unroll {
+    /// 4 values, 1 vector kept.
+    X4,
+    /// 2 values, 2 vectors kept.
+    X2,
+    /// 1 value, 4 vectors kept.
+    X1,
+}
+
+impl Unroll {
+    pub fn values(self) -> i64 {
+        match self {
+            Unroll::X4 => 4,
+            Unroll::X2 => 2,
+            Unroll::X1 => 1,
+        }
+    }
+    pub fn suffix(self) -> &'static str {
+        match self {
+            Unroll::X4 => "x4",
+            Unroll::X2 => "x2",
+            Unroll::X1 => "x1",
+        }
+    }
+}
+
+/// The shape for lanes that each read `per_lane` 16-byte vectors of a line: a gather in flight per
+/// value is one trip to L2, so a lane with few vectors of its own takes more values at once (as
+/// many as keep its loads near four); the handle's `OXSPARSE_SDDMM_UNROLL` overrides.
+pub fn unroll_for(per_lane: i64, forced: Option<u32>) -> Unroll {
+    match forced {
+        Some(4) => return Unroll::X4,
+        Some(2) => return Unroll::X2,
+        Some(1) => return Unroll::X1,
+        _ => {}
+    }
+    match per_lane {
+        0 | 1 => Unroll::X4,
+        2 => Unroll::X2,
+        _ => Unroll::X1,
+    }
+}
+
 /// What a call enqueues.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Plan {
@@ -77,6 +117,8 @@ pub struct Plan {
     pub b: Lines,
     /// Lanes that share one dot product (a power of two, at most 32).
     pub group: u32,
+    /// Values a group takes a step (their loads in flight together).
+    pub unroll: Unroll,
     /// Consecutive stored values each warp computes, and the warps per batch.
     pub entries_per_warp: i64,
     pub warps: i64,
@@ -96,7 +138,7 @@ impl std::fmt::Display for Plan {
         let read = |l: &Lines| if l.copy.is_some() { "copied" } else { "in place" };
         write!(
             f,
-            "{:?} m {} k {} n {} batches {}; A {}, B {}; {} lanes per entry, {} entries per warp, {} warps; workspace {} bytes",
+            "{:?} m {} k {} n {} batches {}; A {}, B {}; {} lanes per entry, {} values a step, {} entries per warp, {} warps; workspace {} bytes",
             self.entries,
             self.dims.m,
             self.dims.k,
@@ -105,6 +147,7 @@ impl std::fmt::Display for Plan {
             read(&self.a),
             read(&self.b),
             self.group,
+            self.unroll.values(),
             self.entries_per_warp,
             self.warps,
             self.workspace
@@ -138,17 +181,21 @@ pub fn group_for(k: i64, elem_bytes: i64, forced: Option<u32>) -> u32 {
     (vectors.min(MAX_GROUP) as u64).next_power_of_two() as u32
 }
 
-/// Entries per warp: runs of `32 / group` entries (one step of the warp), as many steps as keep
-/// about two waves of warps busy, between 1 and `MAX_STEPS`.
-pub fn entries_per_warp(stored: i64, group: u32, device: &DeviceModel) -> i64 {
-    let per_step = WARP / group as i64;
-    let resident_warps = device.wave(1) as i64 * (device.threads_per_sm as i64 / WARP);
-    let steps = ceil_div(stored, per_step * resident_warps * WAVES).clamp(1, MAX_STEPS);
-    per_step * steps
+/// Entries per warp: equal runs of whole steps (`values_per_step` values) such that the warps fit
+/// the device at once (`resident_warps`, from the kernel's occupancy): one wave, every warp the
+/// same work, and each block of warps on one multiprocessor a long run of C's rows, whose
+/// neighbouring rows share B's lines in that multiprocessor's L1.
+pub fn entries_per_warp(stored: i64, values_per_step: i64, resident_warps: i64) -> i64 {
+    values_per_step * ceil_div(stored, values_per_step * resident_warps.max(1)).max(1)
+}
+
+/// The 16-byte vectors of a line of `k` elements of `elem_bytes` each of `group` lanes reads.
+pub fn vectors_per_lane(k: i64, elem_bytes: i64, group: u32) -> i64 {
+    ceil_div(k * elem_bytes / VECTOR_BYTES, group as i64)
 }
 
 /// Plans a checked call.
-pub fn plan(call: &super::Call, dims: Dims, types: Types) -> Plan {
+pub fn plan(call: &super::Call, dims: Dims, types: Types, resident_warps: i64) -> Plan {
     let c: &SpMat = call.c;
     let (entries, rows) = match c.format {
         FormatInfo::Bsr { brows, row_block, col_block, block_order, .. } => {
@@ -168,17 +215,23 @@ pub fn plan(call: &super::Call, dims: Dims, types: Types) -> Plan {
             workspace = align_up(workspace + (x.count as usize) * (x.lines * ld * elem) as usize);
         }
     }
-    let group = group_for(dims.k, elem, call.settings.sddmm.lanes);
+    let (group, unroll) = shape(call, dims.k, elem);
     let stored = c.nnz;
-    let entries_per_warp = entries_per_warp(stored, group, call.device);
+    let entries_per_warp = entries_per_warp(stored, (WARP / group as i64) * unroll.values(), resident_warps);
     let warps = ceil_div(stored, entries_per_warp);
-    Plan { dims, types, index: c.index_type, entries, rows, stored, a, b, group, entries_per_warp, warps, workspace }
+    Plan { dims, types, index: c.index_type, entries, rows, stored, a, b, group, unroll, entries_per_warp, warps, workspace }
+}
+
+/// The lanes per dot product and the kernel's shape for lines of `k` elements of `elem` bytes.
+pub fn shape(call: &super::Call, k: i64, elem: i64) -> (u32, Unroll) {
+    let s = &call.settings.sddmm;
+    let group = group_for(k, elem, s.lanes);
+    (group, unroll_for(vectors_per_lane(k, elem, group), s.unroll))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::device::models::hbm3e_132;
 
     #[test]
     fn lanes_cover_a_line_in_one_step_up_to_eight() {
@@ -192,13 +245,32 @@ mod tests {
     }
 
     #[test]
-    fn warps_take_equal_runs_of_whole_steps() {
-        let d = hbm3e_132();
+    fn warps_take_equal_runs_in_one_wave() {
         // Small problems: one step per warp, as many warps as steps.
-        assert_eq!(entries_per_warp(100, 8, &d), 4);
-        // Large ones: runs grow to keep about two waves, up to 32 steps.
-        let resident = 132 * (d.threads_per_sm as i64 / 32);
-        assert_eq!(entries_per_warp(4 * resident * 2 * 5, 8, &d), 4 * 5);
-        assert_eq!(entries_per_warp(1 << 40, 32, &d), 32);
+        assert_eq!(entries_per_warp(100, 16, 3168), 16);
+        // Large ones: runs grow so that the warps fit at once.
+        assert_eq!(entries_per_warp(16 * 3168 * 5, 16, 3168), 16 * 5);
+        assert_eq!(entries_per_warp(16 * 3168 * 5 + 1, 16, 3168), 16 * 6);
+        assert_eq!(entries_per_warp(7, 4, 0), 8, "no occupancy known: one warp, whole steps");
+    }
+
+    #[test]
+    fn lanes_with_few_vectors_take_more_values_a_step() {
+        // (k, element bytes) -> lanes, vectors a lane reads, shape.
+        let table = [
+            ((32, 4), (8, 1, Unroll::X4)),
+            ((16, 2), (2, 1, Unroll::X4)),
+            ((64, 4), (8, 2, Unroll::X2)),
+            ((128, 4), (8, 4, Unroll::X1)),
+            ((1000, 4), (8, 32, Unroll::X1)),
+            ((3, 4), (1, 0, Unroll::X4)),
+            ((32, 16), (8, 4, Unroll::X1)),
+        ];
+        for ((k, bytes), (lanes, vectors, unroll)) in table {
+            let group = group_for(k, bytes, None);
+            let got = (group, vectors_per_lane(k, bytes, group), unroll_for(vectors_per_lane(k, bytes, group), None));
+            assert_eq!(got, (lanes, vectors, unroll), "k {k}, {bytes}-byte elements");
+        }
+        assert_eq!(unroll_for(1, Some(1)), Unroll::X1, "the handle's setting wins");
     }
 }
