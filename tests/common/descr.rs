@@ -4,7 +4,7 @@
 //! each creation checked; and the status tests' descriptors of every format over zeros.
 
 use super::bytes::encode;
-use super::capi::CHandle;
+use super::capi::{expect, CHandle};
 use super::values::encode_indices;
 use super::DevBuf;
 use oxsparse::descr::FormatInfo;
@@ -12,6 +12,7 @@ use oxsparse::ffi::descr_dense::*;
 use oxsparse::ffi::descr_sparse::*;
 use oxsparse::ffi::*;
 use oxsparse::reference::sparse_to_dense::HostSparse;
+use oxsparse::reference::spmm::BatchedDense;
 use oxsparse::types::{DataType, IndexBase, IndexType, Order, Status};
 use std::ffi::c_void;
 use std::ptr::null_mut;
@@ -57,6 +58,18 @@ pub unsafe fn create_sparse(
     }
 }
 
+/// Describes the dense operand `d` (`gen::dense`) whose first element lies at device address
+/// `values`, stored as `t`: a strided batch when it has several matrices.
+pub unsafe fn dn_mat(d: &BatchedDense, values: u64, t: DataType) -> Result<oxsparseDnMatDescr_t, String> {
+    let mut out = null_mut();
+    let s = oxsparseCreateDnMat(&mut out, d.rows, d.cols, d.ld, values as *mut c_void, t as i32, d.order as i32);
+    expect(s, "oxsparseCreateDnMat")?;
+    if d.count > 1 {
+        expect(oxsparseDnMatSetStridedBatch(out, d.count as i32, d.stride), "oxsparseDnMatSetStridedBatch")?;
+    }
+    Ok(out)
+}
+
 /// Host pointers to alpha = 1 and beta = 0 in FP32: a plain product.
 pub fn one_zero() -> (*const c_void, *const c_void) {
     static ONE: f32 = 1.0;
@@ -90,7 +103,8 @@ pub unsafe fn dn_vec_f32(n: i64, buf: &DevBuf) -> oxsparseDnVecDescr_t {
 /// The status tests' ground: a handle, sparse descriptors of every format over one zeroed buffer
 /// (every row empty, so a call accepted by mistake reads valid memory), a workspace of 1 MiB
 /// poisoned with 0xFF, the failures found, and the dense operands `D` of the product under test
-/// (SpMM's and SpMV's own `impl StatusFixture<D>` make them and ask the calls). The sparse
+/// (`DnMats` for SpMM and SDDMM; their own `impl StatusFixture<D>` ask the calls, as SpMV's makes
+/// its vectors too). The sparse
 /// descriptors are destroyed on drop, `D`'s by its own drop, before the handle goes.
 pub struct StatusFixture<D> {
     pub dense: D,
@@ -147,6 +161,37 @@ impl<D> StatusFixture<D> {
     }
     pub fn finish(&self, test: &str) {
         assert!(self.failures.is_empty(), "{test}: {} failures:\n{}", self.failures.len(), self.failures.join("\n"));
+    }
+}
+
+/// Dense matrix descriptors, destroyed on drop: the dense operands of SpMM's and SDDMM's status
+/// tests (`StatusFixture<DnMats>`).
+pub struct DnMats(pub Vec<oxsparseDnMatDescr_t>);
+
+impl Drop for DnMats {
+    fn drop(&mut self) {
+        for &d in &self.0 {
+            unsafe { oxsparseDestroyDnMat(d) };
+        }
+    }
+}
+
+impl StatusFixture<DnMats> {
+    pub fn new() -> StatusFixture<DnMats> {
+        StatusFixture::with(DnMats(vec![]))
+    }
+    /// A dense rows x cols matrix over the zeros (smallest ld), a strided batch of `count` when
+    /// count > 1.
+    pub fn dn(&mut self, (rows, cols): (i64, i64), vt: DataType, order: Order, count: i32) -> oxsparseDnMatDescr_t {
+        let ld = if order == Order::OXSPARSE_ORDER_COL { rows } else { cols }.max(1);
+        let mut d = null_mut();
+        assert_eq!(unsafe { oxsparseCreateDnMat(&mut d, rows, cols, ld, self.z(), vt as i32, order as i32) }, OK);
+        if count > 1 {
+            let span = ld * if order == Order::OXSPARSE_ORDER_COL { cols } else { rows };
+            assert_eq!(unsafe { oxsparseDnMatSetStridedBatch(d, count, span) }, OK);
+        }
+        self.dense.0.push(d);
+        d
     }
 }
 

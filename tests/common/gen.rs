@@ -1,13 +1,16 @@
 //! Sparse matrices assembled from the entries a test generator drew: CSR, CSC or COO arrays that
 //! keep each line's entries in the order given (generators shuffle them, so columns come unsorted
-//! within rows), and BSR over a CSR pattern of blocks; and random FP32 CSR matrices of given row
-//! lengths, with their dense form and float64 products, for the hand-written C-ABI tests.
+//! within rows), and BSR over a CSR pattern of blocks; random FP32 CSR matrices of given row
+//! lengths, with their dense form and float64 products, for the hand-written C-ABI tests; and
+//! dense operands with padding and batch gaps (SpMM's B and C, SDDMM's A and B).
 
+use super::bytes::encode;
 use super::{DevBuf, Rng};
 use oxsparse::descr::FormatInfo;
 use oxsparse::reference::sparse_to_dense::HostSparse;
+use oxsparse::reference::spmm::BatchedDense;
 use oxsparse::reference::vector_ops::{Value, ZERO};
-use oxsparse::types::Order;
+use oxsparse::types::{DataType, Order};
 
 /// The CSR, CSC or COO arrays (`format`) of entries `e` (row, column, value) of a `rows x cols`
 /// matrix, indices counted from `base`. A stable sort by line keeps each line's order; COO
@@ -132,4 +135,47 @@ impl CsrF32 {
         }
         (sums, scales)
     }
+}
+
+/// A dense operand: `count` matrices of `rows x cols` in `order` with leading dimension `ld`,
+/// `stride` elements apart (ignored for one), as the reference holds it and as its bytes. Every
+/// element outside the matrices (padding, gaps between batches) holds 0xFF bytes (NaN on the
+/// host); the matrices hold random values of `t` (`values::random`), or the same poison when not
+/// `fill` (an output that beta == 0 must never read).
+#[allow(clippy::too_many_arguments)]
+pub fn dense(
+    rng: &mut Rng,
+    (rows, cols): (i64, i64),
+    order: Order,
+    ld: i64,
+    count: i32,
+    stride: i64,
+    t: DataType,
+    fill: bool,
+) -> (BatchedDense, Vec<u8>) {
+    let lines = if order == Order::OXSPARSE_ORDER_COL { cols } else { rows };
+    let (count, span) = (count as i64, ld * lines);
+    let stride = if count > 1 { stride } else { 0 };
+    assert!(count == 1 || stride >= span, "batches {stride} apart overlap matrices of {span}");
+    let total = (stride * (count - 1) + span) as usize;
+    let nan = (f64::NAN, f64::NAN);
+    let mut d = BatchedDense { rows, cols, ld, order, count, stride, values: vec![nan; total] };
+    let width = t.size_bytes() as usize;
+    let mut bytes = vec![0xFFu8; total * width];
+    if fill {
+        let fresh = super::values::random(rng, t, (count * rows * cols) as usize);
+        let encoded = encode(t, &fresh);
+        let mut next = 0;
+        for b in 0..count {
+            for r in 0..rows {
+                for c in 0..cols {
+                    let at = d.index(b, r, c);
+                    d.values[at] = fresh[next];
+                    bytes[at * width..(at + 1) * width].copy_from_slice(&encoded[next * width..(next + 1) * width]);
+                    next += 1;
+                }
+            }
+        }
+    }
+    (d, bytes)
 }

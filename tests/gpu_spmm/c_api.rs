@@ -5,13 +5,13 @@
 
 use super::harness::*;
 use super::*;
-use crate::common::descr::StatusFixture;
+use crate::common::descr::{DnMats, StatusFixture};
 use oxsparse::ffi::descr_dense::*;
 use oxsparse::ffi::descr_sparse::*;
 use oxsparse::ffi::spmm::*;
 use oxsparse::ffi::*;
 use oxsparse::types::Status::{self, *};
-use oxsparse::types::{DataType, DataType::*, Order};
+use oxsparse::types::{DataType, DataType::*};
 use std::ffi::c_void;
 use std::ptr::{null, null_mut};
 
@@ -86,36 +86,10 @@ fn cuda_library_samples_spmm_csr_and_coo() {
     }
 }
 
-/// The status fixture with SpMM's dense matrices, made over the same zeros.
+/// The status fixture with SpMM's dense matrices (`DnMats::dn`), made over the same zeros.
 pub type Fixture = StatusFixture<DnMats>;
 
-/// Dense matrix descriptors, destroyed on drop.
-pub struct DnMats(pub Vec<oxsparseDnMatDescr_t>);
-
-impl Drop for DnMats {
-    fn drop(&mut self) {
-        for &d in &self.0 {
-            unsafe { oxsparseDestroyDnMat(d) };
-        }
-    }
-}
-
 impl Fixture {
-    pub fn new() -> Fixture {
-        Fixture::with(DnMats(vec![]))
-    }
-    /// A dense rows x cols matrix (smallest ld), a strided batch of `count` when count > 1.
-    pub fn dn(&mut self, (rows, cols): (i64, i64), vt: DataType, order: Order, count: i32) -> oxsparseDnMatDescr_t {
-        let ld = if order == COL { rows } else { cols }.max(1);
-        let mut d = null_mut();
-        assert_eq!(unsafe { oxsparseCreateDnMat(&mut d, rows, cols, ld, self.z(), vt as i32, order as i32) }, OK);
-        if count > 1 {
-            let span = ld * if order == COL { cols } else { rows };
-            assert_eq!(unsafe { oxsparseDnMatSetStridedBatch(d, count, span) }, OK);
-        }
-        self.dense.0.push(d);
-        d
-    }
     pub fn args(&self, a: oxsparseSpMatDescr_t, b: oxsparseDnMatDescr_t, c: oxsparseDnMatDescr_t, compute: DataType) -> Args {
         let s = ZERO_SCALAR.as_ptr() as *const c_void;
         Args { op_a: 0, op_b: 0, alpha: s, a, b, beta: s, c, compute: compute as i32, alg: 0 }

@@ -202,9 +202,9 @@ pub fn sparse(rng: &mut Rng, case: &Case) -> BatchedSparse {
     }
 }
 
-/// A dense operand of `count` matrices, `pad` elements of padding per line and 5 between batches.
-/// Padding holds 0xFF bytes (NaN on the host); the matrices random values of `t`, or the same
-/// poison when not `fill` (a C that beta == 0 must never read).
+/// A dense operand of `count` matrices, `pad` elements of padding per line and 5 between batches
+/// (`common::gen::dense`: padding and gaps hold 0xFF, the matrices random values of `t` or, when
+/// not `fill`, the same poison).
 pub fn dense(
     rng: &mut Rng,
     (rows, cols): (i64, i64),
@@ -216,28 +216,5 @@ pub fn dense(
 ) -> (BatchedDense, Vec<u8>) {
     let (len, lines) = if order == Order::OXSPARSE_ORDER_COL { (rows, cols) } else { (cols, rows) };
     let ld = len.max(1) + pad;
-    let span = ld * lines;
-    let count = count as i64;
-    let stride = if count > 1 { span + 5 } else { 0 };
-    let total = (stride * (count - 1) + span) as usize;
-    let nan = (f64::NAN, f64::NAN);
-    let mut d = BatchedDense { rows, cols, ld, order, count, stride, values: vec![nan; total] };
-    let width = t.size_bytes() as usize;
-    let mut bytes = vec![0xFFu8; total * width];
-    if fill {
-        let fresh = random(rng, t, (count * rows * cols) as usize);
-        let encoded = encode(t, &fresh);
-        let mut next = 0;
-        for b in 0..count {
-            for r in 0..rows {
-                for c in 0..cols {
-                    let at = d.index(b, r, c);
-                    d.values[at] = fresh[next];
-                    bytes[at * width..(at + 1) * width].copy_from_slice(&encoded[next * width..(next + 1) * width]);
-                    next += 1;
-                }
-            }
-        }
-    }
-    (d, bytes)
+    crate::common::gen::dense(rng, (rows, cols), order, ld, count, ld * lines + 5, t, fill)
 }

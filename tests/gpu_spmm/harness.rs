@@ -5,7 +5,7 @@ pub use super::calls::*;
 use super::gen;
 use super::*;
 use crate::common::compare::Tally;
-use crate::common::descr::{create_sparse, upload_arrays};
+use crate::common::descr::{create_sparse, dn_mat, upload_arrays};
 pub use crate::common::sweep::{fit, pick, BASE0, BASE1, COL, DEVICE, H, HOST, I32, I64, N, ROW, SCALARS, T};
 use oxsparse::descr::FormatInfo;
 use oxsparse::ffi::descr_dense::*;
@@ -15,7 +15,6 @@ use oxsparse::ffi::*;
 use oxsparse::reference::spmm::{self as reference, BatchedDense, BatchedSparse};
 use oxsparse::reference::vector_ops::{Value, ZERO};
 use oxsparse::types::{DataType, DataType::*, IndexBase, IndexType, MathMode, Operation, Order, PointerMode, ReorderMode, SpMMAlg};
-use std::ffi::c_void;
 use std::ptr::null_mut;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -289,15 +288,6 @@ impl Drop for Gpu {
     }
 }
 
-unsafe fn dn_mat(d: &BatchedDense, buf: &DevBuf, t: DataType) -> Result<oxsparseDnMatDescr_t, String> {
-    let mut out = null_mut();
-    expect(oxsparseCreateDnMat(&mut out, d.rows, d.cols, d.ld, buf.ptr as *mut c_void, t as i32, d.order as i32), "oxsparseCreateDnMat")?;
-    if d.count > 1 {
-        expect(oxsparseDnMatSetStridedBatch(out, d.count as i32, d.stride), "oxsparseDnMatSetStridedBatch")?;
-    }
-    Ok(out)
-}
-
 impl Gpu {
     pub fn upload(p: &Problem) -> Result<Gpu, String> {
         let (case, a) = (&p.case, &p.a.m);
@@ -315,8 +305,8 @@ impl Gpu {
                 };
                 expect(s, "setting A's strided batch")?;
             }
-            g.b = dn_mat(&p.b, &g.b_buf, case.types.0)?;
-            g.c = dn_mat(&p.c, &g.c_buf, case.types.1)?;
+            g.b = dn_mat(&p.b, g.b_buf.ptr, case.types.0)?;
+            g.c = dn_mat(&p.c, g.c_buf.ptr, case.types.1)?;
         }
         Ok(g)
     }
