@@ -124,7 +124,9 @@ impl<D> StatusFixture<D> {
     pub fn z(&self) -> *mut c_void {
         self.zeros.ptr as *mut c_void
     }
-    fn keep(&mut self, s: i32, d: oxsparseSpMatDescr_t) -> oxsparseSpMatDescr_t {
+    /// Takes a sparse descriptor a test made (its creation status `s` must be SUCCESS), destroyed
+    /// with the fixture.
+    pub fn keep(&mut self, s: i32, d: oxsparseSpMatDescr_t) -> oxsparseSpMatDescr_t {
         assert_eq!(s, OK, "creating a sparse descriptor");
         self.sparse.push(d);
         d
@@ -158,6 +160,22 @@ impl<D> StatusFixture<D> {
         let (mut d, z) = (null_mut(), self.z());
         let s = unsafe { oxsparseCreateSlicedEll(&mut d, 4, 6, 4, 8, 2, z, z, z, ot as i32, it as i32, 0, vt as i32) };
         self.keep(s, d)
+    }
+    /// Records each call of `got` (its name and status) that did not answer `want`, and a
+    /// bufferSize answer `size` (4242 before the call) that a refused call wrote or that is larger
+    /// than the fixture's workspace.
+    pub fn record(&mut self, what: &str, got: &[(&str, i32)], want: Status, size: usize) {
+        for &(call, s) in got {
+            if s != want as i32 {
+                self.failures.push(format!("{what}: {call} returned {}, want {}", super::capi::status_name(s), want.name()));
+            }
+        }
+        if want != Status::OXSPARSE_STATUS_SUCCESS && size != 4242 {
+            self.failures.push(format!("{what}: a refused bufferSize wrote {size}"));
+        }
+        if want == Status::OXSPARSE_STATUS_SUCCESS && size > self.ws.bytes {
+            self.failures.push(format!("{what}: bufferSize {size} exceeds the fixture's workspace"));
+        }
     }
     pub fn finish(&self, test: &str) {
         assert!(self.failures.is_empty(), "{test}: {} failures:\n{}", self.failures.len(), self.failures.join("\n"));
