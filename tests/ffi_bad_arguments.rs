@@ -31,6 +31,8 @@ mod common;
 mod descriptors;
 #[path = "ffi_bad_arguments/gpu.rs"]
 mod gpu;
+#[path = "ffi_bad_arguments/sddmm.rs"]
+mod sddmm;
 #[path = "ffi_bad_arguments/snapshot.rs"]
 mod snapshot;
 #[path = "ffi_bad_arguments/sparse_matrix.rs"]

@@ -5,6 +5,7 @@
 //! output), which are refused before anything needs a device.
 
 use super::descriptors::{dead, new_csr, new_dn_mat, new_dn_vec, new_sp_vec, HostInputs, I32, R32F, R64F, ROW};
+use super::sddmm::SddmmOperands;
 use super::snapshot::{describe, Sentinels};
 use super::table::*;
 use crate::common::{sync, DevBuf};
@@ -12,6 +13,7 @@ use oxsparse::ffi::bittcf::*;
 use oxsparse::ffi::descr_dense::*;
 use oxsparse::ffi::descr_sparse::*;
 use oxsparse::ffi::handle::*;
+use oxsparse::ffi::sddmm::oxsparseSDDMM_bufferSize;
 use oxsparse::ffi::sparse_to_dense::*;
 use oxsparse::ffi::spmm::*;
 use oxsparse::ffi::spmv::*;
@@ -57,6 +59,8 @@ pub struct Operands {
     pub one: u64,
     pub zero: u64,
     pub slots: [u64; 2],
+    /// SDDMM's own descriptors (super::sddmm).
+    pub sddmm: SddmmOperands,
     pub fresh_handle: Option<Rc<dyn Fn() -> u64>>,
     pub fresh_tcf: Option<Rc<dyn Fn() -> u64>>,
 }
@@ -65,6 +69,7 @@ pub struct Operands {
 pub fn rows(t: &mut Table, o: &Operands) {
     handle(t, o);
     spmm(t, o);
+    super::sddmm::rows(t, o);
     spmv(t, o);
     sparse_to_dense(t, o);
     vector_ops(t, o);
@@ -375,6 +380,7 @@ impl Operands {
             one: fx.one(),
             zero: fx.zero(),
             slots: [fx.s(0), fx.s(1)],
+            sddmm: SddmmOperands::stand_ins(c, a),
             fresh_handle: None,
             fresh_tcf: None,
         }
@@ -457,6 +463,7 @@ impl GpuFixture {
         let (dm, d7) = (dn_mat(8, 6, 6, &d, None), dn_mat(7, 6, 6, &d, None));
         let (xv, x5, yv, y7) = (dn_vec(6, &x), dn_vec(5, &x), dn_vec(8, &y), dn_vec(7, &y));
 
+        let sddmm = super::sddmm::Part::new(offsets.ptr, columns.ptr);
         let h = new_handle();
         let (mut math, mut reorder) = (-1, -1);
         ok(unsafe { oxsparseGetMathMode(ptr(h), &mut math) }, "GetMathMode");
@@ -497,10 +504,11 @@ impl GpuFixture {
             one,
             zero,
             slots: [sentinels.slot(0), sentinels.slot(1)],
+            sddmm: sddmm.operands,
             fresh_handle: Some(Rc::new(new_handle)),
             fresh_tcf: Some(Rc::new(move || new_tcf(h, a, bm, cm))),
         };
-        let all = vec![
+        let mut all = vec![
             (Kind::Handle, h),
             (SpMat, a),
             (DnMat, bm),
@@ -519,20 +527,25 @@ impl GpuFixture {
             (SpVec, sx),
             (BitTcf, tcf),
         ];
+        all.extend(sddmm.descriptors);
+        let mut inputs = vec![
+            ("A's offsets", offsets),
+            ("A's columns", columns),
+            ("A's values", values),
+            ("B", b),
+            ("x", x),
+            ("X's indices", sx_indices),
+        ];
+        inputs.extend(sddmm.inputs);
+        let mut outputs = vec![("C", c), ("C of 65,536 batches", cbig), ("y", y), ("X's values", sx_values), ("D", d)];
+        outputs.extend(sddmm.outputs);
         let fx = GpuFixture {
             operands,
             objects: Objects { dead, live: [h, sx, xv, a, bm, tcf] },
             sentinels,
             _inputs: inputs_host,
-            inputs: vec![
-                ("A's offsets", offsets),
-                ("A's columns", columns),
-                ("A's values", values),
-                ("B", b),
-                ("x", x),
-                ("X's indices", sx_indices),
-            ],
-            outputs: vec![("C", c), ("C of 65,536 batches", cbig), ("y", y), ("X's values", sx_values), ("D", d)],
+            inputs,
+            outputs,
             _workspace: workspace,
             all,
         };
@@ -543,12 +556,16 @@ impl GpuFixture {
     /// The valid calls' workspaces fit the one allocated.
     fn check_workspace(&self) {
         let o = &self.operands;
-        let mut sizes = [0usize; 3];
+        let mut sizes = [0usize; 5];
         unsafe {
             let (h, one, zero) = (ptr(o.h), cptr(o.one), cptr(o.zero));
             ok(oxsparseSpMM_bufferSize(h, 0, 0, one, cptr(o.a), cptr(o.b), zero, ptr(o.c), R32F, 0, &mut sizes[0]), "SpMM_bufferSize");
             ok(oxsparseSpMV_bufferSize(h, 0, one, cptr(o.a), cptr(o.x), zero, ptr(o.y), R32F, 0, &mut sizes[1]), "SpMV_bufferSize");
             ok(oxsparseSpVV_bufferSize(h, 0, cptr(o.sx), cptr(o.y), one, R32F, &mut sizes[2]), "SpVV_bufferSize");
+            // SDDMM: the valid call, and the one that copies A.
+            let (s, b) = (o.sddmm, cptr(o.b));
+            ok(oxsparseSDDMM_bufferSize(h, 0, 1, one, cptr(s.a), b, zero, ptr(s.c), R32F, 0, &mut sizes[3]), "SDDMM_bufferSize");
+            ok(oxsparseSDDMM_bufferSize(h, 1, 1, one, cptr(s.a_t), b, zero, ptr(s.c), R32F, 0, &mut sizes[4]), "SDDMM_bufferSize");
         }
         assert!(sizes.iter().all(|&s| s <= WORKSPACE), "workspaces {sizes:?} exceed the {WORKSPACE} bytes allocated");
     }
