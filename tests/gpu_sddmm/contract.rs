@@ -80,7 +80,7 @@ fn preprocess_then_new_scalars_and_values() {
 
 /// Plain and preprocessed runs interleaved, each kind bitwise equal to its first run; then a plain
 /// and a preprocessed run bitwise equal to each other.
-fn bitwise_identical(h: &CHandle, case: &Case) -> Result<(), String> {
+pub fn bitwise_identical(h: &CHandle, case: &Case) -> Result<(), String> {
     let p = Problem::new(case);
     let g = Gpu::upload(&p)?;
     bitwise_runs(&[false, true, true, false, true, false], |pre| run(h, &p, &g, pre), |got| p.check(got))?;
