@@ -1,6 +1,6 @@
 /* Ports of NVIDIA CUDALibrarySamples' cuSPARSE programs sparse2dense_csr,
- * gather, scatter, axpby, rot, spvv, spmm_csr, spmm_coo, spmv_csr, spmv_coo and spmv_sell to
- * oxsparse. Unlike the originals:
+ * gather, scatter, axpby, rot, spvv, spmm_csr, spmm_coo, spmv_csr, spmv_coo, spmv_sell and
+ * sddmm_csr to oxsparse. Unlike the originals:
  *   - inputs are pseudo-random from a fixed seed, and the expected results are
  *     computed here on the host in double precision;
  *   - each program runs twice: float with 32-bit indices and base 0, and double
@@ -539,6 +539,97 @@ static void spmv_csr(const config_t *c) { spmv_sample(c, MV_CSR); }
 static void spmv_coo(const config_t *c) { spmv_sample(c, MV_COO); }
 static void spmv_sell(const config_t *c) { spmv_sample(c, MV_SELL); }
 
+/* sddmm_csr: C = alpha * (A * B) o spy(C) + beta * C with the sample's shapes: A 4x4 row-major,
+ * B 4x3, C 4x3 CSR of 9 entries, random values. B is row-major as in the sample (the library
+ * copies its columns: bufferSize > 0), then column-major (read in place: bufferSize 0, and a NULL
+ * buffer as cudaMalloc(0) gives). bufferSize, cudaMalloc, preprocess and SDDMM with beta 0 over a
+ * poisoned C, then SDDMM with beta 0.5 over the first result. */
+enum { DD_M = 4, DD_K = 4, DD_N = 3, DD_NNZ = 9 };
+static const int64_t dd_offsets0[DD_M + 1] = {0, 3, 4, 7, 9};
+static const int64_t dd_columns0[DD_NNZ] = {0, 1, 2, 1, 0, 1, 2, 0, 2};
+
+static void sddmm_sample(const config_t *c, oxsparseOrder_t b_order) {
+    int64_t offsets[DD_M + 1], columns[DD_NNZ], ldb = b_order == OXSPARSE_ORDER_ROW ? DD_N : DD_K;
+    int64_t i, k, kk;
+    double a[DD_M * DD_K], b[DD_K * DD_N], want[DD_NNZ], got[DD_NNZ], scale = 0;
+    void *d_a, *d_b, *d_off, *d_col, *d_val, *d_buf = NULL;
+    size_t buffer_size = 0;
+    scalar_t alpha = scalar(1.0), beta = scalar(0.0), beta2 = scalar(0.5);
+    oxsparseDnMatDescr_t matA, matB;
+    oxsparseSpMatDescr_t matC;
+    int pass;
+
+    for (i = 0; i <= DD_M; i++)
+        offsets[i] = dd_offsets0[i] + c->base;
+    for (k = 0; k < DD_NNZ; k++)
+        columns[k] = dd_columns0[k] + c->base;
+    for (k = 0; k < DD_M * DD_K; k++)
+        a[k] = rnd(c->vtype); /* A(i, kk) = a[i * DD_K + kk] */
+    for (k = 0; k < DD_K * DD_N; k++)
+        b[k] = rnd(c->vtype); /* B(kk, j) = b[kk * ldb + j] (row-major) or b[j * ldb + kk] */
+    for (i = 0; i < DD_M; i++) {
+        for (k = dd_offsets0[i]; k < dd_offsets0[i + 1]; k++) {
+            int64_t j = dd_columns0[k];
+            double sum = 0.0, mag = 0.0;
+            for (kk = 0; kk < DD_K; kk++) {
+                double p = a[i * DD_K + kk] * b[b_order == OXSPARSE_ORDER_ROW ? kk * ldb + j : j * ldb + kk];
+                sum += p;
+                mag += fabs(p);
+            }
+            want[k] = sum;
+            scale = fmax(scale, 2.0 * mag + 8.0);
+        }
+    }
+
+    d_a = upload_values(a, DD_M * DD_K, c->vtype);
+    d_b = upload_values(b, DD_K * DD_N, c->vtype);
+    d_off = upload_indices(offsets, DD_M + 1, c->itype);
+    d_col = upload_indices(columns, DD_NNZ, c->itype);
+    CUDA_OK(cudaMalloc(&d_val, (size_t)DD_NNZ * vsize(c->vtype)));
+    poison(d_val, DD_NNZ, c->vtype);
+
+    OK(oxsparseCreateDnMat(&matA, DD_M, DD_K, DD_K, d_a, c->vtype, OXSPARSE_ORDER_ROW));
+    OK(oxsparseCreateDnMat(&matB, DD_K, DD_N, ldb, d_b, c->vtype, b_order));
+    OK(oxsparseCreateCsr(&matC, DD_M, DD_N, DD_NNZ, d_off, d_col, d_val, c->itype, c->itype, c->base,
+                         c->vtype));
+    OK(oxsparseSDDMM_bufferSize(handle, OXSPARSE_OPERATION_NON_TRANSPOSE,
+                                OXSPARSE_OPERATION_NON_TRANSPOSE, scalar_ptr(&alpha, c->vtype), matA,
+                                matB, scalar_ptr(&beta, c->vtype), matC, c->vtype,
+                                OXSPARSE_SDDMM_ALG_DEFAULT, &buffer_size));
+    /* a copy of B's columns exactly when they are not contiguous */
+    CHECK((buffer_size == 0) == (b_order == OXSPARSE_ORDER_COL));
+    if (buffer_size)
+        CUDA_OK(cudaMalloc(&d_buf, buffer_size));
+    OK(oxsparseSDDMM_preprocess(handle, OXSPARSE_OPERATION_NON_TRANSPOSE,
+                                OXSPARSE_OPERATION_NON_TRANSPOSE, scalar_ptr(&alpha, c->vtype), matA,
+                                matB, scalar_ptr(&beta, c->vtype), matC, c->vtype,
+                                OXSPARSE_SDDMM_ALG_DEFAULT, d_buf));
+    for (pass = 0; pass < 2; pass++) {
+        /* pass 1: beta = 0.5 over the first result, C = A*B + 0.5 * A*B on the pattern */
+        OK(oxsparseSDDMM(handle, OXSPARSE_OPERATION_NON_TRANSPOSE, OXSPARSE_OPERATION_NON_TRANSPOSE,
+                         scalar_ptr(&alpha, c->vtype), matA, matB,
+                         scalar_ptr(pass ? &beta2 : &beta, c->vtype), matC, c->vtype,
+                         OXSPARSE_SDDMM_ALG_DEFAULT, d_buf));
+        download_values(d_val, DD_NNZ, c->vtype, got);
+        compare(pass ? "C values (beta 0.5)" : "C values", got, want, DD_NNZ, c->vtype, scale);
+        for (k = 0; k < DD_NNZ; k++)
+            want[k] *= 1.5;
+    }
+    OK(oxsparseDestroyDnMat(matA));
+    OK(oxsparseDestroyDnMat(matB));
+    OK(oxsparseDestroySpMat(matC));
+    if (d_buf)
+        CUDA_OK(cudaFree(d_buf));
+    CUDA_OK(cudaFree(d_a));
+    CUDA_OK(cudaFree(d_b));
+    CUDA_OK(cudaFree(d_off));
+    CUDA_OK(cudaFree(d_col));
+    CUDA_OK(cudaFree(d_val));
+}
+
+static void sddmm_csr(const config_t *c) { sddmm_sample(c, OXSPARSE_ORDER_ROW); }
+static void sddmm_csr_col_b(const config_t *c) { sddmm_sample(c, OXSPARSE_ORDER_COL); }
+
 int main(void) {
     static const struct {
         const char *name;
@@ -555,6 +646,8 @@ int main(void) {
         {"spmv_csr", spmv_csr},
         {"spmv_coo", spmv_coo},
         {"spmv_sell", spmv_sell},
+        {"sddmm_csr", sddmm_csr},
+        {"sddmm_csr_col_b", sddmm_csr_col_b},
     };
     int devices = 0, failed_samples = 0;
     size_t s, k;
