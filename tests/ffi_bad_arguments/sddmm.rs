@@ -15,7 +15,8 @@ use oxsparse::ffi::descr_dense::*;
 use oxsparse::ffi::descr_sparse::*;
 use oxsparse::ffi::descr_sparse_access::oxsparseCsrSetStridedBatch;
 use oxsparse::ffi::sddmm::*;
-use std::os::raw::c_int;
+use oxsparse::ffi::{oxsparseConstDnMatDescr_t, oxsparseHandle_t, oxsparseSpMatDescr_t};
+use std::os::raw::{c_int, c_void};
 use std::ptr::null_mut;
 use Arg::*;
 use Kind::{DnMat, SpMat};
@@ -51,55 +52,38 @@ impl SddmmOperands {
     }
 }
 
+/// One of the three entry points: they differ only in their last argument, a pointer either way
+/// (bufferSize's output, or the workspace).
+type Entry<L> = unsafe extern "C" fn(
+    oxsparseHandle_t,
+    c_int,
+    c_int,
+    *const c_void,
+    oxsparseConstDnMatDescr_t,
+    oxsparseConstDnMatDescr_t,
+    *const c_void,
+    oxsparseSpMatDescr_t,
+    c_int,
+    c_int,
+    *mut L,
+) -> c_int;
+
+/// `f` called with the table's raw argument values.
+fn call<L>(f: Entry<L>, a: &[u64]) -> c_int {
+    // SAFETY: the table passes NULL, live objects, never-issued or destroyed names (refused), and
+    // pointers into the fixture's memory.
+    unsafe {
+        f(ptr(a[0]), int(a[1]), int(a[2]), cptr(a[3]), cptr(a[4]), cptr(a[5]), cptr(a[6]), ptr(a[7]), int(a[8]), int(a[9]), ptr(a[10]))
+    }
+}
+
 pub fn rows(t: &mut Table, o: &Operands) {
-    type Sddmm = fn(&[u64]) -> c_int;
     let s = o.sddmm;
+    type Sddmm = fn(&[u64]) -> c_int;
     let calls: [(&'static str, (&'static str, Arg), Sddmm); 3] = [
-        ("oxsparseSDDMM_bufferSize", ("bufferSize", Out(o.slots[0])), |a| unsafe {
-            oxsparseSDDMM_bufferSize(
-                ptr(a[0]),
-                int(a[1]),
-                int(a[2]),
-                cptr(a[3]),
-                cptr(a[4]),
-                cptr(a[5]),
-                cptr(a[6]),
-                ptr(a[7]),
-                int(a[8]),
-                int(a[9]),
-                ptr(a[10]),
-            )
-        }),
-        ("oxsparseSDDMM_preprocess", ("externalBuffer", Plain(o.ws)), |a| unsafe {
-            oxsparseSDDMM_preprocess(
-                ptr(a[0]),
-                int(a[1]),
-                int(a[2]),
-                cptr(a[3]),
-                cptr(a[4]),
-                cptr(a[5]),
-                cptr(a[6]),
-                ptr(a[7]),
-                int(a[8]),
-                int(a[9]),
-                ptr(a[10]),
-            )
-        }),
-        ("oxsparseSDDMM", ("externalBuffer", Plain(o.ws)), |a| unsafe {
-            oxsparseSDDMM(
-                ptr(a[0]),
-                int(a[1]),
-                int(a[2]),
-                cptr(a[3]),
-                cptr(a[4]),
-                cptr(a[5]),
-                cptr(a[6]),
-                ptr(a[7]),
-                int(a[8]),
-                int(a[9]),
-                ptr(a[10]),
-            )
-        }),
+        ("oxsparseSDDMM_bufferSize", ("bufferSize", Out(o.slots[0])), |a| call(oxsparseSDDMM_bufferSize, a)),
+        ("oxsparseSDDMM_preprocess", ("externalBuffer", Plain(o.ws)), |a| call(oxsparseSDDMM_preprocess, a)),
+        ("oxsparseSDDMM", ("externalBuffer", Plain(o.ws)), |a| call(oxsparseSDDMM, a)),
     ];
     for (func, last, call) in calls {
         let args = [
