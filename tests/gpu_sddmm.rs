@@ -17,8 +17,8 @@
 //! * `batches`: (A B) o C_i, (A_i B) o C_i, (A B_i) o C_i, (A_i B_i) o C_i, with C's batches owning
 //!   their arrays, sharing their row offsets, or (BSR) their whole structure;
 //! * `scalars`: beta == 0 over a C of NaN, alpha == 0, k == 0 (C = beta * C), both pointer modes;
-//! * `lanes`: every count of lanes per dot product (`OXSPARSE_SDDMM_LANES`, 1 to 32) and the
-//!   library's own, right and bitwise stable;
+//! * `lanes`: every count of lanes per dot product (`OXSPARSE_SDDMM_LANES`, 1 to 32) x values a
+//!   step (`OXSPARSE_SDDMM_UNROLL`, 1, 2, 4), and the library's own, right and bitwise stable;
 //! * `contract`: the preprocess contract (new scalars and values after preprocess, values moved
 //!   to other, misaligned, addresses; the kept decision), bitwise determinism run to run and
 //!   between plain and preprocessed calls;

@@ -1,8 +1,10 @@
-//! The lanes that share one dot product, forced per handle with `OXSPARSE_SDDMM_LANES`
-//! (`oxsparseSetTuning`): every count from 1 to 32, and the library's own choice (at most 8), must
-//! give the reference's C, bitwise the same run to run and with or without preprocess. More lanes
-//! than a line has vectors leave some idle; fewer make each lane walk more of the line (and hold
-//! more of A's vectors while its row stays, which BSR of column-major blocks changes every value).
+//! The kernel's shape, forced per handle (`oxsparseSetTuning`): the lanes that share one dot
+//! product (`OXSPARSE_SDDMM_LANES`, 1 to 32) crossed with the values a group takes a step
+//! (`OXSPARSE_SDDMM_UNROLL`, 1, 2 or 4), and the library's own choices, must each give the
+//! reference's C, bitwise the same run to run and with or without preprocess. More lanes than a
+//! line has vectors leave some idle; fewer make each lane walk more of the line (and hold more of
+//! A's vectors while its row stays, which BSR of column-major blocks changes every value); a step
+//! of 4 values may span rows, blocks and the end of a warp's run.
 
 use super::contract::bitwise_identical;
 use super::harness::*;
@@ -22,25 +24,35 @@ pub fn lanes_cases() -> Vec<Case> {
             cases.push(Case { pad_a: pad, pad_b: pad, ..c });
         }
     }
-    let hub = Case { pattern: Pattern::Hubs(10_000), ..Case::new(Fmt::Csr, (200, 64, 10_240)) };
-    cases.push(vary(hub, 10_100));
+    let more = [
+        Case { pattern: Pattern::Hubs(10_000), ..Case::new(Fmt::Csr, (200, 64, 10_240)) },
+        // Fewer values than one step of the warp.
+        Case::new(Fmt::Csr, (3, 33, 5)),
+        Case { batch: Batch { a: 3, b: 3, c: 3, share: Share::Own }, ..Case::new(Fmt::Bsr { rb: 3, cb: 2, order: ROW }, (36, 64, 24)) },
+    ];
+    cases.extend(more.into_iter().enumerate().map(|(i, c)| vary(c, 10_100 + i)));
     cases
 }
 
 #[test]
-fn forced_lane_counts() {
-    let Some(_gpu) = crate::common::gpu("sddmm forced lanes per dot product") else { return };
+fn forced_lanes_and_unroll() {
+    let Some(_gpu) = crate::common::gpu("sddmm forced lanes and unroll") else { return };
     let cases = lanes_cases();
     let mut failures = Vec::new();
+    let mut runs = 0;
     for lanes in [None, Some("1"), Some("2"), Some("4"), Some("8"), Some("16"), Some("32")] {
-        let h = CHandle::unforced();
-        h.set_tuning("OXSPARSE_SDDMM_LANES", lanes);
-        for case in &cases {
-            if let Err(e) = bitwise_identical(&h, case) {
-                failures.push(format!("lanes {lanes:?}: {}: {e}", case.label()));
+        for unroll in [None, Some("1"), Some("2"), Some("4")] {
+            let h = CHandle::unforced();
+            h.set_tuning("OXSPARSE_SDDMM_LANES", lanes);
+            h.set_tuning("OXSPARSE_SDDMM_UNROLL", unroll);
+            for case in &cases {
+                runs += 1;
+                if let Err(e) = bitwise_identical(&h, case) {
+                    failures.push(format!("lanes {lanes:?}, unroll {unroll:?}: {}: {e}", case.label()));
+                }
             }
         }
     }
-    assert!(failures.is_empty(), "{} failures; first ones:\n{}", failures.len(), failures[..failures.len().min(10)].join("\n"));
-    println!("sddmm forced lanes: {} cases x 7 lane counts right and bitwise stable", cases.len());
+    assert!(failures.is_empty(), "{} of {runs} failed; first ones:\n{}", failures.len(), failures[..failures.len().min(10)].join("\n"));
+    println!("sddmm forced lanes and unroll: {runs} (case, lanes, unroll) right and bitwise stable");
 }
