@@ -13,60 +13,14 @@
 // Runs are equal in length whatever the rows look like, so a hub row is shared by many warps and
 // short rows share one. The summation order depends only on k, `group` and `vectors`: results are
 // the same bits run to run.
-#include "oxsparse_kernel_params.h"
-#include "common/spmm.cuh"
-#include "common/row_search.cuh"
-#include <stdint.h>
+#include "common/sddmm.cuh"
 
 namespace {
 
-using spmm::WARP;
-// Threads per block; must match BLOCK in src/ops/sddmm/plan.rs.
-constexpr int BLOCK = 256;
-// Bytes a lane loads at once from a line; must match VECTOR_BYTES in src/ops/sddmm/plan.rs.
-constexpr int VECTOR_BYTES = 16;
+using namespace sddmm_shared;
 // The copy kernel's tile (TILE x TILE elements) and its rows of threads.
 constexpr int TILE = 32;
 constexpr int TILE_ROWS = 8;
-
-// A dense operand read as lines of k contiguous elements.
-template <typename T>
-struct Lines {
-    const T* values;
-    int64_t ld;
-    __device__ Lines(const SddmmLines& l, int64_t batch) : values(reinterpret_cast<const T*>(l.values) + batch * l.batch_stride), ld(l.ld) {}
-    __device__ const T* line(int64_t i) const { return values + i * ld; }
-};
-
-// ---- butterfly sums over a group of lanes --------------------------------------------------------
-__device__ __forceinline__ float shfl_xor(float v, int m) { return __shfl_xor_sync(0xffffffffu, v, m); }
-__device__ __forceinline__ double shfl_xor(double v, int m) { return __shfl_xor_sync(0xffffffffu, v, m); }
-__device__ __forceinline__ float2 shfl_xor(float2 v, int m) { return make_float2(shfl_xor(v.x, m), shfl_xor(v.y, m)); }
-__device__ __forceinline__ double2 shfl_xor(double2 v, int m) { return make_double2(shfl_xor(v.x, m), shfl_xor(v.y, m)); }
-
-// The sum of `v` over the calling lane's group of `group` lanes (a power of two), on every lane of
-// the group, bitwise the same (each level adds the same two values). Every lane of the warp calls it.
-template <typename C>
-__device__ C group_sum(C v, int group) {
-    for (int m = group / 2; m > 0; m /= 2) v = v + shfl_xor(v, m);
-    return v;
-}
-
-// ---- stage 1 and 2: rows -------------------------------------------------------------------------
-// The row holding stored block `q` (a value for CSR), at or after `row`: rows are followed in
-// order, and a run of empty rows is crossed by a binary search instead of one step at a time.
-// `q` lies before the end of the last row.
-template <typename V, typename I>
-__device__ int64_t advance(const spmm::Rows<V, I>& c, int64_t rows, int64_t row, int64_t q) {
-    if (c.end(row) > q) return row;
-    if (c.end(row + 1) > q) return row + 1;
-    int64_t lo = row + 2, hi = rows - 1;
-    while (lo < hi) {
-        const int64_t mid = lo + (hi - lo) / 2;
-        if (c.end(mid) > q) hi = mid; else lo = mid + 1;
-    }
-    return lo;
-}
 
 // ---- stage 3: the dot products -------------------------------------------------------------------
 // A group takes U values a step, their loads in flight together (a lone gather waits a whole trip
@@ -84,17 +38,6 @@ struct LineCache {
     uint4 v[CACHED];
     int64_t line = -1;
 };
-
-// sum + the products of the elements of two 16-byte vectors, in element order.
-template <typename T, typename C>
-__device__ __forceinline__ C dot16(C sum, const uint4& va, const uint4& vb) {
-    constexpr int N = VECTOR_BYTES / sizeof(T);
-    const T* ea = reinterpret_cast<const T*>(&va);
-    const T* eb = reinterpret_cast<const T*>(&vb);
-#pragma unroll
-    for (int e = 0; e < N; ++e) sum = sum + to_compute<C>(ea[e]) * to_compute<C>(eb[e]);
-    return sum;
-}
 
 // One lane's share of U dot products line(A, i[u]) . line(B, j[u]) (those with on[u]): when
 // `vectors` (every line starts on 16 bytes) the 16-byte vectors sub, sub + group, ..., then the
@@ -200,7 +143,7 @@ __device__ void sddmm(const SddmmParams& p) {
             j[u] = -1;
             if (live[u]) {
                 const int64_t blk = BSR ? q[u] / area : q[u];
-                row = advance(c, p.rows, row, blk);
+                row = advance([&](int64_t r) { return c.end(r); }, p.rows, row, blk);
                 if (BSR) {
                     const int64_t within = q[u] - blk * area;
                     const int64_t bi = p.col_major_blocks ? within % p.row_block : within / p.col_block;

@@ -126,6 +126,8 @@ pub struct Sddmm {
     pub lanes: Option<u32>,
     /// `OXSPARSE_SDDMM_UNROLL`: values a group of lanes takes a step (1, 2 or 4).
     pub unroll: Option<u32>,
+    /// `OXSPARSE_SDDMM_KERNEL`: Some(false) `general` (never the lean kernel), Some(true) `lean`.
+    pub lean: Option<bool>,
 }
 
 /// Everything a handle's planners and launchers may be told.
@@ -169,6 +171,7 @@ pub const NAMES: &[&str] = &[
     "OXSPARSE_SPMV_BAND",
     "OXSPARSE_SDDMM_LANES",
     "OXSPARSE_SDDMM_UNROLL",
+    "OXSPARSE_SDDMM_KERNEL",
 ];
 
 fn number<T: std::str::FromStr>(name: &str, value: &str) -> Result<T> {
@@ -287,6 +290,7 @@ impl Settings {
                 let unrolls = [("1", 1), ("2", 2), ("4", 4)];
                 next.sddmm.unroll = if unset { None } else { Some(one_of(name, v, &unrolls)?) }
             }
+            "OXSPARSE_SDDMM_KERNEL" => next.sddmm.lean = on_off("lean", "general")?,
             _ => invalid!("{name:?} is not a setting oxsparse reads (docs/tuning.md lists them)"),
         }
         *self = next;
@@ -313,6 +317,7 @@ mod tests {
             "OXSPARSE_SPMV_KERNEL" => "split",
             "OXSPARSE_SPMV_COLUMNS" => "sorted",
             "OXSPARSE_SPMV_BAND" => "on",
+            "OXSPARSE_SDDMM_KERNEL" => "general",
             "OXSPARSE_MATH_MODE" => "tf32",
             "OXSPARSE_REORDER" => "data_affinity",
             "OXSPARSE_LAUNCH" => "direct",

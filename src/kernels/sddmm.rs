@@ -7,16 +7,15 @@ use super::params::spmm::SpmmRows;
 use super::params::Scalar;
 use super::{launch, MAX_GRID};
 use crate::context::Handle;
-use crate::descr::{FormatInfo, SpMat};
 use crate::error::Result;
 use crate::kernel_name;
 use crate::ops::ceil_div;
-use crate::ops::sddmm::check::Types;
-use crate::ops::sddmm::plan::{Entries, Lines, Plan, Unroll, BLOCK, VECTOR_BYTES};
+use crate::ops::sddmm::plan::{Entries, Lines, Plan, BLOCK, VECTOR_BYTES};
 use crate::ops::sddmm::Call;
 use crate::types::IndexType;
 
 const FAMILY: &str = "sddmm";
+const LEAN_FAMILY: &str = "sddmm_lean";
 /// The copy kernel's tile: 32 x 32 elements, 32 x 8 threads.
 const TILE: i64 = 32;
 const COPY_THREADS: u32 = 256;
@@ -61,26 +60,43 @@ fn lines_aligned(x: &SddmmLines, elem_bytes: i64) -> bool {
     x.values % v == 0 && (x.ld * elem_bytes) as u64 % v == 0 && (x.batch_stride * elem_bytes) as u64 % v == 0
 }
 
-/// The SDDMM kernel's name for these types, C's format and index type, and shape.
-fn kernel(types: Types, c: &SpMat, unroll: Unroll) -> KernelName {
-    let format = if matches!(c.format, FormatInfo::Bsr { .. }) { "bsr" } else { "csr" };
-    kernel_name!(
-        "oxs_sddmm_{format}_{}_{}_{}_{}",
-        types.ab.kernel_suffix(),
-        types.c.kernel_suffix(),
-        index_suffix(c.index_type),
-        unroll.suffix()
-    )
+/// The name of the SDDMM kernel that runs `p`: the lean one (`lean` and the plan has its shape), or
+/// the general one for C's format.
+fn kernel(p: &Plan, lean: bool) -> KernelName {
+    let (ab, c, index) = (p.types.ab.kernel_suffix(), p.types.c.kernel_suffix(), index_suffix(p.index));
+    match p.lean {
+        Some(s) if lean => kernel_name!("oxs_sddmm_lean_{ab}_{c}_{index}_g{}v{}", s.lanes, s.vectors),
+        _ => {
+            let format = if matches!(p.entries, Entries::Bsr { .. }) { "bsr" } else { "csr" };
+            kernel_name!("oxs_sddmm_{format}_{ab}_{c}_{index}_{}", p.unroll.suffix())
+        }
+    }
 }
 
-/// Warps of the SDDMM kernel for these operands that the device holds at once.
-pub fn resident_warps(h: &Handle, types: Types, c: &SpMat, unroll: Unroll) -> Result<i64> {
-    let blocks = super::resident_blocks(h, FAMILY, &kernel(types, c, unroll), BLOCK)?;
+fn family(p: &Plan, lean: bool) -> &'static str {
+    if lean && p.lean.is_some() {
+        LEAN_FAMILY
+    } else {
+        FAMILY
+    }
+}
+
+/// Warps of the kernel the plan prefers (the lean one where it has a shape) that the device holds at once.
+pub fn resident_warps(h: &Handle, p: &Plan) -> Result<i64> {
+    let blocks = super::resident_blocks(h, family(p, true), &kernel(p, true), BLOCK)?;
     Ok(blocks * (BLOCK / 32) as i64 * h.device_model.sm_count as i64)
 }
 
-/// The SDDMM kernel over every stored value of every batch of C.
-pub fn sddmm(h: &Handle, call: &Call, p: &Plan, ws: u64, alpha: Scalar, beta: Scalar) -> Result<()> {
+/// Whether op(A)'s and op(B)'s lines, where the kernel will read them, all start on 16 bytes (the
+/// user's arrays or the workspace's copies `ws`).
+pub fn lines_start_on_vectors(call: &Call, p: &Plan, ws: u64) -> bool {
+    let elem = p.types.ab.size_bytes() as i64;
+    lines_aligned(&lines_params(call.a.values, &p.a, ws), elem) && lines_aligned(&lines_params(call.b.values, &p.b, ws), elem)
+}
+
+/// The SDDMM kernel over every stored value of every batch of C: the lean one when `lean` (the
+/// plan has its shape and the lines start on 16 bytes), else the general one.
+pub fn sddmm(h: &Handle, call: &Call, p: &Plan, ws: u64, alpha: Scalar, beta: Scalar, lean: bool) -> Result<()> {
     let c = call.c;
     let a = lines_params(call.a.values, &p.a, ws);
     let b = lines_params(call.b.values, &p.b, ws);
@@ -120,5 +136,5 @@ pub fn sddmm(h: &Handle, call: &Call, p: &Plan, ws: u64, alpha: Scalar, beta: Sc
     };
     let warps_per_block = BLOCK as i64 / 32;
     let grid = (ceil_div(p.warps, warps_per_block) as u64).min(i32::MAX as u64) as u32;
-    launch(h, FAMILY, &kernel(p.types, c, p.unroll), (grid, p.dims.batches as u32, 1), BLOCK, 0, &params)
+    launch(h, family(p, lean), &kernel(p, lean), (grid, p.dims.batches as u32, 1), BLOCK, 0, &params)
 }

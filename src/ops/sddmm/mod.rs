@@ -99,14 +99,12 @@ pub fn checked(call: &Call) -> Result<(Dims, Types)> {
 /// Checks the call and plans it (asking the driver, once per kernel, how many warps fit at once).
 pub fn make_plan(h: &Handle, call: &Call) -> Result<Plan> {
     let (dims, types) = checked(call)?;
-    let empty = call.c.nnz == 0 || dims.m == 0 || dims.n == 0;
-    let resident_warps = if empty {
-        1
-    } else {
-        let (_, unroll) = plan::shape(call, dims.k, types.ab.size_bytes() as i64);
-        k::resident_warps(h, types, call.c, unroll)?
-    };
-    Ok(plan::plan(call, dims, types, resident_warps))
+    let mut p = plan::plan(call, dims, types);
+    if !p.is_empty() {
+        let resident_warps = k::resident_warps(h, &p)?;
+        plan::deal(&mut p, resident_warps);
+    }
+    Ok(p)
 }
 
 /// `oxsparseSDDMM_bufferSize`.
@@ -151,7 +149,9 @@ pub fn sddmm(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>
                 k::copy_lines(h, x.values, lines, ws + copy.at as u64, copy.ld, p.types.ab.size_bytes() as u32)?;
             }
         }
-        k::sddmm(h, call, &p, ws, alpha, beta)
+        // The lean kernel where the plan has its shape and every line starts on 16 bytes.
+        let lean = p.lean.is_some() && k::lines_start_on_vectors(call, &p, ws);
+        k::sddmm(h, call, &p, ws, alpha, beta, lean)
     })
 }
 

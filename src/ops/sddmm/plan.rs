@@ -103,6 +103,32 @@ pub fn unroll_for(per_lane: i64, forced: Option<u32>) -> Unroll {
     }
 }
 
+/// The lean kernel (kernels/sddmm_lean.cu): `lanes` per value, each reading `vectors` 16-byte
+/// vectors of a line (`oxs_sddmm_lean_*_g<lanes>v<vectors>`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LeanShape {
+    pub lanes: u32,
+    pub vectors: u32,
+}
+
+/// The lean kernel's shape for C in CSR (`csr`) with lines of `k` elements of `elem` bytes read by
+/// `group` lanes: where the lines hold whole 16-byte vectors and the shape is one the kernel file
+/// instantiates (1 lane of 1 vector; 2 or 4 lanes of up to 4; 8 lanes of up to 8).
+pub fn lean_shape(csr: bool, k: i64, elem: i64, group: u32, allowed: bool) -> Option<LeanShape> {
+    let bytes = k * elem;
+    if !allowed || !csr || k == 0 || bytes % VECTOR_BYTES != 0 {
+        return None;
+    }
+    let vectors = (ceil_div(bytes / VECTOR_BYTES, group as i64) as u64).next_power_of_two() as u32;
+    let most = match group {
+        1 => 1,
+        2 | 4 => 4,
+        8 => 8,
+        _ => 0,
+    };
+    (vectors <= most).then_some(LeanShape { lanes: group, vectors })
+}
+
 /// What a call enqueues.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Plan {
@@ -117,8 +143,11 @@ pub struct Plan {
     pub b: Lines,
     /// Lanes that share one dot product (a power of two, at most 32).
     pub group: u32,
-    /// Values a group takes a step (their loads in flight together).
+    /// Values a group takes a step in the general kernel (their loads in flight together).
     pub unroll: Unroll,
+    /// The lean kernel's shape, where it applies (CSR, whole 16-byte vectors; the lines must also
+    /// start on 16 bytes at the call, else the general kernel runs).
+    pub lean: Option<LeanShape>,
     /// Consecutive stored values each warp computes, and the warps per batch.
     pub entries_per_warp: i64,
     pub warps: i64,
@@ -138,7 +167,7 @@ impl std::fmt::Display for Plan {
         let read = |l: &Lines| if l.copy.is_some() { "copied" } else { "in place" };
         write!(
             f,
-            "{:?} m {} k {} n {} batches {}; A {}, B {}; {} lanes per entry, {} values a step, {} entries per warp, {} warps; workspace {} bytes",
+            "{:?} m {} k {} n {} batches {}; A {}, B {}; {} lanes per entry, {}, {} entries per warp, {} warps; workspace {} bytes",
             self.entries,
             self.dims.m,
             self.dims.k,
@@ -147,7 +176,10 @@ impl std::fmt::Display for Plan {
             read(&self.a),
             read(&self.b),
             self.group,
-            self.unroll.values(),
+            match self.lean {
+                Some(l) => format!("lean kernel, {} vectors a lane", l.vectors),
+                None => format!("general kernel, {} values a step", self.unroll.values()),
+            },
             self.entries_per_warp,
             self.warps,
             self.workspace
@@ -194,8 +226,8 @@ pub fn vectors_per_lane(k: i64, elem_bytes: i64, group: u32) -> i64 {
     ceil_div(k * elem_bytes / VECTOR_BYTES, group as i64)
 }
 
-/// Plans a checked call.
-pub fn plan(call: &super::Call, dims: Dims, types: Types, resident_warps: i64) -> Plan {
+/// Plans a checked call; its runs are dealt by [`deal`] once the kernel's occupancy is known.
+pub fn plan(call: &super::Call, dims: Dims, types: Types) -> Plan {
     let c: &SpMat = call.c;
     let (entries, rows) = match c.format {
         FormatInfo::Bsr { brows, row_block, col_block, block_order, .. } => {
@@ -216,10 +248,17 @@ pub fn plan(call: &super::Call, dims: Dims, types: Types, resident_warps: i64) -
         }
     }
     let (group, unroll) = shape(call, dims.k, elem);
+    let lean = lean_shape(entries == Entries::Csr, dims.k, elem, group, call.settings.sddmm.lean != Some(false));
     let stored = c.nnz;
-    let entries_per_warp = entries_per_warp(stored, (WARP / group as i64) * unroll.values(), resident_warps);
-    let warps = ceil_div(stored, entries_per_warp);
-    Plan { dims, types, index: c.index_type, entries, rows, stored, a, b, group, unroll, entries_per_warp, warps, workspace }
+    Plan { dims, types, index: c.index_type, entries, rows, stored, a, b, group, unroll, lean, entries_per_warp: 0, warps: 0, workspace }
+}
+
+/// Deals the stored values to warps: equal runs such that the warps of the kernel that runs fit
+/// the device at once (`resident_warps`).
+pub fn deal(p: &mut Plan, resident_warps: i64) {
+    let per_step = WARP / p.group as i64 * if p.lean.is_some() { 1 } else { p.unroll.values() };
+    p.entries_per_warp = entries_per_warp(p.stored, per_step, resident_warps);
+    p.warps = ceil_div(p.stored, p.entries_per_warp);
 }
 
 /// The lanes per dot product and the kernel's shape for lines of `k` elements of `elem` bytes.
@@ -272,5 +311,31 @@ mod tests {
             assert_eq!(got, (lanes, vectors, unroll), "k {k}, {bytes}-byte elements");
         }
         assert_eq!(unroll_for(1, Some(1)), Unroll::X1, "the handle's setting wins");
+    }
+
+    #[test]
+    fn lean_kernel_where_lines_hold_whole_vectors_in_a_shape_it_has() {
+        let shape = |lanes, vectors| Some(LeanShape { lanes, vectors });
+        // (csr, k, element bytes, lanes) -> shape.
+        let table = [
+            ((true, 32, 4, 8), shape(8, 1)),
+            ((true, 128, 4, 8), shape(8, 4)),
+            ((true, 256, 4, 8), shape(8, 8)),
+            ((true, 96, 4, 8), shape(8, 4)),
+            ((true, 512, 4, 8), None),
+            ((true, 33, 4, 8), None),
+            ((true, 4, 4, 1), shape(1, 1)),
+            ((true, 32, 4, 2), shape(2, 4)),
+            ((true, 64, 4, 2), None),
+            ((true, 32, 4, 32), None),
+            ((false, 32, 4, 8), None),
+            ((true, 0, 4, 1), None),
+            ((true, 64, 2, 8), shape(8, 1)),
+            ((true, 16, 16, 8), shape(8, 2)),
+        ];
+        for ((csr, k, bytes, lanes), want) in table {
+            assert_eq!(lean_shape(csr, k, bytes, lanes, true), want, "csr {csr} k {k} {bytes}-byte lanes {lanes}");
+        }
+        assert_eq!(lean_shape(true, 32, 4, 8, false), None, "the handle's setting keeps the general kernel");
     }
 }

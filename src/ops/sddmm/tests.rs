@@ -42,7 +42,9 @@ fn plan_of(op: (Operation, Operation), a: &DnMat, b: &DnMat, c: &SpMat, compute:
         settings: &settings,
     };
     let (dims, types) = checked(&call)?;
-    Ok(plan::plan(&call, dims, types, 132 * 24))
+    let mut p = plan::plan(&call, dims, types);
+    plan::deal(&mut p, 132 * 24);
+    Ok(p)
 }
 
 const NN: (Operation, Operation) = (OXSPARSE_OPERATION_NON_TRANSPOSE, OXSPARSE_OPERATION_NON_TRANSPOSE);
