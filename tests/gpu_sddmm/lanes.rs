@@ -6,6 +6,7 @@
 //! A's vectors while its row stays, which BSR of column-major blocks changes every value); a step
 //! of 4 values may span rows, blocks and the end of a warp's run.
 
+use super::calls::run;
 use super::contract::bitwise_identical;
 use super::harness::*;
 
@@ -55,4 +56,53 @@ fn forced_lanes_and_unroll() {
     }
     assert!(failures.is_empty(), "{} of {runs} failed; first ones:\n{}", failures.len(), failures[..failures.len().min(10)].join("\n"));
     println!("sddmm forced lanes and unroll: {runs} (case, lanes, unroll) right and bitwise stable");
+}
+
+/// CSR cases the lean kernel takes (lines of whole 16-byte vectors, in place and copied), in every
+/// type, with k from one vector to the lean kernel's widest lines.
+pub fn lean_cases() -> Vec<Case> {
+    let mut cases = Vec::new();
+    for (i, k) in [4, 8, 16, 32, 64, 96, 128, 256].into_iter().enumerate() {
+        for (j, types) in COMBOS.into_iter().enumerate() {
+            let (op_a, order_a, op_b, order_b) = if (i + j) % 3 == 0 { (T, ROW, N, ROW) } else { (N, ROW, N, COL) };
+            let c = Case { op_a, order_a, op_b, order_b, types, ..Case::new(Fmt::Csr, (96, k, 80)) };
+            cases.push(vary(c, 10_200 + cases.len()));
+        }
+    }
+    cases.push(vary(Case { pattern: Pattern::Hubs(10_000), ..Case::new(Fmt::Csr, (200, 32, 10_240)) }, 10_300));
+    cases
+}
+
+/// The lean kernel sums each value in the general kernel's order: a handle held to the general
+/// kernel (`OXSPARSE_SDDMM_KERNEL=general`) gives the same bits, at every lane count the lean
+/// kernel has a shape for.
+#[test]
+fn lean_and_general_kernels_agree_bitwise() {
+    let Some(_gpu) = crate::common::gpu("sddmm lean and general kernels") else { return };
+    let mut failures = Vec::new();
+    let mut runs = 0;
+    for lanes in [None, Some("1"), Some("2"), Some("4"), Some("8")] {
+        let (lean, general) = (CHandle::unforced(), CHandle::unforced());
+        for h in [&lean, &general] {
+            h.set_tuning("OXSPARSE_SDDMM_LANES", lanes);
+        }
+        general.set_tuning("OXSPARSE_SDDMM_KERNEL", Some("general"));
+        for case in lean_cases() {
+            runs += 1;
+            let p = Problem::new(&case);
+            let outcome = Gpu::upload(&p).and_then(|g| {
+                let (x, y) = (run(&lean, &p, &g, true)?, run(&general, &p, &g, false)?);
+                p.check(&x)?;
+                if x != y {
+                    return Err("the lean and the general kernel differ bitwise".into());
+                }
+                Ok(())
+            });
+            if let Err(e) = outcome {
+                failures.push(format!("lanes {lanes:?}: {}: {e}", case.label()));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} of {runs} failed; first ones:\n{}", failures.len(), failures[..failures.len().min(10)].join("\n"));
+    println!("sddmm lean and general kernels: {runs} (case, lanes) the same bits");
 }
