@@ -32,6 +32,15 @@ pub fn fit(compute: DataType, v: Value) -> Value {
     }
 }
 
+/// The stored shape of a dense operand X whose op(X) is `rows x cols`.
+pub fn stored_shape(op: Operation, (rows, cols): (i64, i64)) -> (i64, i64) {
+    if op == N {
+        (rows, cols)
+    } else {
+        (cols, rows)
+    }
+}
+
 /// `list[i % len]`: parameters cycled through the cases.
 pub fn pick<X: Copy>(list: &[X], i: usize) -> X {
     list[i % list.len()]

@@ -121,18 +121,10 @@ impl Case {
 
     /// Stored shapes of A and B.
     pub fn a_shape(&self) -> (i64, i64) {
-        if self.op_a == N {
-            (self.m, self.k)
-        } else {
-            (self.k, self.m)
-        }
+        crate::common::sweep::stored_shape(self.op_a, (self.m, self.k))
     }
     pub fn b_shape(&self) -> (i64, i64) {
-        if self.op_b == N {
-            (self.k, self.n)
-        } else {
-            (self.n, self.k)
-        }
+        crate::common::sweep::stored_shape(self.op_b, (self.k, self.n))
     }
 
     /// Whether op(A)'s rows (op(B)'s columns) lie contiguously in A's (B's) storage, so that the

@@ -133,18 +133,10 @@ impl Case {
 
     /// Stored shape of A and of B.
     pub fn a_shape(&self) -> (i64, i64) {
-        if self.op_a == N {
-            (self.m, self.k)
-        } else {
-            (self.k, self.m)
-        }
+        crate::common::sweep::stored_shape(self.op_a, (self.m, self.k))
     }
     pub fn b_shape(&self) -> (i64, i64) {
-        if self.op_b == N {
-            (self.k, self.n)
-        } else {
-            (self.n, self.k)
-        }
+        crate::common::sweep::stored_shape(self.op_b, (self.k, self.n))
     }
 
     /// BSR block (rows, cols), or the Blocked-ELL block size twice: the first of 2, 3, 4 (in an
