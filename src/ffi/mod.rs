@@ -208,6 +208,18 @@ pub(crate) fn keep_preprocessed<B>(
     Ok(())
 }
 
+/// Runs a compute call `f` with the state a preprocess left on sparse matrix `a`, as `pick` finds
+/// its routine's there (None: none, or another routine's). The state is locked for the call and
+/// read in place, as preprocess holds it while it writes.
+pub(crate) fn with_preprocessed<B, R>(
+    a: &oxsparseSpMatDescr,
+    pick: fn(&crate::ops::ActiveBuffer) -> Option<&B>,
+    f: impl FnOnce(Option<&B>) -> R,
+) -> R {
+    let active = a.active.lock().unwrap_or_else(|p| p.into_inner());
+    f(active.as_ref().and_then(pick))
+}
+
 /// What `pick` reads from the state a preprocess left on `matA` (None: none, or `matA` is not a
 /// live sparse matrix).
 ///

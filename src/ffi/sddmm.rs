@@ -127,12 +127,7 @@ pub unsafe extern "C" fn oxsparseSDDMM(
 ) -> oxsparseStatus_t {
     guard("oxsparseSDDMM", || {
         let (h, c, call) = call(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg)?;
-        let active = c.active.lock().unwrap_or_else(|p| p.into_inner());
-        let state = match &*active {
-            Some(ActiveBuffer::SDDMM(b)) => Some(&**b),
-            _ => None,
-        };
-        op::sddmm(&h.inner, &call, externalBuffer as u64, state)
+        with_preprocessed(c, kept, |state| op::sddmm(&h.inner, &call, externalBuffer as u64, state))
     })
 }
 
@@ -142,8 +137,13 @@ pub unsafe extern "C" fn oxsparseSDDMM(
 /// # Safety
 /// `matC` is NULL or a value this library returned (anything else is refused).
 pub unsafe fn preprocessed_decision(matC: oxsparseConstSpMatDescr_t) -> Option<op::Decision> {
-    preprocessed(matC, |active| match active {
-        ActiveBuffer::SDDMM(b) => Some(b.decision.clone()),
+    preprocessed(matC, |active| kept(active).map(|b| b.decision.clone()))
+}
+
+/// SDDMM's state among what a preprocess may have left on a sparse matrix.
+fn kept(active: &ActiveBuffer) -> Option<&op::ActiveBuffer> {
+    match active {
+        ActiveBuffer::SDDMM(b) => Some(b),
         _ => None,
-    })
+    }
 }

@@ -130,14 +130,7 @@ pub unsafe extern "C" fn oxsparseSpMM(
 ) -> oxsparseStatus_t {
     guard("oxsparseSpMM", || {
         let (h, a, call) = call(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg)?;
-        // Held for the call, as preprocess holds it: the state is read in place, and what the
-        // call sends is kept in it for the next call with the same arguments.
-        let active = a.active.lock().unwrap_or_else(|p| p.into_inner());
-        let state = match &*active {
-            Some(ActiveBuffer::SpMM(b)) => Some(&**b),
-            _ => None,
-        };
-        op::spmm(&h.inner, &call, externalBuffer as u64, state)
+        with_preprocessed(a, kept, |state| op::spmm(&h.inner, &call, externalBuffer as u64, state))
     })
 }
 
@@ -147,8 +140,13 @@ pub unsafe extern "C" fn oxsparseSpMM(
 /// # Safety
 /// `matA` is NULL or a value this library returned (anything else is refused).
 pub unsafe fn preprocessed_decision(matA: oxsparseConstSpMatDescr_t) -> Option<op::Decision> {
-    preprocessed(matA, |active| match active {
-        ActiveBuffer::SpMM(b) => Some(b.decision.clone()),
+    preprocessed(matA, |active| kept(active).map(|b| b.decision.clone()))
+}
+
+/// SpMM's state among what a preprocess may have left on a sparse matrix.
+fn kept(active: &ActiveBuffer) -> Option<&op::ActiveBuffer> {
+    match active {
+        ActiveBuffer::SpMM(b) => Some(b),
         _ => None,
-    })
+    }
 }

@@ -111,13 +111,7 @@ pub unsafe extern "C" fn oxsparseSpMV(
 ) -> oxsparseStatus_t {
     guard("oxsparseSpMV", || {
         let (h, a, call) = call(handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg)?;
-        // Held for the call, as SpMM holds it: the state is read in place, not copied.
-        let active = a.active.lock().unwrap_or_else(|p| p.into_inner());
-        let state = match &*active {
-            Some(ActiveBuffer::SpMV(b)) => Some(&**b),
-            _ => None,
-        };
-        op::spmv(&h.inner, &call, externalBuffer as u64, state)
+        with_preprocessed(a, kept, |state| op::spmv(&h.inner, &call, externalBuffer as u64, state))
     })
 }
 
@@ -127,8 +121,13 @@ pub unsafe extern "C" fn oxsparseSpMV(
 /// # Safety
 /// `matA` is NULL or a value this library returned (anything else is refused).
 pub unsafe fn preprocessed_decision(matA: oxsparseConstSpMatDescr_t) -> Option<crate::ops::spmv::Decision> {
-    preprocessed(matA, |active| match active {
-        ActiveBuffer::SpMV(b) => Some(b.decision.clone()),
+    preprocessed(matA, |active| kept(active).map(|b| b.decision.clone()))
+}
+
+/// SpMV's state among what a preprocess may have left on a sparse matrix.
+fn kept(active: &ActiveBuffer) -> Option<&op::ActiveBuffer> {
+    match active {
+        ActiveBuffer::SpMV(b) => Some(b),
         _ => None,
-    })
+    }
 }

@@ -95,12 +95,12 @@ pub fn lines_start_on_vectors(call: &Call, p: &Plan, ws: u64) -> bool {
 }
 
 /// The SDDMM kernel over every stored value of every batch of C: the lean one when `lean` (the
-/// plan has its shape and the lines start on 16 bytes), else the general one.
-pub fn sddmm(h: &Handle, call: &Call, p: &Plan, ws: u64, alpha: Scalar, beta: Scalar, lean: bool) -> Result<()> {
+/// plan has its shape and the lines start on 16 bytes), else the general one, which reads 16 bytes
+/// at a time when `aligned` ([`lines_start_on_vectors`]).
+pub fn sddmm(h: &Handle, call: &Call, p: &Plan, ws: u64, (alpha, beta): (Scalar, Scalar), aligned: bool, lean: bool) -> Result<()> {
     let c = call.c;
     let a = lines_params(call.a.values, &p.a, ws);
     let b = lines_params(call.b.values, &p.b, ws);
-    let elem = p.types.ab.size_bytes() as i64;
     let (row_block, col_block, col_major_blocks) = match p.entries {
         Entries::Csr => (1, 1, 0),
         Entries::Bsr { row_block, col_block, col_major_blocks } => (row_block, col_block, col_major_blocks as i32),
@@ -131,7 +131,7 @@ pub fn sddmm(h: &Handle, call: &Call, p: &Plan, ws: u64, alpha: Scalar, beta: Sc
         col_block,
         col_major_blocks,
         group: p.group as i32,
-        vectors: (lines_aligned(&a, elem) && lines_aligned(&b, elem)) as i32,
+        vectors: aligned as i32,
         pad: 0,
     };
     let warps_per_block = BLOCK as i64 / 32;

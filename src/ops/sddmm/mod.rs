@@ -150,8 +150,8 @@ pub fn sddmm(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>
             }
         }
         // The lean kernel where the plan has its shape and every line starts on 16 bytes.
-        let lean = p.lean.is_some() && k::lines_start_on_vectors(call, &p, ws);
-        k::sddmm(h, call, &p, ws, alpha, beta, lean)
+        let aligned = k::lines_start_on_vectors(call, &p, ws);
+        k::sddmm(h, call, &p, ws, (alpha, beta), aligned, p.lean.is_some() && aligned)
     })
 }
 

@@ -41,11 +41,11 @@ pub struct Lines {
     pub count: i32,
     /// Where the contiguous copy lies in the workspace, and its line length padded to 16 bytes
     /// (None: the lines are read in place).
-    pub copy: Option<Copy>,
+    pub copy: Option<LineCopy>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Copy {
+pub struct LineCopy {
     pub at: usize,
     pub ld: i64,
 }
@@ -243,7 +243,7 @@ pub fn plan(call: &super::Call, dims: Dims, types: Types) -> Plan {
     for x in [&mut a, &mut b] {
         if products && x.elem_stride != 1 && x.len > 1 {
             let ld = ceil_div(x.len * elem, VECTOR_BYTES) * VECTOR_BYTES / elem;
-            x.copy = Some(Copy { at: workspace, ld });
+            x.copy = Some(LineCopy { at: workspace, ld });
             workspace = align_up(workspace + (x.count as usize) * (x.lines * ld * elem) as usize);
         }
     }
