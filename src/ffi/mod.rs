@@ -32,7 +32,9 @@ pub mod descr_sparse;
 pub mod descr_sparse_access;
 pub mod descr_sparse_vector;
 pub mod handle;
+pub mod mat_descr;
 pub mod sddmm;
+pub mod sort;
 pub mod sparse_to_dense;
 pub mod spmm;
 pub mod spmv;
@@ -80,6 +82,7 @@ pub(crate) enum Kind {
     SpMat,
     DnMat,
     BitTcf,
+    MatDescr,
 }
 
 /// Every live object handed to C: its kind and where it lives, under the value C holds.

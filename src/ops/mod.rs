@@ -3,6 +3,7 @@
 
 pub mod reorder;
 pub mod sddmm;
+pub mod sort;
 pub mod sparse_to_dense;
 pub mod spmm;
 pub mod spmv;

@@ -7,6 +7,7 @@
 
 pub mod row_view;
 pub mod sddmm;
+pub mod sort;
 pub mod sparse_to_dense;
 pub mod spmm;
 pub mod spmm_tc;

@@ -1,0 +1,264 @@
+// Index sorts of cuSPARSE's legacy API: csrsort / cscsort (sort the minor indices within every
+// segment, a CSR row or a CSC column) and coosort (sort all entries by (major, minor)). Every sort
+// is stable and carries the permutation P along: P[j] ends where its entry ends.
+//
+// Segmented sort (csrsort, cscsort), by segment length, each tier a kernel over all segments that
+// picks its own (the launcher enqueues them one after another on the stream):
+//   warp tier     length <= SORT_WARP_MAX: one warp per segment, an entry per lane, each lane's
+//                 rank counted against all others with shuffles (ties broken by position)
+//   small, large  up to SMALL and LARGE capacity: one block per segment, cub::BlockRadixSort on
+//                 the key bits [0, end_bit) in registers and shared memory, entries loaded in
+//                 order (blocked) so the block sort's stability is the segment's
+//   long          longer: gathered into one array (a scan gives each its start and rank), sorted
+//                 stably by the minor index with the global radix passes, then stably by the
+//                 segment's rank, and written back in place
+// COO sort: the minor indices and P are copied, then global radix passes by the minor index and by
+// the major index (LSD, so the major index decides and ties keep the minor order, then position).
+//
+// The global radix passes are common/radix_sort.cuh's, with counts scanned by common/scan.cuh; no
+// atomics decide a place, so every result is the same bit for bit on every run. Indices outside
+// [base, dim + base) are undefined behaviour, as in cuSPARSE.
+#include "oxsparse_kernel_params.h"
+#include "common/grid.cuh"
+#include "common/radix_sort.cuh"
+#include "common/scan.cuh"
+#include <cub/block/block_radix_sort.cuh>
+#include <stdint.h>
+
+namespace {
+
+// Tiling constants come from src/kernels/params/sort.rs, shared with the host's arithmetic.
+constexpr int BLOCK = SORT_BLOCK;
+constexpr int RADIX_BITS = SORT_RADIX_BITS;
+constexpr int ROUNDS = SORT_ROUNDS;
+constexpr int SCAN_ROUNDS = SORT_SCAN_ROUNDS;
+constexpr int WARP = 32;
+constexpr int WARP_MAX = SORT_WARP_MAX;
+constexpr int SMALL_THREADS = SORT_SMALL_THREADS, SMALL_ITEMS = SORT_SMALL_ITEMS;
+constexpr int LARGE_THREADS = SORT_LARGE_THREADS, LARGE_ITEMS = SORT_LARGE_ITEMS;
+constexpr int SMALL_MAX = SMALL_THREADS * SMALL_ITEMS;
+constexpr int LARGE_MAX = LARGE_THREADS * LARGE_ITEMS;
+constexpr unsigned FULL_MASK = 0xffffffffu;
+static_assert(SORT_RADIX == 1u << SORT_RADIX_BITS, "RADIX is 2^RADIX_BITS");
+static_assert(SORT_BLOCK == SORT_RADIX, "the radix scatter gives thread d of a block digit d");
+static_assert(WARP_MAX == WARP, "the warp tier holds one entry per lane");
+
+using grid::global_thread;
+using grid::thread_count;
+
+__device__ __forceinline__ int64_t segment_begin(const SortSegmentsParams& p, int64_t s) {
+    return int64_t(reinterpret_cast<const int*>(p.offsets)[s]) - p.base;
+}
+
+// Items of a radix sort: given, or (long segments) counted on the GPU.
+__device__ __forceinline__ int64_t item_count(int64_t n, uint64_t count_at) {
+    return count_at ? int64_t(*reinterpret_cast<const uint64_t*>(count_at) & 0xffffffffu) : n;
+}
+
+// ---- warp tier --------------------------------------------------------------------------------
+// Lane i's rank is the number of entries j with key_j < key_i, or key_j == key_i and j < i: a
+// stable sort in 32 shuffles. All loads precede the barrier and all stores follow it, so the
+// segment is rewritten in place.
+__device__ void sort_warp_segments(const SortSegmentsParams& p) {
+    int* idx = reinterpret_cast<int*>(p.indices);
+    int* perm = reinterpret_cast<int*>(p.perm);
+    const int lane = threadIdx.x % WARP;
+    for (int64_t s = global_thread() / WARP; s < p.lines; s += thread_count() / WARP) {
+        const int64_t begin = segment_begin(p, s);
+        const int len = int(segment_begin(p, s + 1) - begin);
+        if (len <= 1 || len > WARP_MAX) continue;  // the same for the whole warp
+        const bool active = lane < len;
+        const unsigned key = active ? unsigned(idx[begin + lane]) : 0u;
+        const int value = active ? perm[begin + lane] : 0;
+        __syncwarp();
+        int rank = 0;
+        for (int j = 0; j < len; ++j) {
+            const unsigned other = __shfl_sync(FULL_MASK, key, j);
+            rank += (other < key) || (other == key && j < lane);
+        }
+        if (active) {
+            idx[begin + rank] = int(key);
+            perm[begin + rank] = value;
+        }
+    }
+}
+
+// ---- block tiers -------------------------------------------------------------------------------
+// One block per segment of (MIN, THREADS * ITEMS] entries. Thread t holds entries t * ITEMS ...
+// (blocked order), so BlockRadixSort's stability keeps equal indices in position order; the
+// padding sorts last (all key bits set, behind any real key of equal bits, by position).
+template <int THREADS, int ITEMS>
+__device__ void sort_block_segments(const SortSegmentsParams& p, int min_len) {
+    using Sort = cub::BlockRadixSort<unsigned, THREADS, ITEMS, int>;
+    __shared__ typename Sort::TempStorage temp;
+    int* idx = reinterpret_cast<int*>(p.indices);
+    int* perm = reinterpret_cast<int*>(p.perm);
+    for (int64_t s = blockIdx.x; s < p.lines; s += gridDim.x) {
+        const int64_t begin = segment_begin(p, s);
+        const int len = int(segment_begin(p, s + 1) - begin);
+        if (len <= min_len || len > THREADS * ITEMS) continue;  // the same for the whole block
+        unsigned keys[ITEMS];
+        int values[ITEMS];
+#pragma unroll
+        for (int i = 0; i < ITEMS; ++i) {
+            const int k = threadIdx.x * ITEMS + i;
+            keys[i] = k < len ? unsigned(idx[begin + k]) : FULL_MASK;
+            values[i] = k < len ? perm[begin + k] : 0;
+        }
+        // Every load is done before the sort's first barrier; striped output: item i of thread t
+        // is the segment's (i * THREADS + t)-th, so the stores are coalesced.
+        Sort(temp).SortBlockedToStriped(keys, values, 0, int(p.end_bit));
+#pragma unroll
+        for (int i = 0; i < ITEMS; ++i) {
+            const int k = i * THREADS + threadIdx.x;
+            if (k < len) {
+                idx[begin + k] = int(keys[i]);
+                perm[begin + k] = values[i];
+            }
+        }
+        __syncthreads();  // temp is reused by the next segment
+    }
+}
+
+// ---- long tier ---------------------------------------------------------------------------------
+// long_info[s] before the scan: a long segment counts once and brings its length.
+__device__ void mark_long_segments(const SortSegmentsParams& p) {
+    uint64_t* info = reinterpret_cast<uint64_t*>(p.long_info);
+    for (int64_t s = global_thread(); s <= p.lines; s += thread_count()) {
+        uint64_t v = 0;
+        if (s < p.lines) {
+            const int64_t len = segment_begin(p, s + 1) - segment_begin(p, s);
+            if (len > LARGE_MAX) v = (uint64_t(1) << 32) | uint64_t(len);
+        }
+        info[s] = v;
+    }
+}
+
+// One block per segment: a long one's entries are copied to its start in the gathered arrays.
+__device__ void gather_long_segments(const SortSegmentsParams& p) {
+    const uint64_t* info = reinterpret_cast<const uint64_t*>(p.long_info);
+    const int* idx = reinterpret_cast<const int*>(p.indices);
+    const int* perm = reinterpret_cast<const int*>(p.perm);
+    int* idx_copy = reinterpret_cast<int*>(p.index_copy);
+    int* perm_copy = reinterpret_cast<int*>(p.perm_copy);
+    int* pos = reinterpret_cast<int*>(p.pos);
+    for (int64_t s = blockIdx.x; s < p.lines; s += gridDim.x) {
+        const int64_t begin = segment_begin(p, s);
+        const int64_t len = segment_begin(p, s + 1) - begin;
+        if (len <= LARGE_MAX) continue;
+        const int64_t start = int64_t(info[s] & 0xffffffffu);
+        for (int64_t k = threadIdx.x; k < len; k += blockDim.x) {
+            idx_copy[start + k] = idx[begin + k];
+            perm_copy[start + k] = perm[begin + k];
+            pos[start + k] = int(start + k);
+        }
+    }
+}
+
+// The long segment holding gathered position c: the last s whose start is <= c (segments that are
+// not long have no entries, so the last such s has c inside its range).
+__device__ int64_t long_segment_of(const uint64_t* info, int64_t lines, int64_t c) {
+    int64_t lo = 0, hi = lines + 1;  // first s with start(s) > c
+    while (lo < hi) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        if (int64_t(info[mid] & 0xffffffffu) <= c) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo - 1;
+}
+
+// ---- global sort: copies, major keys, write-back -----------------------------------------------
+__device__ void copy_inputs(const SortCopyParams& p) {
+    const int* idx = reinterpret_cast<const int*>(p.indices);
+    const int* perm = reinterpret_cast<const int*>(p.perm);
+    int* idx_copy = reinterpret_cast<int*>(p.index_copy);
+    int* perm_copy = reinterpret_cast<int*>(p.perm_copy);
+    int* pos = reinterpret_cast<int*>(p.pos);
+    for (int64_t k = global_thread(); k < p.n; k += thread_count()) {
+        idx_copy[k] = idx[k];
+        perm_copy[k] = perm[k];
+        pos[k] = int(k);
+    }
+}
+
+__device__ void major_keys(const SortMajorKeyParams& p) {
+    int* keys = reinterpret_cast<int*>(p.keys);
+    const int* pos = reinterpret_cast<const int*>(p.pos);
+    const int64_t n = item_count(p.n, p.count_at);
+    const uint64_t* info = reinterpret_cast<const uint64_t*>(p.long_info);
+    for (int64_t j = global_thread(); j < n; j += thread_count()) {
+        const int64_t c = pos[j];
+        keys[j] = p.major ? reinterpret_cast<const int*>(p.major)[c] : int(info[long_segment_of(info, p.lines, c)] >> 32);
+    }
+}
+
+__device__ void finish(const SortFinishParams& p) {
+    const int* keys = reinterpret_cast<const int*>(p.keys);
+    const int* pos = reinterpret_cast<const int*>(p.pos);
+    const int* idx_copy = reinterpret_cast<const int*>(p.index_copy);
+    const int* perm_copy = reinterpret_cast<const int*>(p.perm_copy);
+    int* idx = reinterpret_cast<int*>(p.indices_out);
+    int* perm = reinterpret_cast<int*>(p.perm_out);
+    const uint64_t* info = reinterpret_cast<const uint64_t*>(p.long_info);
+    const int* offsets = reinterpret_cast<const int*>(p.offsets);
+    const int64_t n = item_count(p.n, p.count_at);
+    for (int64_t j = global_thread(); j < n; j += thread_count()) {
+        const int64_t from = pos[j];
+        int64_t to = j;
+        if (p.major_out) {
+            reinterpret_cast<int*>(p.major_out)[j] = keys[j];
+        } else {
+            // The segments come back in rank order, each to the gathered range it came from.
+            const int64_t s = long_segment_of(info, p.lines, j);
+            to = int64_t(offsets[s]) - p.base + (j - int64_t(info[s] & 0xffffffffu));
+        }
+        idx[to] = idx_copy[from];
+        perm[to] = perm_copy[from];
+    }
+}
+
+}  // namespace
+
+// ---- entry points: oxs_sort_<stage> ------------------------------------------------------------
+// warp_segments, mark_long, copy, major_keys, finish: grid-stride, BLOCK threads. small_segments,
+// large_segments, gather_long: a block per segment (grid-stride over segments), of SMALL_THREADS,
+// LARGE_THREADS and BLOCK threads. histogram, scatter: one block of BLOCK threads per radix tile;
+// scan_reduce, scan_apply: one block per scan chunk; scan_sums: one block.
+extern "C" __global__ void oxs_sort_warp_segments(const SortSegmentsParams p) { sort_warp_segments(p); }
+extern "C" __global__ void __launch_bounds__(SMALL_THREADS) oxs_sort_small_segments(const SortSegmentsParams p) {
+    sort_block_segments<SMALL_THREADS, SMALL_ITEMS>(p, WARP_MAX);
+}
+extern "C" __global__ void __launch_bounds__(LARGE_THREADS) oxs_sort_large_segments(const SortSegmentsParams p) {
+    sort_block_segments<LARGE_THREADS, LARGE_ITEMS>(p, SMALL_MAX);
+}
+extern "C" __global__ void oxs_sort_mark_long(const SortSegmentsParams p) { mark_long_segments(p); }
+extern "C" __global__ void oxs_sort_gather_long(const SortSegmentsParams p) { gather_long_segments(p); }
+extern "C" __global__ void oxs_sort_copy(const SortCopyParams p) { copy_inputs(p); }
+extern "C" __global__ void oxs_sort_major_keys(const SortMajorKeyParams p) { major_keys(p); }
+extern "C" __global__ void oxs_sort_finish(const SortFinishParams p) { finish(p); }
+
+extern "C" __global__ void __launch_bounds__(BLOCK) oxs_sort_histogram(const SortPassParams p) {
+    radix::tile_histogram<RADIX_BITS, ROUNDS>(reinterpret_cast<const int*>(p.keys_in), item_count(p.n, p.count_at), p.tiles,
+                                              p.shift, reinterpret_cast<int*>(p.counts));
+}
+extern "C" __global__ void __launch_bounds__(BLOCK) oxs_sort_scatter(const SortPassParams p) {
+    radix::tile_scatter<RADIX_BITS, ROUNDS>(reinterpret_cast<const int*>(p.keys_in), reinterpret_cast<const int*>(p.pos_in),
+                                            reinterpret_cast<int*>(p.keys_out), reinterpret_cast<int*>(p.pos_out),
+                                            reinterpret_cast<const int*>(p.counts), item_count(p.n, p.count_at), p.tiles,
+                                            p.shift);
+}
+
+// Scans of the digit counts (int) and of the long segments' words (int64).
+#define OXS_SORT_SCAN(IS, T)                                                                                            \
+    extern "C" __global__ void oxs_sort_scan_reduce_##IS(const SortScanParams p) {                                     \
+        scan::chunk_reduce<BLOCK, SCAN_ROUNDS>(reinterpret_cast<const T*>(p.data), p.n, reinterpret_cast<T*>(p.block_sums)); \
+    }                                                                                                                   \
+    extern "C" __global__ void oxs_sort_scan_sums_##IS(const SortScanParams p) {                                       \
+        scan::sums_in_place<BLOCK>(reinterpret_cast<T*>(p.block_sums), p.blocks);                                      \
+    }                                                                                                                   \
+    extern "C" __global__ void oxs_sort_scan_apply_##IS(const SortScanParams p) {                                      \
+        scan::chunk_apply<BLOCK, SCAN_ROUNDS>(reinterpret_cast<T*>(p.data), p.n, reinterpret_cast<const T*>(p.block_sums)); \
+    }
+
+OXS_SORT_SCAN(i32, int32_t)
+OXS_SORT_SCAN(u64, uint64_t)
