@@ -35,6 +35,8 @@ mod gpu;
 mod sddmm;
 #[path = "ffi_bad_arguments/snapshot.rs"]
 mod snapshot;
+#[path = "ffi_bad_arguments/sort.rs"]
+mod sort;
 #[path = "ffi_bad_arguments/sparse_matrix.rs"]
 mod sparse_matrix;
 #[path = "ffi_bad_arguments/table.rs"]

@@ -61,6 +61,8 @@ pub struct Operands {
     pub slots: [u64; 2],
     /// SDDMM's own descriptors (super::sddmm).
     pub sddmm: SddmmOperands,
+    /// The index sorts' arrays and descriptors (super::sort).
+    pub sort: super::sort::SortOperands,
     pub fresh_handle: Option<Rc<dyn Fn() -> u64>>,
     pub fresh_tcf: Option<Rc<dyn Fn() -> u64>>,
 }
@@ -70,6 +72,7 @@ pub fn rows(t: &mut Table, o: &Operands) {
     handle(t, o);
     spmm(t, o);
     super::sddmm::rows(t, o);
+    super::sort::rows(t, o);
     spmv(t, o);
     sparse_to_dense(t, o);
     vector_ops(t, o);
@@ -381,6 +384,7 @@ impl Operands {
             zero: fx.zero(),
             slots: [fx.s(0), fx.s(1)],
             sddmm: SddmmOperands::stand_ins(c, a),
+            sort: super::sort::SortOperands::stand_ins(),
             fresh_handle: None,
             fresh_tcf: None,
         }
@@ -464,6 +468,7 @@ impl GpuFixture {
         let (xv, x5, yv, y7) = (dn_vec(6, &x), dn_vec(5, &x), dn_vec(8, &y), dn_vec(7, &y));
 
         let sddmm = super::sddmm::Part::new(offsets.ptr, columns.ptr);
+        let sort = super::sort::Part::new();
         let h = new_handle();
         let (mut math, mut reorder) = (-1, -1);
         ok(unsafe { oxsparseGetMathMode(ptr(h), &mut math) }, "GetMathMode");
@@ -505,6 +510,7 @@ impl GpuFixture {
             zero,
             slots: [sentinels.slot(0), sentinels.slot(1)],
             sddmm: sddmm.operands,
+            sort: sort.operands,
             fresh_handle: Some(Rc::new(new_handle)),
             fresh_tcf: Some(Rc::new(move || new_tcf(h, a, bm, cm))),
         };
@@ -537,8 +543,10 @@ impl GpuFixture {
             ("X's indices", sx_indices),
         ];
         inputs.extend(sddmm.inputs);
+        inputs.extend(sort.inputs);
         let mut outputs = vec![("C", c), ("C of 65,536 batches", cbig), ("y", y), ("X's values", sx_values), ("D", d)];
         outputs.extend(sddmm.outputs);
+        outputs.extend(sort.outputs);
         let fx = GpuFixture {
             operands,
             objects: Objects { dead, live: [h, sx, xv, a, bm, tcf] },
