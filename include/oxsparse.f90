@@ -1177,6 +1177,103 @@ module oxsparse
       integer(c_int) :: res
     end function oxsparseSparseToDense
 
+    ! ------------------------------------------------------------------------------------
+    ! Legacy matrix descriptor (the part the index sorts use)
+
+    function oxsparseCreateMatDescr(descrA) bind(C, name="oxsparseCreateMatDescr") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), intent(out) :: descrA
+      integer(c_int) :: res
+    end function oxsparseCreateMatDescr
+
+    function oxsparseDestroyMatDescr(descrA) bind(C, name="oxsparseDestroyMatDescr") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: descrA
+      integer(c_int) :: res
+    end function oxsparseDestroyMatDescr
+
+    function oxsparseSetMatIndexBase(descrA, base) bind(C, name="oxsparseSetMatIndexBase") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: descrA
+      integer(c_int), value :: base
+      integer(c_int) :: res
+    end function oxsparseSetMatIndexBase
+
+    ! ------------------------------------------------------------------------------------
+    ! Index sorts (32-bit indices, device arrays; P is permuted alongside)
+
+    function oxsparseXcsrsort_bufferSizeExt(handle, m, n, nnz, csrRowPtrA, csrColIndA, pBufferSizeInBytes) &
+        bind(C, name="oxsparseXcsrsort_bufferSizeExt") result(res)
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: handle
+      integer(c_int), value :: m, n, nnz
+      integer(c_int), intent(in) :: csrRowPtrA(*), csrColIndA(*)
+      integer(c_size_t), intent(out) :: pBufferSizeInBytes
+      integer(c_int) :: res
+    end function oxsparseXcsrsort_bufferSizeExt
+
+    function oxsparseXcsrsort(handle, m, n, nnz, descrA, csrRowPtrA, csrColIndA, P, pBuffer) &
+        bind(C, name="oxsparseXcsrsort") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle
+      integer(c_int), value :: m, n, nnz
+      type(c_ptr), value :: descrA, pBuffer
+      integer(c_int), intent(in) :: csrRowPtrA(*)
+      integer(c_int), intent(inout) :: csrColIndA(*), P(*)
+      integer(c_int) :: res
+    end function oxsparseXcsrsort
+
+    function oxsparseXcscsort_bufferSizeExt(handle, m, n, nnz, cscColPtrA, cscRowIndA, pBufferSizeInBytes) &
+        bind(C, name="oxsparseXcscsort_bufferSizeExt") result(res)
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: handle
+      integer(c_int), value :: m, n, nnz
+      integer(c_int), intent(in) :: cscColPtrA(*), cscRowIndA(*)
+      integer(c_size_t), intent(out) :: pBufferSizeInBytes
+      integer(c_int) :: res
+    end function oxsparseXcscsort_bufferSizeExt
+
+    function oxsparseXcscsort(handle, m, n, nnz, descrA, cscColPtrA, cscRowIndA, P, pBuffer) &
+        bind(C, name="oxsparseXcscsort") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle
+      integer(c_int), value :: m, n, nnz
+      type(c_ptr), value :: descrA, pBuffer
+      integer(c_int), intent(in) :: cscColPtrA(*)
+      integer(c_int), intent(inout) :: cscRowIndA(*), P(*)
+      integer(c_int) :: res
+    end function oxsparseXcscsort
+
+    function oxsparseXcoosort_bufferSizeExt(handle, m, n, nnz, cooRowsA, cooColsA, pBufferSizeInBytes) &
+        bind(C, name="oxsparseXcoosort_bufferSizeExt") result(res)
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: handle
+      integer(c_int), value :: m, n, nnz
+      integer(c_int), intent(in) :: cooRowsA(*), cooColsA(*)
+      integer(c_size_t), intent(out) :: pBufferSizeInBytes
+      integer(c_int) :: res
+    end function oxsparseXcoosort_bufferSizeExt
+
+    function oxsparseXcoosortByRow(handle, m, n, nnz, cooRowsA, cooColsA, P, pBuffer) &
+        bind(C, name="oxsparseXcoosortByRow") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle
+      integer(c_int), value :: m, n, nnz
+      type(c_ptr), value :: pBuffer
+      integer(c_int), intent(inout) :: cooRowsA(*), cooColsA(*), P(*)
+      integer(c_int) :: res
+    end function oxsparseXcoosortByRow
+
+    function oxsparseXcoosortByColumn(handle, m, n, nnz, cooRowsA, cooColsA, P, pBuffer) &
+        bind(C, name="oxsparseXcoosortByColumn") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle
+      integer(c_int), value :: m, n, nnz
+      type(c_ptr), value :: pBuffer
+      integer(c_int), intent(inout) :: cooRowsA(*), cooColsA(*), P(*)
+      integer(c_int) :: res
+    end function oxsparseXcoosortByColumn
+
   end interface
 
 end module oxsparse

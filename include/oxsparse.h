@@ -183,6 +183,11 @@ typedef struct oxsparseDnMatDescr oxsparseDnMatDescr;
 typedef struct oxsparseDnVecDescr oxsparseDnVecDescr;
 
 /**
+ * The legacy matrix descriptor: cuSPARSE's defaults are a general matrix of base 0.
+ */
+typedef struct oxsparseMatDescr oxsparseMatDescr;
+
+/**
  * Sparse matrix descriptor (every format).
  */
 typedef struct oxsparseSpMatDescr oxsparseSpMatDescr;
@@ -213,6 +218,8 @@ typedef oxsparseSpMatDescr *oxsparseSpMatDescr_t;
 typedef oxsparseSpVecDescr *oxsparseSpVecDescr_t;
 
 typedef const oxsparseSpVecDescr *oxsparseConstSpVecDescr_t;
+
+typedef oxsparseMatDescr *oxsparseMatDescr_t;
 
 #ifdef __cplusplus
 extern "C" {
@@ -843,6 +850,30 @@ oxsparseStatus_t oxsparseGetReorderMode(oxsparseHandle_t handle, oxsparseReorder
 oxsparseStatus_t oxsparseSetTuning(oxsparseHandle_t handle, const char *name, const char *value);
 
 /**
+ * Creates a descriptor with cuSPARSE's defaults (general, base 0).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseCreateMatDescr(oxsparseMatDescr_t *descrA);
+
+/**
+ * Destroys a descriptor (NULL is accepted and ignored).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseDestroyMatDescr(oxsparseMatDescr_t descrA);
+
+/**
+ * Sets the index base (`OXSPARSE_INDEX_BASE_ZERO` or `_ONE`).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseSetMatIndexBase(oxsparseMatDescr_t descrA, oxsparseIndexBase_t base);
+
+/**
  * Workspace size in bytes for `oxsparseSDDMM_preprocess` and `oxsparseSDDMM` with these
  * arguments: 0 when op(A)'s rows and op(B)'s columns already lie contiguously in memory (A
  * row-major with opA = N or column-major with opA = T; B column-major with opB = N or row-major
@@ -873,6 +904,63 @@ oxsparseStatus_t oxsparseSDDMM_preprocess(oxsparseHandle_t handle, oxsparseOpera
  * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseSDDMM(oxsparseHandle_t handle, oxsparseOperation_t opA, oxsparseOperation_t opB, const void *alpha, oxsparseConstDnMatDescr_t matA, oxsparseConstDnMatDescr_t matB, const void *beta, oxsparseSpMatDescr_t matC, cudaDataType computeType, oxsparseSDDMMAlg_t alg, void *externalBuffer);
+
+/**
+ * Workspace bytes `oxsparseXcsrsort` needs for an m x n matrix with nnz entries.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseXcsrsort_bufferSizeExt(oxsparseHandle_t handle, int m, int n, int nnz, const int *csrRowPtrA, const int *csrColIndA, size_t *pBufferSizeInBytes);
+
+/**
+ * Sorts the column indices of every row in place (stably) and permutes `P` alike; the values
+ * follow with Gather through `P`. Asynchronous on the handle's stream.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseXcsrsort(oxsparseHandle_t handle, int m, int n, int nnz, oxsparseMatDescr_t descrA, const int *csrRowPtrA, int *csrColIndA, int *P, void *pBuffer);
+
+/**
+ * Workspace bytes `oxsparseXcscsort` needs for an m x n matrix with nnz entries.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseXcscsort_bufferSizeExt(oxsparseHandle_t handle, int m, int n, int nnz, const int *cscColPtrA, const int *cscRowIndA, size_t *pBufferSizeInBytes);
+
+/**
+ * Sorts the row indices of every column in place (stably) and permutes `P` alike.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseXcscsort(oxsparseHandle_t handle, int m, int n, int nnz, oxsparseMatDescr_t descrA, const int *cscColPtrA, int *cscRowIndA, int *P, void *pBuffer);
+
+/**
+ * Workspace bytes `oxsparseXcoosortByRow` and `oxsparseXcoosortByColumn` need.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseXcoosort_bufferSizeExt(oxsparseHandle_t handle, int m, int n, int nnz, const int *cooRowsA, const int *cooColsA, size_t *pBufferSizeInBytes);
+
+/**
+ * Sorts the COO entries stably by (row, column), permuting both index arrays and `P` alike.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseXcoosortByRow(oxsparseHandle_t handle, int m, int n, int nnz, int *cooRowsA, int *cooColsA, int *P, void *pBuffer);
+
+/**
+ * Sorts the COO entries stably by (column, row), permuting both index arrays and `P` alike.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseXcoosortByColumn(oxsparseHandle_t handle, int m, int n, int nnz, int *cooRowsA, int *cooColsA, int *P, void *pBuffer);
 
 /**
  * Workspace size in bytes for `oxsparseSparseToDense` with these arguments (always 0: none needed).

@@ -15,14 +15,13 @@ pub struct oxsparseMatDescr {
 }
 
 pub type oxsparseMatDescr_t = *mut oxsparseMatDescr;
-pub type oxsparseConstMatDescr_t = *const oxsparseMatDescr;
 
 /// The index base of a live descriptor (NULL: INVALID_VALUE; never issued or destroyed:
 /// NOT_INITIALIZED).
 ///
 /// # Safety
 /// `descr` is NULL or a value this library returned (anything else is refused).
-pub(crate) unsafe fn index_base(descr: oxsparseConstMatDescr_t, what: &str) -> Result<IndexBase> {
+pub(crate) unsafe fn index_base(descr: oxsparseMatDescr_t, what: &str) -> Result<IndexBase> {
     Ok(borrow(descr, Kind::MatDescr, what)?.index_base)
 }
 
@@ -43,7 +42,7 @@ pub unsafe extern "C" fn oxsparseCreateMatDescr(descrA: *mut oxsparseMatDescr_t)
 /// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseDestroyMatDescr(descrA: oxsparseMatDescr_t) -> oxsparseStatus_t {
-    guard("oxsparseDestroyMatDescr", || destroy(descrA as oxsparseConstMatDescr_t, Kind::MatDescr, "descrA"))
+    guard("oxsparseDestroyMatDescr", || destroy(descrA as *const oxsparseMatDescr, Kind::MatDescr, "descrA"))
 }
 
 /// Sets the index base (`OXSPARSE_INDEX_BASE_ZERO` or `_ONE`).

@@ -1,7 +1,7 @@
 //! The legacy index sorts: `oxsparseXcsrsort`, `oxsparseXcscsort`, `oxsparseXcoosortByRow`,
 //! `oxsparseXcoosortByColumn` and their `_bufferSizeExt` (cuSPARSE 12.6 arguments, 32-bit indices).
 
-use super::mat_descr::{index_base, oxsparseConstMatDescr_t};
+use super::mat_descr::{index_base, oxsparseMatDescr_t};
 use super::*;
 use crate::ops::sort::{self as op, Compressed, CooOrder};
 use std::os::raw::{c_int, c_void};
@@ -39,7 +39,7 @@ pub unsafe extern "C" fn oxsparseXcsrsort(
     m: c_int,
     n: c_int,
     nnz: c_int,
-    descrA: oxsparseConstMatDescr_t,
+    descrA: oxsparseMatDescr_t,
     csrRowPtrA: *const c_int,
     csrColIndA: *mut c_int,
     P: *mut c_int,
@@ -84,7 +84,7 @@ pub unsafe extern "C" fn oxsparseXcscsort(
     m: c_int,
     n: c_int,
     nnz: c_int,
-    descrA: oxsparseConstMatDescr_t,
+    descrA: oxsparseMatDescr_t,
     cscColPtrA: *const c_int,
     cscRowIndA: *mut c_int,
     P: *mut c_int,

@@ -100,7 +100,7 @@ type Compressed = unsafe extern "C" fn(
     c_int,
     c_int,
     c_int,
-    oxsparseConstMatDescr_t,
+    oxsparseMatDescr_t,
     *const c_int,
     *mut c_int,
     *mut c_int,
@@ -147,7 +147,7 @@ pub fn rows(t: &mut Table, o: &Operands) {
             ("pBuffer", Plain(0)),
         ];
         let mut rows = t.func(func, &args, move |a| unsafe {
-            f(ptr(a[0]), int(a[1]), int(a[2]), int(a[3]), cptr(a[4]), cptr(a[5]), ptr(a[6]), ptr(a[7]), ptr(a[8]))
+            f(ptr(a[0]), int(a[1]), int(a[2]), int(a[3]), ptr(a[4]), cptr(a[5]), ptr(a[6]), ptr(a[7]), ptr(a[8]))
         });
         negative_sizes(&mut rows);
         rows.bad("descrA: NULL", &[("descrA", 0)], INVALID)
