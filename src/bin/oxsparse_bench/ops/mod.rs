@@ -5,6 +5,7 @@
 
 mod prepare;
 mod sddmm;
+mod sort;
 mod sparse_to_dense;
 mod spmm;
 mod spmv;
@@ -54,7 +55,7 @@ pub struct VectorOp {
     pub cases: fn(quick: bool) -> Vec<Box<dyn Case>>,
 }
 
-pub const MATRIX_OPS: &[MatrixOp] = &[sparse_to_dense::OP, spmm::OP, spmv::OP, sddmm::OP];
+pub const MATRIX_OPS: &[MatrixOp] = &[sparse_to_dense::OP, spmm::OP, spmv::OP, sddmm::OP, sort::CSRSORT, sort::COOSORT];
 pub const VECTOR_OPS: &[VectorOp] = &[vector::GATHER, vector::SPVV];
 
 /// Every operation's name, for `--ops`.
