@@ -4,8 +4,9 @@
 //
 // Segmented sort (csrsort, cscsort), by segment length, each tier a kernel over all segments that
 // picks its own (the launcher enqueues them one after another on the stream):
-//   warp tier     length <= SORT_WARP_MAX: one warp per segment, an entry per lane, each lane's
-//                 rank counted against all others with shuffles (ties broken by position)
+//   warp tier     length <= SORT_WARP_MAX (128): one warp per segment, up to four entries per
+//                 lane, each entry's rank counted against all others with shuffles (ties broken
+//                 by position)
 //   small, large  up to SMALL and LARGE capacity: one block per segment, cub::BlockRadixSort on
 //                 the key bits [0, end_bit) in registers and shared memory, entries loaded in
 //                 order (blocked) so the block sort's stability is the segment's
@@ -41,7 +42,7 @@ constexpr int LARGE_MAX = LARGE_THREADS * LARGE_ITEMS;
 constexpr unsigned FULL_MASK = 0xffffffffu;
 static_assert(SORT_RADIX == 1u << SORT_RADIX_BITS, "RADIX is 2^RADIX_BITS");
 static_assert(SORT_BLOCK == SORT_RADIX, "the radix scatter gives thread d of a block digit d");
-static_assert(WARP_MAX == WARP, "the warp tier holds one entry per lane");
+static_assert(WARP_MAX == 4 * WARP, "the warp tier holds up to four entries per lane");
 
 using grid::global_thread;
 using grid::thread_count;
@@ -55,10 +56,50 @@ __device__ __forceinline__ int64_t item_count(int64_t n, uint64_t count_at) {
     return count_at ? int64_t(*reinterpret_cast<const uint64_t*>(count_at) & 0xffffffffu) : n;
 }
 
+// Radix tiles: the host's, or those of the count found on the GPU (so that a matrix without long
+// segments scans no counts).
+constexpr int64_t TILE = int64_t(BLOCK) * ROUNDS;
+__device__ __forceinline__ int64_t tile_count(int64_t tiles, uint64_t count_at) {
+    return count_at ? (item_count(0, count_at) + TILE - 1) / TILE : tiles;
+}
+
 // ---- warp tier --------------------------------------------------------------------------------
-// Lane i's rank is the number of entries j with key_j < key_i, or key_j == key_i and j < i: a
-// stable sort in 32 shuffles. All loads precede the barrier and all stores follow it, so the
-// segment is rewritten in place.
+// A segment of up to ITEMS * 32 entries, entry q = i * 32 + lane in lane's item i (coalesced
+// loads). Each entry's rank is the number of entries q' with key' < key, or key' == key and
+// q' < q: a stable sort in one broadcast (shuffle) of every entry. All loads precede the barrier
+// and all stores follow it, so the segment is rewritten in place.
+template <int ITEMS>
+__device__ void warp_rank_sort(int* idx, int* perm, int64_t begin, int len, int lane) {
+    unsigned key[ITEMS];
+    int value[ITEMS], rank[ITEMS];
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+        const int q = i * WARP + lane;
+        key[i] = q < len ? unsigned(idx[begin + q]) : 0u;
+        value[i] = q < len ? perm[begin + q] : 0;
+        rank[i] = 0;
+    }
+    __syncwarp();
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+        const int count = min(WARP, len - j * WARP);  // the same for the whole warp
+        for (int src = 0; src < count; ++src) {
+            const unsigned other = __shfl_sync(FULL_MASK, key[j], src);
+            const int q_other = j * WARP + src;
+#pragma unroll
+            for (int i = 0; i < ITEMS; ++i) rank[i] += (other < key[i]) || (other == key[i] && q_other < i * WARP + lane);
+        }
+    }
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+        if (i * WARP + lane < len) {
+            idx[begin + rank[i]] = int(key[i]);
+            perm[begin + rank[i]] = value[i];
+        }
+    }
+}
+
+// One warp per segment of 2 .. WARP_MAX entries, with as many items per lane as it needs.
 __device__ void sort_warp_segments(const SortSegmentsParams& p) {
     int* idx = reinterpret_cast<int*>(p.indices);
     int* perm = reinterpret_cast<int*>(p.perm);
@@ -66,20 +107,11 @@ __device__ void sort_warp_segments(const SortSegmentsParams& p) {
     for (int64_t s = global_thread() / WARP; s < p.lines; s += thread_count() / WARP) {
         const int64_t begin = segment_begin(p, s);
         const int len = int(segment_begin(p, s + 1) - begin);
-        if (len <= 1 || len > WARP_MAX) continue;  // the same for the whole warp
-        const bool active = lane < len;
-        const unsigned key = active ? unsigned(idx[begin + lane]) : 0u;
-        const int value = active ? perm[begin + lane] : 0;
-        __syncwarp();
-        int rank = 0;
-        for (int j = 0; j < len; ++j) {
-            const unsigned other = __shfl_sync(FULL_MASK, key, j);
-            rank += (other < key) || (other == key && j < lane);
-        }
-        if (active) {
-            idx[begin + rank] = int(key);
-            perm[begin + rank] = value;
-        }
+        // The same for the whole warp.
+        if (len <= 1 || len > WARP_MAX) continue;
+        if (len <= WARP) warp_rank_sort<1>(idx, perm, begin, len, lane);
+        else if (len <= 2 * WARP) warp_rank_sort<2>(idx, perm, begin, len, lane);
+        else warp_rank_sort<4>(idx, perm, begin, len, lane);
     }
 }
 
@@ -238,26 +270,34 @@ extern "C" __global__ void oxs_sort_major_keys(const SortMajorKeyParams p) { maj
 extern "C" __global__ void oxs_sort_finish(const SortFinishParams p) { finish(p); }
 
 extern "C" __global__ void __launch_bounds__(BLOCK) oxs_sort_histogram(const SortPassParams p) {
-    radix::tile_histogram<RADIX_BITS, ROUNDS>(reinterpret_cast<const int*>(p.keys_in), item_count(p.n, p.count_at), p.tiles,
+    const int64_t tiles = tile_count(p.tiles, p.count_at);
+    if (blockIdx.x >= tiles) return;  // beyond the items counted on the GPU
+    radix::tile_histogram<RADIX_BITS, ROUNDS>(reinterpret_cast<const int*>(p.keys_in), item_count(p.n, p.count_at), tiles,
                                               p.shift, reinterpret_cast<int*>(p.counts));
 }
 extern "C" __global__ void __launch_bounds__(BLOCK) oxs_sort_scatter(const SortPassParams p) {
+    const int64_t tiles = tile_count(p.tiles, p.count_at);
+    if (blockIdx.x >= tiles) return;
     radix::tile_scatter<RADIX_BITS, ROUNDS>(reinterpret_cast<const int*>(p.keys_in), reinterpret_cast<const int*>(p.pos_in),
                                             reinterpret_cast<int*>(p.keys_out), reinterpret_cast<int*>(p.pos_out),
-                                            reinterpret_cast<const int*>(p.counts), item_count(p.n, p.count_at), p.tiles,
+                                            reinterpret_cast<const int*>(p.counts), item_count(p.n, p.count_at), tiles,
                                             p.shift);
 }
 
-// Scans of the digit counts (int) and of the long segments' words (int64).
+// Scans of the digit counts (int) and of the long segments' words (int64). The chunks beyond
+// `scanned` (the counts of the tiles found on the GPU) sum to 0 and are left alone.
+__device__ __forceinline__ int64_t scanned(const SortScanParams& p) {
+    return p.count_at ? int64_t(SORT_RADIX) * tile_count(0, p.count_at) : p.n;
+}
 #define OXS_SORT_SCAN(IS, T)                                                                                            \
     extern "C" __global__ void oxs_sort_scan_reduce_##IS(const SortScanParams p) {                                     \
-        scan::chunk_reduce<BLOCK, SCAN_ROUNDS>(reinterpret_cast<const T*>(p.data), p.n, reinterpret_cast<T*>(p.block_sums)); \
+        scan::chunk_reduce<BLOCK, SCAN_ROUNDS>(reinterpret_cast<const T*>(p.data), scanned(p), reinterpret_cast<T*>(p.block_sums)); \
     }                                                                                                                   \
     extern "C" __global__ void oxs_sort_scan_sums_##IS(const SortScanParams p) {                                       \
         scan::sums_in_place<BLOCK>(reinterpret_cast<T*>(p.block_sums), p.blocks);                                      \
     }                                                                                                                   \
     extern "C" __global__ void oxs_sort_scan_apply_##IS(const SortScanParams p) {                                      \
-        scan::chunk_apply<BLOCK, SCAN_ROUNDS>(reinterpret_cast<T*>(p.data), p.n, reinterpret_cast<const T*>(p.block_sums)); \
+        scan::chunk_apply<BLOCK, SCAN_ROUNDS>(reinterpret_cast<T*>(p.data), scanned(p), reinterpret_cast<const T*>(p.block_sums)); \
     }
 
 OXS_SORT_SCAN(i32, int32_t)

@@ -189,7 +189,7 @@ fn radix_passes(
 ) -> Result<(u64, u64)> {
     let tiles = tiles(nnz);
     let blocks = count_len(nnz).div_ceil(SCAN_CHUNK);
-    let scan = SortScanParams { data: ws.counts, block_sums: ws.count_sums, n: count_len(nnz) as i64, blocks: blocks as i64 };
+    let scan = SortScanParams { data: ws.counts, block_sums: ws.count_sums, n: count_len(nnz) as i64, blocks: blocks as i64, count_at };
     for pass in 0..passes(bits) {
         let other = if cur == ws.a { ws.b } else { ws.a };
         let keys_in = if pass == 0 { first_keys.unwrap_or(cur.0) } else { cur.0 };
@@ -255,7 +255,7 @@ pub fn sort_segments(h: &Handle, s: &Segments, workspace: u64) -> Result<()> {
     // Long segments: mark, scan (entry `lines` ends as the totals), gather.
     let words = lines + 1;
     let blocks = words.div_ceil(SCAN_CHUNK);
-    let scan = SortScanParams { data: ws.long_info, block_sums: ws.long_sums, n: words as i64, blocks: blocks as i64 };
+    let scan = SortScanParams { data: ws.long_info, block_sums: ws.long_sums, n: words as i64, blocks: blocks as i64, count_at: 0 };
     launch(h, FAMILY, "oxs_sort_mark_long", (grid_for(words, SORT_BLOCK), 1, 1), SORT_BLOCK, 0, &p)?;
     launch(h, FAMILY, "oxs_sort_scan_reduce_u64", (blocks as u32, 1, 1), SORT_BLOCK, 0, &scan)?;
     launch(h, FAMILY, "oxs_sort_scan_sums_u64", (1, 1, 1), SORT_BLOCK, 0, &scan)?;

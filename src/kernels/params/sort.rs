@@ -16,8 +16,8 @@ pub const SORT_BLOCK: u32 = 256;
 pub const SORT_ROUNDS: u32 = 16;
 /// Rounds of `SORT_BLOCK` values per scan chunk.
 pub const SORT_SCAN_ROUNDS: u32 = 16;
-/// Segments of at most this many entries are sorted by one warp, one entry per lane.
-pub const SORT_WARP_MAX: u32 = 32;
+/// Segments of at most this many entries are sorted by one warp (up to four entries per lane).
+pub const SORT_WARP_MAX: u32 = 128;
 /// Threads and items per thread of the small block tier (segments up to 512 entries).
 pub const SORT_SMALL_THREADS: u32 = 128;
 pub const SORT_SMALL_ITEMS: u32 = 4;
@@ -74,7 +74,8 @@ pub struct SortPassParams {
     /// `SORT_RADIX * tiles` counts, digit-major (`counts[digit * tiles + tile]`).
     pub counts: u64,
     /// Items to sort, when `count_at` is 0; else an upper bound (the grid's size), and the count
-    /// is the low 32 bits of the int64 at `count_at` (the long segments' total, known on the GPU only).
+    /// is the low 32 bits of the int64 at `count_at` (the long segments' total, known on the GPU
+    /// only); the tiles are then that count's, and the blocks beyond them do nothing.
     pub n: i64,
     pub count_at: u64,
     pub tiles: i64,
@@ -92,6 +93,9 @@ pub struct SortScanParams {
     pub block_sums: u64,
     pub n: i64,
     pub blocks: i64,
+    /// 0, or (the digit counts of the long segments' passes) the int64 whose low 32 bits count the
+    /// items sorted: only their tiles' counts are scanned, `n` and `blocks` being upper bounds.
+    pub count_at: u64,
 }
 
 /// Between the minor and the major passes: `keys[j]` becomes the major key of the item at position
