@@ -2,8 +2,9 @@
 // segment, a CSR row or a CSC column) and coosort (sort all entries by (major, minor)). Every sort
 // is stable and carries the permutation P along: P[j] ends where its entry ends.
 //
-// Segmented sort (csrsort, cscsort), by segment length, each tier a kernel over all segments that
-// picks its own (the launcher enqueues them one after another on the stream):
+// Segmented sort (csrsort, cscsort), by segment length: a classify kernel lists the segments of
+// each short tier (warp-aggregated atomics: a list's order varies from run to run, but each
+// segment is sorted on its own, so the result does not), then a kernel per tier sorts its list:
 //   warp tier     length <= SORT_WARP_MAX (128): one warp per segment, up to four entries per
 //                 lane, each entry's rank counted against all others with shuffles (ties broken
 //                 by position)
@@ -99,12 +100,50 @@ __device__ void warp_rank_sort(int* idx, int* perm, int64_t begin, int len, int 
     }
 }
 
-// One warp per segment of 2 .. WARP_MAX entries, with as many items per lane as it needs.
+// ---- classify ----------------------------------------------------------------------------------
+enum Tier { TIER_WARP = 0, TIER_SMALL = 1, TIER_LARGE = 2, TIERS = 3, TIER_NONE = 3 };
+
+__device__ __forceinline__ int tier_of(int64_t len) {
+    if (len <= 1 || len > LARGE_MAX) return TIER_NONE;  // nothing to do, or the long tier's
+    if (len <= WARP_MAX) return TIER_WARP;
+    return len <= SMALL_MAX ? TIER_SMALL : TIER_LARGE;
+}
+
+__device__ void clear_tiers(const SortSegmentsParams& p) {
+    if (threadIdx.x < TIERS) reinterpret_cast<int*>(p.tier_counts)[threadIdx.x] = 0;
+}
+
+// Each segment of a short tier gets a slot in its tier's list: the lanes of a warp that share a
+// tier take consecutive slots with one atomic.
+__device__ void classify_segments(const SortSegmentsParams& p) {
+    int* counts = reinterpret_cast<int*>(p.tier_counts);
+    int* lists[TIERS] = {reinterpret_cast<int*>(p.warp_list), reinterpret_cast<int*>(p.small_list),
+                         reinterpret_cast<int*>(p.large_list)};
+    const int lane = threadIdx.x % WARP;
+    for (int64_t s = global_thread(); s < p.lines; s += thread_count()) {
+        const int tier = tier_of(segment_begin(p, s + 1) - segment_begin(p, s));
+        const unsigned active = __activemask();
+        for (int t = 0; t < TIERS; ++t) {
+            const unsigned peers = __ballot_sync(active, tier == t);
+            if (peers == 0) continue;  // the same for every active lane
+            const int leader = __ffs(peers) - 1;
+            int slot = 0;
+            if (lane == leader) slot = atomicAdd(&counts[t], __popc(peers));
+            slot = __shfl_sync(active, slot, leader) + __popc(peers & ((1u << lane) - 1));
+            if (tier == t) lists[t][slot] = int(s);
+        }
+    }
+}
+
+// One warp per listed segment of 2 .. WARP_MAX entries, with as many items per lane as it needs.
 __device__ void sort_warp_segments(const SortSegmentsParams& p) {
     int* idx = reinterpret_cast<int*>(p.indices);
     int* perm = reinterpret_cast<int*>(p.perm);
+    const int* list = reinterpret_cast<const int*>(p.warp_list);
+    const int64_t listed = reinterpret_cast<const int*>(p.tier_counts)[TIER_WARP];
     const int lane = threadIdx.x % WARP;
-    for (int64_t s = global_thread() / WARP; s < p.lines; s += thread_count() / WARP) {
+    for (int64_t k = global_thread() / WARP; k < listed; k += thread_count() / WARP) {
+        const int64_t s = list[k];
         const int64_t begin = segment_begin(p, s);
         const int len = int(segment_begin(p, s + 1) - begin);
         // The same for the whole warp.
@@ -120,12 +159,15 @@ __device__ void sort_warp_segments(const SortSegmentsParams& p) {
 // (blocked order), so BlockRadixSort's stability keeps equal indices in position order; the
 // padding sorts last (all key bits set, behind any real key of equal bits, by position).
 template <int THREADS, int ITEMS>
-__device__ void sort_block_segments(const SortSegmentsParams& p, int min_len) {
+__device__ void sort_block_segments(const SortSegmentsParams& p, int tier, uint64_t list_at, int min_len) {
     using Sort = cub::BlockRadixSort<unsigned, THREADS, ITEMS, int>;
     __shared__ typename Sort::TempStorage temp;
     int* idx = reinterpret_cast<int*>(p.indices);
     int* perm = reinterpret_cast<int*>(p.perm);
-    for (int64_t s = blockIdx.x; s < p.lines; s += gridDim.x) {
+    const int* list = reinterpret_cast<const int*>(list_at);
+    const int64_t listed = reinterpret_cast<const int*>(p.tier_counts)[tier];
+    for (int64_t k = blockIdx.x; k < listed; k += gridDim.x) {
+        const int64_t s = list[k];
         const int64_t begin = segment_begin(p, s);
         const int len = int(segment_begin(p, s + 1) - begin);
         if (len <= min_len || len > THREADS * ITEMS) continue;  // the same for the whole block
@@ -252,16 +294,19 @@ __device__ void finish(const SortFinishParams& p) {
 }  // namespace
 
 // ---- entry points: oxs_sort_<stage> ------------------------------------------------------------
-// warp_segments, mark_long, copy, major_keys, finish: grid-stride, BLOCK threads. small_segments,
-// large_segments, gather_long: a block per segment (grid-stride over segments), of SMALL_THREADS,
-// LARGE_THREADS and BLOCK threads. histogram, scatter: one block of BLOCK threads per radix tile;
+// classify, warp_segments, mark_long, copy, major_keys, finish: grid-stride, BLOCK threads;
+// clear_tiers: one block of 32. small_segments, large_segments, gather_long: a block per segment
+// (grid-stride over their lists, or over all segments), of SMALL_THREADS, LARGE_THREADS and BLOCK
+// threads. histogram, scatter: one block of BLOCK threads per radix tile;
 // scan_reduce, scan_apply: one block per scan chunk; scan_sums: one block.
+extern "C" __global__ void oxs_sort_clear_tiers(const SortSegmentsParams p) { clear_tiers(p); }
+extern "C" __global__ void oxs_sort_classify(const SortSegmentsParams p) { classify_segments(p); }
 extern "C" __global__ void oxs_sort_warp_segments(const SortSegmentsParams p) { sort_warp_segments(p); }
 extern "C" __global__ void __launch_bounds__(SMALL_THREADS) oxs_sort_small_segments(const SortSegmentsParams p) {
-    sort_block_segments<SMALL_THREADS, SMALL_ITEMS>(p, WARP_MAX);
+    sort_block_segments<SMALL_THREADS, SMALL_ITEMS>(p, TIER_SMALL, p.small_list, WARP_MAX);
 }
 extern "C" __global__ void __launch_bounds__(LARGE_THREADS) oxs_sort_large_segments(const SortSegmentsParams p) {
-    sort_block_segments<LARGE_THREADS, LARGE_ITEMS>(p, SMALL_MAX);
+    sort_block_segments<LARGE_THREADS, LARGE_ITEMS>(p, TIER_LARGE, p.large_list, SMALL_MAX);
 }
 extern "C" __global__ void oxs_sort_mark_long(const SortSegmentsParams p) { mark_long_segments(p); }
 extern "C" __global__ void oxs_sort_gather_long(const SortSegmentsParams p) { gather_long_segments(p); }

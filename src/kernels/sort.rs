@@ -1,8 +1,9 @@
 //! Launchers for `kernels/sort.cu`: the segmented sort behind csrsort / cscsort and the global
 //! sort behind coosort, enqueued on the handle's stream with no host synchronisation.
 //!
-//! Segmented sort: the warp, small and large tiers each run over all segments and sort those of
-//! their lengths in place (see the kernel file). Segments longer than the large tier are gathered
+//! Segmented sort: a classify kernel lists the segments of the warp, small and large tiers, whose
+//! kernels then sort their lists in place (see the kernel file). Segments longer than the large
+//! tier are gathered
 //! (mark, a scan, gather) and sorted by the global radix passes: by the minor index, then by the
 //! segment's rank among long segments, then written back to their places (finish). How many long
 //! entries there are is known on the GPU only, so those kernels are sized for `nnz` and read the
@@ -18,8 +19,10 @@
 //! `keys_a`, `pos_a`, `keys_b`, `pos_b` (nnz ints each), the digit counts (`SORT_RADIX` ints per
 //! radix tile of `SORT_BLOCK * SORT_ROUNDS` entries), their scan's chunk sums (one int per chunk of
 //! `SORT_BLOCK * SORT_SCAN_ROUNDS` counts); the segmented sort adds `long_info` (lines + 1 u64)
-//! and its scan's chunk sums (u64). Plus `ALIGN` bytes of slack for aligning the start. The
-//! segmented sort needs none of it when no segment can be long (nnz <= the large tier): 0 bytes.
+//! and its scan's chunk sums (u64), the tiers' counts (4 ints) and lists (one int per segment the
+//! tier can meet: min(lines, nnz / its shortest length)). Plus `ALIGN` bytes of slack for aligning
+//! the start. The segmented sort takes no radix arrays when no segment can be long (nnz <= the
+//! large tier), and no workspace at all for fewer than 2 entries.
 
 use super::params::sort::*;
 use super::{grid_for, launch, MAX_GRID};
@@ -96,23 +99,40 @@ fn align_up(x: u64) -> u64 {
     x.saturating_add(ALIGN - 1) / ALIGN * ALIGN
 }
 
-/// Bytes of each workspace array, in layout order (module comment); the last two are the
-/// segmented sort's.
-fn array_bytes(nnz: i64, lines: Option<i64>) -> [u64; 10] {
-    let nnz_u = nnz.max(0) as u64;
+/// What a workspace is laid out for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shape {
+    Coo { nnz: i64 },
+    Segments { lines: i64, nnz: i64 },
+}
+
+/// Bytes of each workspace array, in layout order (module comment); arrays a sort does not use
+/// take no room.
+fn array_bytes(shape: Shape) -> [u64; 14] {
+    let (nnz, lines, radix, segmented) = match shape {
+        Shape::Coo { nnz } => (nnz.max(0) as u64, 0, true, false),
+        Shape::Segments { lines, nnz } => (nnz.max(0) as u64, lines.max(0) as u64, may_have_long_segments(nnz), true),
+    };
     let ints = |n: u64| n.saturating_mul(4);
-    let long_words = lines.map_or(0, |l| l.max(0) as u64 + 1);
+    let sort = |n: u64| if radix { n } else { 0 };
+    let long_words = if radix && segmented { lines + 1 } else { 0 };
+    // A tier's list holds at most as many segments as the entries can fill.
+    let listed = |shortest: i64| if segmented { lines.min(nnz / shortest as u64) } else { 0 };
     [
-        ints(nnz_u),
-        ints(nnz_u),
-        ints(nnz_u),
-        ints(nnz_u),
-        ints(nnz_u),
-        ints(nnz_u),
-        ints(count_len(nnz)),
-        ints(count_len(nnz).div_ceil(SCAN_CHUNK)),
+        ints(sort(nnz)),
+        ints(sort(nnz)),
+        ints(sort(nnz)),
+        ints(sort(nnz)),
+        ints(sort(nnz)),
+        ints(sort(nnz)),
+        ints(sort(count_len(nnz as i64))),
+        ints(sort(count_len(nnz as i64)).div_ceil(SCAN_CHUNK)),
         long_words.saturating_mul(8),
         long_words.div_ceil(SCAN_CHUNK).saturating_mul(8),
+        if segmented { ints(4) } else { 0 },
+        ints(listed(2)),
+        ints(listed(WARP_MAX + 1)),
+        ints(listed(SMALL_MAX + 1)),
     ]
 }
 
@@ -126,12 +146,14 @@ struct Workspace {
     count_sums: u64,
     long_info: u64,
     long_sums: u64,
+    tier_counts: u64,
+    lists: [u64; 3],
 }
 
-fn place(nnz: i64, lines: Option<i64>, workspace: u64) -> Workspace {
+fn place(shape: Shape, workspace: u64) -> Workspace {
     let mut at = align_up(workspace);
-    let mut addr = [0u64; 10];
-    for (a, bytes) in addr.iter_mut().zip(array_bytes(nnz, lines)) {
+    let mut addr = [0u64; 14];
+    for (a, bytes) in addr.iter_mut().zip(array_bytes(shape)) {
         *a = at;
         at = at.saturating_add(align_up(bytes));
     }
@@ -144,11 +166,13 @@ fn place(nnz: i64, lines: Option<i64>, workspace: u64) -> Workspace {
         count_sums: addr[7],
         long_info: addr[8],
         long_sums: addr[9],
+        tier_counts: addr[10],
+        lists: [addr[11], addr[12], addr[13]],
     }
 }
 
-fn total_bytes(nnz: i64, lines: Option<i64>) -> usize {
-    let arrays = array_bytes(nnz, lines).iter().fold(0u64, |sum, &b| sum.saturating_add(align_up(b)));
+fn total_bytes(shape: Shape) -> usize {
+    let arrays = array_bytes(shape).iter().fold(0u64, |sum, &b| sum.saturating_add(align_up(b)));
     usize::try_from(arrays.saturating_add(ALIGN)).unwrap_or(usize::MAX)
 }
 
@@ -157,10 +181,10 @@ pub fn may_have_long_segments(nnz: i64) -> bool {
     nnz > LARGE_MAX
 }
 
-/// Workspace bytes of the segmented sort (0 when no segment can be long).
+/// Workspace bytes of the segmented sort (0 when there is nothing to sort: fewer than 2 entries).
 pub fn segments_workspace_bytes(lines: i64, nnz: i64) -> usize {
-    if may_have_long_segments(nnz) {
-        total_bytes(nnz, Some(lines))
+    if nnz > 1 && lines > 0 {
+        total_bytes(Shape::Segments { lines, nnz })
     } else {
         0
     }
@@ -169,7 +193,7 @@ pub fn segments_workspace_bytes(lines: i64, nnz: i64) -> usize {
 /// Workspace bytes of the global sort (0 for no entries).
 pub fn coo_workspace_bytes(nnz: i64) -> usize {
     if nnz > 0 {
-        total_bytes(nnz, None)
+        total_bytes(Shape::Coo { nnz })
     } else {
         0
     }
@@ -226,7 +250,7 @@ pub fn sort_segments(h: &Handle, s: &Segments, workspace: u64) -> Result<()> {
     if s.nnz <= 1 || s.lines == 0 {
         return Ok(());
     }
-    let ws = place(s.nnz, Some(s.lines), workspace);
+    let ws = place(Shape::Segments { lines: s.lines, nnz: s.nnz }, workspace);
     let p = SortSegmentsParams {
         offsets: s.offsets,
         indices: s.indices,
@@ -237,16 +261,28 @@ pub fn sort_segments(h: &Handle, s: &Segments, workspace: u64) -> Result<()> {
         index_copy: ws.index_copy,
         perm_copy: ws.perm_copy,
         pos: ws.a.1,
+        tier_counts: ws.tier_counts,
+        warp_list: ws.lists[0],
+        small_list: ws.lists[1],
+        large_list: ws.lists[2],
         end_bit: key_bits(s.minor_dim),
         pad: 0,
     };
+    // Each tier's grid covers the most segments its list can hold; the blocks beyond the count
+    // the classify kernel found return at once.
     let lines = s.lines as u64;
-    launch(h, FAMILY, "oxs_sort_warp_segments", (grid_for(lines * 32, SORT_BLOCK), 1, 1), SORT_BLOCK, 0, &p)?;
-    if s.nnz > WARP_MAX {
-        launch(h, FAMILY, "oxs_sort_small_segments", (segment_grid(s.lines), 1, 1), SORT_SMALL_THREADS, 0, &p)?;
+    let nnz = s.nnz;
+    launch(h, FAMILY, "oxs_sort_clear_tiers", (1, 1, 1), 32, 0, &p)?;
+    launch(h, FAMILY, "oxs_sort_classify", (grid_for(lines, SORT_BLOCK), 1, 1), SORT_BLOCK, 0, &p)?;
+    let warp_rows = lines.min(nnz as u64 / 2);
+    launch(h, FAMILY, "oxs_sort_warp_segments", (grid_for(warp_rows * 32, SORT_BLOCK), 1, 1), SORT_BLOCK, 0, &p)?;
+    if nnz > WARP_MAX {
+        let grid = segment_grid(s.lines.min(nnz / (WARP_MAX + 1)));
+        launch(h, FAMILY, "oxs_sort_small_segments", (grid, 1, 1), SORT_SMALL_THREADS, 0, &p)?;
     }
-    if s.nnz > SMALL_MAX {
-        launch(h, FAMILY, "oxs_sort_large_segments", (segment_grid(s.lines), 1, 1), SORT_LARGE_THREADS, 0, &p)?;
+    if nnz > SMALL_MAX {
+        let grid = segment_grid(s.lines.min(nnz / (SMALL_MAX + 1)));
+        launch(h, FAMILY, "oxs_sort_large_segments", (grid, 1, 1), SORT_LARGE_THREADS, 0, &p)?;
     }
     if !may_have_long_segments(s.nnz) {
         return Ok(());
@@ -296,7 +332,7 @@ pub fn sort_coo(h: &Handle, c: &Coo, workspace: u64) -> Result<()> {
     if c.nnz <= 0 {
         return Ok(());
     }
-    let ws = place(c.nnz, None, workspace);
+    let ws = place(Shape::Coo { nnz: c.nnz }, workspace);
     let grid = (grid_for(c.nnz as u64, SORT_BLOCK), 1, 1);
     let copy = SortCopyParams { indices: c.minor, perm: c.perm, index_copy: ws.index_copy, perm_copy: ws.perm_copy, pos: ws.a.1, n: c.nnz };
     launch(h, FAMILY, "oxs_sort_copy", grid, SORT_BLOCK, 0, &copy)?;
@@ -346,32 +382,68 @@ mod tests {
 
     #[test]
     fn workspace_sizes() {
-        assert_eq!(segments_workspace_bytes(10, LARGE_MAX), 0, "no long segment possible");
+        assert_eq!(segments_workspace_bytes(10, 1), 0, "nothing to sort");
         assert_eq!(coo_workspace_bytes(0), 0);
         // 100 entries: six int arrays of 400 B (512 each once aligned), one tile of 256 counts
         // (1 KiB), one chunk sum; plus the slack.
         assert_eq!(coo_workspace_bytes(100), 6 * 512 + 1024 + 256 + 256);
-        // 5000 entries in 7 segments: two tiles; 8 long words (64 B) and their chunk sum.
+        // 4096 entries in 10 segments: no long segment possible, only the tier counts and lists
+        // (10 warp, 10 small and 7 large slots).
+        assert_eq!(segments_workspace_bytes(10, LARGE_MAX), 4 * 256 + 256);
+        // 5000 entries in 7 segments: two tiles; 8 long words (64 B) and their chunk sum; the tiers.
         let n = 5000;
-        assert_eq!(segments_workspace_bytes(7, n), 6 * align_up(4 * n as u64) as usize + 2048 + 256 + 256 + 256 + 256);
+        assert_eq!(segments_workspace_bytes(7, n), 6 * align_up(4 * n as u64) as usize + 2048 + 256 + 256 + 256 + 4 * 256 + 256);
     }
 
     #[test]
     fn layout_is_aligned_disjoint_and_inside() {
-        for (nnz, lines) in [(1, None), (100_000, Some(70_000)), (5000, Some(1)), (1 << 30, Some(1 << 28))] {
-            let bytes = array_bytes(nnz, lines);
+        let shapes = [
+            Shape::Coo { nnz: 1 },
+            Shape::Coo { nnz: 3_000_000 },
+            Shape::Segments { lines: 70_000, nnz: 100_000 },
+            Shape::Segments { lines: 1, nnz: 5000 },
+            Shape::Segments { lines: 1000, nnz: 4000 },
+            Shape::Segments { lines: 1 << 28, nnz: 1 << 30 },
+        ];
+        for shape in shapes {
+            let bytes = array_bytes(shape);
             for shift in [0, 1, 16, 255] {
                 let base = 0x7f00_0000_0000 + shift;
-                let w = place(nnz, lines, base);
-                let addr = [w.index_copy, w.perm_copy, w.a.0, w.a.1, w.b.0, w.b.1, w.counts, w.count_sums, w.long_info, w.long_sums];
-                for i in 0..10 {
+                let w = place(shape, base);
+                let addr = [
+                    w.index_copy,
+                    w.perm_copy,
+                    w.a.0,
+                    w.a.1,
+                    w.b.0,
+                    w.b.1,
+                    w.counts,
+                    w.count_sums,
+                    w.long_info,
+                    w.long_sums,
+                    w.tier_counts,
+                    w.lists[0],
+                    w.lists[1],
+                    w.lists[2],
+                ];
+                for i in 0..addr.len() {
                     assert_eq!(addr[i] % ALIGN, 0);
-                    assert!(addr[i] + bytes[i] <= base + total_bytes(nnz, lines) as u64);
-                    if i + 1 < 10 {
+                    assert!(addr[i] + bytes[i] <= base + total_bytes(shape) as u64);
+                    if i + 1 < addr.len() {
                         assert!(addr[i] + bytes[i] <= addr[i + 1]);
                     }
                 }
             }
         }
+    }
+
+    #[test]
+    fn tier_lists_hold_every_segment_they_can_meet() {
+        // 1000 segments over 100,000 entries: every one may be a warp segment; at most 775 can
+        // hold 129 entries, 194 can hold 513.
+        let b = array_bytes(Shape::Segments { lines: 1000, nnz: 100_000 });
+        assert_eq!([b[11], b[12], b[13]], [4000, 4 * 775, 4 * 194]);
+        let b = array_bytes(Shape::Segments { lines: 10, nnz: 15 });
+        assert_eq!([b[11], b[12], b[13]], [4 * 7, 0, 0]);
     }
 }

@@ -64,9 +64,10 @@ fn check_pointers(arrays: &[(u64, &str)]) -> Result<()> {
     Ok(())
 }
 
-/// `oxsparseXcsrsort_bufferSizeExt` / `oxsparseXcscsort_bufferSizeExt`: 0 when no segment can
-/// exceed the block tiers (nnz <= 4096), else about 24 bytes per entry and 8 per segment
-/// (src/kernels/sort.rs). The arrays are not read.
+/// `oxsparseXcsrsort_bufferSizeExt` / `oxsparseXcscsort_bufferSizeExt`: the tiers' lists (up to
+/// 4 bytes per segment), plus, when a segment can exceed the block tiers (nnz > 4096), about 24
+/// bytes per entry and 8 per segment (src/kernels/sort.rs); 0 for fewer than 2 entries. The
+/// arrays are not read.
 pub fn compressed_buffer_size(format: Compressed, m: i32, n: i32, nnz: i32, offsets: u64, indices: u64) -> Result<usize> {
     check_sizes(m, n, nnz)?;
     if empty(m, n, nnz) {
@@ -171,7 +172,8 @@ mod tests {
 
     #[test]
     fn buffer_sizes_follow_the_plan() {
-        assert_eq!(compressed_buffer_size(Compressed::Csr, 10, 10, 4096, 0x100, 0x200), Ok(0));
+        assert_eq!(compressed_buffer_size(Compressed::Csr, 10, 10, 1, 0x100, 0x200), Ok(0), "one entry: nothing to sort");
+        assert!(compressed_buffer_size(Compressed::Csr, 10, 10, 4096, 0x100, 0x200).unwrap() < 2048, "the tiers' lists only");
         let csr = compressed_buffer_size(Compressed::Csr, 10, 7, 5000, 0x100, 0x200).unwrap();
         let csc = compressed_buffer_size(Compressed::Csc, 7, 10, 5000, 0x100, 0x200).unwrap();
         assert_eq!(csr, csc, "CSR of m x n and CSC of n x m have the same segments");

@@ -3,8 +3,7 @@
 //!
 //! The valid calls sort a 4 x 4 matrix of 8 entries: CSR / CSC offsets {0, 2, 4, 6, 8} (an input),
 //! their minor indices, P, and COO rows and columns (outputs: poisoned before every row, sorted in
-//! place by the calls that succeed); csrsort and cscsort need no workspace at this size (NULL is
-//! valid), coosort takes the fixture's. Sizes are `int`, so -1 is each one's own row; the
+//! place by the calls that succeed); every sort takes the fixture's workspace. Sizes are `int`, so -1 is each one's own row; the
 //! descriptor (not yet a kind of the table) gets its NULL, never issued and destroyed rows here.
 
 use super::gpu::Operands;
@@ -134,7 +133,6 @@ pub fn rows(t: &mut Table, o: &Operands) {
         ("oxsparseXcscsort", oxsparseXcscsort, ["cscColPtrA", "cscRowIndA"]),
     ];
     for (func, f, [offsets, indices]) in compressed {
-        // 8 entries: no segment can outgrow the block tiers, so no workspace (NULL) is needed.
         let args = [
             h,
             m,
@@ -144,7 +142,7 @@ pub fn rows(t: &mut Table, o: &Operands) {
             (offsets, In(s.offsets)),
             (indices, In(s.indices)),
             ("P", In(s.perm)),
-            ("pBuffer", Plain(0)),
+            ("pBuffer", Plain(o.ws)),
         ];
         let mut rows = t.func(func, &args, move |a| unsafe {
             f(ptr(a[0]), int(a[1]), int(a[2]), int(a[3]), ptr(a[4]), cptr(a[5]), ptr(a[6]), ptr(a[7]), ptr(a[8]))
@@ -154,7 +152,8 @@ pub fn rows(t: &mut Table, o: &Operands) {
             .bad("descrA: never issued", &[("descrA", NEVER_ISSUED)], NOT_INIT)
             .bad("descrA: destroyed", &[("descrA", s.descr_dead)], NOT_INIT)
             .bad("descrA: a live handle (wrong kind)", &[("descrA", o.h)], INVALID)
-            .bad("no entries: nothing is read or written", &[("nnz", 0), (offsets, 0), (indices, 0), ("P", 0)], SUCCESS);
+            .bad("pBuffer: NULL where a workspace is needed", &[("pBuffer", 0)], INVALID)
+            .bad("no entries: nothing is read or written", &[("nnz", 0), (offsets, 0), (indices, 0), ("P", 0), ("pBuffer", 0)], SUCCESS);
     }
 
     let coo: [(&'static str, CooSort); 2] =

@@ -176,8 +176,9 @@ fn hundreds_of_long_rows() {
     run("hundreds_of_long_rows", cases);
 }
 
-/// bufferSizeExt: 0 while no segment can outgrow the block tiers (the call then takes NULL), and
-/// m, n or nnz of 0 is a quick return that reads no array.
+/// bufferSizeExt: only the tiers' lists while no segment can outgrow the block tiers, the radix
+/// arrays beyond; 0 (and a NULL buffer taken) for a single entry; m, n or nnz of 0 is a quick
+/// return that reads no array.
 #[test]
 fn buffer_sizes_and_quick_returns() {
     if gpu("buffer_sizes_and_quick_returns").is_none() {
@@ -188,7 +189,15 @@ fn buffer_sizes_and_quick_returns() {
     let mut size = usize::MAX;
     let p = one.ptr as *const i32;
     assert_eq!(unsafe { oxsparseXcsrsort_bufferSizeExt(h.0, 10, 10, 4096, p, p, &mut size) }, 0);
+    assert!(size > 0 && size < 4096, "{size}");
+    assert_eq!(unsafe { oxsparseXcsrsort_bufferSizeExt(h.0, 1, 1, 1, p, p, &mut size) }, 0);
     assert_eq!(size, 0);
+    let mut descr = null_mut();
+    assert_eq!(unsafe { oxsparseCreateMatDescr(&mut descr) }, 0);
+    let (one_row, one_entry) = (DevBuf::from_slice(&[0i32, 1]), DevBuf::from_slice(&[0i32]));
+    let (o, i) = (one_row.ptr as *const i32, one_entry.ptr as *mut i32);
+    assert_eq!(unsafe { oxsparseXcsrsort(h.0, 1, 1, 1, descr, o, i, i, null_mut()) }, 0, "1 x 1: no workspace");
+    assert_eq!(unsafe { oxsparseDestroyMatDescr(descr) }, 0);
     assert_eq!(unsafe { oxsparseXcscsort_bufferSizeExt(h.0, 10, 10, 4097, p, p, &mut size) }, 0);
     assert!(size >= 6 * 4 * 4097, "{size}");
     for (m, n, nnz) in [(0, 4, 3), (4, 0, 3), (4, 4, 0)] {

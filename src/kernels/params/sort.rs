@@ -45,6 +45,12 @@ pub struct SortSegmentsParams {
     pub index_copy: u64,
     pub perm_copy: u64,
     pub pos: u64,
+    /// How many segments each short tier (warp, small, large) sorts, counted by the classify
+    /// kernel (3 ints), and the lists of those segments.
+    pub tier_counts: u64,
+    pub warp_list: u64,
+    pub small_list: u64,
+    pub large_list: u64,
     /// The block tiers sort key bits [0, end_bit).
     pub end_bit: u32,
     pub pad: u32,
