@@ -3,17 +3,17 @@
 // is stable and carries the permutation P along: P[j] ends where its entry ends.
 //
 // Segmented sort (csrsort, cscsort), by segment length: a classify kernel lists the segments of
-// each short tier (warp-aggregated atomics: a list's order varies from run to run, but each
-// segment is sorted on its own, so the result does not), then a kernel per tier sorts its list:
+// each tier (warp-aggregated atomics: a list's order varies from run to run, but each segment is
+// sorted on its own, so the result does not), then a kernel per tier sorts its list:
 //   warp tier     length <= SORT_WARP_MAX (128): one warp per segment, up to four entries per
 //                 lane, each entry's rank counted against all others with shuffles (ties broken
 //                 by position)
 //   small, large  up to SMALL and LARGE capacity: one block per segment, cub::BlockRadixSort on
 //                 the key bits [0, end_bit) in registers and shared memory, entries loaded in
 //                 order (blocked) so the block sort's stability is the segment's
-//   long          longer: gathered into one array (a scan gives each its start and rank), sorted
-//                 stably by the minor index with the global radix passes, then stably by the
-//                 segment's rank, and written back in place
+//   long          longer: gathered into one array (a scan of the listed lengths gives each its
+//                 start; its place in the list is its rank), sorted stably by the minor index with
+//                 the global radix passes, then stably by the rank, and written back in place
 // COO sort: the minor indices and P are copied, then global radix passes by the minor index and by
 // the major index (LSD, so the major index decides and ties keep the minor order, then position).
 //
@@ -101,10 +101,11 @@ __device__ void warp_rank_sort(int* idx, int* perm, int64_t begin, int len, int 
 }
 
 // ---- classify ----------------------------------------------------------------------------------
-enum Tier { TIER_WARP = 0, TIER_SMALL = 1, TIER_LARGE = 2, TIERS = 3, TIER_NONE = 3 };
+enum Tier { TIER_WARP = 0, TIER_SMALL = 1, TIER_LARGE = 2, TIER_LONG = 3, TIERS = 4, TIER_NONE = 4 };
 
 __device__ __forceinline__ int tier_of(int64_t len) {
-    if (len <= 1 || len > LARGE_MAX) return TIER_NONE;  // nothing to do, or the long tier's
+    if (len <= 1) return TIER_NONE;  // nothing to do
+    if (len > LARGE_MAX) return TIER_LONG;
     if (len <= WARP_MAX) return TIER_WARP;
     return len <= SMALL_MAX ? TIER_SMALL : TIER_LARGE;
 }
@@ -118,7 +119,7 @@ __device__ void clear_tiers(const SortSegmentsParams& p) {
 __device__ void classify_segments(const SortSegmentsParams& p) {
     int* counts = reinterpret_cast<int*>(p.tier_counts);
     int* lists[TIERS] = {reinterpret_cast<int*>(p.warp_list), reinterpret_cast<int*>(p.small_list),
-                         reinterpret_cast<int*>(p.large_list)};
+                         reinterpret_cast<int*>(p.large_list), reinterpret_cast<int*>(p.long_list)};
     const int lane = threadIdx.x % WARP;
     for (int64_t s = global_thread(); s < p.lines; s += thread_count()) {
         const int tier = tier_of(segment_begin(p, s + 1) - segment_begin(p, s));
@@ -195,32 +196,35 @@ __device__ void sort_block_segments(const SortSegmentsParams& p, int tier, uint6
 }
 
 // ---- long tier ---------------------------------------------------------------------------------
-// long_info[s] before the scan: a long segment counts once and brings its length.
+// The classify kernel listed the long segments (at most long_capacity). long_info[k] <- the length
+// of the k-th listed one (0 beyond the list); the scan then makes it its start in the gathered
+// arrays, and long_info[long_capacity] the total. A segment's rank is its place in the list.
 __device__ void mark_long_segments(const SortSegmentsParams& p) {
-    uint64_t* info = reinterpret_cast<uint64_t*>(p.long_info);
-    for (int64_t s = global_thread(); s <= p.lines; s += thread_count()) {
-        uint64_t v = 0;
-        if (s < p.lines) {
-            const int64_t len = segment_begin(p, s + 1) - segment_begin(p, s);
-            if (len > LARGE_MAX) v = (uint64_t(1) << 32) | uint64_t(len);
-        }
-        info[s] = v;
+    int64_t* info = reinterpret_cast<int64_t*>(p.long_info);
+    const int* list = reinterpret_cast<const int*>(p.long_list);
+    const int64_t listed = reinterpret_cast<const int*>(p.tier_counts)[TIER_LONG];
+    for (int64_t k = global_thread(); k <= p.long_capacity; k += thread_count()) {
+        int64_t len = 0;
+        if (k < listed) len = segment_begin(p, list[k] + 1) - segment_begin(p, list[k]);
+        info[k] = len;
     }
 }
 
-// One block per segment: a long one's entries are copied to its start in the gathered arrays.
+// One block per listed long segment: its entries are copied to its start in the gathered arrays,
+// with their gathered positions.
 __device__ void gather_long_segments(const SortSegmentsParams& p) {
-    const uint64_t* info = reinterpret_cast<const uint64_t*>(p.long_info);
+    const int64_t* info = reinterpret_cast<const int64_t*>(p.long_info);
+    const int* list = reinterpret_cast<const int*>(p.long_list);
+    const int64_t listed = reinterpret_cast<const int*>(p.tier_counts)[TIER_LONG];
     const int* idx = reinterpret_cast<const int*>(p.indices);
     const int* perm = reinterpret_cast<const int*>(p.perm);
     int* idx_copy = reinterpret_cast<int*>(p.index_copy);
     int* perm_copy = reinterpret_cast<int*>(p.perm_copy);
     int* pos = reinterpret_cast<int*>(p.pos);
-    for (int64_t s = blockIdx.x; s < p.lines; s += gridDim.x) {
-        const int64_t begin = segment_begin(p, s);
-        const int64_t len = segment_begin(p, s + 1) - begin;
-        if (len <= LARGE_MAX) continue;
-        const int64_t start = int64_t(info[s] & 0xffffffffu);
+    for (int64_t r = blockIdx.x; r < listed; r += gridDim.x) {
+        const int64_t begin = segment_begin(p, list[r]);
+        const int64_t len = segment_begin(p, list[r] + 1) - begin;
+        const int64_t start = info[r];
         for (int64_t k = threadIdx.x; k < len; k += blockDim.x) {
             idx_copy[start + k] = idx[begin + k];
             perm_copy[start + k] = perm[begin + k];
@@ -229,13 +233,13 @@ __device__ void gather_long_segments(const SortSegmentsParams& p) {
     }
 }
 
-// The long segment holding gathered position c: the last s whose start is <= c (segments that are
-// not long have no entries, so the last such s has c inside its range).
-__device__ int64_t long_segment_of(const uint64_t* info, int64_t lines, int64_t c) {
-    int64_t lo = 0, hi = lines + 1;  // first s with start(s) > c
+// The rank of the long segment holding gathered position c < total: the last r whose start is
+// <= c (the entries beyond the list start at the total, after every c).
+__device__ int64_t long_rank_of(const int64_t* starts, int64_t capacity, int64_t c) {
+    int64_t lo = 0, hi = capacity + 1;  // first r with starts[r] > c
     while (lo < hi) {
         const int64_t mid = lo + (hi - lo) / 2;
-        if (int64_t(info[mid] & 0xffffffffu) <= c) lo = mid + 1;
+        if (starts[mid] <= c) lo = mid + 1;
         else hi = mid;
     }
     return lo - 1;
@@ -259,10 +263,10 @@ __device__ void major_keys(const SortMajorKeyParams& p) {
     int* keys = reinterpret_cast<int*>(p.keys);
     const int* pos = reinterpret_cast<const int*>(p.pos);
     const int64_t n = item_count(p.n, p.count_at);
-    const uint64_t* info = reinterpret_cast<const uint64_t*>(p.long_info);
+    const int64_t* starts = reinterpret_cast<const int64_t*>(p.long_info);
     for (int64_t j = global_thread(); j < n; j += thread_count()) {
         const int64_t c = pos[j];
-        keys[j] = p.major ? reinterpret_cast<const int*>(p.major)[c] : int(info[long_segment_of(info, p.lines, c)] >> 32);
+        keys[j] = p.major ? reinterpret_cast<const int*>(p.major)[c] : int(long_rank_of(starts, p.long_capacity, c));
     }
 }
 
@@ -273,7 +277,8 @@ __device__ void finish(const SortFinishParams& p) {
     const int* perm_copy = reinterpret_cast<const int*>(p.perm_copy);
     int* idx = reinterpret_cast<int*>(p.indices_out);
     int* perm = reinterpret_cast<int*>(p.perm_out);
-    const uint64_t* info = reinterpret_cast<const uint64_t*>(p.long_info);
+    const int64_t* starts = reinterpret_cast<const int64_t*>(p.long_info);
+    const int* list = reinterpret_cast<const int*>(p.long_list);
     const int* offsets = reinterpret_cast<const int*>(p.offsets);
     const int64_t n = item_count(p.n, p.count_at);
     for (int64_t j = global_thread(); j < n; j += thread_count()) {
@@ -283,8 +288,8 @@ __device__ void finish(const SortFinishParams& p) {
             reinterpret_cast<int*>(p.major_out)[j] = keys[j];
         } else {
             // The segments come back in rank order, each to the gathered range it came from.
-            const int64_t s = long_segment_of(info, p.lines, j);
-            to = int64_t(offsets[s]) - p.base + (j - int64_t(info[s] & 0xffffffffu));
+            const int64_t r = long_rank_of(starts, p.long_capacity, j);
+            to = int64_t(offsets[list[r]]) - p.base + (j - starts[r]);
         }
         idx[to] = idx_copy[from];
         perm[to] = perm_copy[from];

@@ -108,14 +108,15 @@ enum Shape {
 
 /// Bytes of each workspace array, in layout order (module comment); arrays a sort does not use
 /// take no room.
-fn array_bytes(shape: Shape) -> [u64; 14] {
+fn array_bytes(shape: Shape) -> [u64; 15] {
     let (nnz, lines, radix, segmented) = match shape {
         Shape::Coo { nnz } => (nnz.max(0) as u64, 0, true, false),
         Shape::Segments { lines, nnz } => (nnz.max(0) as u64, lines.max(0) as u64, may_have_long_segments(nnz), true),
     };
     let ints = |n: u64| n.saturating_mul(4);
     let sort = |n: u64| if radix { n } else { 0 };
-    let long_words = if radix && segmented { lines + 1 } else { 0 };
+    let long_capacity = if radix && segmented { max_long_segments(nnz as i64) as u64 } else { 0 };
+    let long_words = if radix && segmented { long_capacity + 1 } else { 0 };
     // A tier's list holds at most as many segments as the entries can fill.
     let listed = |shortest: i64| if segmented { lines.min(nnz / shortest as u64) } else { 0 };
     [
@@ -133,6 +134,7 @@ fn array_bytes(shape: Shape) -> [u64; 14] {
         ints(listed(2)),
         ints(listed(WARP_MAX + 1)),
         ints(listed(SMALL_MAX + 1)),
+        ints(long_capacity),
     ]
 }
 
@@ -147,12 +149,13 @@ struct Workspace {
     long_info: u64,
     long_sums: u64,
     tier_counts: u64,
-    lists: [u64; 3],
+    /// The warp, small, large and long tiers' lists.
+    lists: [u64; 4],
 }
 
 fn place(shape: Shape, workspace: u64) -> Workspace {
     let mut at = align_up(workspace);
-    let mut addr = [0u64; 14];
+    let mut addr = [0u64; 15];
     for (a, bytes) in addr.iter_mut().zip(array_bytes(shape)) {
         *a = at;
         at = at.saturating_add(align_up(bytes));
@@ -167,7 +170,7 @@ fn place(shape: Shape, workspace: u64) -> Workspace {
         long_info: addr[8],
         long_sums: addr[9],
         tier_counts: addr[10],
-        lists: [addr[11], addr[12], addr[13]],
+        lists: [addr[11], addr[12], addr[13], addr[14]],
     }
 }
 
@@ -258,6 +261,7 @@ pub fn sort_segments(h: &Handle, s: &Segments, workspace: u64) -> Result<()> {
         lines: s.lines,
         base: s.base,
         long_info: ws.long_info,
+        long_capacity: max_long_segments(s.nnz),
         index_copy: ws.index_copy,
         perm_copy: ws.perm_copy,
         pos: ws.a.1,
@@ -265,6 +269,7 @@ pub fn sort_segments(h: &Handle, s: &Segments, workspace: u64) -> Result<()> {
         warp_list: ws.lists[0],
         small_list: ws.lists[1],
         large_list: ws.lists[2],
+        long_list: ws.lists[3],
         end_bit: key_bits(s.minor_dim),
         pad: 0,
     };
@@ -288,22 +293,25 @@ pub fn sort_segments(h: &Handle, s: &Segments, workspace: u64) -> Result<()> {
         return Ok(());
     }
 
-    // Long segments: mark, scan (entry `lines` ends as the totals), gather.
-    let words = lines + 1;
+    // Long segments (listed by classify): their lengths, scanned into starts (entry `capacity`
+    // ends as the total), gather.
+    let capacity = max_long_segments(s.nnz);
+    let words = capacity as u64 + 1;
     let blocks = words.div_ceil(SCAN_CHUNK);
     let scan = SortScanParams { data: ws.long_info, block_sums: ws.long_sums, n: words as i64, blocks: blocks as i64, count_at: 0 };
     launch(h, FAMILY, "oxs_sort_mark_long", (grid_for(words, SORT_BLOCK), 1, 1), SORT_BLOCK, 0, &p)?;
     launch(h, FAMILY, "oxs_sort_scan_reduce_u64", (blocks as u32, 1, 1), SORT_BLOCK, 0, &scan)?;
     launch(h, FAMILY, "oxs_sort_scan_sums_u64", (1, 1, 1), SORT_BLOCK, 0, &scan)?;
     launch(h, FAMILY, "oxs_sort_scan_apply_u64", (blocks as u32, 1, 1), SORT_BLOCK, 0, &scan)?;
-    launch(h, FAMILY, "oxs_sort_gather_long", (segment_grid(s.lines), 1, 1), SORT_BLOCK, 0, &p)?;
+    launch(h, FAMILY, "oxs_sort_gather_long", (segment_grid(capacity), 1, 1), SORT_BLOCK, 0, &p)?;
 
-    let count_at = ws.long_info + 8 * s.lines as u64;
+    let count_at = ws.long_info + 8 * capacity as u64;
     let nnz_grid = (grid_for(s.nnz as u64, SORT_BLOCK), 1, 1);
     let cur = radix_passes(h, &ws, s.nnz, count_at, key_bits(s.minor_dim), Some(ws.index_copy), ws.a)?;
     // With room for one long segment only, the rank passes have nothing to do.
     let cur = if passes(rank_bits(s.nnz)) > 0 {
-        let k = SortMajorKeyParams { keys: cur.0, pos: cur.1, major: 0, long_info: ws.long_info, lines: s.lines, n: s.nnz, count_at };
+        let k =
+            SortMajorKeyParams { keys: cur.0, pos: cur.1, major: 0, long_info: ws.long_info, long_capacity: capacity, n: s.nnz, count_at };
         launch(h, FAMILY, "oxs_sort_major_keys", nnz_grid, SORT_BLOCK, 0, &k)?;
         radix_passes(h, &ws, s.nnz, count_at, rank_bits(s.nnz), None, cur)?
     } else {
@@ -318,8 +326,9 @@ pub fn sort_segments(h: &Handle, s: &Segments, workspace: u64) -> Result<()> {
         indices_out: s.indices,
         perm_out: s.perm,
         long_info: ws.long_info,
+        long_capacity: capacity,
+        long_list: ws.lists[3],
         offsets: s.offsets,
-        lines: s.lines,
         base: s.base,
         n: s.nnz,
         count_at,
@@ -337,7 +346,7 @@ pub fn sort_coo(h: &Handle, c: &Coo, workspace: u64) -> Result<()> {
     let copy = SortCopyParams { indices: c.minor, perm: c.perm, index_copy: ws.index_copy, perm_copy: ws.perm_copy, pos: ws.a.1, n: c.nnz };
     launch(h, FAMILY, "oxs_sort_copy", grid, SORT_BLOCK, 0, &copy)?;
     let cur = radix_passes(h, &ws, c.nnz, 0, key_bits(c.minor_dim), Some(ws.index_copy), ws.a)?;
-    let k = SortMajorKeyParams { keys: cur.0, pos: cur.1, major: c.major, long_info: 0, lines: 0, n: c.nnz, count_at: 0 };
+    let k = SortMajorKeyParams { keys: cur.0, pos: cur.1, major: c.major, long_info: 0, long_capacity: 0, n: c.nnz, count_at: 0 };
     launch(h, FAMILY, "oxs_sort_major_keys", grid, SORT_BLOCK, 0, &k)?;
     let cur = radix_passes(h, &ws, c.nnz, 0, key_bits(c.major_dim), None, cur)?;
     let f = SortFinishParams {
@@ -349,8 +358,9 @@ pub fn sort_coo(h: &Handle, c: &Coo, workspace: u64) -> Result<()> {
         indices_out: c.minor,
         perm_out: c.perm,
         long_info: 0,
+        long_capacity: 0,
+        long_list: 0,
         offsets: 0,
-        lines: 0,
         base: 0,
         n: c.nnz,
         count_at: 0,
@@ -390,9 +400,10 @@ mod tests {
         // 4096 entries in 10 segments: no long segment possible, only the tier counts and lists
         // (10 warp, 10 small and 7 large slots).
         assert_eq!(segments_workspace_bytes(10, LARGE_MAX), 4 * 256 + 256);
-        // 5000 entries in 7 segments: two tiles; 8 long words (64 B) and their chunk sum; the tiers.
+        // 5000 entries in 7 segments: two tiles; room for one long segment (2 long words and their
+        // chunk sum); the tier counts and four lists.
         let n = 5000;
-        assert_eq!(segments_workspace_bytes(7, n), 6 * align_up(4 * n as u64) as usize + 2048 + 256 + 256 + 256 + 4 * 256 + 256);
+        assert_eq!(segments_workspace_bytes(7, n), 6 * align_up(4 * n as u64) as usize + 2048 + 256 + 2 * 256 + 5 * 256 + 256);
     }
 
     #[test]
@@ -425,6 +436,7 @@ mod tests {
                     w.lists[0],
                     w.lists[1],
                     w.lists[2],
+                    w.lists[3],
                 ];
                 for i in 0..addr.len() {
                     assert_eq!(addr[i] % ALIGN, 0);
@@ -440,10 +452,10 @@ mod tests {
     #[test]
     fn tier_lists_hold_every_segment_they_can_meet() {
         // 1000 segments over 100,000 entries: every one may be a warp segment; at most 775 can
-        // hold 129 entries, 194 can hold 513.
+        // hold 129 entries, 194 can hold 513, 24 can hold 4097.
         let b = array_bytes(Shape::Segments { lines: 1000, nnz: 100_000 });
-        assert_eq!([b[11], b[12], b[13]], [4000, 4 * 775, 4 * 194]);
+        assert_eq!([b[11], b[12], b[13], b[14]], [4000, 4 * 775, 4 * 194, 4 * 24]);
         let b = array_bytes(Shape::Segments { lines: 10, nnz: 15 });
-        assert_eq!([b[11], b[12], b[13]], [4 * 7, 0, 0]);
+        assert_eq!([b[11], b[12], b[13], b[14]], [4 * 7, 0, 0, 0]);
     }
 }

@@ -36,21 +36,24 @@ pub struct SortSegmentsParams {
     pub perm: u64,
     pub lines: i64,
     pub base: i64,
-    /// `lines + 1` int64: per segment longer than the large tier, `(1 << 32) | length`, else 0;
-    /// after the scan, `(rank << 32) | start`: its rank among long segments and where its entries
-    /// start in the gathered arrays (entry `lines` holds the totals).
+    /// `long_capacity + 1` int64: the lengths of the listed long segments (0 beyond the list);
+    /// after the scan, where each one's entries start in the gathered arrays (entry
+    /// `long_capacity`: the total).
     pub long_info: u64,
+    /// The most long segments the entries can hold.
+    pub long_capacity: i64,
     /// Gathered arrays of the long segments (nnz capacity each): their indices, permutation
     /// entries and positions (the identity).
     pub index_copy: u64,
     pub perm_copy: u64,
     pub pos: u64,
-    /// How many segments each short tier (warp, small, large) sorts, counted by the classify
-    /// kernel (3 ints), and the lists of those segments.
+    /// How many segments each tier (warp, small, large, long) sorts, counted by the classify
+    /// kernel (4 ints), and the lists of those segments.
     pub tier_counts: u64,
     pub warp_list: u64,
     pub small_list: u64,
     pub large_list: u64,
+    pub long_list: u64,
     /// The block tiers sort key bits [0, end_bit).
     pub end_bit: u32,
     pub pad: u32,
@@ -113,9 +116,9 @@ pub struct SortMajorKeyParams {
     pub pos: u64,
     /// coosort: the major index array (read only); 0 for the segmented sort.
     pub major: u64,
-    /// Segmented sort: `lines + 1` scanned `long_info` words.
+    /// Segmented sort: the `long_capacity + 1` scanned `long_info` starts.
     pub long_info: u64,
-    pub lines: i64,
+    pub long_capacity: i64,
     /// As in `SortPassParams`.
     pub n: i64,
     pub count_at: u64,
@@ -134,10 +137,12 @@ pub struct SortFinishParams {
     pub major_out: u64,
     pub indices_out: u64,
     pub perm_out: u64,
-    /// Segmented sort: where gathered position j goes back to, found from `long_info` and `offsets`.
+    /// Segmented sort: where gathered position j goes back to, found from `long_info` (the
+    /// starts), `long_list` (the segments by rank) and `offsets`.
     pub long_info: u64,
+    pub long_capacity: i64,
+    pub long_list: u64,
     pub offsets: u64,
-    pub lines: i64,
     pub base: i64,
     /// As in `SortPassParams`.
     pub n: i64,
