@@ -114,8 +114,8 @@ __device__ void clear_tiers(const SortSegmentsParams& p) {
     if (threadIdx.x < TIERS) reinterpret_cast<int*>(p.tier_counts)[threadIdx.x] = 0;
 }
 
-// Each segment of a short tier gets a slot in its tier's list: the lanes of a warp that share a
-// tier take consecutive slots with one atomic.
+// Each segment of 2 or more entries gets a slot in its tier's list: the lanes of a warp that share
+// a tier take consecutive slots with one atomic.
 __device__ void classify_segments(const SortSegmentsParams& p) {
     int* counts = reinterpret_cast<int*>(p.tier_counts);
     int* lists[TIERS] = {reinterpret_cast<int*>(p.warp_list), reinterpret_cast<int*>(p.small_list),
@@ -176,19 +176,19 @@ __device__ void sort_block_segments(const SortSegmentsParams& p, int tier, uint6
         int values[ITEMS];
 #pragma unroll
         for (int i = 0; i < ITEMS; ++i) {
-            const int k = threadIdx.x * ITEMS + i;
-            keys[i] = k < len ? unsigned(idx[begin + k]) : FULL_MASK;
-            values[i] = k < len ? perm[begin + k] : 0;
+            const int q = threadIdx.x * ITEMS + i;
+            keys[i] = q < len ? unsigned(idx[begin + q]) : FULL_MASK;
+            values[i] = q < len ? perm[begin + q] : 0;
         }
         // Every load is done before the sort's first barrier; striped output: item i of thread t
         // is the segment's (i * THREADS + t)-th, so the stores are coalesced.
         Sort(temp).SortBlockedToStriped(keys, values, 0, int(p.end_bit));
 #pragma unroll
         for (int i = 0; i < ITEMS; ++i) {
-            const int k = i * THREADS + threadIdx.x;
-            if (k < len) {
-                idx[begin + k] = int(keys[i]);
-                perm[begin + k] = values[i];
+            const int q = i * THREADS + threadIdx.x;
+            if (q < len) {
+                idx[begin + q] = int(keys[i]);
+                perm[begin + q] = values[i];
             }
         }
         __syncthreads();  // temp is reused by the next segment
