@@ -5,6 +5,8 @@
 // Segmented sort (csrsort, cscsort), by segment length: a classify kernel lists the segments of
 // each tier (warp-aggregated atomics: a list's order varies from run to run, but each segment is
 // sorted on its own, so the result does not), then a kernel per tier sorts its list:
+//   thread tier   length <= SORT_THREAD_MAX (16): one thread per segment, a stable sorting network
+//                 in registers (32 segments a warp, so their loads' latencies overlap)
 //   warp tier     length <= SORT_WARP_MAX (128): one warp per segment, up to four entries per
 //                 lane, each entry's rank counted against all others with shuffles (ties broken
 //                 by position)
@@ -35,6 +37,7 @@ constexpr int RADIX_BITS = SORT_RADIX_BITS;
 constexpr int ROUNDS = SORT_ROUNDS;
 constexpr int SCAN_ROUNDS = SORT_SCAN_ROUNDS;
 constexpr int WARP = 32;
+constexpr int THREAD_MAX = SORT_THREAD_MAX;
 constexpr int WARP_MAX = SORT_WARP_MAX;
 constexpr int SMALL_THREADS = SORT_SMALL_THREADS, SMALL_ITEMS = SORT_SMALL_ITEMS;
 constexpr int LARGE_THREADS = SORT_LARGE_THREADS, LARGE_ITEMS = SORT_LARGE_ITEMS;
@@ -44,6 +47,7 @@ constexpr unsigned FULL_MASK = 0xffffffffu;
 static_assert(SORT_RADIX == 1u << SORT_RADIX_BITS, "RADIX is 2^RADIX_BITS");
 static_assert(SORT_BLOCK == SORT_RADIX, "the radix scatter gives thread d of a block digit d");
 static_assert(WARP_MAX == 4 * WARP, "the warp tier holds up to four entries per lane");
+static_assert(THREAD_MAX == 16, "the thread tier's networks are of 4, 8 and 16 entries");
 
 using grid::global_thread;
 using grid::thread_count;
@@ -100,12 +104,50 @@ __device__ void warp_rank_sort(int* idx, int* perm, int64_t begin, int len, int 
     }
 }
 
+// ---- thread tier -------------------------------------------------------------------------------
+// A segment of up to N entries in one thread's registers, sorted by odd-even transposition (N
+// rounds of neighbour compare-swaps, swapping only a strictly greater key forward: stable, as
+// bubble sort is). Padding keys (all bits set) sit last and never move. A warp sorts 32 segments at
+// once, so the loads' latency is shared, as it is not when a warp takes a short segment alone.
+template <int N>
+__device__ void thread_sort(int* idx, int* perm, int64_t begin, int len) {
+    unsigned key[N];
+    int value[N];
+#pragma unroll
+    for (int i = 0; i < N; ++i) {
+        key[i] = i < len ? unsigned(idx[begin + i]) : FULL_MASK;
+        value[i] = i < len ? perm[begin + i] : 0;
+    }
+#pragma unroll
+    for (int round = 0; round < N; ++round) {
+#pragma unroll
+        for (int i = round & 1; i + 1 < N; i += 2) {
+            if (key[i] > key[i + 1]) {
+                const unsigned k = key[i];
+                key[i] = key[i + 1];
+                key[i + 1] = k;
+                const int v = value[i];
+                value[i] = value[i + 1];
+                value[i + 1] = v;
+            }
+        }
+    }
+#pragma unroll
+    for (int i = 0; i < N; ++i) {
+        if (i < len) {
+            idx[begin + i] = int(key[i]);
+            perm[begin + i] = value[i];
+        }
+    }
+}
+
 // ---- classify ----------------------------------------------------------------------------------
-enum Tier { TIER_WARP = 0, TIER_SMALL = 1, TIER_LARGE = 2, TIER_LONG = 3, TIERS = 4, TIER_NONE = 4 };
+enum Tier { TIER_WARP = 0, TIER_SMALL = 1, TIER_LARGE = 2, TIER_LONG = 3, TIER_THREAD = 4, TIERS = 5, TIER_NONE = 5 };
 
 __device__ __forceinline__ int tier_of(int64_t len) {
     if (len <= 1) return TIER_NONE;  // nothing to do
     if (len > LARGE_MAX) return TIER_LONG;
+    if (len <= THREAD_MAX) return TIER_THREAD;
     if (len <= WARP_MAX) return TIER_WARP;
     return len <= SMALL_MAX ? TIER_SMALL : TIER_LARGE;
 }
@@ -119,7 +161,8 @@ __device__ void clear_tiers(const SortSegmentsParams& p) {
 __device__ void classify_segments(const SortSegmentsParams& p) {
     int* counts = reinterpret_cast<int*>(p.tier_counts);
     int* lists[TIERS] = {reinterpret_cast<int*>(p.warp_list), reinterpret_cast<int*>(p.small_list),
-                         reinterpret_cast<int*>(p.large_list), reinterpret_cast<int*>(p.long_list)};
+                         reinterpret_cast<int*>(p.large_list), reinterpret_cast<int*>(p.long_list),
+                         reinterpret_cast<int*>(p.thread_list)};
     const int lane = threadIdx.x % WARP;
     for (int64_t s = global_thread(); s < p.lines; s += thread_count()) {
         const int tier = tier_of(segment_begin(p, s + 1) - segment_begin(p, s));
@@ -136,7 +179,25 @@ __device__ void classify_segments(const SortSegmentsParams& p) {
     }
 }
 
-// One warp per listed segment of 2 .. WARP_MAX entries, with as many items per lane as it needs.
+// One thread per listed segment of 2 .. THREAD_MAX entries, with the smallest network that holds it.
+__device__ void sort_thread_segments(const SortSegmentsParams& p) {
+    int* idx = reinterpret_cast<int*>(p.indices);
+    int* perm = reinterpret_cast<int*>(p.perm);
+    const int* list = reinterpret_cast<const int*>(p.thread_list);
+    const int64_t listed = reinterpret_cast<const int*>(p.tier_counts)[TIER_THREAD];
+    for (int64_t k = global_thread(); k < listed; k += thread_count()) {
+        const int64_t s = list[k];
+        const int64_t begin = segment_begin(p, s);
+        const int len = int(segment_begin(p, s + 1) - begin);
+        if (len <= 1 || len > THREAD_MAX) continue;
+        if (len <= 4) thread_sort<4>(idx, perm, begin, len);
+        else if (len <= 8) thread_sort<8>(idx, perm, begin, len);
+        else thread_sort<16>(idx, perm, begin, len);
+    }
+}
+
+// One warp per listed segment of THREAD_MAX + 1 .. WARP_MAX entries, with as many items per lane
+// as it needs.
 __device__ void sort_warp_segments(const SortSegmentsParams& p) {
     int* idx = reinterpret_cast<int*>(p.indices);
     int* perm = reinterpret_cast<int*>(p.perm);
@@ -299,13 +360,14 @@ __device__ void finish(const SortFinishParams& p) {
 }  // namespace
 
 // ---- entry points: oxs_sort_<stage> ------------------------------------------------------------
-// classify, warp_segments, mark_long, copy, major_keys, finish: grid-stride, BLOCK threads;
+// classify, thread_segments, warp_segments, mark_long, copy, major_keys, finish: grid-stride, BLOCK threads;
 // clear_tiers: one block of 32. small_segments, large_segments, gather_long: a block per segment
 // (grid-stride over their lists, or over all segments), of SMALL_THREADS, LARGE_THREADS and BLOCK
 // threads. histogram, scatter: one block of BLOCK threads per radix tile;
 // scan_reduce, scan_apply: one block per scan chunk; scan_sums: one block.
 extern "C" __global__ void oxs_sort_clear_tiers(const SortSegmentsParams p) { clear_tiers(p); }
 extern "C" __global__ void oxs_sort_classify(const SortSegmentsParams p) { classify_segments(p); }
+extern "C" __global__ void oxs_sort_thread_segments(const SortSegmentsParams p) { sort_thread_segments(p); }
 extern "C" __global__ void oxs_sort_warp_segments(const SortSegmentsParams p) { sort_warp_segments(p); }
 extern "C" __global__ void __launch_bounds__(SMALL_THREADS) oxs_sort_small_segments(const SortSegmentsParams p) {
     sort_block_segments<SMALL_THREADS, SMALL_ITEMS>(p, TIER_SMALL, p.small_list, WARP_MAX);

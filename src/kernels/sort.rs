@@ -36,7 +36,8 @@ pub const ALIGN: u64 = 256;
 const TILE: u64 = (SORT_BLOCK * SORT_ROUNDS) as u64;
 /// Values per scan chunk (one block).
 const SCAN_CHUNK: u64 = (SORT_BLOCK * SORT_SCAN_ROUNDS) as u64;
-/// Longest segment of the warp, small and large tiers.
+/// Longest segment of the thread, warp, small and large tiers.
+pub const THREAD_MAX: i64 = SORT_THREAD_MAX as i64;
 pub const WARP_MAX: i64 = SORT_WARP_MAX as i64;
 pub const SMALL_MAX: i64 = (SORT_SMALL_THREADS * SORT_SMALL_ITEMS) as i64;
 pub const LARGE_MAX: i64 = (SORT_LARGE_THREADS * SORT_LARGE_ITEMS) as i64;
@@ -108,7 +109,7 @@ enum Shape {
 
 /// Bytes of each workspace array, in layout order (module comment); arrays a sort does not use
 /// take no room.
-fn array_bytes(shape: Shape) -> [u64; 15] {
+fn array_bytes(shape: Shape) -> [u64; 16] {
     let (nnz, lines, radix, segmented) = match shape {
         Shape::Coo { nnz } => (nnz.max(0) as u64, 0, true, false),
         Shape::Segments { lines, nnz } => (nnz.max(0) as u64, lines.max(0) as u64, may_have_long_segments(nnz), true),
@@ -130,11 +131,12 @@ fn array_bytes(shape: Shape) -> [u64; 15] {
         ints(sort(count_len(nnz as i64)).div_ceil(SCAN_CHUNK)),
         long_words.saturating_mul(8),
         long_words.div_ceil(SCAN_CHUNK).saturating_mul(8),
-        if segmented { ints(4) } else { 0 },
-        ints(listed(2)),
+        if segmented { ints(8) } else { 0 },
+        ints(listed(THREAD_MAX + 1)),
         ints(listed(WARP_MAX + 1)),
         ints(listed(SMALL_MAX + 1)),
         ints(long_capacity),
+        ints(listed(2)),
     ]
 }
 
@@ -149,13 +151,13 @@ struct Workspace {
     long_info: u64,
     long_sums: u64,
     tier_counts: u64,
-    /// The warp, small, large and long tiers' lists.
-    lists: [u64; 4],
+    /// The warp, small, large, long and thread tiers' lists.
+    lists: [u64; 5],
 }
 
 fn place(shape: Shape, workspace: u64) -> Workspace {
     let mut at = align_up(workspace);
-    let mut addr = [0u64; 15];
+    let mut addr = [0u64; 16];
     for (a, bytes) in addr.iter_mut().zip(array_bytes(shape)) {
         *a = at;
         at = at.saturating_add(align_up(bytes));
@@ -170,7 +172,7 @@ fn place(shape: Shape, workspace: u64) -> Workspace {
         long_info: addr[8],
         long_sums: addr[9],
         tier_counts: addr[10],
-        lists: [addr[11], addr[12], addr[13], addr[14]],
+        lists: [addr[11], addr[12], addr[13], addr[14], addr[15]],
     }
 }
 
@@ -266,6 +268,7 @@ pub fn sort_segments(h: &Handle, s: &Segments, workspace: u64) -> Result<()> {
         perm_copy: ws.perm_copy,
         pos: ws.a.1,
         tier_counts: ws.tier_counts,
+        thread_list: ws.lists[4],
         warp_list: ws.lists[0],
         small_list: ws.lists[1],
         large_list: ws.lists[2],
@@ -279,8 +282,12 @@ pub fn sort_segments(h: &Handle, s: &Segments, workspace: u64) -> Result<()> {
     let nnz = s.nnz;
     launch(h, FAMILY, "oxs_sort_clear_tiers", (1, 1, 1), 32, 0, &p)?;
     launch(h, FAMILY, "oxs_sort_classify", (grid_for(lines, SORT_BLOCK), 1, 1), SORT_BLOCK, 0, &p)?;
-    let warp_rows = lines.min(nnz as u64 / 2);
-    launch(h, FAMILY, "oxs_sort_warp_segments", (grid_for(warp_rows * 32, SORT_BLOCK), 1, 1), SORT_BLOCK, 0, &p)?;
+    let thread_rows = lines.min(nnz as u64 / 2);
+    launch(h, FAMILY, "oxs_sort_thread_segments", (grid_for(thread_rows, SORT_BLOCK), 1, 1), SORT_BLOCK, 0, &p)?;
+    if nnz > THREAD_MAX {
+        let warp_rows = lines.min(nnz as u64 / (THREAD_MAX as u64 + 1));
+        launch(h, FAMILY, "oxs_sort_warp_segments", (grid_for(warp_rows * 32, SORT_BLOCK), 1, 1), SORT_BLOCK, 0, &p)?;
+    }
     if nnz > WARP_MAX {
         let grid = segment_grid(s.lines.min(nnz / (WARP_MAX + 1)));
         launch(h, FAMILY, "oxs_sort_small_segments", (grid, 1, 1), SORT_SMALL_THREADS, 0, &p)?;
@@ -398,12 +405,12 @@ mod tests {
         // (1 KiB), one chunk sum; plus the slack.
         assert_eq!(coo_workspace_bytes(100), 6 * 512 + 1024 + 256 + 256);
         // 4096 entries in 10 segments: no long segment possible, only the tier counts and lists
-        // (10 warp, 10 small and 7 large slots).
-        assert_eq!(segments_workspace_bytes(10, LARGE_MAX), 4 * 256 + 256);
+        // (10 thread, 10 warp, 10 small and 7 large slots).
+        assert_eq!(segments_workspace_bytes(10, LARGE_MAX), 5 * 256 + 256);
         // 5000 entries in 7 segments: two tiles; room for one long segment (2 long words and their
-        // chunk sum); the tier counts and four lists.
+        // chunk sum); the tier counts and five lists.
         let n = 5000;
-        assert_eq!(segments_workspace_bytes(7, n), 6 * align_up(4 * n as u64) as usize + 2048 + 256 + 2 * 256 + 5 * 256 + 256);
+        assert_eq!(segments_workspace_bytes(7, n), 6 * align_up(4 * n as u64) as usize + 2048 + 256 + 2 * 256 + 6 * 256 + 256);
     }
 
     #[test]
@@ -437,6 +444,7 @@ mod tests {
                     w.lists[1],
                     w.lists[2],
                     w.lists[3],
+                    w.lists[4],
                 ];
                 for i in 0..addr.len() {
                     assert_eq!(addr[i] % ALIGN, 0);
@@ -451,11 +459,11 @@ mod tests {
 
     #[test]
     fn tier_lists_hold_every_segment_they_can_meet() {
-        // 1000 segments over 100,000 entries: every one may be a warp segment; at most 775 can
-        // hold 129 entries, 194 can hold 513, 24 can hold 4097.
+        // 1000 segments over 100,000 entries: every one may be a thread or a warp segment; at most
+        // 775 can hold 129 entries, 194 can hold 513, 24 can hold 4097.
         let b = array_bytes(Shape::Segments { lines: 1000, nnz: 100_000 });
-        assert_eq!([b[11], b[12], b[13], b[14]], [4000, 4 * 775, 4 * 194, 4 * 24]);
-        let b = array_bytes(Shape::Segments { lines: 10, nnz: 15 });
-        assert_eq!([b[11], b[12], b[13], b[14]], [4 * 7, 0, 0, 0]);
+        assert_eq!([b[15], b[11], b[12], b[13], b[14]], [4000, 4000, 4 * 775, 4 * 194, 4 * 24]);
+        let b = array_bytes(Shape::Segments { lines: 10, nnz: 40 });
+        assert_eq!([b[15], b[11], b[12], b[13], b[14]], [4 * 10, 4 * 2, 0, 0, 0]);
     }
 }

@@ -112,12 +112,14 @@ fn rows_of_up_to_100_entries() {
     run("rows_of_up_to_100_entries", cases);
 }
 
-/// Every tier's longest segment and one past it (warp: 32, 64, 128; blocks: 512, 4096), in random
+/// Every tier's longest segment and one past it (thread: 4, 8, 16; warp: 32, 64, 128; blocks: 512,
+/// 4096), in random
 /// order, plus empty and single rows.
 #[test]
 fn tier_edges() {
     let mut rng = Rng::new(0x5047_0003);
-    let edges = [0, 1, 2, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 511, 512, 513, 1000, 4095, 4096, 4097, 10_000];
+    let edges =
+        [0, 1, 2, 3, 4, 5, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 511, 512, 513, 1000, 4095, 4096, 4097, 10_000];
     let mut cases = Vec::new();
     for (base, dups, order) in
         [(0, false, Order::Shuffled), (1, true, Order::Shuffled), (0, false, Order::Reversed), (1, false, Order::Sorted)]

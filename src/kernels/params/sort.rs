@@ -16,7 +16,10 @@ pub const SORT_BLOCK: u32 = 256;
 pub const SORT_ROUNDS: u32 = 16;
 /// Rounds of `SORT_BLOCK` values per scan chunk.
 pub const SORT_SCAN_ROUNDS: u32 = 16;
-/// Segments of at most this many entries are sorted by one warp (up to four entries per lane).
+/// Segments of at most this many entries are sorted by one thread, in registers.
+pub const SORT_THREAD_MAX: u32 = 16;
+/// Longer segments of at most this many entries are sorted by one warp (up to four entries per
+/// lane).
 pub const SORT_WARP_MAX: u32 = 128;
 /// Threads and items per thread of the small block tier (segments up to 512 entries).
 pub const SORT_SMALL_THREADS: u32 = 128;
@@ -47,9 +50,10 @@ pub struct SortSegmentsParams {
     pub index_copy: u64,
     pub perm_copy: u64,
     pub pos: u64,
-    /// How many segments each tier (warp, small, large, long) sorts, counted by the classify
-    /// kernel (4 ints), and the lists of those segments.
+    /// How many segments each tier (warp, small, large, long, thread) sorts, counted by the
+    /// classify kernel (5 ints), and the lists of those segments.
     pub tier_counts: u64,
+    pub thread_list: u64,
     pub warp_list: u64,
     pub small_list: u64,
     pub large_list: u64,
