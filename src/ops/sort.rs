@@ -64,8 +64,8 @@ fn check_pointers(arrays: &[(u64, &str)]) -> Result<()> {
     Ok(())
 }
 
-/// `oxsparseXcsrsort_bufferSizeExt` / `oxsparseXcscsort_bufferSizeExt`: the tiers' lists (up to
-/// 8.5 bytes per segment), plus, when a segment can exceed the block tiers (nnz > 4096), about 24
+/// `oxsparseXcsrsort_bufferSizeExt` / `oxsparseXcscsort_bufferSizeExt`: the tiers' lists (at
+/// most 20 bytes per segment and 2.3 per entry), plus, when a segment can exceed the block tiers (nnz > 4096), about 24
 /// bytes per entry and 8 per segment (src/kernels/sort.rs); 0 for fewer than 2 entries. The
 /// arrays are not read.
 pub fn compressed_buffer_size(format: Compressed, m: i32, n: i32, nnz: i32, offsets: u64, indices: u64) -> Result<usize> {
