@@ -256,7 +256,10 @@ pub fn plan(call: &super::Call, dims: Dims, types: Types) -> Plan {
 /// Deals the stored values to warps: equal runs such that the warps of the kernel that runs fit
 /// the device at once (`resident_warps`).
 pub fn deal(p: &mut Plan, resident_warps: i64) {
-    let per_step = WARP / p.group as i64 * if p.lean.is_some() { 1 } else { p.unroll.values() };
+    // The lean kernel takes values a warp at a time; a run of whole steps of both kernels (powers
+    // of two) serves the general one too, which runs where the lines turn out misaligned.
+    let general_step = WARP / p.group as i64 * p.unroll.values();
+    let per_step = if p.lean.is_some() { general_step.max(WARP) } else { general_step };
     p.entries_per_warp = entries_per_warp(p.stored, per_step, resident_warps);
     p.warps = ceil_div(p.stored, p.entries_per_warp);
 }
