@@ -4,7 +4,7 @@
 //! argument's bad values (a NULL, never issued, destroyed or wrong-kind handle, or `Create`'s NULL
 //! output), which are refused before anything needs a device.
 
-use super::descriptors::{dead, new_csr, new_dn_mat, new_dn_vec, new_sp_vec, HostInputs, I32, R32F, R64F, ROW};
+use super::descriptors::{dead, new_csr, new_dn_mat, new_dn_vec, new_mat_descr, new_sp_vec, HostInputs, I32, R32F, R64F, ROW};
 use super::sddmm::SddmmOperands;
 use super::snapshot::{describe, Sentinels};
 use super::table::*;
@@ -479,7 +479,9 @@ impl GpuFixture {
             dead(new_csr, SpMat),
             dead(|| new_dn_mat(6, 4, 0x1000), DnMat),
             dead(|| new_tcf(h, a, bm, cm), BitTcf),
+            dead(new_mat_descr, Kind::MatDescr),
         ];
+        let descr_a = new_mat_descr();
         let operands = Operands {
             h,
             math,
@@ -526,6 +528,7 @@ impl GpuFixture {
             (DnVec, y7),
             (SpVec, sx),
             (BitTcf, tcf),
+            (Kind::MatDescr, descr_a),
         ];
         all.extend(sddmm.descriptors);
         let mut inputs = vec![
@@ -541,7 +544,7 @@ impl GpuFixture {
         outputs.extend(sddmm.outputs);
         let fx = GpuFixture {
             operands,
-            objects: Objects { dead, live: [h, sx, xv, a, bm, tcf] },
+            objects: Objects { dead, live: [h, sx, xv, a, bm, tcf, descr_a] },
             sentinels,
             _inputs: inputs_host,
             inputs,
