@@ -294,6 +294,32 @@ oxsparseStatus_t oxsparseSpMM_bitTcf(oxsparseHandle_t handle, const void *alpha,
 oxsparseStatus_t oxsparseDestroyBitTcf(oxsparseConstBitTcf_t tcf);
 
 /**
+ * Fills `p[0..n)` with `0, 1, ..., n - 1`, asynchronously on the handle's stream.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): `p` is NULL or a device array of `n` ints.
+ */
+oxsparseStatus_t oxsparseCreateIdentityPermutation(oxsparseHandle_t handle, int n, int *p);
+
+/**
+ * Converts the row indices of `nnz` COO entries, sorted by row, into the `m + 1` CSR row offsets
+ * `csrRowPtr`, both in base `idxBase`, asynchronously on the handle's stream.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): `cooRowInd` holds `nnz` ints, `csrRowPtr` `m + 1`.
+ */
+oxsparseStatus_t oxsparseXcoo2csr(oxsparseHandle_t handle, const int *cooRowInd, int nnz, int m, int *csrRowPtr, oxsparseIndexBase_t idxBase);
+
+/**
+ * Expands the `m + 1` CSR row offsets `csrRowPtr` into the row index of each of the `nnz`
+ * entries, `cooRowInd`, both in base `idxBase`, asynchronously on the handle's stream.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): `csrRowPtr` holds `m + 1` ints, `cooRowInd` `nnz`.
+ */
+oxsparseStatus_t oxsparseXcsr2coo(oxsparseHandle_t handle, const int *csrRowPtr, int nnz, int m, int *cooRowInd, oxsparseIndexBase_t idxBase);
+
+/**
  * Creates a dense vector descriptor of `size` contiguous elements.
  *
  * # Safety

@@ -76,3 +76,77 @@ fn logger(t: &mut Table) {
     t.func("oxsparseLoggerSetFile", &[("file", In(stderr_copy))], |a| unsafe { oxsparseLoggerSetFile(ptr(a[0])) });
     t.row("oxsparseLoggerForceDisable", "no arguments", SUCCESS, || oxsparseLoggerForceDisable());
 }
+
+/// The index helpers' device arrays (32-bit): A's rows as sorted COO row indices (10), A's CSR
+/// offsets (9), and outputs for coo2csr (9), csr2coo (10) and the permutation (8).
+#[derive(Clone, Copy, Debug)]
+pub struct IndexArrays {
+    pub coo_rows: u64,
+    pub offsets: u64,
+    pub csr_out: u64,
+    pub coo_out: u64,
+    pub perm: u64,
+}
+
+impl IndexArrays {
+    /// Fake aligned addresses for the rows built but not run (or only their handle varied).
+    pub fn stand_ins() -> IndexArrays {
+        IndexArrays { coo_rows: 0xa0_0000, offsets: 0xb0_0000, csr_out: 0xc0_0000, coo_out: 0xd0_0000, perm: 0xe0_0000 }
+    }
+}
+
+/// Sizes are C ints: their bad values are negative ints (not the table's 64-bit sizes).
+const NEGATIVE: [(&str, i64); 2] = [("-1", -1), ("INT_MIN", i32::MIN as i64)];
+
+/// Xcoo2csr, Xcsr2coo, CreateIdentityPermutation: A is 8 x 6 with 10 entries.
+pub fn gpu_rows(t: &mut Table, o: &super::gpu::Operands) {
+    let a = o.index;
+    let h = ("handle", Handle(o.h));
+    let mut f = t.func("oxsparseCreateIdentityPermutation", &[h, ("n", Plain(8)), ("p", Data(a.perm, 4))], |v| unsafe {
+        oxsparse::ffi::coo_csr::oxsparseCreateIdentityPermutation(ptr(v[0]), int(v[1]), ptr(v[2]))
+    });
+    for (what, n) in NEGATIVE {
+        f.bad(&format!("n {what}"), &[("n", n as u64)], INVALID);
+    }
+    f.bad("p NULL for 8 values", &[("p", 0)], INVALID).bad("n 0, p NULL (nothing to do)", &[("n", 0), ("p", 0)], SUCCESS);
+
+    let args = [
+        h,
+        ("cooRowInd", Data(a.coo_rows, 4)),
+        ("nnz", Plain(10)),
+        ("m", Plain(8)),
+        ("csrRowPtr", Data(a.csr_out, 4)),
+        ("idxBase", Enum(0, &[2])),
+    ];
+    let mut f = t.func("oxsparseXcoo2csr", &args, |v| unsafe {
+        oxsparse::ffi::coo_csr::oxsparseXcoo2csr(ptr(v[0]), cptr(v[1]), int(v[2]), int(v[3]), ptr(v[4]), int(v[5]))
+    });
+    for (what, n) in NEGATIVE {
+        f.bad(&format!("nnz {what}"), &[("nnz", n as u64)], INVALID).bad(&format!("m {what}"), &[("m", n as u64)], INVALID);
+    }
+    f.bad("cooRowInd NULL for 10 entries", &[("cooRowInd", 0)], INVALID)
+        .bad("csrRowPtr NULL for 8 rows", &[("csrRowPtr", 0)], INVALID)
+        .bad("nnz -1 and cooRowInd NULL (the size is checked first)", &[("nnz", -1i64 as u64), ("cooRowInd", 0)], INVALID)
+        .bad("m 0, both arrays NULL (nothing to do)", &[("m", 0), ("cooRowInd", 0), ("csrRowPtr", 0)], SUCCESS)
+        .bad("nnz 0, cooRowInd NULL (empty rows)", &[("nnz", 0), ("cooRowInd", 0)], SUCCESS)
+        .bad("base one", &[("idxBase", 1)], SUCCESS);
+
+    let args = [
+        h,
+        ("csrRowPtr", Data(a.offsets, 4)),
+        ("nnz", Plain(10)),
+        ("m", Plain(8)),
+        ("cooRowInd", Data(a.coo_out, 4)),
+        ("idxBase", Enum(0, &[2])),
+    ];
+    let mut f = t.func("oxsparseXcsr2coo", &args, |v| unsafe {
+        oxsparse::ffi::coo_csr::oxsparseXcsr2coo(ptr(v[0]), cptr(v[1]), int(v[2]), int(v[3]), ptr(v[4]), int(v[5]))
+    });
+    for (what, n) in NEGATIVE {
+        f.bad(&format!("nnz {what}"), &[("nnz", n as u64)], INVALID).bad(&format!("m {what}"), &[("m", n as u64)], INVALID);
+    }
+    f.bad("csrRowPtr NULL for 8 rows", &[("csrRowPtr", 0)], INVALID)
+        .bad("cooRowInd NULL for 10 entries", &[("cooRowInd", 0)], INVALID)
+        .bad("nnz 0, both arrays NULL (nothing to do)", &[("nnz", 0), ("csrRowPtr", 0), ("cooRowInd", 0)], SUCCESS)
+        .bad("m 0, both arrays NULL (nothing to do)", &[("m", 0), ("csrRowPtr", 0), ("cooRowInd", 0)], SUCCESS);
+}
