@@ -1,6 +1,7 @@
 /* Ports of NVIDIA CUDALibrarySamples' cuSPARSE programs sparse2dense_csr,
  * gather, scatter, axpby, rot, spvv, spmm_csr, spmm_coo, spmv_csr, spmv_coo, spmv_sell and
- * sddmm_csr to oxsparse. Unlike the originals:
+ * sddmm_csr to oxsparse, with a sample of the index helpers (coo2csr, csr2coo, identity
+ * permutation). Unlike the originals:
  *   - inputs are pseudo-random from a fixed seed, and the expected results are
  *     computed here on the host in double precision;
  *   - each program runs twice: float with 32-bit indices and base 0, and double
@@ -630,6 +631,48 @@ static void sddmm_sample(const config_t *c, oxsparseOrder_t b_order) {
 static void sddmm_csr(const config_t *c) { sddmm_sample(c, OXSPARSE_ORDER_ROW); }
 static void sddmm_csr_col_b(const config_t *c) { sddmm_sample(c, OXSPARSE_ORDER_COL); }
 
+/* coo2csr (oxsparse's own sample of the legacy index helpers): spmm's 4x4 pattern's sorted COO
+ * rows to CSR offsets, back to rows with csr2coo, and the identity permutation of its entries; 32-bit
+ * indices in the config's base, outputs poisoned (-1) with one extra int that must keep it. */
+static void coo2csr(const config_t *c) {
+    int rows[MM_NNZ], offsets_want[MM_ROWS + 1] = {0, 3, 4, 7, 9}, got[MM_NNZ + 1], i;
+    int *d_rows, *d_offsets, *d_back, *d_perm;
+    const int base = c->base == OXSPARSE_INDEX_BASE_ONE;
+    for (i = 0; i < MM_NNZ; i++) rows[i] = (int)mm_rows0[i] + base;
+    for (i = 0; i <= MM_ROWS; i++) offsets_want[i] += base;
+    CUDA_OK(cudaMalloc((void **)&d_rows, sizeof rows));
+    CUDA_OK(cudaMalloc((void **)&d_offsets, (MM_ROWS + 2) * sizeof(int)));
+    CUDA_OK(cudaMalloc((void **)&d_back, (MM_NNZ + 1) * sizeof(int)));
+    CUDA_OK(cudaMalloc((void **)&d_perm, (MM_NNZ + 1) * sizeof(int)));
+    CUDA_OK(cudaMemcpy(d_rows, rows, sizeof rows, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemset(d_offsets, 0xFF, (MM_ROWS + 2) * sizeof(int)));
+    CUDA_OK(cudaMemset(d_back, 0xFF, (MM_NNZ + 1) * sizeof(int)));
+    CUDA_OK(cudaMemset(d_perm, 0xFF, (MM_NNZ + 1) * sizeof(int)));
+
+    OK(oxsparseXcoo2csr(handle, d_rows, MM_NNZ, MM_ROWS, d_offsets, c->base));
+    CUDA_OK(cudaMemcpy(got, d_offsets, (MM_ROWS + 2) * sizeof(int), cudaMemcpyDeviceToHost));
+    for (i = 0; i <= MM_ROWS; i++) CHECK(got[i] == offsets_want[i]);
+    CHECK(got[MM_ROWS + 1] == -1);
+
+    OK(oxsparseXcsr2coo(handle, d_offsets, MM_NNZ, MM_ROWS, d_back, c->base));
+    CUDA_OK(cudaMemcpy(got, d_back, (MM_NNZ + 1) * sizeof(int), cudaMemcpyDeviceToHost));
+    for (i = 0; i < MM_NNZ; i++) CHECK(got[i] == rows[i]);
+    CHECK(got[MM_NNZ] == -1);
+
+    OK(oxsparseCreateIdentityPermutation(handle, MM_NNZ, d_perm));
+    CUDA_OK(cudaMemcpy(got, d_perm, (MM_NNZ + 1) * sizeof(int), cudaMemcpyDeviceToHost));
+    for (i = 0; i < MM_NNZ; i++) CHECK(got[i] == i);
+    CHECK(got[MM_NNZ] == -1);
+
+    BAD(oxsparseXcoo2csr(handle, d_rows, -1, MM_ROWS, d_offsets, c->base));
+    BAD(oxsparseXcsr2coo(handle, NULL, MM_NNZ, MM_ROWS, d_back, c->base));
+    BAD(oxsparseCreateIdentityPermutation(handle, MM_NNZ, NULL));
+    CUDA_OK(cudaFree(d_rows));
+    CUDA_OK(cudaFree(d_offsets));
+    CUDA_OK(cudaFree(d_back));
+    CUDA_OK(cudaFree(d_perm));
+}
+
 int main(void) {
     static const struct {
         const char *name;
@@ -648,6 +691,7 @@ int main(void) {
         {"spmv_sell", spmv_sell},
         {"sddmm_csr", sddmm_csr},
         {"sddmm_csr_col_b", sddmm_csr_col_b},
+        {"coo2csr", coo2csr},
     };
     int devices = 0, failed_samples = 0;
     size_t s, k;

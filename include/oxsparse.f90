@@ -14,7 +14,7 @@
 !> scripts/check_fortran_module.py checks all of this against the header and the
 !> exported symbols; keep it passing when either side changes.
 module oxsparse
-  use, intrinsic :: iso_c_binding, only: c_int, c_int64_t, c_size_t, c_ptr
+  use, intrinsic :: iso_c_binding, only: c_int, c_int64_t, c_size_t, c_ptr, c_funptr
   implicit none
 
   ! Version of the library this module was written for.
@@ -70,6 +70,14 @@ module oxsparse
   enum, bind(c)
     enumerator :: OXSPARSE_INDEX_BASE_ZERO = 0
     enumerator :: OXSPARSE_INDEX_BASE_ONE = 1
+  end enum
+
+  ! oxsparseMatrixType_t (legacy matrix descriptor)
+  enum, bind(c)
+    enumerator :: OXSPARSE_MATRIX_TYPE_GENERAL = 0
+    enumerator :: OXSPARSE_MATRIX_TYPE_SYMMETRIC = 1
+    enumerator :: OXSPARSE_MATRIX_TYPE_HERMITIAN = 2
+    enumerator :: OXSPARSE_MATRIX_TYPE_TRIANGULAR = 3
   end enum
 
   ! oxsparseFillMode_t
@@ -1176,6 +1184,164 @@ module oxsparse
       type(c_ptr), value :: externalBuffer
       integer(c_int) :: res
     end function oxsparseSparseToDense
+
+    ! ------------------------------------------------------------------------------------
+    ! Logger: where the library's messages go (FILE* and const char* as type(c_ptr); the
+    ! callback as c_funloc of a bind(C) subroutine(logLevel, functionName, message))
+    ! ------------------------------------------------------------------------------------
+    function oxsparseLoggerSetCallback(callback) &
+        bind(C, name="oxsparseLoggerSetCallback") result(res)
+      import :: c_int, c_funptr
+      type(c_funptr), value :: callback
+      integer(c_int) :: res
+    end function oxsparseLoggerSetCallback
+
+    function oxsparseLoggerSetFile(file) &
+        bind(C, name="oxsparseLoggerSetFile") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: file
+      integer(c_int) :: res
+    end function oxsparseLoggerSetFile
+
+    function oxsparseLoggerOpenFile(logFile) &
+        bind(C, name="oxsparseLoggerOpenFile") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: logFile
+      integer(c_int) :: res
+    end function oxsparseLoggerOpenFile
+
+    function oxsparseLoggerSetLevel(level) &
+        bind(C, name="oxsparseLoggerSetLevel") result(res)
+      import :: c_int
+      integer(c_int), value :: level
+      integer(c_int) :: res
+    end function oxsparseLoggerSetLevel
+
+    function oxsparseLoggerSetMask(mask) &
+        bind(C, name="oxsparseLoggerSetMask") result(res)
+      import :: c_int
+      integer(c_int), value :: mask
+      integer(c_int) :: res
+    end function oxsparseLoggerSetMask
+
+    function oxsparseLoggerForceDisable() &
+        bind(C, name="oxsparseLoggerForceDisable") result(res)
+      import :: c_int
+      integer(c_int) :: res
+    end function oxsparseLoggerForceDisable
+
+    ! ------------------------------------------------------------------------------------
+    ! Legacy matrix descriptor (the getters return the field, 0 for a descriptor not live)
+    ! ------------------------------------------------------------------------------------
+    function oxsparseCreateMatDescr(descrA) &
+        bind(C, name="oxsparseCreateMatDescr") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), intent(out) :: descrA
+      integer(c_int) :: res
+    end function oxsparseCreateMatDescr
+
+    function oxsparseDestroyMatDescr(descrA) &
+        bind(C, name="oxsparseDestroyMatDescr") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: descrA
+      integer(c_int) :: res
+    end function oxsparseDestroyMatDescr
+
+    function oxsparseSetMatType(descrA, type_) &
+        bind(C, name="oxsparseSetMatType") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: descrA
+      integer(c_int), value :: type_
+      integer(c_int) :: res
+    end function oxsparseSetMatType
+
+    function oxsparseGetMatType(descrA) &
+        bind(C, name="oxsparseGetMatType") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: descrA
+      integer(c_int) :: res
+    end function oxsparseGetMatType
+
+    function oxsparseSetMatFillMode(descrA, fillMode) &
+        bind(C, name="oxsparseSetMatFillMode") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: descrA
+      integer(c_int), value :: fillMode
+      integer(c_int) :: res
+    end function oxsparseSetMatFillMode
+
+    function oxsparseGetMatFillMode(descrA) &
+        bind(C, name="oxsparseGetMatFillMode") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: descrA
+      integer(c_int) :: res
+    end function oxsparseGetMatFillMode
+
+    function oxsparseSetMatDiagType(descrA, diagType) &
+        bind(C, name="oxsparseSetMatDiagType") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: descrA
+      integer(c_int), value :: diagType
+      integer(c_int) :: res
+    end function oxsparseSetMatDiagType
+
+    function oxsparseGetMatDiagType(descrA) &
+        bind(C, name="oxsparseGetMatDiagType") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: descrA
+      integer(c_int) :: res
+    end function oxsparseGetMatDiagType
+
+    function oxsparseSetMatIndexBase(descrA, base) &
+        bind(C, name="oxsparseSetMatIndexBase") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: descrA
+      integer(c_int), value :: base
+      integer(c_int) :: res
+    end function oxsparseSetMatIndexBase
+
+    function oxsparseGetMatIndexBase(descrA) &
+        bind(C, name="oxsparseGetMatIndexBase") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: descrA
+      integer(c_int) :: res
+    end function oxsparseGetMatIndexBase
+
+    ! ------------------------------------------------------------------------------------
+    ! Index helpers: COO rows <-> CSR offsets, identity permutation. The arrays are device
+    ! memory, passed by address (a CUDA Fortran device array, or c_f_pointer of a device
+    ! c_ptr); the host never reads them.
+    ! ------------------------------------------------------------------------------------
+    function oxsparseCreateIdentityPermutation(handle, n, p) &
+        bind(C, name="oxsparseCreateIdentityPermutation") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle
+      integer(c_int), value :: n
+      integer(c_int) :: p(*)
+      integer(c_int) :: res
+    end function oxsparseCreateIdentityPermutation
+
+    function oxsparseXcoo2csr(handle, cooRowInd, nnz, m, csrRowPtr, idxBase) &
+        bind(C, name="oxsparseXcoo2csr") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle
+      integer(c_int) :: cooRowInd(*)
+      integer(c_int), value :: nnz, m
+      integer(c_int) :: csrRowPtr(*)
+      integer(c_int), value :: idxBase
+      integer(c_int) :: res
+    end function oxsparseXcoo2csr
+
+    function oxsparseXcsr2coo(handle, csrRowPtr, nnz, m, cooRowInd, idxBase) &
+        bind(C, name="oxsparseXcsr2coo") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle
+      integer(c_int) :: csrRowPtr(*)
+      integer(c_int), value :: nnz, m
+      integer(c_int) :: cooRowInd(*)
+      integer(c_int), value :: idxBase
+      integer(c_int) :: res
+    end function oxsparseXcsr2coo
 
   end interface
 

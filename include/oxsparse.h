@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <cuda_runtime_api.h>
 #include <library_types.h>
 #define OXSPARSE_VER_MAJOR 0
@@ -85,6 +86,16 @@ typedef enum {
   OXSPARSE_INDEX_BASE_ZERO = 0,
   OXSPARSE_INDEX_BASE_ONE = 1,
 } oxsparseIndexBase_t;
+
+/**
+ * What a legacy matrix descriptor says of the matrix's structure (`oxsparseMatrixType_t`).
+ */
+typedef enum {
+  OXSPARSE_MATRIX_TYPE_GENERAL = 0,
+  OXSPARSE_MATRIX_TYPE_SYMMETRIC = 1,
+  OXSPARSE_MATRIX_TYPE_HERMITIAN = 2,
+  OXSPARSE_MATRIX_TYPE_TRIANGULAR = 3,
+} oxsparseMatrixType_t;
 
 typedef enum {
   OXSPARSE_FILL_MODE_LOWER = 0,
@@ -183,6 +194,11 @@ typedef struct oxsparseDnMatDescr oxsparseDnMatDescr;
 typedef struct oxsparseDnVecDescr oxsparseDnVecDescr;
 
 /**
+ * Legacy matrix descriptor: type, fill mode, diagonal type and index base of a matrix.
+ */
+typedef struct oxsparseMatDescr oxsparseMatDescr;
+
+/**
  * Sparse matrix descriptor (every format).
  */
 typedef struct oxsparseSpMatDescr oxsparseSpMatDescr;
@@ -213,6 +229,14 @@ typedef oxsparseSpMatDescr *oxsparseSpMatDescr_t;
 typedef oxsparseSpVecDescr *oxsparseSpVecDescr_t;
 
 typedef const oxsparseSpVecDescr *oxsparseConstSpVecDescr_t;
+
+/**
+ * What the logger calls with each message when set: its level (1 error, 2 trace, 3 hints, 4 info,
+ * 5 API trace), the function it is about, and the message (both valid only during the call).
+ */
+typedef void (*oxsparseLoggerCallback_t)(int logLevel, const char *functionName, const char *message);
+
+typedef oxsparseMatDescr *oxsparseMatDescr_t;
 
 #ifdef __cplusplus
 extern "C" {
@@ -268,6 +292,32 @@ oxsparseStatus_t oxsparseSpMM_bitTcf(oxsparseHandle_t handle, const void *alpha,
  * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseDestroyBitTcf(oxsparseConstBitTcf_t tcf);
+
+/**
+ * Fills `p[0..n)` with `0, 1, ..., n - 1`, asynchronously on the handle's stream.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): `p` is NULL or a device array of `n` ints.
+ */
+oxsparseStatus_t oxsparseCreateIdentityPermutation(oxsparseHandle_t handle, int n, int *p);
+
+/**
+ * Converts the row indices of `nnz` COO entries, sorted by row, into the `m + 1` CSR row offsets
+ * `csrRowPtr`, both in base `idxBase`, asynchronously on the handle's stream.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): `cooRowInd` holds `nnz` ints, `csrRowPtr` `m + 1`.
+ */
+oxsparseStatus_t oxsparseXcoo2csr(oxsparseHandle_t handle, const int *cooRowInd, int nnz, int m, int *csrRowPtr, oxsparseIndexBase_t idxBase);
+
+/**
+ * Expands the `m + 1` CSR row offsets `csrRowPtr` into the row index of each of the `nnz`
+ * entries, `cooRowInd`, both in base `idxBase`, asynchronously on the handle's stream.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): `csrRowPtr` holds `m + 1` ints, `cooRowInd` `nnz`.
+ */
+oxsparseStatus_t oxsparseXcsr2coo(oxsparseHandle_t handle, const int *csrRowPtr, int nnz, int m, int *cooRowInd, oxsparseIndexBase_t idxBase);
 
 /**
  * Creates a dense vector descriptor of `size` contiguous elements.
@@ -841,6 +891,132 @@ oxsparseStatus_t oxsparseGetReorderMode(oxsparseHandle_t handle, oxsparseReorder
  * The C ABI's contract (src/ffi/mod.rs): `name` and a non-NULL `value` are NUL-terminated strings.
  */
 oxsparseStatus_t oxsparseSetTuning(oxsparseHandle_t handle, const char *name, const char *value);
+
+/**
+ * Sends every message the mask lets through to `callback` instead of the output file; NULL
+ * removes the callback (messages go to the output again).
+ *
+ * # Safety
+ * `callback` is NULL or a function of this signature, callable from any thread until replaced.
+ */
+oxsparseStatus_t oxsparseLoggerSetCallback(oxsparseLoggerCallback_t callback);
+
+/**
+ * Sends the output to `file`, an open `FILE*` with write permission, which must not be closed
+ * while it is the output (until another `SetFile` or `OpenFile`). NULL is INVALID_VALUE.
+ *
+ * # Safety
+ * `file` is NULL or an open `FILE*`, kept open as above.
+ */
+oxsparseStatus_t oxsparseLoggerSetFile(FILE *file);
+
+/**
+ * Makes (or truncates) the file at `logFile` and sends the output there. NULL, and a path that
+ * cannot be opened for writing, are INVALID_VALUE and leave the output as it was.
+ *
+ * # Safety
+ * `logFile` is NULL or a NUL-terminated string.
+ */
+oxsparseStatus_t oxsparseLoggerOpenFile(const char *logFile);
+
+/**
+ * Sets the level: 0 off, 1 errors, 2 also calls that launch kernels, 3 also hints, 4 also
+ * information, 5 also every API call. Its mask (`2^level - 1`) replaces the mask in force.
+ * Another value is INVALID_VALUE.
+ */
+oxsparseStatus_t oxsparseLoggerSetLevel(int level);
+
+/**
+ * Sets the mask, a combination of 1 error, 2 trace, 4 hints, 8 info, 16 API trace; it replaces
+ * the level's. Another value (negative, or above 31) is INVALID_VALUE.
+ */
+oxsparseStatus_t oxsparseLoggerSetMask(int mask);
+
+/**
+ * Turns the logger off for the rest of the process: later settings succeed but log nothing.
+ */
+oxsparseStatus_t oxsparseLoggerForceDisable(void);
+
+/**
+ * Creates a legacy matrix descriptor with cuSPARSE's defaults: `OXSPARSE_MATRIX_TYPE_GENERAL`,
+ * `OXSPARSE_FILL_MODE_LOWER`, `OXSPARSE_DIAG_TYPE_NON_UNIT`, `OXSPARSE_INDEX_BASE_ZERO`.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseCreateMatDescr(oxsparseMatDescr_t *descrA);
+
+/**
+ * Destroys a legacy matrix descriptor (NULL is accepted and ignored).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseDestroyMatDescr(oxsparseMatDescr_t descrA);
+
+/**
+ * Sets the matrix type (`OXSPARSE_MATRIX_TYPE_*`); another value is INVALID_VALUE.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseSetMatType(oxsparseMatDescr_t descrA, oxsparseMatrixType_t type_);
+
+/**
+ * The matrix type; `OXSPARSE_MATRIX_TYPE_GENERAL` (0) for a NULL, destroyed or foreign descriptor.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseMatrixType_t oxsparseGetMatType(oxsparseMatDescr_t descrA);
+
+/**
+ * Sets the fill mode (`OXSPARSE_FILL_MODE_*`); another value is INVALID_VALUE.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseSetMatFillMode(oxsparseMatDescr_t descrA, oxsparseFillMode_t fillMode);
+
+/**
+ * The fill mode; `OXSPARSE_FILL_MODE_LOWER` (0) for a NULL, destroyed or foreign descriptor.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseFillMode_t oxsparseGetMatFillMode(oxsparseMatDescr_t descrA);
+
+/**
+ * Sets the diagonal type (`OXSPARSE_DIAG_TYPE_*`); another value is INVALID_VALUE.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseSetMatDiagType(oxsparseMatDescr_t descrA, oxsparseDiagType_t diagType);
+
+/**
+ * The diagonal type; `OXSPARSE_DIAG_TYPE_NON_UNIT` (0) for a NULL, destroyed or foreign descriptor.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseDiagType_t oxsparseGetMatDiagType(oxsparseMatDescr_t descrA);
+
+/**
+ * Sets the index base (`OXSPARSE_INDEX_BASE_*`); another value is INVALID_VALUE.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseSetMatIndexBase(oxsparseMatDescr_t descrA, oxsparseIndexBase_t base);
+
+/**
+ * The index base; `OXSPARSE_INDEX_BASE_ZERO` (0) for a NULL, destroyed or foreign descriptor.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseIndexBase_t oxsparseGetMatIndexBase(oxsparseMatDescr_t descrA);
 
 /**
  * Workspace size in bytes for `oxsparseSDDMM_preprocess` and `oxsparseSDDMM` with these

@@ -180,6 +180,22 @@ impl IndexBase {
     }
 }
 
+/// What a legacy matrix descriptor says of the matrix's structure (`oxsparseMatrixType_t`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatrixType {
+    OXSPARSE_MATRIX_TYPE_GENERAL = 0,
+    OXSPARSE_MATRIX_TYPE_SYMMETRIC = 1,
+    OXSPARSE_MATRIX_TYPE_HERMITIAN = 2,
+    OXSPARSE_MATRIX_TYPE_TRIANGULAR = 3,
+}
+decodable!(MatrixType {
+    OXSPARSE_MATRIX_TYPE_GENERAL,
+    OXSPARSE_MATRIX_TYPE_SYMMETRIC,
+    OXSPARSE_MATRIX_TYPE_HERMITIAN,
+    OXSPARSE_MATRIX_TYPE_TRIANGULAR,
+});
+
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FillMode {

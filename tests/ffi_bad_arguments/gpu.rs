@@ -4,7 +4,7 @@
 //! argument's bad values (a NULL, never issued, destroyed or wrong-kind handle, or `Create`'s NULL
 //! output), which are refused before anything needs a device.
 
-use super::descriptors::{dead, new_csr, new_dn_mat, new_dn_vec, new_sp_vec, HostInputs, I32, R32F, R64F, ROW};
+use super::descriptors::{dead, new_csr, new_dn_mat, new_dn_vec, new_mat_descr, new_sp_vec, HostInputs, I32, R32F, R64F, ROW};
 use super::sddmm::SddmmOperands;
 use super::snapshot::{describe, Sentinels};
 use super::table::*;
@@ -61,6 +61,8 @@ pub struct Operands {
     pub slots: [u64; 2],
     /// SDDMM's own descriptors (super::sddmm).
     pub sddmm: SddmmOperands,
+    /// The index helpers' arrays (super::legacy).
+    pub index: super::legacy::IndexArrays,
     pub fresh_handle: Option<Rc<dyn Fn() -> u64>>,
     pub fresh_tcf: Option<Rc<dyn Fn() -> u64>>,
 }
@@ -74,6 +76,7 @@ pub fn rows(t: &mut Table, o: &Operands) {
     sparse_to_dense(t, o);
     vector_ops(t, o);
     bittcf(t, o);
+    super::legacy::gpu_rows(t, o);
 }
 
 fn handle(t: &mut Table, o: &Operands) {
@@ -381,6 +384,7 @@ impl Operands {
             zero: fx.zero(),
             slots: [fx.s(0), fx.s(1)],
             sddmm: SddmmOperands::stand_ins(c, a),
+            index: super::legacy::IndexArrays::stand_ins(),
             fresh_handle: None,
             fresh_tcf: None,
         }
@@ -464,6 +468,16 @@ impl GpuFixture {
         let (xv, x5, yv, y7) = (dn_vec(6, &x), dn_vec(5, &x), dn_vec(8, &y), dn_vec(7, &y));
 
         let sddmm = super::sddmm::Part::new(offsets.ptr, columns.ptr);
+        // A's rows as COO row indices (sorted), for coo2csr; A's offsets serve csr2coo.
+        let coo_rows = DevBuf::from_slice(&[0i32, 1, 1, 2, 3, 4, 5, 6, 6, 7]);
+        let (csr_out, coo_out, perm) = (DevBuf::zeroed(9 * 4), DevBuf::zeroed(10 * 4), DevBuf::zeroed(8 * 4));
+        let index = super::legacy::IndexArrays {
+            coo_rows: coo_rows.ptr,
+            offsets: offsets.ptr,
+            csr_out: csr_out.ptr,
+            coo_out: coo_out.ptr,
+            perm: perm.ptr,
+        };
         let h = new_handle();
         let (mut math, mut reorder) = (-1, -1);
         ok(unsafe { oxsparseGetMathMode(ptr(h), &mut math) }, "GetMathMode");
@@ -479,7 +493,9 @@ impl GpuFixture {
             dead(new_csr, SpMat),
             dead(|| new_dn_mat(6, 4, 0x1000), DnMat),
             dead(|| new_tcf(h, a, bm, cm), BitTcf),
+            dead(new_mat_descr, Kind::MatDescr),
         ];
+        let descr_a = new_mat_descr();
         let operands = Operands {
             h,
             math,
@@ -505,6 +521,7 @@ impl GpuFixture {
             zero,
             slots: [sentinels.slot(0), sentinels.slot(1)],
             sddmm: sddmm.operands,
+            index,
             fresh_handle: Some(Rc::new(new_handle)),
             fresh_tcf: Some(Rc::new(move || new_tcf(h, a, bm, cm))),
         };
@@ -526,6 +543,7 @@ impl GpuFixture {
             (DnVec, y7),
             (SpVec, sx),
             (BitTcf, tcf),
+            (Kind::MatDescr, descr_a),
         ];
         all.extend(sddmm.descriptors);
         let mut inputs = vec![
@@ -535,13 +553,23 @@ impl GpuFixture {
             ("B", b),
             ("x", x),
             ("X's indices", sx_indices),
+            ("COO row indices", coo_rows),
         ];
         inputs.extend(sddmm.inputs);
-        let mut outputs = vec![("C", c), ("C of 65,536 batches", cbig), ("y", y), ("X's values", sx_values), ("D", d)];
+        let mut outputs = vec![
+            ("C", c),
+            ("C of 65,536 batches", cbig),
+            ("y", y),
+            ("X's values", sx_values),
+            ("D", d),
+            ("coo2csr's offsets", csr_out),
+            ("csr2coo's rows", coo_out),
+            ("the permutation", perm),
+        ];
         outputs.extend(sddmm.outputs);
         let fx = GpuFixture {
             operands,
-            objects: Objects { dead, live: [h, sx, xv, a, bm, tcf] },
+            objects: Objects { dead, live: [h, sx, xv, a, bm, tcf, descr_a] },
             sentinels,
             _inputs: inputs_host,
             inputs,

@@ -66,6 +66,8 @@ api! {
     cusparseSDDMM_bufferSize(P, c_int, c_int, CP, CP, CP, CP, P, c_int, c_int, *mut usize);
     cusparseSDDMM_preprocess(P, c_int, c_int, CP, CP, CP, CP, P, c_int, c_int, P);
     cusparseSDDMM(P, c_int, c_int, CP, CP, CP, CP, P, c_int, c_int, P);
+    cusparseXcoo2csr(P, *const c_int, c_int, c_int, *mut c_int, c_int);
+    cusparseXcsr2coo(P, *const c_int, c_int, c_int, *mut c_int, c_int);
 }
 
 /// The library, its function table and one handle (on the legacy default stream, host pointer mode).

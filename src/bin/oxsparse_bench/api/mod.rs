@@ -296,6 +296,28 @@ impl<'a> Lib<'a> {
         }
     }
 
+    /// `m + 1` CSR row offsets from `nnz` sorted COO row indices (32-bit device arrays).
+    pub fn coo2csr(&self, rows: u64, nnz: c_int, m: c_int, offsets: u64, base: c_int) -> Result<()> {
+        let (rows, offsets) = (rows as usize as *const c_int, offsets as usize as *mut c_int);
+        match self {
+            Lib::Ox(h) => {
+                self.check("oxsparseXcoo2csr", unsafe { oxsparse::ffi::coo_csr::oxsparseXcoo2csr(*h, rows, nnz, m, offsets, base) })
+            }
+            Lib::Cu(c) => self.check("cusparseXcoo2csr", unsafe { (c.api.cusparseXcoo2csr()?)(c.handle, rows, nnz, m, offsets, base) }),
+        }
+    }
+
+    /// `nnz` COO row indices from `m + 1` CSR row offsets (32-bit device arrays).
+    pub fn csr2coo(&self, offsets: u64, nnz: c_int, m: c_int, rows: u64, base: c_int) -> Result<()> {
+        let (offsets, rows) = (offsets as usize as *const c_int, rows as usize as *mut c_int);
+        match self {
+            Lib::Ox(h) => {
+                self.check("oxsparseXcsr2coo", unsafe { oxsparse::ffi::coo_csr::oxsparseXcsr2coo(*h, offsets, nnz, m, rows, base) })
+            }
+            Lib::Cu(c) => self.check("cusparseXcsr2coo", unsafe { (c.api.cusparseXcsr2coo()?)(c.handle, offsets, nnz, m, rows, base) }),
+        }
+    }
+
     /// X's values = Y[X's indices].
     pub fn gather(&self, y: &Descr, x: &Descr) -> Result<()> {
         match self {
