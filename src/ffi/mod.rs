@@ -27,6 +27,7 @@
 #![allow(non_snake_case)] // parameter names follow the cuSPARSE header
 
 pub mod bittcf;
+pub mod csr2csc;
 pub mod descr_dense;
 pub mod descr_sparse;
 pub mod descr_sparse_access;

@@ -6,6 +6,7 @@
 //! stream (through the handle's launch graphs, `graph/`). Every kernel takes exactly one argument:
 //! its parameter block, by value.
 
+pub mod csr2csc;
 pub mod graph;
 pub mod module;
 pub mod name;

@@ -1,6 +1,7 @@
 //! Operations over descriptors: argument checks that need more than one operand, quick returns for
 //! empty problems, the choice of kernel, and the launch. One file per routine family.
 
+pub mod csr2csc;
 pub mod reorder;
 pub mod sddmm;
 pub mod sparse_to_dense;
