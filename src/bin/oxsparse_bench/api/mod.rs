@@ -39,6 +39,15 @@ pub const SDDMM_DEFAULT: c_int = SDDMMAlg::OXSPARSE_SDDMM_ALG_DEFAULT as c_int;
 /// NOT_SUPPORTED, the same number in both libraries.
 const NOT_SUPPORTED: c_int = Status::OXSPARSE_STATUS_NOT_SUPPORTED as c_int;
 
+/// The arguments of `Csr2cscEx2` after the handle: (m, n, nnz); the device arrays csrVal,
+/// csrRowPtr, csrColInd, cscVal, cscColPtr, cscRowInd; (valType, copyValues, idxBase, alg).
+#[derive(Clone, Copy, Debug)]
+pub struct Csr2cscArgs {
+    pub shape: (c_int, c_int, c_int),
+    pub arrays: [u64; 6],
+    pub modes: (c_int, c_int, c_int, c_int),
+}
+
 /// An oxsparse handle, destroyed on drop.
 pub struct OxHandle(pub ffi::oxsparseHandle_t);
 
@@ -293,6 +302,56 @@ impl<'a> Lib<'a> {
             Lib::Cu(c) => {
                 self.check("cusparseSparseToDense", unsafe { (c.api.cusparseSparseToDense()?)(c.handle, a.ptr, b.ptr, alg, vp(buffer)) })
             }
+        }
+    }
+
+    /// `Csr2cscEx2_bufferSize`.
+    pub fn csr2csc_buffer_size(&self, a: &Csr2cscArgs) -> Result<usize> {
+        let mut size = 0usize;
+        let (m, n, nnz) = a.shape;
+        let [cv, rp, ci, ov, op, or] = a.arrays.map(vp);
+        let (t, action, base, alg) = a.modes;
+        match self {
+            Lib::Ox(h) => self.check("oxsparseCsr2cscEx2_bufferSize", unsafe {
+                oxsparse::ffi::csr2csc::oxsparseCsr2cscEx2_bufferSize(
+                    *h, m, n, nnz, cv, rp as _, ci as _, ov, op as _, or as _, t, action, base, alg, &mut size,
+                )
+            })?,
+            Lib::Cu(c) => self.check("cusparseCsr2cscEx2_bufferSize", unsafe {
+                (c.api.cusparseCsr2cscEx2_bufferSize()?)(c.handle, m, n, nnz, cv, rp, ci, ov, op, or, t, action, base, alg, &mut size)
+            })?,
+        }
+        Ok(size)
+    }
+
+    /// `Csr2cscEx2`.
+    pub fn csr2csc(&self, a: &Csr2cscArgs, buffer: u64) -> Result<()> {
+        let (m, n, nnz) = a.shape;
+        let [cv, rp, ci, ov, op, or] = a.arrays.map(vp);
+        let (t, action, base, alg) = a.modes;
+        match self {
+            Lib::Ox(h) => self.check("oxsparseCsr2cscEx2", unsafe {
+                oxsparse::ffi::csr2csc::oxsparseCsr2cscEx2(
+                    *h,
+                    m,
+                    n,
+                    nnz,
+                    cv,
+                    rp as _,
+                    ci as _,
+                    ov,
+                    op as _,
+                    or as _,
+                    t,
+                    action,
+                    base,
+                    alg,
+                    vp(buffer),
+                )
+            }),
+            Lib::Cu(c) => self.check("cusparseCsr2cscEx2", unsafe {
+                (c.api.cusparseCsr2cscEx2()?)(c.handle, m, n, nnz, cv, rp, ci, ov, op, or, t, action, base, alg, vp(buffer))
+            }),
         }
     }
 

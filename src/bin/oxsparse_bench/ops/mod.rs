@@ -3,6 +3,7 @@
 //! one that reuses SpMM's operands and checks), add its C functions to `cusparse.rs` and `api.rs`,
 //! and list it here. `prepare.rs` holds what the preprocessed operations share.
 
+mod csr2csc;
 mod prepare;
 mod sddmm;
 mod sparse_to_dense;
@@ -54,7 +55,7 @@ pub struct VectorOp {
     pub cases: fn(quick: bool) -> Vec<Box<dyn Case>>,
 }
 
-pub const MATRIX_OPS: &[MatrixOp] = &[sparse_to_dense::OP, spmm::OP, spmv::OP, sddmm::OP];
+pub const MATRIX_OPS: &[MatrixOp] = &[sparse_to_dense::OP, csr2csc::OP, spmm::OP, spmv::OP, sddmm::OP];
 pub const VECTOR_OPS: &[VectorOp] = &[vector::GATHER, vector::SPVV];
 
 /// Every operation's name, for `--ops`.
