@@ -28,6 +28,7 @@
 
 pub mod bittcf;
 pub mod csr2csc;
+pub mod dense_to_sparse;
 pub mod descr_dense;
 pub mod descr_sparse;
 pub mod descr_sparse_access;

@@ -7,6 +7,7 @@
 //! its parameter block, by value.
 
 pub mod csr2csc;
+pub mod dense_to_sparse;
 pub mod graph;
 pub mod module;
 pub mod name;
