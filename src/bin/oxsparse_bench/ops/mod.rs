@@ -4,6 +4,7 @@
 //! and list it here. `prepare.rs` holds what the preprocessed operations share.
 
 mod csr2csc;
+mod dense_to_sparse;
 mod prepare;
 mod sddmm;
 mod sparse_to_dense;
@@ -56,7 +57,7 @@ pub struct VectorOp {
 }
 
 pub const MATRIX_OPS: &[MatrixOp] = &[sparse_to_dense::OP, csr2csc::OP, spmm::OP, spmv::OP, sddmm::OP];
-pub const VECTOR_OPS: &[VectorOp] = &[vector::GATHER, vector::SPVV];
+pub const VECTOR_OPS: &[VectorOp] = &[vector::GATHER, vector::SPVV, dense_to_sparse::OP];
 
 /// Every operation's name, for `--ops`.
 pub fn names() -> Vec<&'static str> {
