@@ -4,6 +4,7 @@
 //! argument's bad values (a NULL, never issued, destroyed or wrong-kind handle, or `Create`'s NULL
 //! output), which are refused before anything needs a device.
 
+use super::conversions::ConversionOperands;
 use super::descriptors::{dead, new_csr, new_dn_mat, new_dn_vec, new_sp_vec, HostInputs, I32, R32F, R64F, ROW};
 use super::sddmm::SddmmOperands;
 use super::snapshot::{describe, Sentinels};
@@ -61,6 +62,8 @@ pub struct Operands {
     pub slots: [u64; 2],
     /// SDDMM's own descriptors (super::sddmm).
     pub sddmm: SddmmOperands,
+    /// The conversions' arrays and targets (super::conversions).
+    pub conversions: ConversionOperands,
     pub fresh_handle: Option<Rc<dyn Fn() -> u64>>,
     pub fresh_tcf: Option<Rc<dyn Fn() -> u64>>,
 }
@@ -72,6 +75,7 @@ pub fn rows(t: &mut Table, o: &Operands) {
     super::sddmm::rows(t, o);
     spmv(t, o);
     sparse_to_dense(t, o);
+    super::conversions::rows(t, o);
     vector_ops(t, o);
     bittcf(t, o);
 }
@@ -381,6 +385,7 @@ impl Operands {
             zero: fx.zero(),
             slots: [fx.s(0), fx.s(1)],
             sddmm: SddmmOperands::stand_ins(c, a),
+            conversions: ConversionOperands::stand_ins(a),
             fresh_handle: None,
             fresh_tcf: None,
         }
@@ -464,6 +469,7 @@ impl GpuFixture {
         let (xv, x5, yv, y7) = (dn_vec(6, &x), dn_vec(5, &x), dn_vec(8, &y), dn_vec(7, &y));
 
         let sddmm = super::sddmm::Part::new(offsets.ptr, columns.ptr);
+        let conversions = super::conversions::Part::new([offsets.ptr, columns.ptr, values.ptr]);
         let h = new_handle();
         let (mut math, mut reorder) = (-1, -1);
         ok(unsafe { oxsparseGetMathMode(ptr(h), &mut math) }, "GetMathMode");
@@ -505,6 +511,7 @@ impl GpuFixture {
             zero,
             slots: [sentinels.slot(0), sentinels.slot(1)],
             sddmm: sddmm.operands,
+            conversions: conversions.operands,
             fresh_handle: Some(Rc::new(new_handle)),
             fresh_tcf: Some(Rc::new(move || new_tcf(h, a, bm, cm))),
         };
@@ -528,6 +535,7 @@ impl GpuFixture {
             (BitTcf, tcf),
         ];
         all.extend(sddmm.descriptors);
+        all.extend(conversions.descriptors);
         let mut inputs = vec![
             ("A's offsets", offsets),
             ("A's columns", columns),
@@ -537,8 +545,10 @@ impl GpuFixture {
             ("X's indices", sx_indices),
         ];
         inputs.extend(sddmm.inputs);
+        inputs.extend(conversions.inputs);
         let mut outputs = vec![("C", c), ("C of 65,536 batches", cbig), ("y", y), ("X's values", sx_values), ("D", d)];
         outputs.extend(sddmm.outputs);
+        outputs.extend(conversions.outputs);
         let fx = GpuFixture {
             operands,
             objects: Objects { dead, live: [h, sx, xv, a, bm, tcf] },
@@ -556,7 +566,7 @@ impl GpuFixture {
     /// The valid calls' workspaces fit the one allocated.
     fn check_workspace(&self) {
         let o = &self.operands;
-        let mut sizes = [0usize; 5];
+        let mut sizes = [0usize; 7];
         unsafe {
             let (h, one, zero) = (ptr(o.h), cptr(o.one), cptr(o.zero));
             ok(oxsparseSpMM_bufferSize(h, 0, 0, one, cptr(o.a), cptr(o.b), zero, ptr(o.c), R32F, 0, &mut sizes[0]), "SpMM_bufferSize");
@@ -566,6 +576,28 @@ impl GpuFixture {
             let (s, b) = (o.sddmm, cptr(o.b));
             ok(oxsparseSDDMM_bufferSize(h, 0, 1, one, cptr(s.a), b, zero, ptr(s.c), R32F, 0, &mut sizes[3]), "SDDMM_bufferSize");
             ok(oxsparseSDDMM_bufferSize(h, 1, 1, one, cptr(s.a_t), b, zero, ptr(s.c), R32F, 0, &mut sizes[4]), "SDDMM_bufferSize");
+            let ([rp, ci, cv], [cp, ri, cscv]) = (o.conversions.csr, o.conversions.csc);
+            let s = oxsparse::ffi::csr2csc::oxsparseCsr2cscEx2_bufferSize(
+                h,
+                8,
+                6,
+                10,
+                cptr(cv),
+                cptr(rp),
+                cptr(ci),
+                ptr(cscv),
+                ptr(cp),
+                ptr(ri),
+                R32F,
+                1,
+                0,
+                1,
+                &mut sizes[5],
+            );
+            ok(s, "Csr2cscEx2_bufferSize");
+            let s =
+                oxsparse::ffi::dense_to_sparse::oxsparseDenseToSparse_bufferSize(h, cptr(o.d), ptr(o.conversions.target), 0, &mut sizes[6]);
+            ok(s, "DenseToSparse_bufferSize");
         }
         assert!(sizes.iter().all(|&s| s <= WORKSPACE), "workspaces {sizes:?} exceed the {WORKSPACE} bytes allocated");
     }
