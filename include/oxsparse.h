@@ -224,11 +224,11 @@ typedef const oxsparseBitTcf *oxsparseConstBitTcf_t;
 
 typedef oxsparseDnMatDescr *oxsparseDnMatDescr_t;
 
+typedef oxsparseSpMatDescr *oxsparseSpMatDescr_t;
+
 typedef oxsparseDnVecDescr *oxsparseDnVecDescr_t;
 
 typedef const oxsparseDnVecDescr *oxsparseConstDnVecDescr_t;
-
-typedef oxsparseSpMatDescr *oxsparseSpMatDescr_t;
 
 typedef oxsparseSpVecDescr *oxsparseSpVecDescr_t;
 
@@ -307,6 +307,34 @@ oxsparseStatus_t oxsparseCsr2cscEx2_bufferSize(oxsparseHandle_t handle, int m, i
  * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseCsr2cscEx2(oxsparseHandle_t handle, int m, int n, int nnz, const void *csrVal, const int *csrRowPtr, const int *csrColInd, void *cscVal, int *cscColPtr, int *cscRowInd, cudaDataType valType, oxsparseAction_t copyValues, oxsparseIndexBase_t idxBase, oxsparseCsr2CscAlg_t alg, void *buffer);
+
+/**
+ * Workspace size in bytes for `_analysis` and `_convert` with these arguments: the scan's chunk
+ * sums, plus the row offsets for a COO target (0 for Blocked-ELL).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseDenseToSparse_bufferSize(oxsparseHandle_t handle, oxsparseConstDnMatDescr_t matA, oxsparseSpMatDescr_t matB, oxsparseDenseToSparseAlg_t alg, size_t *bufferSize);
+
+/**
+ * Counts the nonzeros of `matA` and writes `matB`'s offsets (CSR, CSC; COO keeps them in the
+ * buffer), then sets `matB`'s nnz for `oxsparseSpMatGetSize`. Waits for the handle's stream to read
+ * nnz back, as cuSPARSE's does; NOT_SUPPORTED while the stream is captured.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseDenseToSparse_analysis(oxsparseHandle_t handle, oxsparseConstDnMatDescr_t matA, oxsparseSpMatDescr_t matB, oxsparseDenseToSparseAlg_t alg, void *externalBuffer);
+
+/**
+ * Writes `matA`'s nonzeros into `matB` at the offsets `_analysis` wrote (Blocked-ELL: fills the
+ * values of the user's structure). Asynchronous on the handle's stream.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseDenseToSparse_convert(oxsparseHandle_t handle, oxsparseConstDnMatDescr_t matA, oxsparseSpMatDescr_t matB, oxsparseDenseToSparseAlg_t alg, void *externalBuffer);
 
 /**
  * Creates a dense vector descriptor of `size` contiguous elements.
