@@ -90,15 +90,17 @@ pub fn plan(a: &DnMat, b: &SpMat, _alg: DenseToSparseAlg, stage: Stage) -> Resul
             Target::Lines { coo: false, .. } if b.arrays.offsets == 0 && lines > 0 => {
                 invalid!("matB's offsets are NULL: DenseToSparse writes them in the analysis")
             }
-            Target::Lines { coo, .. } if stage == Stage::Convert && b.nnz > 0 => {
-                if b.arrays.indices == 0 || b.arrays.values == 0 || (coo && b.arrays.offsets == 0) {
-                    invalid!("matB has {} entries but a NULL index or value array (set them after the analysis)", b.nnz);
-                }
+            Target::Lines { coo, .. }
+                if stage == Stage::Convert
+                    && b.nnz > 0
+                    && (b.arrays.indices == 0 || b.arrays.values == 0 || (coo && b.arrays.offsets == 0)) =>
+            {
+                invalid!("matB has {} entries but a NULL index or value array (set them after the analysis)", b.nnz)
             }
-            Target::BlockedEll { ell_cols, .. } if stage == Stage::Convert && a.rows * ell_cols > 0 => {
-                if b.arrays.indices == 0 || b.arrays.values == 0 {
-                    invalid!("matB's Blocked-ELL column indices or values are NULL");
-                }
+            Target::BlockedEll { ell_cols, .. }
+                if stage == Stage::Convert && a.rows * ell_cols > 0 && (b.arrays.indices == 0 || b.arrays.values == 0) =>
+            {
+                invalid!("matB's Blocked-ELL column indices or values are NULL")
             }
             _ => {}
         }
