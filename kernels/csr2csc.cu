@@ -145,20 +145,59 @@ __device__ void sort_in_shared(const Csr2cscParams& p, uint64_t* s, int64_t begi
     sync();  // s[] is reused by the next column
 }
 
-// Number of keys in a[0, n) below `key` (strictly, or at most it when `inclusive`).
-__device__ __forceinline__ int64_t rank_in(const uint32_t* a, int64_t n, uint32_t key, bool inclusive) {
-    int64_t lo = 0, hi = n;
+// How many of the first d outputs of merging a[0, na) and b[0, nb) come from a (the merge path's
+// split on diagonal d; keys are distinct entry numbers, a's first on a tie).
+__device__ __forceinline__ int64_t merge_split(const uint32_t* a, int64_t na, const uint32_t* b, int64_t nb, int64_t d) {
+    int64_t lo = max(int64_t(0), d - nb), hi = min(d, na);
     while (lo < hi) {
         const int64_t mid = (lo + hi) / 2;
-        if (a[mid] < key || (inclusive && a[mid] == key)) lo = mid + 1;
+        if (a[mid] <= b[d - mid - 1]) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+// One round of merges of sorted runs of `width` from src[0, len) into dst: thread t writes outputs
+// [t * per, (t + 1) * per), finding where each run pair's merge enters its range by one search and
+// merging sequentially from there, so a round costs O(len / BLOCK) steps a thread.
+__device__ void merge_round(const uint32_t* src, uint32_t* dst, int64_t len, int64_t width) {
+    const int64_t per = (len + BLOCK - 1) / BLOCK;
+    int64_t o = min(int64_t(threadIdx.x) * per, len);
+    const int64_t o1 = min(o + per, len);
+    while (o < o1) {
+        const int64_t start = o / (2 * width) * (2 * width);
+        const int64_t mid = min(start + width, len), end = min(start + 2 * width, len);
+        const uint32_t* a = src + start;
+        const uint32_t* b = src + mid;
+        const int64_t na = mid - start, nb = end - mid;
+        int64_t i = merge_split(a, na, b, nb, o - start);
+        int64_t j = (o - start) - i;
+        const int64_t stop = min(o1, end);
+        for (; o < stop; ++o) dst[o] = (j >= nb || (i < na && a[i] <= b[j])) ? a[i++] : b[j++];
+    }
+}
+
+// The row of entry k, searching forward from row r (a row at or before k's): steps doubling until
+// past k, then halving, so a walk over increasing k costs about log(rows skipped) reads each.
+__device__ __forceinline__ int64_t row_from(const Csr2cscParams& p, int64_t r, int64_t k) {
+    const int32_t* rp = ptr_i32(p.csr_row_ptr);
+    int64_t lo = r, step = 1;  // rowPtr[lo] - base <= k; rowPtr[m] - base = nnz > k
+    while (lo + step < p.m && int64_t(rp[lo + step]) - p.base <= k) {
+        lo += step;
+        step *= 2;
+    }
+    int64_t hi = min(lo + step, p.m);
+    while (hi - lo > 1) {
+        const int64_t mid = (lo + hi) / 2;
+        if (int64_t(rp[mid]) - p.base <= k) lo = mid;
         else hi = mid;
     }
     return lo;
 }
 
 // A column longer than TILE, by the whole block: tiles of TILE entry numbers sorted in shared
-// memory, then merged in rounds between perm and cscRowInd (both free 4-byte arrays here), each
-// entry placed by its rank in the other run. Rows are then found from k by search.
+// memory, then merged in rounds between perm and cscRowInd (both free 4-byte arrays here). Rows
+// are then found from the sorted k's, each thread walking its own stretch forward.
 template <typename W>
 __device__ void sort_long(const Csr2cscParams& p, uint64_t* s, int64_t begin, int64_t len) {
     auto block_sync = [] { __syncthreads(); };
@@ -173,24 +212,20 @@ __device__ void sort_long(const Csr2cscParams& p, uint64_t* s, int64_t begin, in
         __syncthreads();
     }
     for (int64_t width = TILE; width < len; width *= 2) {
-        for (int64_t i = threadIdx.x; i < len; i += BLOCK) {
-            const int64_t start = i / (2 * width) * (2 * width);
-            const int64_t mid = min(start + width, len), end = min(start + 2 * width, len);
-            const uint32_t key = a[i];
-            // Keys are distinct entry numbers; ties could only matter for equal keys.
-            const int64_t at = i < mid ? (i - start) + rank_in(a + mid, end - mid, key, false)
-                                       : (i - mid) + rank_in(a + start, mid - start, key, true);
-            b[start + at] = key;
-        }
+        merge_round(a, b, len, width);
         __syncthreads();
         uint32_t* swap = a;
         a = b;
         b = swap;
     }
     // a[] holds the sorted entry numbers; when a is cscRowInd each thread reads its slot before writing it.
-    for (int64_t i = threadIdx.x; i < len; i += BLOCK) {
+    const int64_t per = (len + BLOCK - 1) / BLOCK;
+    const int64_t i0 = min(int64_t(threadIdx.x) * per, len), i1 = min(i0 + per, len);
+    int64_t r = 0;
+    for (int64_t i = i0; i < i1; ++i) {
         const uint32_t k = a[i];
-        place<W>(p, begin + i, k, row_of(p, k));
+        r = i == i0 ? row_of(p, k) : row_from(p, r, k);
+        place<W>(p, begin + i, k, r);
     }
     __syncthreads();
 }
