@@ -79,7 +79,7 @@ fn dense_values(rng: &mut Rng, (m, n, hub): (usize, usize, bool), t: DataType, a
 fn lay_out(vals: &[(f64, f64)], (m, n): (usize, usize), t: DataType, order: Order, pad: usize) -> (Vec<u8>, usize) {
     let w = t.size_bytes() as usize;
     let row_major = order == Order::OXSPARSE_ORDER_ROW;
-    let ld = if row_major { n } else { m } + pad;
+    let ld = (if row_major { n } else { m }) + pad;
     let lines = if row_major { m } else { n };
     let mut bytes = vec![0x3Cu8; (lines * ld).max(1) * w];
     for r in 0..m {
