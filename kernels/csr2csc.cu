@@ -2,7 +2,8 @@
 // entries keep their CSR order, so rows come out increasing. The pipeline, all on the stream:
 //
 //   1. fill_offsets   cscColPtr[0, n] <- 0 (or the base alone when nnz == 0)
-//   2. count          cscColPtr[c + 1] += 1 for every entry of column c (atomics only count)
+//   2. count          cscColPtr[c + 1] += 1 for every entry of column c (atomics only count; the
+//                     lanes of a warp that share a column add once, see claim())
 //   3. scan (3 kernels of common/scan.cuh)  exclusive prefix sums of cscColPtr, plus the base:
 //                     cscColPtr[c + 1] is now where column c starts
 //   4. scatter        every entry claims a slot of its column with an atomic cursor, cscColPtr[c + 1],
@@ -59,34 +60,53 @@ __device__ void fill_offsets(const Csr2cscParams& p) {
 }
 
 // ---- 2. count -----------------------------------------------------------------------------------
+// The column of entry k (0-based), or -1 when k is past the end or its column outside [0, n).
+__device__ __forceinline__ int32_t column_of(const Csr2cscParams& p, int64_t k) {
+    if (k >= p.nnz) return -1;
+    const int64_t c = int64_t(ptr_i32(p.csr_col_ind)[k]) - p.base;
+    return c >= 0 && c < p.n ? int32_t(c) : -1;
+}
+
+// Lanes that share a column add to its counter once (a hub column is hit by several lanes of a
+// warp at a time, and same-address atomics serialise); returns the counter's value before this
+// lane's share. Every lane of the warp calls it, lanes with c == -1 included (they get 0).
+__device__ __forceinline__ int32_t claim(int32_t* cp, int32_t c) {
+    const int lane = threadIdx.x % WARP;
+    const unsigned peers = __match_any_sync(0xffffffffu, c);
+    const int leader = __ffs(peers) - 1;
+    int32_t before = 0;
+    if (c >= 0 && lane == leader) before = atomicAdd(&cp[c + 1], __popc(peers));
+    before = __shfl_sync(peers, before, leader);
+    return before + __popc(peers & ((1u << lane) - 1));
+}
+
+// Warps walk whole rounds (lanes past the end take part with no column), as claim() needs.
 __device__ void count(const Csr2cscParams& p) {
-    const int32_t* col = ptr_i32(p.csr_col_ind);
     int32_t* cp = mut_i32(p.csc_col_ptr);
-    for (int64_t k = global_thread(); k < p.nnz; k += thread_count()) {
-        const int64_t c = int64_t(col[k]) - p.base;
-        if (c >= 0 && c < p.n) atomicAdd(&cp[c + 1], 1);
-    }
+    const int64_t lane = threadIdx.x % WARP;
+    for (int64_t k0 = global_thread() - lane; k0 < p.nnz; k0 += thread_count()) claim(cp, column_of(p, k0 + lane));
 }
 
 // ---- 4. scatter ---------------------------------------------------------------------------------
 // A thread walks SCATTER_ITEMS consecutive entries: one search finds the row of its first, and the
-// row advances as the entries cross row ends.
+// row advances as the entries cross row ends. The warp claims slots together, item by item.
 __device__ void scatter(const Csr2cscParams& p) {
     const int32_t* rp = ptr_i32(p.csr_row_ptr);
-    const int32_t* col = ptr_i32(p.csr_col_ind);
     int32_t* cp = mut_i32(p.csc_col_ptr);
     uint32_t* perm = mut_u32(p.perm);
     int32_t* rows = mut_i32(p.csc_row_ind);
     const int64_t threads = (p.nnz + SCATTER_ITEMS - 1) / SCATTER_ITEMS;
-    for (int64_t t = global_thread(); t < threads; t += thread_count()) {
+    const int64_t lane = threadIdx.x % WARP;
+    for (int64_t t0 = global_thread() - lane; t0 < threads; t0 += thread_count()) {
+        const int64_t t = t0 + lane;
         const int64_t first = t * SCATTER_ITEMS;
-        const int64_t last = min(first + SCATTER_ITEMS, p.nnz);
-        int64_t r = row_of(p, first);
-        for (int64_t k = first; k < last; ++k) {
+        int64_t r = t < threads ? row_of(p, first) : 0;
+        for (int s = 0; s < SCATTER_ITEMS; ++s) {
+            const int64_t k = first + s;
+            const int32_t c = t < threads ? column_of(p, k) : -1;
+            const int32_t slot = claim(cp, c) - int32_t(p.base);
+            if (c < 0) continue;
             while (r + 1 < p.m && int64_t(rp[r + 1]) - p.base <= k) ++r;
-            const int64_t c = int64_t(col[k]) - p.base;
-            if (c < 0 || c >= p.n) continue;
-            const int64_t slot = int64_t(atomicAdd(&cp[c + 1], 1)) - p.base;
             perm[slot] = uint32_t(k);
             rows[slot] = int32_t(r);
         }
