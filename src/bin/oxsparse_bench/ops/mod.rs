@@ -50,7 +50,7 @@ pub struct MatrixOp {
     pub cases: for<'m> fn(&'m Matrix, &OpConfig) -> Vec<Box<dyn Case + 'm>>,
 }
 
-/// An operation on generated vectors, independent of the matrix set.
+/// An operation on generated inputs (vectors; DenseToSparse's dense matrices), independent of the matrix set.
 pub struct VectorOp {
     pub name: &'static str,
     pub cases: fn(quick: bool) -> Vec<Box<dyn Case>>,
