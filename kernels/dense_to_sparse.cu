@@ -26,6 +26,7 @@ constexpr unsigned FULL_MASK = 0xffffffffu;
 // Tiling, in one place (the launcher mirrors these in src/kernels/dense_to_sparse.rs).
 constexpr int BLOCK = 256;
 constexpr int SCAN_ROUNDS = 8;
+constexpr int UNROLL = 4;  // rounds of 32 elements whose loads a warp has in flight at once
 
 // ---- zero tests: all bits but the sign bits clear (integers: all bits clear) ---------------------
 struct I8 {
@@ -67,12 +68,22 @@ __device__ __forceinline__ W element(const DenseToSparseParams& p, int64_t line,
 // ---- analysis: count ----------------------------------------------------------------------------
 template <typename Z, typename I>
 __device__ void count(const DenseToSparseParams& p) {
+    using W = typename Z::W;
     I* offsets = reinterpret_cast<I*>(p.offsets);
     const int lane = threadIdx.x % WARP;
     if (global_thread() == 0) offsets[p.lines] = 0;
     for (int64_t line = global_thread() / WARP; line < p.lines; line += thread_count() / WARP) {
         int64_t n = 0;
-        for (int64_t j = lane; j < p.line_len; j += WARP) n += !Z::zero(element<typename Z::W>(p, line, j));
+        for (int64_t j0 = 0; j0 < p.line_len; j0 += WARP * UNROLL) {
+            W v[UNROLL];
+#pragma unroll
+            for (int u = 0; u < UNROLL; ++u) {
+                const int64_t j = j0 + u * WARP + lane;
+                v[u] = j < p.line_len ? element<W>(p, line, j) : W{};
+            }
+#pragma unroll
+            for (int u = 0; u < UNROLL; ++u) n += j0 + u * WARP + lane < p.line_len && !Z::zero(v[u]);
+        }
         for (int o = WARP / 2; o > 0; o /= 2) n += __shfl_down_sync(FULL_MASK, n, o);
         if (lane == 0) offsets[line] = I(n);
     }
@@ -90,23 +101,28 @@ __device__ void compact(const DenseToSparseParams& p) {
     const unsigned before = (1u << lane) - 1;
     for (int64_t line = global_thread() / WARP; line < p.lines; line += thread_count() / WARP) {
         int64_t cursor = int64_t(offsets[line]) - p.base;
-        // Every lane runs the same rounds (the ballot needs them all).
-        for (int64_t j0 = 0; j0 < p.line_len; j0 += WARP) {
-            const int64_t j = j0 + lane;
-            W v{};
-            bool keep = false;
-            if (j < p.line_len) {
-                v = element<W>(p, line, j);
-                keep = !Z::zero(v);
+        // Every lane runs the same rounds (the ballot needs them all); UNROLL rounds' loads go out
+        // before their ballots, in element order.
+        for (int64_t j0 = 0; j0 < p.line_len; j0 += WARP * UNROLL) {
+            W v[UNROLL];
+#pragma unroll
+            for (int u = 0; u < UNROLL; ++u) {
+                const int64_t j = j0 + u * WARP + lane;
+                v[u] = j < p.line_len ? element<W>(p, line, j) : W{};
             }
-            const unsigned mask = __ballot_sync(FULL_MASK, keep);
-            if (keep) {
-                const int64_t at = cursor + __popc(mask & before);
-                minor[at] = I(j + p.base);
-                values[at] = v;
-                if (major) major[at] = I(line + p.base);
+#pragma unroll
+            for (int u = 0; u < UNROLL; ++u) {
+                const int64_t j = j0 + u * WARP + lane;
+                const bool keep = j < p.line_len && !Z::zero(v[u]);
+                const unsigned mask = __ballot_sync(FULL_MASK, keep);
+                if (keep) {
+                    const int64_t at = cursor + __popc(mask & before);
+                    minor[at] = I(j + p.base);
+                    values[at] = v[u];
+                    if (major) major[at] = I(line + p.base);
+                }
+                cursor += __popc(mask);
             }
-            cursor += __popc(mask);
         }
     }
 }
