@@ -1,6 +1,7 @@
 //! Csr2cscEx2 on the GPU through the C ABI equals a CPU stable transpose, byte for byte, for every
 //! value type x index base x action x shape (empty, 1 x 1, no entries, odd sizes, a hub row, hub
-//! columns of 10,000+ entries that take the long-column sort, columns of every length class), and
+//! columns of 10,000+ entries that take the long-column sort, columns of every length class,
+//! duplicate entries), and
 //! gives the same bytes twice. Outputs are poisoned (0xFF) before every run; SYMBOLIC must leave
 //! cscVal poisoned and slots past the entries are never written.
 
@@ -58,9 +59,12 @@ enum Fill {
     Hubs(usize),
     /// Column c holds about `c * step` entries: every length class of the sort in one matrix.
     Ramp(usize),
+    /// `count` random positions drawn with repeats kept: duplicate entries, which must keep their
+    /// CSR order (cuSPARSE's transpose is stable).
+    Repeats(usize),
 }
 
-const SHAPES: [(usize, usize, Fill); 11] = [
+const SHAPES: [(usize, usize, Fill); 12] = [
     (0, 0, Fill::Third),
     (0, 5, Fill::Third),
     (5, 0, Fill::Third),
@@ -72,6 +76,7 @@ const SHAPES: [(usize, usize, Fill); 11] = [
     (12_003, 301, Fill::Hubs(20_000)),
     (301, 12_003, Fill::Hubs(20_000)),
     (9000, 40, Fill::Ramp(220)),
+    (50, 20, Fill::Repeats(3000)),
 ];
 
 fn positions(rng: &mut Rng, m: usize, n: usize, fill: Fill) -> Vec<(usize, usize)> {
@@ -99,6 +104,11 @@ fn positions(rng: &mut Rng, m: usize, n: usize, fill: Fill) -> Vec<(usize, usize
             }
             for _ in 0..count {
                 add((rng.below(m as u64) as usize, rng.below(n as u64) as usize), &mut out);
+            }
+        }
+        Fill::Repeats(count) => {
+            for _ in 0..count {
+                out.push((rng.below(m as u64) as usize, rng.below(n as u64) as usize));
             }
         }
         Fill::Ramp(step) => {
