@@ -75,9 +75,29 @@ fn dense_values(rng: &mut Rng, (m, n, hub): (usize, usize, bool), t: DataType, a
         .collect()
 }
 
+/// A as stored, element by element in logical (r, c) order, row by row, and which elements are zero:
+/// encoded once per matrix and type, shared by all its cases.
+struct Stored {
+    bytes: Vec<u8>,
+    zero: Vec<bool>,
+    w: usize,
+}
+
+impl Stored {
+    fn new(vals: &[(f64, f64)], t: DataType) -> Stored {
+        let w = t.size_bytes() as usize;
+        let bytes = encode(t, vals);
+        let zero = bytes.chunks(w).map(|e| is_zero(t, e)).collect();
+        Stored { bytes, zero, w }
+    }
+    fn at(&self, i: usize) -> &[u8] {
+        &self.bytes[i * self.w..(i + 1) * self.w]
+    }
+}
+
 /// A's bytes in `order` with `pad` extra elements a line, the padding nonzero (0x3C bytes).
-fn lay_out(vals: &[(f64, f64)], (m, n): (usize, usize), t: DataType, order: Order, pad: usize) -> (Vec<u8>, usize) {
-    let w = t.size_bytes() as usize;
+fn lay_out(a: &Stored, (m, n): (usize, usize), order: Order, pad: usize) -> (Vec<u8>, usize) {
+    let w = a.w;
     let row_major = order == Order::OXSPARSE_ORDER_ROW;
     let ld = (if row_major { n } else { m }) + pad;
     let lines = if row_major { m } else { n };
@@ -85,7 +105,7 @@ fn lay_out(vals: &[(f64, f64)], (m, n): (usize, usize), t: DataType, order: Orde
     for r in 0..m {
         for c in 0..n {
             let at = if row_major { r * ld + c } else { c * ld + r };
-            bytes[at * w..(at + 1) * w].copy_from_slice(&encode(t, &[vals[r * n + c]]));
+            bytes[at * w..(at + 1) * w].copy_from_slice(a.at(r * n + c));
         }
     }
     (bytes, ld.max(1))
@@ -98,18 +118,17 @@ fn is_zero(t: DataType, stored: &[u8]) -> bool {
 }
 
 /// The expected arrays: (offsets or COO rows, minor indices, values), indices with `base`.
-fn reference(stored: &[Vec<u8>], (m, n): (usize, usize), t: DataType, target: Target, base: i64) -> (Vec<i64>, Vec<i64>, Vec<u8>) {
+fn reference(a: &Stored, (m, n): (usize, usize), target: Target, base: i64) -> (Vec<i64>, Vec<i64>, Vec<u8>) {
     let (lines, len) = if target == Target::Csc { (n, m) } else { (m, n) };
     let (mut major, mut minor, mut vals) = (vec![], vec![], vec![]);
     let mut offsets = vec![base];
     for l in 0..lines {
         for j in 0..len {
             let (r, c) = if target == Target::Csc { (j, l) } else { (l, j) };
-            let e = &stored[r * n + c];
-            if !is_zero(t, e) {
+            if !a.zero[r * n + c] {
                 major.push(l as i64 + base);
                 minor.push(j as i64 + base);
-                vals.extend_from_slice(e);
+                vals.extend_from_slice(a.at(r * n + c));
             }
         }
         offsets.push(minor.len() as i64 + base);
@@ -209,11 +228,10 @@ unsafe fn run_bell(h: &CHandle, c: &Case, a: oxsparseDnMatDescr_t, bcols: &[i64]
     result
 }
 
-fn check(h: &CHandle, rng: &mut Rng, c: &Case, values: &[(f64, f64)]) -> Result<(), String> {
+fn check(h: &CHandle, rng: &mut Rng, c: &Case, stored: &Stored) -> Result<(), String> {
     let (m, n) = c.shape;
     let w = c.t.size_bytes() as usize;
-    let (bytes, ld) = lay_out(values, c.shape, c.t, c.order, c.pad);
-    let stored: Vec<Vec<u8>> = values.iter().map(|v| encode(c.t, &[*v])).collect();
+    let (bytes, ld) = lay_out(stored, c.shape, c.order, c.pad);
     let abuf = DevBuf::from_slice(&bytes);
     let mut a: oxsparseDnMatDescr_t = null_mut();
     expect(
@@ -231,7 +249,7 @@ fn check(h: &CHandle, rng: &mut Rng, c: &Case, values: &[(f64, f64)]) -> Result<
                 for e in 0..ell_cols {
                     let bc = bcols[(r / BLOCK) * slots + e / BLOCK];
                     let col = (bc - c.base) * BLOCK as i64 + (e % BLOCK) as i64;
-                    let want = if bc == -1 || col >= n as i64 { vec![0u8; w] } else { stored[r * n + col as usize].clone() };
+                    let want = if bc == -1 || col >= n as i64 { vec![0u8; w] } else { stored.at(r * n + col as usize).to_vec() };
                     let at = r * ell_cols + e;
                     // Padding and a zero element may come back as +0 of any zero encoding; compare values then.
                     if got[at * w..(at + 1) * w] != want[..] && !(is_zero(c.t, &want) && is_zero(c.t, &got[at * w..(at + 1) * w])) {
@@ -242,7 +260,7 @@ fn check(h: &CHandle, rng: &mut Rng, c: &Case, values: &[(f64, f64)]) -> Result<
             return if got[m * ell_cols * w..].iter().all(|&b| b == 0xFF) { Ok(()) } else { Err("wrote past the values".into()) };
         }
         let (nnz, (first, minor, vals)) = unsafe { run_lines(h, c, a) }?;
-        let (want_first, want_minor, want_vals) = reference(&stored, c.shape, c.t, c.target, c.base);
+        let (want_first, want_minor, want_vals) = reference(stored, c.shape, c.target, c.base);
         if nnz != want_minor.len() as i64 {
             return Err(format!("SpMatGetSize nnz {nnz} want {}", want_minor.len()));
         }
@@ -272,7 +290,7 @@ fn sweep(target: Target) {
             continue;
         }
         for t in TYPES {
-            let values = dense_values(&mut rng, (m, n, hub), t, m == 4);
+            let stored = Stored::new(&dense_values(&mut rng, (m, n, hub), t, m == 4), t);
             for it in INDEX_TYPES {
                 for base in [0, 1] {
                     for order in ORDERS {
@@ -280,7 +298,7 @@ fn sweep(target: Target) {
                         for &pad in pads {
                             cases += 1;
                             let c = Case { shape: (m, n), t, it, base, order, pad, target };
-                            if let Err(e) = check(&h, &mut rng, &c, &values) {
+                            if let Err(e) = check(&h, &mut rng, &c, &stored) {
                                 failures.push(format!("{target:?} {m}x{n} {t:?} {it:?} base {base} {order:?} pad {pad}: {e}"));
                             }
                         }
@@ -323,7 +341,7 @@ fn dense_to_sparse_is_deterministic() {
     let mut rng = Rng::new(0xD25_DE7);
     let shape = (1500, 1300);
     let values = dense_values(&mut rng, (shape.0, shape.1, true), CUDA_R_32F, false);
-    let (bytes, ld) = lay_out(&values, shape, CUDA_R_32F, Order::OXSPARSE_ORDER_COL, 1);
+    let (bytes, ld) = lay_out(&Stored::new(&values, CUDA_R_32F), shape, Order::OXSPARSE_ORDER_COL, 1);
     let abuf = DevBuf::from_slice(&bytes);
     let mut a: oxsparseDnMatDescr_t = null_mut();
     unsafe {
