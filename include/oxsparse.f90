@@ -161,6 +161,19 @@ module oxsparse
     enumerator :: OXSPARSE_DENSETOSPARSE_ALG_DEFAULT = 0
   end enum
 
+  ! oxsparseAction_t
+  enum, bind(c)
+    enumerator :: OXSPARSE_ACTION_SYMBOLIC = 0
+    enumerator :: OXSPARSE_ACTION_NUMERIC = 1
+  end enum
+
+  ! oxsparseCsr2CscAlg_t (ALG1 is ALG_DEFAULT's other name, as in cuSPARSE 12)
+  enum, bind(c)
+    enumerator :: OXSPARSE_CSR2CSC_ALG_DEFAULT = 1
+    enumerator :: OXSPARSE_CSR2CSC_ALG1 = 1
+    enumerator :: OXSPARSE_CSR2CSC_ALG2 = 2
+  end enum
+
   ! cudaDataType (CUDA's library_types.h), for the valueType/computeType arguments
   enum, bind(c)
     enumerator :: CUDA_R_32F = 0
@@ -1342,6 +1355,63 @@ module oxsparse
       integer(c_int), value :: idxBase
       integer(c_int) :: res
     end function oxsparseXcsr2coo
+    ! DenseToSparse
+
+    function oxsparseDenseToSparse_bufferSize(handle, matA, matB, alg, bufferSize) &
+        bind(C, name="oxsparseDenseToSparse_bufferSize") result(res)
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: handle, matA, matB
+      integer(c_int), value :: alg
+      integer(c_size_t), intent(out) :: bufferSize
+      integer(c_int) :: res
+    end function oxsparseDenseToSparse_bufferSize
+
+    function oxsparseDenseToSparse_analysis(handle, matA, matB, alg, externalBuffer) &
+        bind(C, name="oxsparseDenseToSparse_analysis") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle, matA, matB
+      integer(c_int), value :: alg
+      type(c_ptr), value :: externalBuffer
+      integer(c_int) :: res
+    end function oxsparseDenseToSparse_analysis
+
+    function oxsparseDenseToSparse_convert(handle, matA, matB, alg, externalBuffer) &
+        bind(C, name="oxsparseDenseToSparse_convert") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle, matA, matB
+      integer(c_int), value :: alg
+      type(c_ptr), value :: externalBuffer
+      integer(c_int) :: res
+    end function oxsparseDenseToSparse_convert
+
+    ! ------------------------------------------------------------------------------------
+    ! Csr2cscEx2 (values by c_ptr; the int index arrays by reference, as device arrays)
+
+    function oxsparseCsr2cscEx2_bufferSize(handle, m, n, nnz, csrVal, csrRowPtr, csrColInd, &
+        cscVal, cscColPtr, cscRowInd, valType, copyValues, idxBase, alg, bufferSize) &
+        bind(C, name="oxsparseCsr2cscEx2_bufferSize") result(res)
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: handle
+      integer(c_int), value :: m, n, nnz
+      type(c_ptr), value :: csrVal, cscVal
+      integer(c_int) :: csrRowPtr(*), csrColInd(*), cscColPtr(*), cscRowInd(*)
+      integer(c_int), value :: valType, copyValues, idxBase, alg
+      integer(c_size_t), intent(out) :: bufferSize
+      integer(c_int) :: res
+    end function oxsparseCsr2cscEx2_bufferSize
+
+    function oxsparseCsr2cscEx2(handle, m, n, nnz, csrVal, csrRowPtr, csrColInd, &
+        cscVal, cscColPtr, cscRowInd, valType, copyValues, idxBase, alg, buffer) &
+        bind(C, name="oxsparseCsr2cscEx2") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle
+      integer(c_int), value :: m, n, nnz
+      type(c_ptr), value :: csrVal, cscVal
+      integer(c_int) :: csrRowPtr(*), csrColInd(*), cscColPtr(*), cscRowInd(*)
+      integer(c_int), value :: valType, copyValues, idxBase, alg
+      type(c_ptr), value :: buffer
+      integer(c_int) :: res
+    end function oxsparseCsr2cscEx2
 
   end interface
 

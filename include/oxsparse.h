@@ -16,6 +16,8 @@
 #define OXSPARSE_VER_MINOR 1
 #define OXSPARSE_VER_PATCH 0
 #define OXSPARSE_VERSION (OXSPARSE_VER_MAJOR * 1000 + OXSPARSE_VER_MINOR * 100 + OXSPARSE_VER_PATCH)
+/* cuSPARSE 12 names the value 1 of cusparseCsr2CscAlg_t twice; a Rust enum cannot. */
+#define OXSPARSE_CSR2CSC_ALG1 OXSPARSE_CSR2CSC_ALG_DEFAULT
 
 
 /**
@@ -174,6 +176,24 @@ typedef enum {
 } oxsparseDenseToSparseAlg_t;
 
 /**
+ * `cusparseAction_t`: whether a conversion moves values (NUMERIC) or builds the structure alone.
+ */
+typedef enum {
+  OXSPARSE_ACTION_SYMBOLIC = 0,
+  OXSPARSE_ACTION_NUMERIC = 1,
+} oxsparseAction_t;
+
+/**
+ * `cusparseCsr2CscAlg_t`. cuSPARSE 12 spells 1 both `ALG_DEFAULT` and `ALG1` (the header adds the
+ * alias); 2 (`ALG2`, removed from the 12.0 header) is still accepted, as callers built on 11.x pass it.
+ * Both run the same stable transpose.
+ */
+typedef enum {
+  OXSPARSE_CSR2CSC_ALG_DEFAULT = 1,
+  OXSPARSE_CSR2CSC_ALG2 = 2,
+} oxsparseCsr2CscAlg_t;
+
+/**
  * A sparse matrix in BitTCF, the tensor cores' format (oxsparse only; `oxsparseCreateBitTcf`).
  */
 typedef struct oxsparseBitTcf oxsparseBitTcf;
@@ -220,11 +240,11 @@ typedef const oxsparseBitTcf *oxsparseConstBitTcf_t;
 
 typedef oxsparseDnMatDescr *oxsparseDnMatDescr_t;
 
+typedef oxsparseSpMatDescr *oxsparseSpMatDescr_t;
+
 typedef oxsparseDnVecDescr *oxsparseDnVecDescr_t;
 
 typedef const oxsparseDnVecDescr *oxsparseConstDnVecDescr_t;
-
-typedef oxsparseSpMatDescr *oxsparseSpMatDescr_t;
 
 typedef oxsparseSpVecDescr *oxsparseSpVecDescr_t;
 
@@ -318,6 +338,53 @@ oxsparseStatus_t oxsparseXcoo2csr(oxsparseHandle_t handle, const int *cooRowInd,
  * The C ABI's contract (src/ffi/mod.rs): `csrRowPtr` holds `m + 1` ints, `cooRowInd` `nnz`.
  */
 oxsparseStatus_t oxsparseXcsr2coo(oxsparseHandle_t handle, const int *csrRowPtr, int nnz, int m, int *cooRowInd, oxsparseIndexBase_t idxBase);
+
+/**
+ * Workspace size in bytes for `oxsparseCsr2cscEx2` with these arguments: 4 bytes per stored
+ * entry plus 4 per 2048 columns (0 when there is nothing to transpose).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseCsr2cscEx2_bufferSize(oxsparseHandle_t handle, int m, int n, int nnz, const void *csrVal, const int *csrRowPtr, const int *csrColInd, void *cscVal, int *cscColPtr, int *cscRowInd, cudaDataType valType, oxsparseAction_t copyValues, oxsparseIndexBase_t idxBase, oxsparseCsr2CscAlg_t alg, size_t *bufferSize);
+
+/**
+ * Converts the `m x n` CSR matrix (csrVal, csrRowPtr, csrColInd) into CSC (cscVal, cscColPtr,
+ * cscRowInd), rows increasing within each column; `CUSPARSE_ACTION_SYMBOLIC` leaves cscVal
+ * untouched. Asynchronous on the handle's stream; deterministic.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseCsr2cscEx2(oxsparseHandle_t handle, int m, int n, int nnz, const void *csrVal, const int *csrRowPtr, const int *csrColInd, void *cscVal, int *cscColPtr, int *cscRowInd, cudaDataType valType, oxsparseAction_t copyValues, oxsparseIndexBase_t idxBase, oxsparseCsr2CscAlg_t alg, void *buffer);
+
+/**
+ * Workspace size in bytes for `_analysis` and `_convert` with these arguments: the scan's chunk
+ * sums, plus the row offsets for a COO target (0 for Blocked-ELL).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseDenseToSparse_bufferSize(oxsparseHandle_t handle, oxsparseConstDnMatDescr_t matA, oxsparseSpMatDescr_t matB, oxsparseDenseToSparseAlg_t alg, size_t *bufferSize);
+
+/**
+ * Counts the nonzeros of `matA` and writes `matB`'s offsets (CSR, CSC; COO keeps them in the
+ * buffer), then sets `matB`'s nnz for `oxsparseSpMatGetSize`. Waits for the handle's stream to read
+ * nnz back, as cuSPARSE's does; NOT_SUPPORTED while the stream is captured.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseDenseToSparse_analysis(oxsparseHandle_t handle, oxsparseConstDnMatDescr_t matA, oxsparseSpMatDescr_t matB, oxsparseDenseToSparseAlg_t alg, void *externalBuffer);
+
+/**
+ * Writes `matA`'s nonzeros into `matB` at the offsets `_analysis` wrote (Blocked-ELL: fills the
+ * values of the user's structure). Asynchronous on the handle's stream.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseDenseToSparse_convert(oxsparseHandle_t handle, oxsparseConstDnMatDescr_t matA, oxsparseSpMatDescr_t matB, oxsparseDenseToSparseAlg_t alg, void *externalBuffer);
 
 /**
  * Creates a dense vector descriptor of `size` contiguous elements.

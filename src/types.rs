@@ -345,6 +345,26 @@ pub enum DenseToSparseAlg {
 }
 decodable!(DenseToSparseAlg { OXSPARSE_DENSETOSPARSE_ALG_DEFAULT });
 
+/// `cusparseAction_t`: whether a conversion moves values (NUMERIC) or builds the structure alone.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    OXSPARSE_ACTION_SYMBOLIC = 0,
+    OXSPARSE_ACTION_NUMERIC = 1,
+}
+decodable!(Action { OXSPARSE_ACTION_SYMBOLIC, OXSPARSE_ACTION_NUMERIC });
+
+/// `cusparseCsr2CscAlg_t`. cuSPARSE 12 spells 1 both `ALG_DEFAULT` and `ALG1` (the header adds the
+/// alias); 2 (`ALG2`, removed from the 12.0 header) is still accepted, as callers built on 11.x pass it.
+/// Both run the same stable transpose.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Csr2CscAlg {
+    OXSPARSE_CSR2CSC_ALG_DEFAULT = 1,
+    OXSPARSE_CSR2CSC_ALG2 = 2,
+}
+decodable!(Csr2CscAlg { OXSPARSE_CSR2CSC_ALG_DEFAULT, OXSPARSE_CSR2CSC_ALG2 });
+
 /// CUDA's `cudaDataType` (library_types.h). Not written into our header: users get it from CUDA.
 /// Only the types cuSPARSE accepts anywhere are listed; anything else decodes to `None`.
 #[repr(C)]

@@ -27,6 +27,8 @@
 
 mod common;
 
+#[path = "ffi_bad_arguments/conversions.rs"]
+mod conversions;
 #[path = "ffi_bad_arguments/descriptors.rs"]
 mod descriptors;
 #[path = "ffi_bad_arguments/gpu.rs"]

@@ -28,6 +28,8 @@
 
 pub mod bittcf;
 pub mod coo_csr;
+pub mod csr2csc;
+pub mod dense_to_sparse;
 pub mod descr_dense;
 pub mod descr_sparse;
 pub mod descr_sparse_access;

@@ -100,6 +100,10 @@ pub type oxsparseSDDMMAlg_t = c_int;
 pub type oxsparseSparseToDenseAlg_t = c_int;
 /// cbindgen:no-export
 pub type oxsparseDenseToSparseAlg_t = c_int;
+/// cbindgen:no-export
+pub type oxsparseAction_t = c_int;
+/// cbindgen:no-export
+pub type oxsparseCsr2CscAlg_t = c_int;
 /// CUDA's own type, from library_types.h.
 /// cbindgen:no-export
 pub type cudaDataType = c_int;

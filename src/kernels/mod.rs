@@ -7,6 +7,8 @@
 //! its parameter block, by value.
 
 pub mod coo_csr;
+pub mod csr2csc;
+pub mod dense_to_sparse;
 pub mod graph;
 pub mod module;
 pub mod name;

@@ -2,6 +2,8 @@
 //! empty problems, the choice of kernel, and the launch. One file per routine family.
 
 pub mod coo_csr;
+pub mod csr2csc;
+pub mod dense_to_sparse;
 pub mod reorder;
 pub mod sddmm;
 pub mod sparse_to_dense;

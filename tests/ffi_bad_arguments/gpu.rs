@@ -4,6 +4,7 @@
 //! argument's bad values (a NULL, never issued, destroyed or wrong-kind handle, or `Create`'s NULL
 //! output), which are refused before anything needs a device.
 
+use super::conversions::ConversionOperands;
 use super::descriptors::{dead, new_csr, new_dn_mat, new_dn_vec, new_mat_descr, new_sp_vec, HostInputs, I32, R32F, R64F, ROW};
 use super::sddmm::SddmmOperands;
 use super::snapshot::{describe, Sentinels};
@@ -63,6 +64,8 @@ pub struct Operands {
     pub sddmm: SddmmOperands,
     /// The index helpers' arrays (super::legacy).
     pub index: super::legacy::IndexArrays,
+    /// The conversions' arrays and targets (super::conversions).
+    pub conversions: ConversionOperands,
     pub fresh_handle: Option<Rc<dyn Fn() -> u64>>,
     pub fresh_tcf: Option<Rc<dyn Fn() -> u64>>,
 }
@@ -74,6 +77,7 @@ pub fn rows(t: &mut Table, o: &Operands) {
     super::sddmm::rows(t, o);
     spmv(t, o);
     sparse_to_dense(t, o);
+    super::conversions::rows(t, o);
     vector_ops(t, o);
     bittcf(t, o);
     super::legacy::gpu_rows(t, o);
@@ -385,6 +389,7 @@ impl Operands {
             slots: [fx.s(0), fx.s(1)],
             sddmm: SddmmOperands::stand_ins(c, a),
             index: super::legacy::IndexArrays::stand_ins(),
+            conversions: ConversionOperands::stand_ins(a),
             fresh_handle: None,
             fresh_tcf: None,
         }
@@ -478,6 +483,7 @@ impl GpuFixture {
             coo_out: coo_out.ptr,
             perm: perm.ptr,
         };
+        let conversions = super::conversions::Part::new([offsets.ptr, columns.ptr, values.ptr]);
         let h = new_handle();
         let (mut math, mut reorder) = (-1, -1);
         ok(unsafe { oxsparseGetMathMode(ptr(h), &mut math) }, "GetMathMode");
@@ -522,6 +528,7 @@ impl GpuFixture {
             slots: [sentinels.slot(0), sentinels.slot(1)],
             sddmm: sddmm.operands,
             index,
+            conversions: conversions.operands,
             fresh_handle: Some(Rc::new(new_handle)),
             fresh_tcf: Some(Rc::new(move || new_tcf(h, a, bm, cm))),
         };
@@ -546,6 +553,7 @@ impl GpuFixture {
             (Kind::MatDescr, descr_a),
         ];
         all.extend(sddmm.descriptors);
+        all.extend(conversions.descriptors);
         let mut inputs = vec![
             ("A's offsets", offsets),
             ("A's columns", columns),
@@ -556,6 +564,7 @@ impl GpuFixture {
             ("COO row indices", coo_rows),
         ];
         inputs.extend(sddmm.inputs);
+        inputs.extend(conversions.inputs);
         let mut outputs = vec![
             ("C", c),
             ("C of 65,536 batches", cbig),
@@ -567,6 +576,7 @@ impl GpuFixture {
             ("the permutation", perm),
         ];
         outputs.extend(sddmm.outputs);
+        outputs.extend(conversions.outputs);
         let fx = GpuFixture {
             operands,
             objects: Objects { dead, live: [h, sx, xv, a, bm, tcf, descr_a] },
@@ -584,7 +594,7 @@ impl GpuFixture {
     /// The valid calls' workspaces fit the one allocated.
     fn check_workspace(&self) {
         let o = &self.operands;
-        let mut sizes = [0usize; 5];
+        let mut sizes = [0usize; 7];
         unsafe {
             let (h, one, zero) = (ptr(o.h), cptr(o.one), cptr(o.zero));
             ok(oxsparseSpMM_bufferSize(h, 0, 0, one, cptr(o.a), cptr(o.b), zero, ptr(o.c), R32F, 0, &mut sizes[0]), "SpMM_bufferSize");
@@ -594,6 +604,28 @@ impl GpuFixture {
             let (s, b) = (o.sddmm, cptr(o.b));
             ok(oxsparseSDDMM_bufferSize(h, 0, 1, one, cptr(s.a), b, zero, ptr(s.c), R32F, 0, &mut sizes[3]), "SDDMM_bufferSize");
             ok(oxsparseSDDMM_bufferSize(h, 1, 1, one, cptr(s.a_t), b, zero, ptr(s.c), R32F, 0, &mut sizes[4]), "SDDMM_bufferSize");
+            let ([rp, ci, cv], [cp, ri, cscv]) = (o.conversions.csr, o.conversions.csc);
+            let s = oxsparse::ffi::csr2csc::oxsparseCsr2cscEx2_bufferSize(
+                h,
+                8,
+                6,
+                10,
+                cptr(cv),
+                cptr(rp),
+                cptr(ci),
+                ptr(cscv),
+                ptr(cp),
+                ptr(ri),
+                R32F,
+                1,
+                0,
+                1,
+                &mut sizes[5],
+            );
+            ok(s, "Csr2cscEx2_bufferSize");
+            let s =
+                oxsparse::ffi::dense_to_sparse::oxsparseDenseToSparse_bufferSize(h, cptr(o.d), ptr(o.conversions.target), 0, &mut sizes[6]);
+            ok(s, "DenseToSparse_bufferSize");
         }
         assert!(sizes.iter().all(|&s| s <= WORKSPACE), "workspaces {sizes:?} exceed the {WORKSPACE} bytes allocated");
     }

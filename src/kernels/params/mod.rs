@@ -6,6 +6,8 @@
 //! are `u64`. Every `pub struct` here is exported to the header (build.rs lists them).
 
 pub mod coo_csr;
+pub mod csr2csc;
+pub mod dense_to_sparse;
 pub mod row_view;
 pub mod sddmm;
 pub mod sparse_to_dense;
