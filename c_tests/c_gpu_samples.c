@@ -1,6 +1,7 @@
-/* Ports of NVIDIA CUDALibrarySamples' cuSPARSE programs sparse2dense_csr,
+/* Ports of NVIDIA CUDALibrarySamples' cuSPARSE programs sparse2dense_csr, dense2sparse_csr,
  * gather, scatter, axpby, rot, spvv, spmm_csr, spmm_coo, spmv_csr, spmv_coo, spmv_sell and
- * sddmm_csr to oxsparse. Unlike the originals:
+ * sddmm_csr to oxsparse, with a sample of the index helpers (coo2csr, csr2coo, identity
+ * permutation). Unlike the originals:
  *   - inputs are pseudo-random from a fixed seed, and the expected results are
  *     computed here on the host in double precision;
  *   - each program runs twice: float with 32-bit indices and base 0, and double
@@ -221,6 +222,91 @@ static void sparse2dense_csr(const config_t *c) {
     CUDA_OK(cudaFree(d_dense));
     free(want);
     free(got);
+}
+
+/* dense2sparse_csr: the sample's 5x4 dense matrix (its zero pattern) with random values, A in the
+ * config's order with a padded leading dimension (the padding holds nonzero bytes, which must not
+ * be read); the target is made with no entries, analysed, sized with SpMatGetSize, given its
+ * arrays with CsrSetPointers, and converted. */
+static void download_indices(const void *d, int64_t n, oxsparseIndexType_t t, double *h) {
+    void *tmp = malloc((size_t)(n ? n : 1) * isize(t));
+    int64_t i;
+    CUDA_OK(cudaMemcpy(tmp, d, (size_t)n * isize(t), cudaMemcpyDeviceToHost));
+    for (i = 0; i < n; i++)
+        h[i] = t == OXSPARSE_INDEX_32I ? (double)((int32_t *)tmp)[i] : (double)((int64_t *)tmp)[i];
+    free(tmp);
+}
+
+static void dense2sparse_csr(const config_t *c) {
+    enum { ROWS = 5, COLS = 4, NNZ = 11 };
+    static const int nonzero[ROWS][COLS] = {
+        {1, 0, 1, 1}, {0, 1, 0, 0}, {1, 0, 1, 1}, {0, 1, 0, 1}, {0, 1, 1, 0}};
+    int64_t ld = c->order == OXSPARSE_ORDER_ROW ? COLS + 1 : ROWS + 2;
+    int64_t n_dense = c->order == OXSPARSE_ORDER_ROW ? ld * ROWS : ld * COLS;
+    double *dense = malloc((size_t)n_dense * sizeof(double));
+    double want_off[ROWS + 1], want_col[NNZ], want_val[NNZ], got_off[ROWS + 1], got_col[NNZ + 1],
+        got_val[NNZ + 1];
+    int64_t i, j, k = 0, rows = 0, cols = 0, nnz = -1;
+    void *d_dense, *d_off, *d_col, *d_val, *d_buf = NULL;
+    size_t buffer_size = 0;
+    oxsparseDnMatDescr_t matA;
+    oxsparseSpMatDescr_t matB;
+
+    for (i = 0; i < n_dense; i++)
+        dense[i] = 1.5; /* the padding: nonzero */
+    want_off[0] = (double)c->base;
+    for (i = 0; i < ROWS; i++) {
+        for (j = 0; j < COLS; j++) {
+            double v = 0.0;
+            if (nonzero[i][j]) {
+                do
+                    v = rnd(c->vtype);
+                while (v == 0.0);
+                want_col[k] = (double)(j + c->base);
+                want_val[k++] = v;
+            }
+            dense[c->order == OXSPARSE_ORDER_ROW ? i * ld + j : j * ld + i] = v;
+        }
+        want_off[i + 1] = (double)(k + c->base);
+    }
+
+    d_dense = upload_values(dense, n_dense, c->vtype);
+    CUDA_OK(cudaMalloc(&d_off, (ROWS + 1) * isize(c->itype)));
+    CUDA_OK(cudaMemset(d_off, 0xFF, (ROWS + 1) * isize(c->itype)));
+    OK(oxsparseCreateDnMat(&matA, ROWS, COLS, ld, d_dense, c->vtype, c->order));
+    OK(oxsparseCreateCsr(&matB, ROWS, COLS, 0, d_off, NULL, NULL, c->itype, c->itype, c->base,
+                         c->vtype));
+    OK(oxsparseDenseToSparse_bufferSize(handle, matA, matB, OXSPARSE_DENSETOSPARSE_ALG_DEFAULT,
+                                        &buffer_size));
+    CUDA_OK(cudaMalloc(&d_buf, buffer_size ? buffer_size : 1));
+    OK(oxsparseDenseToSparse_analysis(handle, matA, matB, OXSPARSE_DENSETOSPARSE_ALG_DEFAULT,
+                                      d_buf));
+    OK(oxsparseSpMatGetSize(matB, &rows, &cols, &nnz));
+    CHECK(rows == ROWS && cols == COLS && nnz == NNZ);
+    /* one element more than nnz: it must keep its poison */
+    CUDA_OK(cudaMalloc(&d_col, (NNZ + 1) * isize(c->itype)));
+    CUDA_OK(cudaMalloc(&d_val, (NNZ + 1) * vsize(c->vtype)));
+    CUDA_OK(cudaMemset(d_col, 0xFF, (NNZ + 1) * isize(c->itype)));
+    poison(d_val, NNZ + 1, c->vtype);
+    OK(oxsparseCsrSetPointers(matB, d_off, d_col, d_val));
+    OK(oxsparseDenseToSparse_convert(handle, matA, matB, OXSPARSE_DENSETOSPARSE_ALG_DEFAULT,
+                                     d_buf));
+    OK(oxsparseDestroyDnMat(matA));
+    OK(oxsparseDestroySpMat(matB));
+
+    download_indices(d_off, ROWS + 1, c->itype, got_off);
+    download_indices(d_col, NNZ + 1, c->itype, got_col);
+    download_values(d_val, NNZ + 1, c->vtype, got_val);
+    compare("offsets", got_off, want_off, ROWS + 1, c->vtype, 0.0);
+    compare("columns", got_col, want_col, NNZ, c->vtype, 0.0);
+    compare("values", got_val, want_val, NNZ, c->vtype, 0.0);
+    CHECK(got_col[NNZ] == -1.0 && isnan(got_val[NNZ]));
+    CUDA_OK(cudaFree(d_buf));
+    CUDA_OK(cudaFree(d_dense));
+    CUDA_OK(cudaFree(d_off));
+    CUDA_OK(cudaFree(d_col));
+    CUDA_OK(cudaFree(d_val));
+    free(dense);
 }
 
 /* The vector samples share one shape: sparse X (VEC_SIZE, VEC_NNZ) and dense Y (VEC_SIZE). */
@@ -630,12 +716,55 @@ static void sddmm_sample(const config_t *c, oxsparseOrder_t b_order) {
 static void sddmm_csr(const config_t *c) { sddmm_sample(c, OXSPARSE_ORDER_ROW); }
 static void sddmm_csr_col_b(const config_t *c) { sddmm_sample(c, OXSPARSE_ORDER_COL); }
 
+/* coo2csr (oxsparse's own sample of the legacy index helpers): spmm's 4x4 pattern's sorted COO
+ * rows to CSR offsets, back to rows with csr2coo, and the identity permutation of its entries; 32-bit
+ * indices in the config's base, outputs poisoned (-1) with one extra int that must keep it. */
+static void coo2csr(const config_t *c) {
+    int rows[MM_NNZ], offsets_want[MM_ROWS + 1] = {0, 3, 4, 7, 9}, got[MM_NNZ + 1], i;
+    int *d_rows, *d_offsets, *d_back, *d_perm;
+    const int base = c->base == OXSPARSE_INDEX_BASE_ONE;
+    for (i = 0; i < MM_NNZ; i++) rows[i] = (int)mm_rows0[i] + base;
+    for (i = 0; i <= MM_ROWS; i++) offsets_want[i] += base;
+    CUDA_OK(cudaMalloc((void **)&d_rows, sizeof rows));
+    CUDA_OK(cudaMalloc((void **)&d_offsets, (MM_ROWS + 2) * sizeof(int)));
+    CUDA_OK(cudaMalloc((void **)&d_back, (MM_NNZ + 1) * sizeof(int)));
+    CUDA_OK(cudaMalloc((void **)&d_perm, (MM_NNZ + 1) * sizeof(int)));
+    CUDA_OK(cudaMemcpy(d_rows, rows, sizeof rows, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemset(d_offsets, 0xFF, (MM_ROWS + 2) * sizeof(int)));
+    CUDA_OK(cudaMemset(d_back, 0xFF, (MM_NNZ + 1) * sizeof(int)));
+    CUDA_OK(cudaMemset(d_perm, 0xFF, (MM_NNZ + 1) * sizeof(int)));
+
+    OK(oxsparseXcoo2csr(handle, d_rows, MM_NNZ, MM_ROWS, d_offsets, c->base));
+    CUDA_OK(cudaMemcpy(got, d_offsets, (MM_ROWS + 2) * sizeof(int), cudaMemcpyDeviceToHost));
+    for (i = 0; i <= MM_ROWS; i++) CHECK(got[i] == offsets_want[i]);
+    CHECK(got[MM_ROWS + 1] == -1);
+
+    OK(oxsparseXcsr2coo(handle, d_offsets, MM_NNZ, MM_ROWS, d_back, c->base));
+    CUDA_OK(cudaMemcpy(got, d_back, (MM_NNZ + 1) * sizeof(int), cudaMemcpyDeviceToHost));
+    for (i = 0; i < MM_NNZ; i++) CHECK(got[i] == rows[i]);
+    CHECK(got[MM_NNZ] == -1);
+
+    OK(oxsparseCreateIdentityPermutation(handle, MM_NNZ, d_perm));
+    CUDA_OK(cudaMemcpy(got, d_perm, (MM_NNZ + 1) * sizeof(int), cudaMemcpyDeviceToHost));
+    for (i = 0; i < MM_NNZ; i++) CHECK(got[i] == i);
+    CHECK(got[MM_NNZ] == -1);
+
+    BAD(oxsparseXcoo2csr(handle, d_rows, -1, MM_ROWS, d_offsets, c->base));
+    BAD(oxsparseXcsr2coo(handle, NULL, MM_NNZ, MM_ROWS, d_back, c->base));
+    BAD(oxsparseCreateIdentityPermutation(handle, MM_NNZ, NULL));
+    CUDA_OK(cudaFree(d_rows));
+    CUDA_OK(cudaFree(d_offsets));
+    CUDA_OK(cudaFree(d_back));
+    CUDA_OK(cudaFree(d_perm));
+}
+
 int main(void) {
     static const struct {
         const char *name;
         void (*run)(const config_t *);
     } samples[] = {
         {"sparse2dense_csr", sparse2dense_csr},
+        {"dense2sparse_csr", dense2sparse_csr},
         {"gather", gather},
         {"scatter", scatter},
         {"axpby", axpby},
@@ -648,6 +777,7 @@ int main(void) {
         {"spmv_sell", spmv_sell},
         {"sddmm_csr", sddmm_csr},
         {"sddmm_csr_col_b", sddmm_csr_col_b},
+        {"coo2csr", coo2csr},
     };
     int devices = 0, failed_samples = 0;
     size_t s, k;

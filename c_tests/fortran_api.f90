@@ -51,6 +51,7 @@ program fortran_api
 
   call test_strings_and_properties()
   call test_csr_descriptor()
+  call test_mat_descr()
   call test_gpu()
 
   if (failures > 0) then
@@ -164,6 +165,20 @@ contains
                                     CUDA_R_64F, 0_c_int), &
                 OXSPARSE_STATUS_INVALID_VALUE, 'CreateDnMat(order=0)')
   end subroutine test_csr_descriptor
+
+  ! The legacy matrix descriptor: defaults, a field set and read back, a refused value.
+  subroutine test_mat_descr()
+    type(c_ptr) :: d
+    call expect(oxsparseCreateMatDescr(d), OXSPARSE_STATUS_SUCCESS, 'CreateMatDescr')
+    call check(oxsparseGetMatType(d) == OXSPARSE_MATRIX_TYPE_GENERAL, 'default matrix type')
+    call check(oxsparseGetMatIndexBase(d) == OXSPARSE_INDEX_BASE_ZERO, 'default index base')
+    call expect(oxsparseSetMatIndexBase(d, OXSPARSE_INDEX_BASE_ONE), OXSPARSE_STATUS_SUCCESS, &
+        'SetMatIndexBase')
+    call expect(oxsparseSetMatFillMode(d, 5_c_int), OXSPARSE_STATUS_INVALID_VALUE, 'SetMatFillMode 5')
+    call check(oxsparseGetMatIndexBase(d) == OXSPARSE_INDEX_BASE_ONE, 'index base set')
+    call check(oxsparseGetMatFillMode(d) == OXSPARSE_FILL_MODE_LOWER, 'fill mode kept')
+    call expect(oxsparseDestroyMatDescr(d), OXSPARSE_STATUS_SUCCESS, 'DestroyMatDescr')
+  end subroutine test_mat_descr
 
   subroutine test_gpu()
     integer(c_int64_t), parameter :: m = 3, n = 4, nz = 5, ld = m + 1

@@ -14,7 +14,7 @@
 !> scripts/check_fortran_module.py checks all of this against the header and the
 !> exported symbols; keep it passing when either side changes.
 module oxsparse
-  use, intrinsic :: iso_c_binding, only: c_int, c_int64_t, c_size_t, c_ptr
+  use, intrinsic :: iso_c_binding, only: c_int, c_int64_t, c_size_t, c_ptr, c_funptr
   implicit none
 
   ! Version of the library this module was written for.
@@ -70,6 +70,14 @@ module oxsparse
   enum, bind(c)
     enumerator :: OXSPARSE_INDEX_BASE_ZERO = 0
     enumerator :: OXSPARSE_INDEX_BASE_ONE = 1
+  end enum
+
+  ! oxsparseMatrixType_t (legacy matrix descriptor)
+  enum, bind(c)
+    enumerator :: OXSPARSE_MATRIX_TYPE_GENERAL = 0
+    enumerator :: OXSPARSE_MATRIX_TYPE_SYMMETRIC = 1
+    enumerator :: OXSPARSE_MATRIX_TYPE_HERMITIAN = 2
+    enumerator :: OXSPARSE_MATRIX_TYPE_TRIANGULAR = 3
   end enum
 
   ! oxsparseFillMode_t
@@ -151,6 +159,19 @@ module oxsparse
   ! oxsparseDenseToSparseAlg_t
   enum, bind(c)
     enumerator :: OXSPARSE_DENSETOSPARSE_ALG_DEFAULT = 0
+  end enum
+
+  ! oxsparseAction_t
+  enum, bind(c)
+    enumerator :: OXSPARSE_ACTION_SYMBOLIC = 0
+    enumerator :: OXSPARSE_ACTION_NUMERIC = 1
+  end enum
+
+  ! oxsparseCsr2CscAlg_t (ALG1 is ALG_DEFAULT's other name, as in cuSPARSE 12)
+  enum, bind(c)
+    enumerator :: OXSPARSE_CSR2CSC_ALG_DEFAULT = 1
+    enumerator :: OXSPARSE_CSR2CSC_ALG1 = 1
+    enumerator :: OXSPARSE_CSR2CSC_ALG2 = 2
   end enum
 
   ! cudaDataType (CUDA's library_types.h), for the valueType/computeType arguments
@@ -1178,28 +1199,6 @@ module oxsparse
     end function oxsparseSparseToDense
 
     ! ------------------------------------------------------------------------------------
-    ! Legacy matrix descriptor (the part the index sorts use)
-
-    function oxsparseCreateMatDescr(descrA) bind(C, name="oxsparseCreateMatDescr") result(res)
-      import :: c_int, c_ptr
-      type(c_ptr), intent(out) :: descrA
-      integer(c_int) :: res
-    end function oxsparseCreateMatDescr
-
-    function oxsparseDestroyMatDescr(descrA) bind(C, name="oxsparseDestroyMatDescr") result(res)
-      import :: c_int, c_ptr
-      type(c_ptr), value :: descrA
-      integer(c_int) :: res
-    end function oxsparseDestroyMatDescr
-
-    function oxsparseSetMatIndexBase(descrA, base) bind(C, name="oxsparseSetMatIndexBase") result(res)
-      import :: c_int, c_ptr
-      type(c_ptr), value :: descrA
-      integer(c_int), value :: base
-      integer(c_int) :: res
-    end function oxsparseSetMatIndexBase
-
-    ! ------------------------------------------------------------------------------------
     ! Index sorts (32-bit indices, device arrays; P is permuted alongside)
 
     function oxsparseXcsrsort_bufferSizeExt(handle, m, n, nnz, csrRowPtrA, csrColIndA, pBufferSizeInBytes) &
@@ -1273,6 +1272,221 @@ module oxsparse
       integer(c_int), intent(inout) :: cooRowsA(*), cooColsA(*), P(*)
       integer(c_int) :: res
     end function oxsparseXcoosortByColumn
+
+    ! ------------------------------------------------------------------------------------
+    ! Logger: where the library's messages go (FILE* and const char* as type(c_ptr); the
+    ! callback as c_funloc of a bind(C) subroutine(logLevel, functionName, message))
+    ! ------------------------------------------------------------------------------------
+    function oxsparseLoggerSetCallback(callback) &
+        bind(C, name="oxsparseLoggerSetCallback") result(res)
+      import :: c_int, c_funptr
+      type(c_funptr), value :: callback
+      integer(c_int) :: res
+    end function oxsparseLoggerSetCallback
+
+    function oxsparseLoggerSetFile(file) &
+        bind(C, name="oxsparseLoggerSetFile") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: file
+      integer(c_int) :: res
+    end function oxsparseLoggerSetFile
+
+    function oxsparseLoggerOpenFile(logFile) &
+        bind(C, name="oxsparseLoggerOpenFile") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: logFile
+      integer(c_int) :: res
+    end function oxsparseLoggerOpenFile
+
+    function oxsparseLoggerSetLevel(level) &
+        bind(C, name="oxsparseLoggerSetLevel") result(res)
+      import :: c_int
+      integer(c_int), value :: level
+      integer(c_int) :: res
+    end function oxsparseLoggerSetLevel
+
+    function oxsparseLoggerSetMask(mask) &
+        bind(C, name="oxsparseLoggerSetMask") result(res)
+      import :: c_int
+      integer(c_int), value :: mask
+      integer(c_int) :: res
+    end function oxsparseLoggerSetMask
+
+    function oxsparseLoggerForceDisable() &
+        bind(C, name="oxsparseLoggerForceDisable") result(res)
+      import :: c_int
+      integer(c_int) :: res
+    end function oxsparseLoggerForceDisable
+
+    ! ------------------------------------------------------------------------------------
+    ! Legacy matrix descriptor (the getters return the field, 0 for a descriptor not live)
+    ! ------------------------------------------------------------------------------------
+    function oxsparseCreateMatDescr(descrA) &
+        bind(C, name="oxsparseCreateMatDescr") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), intent(out) :: descrA
+      integer(c_int) :: res
+    end function oxsparseCreateMatDescr
+
+    function oxsparseDestroyMatDescr(descrA) &
+        bind(C, name="oxsparseDestroyMatDescr") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: descrA
+      integer(c_int) :: res
+    end function oxsparseDestroyMatDescr
+
+    function oxsparseSetMatType(descrA, type_) &
+        bind(C, name="oxsparseSetMatType") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: descrA
+      integer(c_int), value :: type_
+      integer(c_int) :: res
+    end function oxsparseSetMatType
+
+    function oxsparseGetMatType(descrA) &
+        bind(C, name="oxsparseGetMatType") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: descrA
+      integer(c_int) :: res
+    end function oxsparseGetMatType
+
+    function oxsparseSetMatFillMode(descrA, fillMode) &
+        bind(C, name="oxsparseSetMatFillMode") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: descrA
+      integer(c_int), value :: fillMode
+      integer(c_int) :: res
+    end function oxsparseSetMatFillMode
+
+    function oxsparseGetMatFillMode(descrA) &
+        bind(C, name="oxsparseGetMatFillMode") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: descrA
+      integer(c_int) :: res
+    end function oxsparseGetMatFillMode
+
+    function oxsparseSetMatDiagType(descrA, diagType) &
+        bind(C, name="oxsparseSetMatDiagType") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: descrA
+      integer(c_int), value :: diagType
+      integer(c_int) :: res
+    end function oxsparseSetMatDiagType
+
+    function oxsparseGetMatDiagType(descrA) &
+        bind(C, name="oxsparseGetMatDiagType") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: descrA
+      integer(c_int) :: res
+    end function oxsparseGetMatDiagType
+
+    function oxsparseSetMatIndexBase(descrA, base) &
+        bind(C, name="oxsparseSetMatIndexBase") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: descrA
+      integer(c_int), value :: base
+      integer(c_int) :: res
+    end function oxsparseSetMatIndexBase
+
+    function oxsparseGetMatIndexBase(descrA) &
+        bind(C, name="oxsparseGetMatIndexBase") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: descrA
+      integer(c_int) :: res
+    end function oxsparseGetMatIndexBase
+
+    ! ------------------------------------------------------------------------------------
+    ! Index helpers: COO rows <-> CSR offsets, identity permutation. The arrays are device
+    ! memory, passed by address (a CUDA Fortran device array, or c_f_pointer of a device
+    ! c_ptr); the host never reads them.
+    ! ------------------------------------------------------------------------------------
+    function oxsparseCreateIdentityPermutation(handle, n, p) &
+        bind(C, name="oxsparseCreateIdentityPermutation") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle
+      integer(c_int), value :: n
+      integer(c_int) :: p(*)
+      integer(c_int) :: res
+    end function oxsparseCreateIdentityPermutation
+
+    function oxsparseXcoo2csr(handle, cooRowInd, nnz, m, csrRowPtr, idxBase) &
+        bind(C, name="oxsparseXcoo2csr") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle
+      integer(c_int) :: cooRowInd(*)
+      integer(c_int), value :: nnz, m
+      integer(c_int) :: csrRowPtr(*)
+      integer(c_int), value :: idxBase
+      integer(c_int) :: res
+    end function oxsparseXcoo2csr
+
+    function oxsparseXcsr2coo(handle, csrRowPtr, nnz, m, cooRowInd, idxBase) &
+        bind(C, name="oxsparseXcsr2coo") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle
+      integer(c_int) :: csrRowPtr(*)
+      integer(c_int), value :: nnz, m
+      integer(c_int) :: cooRowInd(*)
+      integer(c_int), value :: idxBase
+      integer(c_int) :: res
+    end function oxsparseXcsr2coo
+    ! DenseToSparse
+
+    function oxsparseDenseToSparse_bufferSize(handle, matA, matB, alg, bufferSize) &
+        bind(C, name="oxsparseDenseToSparse_bufferSize") result(res)
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: handle, matA, matB
+      integer(c_int), value :: alg
+      integer(c_size_t), intent(out) :: bufferSize
+      integer(c_int) :: res
+    end function oxsparseDenseToSparse_bufferSize
+
+    function oxsparseDenseToSparse_analysis(handle, matA, matB, alg, externalBuffer) &
+        bind(C, name="oxsparseDenseToSparse_analysis") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle, matA, matB
+      integer(c_int), value :: alg
+      type(c_ptr), value :: externalBuffer
+      integer(c_int) :: res
+    end function oxsparseDenseToSparse_analysis
+
+    function oxsparseDenseToSparse_convert(handle, matA, matB, alg, externalBuffer) &
+        bind(C, name="oxsparseDenseToSparse_convert") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle, matA, matB
+      integer(c_int), value :: alg
+      type(c_ptr), value :: externalBuffer
+      integer(c_int) :: res
+    end function oxsparseDenseToSparse_convert
+
+    ! ------------------------------------------------------------------------------------
+    ! Csr2cscEx2 (values by c_ptr; the int index arrays by reference, as device arrays)
+
+    function oxsparseCsr2cscEx2_bufferSize(handle, m, n, nnz, csrVal, csrRowPtr, csrColInd, &
+        cscVal, cscColPtr, cscRowInd, valType, copyValues, idxBase, alg, bufferSize) &
+        bind(C, name="oxsparseCsr2cscEx2_bufferSize") result(res)
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: handle
+      integer(c_int), value :: m, n, nnz
+      type(c_ptr), value :: csrVal, cscVal
+      integer(c_int) :: csrRowPtr(*), csrColInd(*), cscColPtr(*), cscRowInd(*)
+      integer(c_int), value :: valType, copyValues, idxBase, alg
+      integer(c_size_t), intent(out) :: bufferSize
+      integer(c_int) :: res
+    end function oxsparseCsr2cscEx2_bufferSize
+
+    function oxsparseCsr2cscEx2(handle, m, n, nnz, csrVal, csrRowPtr, csrColInd, &
+        cscVal, cscColPtr, cscRowInd, valType, copyValues, idxBase, alg, buffer) &
+        bind(C, name="oxsparseCsr2cscEx2") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle
+      integer(c_int), value :: m, n, nnz
+      type(c_ptr), value :: csrVal, cscVal
+      integer(c_int) :: csrRowPtr(*), csrColInd(*), cscColPtr(*), cscRowInd(*)
+      integer(c_int), value :: valType, copyValues, idxBase, alg
+      type(c_ptr), value :: buffer
+      integer(c_int) :: res
+    end function oxsparseCsr2cscEx2
 
   end interface
 

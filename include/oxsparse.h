@@ -9,12 +9,15 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <cuda_runtime_api.h>
 #include <library_types.h>
 #define OXSPARSE_VER_MAJOR 0
 #define OXSPARSE_VER_MINOR 1
 #define OXSPARSE_VER_PATCH 0
 #define OXSPARSE_VERSION (OXSPARSE_VER_MAJOR * 1000 + OXSPARSE_VER_MINOR * 100 + OXSPARSE_VER_PATCH)
+/* cuSPARSE 12 names the value 1 of cusparseCsr2CscAlg_t twice; a Rust enum cannot. */
+#define OXSPARSE_CSR2CSC_ALG1 OXSPARSE_CSR2CSC_ALG_DEFAULT
 
 
 /**
@@ -85,6 +88,16 @@ typedef enum {
   OXSPARSE_INDEX_BASE_ZERO = 0,
   OXSPARSE_INDEX_BASE_ONE = 1,
 } oxsparseIndexBase_t;
+
+/**
+ * What a legacy matrix descriptor says of the matrix's structure (`oxsparseMatrixType_t`).
+ */
+typedef enum {
+  OXSPARSE_MATRIX_TYPE_GENERAL = 0,
+  OXSPARSE_MATRIX_TYPE_SYMMETRIC = 1,
+  OXSPARSE_MATRIX_TYPE_HERMITIAN = 2,
+  OXSPARSE_MATRIX_TYPE_TRIANGULAR = 3,
+} oxsparseMatrixType_t;
 
 typedef enum {
   OXSPARSE_FILL_MODE_LOWER = 0,
@@ -163,6 +176,24 @@ typedef enum {
 } oxsparseDenseToSparseAlg_t;
 
 /**
+ * `cusparseAction_t`: whether a conversion moves values (NUMERIC) or builds the structure alone.
+ */
+typedef enum {
+  OXSPARSE_ACTION_SYMBOLIC = 0,
+  OXSPARSE_ACTION_NUMERIC = 1,
+} oxsparseAction_t;
+
+/**
+ * `cusparseCsr2CscAlg_t`. cuSPARSE 12 spells 1 both `ALG_DEFAULT` and `ALG1` (the header adds the
+ * alias); 2 (`ALG2`, removed from the 12.0 header) is still accepted, as callers built on 11.x pass it.
+ * Both run the same stable transpose.
+ */
+typedef enum {
+  OXSPARSE_CSR2CSC_ALG_DEFAULT = 1,
+  OXSPARSE_CSR2CSC_ALG2 = 2,
+} oxsparseCsr2CscAlg_t;
+
+/**
  * A sparse matrix in BitTCF, the tensor cores' format (oxsparse only; `oxsparseCreateBitTcf`).
  */
 typedef struct oxsparseBitTcf oxsparseBitTcf;
@@ -183,7 +214,7 @@ typedef struct oxsparseDnMatDescr oxsparseDnMatDescr;
 typedef struct oxsparseDnVecDescr oxsparseDnVecDescr;
 
 /**
- * The legacy matrix descriptor: cuSPARSE's defaults are a general matrix of base 0.
+ * Legacy matrix descriptor: type, fill mode, diagonal type and index base of a matrix.
  */
 typedef struct oxsparseMatDescr oxsparseMatDescr;
 
@@ -209,15 +240,21 @@ typedef const oxsparseBitTcf *oxsparseConstBitTcf_t;
 
 typedef oxsparseDnMatDescr *oxsparseDnMatDescr_t;
 
+typedef oxsparseSpMatDescr *oxsparseSpMatDescr_t;
+
 typedef oxsparseDnVecDescr *oxsparseDnVecDescr_t;
 
 typedef const oxsparseDnVecDescr *oxsparseConstDnVecDescr_t;
 
-typedef oxsparseSpMatDescr *oxsparseSpMatDescr_t;
-
 typedef oxsparseSpVecDescr *oxsparseSpVecDescr_t;
 
 typedef const oxsparseSpVecDescr *oxsparseConstSpVecDescr_t;
+
+/**
+ * What the logger calls with each message when set: its level (1 error, 2 trace, 3 hints, 4 info,
+ * 5 API trace), the function it is about, and the message (both valid only during the call).
+ */
+typedef void (*oxsparseLoggerCallback_t)(int logLevel, const char *functionName, const char *message);
 
 typedef oxsparseMatDescr *oxsparseMatDescr_t;
 
@@ -275,6 +312,79 @@ oxsparseStatus_t oxsparseSpMM_bitTcf(oxsparseHandle_t handle, const void *alpha,
  * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseDestroyBitTcf(oxsparseConstBitTcf_t tcf);
+
+/**
+ * Fills `p[0..n)` with `0, 1, ..., n - 1`, asynchronously on the handle's stream.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): `p` is NULL or a device array of `n` ints.
+ */
+oxsparseStatus_t oxsparseCreateIdentityPermutation(oxsparseHandle_t handle, int n, int *p);
+
+/**
+ * Converts the row indices of `nnz` COO entries, sorted by row, into the `m + 1` CSR row offsets
+ * `csrRowPtr`, both in base `idxBase`, asynchronously on the handle's stream.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): `cooRowInd` holds `nnz` ints, `csrRowPtr` `m + 1`.
+ */
+oxsparseStatus_t oxsparseXcoo2csr(oxsparseHandle_t handle, const int *cooRowInd, int nnz, int m, int *csrRowPtr, oxsparseIndexBase_t idxBase);
+
+/**
+ * Expands the `m + 1` CSR row offsets `csrRowPtr` into the row index of each of the `nnz`
+ * entries, `cooRowInd`, both in base `idxBase`, asynchronously on the handle's stream.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): `csrRowPtr` holds `m + 1` ints, `cooRowInd` `nnz`.
+ */
+oxsparseStatus_t oxsparseXcsr2coo(oxsparseHandle_t handle, const int *csrRowPtr, int nnz, int m, int *cooRowInd, oxsparseIndexBase_t idxBase);
+
+/**
+ * Workspace size in bytes for `oxsparseCsr2cscEx2` with these arguments: 4 bytes per stored
+ * entry plus 4 per 2048 columns (0 when there is nothing to transpose).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseCsr2cscEx2_bufferSize(oxsparseHandle_t handle, int m, int n, int nnz, const void *csrVal, const int *csrRowPtr, const int *csrColInd, void *cscVal, int *cscColPtr, int *cscRowInd, cudaDataType valType, oxsparseAction_t copyValues, oxsparseIndexBase_t idxBase, oxsparseCsr2CscAlg_t alg, size_t *bufferSize);
+
+/**
+ * Converts the `m x n` CSR matrix (csrVal, csrRowPtr, csrColInd) into CSC (cscVal, cscColPtr,
+ * cscRowInd), rows increasing within each column; `CUSPARSE_ACTION_SYMBOLIC` leaves cscVal
+ * untouched. Asynchronous on the handle's stream; deterministic.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseCsr2cscEx2(oxsparseHandle_t handle, int m, int n, int nnz, const void *csrVal, const int *csrRowPtr, const int *csrColInd, void *cscVal, int *cscColPtr, int *cscRowInd, cudaDataType valType, oxsparseAction_t copyValues, oxsparseIndexBase_t idxBase, oxsparseCsr2CscAlg_t alg, void *buffer);
+
+/**
+ * Workspace size in bytes for `_analysis` and `_convert` with these arguments: the scan's chunk
+ * sums, plus the row offsets for a COO target (0 for Blocked-ELL).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseDenseToSparse_bufferSize(oxsparseHandle_t handle, oxsparseConstDnMatDescr_t matA, oxsparseSpMatDescr_t matB, oxsparseDenseToSparseAlg_t alg, size_t *bufferSize);
+
+/**
+ * Counts the nonzeros of `matA` and writes `matB`'s offsets (CSR, CSC; COO keeps them in the
+ * buffer), then sets `matB`'s nnz for `oxsparseSpMatGetSize`. Waits for the handle's stream to read
+ * nnz back, as cuSPARSE's does; NOT_SUPPORTED while the stream is captured.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseDenseToSparse_analysis(oxsparseHandle_t handle, oxsparseConstDnMatDescr_t matA, oxsparseSpMatDescr_t matB, oxsparseDenseToSparseAlg_t alg, void *externalBuffer);
+
+/**
+ * Writes `matA`'s nonzeros into `matB` at the offsets `_analysis` wrote (Blocked-ELL: fills the
+ * values of the user's structure). Asynchronous on the handle's stream.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseDenseToSparse_convert(oxsparseHandle_t handle, oxsparseConstDnMatDescr_t matA, oxsparseSpMatDescr_t matB, oxsparseDenseToSparseAlg_t alg, void *externalBuffer);
 
 /**
  * Creates a dense vector descriptor of `size` contiguous elements.
@@ -850,7 +960,53 @@ oxsparseStatus_t oxsparseGetReorderMode(oxsparseHandle_t handle, oxsparseReorder
 oxsparseStatus_t oxsparseSetTuning(oxsparseHandle_t handle, const char *name, const char *value);
 
 /**
- * Creates a descriptor with cuSPARSE's defaults (general, base 0).
+ * Sends every message the mask lets through to `callback` instead of the output file; NULL
+ * removes the callback (messages go to the output again).
+ *
+ * # Safety
+ * `callback` is NULL or a function of this signature, callable from any thread until replaced.
+ */
+oxsparseStatus_t oxsparseLoggerSetCallback(oxsparseLoggerCallback_t callback);
+
+/**
+ * Sends the output to `file`, an open `FILE*` with write permission, which must not be closed
+ * while it is the output (until another `SetFile` or `OpenFile`). NULL is INVALID_VALUE.
+ *
+ * # Safety
+ * `file` is NULL or an open `FILE*`, kept open as above.
+ */
+oxsparseStatus_t oxsparseLoggerSetFile(FILE *file);
+
+/**
+ * Makes (or truncates) the file at `logFile` and sends the output there. NULL, and a path that
+ * cannot be opened for writing, are INVALID_VALUE and leave the output as it was.
+ *
+ * # Safety
+ * `logFile` is NULL or a NUL-terminated string.
+ */
+oxsparseStatus_t oxsparseLoggerOpenFile(const char *logFile);
+
+/**
+ * Sets the level: 0 off, 1 errors, 2 also calls that launch kernels, 3 also hints, 4 also
+ * information, 5 also every API call. Its mask (`2^level - 1`) replaces the mask in force.
+ * Another value is INVALID_VALUE.
+ */
+oxsparseStatus_t oxsparseLoggerSetLevel(int level);
+
+/**
+ * Sets the mask, a combination of 1 error, 2 trace, 4 hints, 8 info, 16 API trace; it replaces
+ * the level's. Another value (negative, or above 31) is INVALID_VALUE.
+ */
+oxsparseStatus_t oxsparseLoggerSetMask(int mask);
+
+/**
+ * Turns the logger off for the rest of the process: later settings succeed but log nothing.
+ */
+oxsparseStatus_t oxsparseLoggerForceDisable(void);
+
+/**
+ * Creates a legacy matrix descriptor with cuSPARSE's defaults: `OXSPARSE_MATRIX_TYPE_GENERAL`,
+ * `OXSPARSE_FILL_MODE_LOWER`, `OXSPARSE_DIAG_TYPE_NON_UNIT`, `OXSPARSE_INDEX_BASE_ZERO`.
  *
  * # Safety
  * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
@@ -858,7 +1014,7 @@ oxsparseStatus_t oxsparseSetTuning(oxsparseHandle_t handle, const char *name, co
 oxsparseStatus_t oxsparseCreateMatDescr(oxsparseMatDescr_t *descrA);
 
 /**
- * Destroys a descriptor (NULL is accepted and ignored).
+ * Destroys a legacy matrix descriptor (NULL is accepted and ignored).
  *
  * # Safety
  * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
@@ -866,12 +1022,68 @@ oxsparseStatus_t oxsparseCreateMatDescr(oxsparseMatDescr_t *descrA);
 oxsparseStatus_t oxsparseDestroyMatDescr(oxsparseMatDescr_t descrA);
 
 /**
- * Sets the index base (`OXSPARSE_INDEX_BASE_ZERO` or `_ONE`).
+ * Sets the matrix type (`OXSPARSE_MATRIX_TYPE_*`); another value is INVALID_VALUE.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseSetMatType(oxsparseMatDescr_t descrA, oxsparseMatrixType_t type_);
+
+/**
+ * The matrix type; `OXSPARSE_MATRIX_TYPE_GENERAL` (0) for a NULL, destroyed or foreign descriptor.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseMatrixType_t oxsparseGetMatType(oxsparseMatDescr_t descrA);
+
+/**
+ * Sets the fill mode (`OXSPARSE_FILL_MODE_*`); another value is INVALID_VALUE.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseSetMatFillMode(oxsparseMatDescr_t descrA, oxsparseFillMode_t fillMode);
+
+/**
+ * The fill mode; `OXSPARSE_FILL_MODE_LOWER` (0) for a NULL, destroyed or foreign descriptor.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseFillMode_t oxsparseGetMatFillMode(oxsparseMatDescr_t descrA);
+
+/**
+ * Sets the diagonal type (`OXSPARSE_DIAG_TYPE_*`); another value is INVALID_VALUE.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseSetMatDiagType(oxsparseMatDescr_t descrA, oxsparseDiagType_t diagType);
+
+/**
+ * The diagonal type; `OXSPARSE_DIAG_TYPE_NON_UNIT` (0) for a NULL, destroyed or foreign descriptor.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseDiagType_t oxsparseGetMatDiagType(oxsparseMatDescr_t descrA);
+
+/**
+ * Sets the index base (`OXSPARSE_INDEX_BASE_*`); another value is INVALID_VALUE.
  *
  * # Safety
  * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseSetMatIndexBase(oxsparseMatDescr_t descrA, oxsparseIndexBase_t base);
+
+/**
+ * The index base; `OXSPARSE_INDEX_BASE_ZERO` (0) for a NULL, destroyed or foreign descriptor.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseIndexBase_t oxsparseGetMatIndexBase(oxsparseMatDescr_t descrA);
 
 /**
  * Workspace size in bytes for `oxsparseSDDMM_preprocess` and `oxsparseSDDMM` with these

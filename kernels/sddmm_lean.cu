@@ -1,23 +1,157 @@
-// SDDMM's kernel for CSR C whose lines of A and B start on 16 bytes and hold whole 16-byte vectors
+// SDDMM's kernels for CSR C whose lines of A and B start on 16 bytes and hold whole 16-byte vectors
 // (k * element size a multiple of 16): the common case, with the general kernel's bookkeeping cut
-// to what it needs. G lanes share a value's dot product and each reads V of its 16-byte vectors
-// (vectors sub, sub + G, ..., the order the general kernel sums in, so both give the same bits).
-// A warp takes a run of C's values 32 / G at a time:
-//   1. the row of its first value, by a warp-wide search of the offsets;
-//   2. per step, each group's value: its row (followed from the last, in the index type), its
-//      column, and the lane's vectors of A's line, reloaded only when the row changes;
-//   3. the lane's V vectors of B's line, the products, the butterfly sum over the group, and the
-//      value written by the group's first lane as alpha * dot + beta * C (C unread when beta is 0).
+// to what it needs. G lanes share a value; each reads V of a line's 16-byte vectors (sub, sub + G,
+// ..., the order the general kernel sums in, so all give the same bits). Two forms, by V:
+// chunked (V <= 2): a warp takes its run of C's values in chunks of 32, one value per lane:
+//   1. per chunk, each lane's row and column: the ends of the 32 rows from the chunk's first row
+//      in one load, each lane's row by a search over them with shuffles (a longer span, from empty
+//      rows, by a search of the offsets);
+//   2. groups of G lanes take G consecutive values of the chunk, one per round, the B vectors of
+//      several rounds loaded at once, A's vectors again only when the row changes;
+//   3. the G partial sums of each lane are summed over the group by recursive halving, which
+//      pairs the same lanes as the general kernel's butterfly (the same bits) with G - 1 shuffles
+//      instead of G log2 G, and leaves each lane with its own value;
+//   4. each lane writes its value as alpha * dot + beta * C (C unread when beta is 0), coalesced.
+// per value (V >= 4): a group takes one value a step (its row followed from the last), and sums
+// its products by a butterfly.
 #include "common/sddmm.cuh"
 
 namespace {
 
 using namespace sddmm_shared;
 
+// Rounds whose B vectors are loaded before any is used: 8 vectors (32 registers) in flight a lane.
+constexpr int vectors_in_flight = 8;
+
+template <typename I>
+__device__ __forceinline__ I shfl_index(I v, int src) {
+    return __shfl_sync(0xffffffffu, v, src);
+}
+
+// The row of value `q` of a chunk whose first value lies in `row`: the ends of rows row .. row + 31
+// are loaded once, one per lane, and each lane finds the first end past its value by a five-step
+// search over them with shuffles; a value past row + 31 (a run of empty rows) searches the offsets.
+template <typename I, typename End>
+__device__ __forceinline__ I row_in_chunk(const End& end, I rows, I row, I q, int lane) {
+    const I r = row + I(lane);
+    const I largest = sizeof(I) == 8 ? I(INT64_MAX) : I(INT32_MAX);
+    const I my_end = r < rows ? end(r) : largest;
+    int pos = 0;
+#pragma unroll
+    for (int step = WARP / 2; step > 0; step /= 2)
+        if (shfl_index(my_end, pos + step - 1) <= q) pos += step;
+    if (shfl_index(my_end, pos) > q) return row + I(pos);
+    return advance(end, rows, I(row + WARP - 1), q);
+}
+
+// The sums over a group of G lanes of G values at once: `d[u]` is this lane's part of the group's
+// value u; the result is the whole of value `sub` (the lane's place in the group). Each step pairs
+// lanes `m` apart as group_sum does, so every value gets the bits group_sum would give it.
+template <typename C, int G>
+__device__ __forceinline__ C transposed_group_sum(C (&d)[G], int sub) {
+#pragma unroll
+    for (int m = G / 2; m > 0; m /= 2) {
+        const bool upper = (sub & m) != 0;
+#pragma unroll
+        for (int u = 0; u < m; ++u) {
+            const C send = upper ? d[u] : d[u + m];
+            const C keep = upper ? d[u + m] : d[u];
+            d[u] = keep + shfl_xor(send, m);
+        }
+    }
+    return d[0];
+}
+
 // T: A's and B's storage type; TC: C's; C: the compute type; I: C's index type (positions are
 // counted in it: nnz + base fits); G: lanes per value; V: 16-byte vectors a lane reads per line.
 template <typename T, typename TC, typename C, typename I, int G, int V>
-__device__ void sddmm_lean(const SddmmParams& p) {
+__device__ void sddmm_lean_chunked(const SddmmParams& p) {
+    constexpr int IN_FLIGHT = V >= vectors_in_flight ? 1 : (vectors_in_flight / V < G ? vectors_in_flight / V : G);
+    const int lane = threadIdx.x % WARP, sub = lane % G, group_first = lane - sub;
+    const int64_t warp = (int64_t(blockIdx.x) * BLOCK + threadIdx.x) / WARP;
+    if (warp * p.entries_per_warp >= p.stored) return;  // the whole warp
+    const I first = I(warp * p.entries_per_warp);
+    const I last = I(min(int64_t(first) + p.entries_per_warp, p.stored));
+    const int64_t batch = blockIdx.y;
+    const I* offsets = reinterpret_cast<const I*>(p.c.offsets) + batch * p.c.offsets_batch_stride;
+    const I* cols = reinterpret_cast<const I*>(p.c.cols) + batch * p.c.cols_batch_stride;
+    TC* out = reinterpret_cast<TC*>(p.c.values) + batch * p.c.values_batch_stride;
+    const uint4* a = reinterpret_cast<const uint4*>(reinterpret_cast<const T*>(p.a.values) + batch * p.a.batch_stride);
+    const uint4* b = reinterpret_cast<const uint4*>(reinterpret_cast<const T*>(p.b.values) + batch * p.b.batch_stride);
+    // Lines' strides and lengths in 16-byte vectors.
+    const int64_t lda = p.a.ld * int64_t(sizeof(T)) / VECTOR_BYTES, ldb = p.b.ld * int64_t(sizeof(T)) / VECTOR_BYTES;
+    const int vectors = int(p.k * int64_t(sizeof(T)) / VECTOR_BYTES);
+    const I base = I(p.c.base), rows = I(p.rows), n = I(p.n);
+    const C alpha = load_scalar<C>(p.alpha), beta = load_scalar<C>(p.beta);
+    const bool products = p.k > 0 && !is_zero(alpha);
+    const bool read_c = !is_zero(beta);
+    const auto end = [&](I r) { return I(offsets[r + 1] - base); };
+
+    const spmm::Rows<TC, I> c(p.c, batch);
+    I row = I(row_search::warp_lower_bound(c, p.rows, int64_t(first) + 1) - 1);
+    I a_row = -1;
+    uint4 av[V];
+
+    for (I chunk = first; chunk < last; chunk += WARP) {
+        const I q = chunk + I(lane);
+        const bool live = q < last;
+        C sum = zero<C>();
+        if (products) {
+            // 1. This lane's value: its row and column (-1 where the lane has none).
+            const I my_row = row_in_chunk(end, rows, row, live ? q : I(chunk), lane);
+            const I my_col = live ? I(cols[q] - base) : I(-1);
+            row = shfl_index(my_row, WARP - 1);  // the next chunk starts in or after it
+
+            // 2. The group's values, IN_FLIGHT rounds at a time.
+            C d[G];
+#pragma unroll
+            for (int t = 0; t < G; ++t) d[t] = zero<C>();
+#pragma unroll
+            for (int t0 = 0; t0 < G; t0 += IN_FLIGHT) {
+                uint4 bv[IN_FLIGHT][V];
+                I rr[IN_FLIGHT];
+                bool ok[IN_FLIGHT];
+#pragma unroll
+                for (int u = 0; u < IN_FLIGHT; ++u) {
+                    const I j = shfl_index(my_col, group_first + t0 + u);
+                    rr[u] = shfl_index(my_row, group_first + t0 + u);
+                    ok[u] = j >= 0 && j < n;
+                    const uint4* bl = b + int64_t(ok[u] ? j : 0) * ldb;
+#pragma unroll
+                    for (int v = 0; v < V; ++v)
+                        if (ok[u] && sub + v * G < vectors) bv[u][v] = __ldg(bl + sub + v * G);
+                }
+#pragma unroll
+                for (int u = 0; u < IN_FLIGHT; ++u) {
+                    if (!ok[u]) continue;
+                    if (rr[u] != a_row) {
+                        const uint4* al = a + int64_t(rr[u]) * lda;
+#pragma unroll
+                        for (int v = 0; v < V; ++v)
+                            if (sub + v * G < vectors) av[v] = __ldg(al + sub + v * G);
+                        a_row = rr[u];
+                    }
+#pragma unroll
+                    for (int v = 0; v < V; ++v)
+                        if (sub + v * G < vectors) d[t0 + u] = dot16<T, C>(d[t0 + u], av[v], bv[u][v]);
+                }
+            }
+            // 3. Each lane's own value, summed over its group.
+            sum = transposed_group_sum<C, G>(d, sub);
+        }
+        // 4. The value.
+        if (live) {
+            C v = products ? alpha * sum : zero<C>();
+            if (read_c) v = v + beta * to_compute<C>(out[q]);
+            out[q] = from_compute<TC>(v);
+        }
+    }
+}
+
+// The kernel for lanes of 4 or more vectors: a group takes one value a step, loads its B vectors,
+// and sums them by a butterfly (group_sum). Template parameters as for sddmm_lean_chunked.
+template <typename T, typename TC, typename C, typename I, int G, int V>
+__device__ void sddmm_lean_per_value(const SddmmParams& p) {
     constexpr int PER_STEP = WARP / G;
     const int lane = threadIdx.x % WARP, sub = lane % G, slot = lane / G;
     const int64_t warp = (int64_t(blockIdx.x) * BLOCK + threadIdx.x) / WARP;
@@ -79,6 +213,17 @@ __device__ void sddmm_lean(const SddmmParams& p) {
             out[q] = from_compute<TC>(v);
         }
     }
+}
+
+// The chunked kernel holds G sums and several rounds' B vectors a lane; from 4 vectors a lane its
+// registers halve the resident warps and it ran slower than the per-value kernel (K = 128 in FP32),
+// below that it ran faster (K = 32, and 16-bit K = 128). Both give the same bits.
+template <typename T, typename TC, typename C, typename I, int G, int V>
+__device__ void sddmm_lean(const SddmmParams& p) {
+    if constexpr (V <= 2)
+        sddmm_lean_chunked<T, TC, C, I, G, V>(p);
+    else
+        sddmm_lean_per_value<T, TC, C, I, G, V>(p);
 }
 
 }  // namespace

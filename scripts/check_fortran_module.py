@@ -14,7 +14,8 @@ script compares the three views of the API:
   3. kinds: per function, the number of arguments, each argument's Fortran kind
      and value-vs-reference passing, and the result kind agree with the header:
      int64_t -> c_int64_t, size_t -> c_size_t, int and enums -> c_int,
-     pointers and handles -> type(c_ptr), T* -> kind of T by reference.
+     pointers and handles -> type(c_ptr), T* -> kind of T by reference,
+     FILE* -> type(c_ptr), function-pointer typedefs -> type(c_funptr), by value.
 
 Usage: scripts/check_fortran_module.py [--header H] [--module F90] [--lib SO]
                                        [--cuda-include DIR]
@@ -134,8 +135,13 @@ class Header:
         body = re.sub(r"^[ \t]*#[^\n]*$", " ", text, flags=re.M)
         body = re.sub(r'extern\s*"C"\s*\{', " ", body)  # its closing brace is dropped below
         body = re.sub(r"\{[^{}]*\}", " ", body)      # enum/struct bodies
+        self.funptr_types = set()   # typedefs of function pointers (callbacks) -> c_funptr
         for stmt in body.split(";"):
             stmt = " ".join(stmt.split())
+            m = re.fullmatch(r"typedef .*\(\s*\*\s*(\w+)\s*\)\s*\(.*\)", stmt)
+            if m:
+                self.funptr_types.add(m.group(1))
+                continue
             m = re.fullmatch(r"typedef (.+?)(\w+)", stmt)
             if m:
                 target = m.group(1).replace("const", "").replace("struct", "").split()
@@ -165,6 +171,10 @@ class Header:
         if not is_result and len(words) > 1:
             words = words[:-1]                              # drop the parameter name
         base = words[-1] if words else "?"
+        if base in self.funptr_types and stars == 0:
+            return ("c_funptr", True)                        # a callback, by value
+        if base == "FILE" and stars == 1:
+            return ("c_ptr", True)                           # C stdio's FILE*
         if base in self.ptr_types:
             base, stars = "void", stars + 1
         if base == "void" and stars == 0:

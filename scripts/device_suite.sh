@@ -142,12 +142,13 @@ fi
 
 # DEVICE_SUITE_SANITIZER=1: compute-sanitizer's memcheck, racecheck and initcheck over a reduced
 # case set (the whole suite under the tools takes hours): the SpMV and SpMM preprocess contracts,
-# captured replays, SpMM's replay cases, SparseToDense and the vector routines. Each run counts as
+# captured replays, SpMM's replay cases, SparseToDense, the vector routines and the index helpers
+# (coo2csr, csr2coo: racecheck covers their shared-memory staging). Each run counts as
 # passed when the tool reports 0 errors.
 if [ -n "${DEVICE_SUITE_SANITIZER:-}" ]; then
     echo "=== compute-sanitizer"
     # DEVICE_SUITE_SANITIZER_SPECS narrows the set ("binary [filter]" items separated by commas).
-    IFS=, read -ra specs <<<"${DEVICE_SUITE_SANITIZER_SPECS:-gpu_spmv lifecycle,gpu_spmm_lifecycle,gpu_capture_replay,gpu_spmm replay,gpu_sparse_to_dense,gpu_vector_ops}"
+    IFS=, read -ra specs <<<"${DEVICE_SUITE_SANITIZER_SPECS:-gpu_spmv lifecycle,gpu_spmm_lifecycle,gpu_capture_replay,gpu_spmm replay,gpu_sparse_to_dense,gpu_vector_ops,gpu_coo_csr}"
     for tool in ${DEVICE_SUITE_SANITIZER_TOOLS:-memcheck racecheck initcheck}; do
         for spec in "${specs[@]}"; do
             set -- $spec

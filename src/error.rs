@@ -1,8 +1,9 @@
 //! Internal error type and its mapping to the C status codes.
 //!
-//! Every failure carries a short human-readable reason. The FFI layer turns it into a status and,
-//! when `OXSPARSE_LOG_LEVEL` is 1 or more (as `CUSPARSE_LOG_LEVEL` does for cuSPARSE), prints
-//! `oxsparse: <function>: <reason>` to stderr, so a user can see *why* a call was refused.
+//! Every failure carries a short human-readable reason. The FFI layer turns it into a status and
+//! logs `<function>: <reason>` in the logger's Error category (src/logger.rs: stderr by default,
+//! when `OXSPARSE_LOG_LEVEL` is 1 or more, as `CUSPARSE_LOG_LEVEL` for cuSPARSE), so a user can
+//! see *why* a call was refused.
 
 use crate::types::Status;
 use cudarc::driver::sys::cudaError_enum as CUresult;

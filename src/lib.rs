@@ -9,7 +9,7 @@
 //! * [`reference`]: plain CPU implementations of every operation, the oracle for tests.
 //!
 //! [`context`] holds the handle's device, context and stream; [`types`] the enums shared by all;
-//! [`fast_hash`] the hasher of the maps on a call's host path.
+//! [`fast_hash`] the hasher of the maps on a call's host path; [`logger`] where messages go.
 
 pub mod context;
 pub mod descr;
@@ -18,23 +18,16 @@ pub mod error;
 pub mod fast_hash;
 pub mod ffi;
 pub mod kernels;
+pub mod logger;
 pub mod ops;
 pub mod reference;
 pub mod settings;
 pub mod types;
 
-use once_cell::sync::Lazy;
-
 /// (major, minor, patch) from Cargo.toml.
 pub const VERSION: (i32, i32, i32) = (0, 1, 0);
 /// `major * 1000 + minor * 100 + patch`, what `oxsparseGetVersion` reports.
 pub const VERSION_NUMBER: i32 = VERSION.0 * 1000 + VERSION.1 * 100 + VERSION.2;
-
-/// `OXSPARSE_LOG_LEVEL`: 0 silent (default), 1 refused calls and errors, 3 also every launch.
-pub fn log_level() -> u32 {
-    static LEVEL: Lazy<u32> = Lazy::new(|| std::env::var("OXSPARSE_LOG_LEVEL").ok().and_then(|v| v.parse().ok()).unwrap_or(0));
-    *LEVEL
-}
 
 #[cfg(test)]
 mod tests {

@@ -180,6 +180,22 @@ impl IndexBase {
     }
 }
 
+/// What a legacy matrix descriptor says of the matrix's structure (`oxsparseMatrixType_t`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatrixType {
+    OXSPARSE_MATRIX_TYPE_GENERAL = 0,
+    OXSPARSE_MATRIX_TYPE_SYMMETRIC = 1,
+    OXSPARSE_MATRIX_TYPE_HERMITIAN = 2,
+    OXSPARSE_MATRIX_TYPE_TRIANGULAR = 3,
+}
+decodable!(MatrixType {
+    OXSPARSE_MATRIX_TYPE_GENERAL,
+    OXSPARSE_MATRIX_TYPE_SYMMETRIC,
+    OXSPARSE_MATRIX_TYPE_HERMITIAN,
+    OXSPARSE_MATRIX_TYPE_TRIANGULAR,
+});
+
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FillMode {
@@ -328,6 +344,26 @@ pub enum DenseToSparseAlg {
     OXSPARSE_DENSETOSPARSE_ALG_DEFAULT = 0,
 }
 decodable!(DenseToSparseAlg { OXSPARSE_DENSETOSPARSE_ALG_DEFAULT });
+
+/// `cusparseAction_t`: whether a conversion moves values (NUMERIC) or builds the structure alone.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    OXSPARSE_ACTION_SYMBOLIC = 0,
+    OXSPARSE_ACTION_NUMERIC = 1,
+}
+decodable!(Action { OXSPARSE_ACTION_SYMBOLIC, OXSPARSE_ACTION_NUMERIC });
+
+/// `cusparseCsr2CscAlg_t`. cuSPARSE 12 spells 1 both `ALG_DEFAULT` and `ALG1` (the header adds the
+/// alias); 2 (`ALG2`, removed from the 12.0 header) is still accepted, as callers built on 11.x pass it.
+/// Both run the same stable transpose.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Csr2CscAlg {
+    OXSPARSE_CSR2CSC_ALG_DEFAULT = 1,
+    OXSPARSE_CSR2CSC_ALG2 = 2,
+}
+decodable!(Csr2CscAlg { OXSPARSE_CSR2CSC_ALG_DEFAULT, OXSPARSE_CSR2CSC_ALG2 });
 
 /// CUDA's `cudaDataType` (library_types.h). Not written into our header: users get it from CUDA.
 /// Only the types cuSPARSE accepts anywhere are listed; anything else decodes to `None`.

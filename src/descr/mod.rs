@@ -5,9 +5,11 @@
 //! ranges) happens here, at creation, so every later call can trust a descriptor.
 
 pub mod dense;
+pub mod legacy;
 pub mod sparse;
 
 pub use dense::{DnMat, DnVec};
+pub use legacy::MatDescr;
 pub use sparse::{FormatInfo, SpArrays, SpBatch, SpMat, SpVec};
 
 use crate::error::{invalid, Result};

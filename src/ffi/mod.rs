@@ -9,7 +9,7 @@
 //! }
 //! ```
 //!
-//! `guard` turns the core's `Result` into a status, logs refusals when `OXSPARSE_LOG_LEVEL` >= 1,
+//! `guard` turns the core's `Result` into a status, logs refusals through the logger (src/logger.rs),
 //! and catches panics so they never cross the C boundary. Arguments are checked in a fixed order:
 //! handle, descriptors, sizes, pointers, enums, type combinations. Objects handed to C are boxed
 //! and recorded in a registry under names that never repeat, so a NULL, foreign or destroyed
@@ -27,11 +27,15 @@
 #![allow(non_snake_case)] // parameter names follow the cuSPARSE header
 
 pub mod bittcf;
+pub mod coo_csr;
+pub mod csr2csc;
+pub mod dense_to_sparse;
 pub mod descr_dense;
 pub mod descr_sparse;
 pub mod descr_sparse_access;
 pub mod descr_sparse_vector;
 pub mod handle;
+pub mod logger;
 pub mod mat_descr;
 pub mod sddmm;
 pub mod sort;
@@ -67,9 +71,8 @@ pub(crate) fn guard(func: &str, f: impl FnOnce() -> Result<()>) -> oxsparseStatu
             Error::Internal(format!("internal panic: {what}"))
         }
     };
-    if crate::log_level() >= 1 {
-        eprintln!("oxsparse: {func}: {err}");
-    }
+    // Logging allocates and may write: a failure there must not cross the boundary either.
+    let _ = catch_unwind(AssertUnwindSafe(|| crate::logger::log(crate::logger::Category::Error, func, &err)));
     err.status() as c_int
 }
 

@@ -1,7 +1,7 @@
 //! The legacy index sorts: `oxsparseXcsrsort`, `oxsparseXcscsort`, `oxsparseXcoosortByRow`,
 //! `oxsparseXcoosortByColumn` and their `_bufferSizeExt` (cuSPARSE 12.6 arguments, 32-bit indices).
 
-use super::mat_descr::{index_base, oxsparseMatDescr_t};
+use super::mat_descr::index_base;
 use super::*;
 use crate::ops::sort::{self as op, Compressed, CooOrder};
 use std::os::raw::{c_int, c_void};

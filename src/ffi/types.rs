@@ -7,9 +7,9 @@
 #![allow(non_camel_case_types)]
 
 use crate::context::Handle;
-use crate::descr::{DnMat, DnVec, SpMat, SpVec};
+use crate::descr::{DnMat, DnVec, MatDescr, SpMat, SpVec};
 use crate::ops::ActiveBuffer;
-use std::os::raw::{c_int, c_void};
+use std::os::raw::{c_char, c_int, c_void};
 use std::sync::Mutex;
 
 /// The library context behind `oxsparseHandle_t`.
@@ -38,6 +38,10 @@ pub struct oxsparseSpMatDescr {
 pub struct oxsparseDnMatDescr {
     pub(crate) inner: DnMat,
 }
+/// Legacy matrix descriptor: type, fill mode, diagonal type and index base of a matrix.
+pub struct oxsparseMatDescr {
+    pub(crate) inner: MatDescr,
+}
 /// A sparse matrix in BitTCF, the tensor cores' format (oxsparse only; `oxsparseCreateBitTcf`).
 pub struct oxsparseBitTcf {
     pub(crate) inner: crate::ops::spmm::bittcf::BitTcf,
@@ -52,8 +56,13 @@ pub type oxsparseSpMatDescr_t = *mut oxsparseSpMatDescr;
 pub type oxsparseConstSpMatDescr_t = *const oxsparseSpMatDescr;
 pub type oxsparseDnMatDescr_t = *mut oxsparseDnMatDescr;
 pub type oxsparseConstDnMatDescr_t = *const oxsparseDnMatDescr;
+pub type oxsparseMatDescr_t = *mut oxsparseMatDescr;
 pub type oxsparseBitTcf_t = *mut oxsparseBitTcf;
 pub type oxsparseConstBitTcf_t = *const oxsparseBitTcf;
+
+/// What the logger calls with each message when set: its level (1 error, 2 trace, 3 hints, 4 info,
+/// 5 API trace), the function it is about, and the message (both valid only during the call).
+pub type oxsparseLoggerCallback_t = Option<unsafe extern "C" fn(logLevel: c_int, functionName: *const c_char, message: *const c_char)>;
 
 /// cbindgen:no-export
 pub type oxsparseStatus_t = c_int;
@@ -67,6 +76,8 @@ pub type oxsparseReorder_t = c_int;
 pub type oxsparseOperation_t = c_int;
 /// cbindgen:no-export
 pub type oxsparseIndexBase_t = c_int;
+/// cbindgen:no-export
+pub type oxsparseMatrixType_t = c_int;
 /// cbindgen:no-export
 pub type oxsparseFillMode_t = c_int;
 /// cbindgen:no-export
@@ -89,6 +100,10 @@ pub type oxsparseSDDMMAlg_t = c_int;
 pub type oxsparseSparseToDenseAlg_t = c_int;
 /// cbindgen:no-export
 pub type oxsparseDenseToSparseAlg_t = c_int;
+/// cbindgen:no-export
+pub type oxsparseAction_t = c_int;
+/// cbindgen:no-export
+pub type oxsparseCsr2CscAlg_t = c_int;
 /// CUDA's own type, from library_types.h.
 /// cbindgen:no-export
 pub type cudaDataType = c_int;

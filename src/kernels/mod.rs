@@ -6,6 +6,9 @@
 //! stream (through the handle's launch graphs, `graph/`). Every kernel takes exactly one argument:
 //! its parameter block, by value.
 
+pub mod coo_csr;
+pub mod csr2csc;
+pub mod dense_to_sparse;
 pub mod graph;
 pub mod module;
 pub mod name;
@@ -90,7 +93,7 @@ fn enqueue<P: Copy>(
 ) -> Result<()> {
     let mut args = [params as *const P as *mut c_void];
     if log_enabled() {
-        eprintln!("oxsparse: launch {name} grid {grid:?} block {block} shared {shared}");
+        crate::logger::log(crate::logger::Category::Trace, "launch", format_args!("{name} grid {grid:?} block {block} shared {shared}"));
     }
     let l = graph::Launch { function, grid, block, shared, args: args.as_mut_ptr(), overlaps: false, words: &[] };
     if graph::record(h, &l, params, name) {
@@ -144,9 +147,9 @@ pub fn capturing(h: &Handle) -> Result<bool> {
     Ok(status != cudarc::driver::sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE)
 }
 
-/// `OXSPARSE_LOG_LEVEL` >= 1 prints refused calls; >= 3 also prints every launch.
+/// Whether launches are logged: the logger's Trace category (level 2 and up, src/logger.rs).
 pub fn log_enabled() -> bool {
-    crate::log_level() >= 3
+    crate::logger::enabled(crate::logger::Category::Trace)
 }
 
 /// Reads a host scalar of `compute` type from `ptr`, or records the device address, according to

@@ -1,6 +1,9 @@
 //! Operations over descriptors: argument checks that need more than one operand, quick returns for
 //! empty problems, the choice of kernel, and the launch. One file per routine family.
 
+pub mod coo_csr;
+pub mod csr2csc;
+pub mod dense_to_sparse;
 pub mod reorder;
 pub mod sddmm;
 pub mod sort;

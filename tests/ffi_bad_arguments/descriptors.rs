@@ -92,6 +92,11 @@ pub fn new_dn_vec(size: i64, values: u64) -> u64 {
     check(unsafe { oxsparseCreateDnVec(&mut d, size, ptr(values), R32F) }, "CreateDnVec");
     d as u64
 }
+pub fn new_mat_descr() -> u64 {
+    let mut d = null_mut();
+    check(unsafe { oxsparse::ffi::mat_descr::oxsparseCreateMatDescr(&mut d) }, "CreateMatDescr");
+    d as u64
+}
 pub fn new_sp_vec(indices: u64, values: u64) -> u64 {
     let mut d = null_mut();
     check(unsafe { oxsparseCreateSpVec(&mut d, 8, 3, ptr(indices), ptr(values), I32, 0, R32F) }, "CreateSpVec");
@@ -129,9 +134,11 @@ impl HostFixture {
             dead(new_csr, SpMat),
             dead(|| new_dn_mat(6, 4, B_VALUES), DnMat),
             dead_dn_vec,
+            dead(new_mat_descr, MatDescr),
         ];
+        let descr_a = new_mat_descr();
         // Live objects of each kind, for the wrong-kind rows (no handle or BitTCF here either).
-        let live = [x, sx, x, csr, b, csr];
+        let live = [x, sx, x, csr, b, csr, descr_a];
         let all = vec![
             (SpMat, csr),
             (SpMat, csc),
@@ -146,6 +153,8 @@ impl HostFixture {
             (SpVec, sx),
             (DnVec, dead_dn_vec),
             (SpMat, dead[SpMat.index()]),
+            (MatDescr, descr_a),
+            (MatDescr, dead[MatDescr.index()]),
         ];
         let inputs = Box::new(HostInputs { one: [1.0; 4], zero: [0.0; 4], fill_lower: 0, fill_bad: 5, diag_bad: 7 });
         HostFixture {
@@ -208,6 +217,7 @@ pub fn rows(t: &mut Table, fx: &HostFixture) {
     dense(t, fx);
     sparse_vector(t, fx);
     super::sparse_matrix::rows(t, fx);
+    super::legacy::host_rows(t, fx);
 }
 
 fn library(t: &mut Table, fx: &HostFixture) {

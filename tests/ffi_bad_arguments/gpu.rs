@@ -4,7 +4,8 @@
 //! argument's bad values (a NULL, never issued, destroyed or wrong-kind handle, or `Create`'s NULL
 //! output), which are refused before anything needs a device.
 
-use super::descriptors::{dead, new_csr, new_dn_mat, new_dn_vec, new_sp_vec, HostInputs, I32, R32F, R64F, ROW};
+use super::conversions::ConversionOperands;
+use super::descriptors::{dead, new_csr, new_dn_mat, new_dn_vec, new_mat_descr, new_sp_vec, HostInputs, I32, R32F, R64F, ROW};
 use super::sddmm::SddmmOperands;
 use super::snapshot::{describe, Sentinels};
 use super::table::*;
@@ -63,6 +64,10 @@ pub struct Operands {
     pub sddmm: SddmmOperands,
     /// The index sorts' arrays and descriptors (super::sort).
     pub sort: super::sort::SortOperands,
+    /// The index helpers' arrays (super::legacy).
+    pub index: super::legacy::IndexArrays,
+    /// The conversions' arrays and targets (super::conversions).
+    pub conversions: ConversionOperands,
     pub fresh_handle: Option<Rc<dyn Fn() -> u64>>,
     pub fresh_tcf: Option<Rc<dyn Fn() -> u64>>,
 }
@@ -75,8 +80,10 @@ pub fn rows(t: &mut Table, o: &Operands) {
     super::sort::rows(t, o);
     spmv(t, o);
     sparse_to_dense(t, o);
+    super::conversions::rows(t, o);
     vector_ops(t, o);
     bittcf(t, o);
+    super::legacy::gpu_rows(t, o);
 }
 
 fn handle(t: &mut Table, o: &Operands) {
@@ -385,6 +392,8 @@ impl Operands {
             slots: [fx.s(0), fx.s(1)],
             sddmm: SddmmOperands::stand_ins(c, a),
             sort: super::sort::SortOperands::stand_ins(),
+            index: super::legacy::IndexArrays::stand_ins(),
+            conversions: ConversionOperands::stand_ins(a),
             fresh_handle: None,
             fresh_tcf: None,
         }
@@ -469,6 +478,17 @@ impl GpuFixture {
 
         let sddmm = super::sddmm::Part::new(offsets.ptr, columns.ptr);
         let sort = super::sort::Part::new();
+        // A's rows as COO row indices (sorted), for coo2csr; A's offsets serve csr2coo.
+        let coo_rows = DevBuf::from_slice(&[0i32, 1, 1, 2, 3, 4, 5, 6, 6, 7]);
+        let (csr_out, coo_out, perm) = (DevBuf::zeroed(9 * 4), DevBuf::zeroed(10 * 4), DevBuf::zeroed(8 * 4));
+        let index = super::legacy::IndexArrays {
+            coo_rows: coo_rows.ptr,
+            offsets: offsets.ptr,
+            csr_out: csr_out.ptr,
+            coo_out: coo_out.ptr,
+            perm: perm.ptr,
+        };
+        let conversions = super::conversions::Part::new([offsets.ptr, columns.ptr, values.ptr]);
         let h = new_handle();
         let (mut math, mut reorder) = (-1, -1);
         ok(unsafe { oxsparseGetMathMode(ptr(h), &mut math) }, "GetMathMode");
@@ -484,7 +504,9 @@ impl GpuFixture {
             dead(new_csr, SpMat),
             dead(|| new_dn_mat(6, 4, 0x1000), DnMat),
             dead(|| new_tcf(h, a, bm, cm), BitTcf),
+            dead(new_mat_descr, Kind::MatDescr),
         ];
+        let descr_a = new_mat_descr();
         let operands = Operands {
             h,
             math,
@@ -511,6 +533,8 @@ impl GpuFixture {
             slots: [sentinels.slot(0), sentinels.slot(1)],
             sddmm: sddmm.operands,
             sort: sort.operands,
+            index,
+            conversions: conversions.operands,
             fresh_handle: Some(Rc::new(new_handle)),
             fresh_tcf: Some(Rc::new(move || new_tcf(h, a, bm, cm))),
         };
@@ -532,8 +556,10 @@ impl GpuFixture {
             (DnVec, y7),
             (SpVec, sx),
             (BitTcf, tcf),
+            (Kind::MatDescr, descr_a),
         ];
         all.extend(sddmm.descriptors);
+        all.extend(conversions.descriptors);
         let mut inputs = vec![
             ("A's offsets", offsets),
             ("A's columns", columns),
@@ -541,15 +567,27 @@ impl GpuFixture {
             ("B", b),
             ("x", x),
             ("X's indices", sx_indices),
+            ("COO row indices", coo_rows),
         ];
         inputs.extend(sddmm.inputs);
         inputs.extend(sort.inputs);
-        let mut outputs = vec![("C", c), ("C of 65,536 batches", cbig), ("y", y), ("X's values", sx_values), ("D", d)];
+        inputs.extend(conversions.inputs);
+        let mut outputs = vec![
+            ("C", c),
+            ("C of 65,536 batches", cbig),
+            ("y", y),
+            ("X's values", sx_values),
+            ("D", d),
+            ("coo2csr's offsets", csr_out),
+            ("csr2coo's rows", coo_out),
+            ("the permutation", perm),
+        ];
         outputs.extend(sddmm.outputs);
+        outputs.extend(conversions.outputs);
         outputs.extend(sort.outputs);
         let fx = GpuFixture {
             operands,
-            objects: Objects { dead, live: [h, sx, xv, a, bm, tcf] },
+            objects: Objects { dead, live: [h, sx, xv, a, bm, tcf, descr_a] },
             sentinels,
             _inputs: inputs_host,
             inputs,
@@ -564,7 +602,7 @@ impl GpuFixture {
     /// The valid calls' workspaces fit the one allocated.
     fn check_workspace(&self) {
         let o = &self.operands;
-        let mut sizes = [0usize; 5];
+        let mut sizes = [0usize; 7];
         unsafe {
             let (h, one, zero) = (ptr(o.h), cptr(o.one), cptr(o.zero));
             ok(oxsparseSpMM_bufferSize(h, 0, 0, one, cptr(o.a), cptr(o.b), zero, ptr(o.c), R32F, 0, &mut sizes[0]), "SpMM_bufferSize");
@@ -574,6 +612,28 @@ impl GpuFixture {
             let (s, b) = (o.sddmm, cptr(o.b));
             ok(oxsparseSDDMM_bufferSize(h, 0, 1, one, cptr(s.a), b, zero, ptr(s.c), R32F, 0, &mut sizes[3]), "SDDMM_bufferSize");
             ok(oxsparseSDDMM_bufferSize(h, 1, 1, one, cptr(s.a_t), b, zero, ptr(s.c), R32F, 0, &mut sizes[4]), "SDDMM_bufferSize");
+            let ([rp, ci, cv], [cp, ri, cscv]) = (o.conversions.csr, o.conversions.csc);
+            let s = oxsparse::ffi::csr2csc::oxsparseCsr2cscEx2_bufferSize(
+                h,
+                8,
+                6,
+                10,
+                cptr(cv),
+                cptr(rp),
+                cptr(ci),
+                ptr(cscv),
+                ptr(cp),
+                ptr(ri),
+                R32F,
+                1,
+                0,
+                1,
+                &mut sizes[5],
+            );
+            ok(s, "Csr2cscEx2_bufferSize");
+            let s =
+                oxsparse::ffi::dense_to_sparse::oxsparseDenseToSparse_bufferSize(h, cptr(o.d), ptr(o.conversions.target), 0, &mut sizes[6]);
+            ok(s, "DenseToSparse_bufferSize");
         }
         assert!(sizes.iter().all(|&s| s <= WORKSPACE), "workspaces {sizes:?} exceed the {WORKSPACE} bytes allocated");
     }

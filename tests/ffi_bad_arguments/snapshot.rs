@@ -7,6 +7,7 @@ use oxsparse::ffi::descr_dense::*;
 use oxsparse::ffi::descr_sparse::*;
 use oxsparse::ffi::descr_sparse_access::*;
 use oxsparse::ffi::handle::*;
+use oxsparse::ffi::mat_descr::*;
 use std::os::raw::{c_int, c_void};
 use std::ptr::null_mut;
 
@@ -22,6 +23,7 @@ pub fn describe(kind: Kind, v: u64) -> String {
             Kind::SpMat => sp_mat(v),
             Kind::DnMat => dn_mat(v),
             Kind::BitTcf => bit_tcf(v),
+            Kind::MatDescr => mat_descr(v),
         }
     }
 }
@@ -100,6 +102,15 @@ unsafe fn bit_tcf(v: u64) -> String {
     let (mut m, mut k, mut nnz, mut reordered, mut tc) = (0i64, 0i64, 0i64, -1, -2);
     let s = oxsparseBitTcfGetInfo(cptr(v), &mut m, &mut k, &mut nnz, &mut reordered, &mut tc);
     format!("{s} {m} {k} {nnz} {reordered} {tc}")
+}
+
+/// The four fields; a descriptor that is not live reads as the defaults, so its liveness is read
+/// through a setter that changes nothing on a live one (the default type again).
+unsafe fn mat_descr(v: u64) -> String {
+    let d = ptr(v);
+    let fields = [oxsparseGetMatType(d), oxsparseGetMatFillMode(d), oxsparseGetMatDiagType(d), oxsparseGetMatIndexBase(d)];
+    let live = oxsparseSetMatType(d, fields[0]);
+    format!("{live} {fields:?}")
 }
 
 /// Host memory that output pointers point into: 64 slots of 64 bytes, filled with 0xAB, which a

@@ -10,6 +10,7 @@ use super::gpu::Operands;
 use super::table::*;
 use crate::common::DevBuf;
 use oxsparse::ffi::mat_descr::*;
+use oxsparse::ffi::oxsparseMatDescr_t;
 use oxsparse::ffi::sort::*;
 use std::os::raw::c_int;
 use std::ptr::null_mut;
@@ -109,7 +110,6 @@ type CooSort = unsafe extern "C" fn(CHandle, c_int, c_int, c_int, *mut c_int, *m
 use oxsparse::ffi::oxsparseHandle_t as CHandle;
 
 pub fn rows(t: &mut Table, o: &Operands) {
-    descriptor_rows(t);
     let s = o.sort;
     let h = ("handle", Handle(o.h));
     let [m, n, nnz] = sizes();
@@ -170,38 +170,4 @@ pub fn rows(t: &mut Table, o: &Operands) {
             SUCCESS,
         );
     }
-}
-
-/// The minimal MatDescr family (host only, so in both tiers): written out by hand, each call over descriptors of its own.
-pub fn descriptor_rows(t: &mut Table) {
-    t.row("oxsparseCreateMatDescr", "valid arguments", SUCCESS, || {
-        let mut d = null_mut();
-        let s = unsafe { oxsparseCreateMatDescr(&mut d) };
-        if s == SUCCESS {
-            assert_eq!(destroy_descr(d as u64), SUCCESS);
-        }
-        s
-    });
-    t.row("oxsparseCreateMatDescr", "descrA: NULL", INVALID, || unsafe { oxsparseCreateMatDescr(null_mut()) });
-    t.row("oxsparseDestroyMatDescr", "a fresh descriptor", SUCCESS, || destroy_descr(new_descr()));
-    t.row("oxsparseDestroyMatDescr", "NULL", SUCCESS, || destroy_descr(0));
-    t.row("oxsparseDestroyMatDescr", "never issued", NOT_INIT, || destroy_descr(NEVER_ISSUED));
-    t.row("oxsparseDestroyMatDescr", "destroyed", NOT_INIT, || {
-        let d = new_descr();
-        assert_eq!(destroy_descr(d), SUCCESS);
-        destroy_descr(d)
-    });
-    let set = |base: c_int| {
-        let d = new_descr();
-        let s = unsafe { oxsparseSetMatIndexBase(ptr(d), base) };
-        assert_eq!(destroy_descr(d), SUCCESS);
-        s
-    };
-    t.row("oxsparseSetMatIndexBase", "base 1", SUCCESS, move || set(1));
-    t.row("oxsparseSetMatIndexBase", "base 0", SUCCESS, move || set(0));
-    for bad in [-1, 2, 12345] {
-        t.row("oxsparseSetMatIndexBase", format!("base {bad} (not an enumerator)"), INVALID, move || set(bad));
-    }
-    t.row("oxsparseSetMatIndexBase", "descrA: NULL", INVALID, || unsafe { oxsparseSetMatIndexBase(null_mut(), 0) });
-    t.row("oxsparseSetMatIndexBase", "descrA: never issued", NOT_INIT, || unsafe { oxsparseSetMatIndexBase(ptr(NEVER_ISSUED), 0) });
 }

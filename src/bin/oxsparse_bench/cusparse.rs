@@ -52,6 +52,13 @@ api! {
     cusparseDestroyDnVec(CP);
     cusparseSparseToDense_bufferSize(P, CP, P, c_int, *mut usize);
     cusparseSparseToDense(P, CP, P, c_int, P);
+    cusparseCsr2cscEx2_bufferSize(P, c_int, c_int, c_int, CP, CP, CP, P, P, P, c_int, c_int, c_int, c_int, *mut usize);
+    cusparseCsr2cscEx2(P, c_int, c_int, c_int, CP, CP, CP, P, P, P, c_int, c_int, c_int, c_int, P);
+    cusparseDenseToSparse_bufferSize(P, CP, P, c_int, *mut usize);
+    cusparseDenseToSparse_analysis(P, CP, P, c_int, P);
+    cusparseDenseToSparse_convert(P, CP, P, c_int, P);
+    cusparseSpMatGetSize(CP, *mut i64, *mut i64, *mut i64);
+    cusparseCsrSetPointers(P, P, P, P);
     cusparseGather(P, CP, P);
     cusparseSpVV_bufferSize(P, c_int, CP, CP, CP, c_int, *mut usize);
     cusparseSpVV(P, c_int, CP, CP, P, c_int, P);
@@ -73,6 +80,8 @@ api! {
     cusparseXcsrsort(P, c_int, c_int, c_int, P, CP, P, P, P);
     cusparseXcoosort_bufferSizeExt(P, c_int, c_int, c_int, CP, CP, *mut usize);
     cusparseXcoosortByRow(P, c_int, c_int, c_int, P, P, P, P);
+    cusparseXcoo2csr(P, *const c_int, c_int, c_int, *mut c_int, c_int);
+    cusparseXcsr2coo(P, *const c_int, c_int, c_int, *mut c_int, c_int);
 }
 
 /// The library, its function table and one handle (on the legacy default stream, host pointer mode).

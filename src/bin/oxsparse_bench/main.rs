@@ -178,7 +178,7 @@ fn run(opts: Options) -> i32 {
     let vector_ops: Vec<&ops::VectorOp> = ops::VECTOR_OPS.iter().filter(|o| selected(o.name)).collect();
     for (i, op) in vector_ops.iter().enumerate() {
         bench.progress.matrix(i, vector_ops.len(), op.name);
-        bench.progress.matrix_line("generated vectors");
+        bench.progress.matrix_line("generated inputs");
         for mut c in (op.cases)(opts.quick) {
             bench.measure(c.as_mut());
         }

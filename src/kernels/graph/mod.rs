@@ -111,10 +111,10 @@ fn ok(r: sys::CUresult) -> std::result::Result<(), DriverError> {
     }
 }
 
-/// Logs why the graph path declined a launch (`OXSPARSE_LOG_LEVEL` >= 3), which then goes plainly.
+/// Logs why the graph path declined a launch (the logger's Trace category), which then goes plainly.
 fn declined(e: DriverError) {
     if super::log_enabled() {
-        eprintln!("oxsparse: graph launch declined: {:?}", e.0);
+        crate::logger::log(crate::logger::Category::Trace, "launch", format_args!("graph launch declined: {:?}", e.0));
     }
 }
 

@@ -111,6 +111,14 @@ pub struct LeanShape {
     pub vectors: u32,
 }
 
+impl LeanShape {
+    /// Whether the kernel takes its values 32 at a time (a lane of at most 2 vectors) rather than
+    /// a value per group a step; the rule of `sddmm_lean` in kernels/sddmm_lean.cu.
+    pub fn chunked(self) -> bool {
+        self.vectors <= 2
+    }
+}
+
 /// The lean kernel's shape for C in CSR (`csr`) with lines of `k` elements of `elem` bytes read by
 /// `group` lanes: where the lines hold whole 16-byte vectors and the shape is one the kernel file
 /// instantiates (1 lane of 1 vector; 2 or 4 lanes of up to 4; 8 lanes of up to 8).
@@ -253,10 +261,23 @@ pub fn plan(call: &super::Call, dims: Dims, types: Types) -> Plan {
     Plan { dims, types, index: c.index_type, entries, rows, stored, a, b, group, unroll, lean, entries_per_warp: 0, warps: 0, workspace }
 }
 
+/// The values a warp takes a step in the kernel a plan runs: 32 in the chunked lean kernel, one a
+/// group in the per-value one, `unroll` a group in the general one. The lean kernel's run is also
+/// a whole number of the general kernel's steps (powers of two), which runs where the lines turn
+/// out misaligned.
+pub fn values_per_step(lean: Option<LeanShape>, group: u32, unroll: Unroll) -> i64 {
+    let general = WARP / group as i64 * unroll.values();
+    match lean {
+        Some(l) if l.chunked() => general.max(WARP),
+        Some(_) => WARP / group as i64,
+        None => general,
+    }
+}
+
 /// Deals the stored values to warps: equal runs such that the warps of the kernel that runs fit
 /// the device at once (`resident_warps`).
 pub fn deal(p: &mut Plan, resident_warps: i64) {
-    let per_step = WARP / p.group as i64 * if p.lean.is_some() { 1 } else { p.unroll.values() };
+    let per_step = values_per_step(p.lean, p.group, p.unroll);
     p.entries_per_warp = entries_per_warp(p.stored, per_step, resident_warps);
     p.warps = ceil_div(p.stored, p.entries_per_warp);
 }
@@ -311,6 +332,15 @@ mod tests {
             assert_eq!(got, (lanes, vectors, unroll), "k {k}, {bytes}-byte elements");
         }
         assert_eq!(unroll_for(1, Some(1)), Unroll::X1, "the handle's setting wins");
+    }
+
+    #[test]
+    fn steps_of_the_kernel_that_runs() {
+        let lean = |lanes, vectors| Some(LeanShape { lanes, vectors });
+        assert_eq!(values_per_step(lean(8, 1), 8, Unroll::X4), 32, "chunked: a value a lane");
+        assert_eq!(values_per_step(lean(1, 1), 1, Unroll::X4), 128, "and whole general steps");
+        assert_eq!(values_per_step(lean(8, 4), 8, Unroll::X1), 4, "per value: one a group");
+        assert_eq!(values_per_step(None, 4, Unroll::X2), 16);
     }
 
     #[test]

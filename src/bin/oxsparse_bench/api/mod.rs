@@ -7,8 +7,8 @@ use crate::cusparse::Cusparse;
 use crate::Result;
 use oxsparse::ffi::{self, descr_dense as oxd, descr_sparse as oxs, handle as oxh};
 use oxsparse::types::{
-    DataType, IndexBase, IndexType, MathMode, Operation, Order, PointerMode, ReorderMode, SDDMMAlg, SpMMAlg, SpMVAlg, SparseToDenseAlg,
-    Status,
+    DataType, DenseToSparseAlg, IndexBase, IndexType, MathMode, Operation, Order, PointerMode, ReorderMode, SDDMMAlg, SpMMAlg, SpMVAlg,
+    SparseToDenseAlg, Status,
 };
 use std::ffi::{c_int, c_void, CStr};
 use std::ptr::null_mut;
@@ -29,6 +29,7 @@ pub const NON_TRANSPOSE: c_int = Operation::OXSPARSE_OPERATION_NON_TRANSPOSE as 
 pub const POINTER_HOST: c_int = PointerMode::OXSPARSE_POINTER_MODE_HOST as c_int;
 pub const POINTER_DEVICE: c_int = PointerMode::OXSPARSE_POINTER_MODE_DEVICE as c_int;
 pub const S2D_DEFAULT: c_int = SparseToDenseAlg::OXSPARSE_SPARSETODENSE_ALG_DEFAULT as c_int;
+pub const D2S_DEFAULT: c_int = DenseToSparseAlg::OXSPARSE_DENSETOSPARSE_ALG_DEFAULT as c_int;
 pub const SPMM_DEFAULT: c_int = SpMMAlg::OXSPARSE_SPMM_ALG_DEFAULT as c_int;
 pub const SPMM_CSR_ALG1: c_int = SpMMAlg::OXSPARSE_SPMM_CSR_ALG1 as c_int;
 pub const SPMM_CSR_ALG2: c_int = SpMMAlg::OXSPARSE_SPMM_CSR_ALG2 as c_int;
@@ -39,6 +40,15 @@ pub const SPMV_CSR_ALG2: c_int = SpMVAlg::OXSPARSE_SPMV_CSR_ALG2 as c_int;
 pub const SDDMM_DEFAULT: c_int = SDDMMAlg::OXSPARSE_SDDMM_ALG_DEFAULT as c_int;
 /// NOT_SUPPORTED, the same number in both libraries.
 const NOT_SUPPORTED: c_int = Status::OXSPARSE_STATUS_NOT_SUPPORTED as c_int;
+
+/// The arguments of `Csr2cscEx2` after the handle: (m, n, nnz); the device arrays csrVal,
+/// csrRowPtr, csrColInd, cscVal, cscColPtr, cscRowInd; (valType, copyValues, idxBase, alg).
+#[derive(Clone, Copy, Debug)]
+pub struct Csr2cscArgs {
+    pub shape: (c_int, c_int, c_int),
+    pub arrays: [u64; 6],
+    pub modes: (c_int, c_int, c_int, c_int),
+}
 
 /// An oxsparse handle, destroyed on drop.
 pub struct OxHandle(pub ffi::oxsparseHandle_t);
@@ -298,6 +308,141 @@ impl<'a> Lib<'a> {
             Lib::Cu(c) => {
                 self.check("cusparseSparseToDense", unsafe { (c.api.cusparseSparseToDense()?)(c.handle, a.ptr, b.ptr, alg, vp(buffer)) })
             }
+        }
+    }
+
+    /// `m + 1` CSR row offsets from `nnz` sorted COO row indices (32-bit device arrays).
+    pub fn coo2csr(&self, rows: u64, nnz: c_int, m: c_int, offsets: u64, base: c_int) -> Result<()> {
+        let (rows, offsets) = (rows as usize as *const c_int, offsets as usize as *mut c_int);
+        match self {
+            Lib::Ox(h) => {
+                self.check("oxsparseXcoo2csr", unsafe { oxsparse::ffi::coo_csr::oxsparseXcoo2csr(*h, rows, nnz, m, offsets, base) })
+            }
+            Lib::Cu(c) => self.check("cusparseXcoo2csr", unsafe { (c.api.cusparseXcoo2csr()?)(c.handle, rows, nnz, m, offsets, base) }),
+        }
+    }
+
+    /// `nnz` COO row indices from `m + 1` CSR row offsets (32-bit device arrays).
+    pub fn csr2coo(&self, offsets: u64, nnz: c_int, m: c_int, rows: u64, base: c_int) -> Result<()> {
+        let (offsets, rows) = (offsets as usize as *const c_int, rows as usize as *mut c_int);
+        match self {
+            Lib::Ox(h) => {
+                self.check("oxsparseXcsr2coo", unsafe { oxsparse::ffi::coo_csr::oxsparseXcsr2coo(*h, offsets, nnz, m, rows, base) })
+            }
+            Lib::Cu(c) => self.check("cusparseXcsr2coo", unsafe { (c.api.cusparseXcsr2coo()?)(c.handle, offsets, nnz, m, rows, base) }),
+        }
+    }
+
+    /// `DenseToSparse_bufferSize` (A dense, B sparse).
+    pub fn dense_to_sparse_buffer_size(&self, a: &Descr, b: &Descr) -> Result<usize> {
+        let mut size = 0usize;
+        match self {
+            Lib::Ox(h) => self.check("oxsparseDenseToSparse_bufferSize", unsafe {
+                oxsparse::ffi::dense_to_sparse::oxsparseDenseToSparse_bufferSize(*h, a.ptr as _, b.ptr as _, D2S_DEFAULT, &mut size)
+            })?,
+            Lib::Cu(c) => self.check("cusparseDenseToSparse_bufferSize", unsafe {
+                (c.api.cusparseDenseToSparse_bufferSize()?)(c.handle, a.ptr, b.ptr, D2S_DEFAULT, &mut size)
+            })?,
+        }
+        Ok(size)
+    }
+
+    /// `DenseToSparse_analysis`: B's offsets and nnz (both libraries wait for the stream).
+    pub fn dense_to_sparse_analysis(&self, a: &Descr, b: &Descr, buffer: u64) -> Result<()> {
+        match self {
+            Lib::Ox(h) => self.check("oxsparseDenseToSparse_analysis", unsafe {
+                oxsparse::ffi::dense_to_sparse::oxsparseDenseToSparse_analysis(*h, a.ptr as _, b.ptr as _, D2S_DEFAULT, vp(buffer))
+            }),
+            Lib::Cu(c) => self.check("cusparseDenseToSparse_analysis", unsafe {
+                (c.api.cusparseDenseToSparse_analysis()?)(c.handle, a.ptr, b.ptr, D2S_DEFAULT, vp(buffer))
+            }),
+        }
+    }
+
+    /// `DenseToSparse_convert`.
+    pub fn dense_to_sparse_convert(&self, a: &Descr, b: &Descr, buffer: u64) -> Result<()> {
+        match self {
+            Lib::Ox(h) => self.check("oxsparseDenseToSparse_convert", unsafe {
+                oxsparse::ffi::dense_to_sparse::oxsparseDenseToSparse_convert(*h, a.ptr as _, b.ptr as _, D2S_DEFAULT, vp(buffer))
+            }),
+            Lib::Cu(c) => self.check("cusparseDenseToSparse_convert", unsafe {
+                (c.api.cusparseDenseToSparse_convert()?)(c.handle, a.ptr, b.ptr, D2S_DEFAULT, vp(buffer))
+            }),
+        }
+    }
+
+    /// `SpMatGetSize`: (rows, cols, nnz).
+    pub fn sp_mat_get_size(&self, m: &Descr) -> Result<(i64, i64, i64)> {
+        let (mut r, mut c, mut nnz) = (0i64, 0i64, 0i64);
+        match self {
+            Lib::Ox(_) => self.check("oxsparseSpMatGetSize", unsafe {
+                oxsparse::ffi::descr_sparse_access::oxsparseSpMatGetSize(m.ptr as _, &mut r, &mut c, &mut nnz)
+            })?,
+            Lib::Cu(cu) => {
+                self.check("cusparseSpMatGetSize", unsafe { (cu.api.cusparseSpMatGetSize()?)(m.ptr, &mut r, &mut c, &mut nnz) })?
+            }
+        }
+        Ok((r, c, nnz))
+    }
+
+    /// `CsrSetPointers`.
+    pub fn csr_set_pointers(&self, m: &Descr, offsets: u64, indices: u64, values: u64) -> Result<()> {
+        match self {
+            Lib::Ox(_) => self.check("oxsparseCsrSetPointers", unsafe {
+                oxsparse::ffi::descr_sparse_access::oxsparseCsrSetPointers(m.ptr as _, vp(offsets), vp(indices), vp(values))
+            }),
+            Lib::Cu(c) => self
+                .check("cusparseCsrSetPointers", unsafe { (c.api.cusparseCsrSetPointers()?)(m.ptr, vp(offsets), vp(indices), vp(values)) }),
+        }
+    }
+
+    /// `Csr2cscEx2_bufferSize`.
+    pub fn csr2csc_buffer_size(&self, a: &Csr2cscArgs) -> Result<usize> {
+        let mut size = 0usize;
+        let (m, n, nnz) = a.shape;
+        let [cv, rp, ci, ov, op, or] = a.arrays.map(vp);
+        let (t, action, base, alg) = a.modes;
+        match self {
+            Lib::Ox(h) => self.check("oxsparseCsr2cscEx2_bufferSize", unsafe {
+                oxsparse::ffi::csr2csc::oxsparseCsr2cscEx2_bufferSize(
+                    *h, m, n, nnz, cv, rp as _, ci as _, ov, op as _, or as _, t, action, base, alg, &mut size,
+                )
+            })?,
+            Lib::Cu(c) => self.check("cusparseCsr2cscEx2_bufferSize", unsafe {
+                (c.api.cusparseCsr2cscEx2_bufferSize()?)(c.handle, m, n, nnz, cv, rp, ci, ov, op, or, t, action, base, alg, &mut size)
+            })?,
+        }
+        Ok(size)
+    }
+
+    /// `Csr2cscEx2`.
+    pub fn csr2csc(&self, a: &Csr2cscArgs, buffer: u64) -> Result<()> {
+        let (m, n, nnz) = a.shape;
+        let [cv, rp, ci, ov, op, or] = a.arrays.map(vp);
+        let (t, action, base, alg) = a.modes;
+        match self {
+            Lib::Ox(h) => self.check("oxsparseCsr2cscEx2", unsafe {
+                oxsparse::ffi::csr2csc::oxsparseCsr2cscEx2(
+                    *h,
+                    m,
+                    n,
+                    nnz,
+                    cv,
+                    rp as _,
+                    ci as _,
+                    ov,
+                    op as _,
+                    or as _,
+                    t,
+                    action,
+                    base,
+                    alg,
+                    vp(buffer),
+                )
+            }),
+            Lib::Cu(c) => self.check("cusparseCsr2cscEx2", unsafe {
+                (c.api.cusparseCsr2cscEx2()?)(c.handle, m, n, nnz, cv, rp, ci, ov, op, or, t, action, base, alg, vp(buffer))
+            }),
         }
     }
 

@@ -3,6 +3,9 @@
 //! one that reuses SpMM's operands and checks), add its C functions to `cusparse.rs` and `api.rs`,
 //! and list it here. `prepare.rs` holds what the preprocessed operations share.
 
+mod coo_csr;
+mod csr2csc;
+mod dense_to_sparse;
 mod prepare;
 mod sddmm;
 mod sort;
@@ -49,14 +52,15 @@ pub struct MatrixOp {
     pub cases: for<'m> fn(&'m Matrix, &OpConfig) -> Vec<Box<dyn Case + 'm>>,
 }
 
-/// An operation on generated vectors, independent of the matrix set.
+/// An operation on generated inputs (vectors; DenseToSparse's dense matrices), independent of the matrix set.
 pub struct VectorOp {
     pub name: &'static str,
     pub cases: fn(quick: bool) -> Vec<Box<dyn Case>>,
 }
 
-pub const MATRIX_OPS: &[MatrixOp] = &[sparse_to_dense::OP, spmm::OP, spmv::OP, sddmm::OP, sort::CSRSORT, sort::COOSORT];
-pub const VECTOR_OPS: &[VectorOp] = &[vector::GATHER, vector::SPVV];
+pub const MATRIX_OPS: &[MatrixOp] =
+    &[sparse_to_dense::OP, csr2csc::OP, spmm::OP, spmv::OP, sddmm::OP, coo_csr::COO2CSR, coo_csr::CSR2COO, sort::CSRSORT, sort::COOSORT];
+pub const VECTOR_OPS: &[VectorOp] = &[vector::GATHER, vector::SPVV, dense_to_sparse::OP];
 
 /// Every operation's name, for `--ops`.
 pub fn names() -> Vec<&'static str> {

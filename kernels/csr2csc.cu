@@ -1,0 +1,305 @@
+// Csr2cscEx2: the CSC form of a CSR matrix (its transpose), stable: within each column the
+// entries keep their CSR order, so rows come out increasing. The pipeline, all on the stream:
+//
+//   1. fill_offsets   cscColPtr[0, n] <- 0 (or the base alone when nnz == 0)
+//   2. count          cscColPtr[c + 1] += 1 for every entry of column c (atomics only count; the
+//                     lanes of a warp that share a column add once, see claim())
+//   3. scan (3 kernels of common/scan.cuh)  exclusive prefix sums of cscColPtr, plus the base:
+//                     cscColPtr[c + 1] is now where column c starts
+//   4. scatter        every entry claims a slot of its column with an atomic cursor, cscColPtr[c + 1],
+//                     and writes its entry number k there (perm, the 4 bytes/entry of scratch) and
+//                     its row (cscRowInd). After it, cscColPtr[c + 1] is where column c ends, so
+//                     cscColPtr is the final column pointer array and no pass has to shift it.
+//   5. sort_columns   the claims came in any order: each column's slots are sorted by k (which
+//                     orders them by row too, since CSR rows increase with k), then the rows get
+//                     the base and the values are gathered, cscVal[p] = csrVal[k].
+//
+// Only step 5 depends on the value type; values are moved as words of their size (`W`). Steps 2
+// and 4 skip entries whose column lies outside [0, n), so a bad index never writes out of bounds.
+#include "oxsparse_kernel_params.h"
+#include "common/grid.cuh"
+#include "common/scan.cuh"
+#include <stdint.h>
+
+namespace {
+
+using grid::global_thread;
+using grid::thread_count;
+
+constexpr int WARP = 32;
+// Tiling, in one place (the launcher mirrors these in src/kernels/csr2csc.rs).
+constexpr int BLOCK = 256;              // threads of every block
+constexpr int SCAN_ROUNDS = 8;          // scan chunk: BLOCK * SCAN_ROUNDS offsets
+constexpr int SCATTER_ITEMS = 8;        // consecutive entries a scatter thread walks
+constexpr int CHUNK_COLUMNS = 32;       // columns a sort block classifies at a time
+constexpr int WARP_SLOTS = 64;          // a column this short is sorted by one warp
+constexpr int TILE = 4096;              // a column this short is sorted by one block in shared memory
+constexpr int WARPS = BLOCK / WARP;
+static_assert(WARPS * WARP_SLOTS <= TILE, "the warps' regions share the block's tile");
+
+__device__ __forceinline__ const int32_t* ptr_i32(uint64_t a) { return reinterpret_cast<const int32_t*>(a); }
+__device__ __forceinline__ int32_t* mut_i32(uint64_t a) { return reinterpret_cast<int32_t*>(a); }
+__device__ __forceinline__ uint32_t* mut_u32(uint64_t a) { return reinterpret_cast<uint32_t*>(a); }
+
+// The row holding entry k (0-based): the last r with rowPtr[r] - base <= k.
+__device__ __forceinline__ int64_t row_of(const Csr2cscParams& p, int64_t k) {
+    const int32_t* rp = ptr_i32(p.csr_row_ptr);
+    int64_t lo = 0, hi = p.m;  // rowPtr[lo] - base <= k < rowPtr[hi] - base
+    while (hi - lo > 1) {
+        const int64_t mid = (lo + hi) / 2;
+        if (int64_t(rp[mid]) - p.base <= k) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
+// ---- 1. fill_offsets ----------------------------------------------------------------------------
+__device__ void fill_offsets(const Csr2cscParams& p) {
+    int32_t* cp = mut_i32(p.csc_col_ptr);
+    for (int64_t i = global_thread(); i <= p.n; i += thread_count()) cp[i] = p.fill;
+}
+
+// ---- 2. count -----------------------------------------------------------------------------------
+// The column of entry k (0-based), or -1 when k is past the end or its column outside [0, n).
+__device__ __forceinline__ int32_t column_of(const Csr2cscParams& p, int64_t k) {
+    if (k >= p.nnz) return -1;
+    const int64_t c = int64_t(ptr_i32(p.csr_col_ind)[k]) - p.base;
+    return c >= 0 && c < p.n ? int32_t(c) : -1;
+}
+
+// Lanes that share a column add to its counter once (a hub column is hit by several lanes of a
+// warp at a time, and same-address atomics serialise); returns the counter's value before this
+// lane's share. Every lane of the warp calls it, lanes with c == -1 included (they get 0).
+__device__ __forceinline__ int32_t claim(int32_t* cp, int32_t c) {
+    const int lane = threadIdx.x % WARP;
+    const unsigned peers = __match_any_sync(0xffffffffu, c);
+    const int leader = __ffs(peers) - 1;
+    int32_t before = 0;
+    if (c >= 0 && lane == leader) before = atomicAdd(&cp[c + 1], __popc(peers));
+    before = __shfl_sync(peers, before, leader);
+    return before + __popc(peers & ((1u << lane) - 1));
+}
+
+// Warps walk whole rounds (lanes past the end take part with no column), as claim() needs.
+__device__ void count(const Csr2cscParams& p) {
+    int32_t* cp = mut_i32(p.csc_col_ptr);
+    const int64_t lane = threadIdx.x % WARP;
+    for (int64_t k0 = global_thread() - lane; k0 < p.nnz; k0 += thread_count()) claim(cp, column_of(p, k0 + lane));
+}
+
+// ---- 4. scatter ---------------------------------------------------------------------------------
+// A thread walks SCATTER_ITEMS consecutive entries: one search finds the row of its first, and the
+// row advances as the entries cross row ends. The warp claims slots together, item by item.
+__device__ void scatter(const Csr2cscParams& p) {
+    const int32_t* rp = ptr_i32(p.csr_row_ptr);
+    int32_t* cp = mut_i32(p.csc_col_ptr);
+    uint32_t* perm = mut_u32(p.perm);
+    int32_t* rows = mut_i32(p.csc_row_ind);
+    const int64_t threads = (p.nnz + SCATTER_ITEMS - 1) / SCATTER_ITEMS;
+    const int64_t lane = threadIdx.x % WARP;
+    for (int64_t t0 = global_thread() - lane; t0 < threads; t0 += thread_count()) {
+        const int64_t t = t0 + lane;
+        const int64_t first = t * SCATTER_ITEMS;
+        int64_t r = t < threads ? row_of(p, first) : 0;
+        for (int s = 0; s < SCATTER_ITEMS; ++s) {
+            const int64_t k = first + s;
+            const int32_t c = t < threads ? column_of(p, k) : -1;
+            const int32_t slot = claim(cp, c) - int32_t(p.base);
+            if (c < 0) continue;
+            while (r + 1 < p.m && int64_t(rp[r + 1]) - p.base <= k) ++r;
+            perm[slot] = uint32_t(k);
+            rows[slot] = int32_t(r);
+        }
+    }
+}
+
+// ---- 5. sort_columns ----------------------------------------------------------------------------
+
+// Ascending bitonic sort of s[0, size) (size a power of two) by `threads` threads numbered `tid`,
+// with `sync` between steps (a warp's or a block's barrier).
+template <typename K, typename Sync>
+__device__ void bitonic_sort(K* s, int size, int tid, int threads, Sync sync) {
+    sync();
+    for (int run = 2; run <= size; run <<= 1) {
+        for (int stride = run >> 1; stride > 0; stride >>= 1) {
+            for (int i = tid; i < size; i += threads) {
+                const int j = i ^ stride;
+                if (j > i) {
+                    const bool up = (i & run) == 0;
+                    const K a = s[i], b = s[j];
+                    if ((a > b) == up) {
+                        s[i] = b;
+                        s[j] = a;
+                    }
+                }
+            }
+            sync();
+        }
+    }
+}
+
+__device__ __forceinline__ int pow2_at_least(int64_t n) {
+    int s = 1;
+    while (s < n) s <<= 1;
+    return s;
+}
+
+// The slot's final contents from its entry number k and row r.
+template <typename W>
+__device__ __forceinline__ void place(const Csr2cscParams& p, int64_t slot, uint32_t k, int64_t r) {
+    mut_i32(p.csc_row_ind)[slot] = int32_t(r + p.base);
+    if (p.numeric) reinterpret_cast<W*>(p.csc_val)[slot] = reinterpret_cast<const W*>(p.csr_val)[k];
+}
+
+// A column of at most `size` slots sorted in s[] by (k << 32 | row) pairs, by `threads` threads.
+template <typename W, typename Sync>
+__device__ void sort_in_shared(const Csr2cscParams& p, uint64_t* s, int64_t begin, int64_t len, int tid, int threads, Sync sync) {
+    const uint32_t* perm = reinterpret_cast<const uint32_t*>(p.perm);
+    const int32_t* rows = ptr_i32(p.csc_row_ind);
+    const int size = pow2_at_least(len);
+    for (int i = tid; i < size; i += threads) {
+        s[i] = i < len ? (uint64_t(perm[begin + i]) << 32) | uint32_t(rows[begin + i]) : ~uint64_t(0);
+    }
+    bitonic_sort(s, size, tid, threads, sync);
+    for (int i = tid; i < len; i += threads) place<W>(p, begin + i, uint32_t(s[i] >> 32), int64_t(uint32_t(s[i])));
+    sync();  // s[] is reused by the next column
+}
+
+// How many of the first d outputs of merging a[0, na) and b[0, nb) come from a (the merge path's
+// split on diagonal d; keys are distinct entry numbers, a's first on a tie).
+__device__ __forceinline__ int64_t merge_split(const uint32_t* a, int64_t na, const uint32_t* b, int64_t nb, int64_t d) {
+    int64_t lo = max(int64_t(0), d - nb), hi = min(d, na);
+    while (lo < hi) {
+        const int64_t mid = (lo + hi) / 2;
+        if (a[mid] <= b[d - mid - 1]) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+// One round of merges of sorted runs of `width` from src[0, len) into dst: thread t writes outputs
+// [t * per, (t + 1) * per), finding where each run pair's merge enters its range by one search and
+// merging sequentially from there, so a round costs O(len / BLOCK) steps a thread.
+__device__ void merge_round(const uint32_t* src, uint32_t* dst, int64_t len, int64_t width) {
+    const int64_t per = (len + BLOCK - 1) / BLOCK;
+    int64_t o = min(int64_t(threadIdx.x) * per, len);
+    const int64_t o1 = min(o + per, len);
+    while (o < o1) {
+        const int64_t start = o / (2 * width) * (2 * width);
+        const int64_t mid = min(start + width, len), end = min(start + 2 * width, len);
+        const uint32_t* a = src + start;
+        const uint32_t* b = src + mid;
+        const int64_t na = mid - start, nb = end - mid;
+        int64_t i = merge_split(a, na, b, nb, o - start);
+        int64_t j = (o - start) - i;
+        const int64_t stop = min(o1, end);
+        for (; o < stop; ++o) dst[o] = (j >= nb || (i < na && a[i] <= b[j])) ? a[i++] : b[j++];
+    }
+}
+
+// The row of entry k, searching forward from row r (a row at or before k's): steps doubling until
+// past k, then halving, so a walk over increasing k costs about log(rows skipped) reads each.
+__device__ __forceinline__ int64_t row_from(const Csr2cscParams& p, int64_t r, int64_t k) {
+    const int32_t* rp = ptr_i32(p.csr_row_ptr);
+    int64_t lo = r, step = 1;  // rowPtr[lo] - base <= k; rowPtr[m] - base = nnz > k
+    while (lo + step < p.m && int64_t(rp[lo + step]) - p.base <= k) {
+        lo += step;
+        step *= 2;
+    }
+    int64_t hi = min(lo + step, p.m);
+    while (hi - lo > 1) {
+        const int64_t mid = (lo + hi) / 2;
+        if (int64_t(rp[mid]) - p.base <= k) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
+// A column longer than TILE, by the whole block: tiles of TILE entry numbers sorted in shared
+// memory, then merged in rounds between perm and cscRowInd (both free 4-byte arrays here). Rows
+// are then found from the sorted k's, each thread walking its own stretch forward.
+template <typename W>
+__device__ void sort_long(const Csr2cscParams& p, uint64_t* s, int64_t begin, int64_t len) {
+    auto block_sync = [] { __syncthreads(); };
+    uint32_t* a = mut_u32(p.perm) + begin;
+    uint32_t* b = mut_u32(p.csc_row_ind) + begin;
+    for (int64_t t0 = 0; t0 < len; t0 += TILE) {
+        const int64_t n = min(int64_t(TILE), len - t0);
+        const int size = pow2_at_least(n);
+        for (int i = threadIdx.x; i < size; i += BLOCK) s[i] = i < n ? a[t0 + i] : ~uint64_t(0);
+        bitonic_sort(s, size, threadIdx.x, BLOCK, block_sync);
+        for (int i = threadIdx.x; i < n; i += BLOCK) a[t0 + i] = uint32_t(s[i]);
+        __syncthreads();
+    }
+    for (int64_t width = TILE; width < len; width *= 2) {
+        merge_round(a, b, len, width);
+        __syncthreads();
+        uint32_t* swap = a;
+        a = b;
+        b = swap;
+    }
+    // a[] holds the sorted entry numbers; when a is cscRowInd each thread reads its slot before writing it.
+    const int64_t per = (len + BLOCK - 1) / BLOCK;
+    const int64_t i0 = min(int64_t(threadIdx.x) * per, len), i1 = min(i0 + per, len);
+    int64_t r = 0;
+    for (int64_t i = i0; i < i1; ++i) {
+        const uint32_t k = a[i];
+        r = i == i0 ? row_of(p, k) : row_from(p, r, k);
+        place<W>(p, begin + i, k, r);
+    }
+    __syncthreads();
+}
+
+// Blocks take CHUNK_COLUMNS columns at a time: the warps sort the short ones, then the whole block
+// each longer one in turn.
+template <typename W>
+__device__ void sort_columns(const Csr2cscParams& p) {
+    __shared__ uint64_t tile[TILE];
+    const int32_t* cp = ptr_i32(p.csc_col_ptr);
+    const int lane = threadIdx.x % WARP, warp = threadIdx.x / WARP;
+    auto warp_sync = [] { __syncwarp(); };
+    auto block_sync = [] { __syncthreads(); };
+    const int64_t chunks = (p.n + CHUNK_COLUMNS - 1) / CHUNK_COLUMNS;
+    for (int64_t chunk = blockIdx.x; chunk < chunks; chunk += gridDim.x) {
+        const int64_t c0 = chunk * CHUNK_COLUMNS, c1 = min(c0 + CHUNK_COLUMNS, p.n);
+        for (int64_t c = c0 + warp; c < c1; c += WARPS) {
+            const int64_t begin = int64_t(cp[c]) - p.base, len = int64_t(cp[c + 1]) - p.base - begin;
+            if (len == 1 && lane == 0) place<W>(p, begin, uint32_t(mut_u32(p.perm)[begin]), ptr_i32(p.csc_row_ind)[begin]);
+            if (len > 1 && len <= WARP_SLOTS) sort_in_shared<W>(p, tile + warp * WARP_SLOTS, begin, len, lane, WARP, warp_sync);
+        }
+        __syncthreads();
+        for (int64_t c = c0; c < c1; ++c) {
+            const int64_t begin = int64_t(cp[c]) - p.base, len = int64_t(cp[c + 1]) - p.base - begin;
+            if (len <= WARP_SLOTS) continue;
+            if (len <= TILE) sort_in_shared<W>(p, tile, begin, len, threadIdx.x, BLOCK, block_sync);
+            else sort_long<W>(p, tile, begin, len);
+        }
+        __syncthreads();
+    }
+}
+
+}  // namespace
+
+// ---- instantiations: oxs_c2c_<stage>[_<value>] ----------------------------------------------------
+extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_fill_offsets(const Csr2cscParams p) { fill_offsets(p); }
+extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_count(const Csr2cscParams p) { count(p); }
+extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_scan_reduce(const Csr2cscParams p) {
+    scan::chunk_reduce<BLOCK, SCAN_ROUNDS>(mut_i32(p.csc_col_ptr), p.n + 1, mut_i32(p.chunk_sums));
+}
+// The chunk sums start from the base, so the scanned offsets carry it.
+extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_scan_sums(const Csr2cscParams p) {
+    scan::exclusive_in_place<BLOCK>(mut_i32(p.chunk_sums), 0, p.chunks, int32_t(p.base));
+}
+extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_scan_apply(const Csr2cscParams p) {
+    scan::chunk_apply<BLOCK, SCAN_ROUNDS>(mut_i32(p.csc_col_ptr), p.n + 1, mut_i32(p.chunk_sums));
+}
+extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_scatter(const Csr2cscParams p) { scatter(p); }
+
+#define OXS_C2C_SORT(V, W) \
+    extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_sort_##V(const Csr2cscParams p) { sort_columns<W>(p); }
+
+OXS_C2C_SORT(w1, uint8_t)
+OXS_C2C_SORT(w2, uint16_t)
+OXS_C2C_SORT(w4, uint32_t)
+OXS_C2C_SORT(w8, uint64_t)
+OXS_C2C_SORT(w16, uint4)

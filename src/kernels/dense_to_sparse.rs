@@ -1,0 +1,72 @@
+//! Launchers for `kernels/dense_to_sparse.cu`: the analysis (count, scan, read nnz back), the
+//! compaction, and the Blocked-ELL value fill.
+
+use super::name::KernelName;
+use super::params::dense_to_sparse::DenseToSparseParams;
+use super::{grid_for, launch, BLOCK};
+use crate::context::Handle;
+use crate::error::{Error, Result};
+use crate::kernel_name;
+use crate::types::{DataType, IndexType};
+
+const FAMILY: &str = "dense_to_sparse";
+/// Offsets one scan block covers (`BLOCK * SCAN_ROUNDS` in the kernel).
+pub const SCAN_CHUNK: i64 = 256 * 8;
+/// Threads of a warp: the count and compact kernels give one warp to each line.
+const WARP: u64 = 32;
+
+/// Scan chunks over the `lines + 1` offsets.
+pub fn scan_chunks(lines: i64) -> i64 {
+    crate::ops::ceil_div(lines + 1, SCAN_CHUNK)
+}
+
+fn index_suffix(t: IndexType) -> &'static str {
+    match t {
+        IndexType::OXSPARSE_INDEX_64I => "i64",
+        _ => "i32",
+    }
+}
+
+fn name(stage: &str, value: DataType, index: IndexType) -> KernelName {
+    kernel_name!("oxs_d2s_{stage}_{}_{}", value.kernel_suffix(), index_suffix(index))
+}
+
+/// offsets[0..=lines] <- base + the nonzeros of the lines before each.
+pub fn count_and_scan(h: &Handle, p: &DenseToSparseParams, value: DataType, index: IndexType) -> Result<()> {
+    let warps = grid_for(p.lines.max(1) as u64 * WARP, BLOCK);
+    launch(h, FAMILY, &name("count", value, index), (warps, 1, 1), BLOCK, 0, p)?;
+    let chunks = p.chunks as u32;
+    let ix = index_suffix(index);
+    launch(h, FAMILY, &kernel_name!("oxs_d2s_scan_reduce_{ix}"), (chunks, 1, 1), BLOCK, 0, p)?;
+    launch(h, FAMILY, &kernel_name!("oxs_d2s_scan_sums_{ix}"), (1, 1, 1), BLOCK, 0, p)?;
+    launch(h, FAMILY, &kernel_name!("oxs_d2s_scan_apply_{ix}"), (chunks, 1, 1), BLOCK, 0, p)
+}
+
+/// Writes every line's nonzeros at its offset.
+pub fn compact(h: &Handle, p: &DenseToSparseParams, value: DataType, index: IndexType) -> Result<()> {
+    let warps = grid_for(p.lines as u64 * WARP, BLOCK);
+    launch(h, FAMILY, &name("compact", value, index), (warps, 1, 1), BLOCK, 0, p)
+}
+
+/// Blocked-ELL: fills the `rows x ell_cols` values from A.
+pub fn fill_blocked_ell(h: &Handle, p: &DenseToSparseParams, value: DataType, index: IndexType) -> Result<()> {
+    let grid = grid_for((p.rows * p.ell_cols) as u64, BLOCK);
+    launch(h, FAMILY, &name("bell", value, index), (grid, 1, 1), BLOCK, 0, p)
+}
+
+/// The index at device address `at` (of `index` type), read after the work on the handle's stream,
+/// waiting for it: the analysis hands nnz to the host, as cuSPARSE's does.
+pub fn read_index_and_wait(h: &Handle, at: u64, index: IndexType) -> Result<i64> {
+    let mut bytes = [0u8; 8];
+    let n = index.size_bytes() as usize;
+    super::graph::flush(h)?;
+    let _bound = h.bind()?;
+    let stream = h.cu_stream();
+    // SAFETY: `at` holds one index of `index` type (the last offset); the wait keeps `bytes`
+    // borrowed until the copy is complete.
+    unsafe {
+        cudarc::driver::result::memcpy_dtoh_async(&mut bytes[..n], at, stream).map_err(|e| Error::from_driver("cuMemcpyDtoHAsync", e))?;
+        cudarc::driver::result::stream::synchronize(stream).map_err(|e| Error::from_driver("cuStreamSynchronize", e))?;
+    }
+    Ok(if n == 8 { i64::from_le_bytes(bytes) } else { i32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) as i64 })
+}

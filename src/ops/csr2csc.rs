@@ -1,0 +1,276 @@
+//! Csr2cscEx2: the CSC form of a CSR matrix (equally, the CSR form of its transpose), stable.
+//!
+//! Five stages on the handle's stream (kernels/csr2csc.cu): zero the column offsets, count the
+//! entries of each column into them, scan them, scatter every entry into a slot of its column (an
+//! atomic cursor per column, the offsets themselves), then sort each column's slots by entry
+//! number and gather the values. The only scratch is one u32 entry number per stored entry plus
+//! one i32 per 2048 columns for the scan: 4 bytes per entry where cuSPARSE asks for about 16.
+//! Every slot's final contents are computed from sorted keys, so the result never depends on the
+//! order the atomics were served in. docs/design/conversions.md says why.
+
+use crate::context::Handle;
+use crate::descr::check_aligned;
+use crate::error::{invalid, unsupported, Result};
+use crate::kernels::csr2csc as k;
+use crate::kernels::params::csr2csc::Csr2cscParams;
+use crate::ops::workspace::{align_up, ALIGN};
+use crate::types::{Action, Csr2CscAlg, DataType, IndexBase};
+
+/// The arguments of `oxsparseCsr2cscEx2` after the handle, as received (enums still raw).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Csr2cscArgs {
+    pub m: i64,
+    pub n: i64,
+    pub nnz: i64,
+    pub csr_val: u64,
+    pub csr_row_ptr: u64,
+    pub csr_col_ind: u64,
+    pub csc_val: u64,
+    pub csc_col_ptr: u64,
+    pub csc_row_ind: u64,
+    pub val_type: i32,
+    pub copy_values: i32,
+    pub idx_base: i32,
+    pub alg: i32,
+}
+
+/// What a call enqueues.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Plan {
+    /// m or n is 0: nothing to do, nothing checked beyond sizes and enums (as cuSPARSE).
+    Nothing,
+    /// No stored entries: every column offset becomes the base.
+    BaseOffsets,
+    /// The full transpose, with its workspace layout.
+    Transpose(Layout),
+}
+
+/// Where the scratch arrays lie in the user's buffer (offsets from its aligned start).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    pub perm_at: usize,
+    pub chunk_sums_at: usize,
+    pub chunks: i64,
+    /// Bytes to ask for, with room to align the buffer's start.
+    pub bytes: usize,
+}
+
+impl Layout {
+    fn of(nnz: i64, n: i64) -> Layout {
+        let chunks = k::scan_chunks(n);
+        let chunk_sums_at = align_up(nnz as usize * 4);
+        Layout { perm_at: 0, chunk_sums_at, chunks, bytes: ALIGN + chunk_sums_at + align_up(chunks as usize * 4) }
+    }
+}
+
+/// The value types cuSPARSE's Csr2cscEx2 lists (values are moved, never read as numbers).
+fn supported_value(t: DataType) -> bool {
+    !matches!(t, DataType::CUDA_R_32I)
+}
+
+fn decode<T>(v: i32, what: &str, f: fn(i32) -> Option<T>) -> Result<T> {
+    f(v).ok_or_else(|| crate::error::Error::InvalidValue(format!("{what} has invalid value {v}")))
+}
+
+/// The decoded enums of a call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Modes {
+    pub value_type: DataType,
+    pub numeric: bool,
+    pub base: IndexBase,
+    pub alg: Csr2CscAlg,
+}
+
+/// Validates the arguments in the API's order (sizes, pointers, enums, type combinations) and
+/// decides the launches; touches no GPU memory.
+pub fn plan(a: &Csr2cscArgs) -> Result<(Plan, Modes)> {
+    if a.m < 0 || a.n < 0 || a.nnz < 0 {
+        invalid!("m ({}), n ({}) and nnz ({}) must be >= 0", a.m, a.n, a.nnz);
+    }
+    let empty = a.m == 0 || a.n == 0;
+    if !empty {
+        if a.csr_row_ptr == 0 || a.csc_col_ptr == 0 {
+            invalid!("csrRowPtr and cscColPtr must not be NULL");
+        }
+        if a.nnz > 0 && (a.csr_col_ind == 0 || a.csc_row_ind == 0) {
+            invalid!("csrColInd and cscRowInd must not be NULL when nnz > 0");
+        }
+        for (what, p) in
+            [("csrRowPtr", a.csr_row_ptr), ("csrColInd", a.csr_col_ind), ("cscColPtr", a.csc_col_ptr), ("cscRowInd", a.csc_row_ind)]
+        {
+            check_aligned(what, p, 4)?;
+        }
+    }
+    let value_type = decode(a.val_type, "valType", DataType::from_raw)?;
+    let action = decode(a.copy_values, "copyValues", Action::from_raw)?;
+    let base = decode(a.idx_base, "idxBase", IndexBase::from_raw)?;
+    let alg = decode(a.alg, "alg", Csr2CscAlg::from_raw)?;
+    let numeric = action == Action::OXSPARSE_ACTION_NUMERIC;
+    if !supported_value(value_type) {
+        unsupported!("valType {value_type:?} is not supported by Csr2cscEx2");
+    }
+    let modes = Modes { value_type, numeric, base, alg };
+    if empty {
+        return Ok((Plan::Nothing, modes));
+    }
+    if a.nnz == 0 {
+        return Ok((Plan::BaseOffsets, modes));
+    }
+    if numeric {
+        if a.csr_val == 0 || a.csc_val == 0 {
+            invalid!("csrVal and cscVal must not be NULL with CUSPARSE_ACTION_NUMERIC and nnz > 0");
+        }
+        check_aligned("csrVal", a.csr_val, value_type.size_bytes())?;
+        check_aligned("cscVal", a.csc_val, value_type.size_bytes())?;
+    }
+    Ok((Plan::Transpose(Layout::of(a.nnz, a.n)), modes))
+}
+
+/// `oxsparseCsr2cscEx2_bufferSize`.
+pub fn buffer_size(a: &Csr2cscArgs) -> Result<usize> {
+    Ok(match plan(a)?.0 {
+        Plan::Transpose(l) => l.bytes,
+        _ => 0,
+    })
+}
+
+/// `oxsparseCsr2cscEx2`: enqueues the conversion on the handle's stream.
+pub fn csr2csc(h: &Handle, a: &Csr2cscArgs, buffer: u64) -> Result<()> {
+    let (plan, modes) = plan(a)?;
+    let bytes = match plan {
+        Plan::Transpose(l) => l.bytes,
+        _ => 0,
+    };
+    let ws = crate::ops::workspace::start(buffer, bytes, "Csr2cscEx2_bufferSize")?;
+    crate::ops::workspace::report(h.settings.print_plan, "Csr2cscEx2", "call", &format_args!("{plan:?}"));
+    let base = modes.base.offset();
+    let mut p = Csr2cscParams {
+        csr_row_ptr: a.csr_row_ptr,
+        csr_col_ind: a.csr_col_ind,
+        csr_val: a.csr_val,
+        csc_val: a.csc_val,
+        csc_col_ptr: a.csc_col_ptr,
+        csc_row_ind: a.csc_row_ind,
+        perm: 0,
+        chunk_sums: 0,
+        m: a.m,
+        n: a.n,
+        nnz: a.nnz,
+        base,
+        chunks: 0,
+        fill: 0,
+        numeric: modes.numeric as i32,
+    };
+    match plan {
+        Plan::Nothing => Ok(()),
+        Plan::BaseOffsets => {
+            p.fill = base as i32;
+            k::fill_offsets(h, &p)
+        }
+        Plan::Transpose(l) => {
+            p.perm = ws + l.perm_at as u64;
+            p.chunk_sums = ws + l.chunk_sums_at as u64;
+            p.chunks = l.chunks;
+            crate::kernels::graph::batched(h, || {
+                k::fill_offsets(h, &p)?;
+                k::place_entries(h, &p)?;
+                k::sort_columns(h, &p, modes.value_type.size_bytes())
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Error;
+
+    fn args(m: i64, n: i64, nnz: i64) -> Csr2cscArgs {
+        Csr2cscArgs {
+            m,
+            n,
+            nnz,
+            csr_val: 0x1000,
+            csr_row_ptr: 0x2000,
+            csr_col_ind: 0x3000,
+            csc_val: 0x4000,
+            csc_col_ptr: 0x5000,
+            csc_row_ind: 0x6000,
+            val_type: DataType::CUDA_R_32F as i32,
+            copy_values: 1,
+            idx_base: 0,
+            alg: 1,
+        }
+    }
+    fn status(r: Result<(Plan, Modes)>) -> Option<crate::types::Status> {
+        r.err().map(|e: Error| e.status())
+    }
+    use crate::types::Status::*;
+
+    #[test]
+    fn scratch_is_four_bytes_an_entry_plus_the_scan() {
+        let (p, _) = plan(&args(1000, 3000, 50_000)).unwrap();
+        let Plan::Transpose(l) = p else { panic!("{p:?}") };
+        assert_eq!(l.chunks, 2, "3001 offsets in chunks of 2048");
+        assert_eq!(l.chunk_sums_at, align_up(200_000));
+        assert_eq!(l.bytes, ALIGN + align_up(200_000) + ALIGN);
+        assert_eq!(buffer_size(&args(1000, 3000, 50_000)).unwrap(), l.bytes);
+    }
+
+    #[test]
+    fn empty_shapes_and_no_entries() {
+        let mut a = args(0, 5, 0);
+        a.csr_row_ptr = 0;
+        a.csc_col_ptr = 0;
+        assert_eq!(plan(&a).unwrap().0, Plan::Nothing, "m == 0: pointers are not checked");
+        assert_eq!(plan(&args(4, 0, 0)).unwrap().0, Plan::Nothing);
+        let mut a = args(4, 5, 0);
+        (a.csr_val, a.csc_val, a.csr_col_ind, a.csc_row_ind) = (0, 0, 0, 0);
+        assert_eq!(plan(&a).unwrap().0, Plan::BaseOffsets);
+        assert_eq!(buffer_size(&a).unwrap(), 0);
+    }
+
+    #[test]
+    fn checks_come_in_order() {
+        let mut a = args(-1, 5, 3);
+        a.csr_row_ptr = 0;
+        a.alg = 9;
+        assert_eq!(status(plan(&a)), Some(OXSPARSE_STATUS_INVALID_VALUE), "sizes first");
+        let mut a = args(4, 5, 3);
+        a.csc_row_ind = 0;
+        a.val_type = DataType::CUDA_R_32I as i32;
+        assert_eq!(status(plan(&a)), Some(OXSPARSE_STATUS_INVALID_VALUE), "pointers before types");
+        for bad in [(99, 1, 0, 1), (0, 2, 0, 1), (0, 1, 2, 1), (0, 1, 0, 0), (0, 1, 0, 3)] {
+            let mut a = args(4, 5, 3);
+            (a.val_type, a.copy_values, a.idx_base, a.alg) = bad;
+            assert_eq!(status(plan(&a)), Some(OXSPARSE_STATUS_INVALID_VALUE), "{bad:?}");
+        }
+        let mut a = args(4, 5, 3);
+        a.val_type = DataType::CUDA_R_32I as i32;
+        assert_eq!(status(plan(&a)), Some(OXSPARSE_STATUS_NOT_SUPPORTED));
+    }
+
+    #[test]
+    fn symbolic_needs_no_values_numeric_does() {
+        let mut a = args(4, 5, 3);
+        (a.csr_val, a.csc_val, a.copy_values) = (0, 0, 0);
+        assert!(plan(&a).is_ok());
+        a.copy_values = 1;
+        assert_eq!(status(plan(&a)), Some(OXSPARSE_STATUS_INVALID_VALUE));
+        let mut a = args(4, 5, 3);
+        a.val_type = DataType::CUDA_C_64F as i32;
+        a.csc_val = 0x4008;
+        assert_eq!(status(plan(&a)), Some(OXSPARSE_STATUS_INVALID_VALUE), "misaligned values");
+    }
+
+    #[test]
+    fn both_algorithm_values_and_every_listed_type_are_accepted() {
+        for alg in [1, 2] {
+            for t in DataType::ALL.iter().filter(|t| **t != DataType::CUDA_R_32I) {
+                let mut a = args(4, 5, 3);
+                (a.alg, a.val_type) = (alg, *t as i32);
+                assert!(plan(&a).is_ok(), "{alg} {t:?}");
+            }
+        }
+    }
+}
