@@ -5,9 +5,9 @@
 // Segmented sort (csrsort, cscsort), by segment length: a classify kernel lists the segments of
 // each tier (warp-aggregated atomics: a list's order varies from run to run, but each segment is
 // sorted on its own, so the result does not), then a kernel per tier sorts its list:
-//   thread tier   length <= SORT_THREAD_MAX (16): one thread per segment, a stable sorting network
+//   thread tier   length <= INDEX_SORT_THREAD_MAX (16): one thread per segment, a stable sorting network
 //                 in registers (32 segments a warp, so their loads' latencies overlap)
-//   warp tier     length <= SORT_WARP_MAX (128): one warp per segment, up to four entries per
+//   warp tier     length <= INDEX_SORT_WARP_MAX (128): one warp per segment, up to four entries per
 //                 lane, each entry's rank counted against all others with shuffles (ties broken
 //                 by position)
 //   small, large  up to SMALL and LARGE capacity: one block per segment, cub::BlockRadixSort on
@@ -32,20 +32,20 @@
 namespace {
 
 // Tiling constants come from src/kernels/params/sort.rs, shared with the host's arithmetic.
-constexpr int BLOCK = SORT_BLOCK;
-constexpr int RADIX_BITS = SORT_RADIX_BITS;
-constexpr int ROUNDS = SORT_ROUNDS;
-constexpr int SCAN_ROUNDS = SORT_SCAN_ROUNDS;
+constexpr int BLOCK = INDEX_SORT_BLOCK;
+constexpr int RADIX_BITS = INDEX_SORT_RADIX_BITS;
+constexpr int ROUNDS = INDEX_SORT_ROUNDS;
+constexpr int SCAN_ROUNDS = INDEX_SORT_SCAN_ROUNDS;
 constexpr int WARP = 32;
-constexpr int THREAD_MAX = SORT_THREAD_MAX;
-constexpr int WARP_MAX = SORT_WARP_MAX;
-constexpr int SMALL_THREADS = SORT_SMALL_THREADS, SMALL_ITEMS = SORT_SMALL_ITEMS;
-constexpr int LARGE_THREADS = SORT_LARGE_THREADS, LARGE_ITEMS = SORT_LARGE_ITEMS;
+constexpr int THREAD_MAX = INDEX_SORT_THREAD_MAX;
+constexpr int WARP_MAX = INDEX_SORT_WARP_MAX;
+constexpr int SMALL_THREADS = INDEX_SORT_SMALL_THREADS, SMALL_ITEMS = INDEX_SORT_SMALL_ITEMS;
+constexpr int LARGE_THREADS = INDEX_SORT_LARGE_THREADS, LARGE_ITEMS = INDEX_SORT_LARGE_ITEMS;
 constexpr int SMALL_MAX = SMALL_THREADS * SMALL_ITEMS;
 constexpr int LARGE_MAX = LARGE_THREADS * LARGE_ITEMS;
 constexpr unsigned FULL_MASK = 0xffffffffu;
-static_assert(SORT_RADIX == 1u << SORT_RADIX_BITS, "RADIX is 2^RADIX_BITS");
-static_assert(SORT_BLOCK == SORT_RADIX, "the radix scatter gives thread d of a block digit d");
+static_assert(INDEX_SORT_RADIX == 1u << INDEX_SORT_RADIX_BITS, "RADIX is 2^RADIX_BITS");
+static_assert(INDEX_SORT_BLOCK == INDEX_SORT_RADIX, "the radix scatter gives thread d of a block digit d");
 static_assert(WARP_MAX == 4 * WARP, "the warp tier holds up to four entries per lane");
 static_assert(THREAD_MAX == 16, "the thread tier's networks are of 4, 8 and 16 entries");
 
@@ -399,7 +399,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) oxs_sort_scatter(const SortP
 // Scans of the digit counts (int) and of the long segments' words (int64). The chunks beyond
 // `scanned` (the counts of the tiles found on the GPU) sum to 0 and are left alone.
 __device__ __forceinline__ int64_t scanned(const SortScanParams& p) {
-    return p.count_at ? int64_t(SORT_RADIX) * tile_count(0, p.count_at) : p.n;
+    return p.count_at ? int64_t(INDEX_SORT_RADIX) * tile_count(0, p.count_at) : p.n;
 }
 #define OXS_SORT_SCAN(IS, T)                                                                                            \
     extern "C" __global__ void oxs_sort_scan_reduce_##IS(const SortScanParams p) {                                     \

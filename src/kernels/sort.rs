@@ -16,9 +16,9 @@
 //! ping-ponging between two (key, position) pairs.
 //!
 //! Workspace, each array aligned to [`ALIGN`] bytes, in this order: `index_copy`, `perm_copy`,
-//! `keys_a`, `pos_a`, `keys_b`, `pos_b` (nnz ints each), the digit counts (`SORT_RADIX` ints per
-//! radix tile of `SORT_BLOCK * SORT_ROUNDS` entries), their scan's chunk sums (one int per chunk of
-//! `SORT_BLOCK * SORT_SCAN_ROUNDS` counts); the segmented sort adds `long_info` (lines + 1 u64)
+//! `keys_a`, `pos_a`, `keys_b`, `pos_b` (nnz ints each), the digit counts (`INDEX_SORT_RADIX` ints per
+//! radix tile of `INDEX_SORT_BLOCK * INDEX_SORT_ROUNDS` entries), their scan's chunk sums (one int per chunk of
+//! `INDEX_SORT_BLOCK * INDEX_SORT_SCAN_ROUNDS` counts); the segmented sort adds `long_info` (lines + 1 u64)
 //! and its scan's chunk sums (u64), the tiers' counts (4 ints) and lists (one int per segment the
 //! tier can meet: min(lines, nnz / its shortest length)). Plus `ALIGN` bytes of slack for aligning
 //! the start. The segmented sort takes no radix arrays when no segment can be long (nnz <= the
@@ -33,14 +33,14 @@ const FAMILY: &str = "sort";
 /// Alignment of every array in the workspace, in bytes.
 pub const ALIGN: u64 = 256;
 /// Entries per radix tile (one block, one digit histogram).
-const TILE: u64 = (SORT_BLOCK * SORT_ROUNDS) as u64;
+const TILE: u64 = (INDEX_SORT_BLOCK * INDEX_SORT_ROUNDS) as u64;
 /// Values per scan chunk (one block).
-const SCAN_CHUNK: u64 = (SORT_BLOCK * SORT_SCAN_ROUNDS) as u64;
+const SCAN_CHUNK: u64 = (INDEX_SORT_BLOCK * INDEX_SORT_SCAN_ROUNDS) as u64;
 /// Longest segment of the thread, warp, small and large tiers.
-pub const THREAD_MAX: i64 = SORT_THREAD_MAX as i64;
-pub const WARP_MAX: i64 = SORT_WARP_MAX as i64;
-pub const SMALL_MAX: i64 = (SORT_SMALL_THREADS * SORT_SMALL_ITEMS) as i64;
-pub const LARGE_MAX: i64 = (SORT_LARGE_THREADS * SORT_LARGE_ITEMS) as i64;
+pub const THREAD_MAX: i64 = INDEX_SORT_THREAD_MAX as i64;
+pub const WARP_MAX: i64 = INDEX_SORT_WARP_MAX as i64;
+pub const SMALL_MAX: i64 = (INDEX_SORT_SMALL_THREADS * INDEX_SORT_SMALL_ITEMS) as i64;
+pub const LARGE_MAX: i64 = (INDEX_SORT_LARGE_THREADS * INDEX_SORT_LARGE_ITEMS) as i64;
 
 /// csrsort / cscsort: `lines` segments (rows of CSR, columns of CSC) over `nnz` entries, whose
 /// minor indices lie in [base, minor_dim + base).
@@ -75,7 +75,7 @@ pub fn key_bits(dim: i64) -> u32 {
 
 /// Radix passes over keys of `bits` bits.
 pub fn passes(bits: u32) -> u32 {
-    bits.div_ceil(SORT_RADIX_BITS)
+    bits.div_ceil(INDEX_SORT_RADIX_BITS)
 }
 
 /// Most long segments `nnz` entries can hold.
@@ -93,7 +93,7 @@ fn tiles(nnz: i64) -> u64 {
 }
 
 fn count_len(nnz: i64) -> u64 {
-    tiles(nnz) * SORT_RADIX as u64
+    tiles(nnz) * INDEX_SORT_RADIX as u64
 }
 
 fn align_up(x: u64) -> u64 {
@@ -231,14 +231,14 @@ fn radix_passes(
             n: nnz,
             count_at,
             tiles: tiles as i64,
-            shift: pass * SORT_RADIX_BITS,
+            shift: pass * INDEX_SORT_RADIX_BITS,
             pad: 0,
         };
-        launch(h, FAMILY, "oxs_sort_histogram", (tiles as u32, 1, 1), SORT_BLOCK, 0, &p)?;
-        launch(h, FAMILY, "oxs_sort_scan_reduce_i32", (blocks as u32, 1, 1), SORT_BLOCK, 0, &scan)?;
-        launch(h, FAMILY, "oxs_sort_scan_sums_i32", (1, 1, 1), SORT_BLOCK, 0, &scan)?;
-        launch(h, FAMILY, "oxs_sort_scan_apply_i32", (blocks as u32, 1, 1), SORT_BLOCK, 0, &scan)?;
-        launch(h, FAMILY, "oxs_sort_scatter", (tiles as u32, 1, 1), SORT_BLOCK, 0, &p)?;
+        launch(h, FAMILY, "oxs_sort_histogram", (tiles as u32, 1, 1), INDEX_SORT_BLOCK, 0, &p)?;
+        launch(h, FAMILY, "oxs_sort_scan_reduce_i32", (blocks as u32, 1, 1), INDEX_SORT_BLOCK, 0, &scan)?;
+        launch(h, FAMILY, "oxs_sort_scan_sums_i32", (1, 1, 1), INDEX_SORT_BLOCK, 0, &scan)?;
+        launch(h, FAMILY, "oxs_sort_scan_apply_i32", (blocks as u32, 1, 1), INDEX_SORT_BLOCK, 0, &scan)?;
+        launch(h, FAMILY, "oxs_sort_scatter", (tiles as u32, 1, 1), INDEX_SORT_BLOCK, 0, &p)?;
         cur = other;
     }
     Ok(cur)
@@ -281,20 +281,20 @@ pub fn sort_segments(h: &Handle, s: &Segments, workspace: u64) -> Result<()> {
     let lines = s.lines as u64;
     let nnz = s.nnz;
     launch(h, FAMILY, "oxs_sort_clear_tiers", (1, 1, 1), 32, 0, &p)?;
-    launch(h, FAMILY, "oxs_sort_classify", (grid_for(lines, SORT_BLOCK), 1, 1), SORT_BLOCK, 0, &p)?;
+    launch(h, FAMILY, "oxs_sort_classify", (grid_for(lines, INDEX_SORT_BLOCK), 1, 1), INDEX_SORT_BLOCK, 0, &p)?;
     let thread_rows = lines.min(nnz as u64 / 2);
-    launch(h, FAMILY, "oxs_sort_thread_segments", (grid_for(thread_rows, SORT_BLOCK), 1, 1), SORT_BLOCK, 0, &p)?;
+    launch(h, FAMILY, "oxs_sort_thread_segments", (grid_for(thread_rows, INDEX_SORT_BLOCK), 1, 1), INDEX_SORT_BLOCK, 0, &p)?;
     if nnz > THREAD_MAX {
         let warp_rows = lines.min(nnz as u64 / (THREAD_MAX as u64 + 1));
-        launch(h, FAMILY, "oxs_sort_warp_segments", (grid_for(warp_rows * 32, SORT_BLOCK), 1, 1), SORT_BLOCK, 0, &p)?;
+        launch(h, FAMILY, "oxs_sort_warp_segments", (grid_for(warp_rows * 32, INDEX_SORT_BLOCK), 1, 1), INDEX_SORT_BLOCK, 0, &p)?;
     }
     if nnz > WARP_MAX {
         let grid = segment_grid(s.lines.min(nnz / (WARP_MAX + 1)));
-        launch(h, FAMILY, "oxs_sort_small_segments", (grid, 1, 1), SORT_SMALL_THREADS, 0, &p)?;
+        launch(h, FAMILY, "oxs_sort_small_segments", (grid, 1, 1), INDEX_SORT_SMALL_THREADS, 0, &p)?;
     }
     if nnz > SMALL_MAX {
         let grid = segment_grid(s.lines.min(nnz / (SMALL_MAX + 1)));
-        launch(h, FAMILY, "oxs_sort_large_segments", (grid, 1, 1), SORT_LARGE_THREADS, 0, &p)?;
+        launch(h, FAMILY, "oxs_sort_large_segments", (grid, 1, 1), INDEX_SORT_LARGE_THREADS, 0, &p)?;
     }
     if !may_have_long_segments(s.nnz) {
         return Ok(());
@@ -306,20 +306,20 @@ pub fn sort_segments(h: &Handle, s: &Segments, workspace: u64) -> Result<()> {
     let words = capacity as u64 + 1;
     let blocks = words.div_ceil(SCAN_CHUNK);
     let scan = SortScanParams { data: ws.long_info, block_sums: ws.long_sums, n: words as i64, blocks: blocks as i64, count_at: 0 };
-    launch(h, FAMILY, "oxs_sort_mark_long", (grid_for(words, SORT_BLOCK), 1, 1), SORT_BLOCK, 0, &p)?;
-    launch(h, FAMILY, "oxs_sort_scan_reduce_u64", (blocks as u32, 1, 1), SORT_BLOCK, 0, &scan)?;
-    launch(h, FAMILY, "oxs_sort_scan_sums_u64", (1, 1, 1), SORT_BLOCK, 0, &scan)?;
-    launch(h, FAMILY, "oxs_sort_scan_apply_u64", (blocks as u32, 1, 1), SORT_BLOCK, 0, &scan)?;
-    launch(h, FAMILY, "oxs_sort_gather_long", (segment_grid(capacity), 1, 1), SORT_BLOCK, 0, &p)?;
+    launch(h, FAMILY, "oxs_sort_mark_long", (grid_for(words, INDEX_SORT_BLOCK), 1, 1), INDEX_SORT_BLOCK, 0, &p)?;
+    launch(h, FAMILY, "oxs_sort_scan_reduce_u64", (blocks as u32, 1, 1), INDEX_SORT_BLOCK, 0, &scan)?;
+    launch(h, FAMILY, "oxs_sort_scan_sums_u64", (1, 1, 1), INDEX_SORT_BLOCK, 0, &scan)?;
+    launch(h, FAMILY, "oxs_sort_scan_apply_u64", (blocks as u32, 1, 1), INDEX_SORT_BLOCK, 0, &scan)?;
+    launch(h, FAMILY, "oxs_sort_gather_long", (segment_grid(capacity), 1, 1), INDEX_SORT_BLOCK, 0, &p)?;
 
     let count_at = ws.long_info + 8 * capacity as u64;
-    let nnz_grid = (grid_for(s.nnz as u64, SORT_BLOCK), 1, 1);
+    let nnz_grid = (grid_for(s.nnz as u64, INDEX_SORT_BLOCK), 1, 1);
     let cur = radix_passes(h, &ws, s.nnz, count_at, key_bits(s.minor_dim), Some(ws.index_copy), ws.a)?;
     // With room for one long segment only, the rank passes have nothing to do.
     let cur = if passes(rank_bits(s.nnz)) > 0 {
         let k =
             SortMajorKeyParams { keys: cur.0, pos: cur.1, major: 0, long_info: ws.long_info, long_capacity: capacity, n: s.nnz, count_at };
-        launch(h, FAMILY, "oxs_sort_major_keys", nnz_grid, SORT_BLOCK, 0, &k)?;
+        launch(h, FAMILY, "oxs_sort_major_keys", nnz_grid, INDEX_SORT_BLOCK, 0, &k)?;
         radix_passes(h, &ws, s.nnz, count_at, rank_bits(s.nnz), None, cur)?
     } else {
         cur
@@ -340,7 +340,7 @@ pub fn sort_segments(h: &Handle, s: &Segments, workspace: u64) -> Result<()> {
         n: s.nnz,
         count_at,
     };
-    launch(h, FAMILY, "oxs_sort_finish", nnz_grid, SORT_BLOCK, 0, &f)
+    launch(h, FAMILY, "oxs_sort_finish", nnz_grid, INDEX_SORT_BLOCK, 0, &f)
 }
 
 /// Enqueues the global sort of `c`; `workspace` holds `coo_workspace_bytes`.
@@ -349,12 +349,12 @@ pub fn sort_coo(h: &Handle, c: &Coo, workspace: u64) -> Result<()> {
         return Ok(());
     }
     let ws = place(Shape::Coo { nnz: c.nnz }, workspace);
-    let grid = (grid_for(c.nnz as u64, SORT_BLOCK), 1, 1);
+    let grid = (grid_for(c.nnz as u64, INDEX_SORT_BLOCK), 1, 1);
     let copy = SortCopyParams { indices: c.minor, perm: c.perm, index_copy: ws.index_copy, perm_copy: ws.perm_copy, pos: ws.a.1, n: c.nnz };
-    launch(h, FAMILY, "oxs_sort_copy", grid, SORT_BLOCK, 0, &copy)?;
+    launch(h, FAMILY, "oxs_sort_copy", grid, INDEX_SORT_BLOCK, 0, &copy)?;
     let cur = radix_passes(h, &ws, c.nnz, 0, key_bits(c.minor_dim), Some(ws.index_copy), ws.a)?;
     let k = SortMajorKeyParams { keys: cur.0, pos: cur.1, major: c.major, long_info: 0, long_capacity: 0, n: c.nnz, count_at: 0 };
-    launch(h, FAMILY, "oxs_sort_major_keys", grid, SORT_BLOCK, 0, &k)?;
+    launch(h, FAMILY, "oxs_sort_major_keys", grid, INDEX_SORT_BLOCK, 0, &k)?;
     let cur = radix_passes(h, &ws, c.nnz, 0, key_bits(c.major_dim), None, cur)?;
     let f = SortFinishParams {
         keys: cur.0,
@@ -372,7 +372,7 @@ pub fn sort_coo(h: &Handle, c: &Coo, workspace: u64) -> Result<()> {
         n: c.nnz,
         count_at: 0,
     };
-    launch(h, FAMILY, "oxs_sort_finish", grid, SORT_BLOCK, 0, &f)
+    launch(h, FAMILY, "oxs_sort_finish", grid, INDEX_SORT_BLOCK, 0, &f)
 }
 
 #[cfg(test)]

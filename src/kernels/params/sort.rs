@@ -6,28 +6,28 @@
 //! generated header, so the kernels' tile shapes and the host's workspace arithmetic agree.
 
 /// Bits of the key sorted per global radix pass.
-pub const SORT_RADIX_BITS: u32 = 8;
-/// Digit values per pass (`1 << SORT_RADIX_BITS`).
-pub const SORT_RADIX: u32 = 256;
+pub const INDEX_SORT_RADIX_BITS: u32 = 8;
+/// Digit values per pass (`1 << INDEX_SORT_RADIX_BITS`).
+pub const INDEX_SORT_RADIX: u32 = 256;
 /// Threads of the global radix and scan kernels; the scatter gives thread `d` digit `d`, so this
-/// equals `SORT_RADIX`.
-pub const SORT_BLOCK: u32 = 256;
-/// Rounds of `SORT_BLOCK` items per radix tile (one digit histogram per tile).
-pub const SORT_ROUNDS: u32 = 16;
-/// Rounds of `SORT_BLOCK` values per scan chunk.
-pub const SORT_SCAN_ROUNDS: u32 = 16;
+/// equals `INDEX_SORT_RADIX`.
+pub const INDEX_SORT_BLOCK: u32 = 256;
+/// Rounds of `INDEX_SORT_BLOCK` items per radix tile (one digit histogram per tile).
+pub const INDEX_SORT_ROUNDS: u32 = 16;
+/// Rounds of `INDEX_SORT_BLOCK` values per scan chunk.
+pub const INDEX_SORT_SCAN_ROUNDS: u32 = 16;
 /// Segments of at most this many entries are sorted by one thread, in registers.
-pub const SORT_THREAD_MAX: u32 = 16;
+pub const INDEX_SORT_THREAD_MAX: u32 = 16;
 /// Longer segments of at most this many entries are sorted by one warp (up to four entries per
 /// lane).
-pub const SORT_WARP_MAX: u32 = 128;
+pub const INDEX_SORT_WARP_MAX: u32 = 128;
 /// Threads and items per thread of the small block tier (segments up to 512 entries).
-pub const SORT_SMALL_THREADS: u32 = 128;
-pub const SORT_SMALL_ITEMS: u32 = 4;
+pub const INDEX_SORT_SMALL_THREADS: u32 = 128;
+pub const INDEX_SORT_SMALL_ITEMS: u32 = 4;
 /// Threads and items per thread of the large block tier (segments up to 4096 entries); longer
 /// segments are gathered and sorted by the global radix passes.
-pub const SORT_LARGE_THREADS: u32 = 256;
-pub const SORT_LARGE_ITEMS: u32 = 16;
+pub const INDEX_SORT_LARGE_THREADS: u32 = 256;
+pub const INDEX_SORT_LARGE_ITEMS: u32 = 16;
 
 /// The segmented sort (csrsort, cscsort): `lines` segments given by `lines + 1` offsets (base
 /// `base`), whose minor indices and permutation entries are sorted in place, segment by segment.
@@ -84,7 +84,7 @@ pub struct SortPassParams {
     pub pos_in: u64,
     pub keys_out: u64,
     pub pos_out: u64,
-    /// `SORT_RADIX * tiles` counts, digit-major (`counts[digit * tiles + tile]`).
+    /// `INDEX_SORT_RADIX * tiles` counts, digit-major (`counts[digit * tiles + tile]`).
     pub counts: u64,
     /// Items to sort, when `count_at` is 0; else an upper bound (the grid's size), and the count
     /// is the low 32 bits of the int64 at `count_at` (the long segments' total, known on the GPU
@@ -92,13 +92,13 @@ pub struct SortPassParams {
     pub n: i64,
     pub count_at: u64,
     pub tiles: i64,
-    /// The pass sorts the digit `(key >> shift) & (SORT_RADIX - 1)`.
+    /// The pass sorts the digit `(key >> shift) & (INDEX_SORT_RADIX - 1)`.
     pub shift: u32,
     pub pad: u32,
 }
 
-/// The in-place exclusive scan of `n` values at `data`, in chunks of `SORT_BLOCK *
-/// SORT_SCAN_ROUNDS` values; `block_sums` holds one value per chunk.
+/// The in-place exclusive scan of `n` values at `data`, in chunks of `INDEX_SORT_BLOCK *
+/// INDEX_SORT_SCAN_ROUNDS` values; `block_sums` holds one value per chunk.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SortScanParams {
