@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Host checks of the cuSPARSE face (docs/design/dropin.md), run by scripts/test.sh:
+#   1. exports: exactly the 423 names of dropin/cusparse-12.6.3-exports.txt, each
+#      NAME@@libcusparse.so.12, and nothing else but the version node's own symbol;
+#   2. SONAME libcusparse.so.12, no CUDA linked;
+#   3. a C program referencing all 423 names loads with LD_BIND_NOW=1 (what Python's RTLD_NOW asks);
+#   4. c_tests/dropin/face_host.c, linked with -lcusparse, passes with forwarding off, records the
+#      version need libcusparse.so.12, and OXSPARSE_REPORT=1 reports its calls.
+# Usage: scripts/check_dropin.sh [release|debug]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+lib=$(bash "$root/scripts/build_dropin.sh" "${1:-release}" | tail -n1)
+dir=$(dirname "$lib")
+list=$root/dropin/cusparse-12.6.3-exports.txt
+work=$dir/check
+mkdir -p "$work"
+fail() { echo "check_dropin: $*" >&2; exit 1; }
+
+nm -D --defined-only --with-symbol-versions "$lib" | awk '{print $NF}' | sort > "$work/exports"
+{ sed 's/$/@@libcusparse.so.12/' "$list"; echo libcusparse.so.12; } | sort > "$work/expected"
+diff -u "$work/expected" "$work/exports" || fail "exports differ from $list (- expected, + built)"
+readelf -d "$lib" | grep -q 'SONAME.*\[libcusparse.so.12\]' || fail "SONAME is not libcusparse.so.12"
+! readelf -d "$lib" | grep NEEDED | grep -qi cud || fail "links CUDA at build time"
+echo "exports: $(grep -c . "$list") names @@libcusparse.so.12 and nothing else; SONAME libcusparse.so.12"
+
+# Every name referenced, bound at load time.
+{ echo '#include <stdio.h>'; sed 's/.*/extern char &[];/' "$list"; echo 'static void *all[] = {'
+  sed 's/.*/    (void *)&,/' "$list"; echo '};'
+  echo 'int main(void) { printf("load: %zu names bound\n", sizeof all / sizeof all[0]); return 0; }'; } > "$work/load_all.c"
+${CC:-cc} -o "$work/load_all" "$work/load_all.c" -L"$dir" -lcusparse
+LD_LIBRARY_PATH=$dir LD_BIND_NOW=1 "$work/load_all"
+
+${CC:-cc} -std=c11 -Wall -Werror -o "$work/face_host" "$root/c_tests/dropin/face_host.c" -L"$dir" -lcusparse
+readelf -V "$work/face_host" | grep -q 'Name: libcusparse.so.12' || fail "face_host records no version need libcusparse.so.12"
+LD_LIBRARY_PATH=$dir LD_BIND_NOW=1 OXSPARSE_CUSPARSE_FALLBACK=none OXSPARSE_REPORT=1 "$work/face_host" 2> "$work/face_host.err" ||
+    { cat "$work/face_host.err"; fail "face_host failed"; }
+cat "$work/face_host.err"
+grep -Eq '^cusparseCreateMatDescr +1 +native' "$work/face_host.err" || fail "report: no native cusparseCreateMatDescr row"
+grep -Eq '^cusparseCreateCsric02Info +1 +not supported' "$work/face_host.err" || fail "report: no refused cusparseCreateCsric02Info row"
+grep -q 'cusparseSpGEMM_createDescr returns CUSPARSE_STATUS_NOT_SUPPORTED' "$work/face_host.err" || fail "no log of the refused name"
+echo "check_dropin: passed"
