@@ -5,7 +5,9 @@
 #   2. SONAME libcusparse.so.12, no CUDA linked;
 #   3. a C program referencing all 423 names loads with LD_BIND_NOW=1 (what Python's RTLD_NOW asks);
 #   4. c_tests/dropin/face_host.c, linked with -lcusparse, passes with forwarding off, records the
-#      version need libcusparse.so.12, and OXSPARSE_REPORT=1 reports its calls.
+#      version need libcusparse.so.12, and OXSPARSE_REPORT=1 reports its calls;
+#   5. forwarding: c_tests/dropin/face_forward.c reaches a stand-in real library given by
+#      OXSPARSE_CUSPARSE_FALLBACK, and is refused when the variable names the face itself.
 # Usage: scripts/check_dropin.sh [release|debug]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -37,5 +39,11 @@ LD_LIBRARY_PATH=$dir LD_BIND_NOW=1 OXSPARSE_CUSPARSE_FALLBACK=none OXSPARSE_REPO
 cat "$work/face_host.err"
 grep -Eq '^cusparseCreateMatDescr +1 +native' "$work/face_host.err" || fail "report: no native cusparseCreateMatDescr row"
 grep -Eq '^cusparseCreateCsric02Info +1 +not supported' "$work/face_host.err" || fail "report: no refused cusparseCreateCsric02Info row"
-grep -q 'cusparseSpGEMM_createDescr returns CUSPARSE_STATUS_NOT_SUPPORTED' "$work/face_host.err" || fail "no log of the refused name"
+grep -q 'cusparseSpGEMM_workEstimation returns CUSPARSE_STATUS_NOT_SUPPORTED: not implemented' "$work/face_host.err" || fail "no log of the refused name"
+# A stand-in real library in a folder of its own, with the real one's SONAME.
+mkdir -p "$work/real"
+${CC:-cc} -shared -fPIC -o "$work/real/libcusparse.so.12" -Wl,-soname,libcusparse.so.12 "$root/c_tests/dropin/fake_real.c"
+${CC:-cc} -std=c11 -Wall -Werror -o "$work/face_forward" "$root/c_tests/dropin/face_forward.c" -L"$dir" -lcusparse
+LD_LIBRARY_PATH=$dir LD_BIND_NOW=1 OXSPARSE_CUSPARSE_FALLBACK=$work/real/libcusparse.so.12 "$work/face_forward" forwarded
+LD_LIBRARY_PATH=$dir LD_BIND_NOW=1 OXSPARSE_CUSPARSE_FALLBACK=$lib "$work/face_forward" self 2>/dev/null
 echo "check_dropin: passed"

@@ -2,6 +2,7 @@
  * against libcusparse.so.12 from oxsparse, run with LD_BIND_NOW=1 and OXSPARSE_CUSPARSE_FALLBACK=none.
  * Declares the few functions it calls, with cuSPARSE's types reduced to their C equivalents, so it
  * needs no cusparse.h. */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,6 +30,9 @@ int cusparseSpMatGetSize(cusparseSpMatDescr_t spMatDescr, int64_t *rows, int64_t
 int cusparseDestroySpMat(cusparseSpMatDescr_t spMatDescr);
 int cusparseCreateCsric02Info(csric02Info_t *info);
 int cusparseSpGEMM_createDescr(cusparseSpGEMMDescr_t *descr);
+int cusparseSpGEMM_workEstimation(cusparseHandle_t handle, int opA, int opB, const void *alpha, void *matA, void *matB,
+                                  const void *beta, void *matC, int computeType, int alg,
+                                  cusparseSpGEMMDescr_t spgemmDescr, size_t *bufferSize1, void *externalBuffer1);
 
 static int failures = 0;
 #define CHECK(cond)                                                            \
@@ -80,7 +84,9 @@ int main(void) {
     csric02Info_t info = (csric02Info_t)0x1;
     CHECK(cusparseCreateCsric02Info(&info) == 10 && info == (csric02Info_t)0x1);
     cusparseSpGEMMDescr_t spgemm = NULL;
-    CHECK(cusparseSpGEMM_createDescr(&spgemm) == 10);
+    CHECK(cusparseSpGEMM_createDescr(&spgemm) == 10 && spgemm == NULL);
+    size_t size = 7;
+    CHECK(cusparseSpGEMM_workEstimation(NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL, &size, NULL) == 10 && size == 7);
 
     printf("face_host: %s\n", failures ? "FAILED" : "passed");
     return failures != 0;
