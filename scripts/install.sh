@@ -8,6 +8,9 @@
 #     (docs/design/dropin.md), in a folder of its own so that it never shadows the toolkit's
 #     cuSPARSE by accident; built by scripts/build_dropin.sh when cargo is here, else installed
 #     only if already built
+#   include/oxsparse-cusparse/cusparse.h: the face's cusparse.h (the natively implemented functions)
+#   lib/cmake/oxsparse: the target oxsparse::cusparse (the face and that header);
+#   lib/pkgconfig/oxsparse-cusparse.pc
 #
 # Usage: scripts/install.sh PREFIX
 #
@@ -76,6 +79,8 @@ if [ -f "$face" ]; then
     install -d "$prefix/lib/oxsparse"
     install -m 0755 "$face" "$prefix/lib/oxsparse/libcusparse.so.12"
     ln -sfn libcusparse.so.12 "$prefix/lib/oxsparse/libcusparse.so"
+    install -d "$prefix/include/oxsparse-cusparse"
+    install -m 0644 "$root/dropin/include/cusparse.h" "$prefix/include/oxsparse-cusparse/"
 else
     echo "install.sh: no $face (scripts/build_dropin.sh builds it): cuSPARSE face not installed" >&2
 fi

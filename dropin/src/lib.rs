@@ -11,6 +11,7 @@
 extern crate oxsparse;
 
 pub mod forward;
+pub mod header;
 pub mod report;
 pub mod special;
 
