@@ -3,8 +3,10 @@
  * library and once with the face first on the library path. Exact checks on tiny problems:
  *   SpMM   C = A B, A 4 x 4 CSR (7 entries), B 4 x 3 column-major      (native in the face)
  *   SpMV   y = A x                                                      (native)
- *   Xcsrsort of a CSR whose rows are unsorted, with an identity P        (forwarded: shadow handle
- *          and shadow cusparseMatDescr_t; CreateIdentityPermutation is native)
+ *   Xcsrsort of a CSR whose rows are unsorted, with an identity P        (forwarded until oxsparse's
+ *          sorts land; CreateIdentityPermutation is native)
+ *   Snnz   nonzeros per row of A stored dense                            (forwarded: shadow handle
+ *          with our pointer mode, shadow cusparseMatDescr_t)
  */
 #include <cuda_runtime_api.h>
 #include <cusparse.h>
@@ -135,6 +137,25 @@ int main(void) {
     for (int i = 0; i < NNZ; i++) EXPECT(sCol[i] == expectCol[i] && sP[i] == expectP[i]);
     printf("Xcsrsort: %s\n", failures > sortFailures ? "mismatch" : "exact");
     CHECK_CUDA(cudaFree(buffer));
+
+    /* Snnz: A (column-major dense) -> nonzeros per row and in total (host pointer mode). */
+    float hA[M * K] = {0};
+    for (int i = 0; i < M; i++)
+        for (int p = hRow[i]; p < hRow[i + 1]; p++) hA[hCol[p] * M + i] = hVal[p];
+    float *dA;
+    int *dPerRow, total = -1, perRow[M];
+    CHECK_CUDA(cudaMalloc((void **)&dA, sizeof hA));
+    CHECK_CUDA(cudaMalloc((void **)&dPerRow, sizeof perRow));
+    CHECK_CUDA(cudaMemcpy(dA, hA, sizeof hA, cudaMemcpyHostToDevice));
+    CHECK_CUSPARSE(cusparseSetPointerMode(handle, CUSPARSE_POINTER_MODE_HOST));
+    CHECK_CUSPARSE(cusparseSnnz(handle, CUSPARSE_DIRECTION_ROW, M, K, descr, dA, M, dPerRow, &total));
+    CHECK_CUDA(cudaMemcpy(perRow, dPerRow, sizeof perRow, cudaMemcpyDeviceToHost));
+    int nnzFailures = failures;
+    EXPECT(total == NNZ);
+    for (int i = 0; i < M; i++) EXPECT(perRow[i] == hRow[i + 1] - hRow[i]);
+    printf("Snnz: %s\n", failures > nnzFailures ? "mismatch" : "exact");
+    cudaFree(dA);
+    cudaFree(dPerRow);
     CHECK_CUSPARSE(cusparseDestroyMatDescr(descr));
 
     CHECK_CUSPARSE(cusparseDestroySpMat(matA));
