@@ -2,7 +2,8 @@
 //! `cusparse-12.6.3-exports.txt`, routed in this order (docs/design/dropin.md):
 //!
 //! 1. face: written by hand in src/special.rs (version, error texts, Destroy's shadow clean-up);
-//! 2. native: `include/oxsparse.h` declares the `oxsparse*` twin, which gets the same arguments;
+//! 2. native: `include/oxsparse.h` declares the `oxsparse*` twin, which gets the same arguments
+//!    (even if forwarded.txt still lists the name: a test then asks for the line to be deleted);
 //! 3. forwarded: `forwarded.txt` gives the parameter list, the real library carries it out;
 //! 4. anything else returns CUSPARSE_STATUS_NOT_SUPPORTED and is logged once.
 //!
@@ -37,13 +38,17 @@ fn main() {
 
     let mut code = String::new();
     let mut routes = String::new();
+    let mut stale: Vec<String> = Vec::new();
     for (id, name) in names.iter().enumerate() {
         let twin = name.replacen("cusparse", "oxsparse", 1);
         if FACE.contains(&name.as_str()) {
             routes.push_str("Route::Face, ");
             writeln!(code, "pub const ID_{name}: usize = {id};").unwrap();
         } else if let Some(&arity) = native.get(&twin) {
-            assert!(!forward.contains_key(name), "{name} is native and in forwarded.txt");
+            // Native wins; a test asks for the stale forwarded.txt line to go (src/tests.rs).
+            if forward.contains_key(name) {
+                stale.push(format!("{name:?}"));
+            }
             routes.push_str("Route::Native, ");
             native_wrapper(&mut code, id, name, &twin, arity);
         } else if let Some(params) = forward.get(name) {
@@ -59,6 +64,8 @@ fn main() {
     writeln!(code, "pub static NAMES: [&str; {}] = [{}];", names.len(), list.join(", ")).unwrap();
     writeln!(code, "/// How each name is carried out.").unwrap();
     writeln!(code, "pub static ROUTES: [Route; {}] = [{routes}];", names.len()).unwrap();
+    writeln!(code, "/// Names forwarded.txt lists that oxsparse now implements (native wins).").unwrap();
+    writeln!(code, "pub static NATIVE_BUT_LISTED_AS_FORWARDED: [&str; {}] = [{}];", stale.len(), stale.join(", ")).unwrap();
     writeln!(code, "/// The number of exported names.\npub const COUNT: usize = {};", names.len()).unwrap();
     let out = PathBuf::from(env::var("OUT_DIR").unwrap());
     fs::write(out.join("face.rs"), code).unwrap();

@@ -1,6 +1,6 @@
 //! Host tests of the face's tables and face functions (the linked library: scripts/check_dropin.sh).
 
-use crate::face::{COUNT, NAMES, ROUTES};
+use crate::face::{COUNT, NAMES, NATIVE_BUT_LISTED_AS_FORWARDED, ROUTES};
 use crate::special::*;
 use crate::Route;
 use std::ffi::CStr;
@@ -45,4 +45,12 @@ fn error_names_and_texts_are_cusparse_ones() {
     for s in 0..12 {
         assert!(!name(s).contains("OXSPARSE") && !text(s).contains("OXSPARSE"));
     }
+}
+
+#[test]
+fn forwarded_txt_lists_no_native_name() {
+    assert!(
+        NATIVE_BUT_LISTED_AS_FORWARDED.is_empty(),
+        "oxsparse implements these now: delete their lines from dropin/forwarded.txt: {NATIVE_BUT_LISTED_AS_FORWARDED:?}"
+    );
 }
