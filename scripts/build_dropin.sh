@@ -23,11 +23,13 @@ mkdir -p "$out"
 
 list=$root/dropin/cusparse-12.6.3-exports.txt
 { echo "libcusparse.so.12 {"; echo "  global:"; sed 's/.*/    &;/' "$list"; echo "  local: *;"; echo "};"; } > "$out/cusparse.map"
+# -Bsymbolic: the face's own references to its names bind to its own definitions, as the real
+# library's do (DT_SYMBOLIC), whatever else in the process defines cusparse*.
 # -u pulls each name (and what it needs) out of the archive; the map decides what is exported.
 sed 's/.*/-Wl,-u,&/' "$list" > "$out/undefined.args"
 
 ${CC:-cc} -shared -o "$out/libcusparse.so.12" @"$out/undefined.args" "$archive" \
-    -Wl,-soname,libcusparse.so.12 -Wl,--version-script="$out/cusparse.map" -Wl,--gc-sections \
+    -Wl,-soname,libcusparse.so.12 -Wl,--version-script="$out/cusparse.map" -Wl,--gc-sections -Wl,-Bsymbolic \
     -Wl,-z,now -Wl,-z,relro -ldl -lpthread -lm -lrt -lgcc_s -lc
 ln -sfn libcusparse.so.12 "$out/libcusparse.so" # for -lcusparse
 echo "$out/libcusparse.so.12"

@@ -7,7 +7,7 @@
 #   4. c_tests/dropin/face_host.c, linked with -lcusparse, passes with forwarding off, records the
 #      version need libcusparse.so.12, and OXSPARSE_REPORT=1 reports its calls;
 #   5. forwarding: c_tests/dropin/face_forward.c reaches a stand-in real library given by
-#      OXSPARSE_CUSPARSE_FALLBACK, and is refused when the variable names the face itself;
+#      OXSPARSE_CUSPARSE_FALLBACK, and is refused when the variable names the face or a copy of it;
 #   6. the source drop-in: c_tests/dropin/face_header.c includes dropin/include/cusparse.h (CUDA's
 #      runtime headers from $CUDA_HOME or the .venv-cuda/ of scripts/setup.sh) and links -lcusparse.
 # Usage: scripts/check_dropin.sh [release|debug]
@@ -47,7 +47,11 @@ mkdir -p "$work/real"
 ${CC:-cc} -shared -fPIC -o "$work/real/libcusparse.so.12" -Wl,-soname,libcusparse.so.12 "$root/c_tests/dropin/fake_real.c"
 ${CC:-cc} -std=c11 -Wall -Werror -o "$work/face_forward" "$root/c_tests/dropin/face_forward.c" -L"$dir" -lcusparse
 LD_LIBRARY_PATH=$dir LD_BIND_NOW=1 OXSPARSE_CUSPARSE_FALLBACK=$work/real/libcusparse.so.12 "$work/face_forward" forwarded
-LD_LIBRARY_PATH=$dir LD_BIND_NOW=1 OXSPARSE_CUSPARSE_FALLBACK=$lib "$work/face_forward" self 2>/dev/null
+mkdir -p "$work/copy" && cp "$lib" "$work/copy/libcusparse.so.12" # a copy is the face too
+for self in "$lib" "$work/copy/libcusparse.so.12"; do
+    LD_LIBRARY_PATH=$dir LD_BIND_NOW=1 OXSPARSE_REPORT=1 OXSPARSE_CUSPARSE_FALLBACK=$self "$work/face_forward" self 2> "$work/self.err"
+    ! grep -q 'forwarding to' "$work/self.err" || fail "the face forwards to itself ($self)"
+done
 cuda_root=${CUDA_HOME:-$(ls -d "$root"/.venv-cuda/lib/python3*/site-packages/nvidia/cu13 2>/dev/null | head -n1 || true)}
 [ -f "$cuda_root/include/cuda_runtime_api.h" ] || fail "no CUDA runtime headers: run scripts/setup.sh or set CUDA_HOME"
 ${CC:-cc} -std=c11 -Wall -Werror -o "$work/face_header" "$root/c_tests/dropin/face_header.c" -I"$root/dropin/include" \

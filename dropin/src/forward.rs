@@ -4,8 +4,9 @@
 //! The real library is looked for once, at the first forwarded call: `OXSPARSE_CUSPARSE_FALLBACK`
 //! (an absolute path; `none` turns forwarding off), else the CUDA toolkit's library folders, else
 //! the NVIDIA wheels next to a Python package already loaded in the process. A candidate that is
-//! this very file (same device and inode, or the same `cusparseCreate`) is skipped: the face has the
-//! real library's SONAME, so a bare-name dlopen would return the face itself.
+//! the face is skipped: the same file (device and inode), a byte-for-byte copy, or a path dlopen
+//! resolves to the face already loaded (the same `cusparseCreate`). The face has the real library's
+//! SONAME, so a bare-name dlopen would return the face itself: it is never used.
 
 use crate::face::{ID_cusparseDestroy, NAMES};
 use crate::report::refuse;
@@ -39,6 +40,21 @@ pub fn real_library() -> Option<&'static RealLibrary> {
 /// Runs a forwarded call: resolves the real function, builds the shadows `call` asks for, and
 /// destroys the per-call ones afterwards. Without a real library or function: NOT_SUPPORTED, logged once.
 pub fn call(id: usize, call: impl FnOnce(usize, &mut Shadows) -> Result<c_int, c_int>) -> c_int {
+    thread_local! {
+        static FORWARDING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+    // NVIDIA's library never calls back into ours (DT_SYMBOLIC, opened RTLD_LOCAL): a library that
+    // does is another face, and following it would recurse without end.
+    if FORWARDING.with(|f| f.replace(true)) {
+        refuse(id, "the library forwarded to called back into the face: it is not NVIDIA's cuSPARSE");
+        return STATUS_NOT_SUPPORTED;
+    }
+    let status = forward_once(id, call);
+    FORWARDING.with(|f| f.set(false));
+    status
+}
+
+fn forward_once(id: usize, call: impl FnOnce(usize, &mut Shadows) -> Result<c_int, c_int>) -> c_int {
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         let Some(real) = REAL.as_ref() else {
             refuse(id, "no real cuSPARSE found to forward to (OXSPARSE_CUSPARSE_FALLBACK)");
@@ -203,7 +219,7 @@ fn open_real() -> Option<RealLibrary> {
     let ours = own_file();
     for path in candidates {
         let Ok(meta) = std::fs::metadata(&path) else { continue };
-        if ours.as_ref().is_some_and(|o| same_file(o, &meta)) {
+        if ours.as_ref().is_some_and(|(own_path, own)| same_file(own, &meta) || same_bytes(own_path, own, &path, &meta)) {
             continue;
         }
         if let Some(real) = open(&path) {
@@ -228,7 +244,7 @@ fn open(path: &str) -> Option<RealLibrary> {
         return None;
     }
     let real = RealLibrary { handle: handle as usize, path: path.to_string() };
-    // Same cusparseCreate as ours: a link or copy of the face, not the real library.
+    // Same cusparseCreate as ours: dlopen found the face itself, not the real library.
     if real.lookup("cusparseCreate") == Some(crate::face::cusparseCreate as *const () as usize) {
         // SAFETY: a handle from dlopen above, not used again.
         unsafe { libc::dlclose(handle) };
@@ -279,15 +295,22 @@ fn loaded_site_packages() -> Vec<String> {
     sites
 }
 
-/// The metadata of the file this face was loaded from.
-fn own_file() -> Option<std::fs::Metadata> {
+/// The path and metadata of the file this face was loaded from.
+fn own_file() -> Option<(String, std::fs::Metadata)> {
     let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
     // SAFETY: dladdr fills `info` for an address inside a loaded object.
     if unsafe { libc::dladdr(crate::face::cusparseCreate as *const c_void, &mut info) } == 0 || info.dli_fname.is_null() {
         return None;
     }
+    // SAFETY: dladdr set dli_fname to a NUL-terminated path.
     let path = unsafe { CStr::from_ptr(info.dli_fname as *const c_char) }.to_string_lossy().into_owned();
-    std::fs::metadata(path).ok()
+    let meta = std::fs::metadata(&path).ok()?;
+    Some((path, meta))
+}
+
+/// A copy of the face: same size (the real library is an order of magnitude larger), same bytes.
+fn same_bytes(own_path: &str, own: &std::fs::Metadata, path: &str, meta: &std::fs::Metadata) -> bool {
+    own.len() == meta.len() && matches!((std::fs::read(own_path), std::fs::read(path)), (Ok(a), Ok(b)) if a == b)
 }
 
 fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
