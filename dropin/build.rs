@@ -25,7 +25,8 @@ fn main() {
     let header = dir.join("../include/oxsparse.h");
     let exports = dir.join("cusparse-12.6.3-exports.txt");
     let forwarded = dir.join("forwarded.txt");
-    for path in [&header, &exports, &forwarded] {
+    let manifest = dir.join("../Cargo.toml");
+    for path in [&header, &exports, &forwarded, &manifest] {
         println!("cargo:rerun-if-changed={}", path.display());
     }
     let names: Vec<String> = read(&exports).lines().map(str::trim).filter(|l| !l.is_empty()).map(String::from).collect();
@@ -66,6 +67,12 @@ fn main() {
     writeln!(code, "pub static ROUTES: [Route; {}] = [{routes}];", names.len()).unwrap();
     writeln!(code, "/// Names forwarded.txt lists that oxsparse now implements (native wins).").unwrap();
     writeln!(code, "pub static NATIVE_BUT_LISTED_AS_FORWARDED: [&str; {}] = [{}];", stale.len(), stale.join(", ")).unwrap();
+    // oxsparse's version (the root package's), for the report's first line.
+    let version = read(&manifest)
+        .lines()
+        .find_map(|l| l.strip_prefix("version = \"").and_then(|v| v.strip_suffix('"')).map(String::from))
+        .expect("../Cargo.toml: no version");
+    writeln!(code, "/// oxsparse's version.\npub const OXSPARSE_VERSION: &str = {version:?};").unwrap();
     writeln!(code, "/// The number of exported names.\npub const COUNT: usize = {};", names.len()).unwrap();
     let out = PathBuf::from(env::var("OUT_DIR").unwrap());
     fs::write(out.join("face.rs"), code).unwrap();

@@ -76,7 +76,7 @@ pub fn table() -> String {
     rows.sort_by_key(|&id| std::cmp::Reverse(NANOS[id].load(Relaxed)));
     let mut text = format!(
         "report of libcusparse.so.12 (oxsparse {}, reporting cuSPARSE 12.6.3)\n{:<44} {:>10} {:<14} {:>12}\n",
-        env!("CARGO_PKG_VERSION"),
+        crate::face::OXSPARSE_VERSION,
         "function",
         "calls",
         "route",
