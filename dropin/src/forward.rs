@@ -223,7 +223,7 @@ fn open_real() -> Option<RealLibrary> {
             continue;
         }
         if let Some(real) = open(&path) {
-            if std::env::var_os("OXSPARSE_REPORT").is_some() {
+            if crate::report::enabled() {
                 say(&format!("forwarding to {path}"));
             }
             return Some(real);

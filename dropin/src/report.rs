@@ -55,6 +55,14 @@ pub fn calls(id: usize) -> u64 {
     CALLS[id].load(Relaxed)
 }
 
+/// Whether OXSPARSE_REPORT asks for the report.
+pub fn enabled() -> bool {
+    match STATE.load(Relaxed) {
+        0 => is_on(),
+        state => state == 2,
+    }
+}
+
 /// Reads OXSPARSE_REPORT once; when on, prints the table at exit.
 #[cold]
 fn is_on() -> bool {
