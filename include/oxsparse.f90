@@ -1199,6 +1199,81 @@ module oxsparse
     end function oxsparseSparseToDense
 
     ! ------------------------------------------------------------------------------------
+    ! Index sorts (32-bit indices, device arrays; P is permuted alongside)
+
+    function oxsparseXcsrsort_bufferSizeExt(handle, m, n, nnz, csrRowPtrA, csrColIndA, pBufferSizeInBytes) &
+        bind(C, name="oxsparseXcsrsort_bufferSizeExt") result(res)
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: handle
+      integer(c_int), value :: m, n, nnz
+      integer(c_int), intent(in) :: csrRowPtrA(*), csrColIndA(*)
+      integer(c_size_t), intent(out) :: pBufferSizeInBytes
+      integer(c_int) :: res
+    end function oxsparseXcsrsort_bufferSizeExt
+
+    function oxsparseXcsrsort(handle, m, n, nnz, descrA, csrRowPtrA, csrColIndA, P, pBuffer) &
+        bind(C, name="oxsparseXcsrsort") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle
+      integer(c_int), value :: m, n, nnz
+      type(c_ptr), value :: descrA, pBuffer
+      integer(c_int), intent(in) :: csrRowPtrA(*)
+      integer(c_int), intent(inout) :: csrColIndA(*), P(*)
+      integer(c_int) :: res
+    end function oxsparseXcsrsort
+
+    function oxsparseXcscsort_bufferSizeExt(handle, m, n, nnz, cscColPtrA, cscRowIndA, pBufferSizeInBytes) &
+        bind(C, name="oxsparseXcscsort_bufferSizeExt") result(res)
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: handle
+      integer(c_int), value :: m, n, nnz
+      integer(c_int), intent(in) :: cscColPtrA(*), cscRowIndA(*)
+      integer(c_size_t), intent(out) :: pBufferSizeInBytes
+      integer(c_int) :: res
+    end function oxsparseXcscsort_bufferSizeExt
+
+    function oxsparseXcscsort(handle, m, n, nnz, descrA, cscColPtrA, cscRowIndA, P, pBuffer) &
+        bind(C, name="oxsparseXcscsort") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle
+      integer(c_int), value :: m, n, nnz
+      type(c_ptr), value :: descrA, pBuffer
+      integer(c_int), intent(in) :: cscColPtrA(*)
+      integer(c_int), intent(inout) :: cscRowIndA(*), P(*)
+      integer(c_int) :: res
+    end function oxsparseXcscsort
+
+    function oxsparseXcoosort_bufferSizeExt(handle, m, n, nnz, cooRowsA, cooColsA, pBufferSizeInBytes) &
+        bind(C, name="oxsparseXcoosort_bufferSizeExt") result(res)
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: handle
+      integer(c_int), value :: m, n, nnz
+      integer(c_int), intent(in) :: cooRowsA(*), cooColsA(*)
+      integer(c_size_t), intent(out) :: pBufferSizeInBytes
+      integer(c_int) :: res
+    end function oxsparseXcoosort_bufferSizeExt
+
+    function oxsparseXcoosortByRow(handle, m, n, nnz, cooRowsA, cooColsA, P, pBuffer) &
+        bind(C, name="oxsparseXcoosortByRow") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle
+      integer(c_int), value :: m, n, nnz
+      type(c_ptr), value :: pBuffer
+      integer(c_int), intent(inout) :: cooRowsA(*), cooColsA(*), P(*)
+      integer(c_int) :: res
+    end function oxsparseXcoosortByRow
+
+    function oxsparseXcoosortByColumn(handle, m, n, nnz, cooRowsA, cooColsA, P, pBuffer) &
+        bind(C, name="oxsparseXcoosortByColumn") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle
+      integer(c_int), value :: m, n, nnz
+      type(c_ptr), value :: pBuffer
+      integer(c_int), intent(inout) :: cooRowsA(*), cooColsA(*), P(*)
+      integer(c_int) :: res
+    end function oxsparseXcoosortByColumn
+
+    ! ------------------------------------------------------------------------------------
     ! Logger: where the library's messages go (FILE* and const char* as type(c_ptr); the
     ! callback as c_funloc of a bind(C) subroutine(logLevel, functionName, message))
     ! ------------------------------------------------------------------------------------

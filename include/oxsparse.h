@@ -1118,6 +1118,63 @@ oxsparseStatus_t oxsparseSDDMM_preprocess(oxsparseHandle_t handle, oxsparseOpera
 oxsparseStatus_t oxsparseSDDMM(oxsparseHandle_t handle, oxsparseOperation_t opA, oxsparseOperation_t opB, const void *alpha, oxsparseConstDnMatDescr_t matA, oxsparseConstDnMatDescr_t matB, const void *beta, oxsparseSpMatDescr_t matC, cudaDataType computeType, oxsparseSDDMMAlg_t alg, void *externalBuffer);
 
 /**
+ * Workspace bytes `oxsparseXcsrsort` needs for an m x n matrix with nnz entries.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseXcsrsort_bufferSizeExt(oxsparseHandle_t handle, int m, int n, int nnz, const int *csrRowPtrA, const int *csrColIndA, size_t *pBufferSizeInBytes);
+
+/**
+ * Sorts the column indices of every row in place (stably) and permutes `P` alike; the values
+ * follow with Gather through `P`. Asynchronous on the handle's stream.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseXcsrsort(oxsparseHandle_t handle, int m, int n, int nnz, oxsparseMatDescr_t descrA, const int *csrRowPtrA, int *csrColIndA, int *P, void *pBuffer);
+
+/**
+ * Workspace bytes `oxsparseXcscsort` needs for an m x n matrix with nnz entries.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseXcscsort_bufferSizeExt(oxsparseHandle_t handle, int m, int n, int nnz, const int *cscColPtrA, const int *cscRowIndA, size_t *pBufferSizeInBytes);
+
+/**
+ * Sorts the row indices of every column in place (stably) and permutes `P` alike.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseXcscsort(oxsparseHandle_t handle, int m, int n, int nnz, oxsparseMatDescr_t descrA, const int *cscColPtrA, int *cscRowIndA, int *P, void *pBuffer);
+
+/**
+ * Workspace bytes `oxsparseXcoosortByRow` and `oxsparseXcoosortByColumn` need.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseXcoosort_bufferSizeExt(oxsparseHandle_t handle, int m, int n, int nnz, const int *cooRowsA, const int *cooColsA, size_t *pBufferSizeInBytes);
+
+/**
+ * Sorts the COO entries stably by (row, column), permuting both index arrays and `P` alike.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseXcoosortByRow(oxsparseHandle_t handle, int m, int n, int nnz, int *cooRowsA, int *cooColsA, int *P, void *pBuffer);
+
+/**
+ * Sorts the COO entries stably by (column, row), permuting both index arrays and `P` alike.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseXcoosortByColumn(oxsparseHandle_t handle, int m, int n, int nnz, int *cooRowsA, int *cooColsA, int *P, void *pBuffer);
+
+/**
  * Workspace size in bytes for `oxsparseSparseToDense` with these arguments (always 0: none needed).
  *
  * # Safety

@@ -39,6 +39,8 @@ mod legacy;
 mod sddmm;
 #[path = "ffi_bad_arguments/snapshot.rs"]
 mod snapshot;
+#[path = "ffi_bad_arguments/sort.rs"]
+mod sort;
 #[path = "ffi_bad_arguments/sparse_matrix.rs"]
 mod sparse_matrix;
 #[path = "ffi_bad_arguments/table.rs"]

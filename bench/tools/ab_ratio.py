@@ -2,7 +2,7 @@
 before, build 2 = after, an optional build 3 = the after build again, the same-code control). Per
 case each build's time is its best median over the rounds it completed (each median of --runs
 calls, in the same process as cuSPARSE). Prints per group (SpMM row-major, column-major, SpMV
-FP32, FP64) the cases, the geometric mean of after / before, the slowest ratio, the count over
+FP32, FP64, a group per variant of the other operations) the cases, the geometric mean of after / before, the slowest ratio, the count over
 1.05 and both builds' geometric-mean speedup over cuSPARSE; with a control, the same for the
 control against the after build (the noise floor); then the cases over 1.05.
 Usage: ab_ratio.py DIR"""
@@ -30,7 +30,9 @@ def group(key):
     variant = key[1]
     if op_of[key] == "SpMM":
         return "SpMM " + ("col-major" if "col-major" in variant else "row-major")
-    return "SpMV " + ("FP64" if "FP64" in variant else "FP32")
+    if op_of[key] == "SpMV":
+        return "SpMV " + ("FP64" if "FP64" in variant else "FP32")
+    return f"{op_of[key]} {variant}"  # SDDMM and the others: a group per variant
 
 
 gm = lambda xs: math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")

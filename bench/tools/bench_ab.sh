@@ -26,7 +26,7 @@ for r in $(seq 1 "${LAB_ROUNDS:-1}"); do
         echo "=== round $r, $i: $bench"
         f="$out/ab_r${r}_b$i.json"
         read -ra cmd <<<"$bench"
-        "${cmd[@]}" "${args[@]}" --json "$f" 2>/dev/null | grep -E '^(SpMM|SpMV) \['
+        "${cmd[@]}" "${args[@]}" --json "$f" 2>/dev/null | grep -E '^(SpMM|SpMV|SDDMM) \['
         files+=("$f")
     done
 done

@@ -9,6 +9,12 @@ use super::*;
 use crate::descr::MatDescr;
 use crate::types::{DiagType, FillMode, IndexBase, MatrixType};
 
+/// The index base of the live descriptor `descr` (`what` names it in a refusal): what the
+/// routines that take a legacy descriptor read of it.
+pub(crate) unsafe fn index_base(descr: oxsparseMatDescr_t, what: &str) -> Result<IndexBase> {
+    Ok(borrow(descr as *const oxsparseMatDescr, Kind::MatDescr, what)?.inner.index_base)
+}
+
 /// Creates a legacy matrix descriptor with cuSPARSE's defaults: `OXSPARSE_MATRIX_TYPE_GENERAL`,
 /// `OXSPARSE_FILL_MODE_LOWER`, `OXSPARSE_DIAG_TYPE_NON_UNIT`, `OXSPARSE_INDEX_BASE_ZERO`.
 ///

@@ -38,6 +38,7 @@ pub mod handle;
 pub mod logger;
 pub mod mat_descr;
 pub mod sddmm;
+pub mod sort;
 pub mod sparse_to_dense;
 pub mod spmm;
 pub mod spmv;

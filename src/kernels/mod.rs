@@ -15,6 +15,7 @@ pub mod name;
 pub mod params;
 pub mod row_view;
 pub mod sddmm;
+pub mod sort;
 pub mod sparse_to_dense;
 pub mod spmm;
 mod spmm_row_shape;

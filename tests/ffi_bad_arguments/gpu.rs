@@ -62,6 +62,8 @@ pub struct Operands {
     pub slots: [u64; 2],
     /// SDDMM's own descriptors (super::sddmm).
     pub sddmm: SddmmOperands,
+    /// The index sorts' arrays and descriptors (super::sort).
+    pub sort: super::sort::SortOperands,
     /// The index helpers' arrays (super::legacy).
     pub index: super::legacy::IndexArrays,
     /// The conversions' arrays and targets (super::conversions).
@@ -75,6 +77,7 @@ pub fn rows(t: &mut Table, o: &Operands) {
     handle(t, o);
     spmm(t, o);
     super::sddmm::rows(t, o);
+    super::sort::rows(t, o);
     spmv(t, o);
     sparse_to_dense(t, o);
     super::conversions::rows(t, o);
@@ -388,6 +391,7 @@ impl Operands {
             zero: fx.zero(),
             slots: [fx.s(0), fx.s(1)],
             sddmm: SddmmOperands::stand_ins(c, a),
+            sort: super::sort::SortOperands::stand_ins(),
             index: super::legacy::IndexArrays::stand_ins(),
             conversions: ConversionOperands::stand_ins(a),
             fresh_handle: None,
@@ -473,6 +477,7 @@ impl GpuFixture {
         let (xv, x5, yv, y7) = (dn_vec(6, &x), dn_vec(5, &x), dn_vec(8, &y), dn_vec(7, &y));
 
         let sddmm = super::sddmm::Part::new(offsets.ptr, columns.ptr);
+        let sort = super::sort::Part::new();
         // A's rows as COO row indices (sorted), for coo2csr; A's offsets serve csr2coo.
         let coo_rows = DevBuf::from_slice(&[0i32, 1, 1, 2, 3, 4, 5, 6, 6, 7]);
         let (csr_out, coo_out, perm) = (DevBuf::zeroed(9 * 4), DevBuf::zeroed(10 * 4), DevBuf::zeroed(8 * 4));
@@ -527,6 +532,7 @@ impl GpuFixture {
             zero,
             slots: [sentinels.slot(0), sentinels.slot(1)],
             sddmm: sddmm.operands,
+            sort: sort.operands,
             index,
             conversions: conversions.operands,
             fresh_handle: Some(Rc::new(new_handle)),
@@ -564,6 +570,7 @@ impl GpuFixture {
             ("COO row indices", coo_rows),
         ];
         inputs.extend(sddmm.inputs);
+        inputs.extend(sort.inputs);
         inputs.extend(conversions.inputs);
         let mut outputs = vec![
             ("C", c),
@@ -577,6 +584,7 @@ impl GpuFixture {
         ];
         outputs.extend(sddmm.outputs);
         outputs.extend(conversions.outputs);
+        outputs.extend(sort.outputs);
         let fx = GpuFixture {
             operands,
             objects: Objects { dead, live: [h, sx, xv, a, bm, tcf, descr_a] },

@@ -18,6 +18,9 @@ impl<T> Keep for T {}
 /// A library's calls over every copy of the operands; `calls[c]` uses copy `c`.
 pub struct Prepared<'a> {
     pub calls: Vec<Call<'a>>,
+    /// For operations that overwrite their input (the in-place sorts): `resets[c]` gives copy `c`
+    /// its input back, enqueued before every call outside the timed region; empty for the others.
+    pub resets: Vec<Call<'a>>,
     /// Dropped after the calls (fields drop in order); held only for that.
     #[allow(dead_code)]
     pub keep: Vec<Box<dyn Keep + 'a>>,
@@ -170,7 +173,9 @@ fn measure_lib(case: &dyn Case, lib: Lib, v: Variant, copies: usize, s: &Setting
             return;
         }
     }
-    if let Err(e) = timing::measure_into(s.warmup, s.runs, copies, sample, |c| (prepared.calls[c])()) {
+    let Prepared { calls, resets, .. } = &mut prepared;
+    let reset = |c: usize| resets.get_mut(c).map_or(Ok(()), |r| r());
+    if let Err(e) = timing::measure_into(s.warmup, s.runs, copies, sample, reset, |c| (calls[c])()) {
         out.error = Some(e);
     }
 }

@@ -73,6 +73,13 @@ api! {
     cusparseSDDMM_bufferSize(P, c_int, c_int, CP, CP, CP, CP, P, c_int, c_int, *mut usize);
     cusparseSDDMM_preprocess(P, c_int, c_int, CP, CP, CP, CP, P, c_int, c_int, P);
     cusparseSDDMM(P, c_int, c_int, CP, CP, CP, CP, P, c_int, c_int, P);
+    // The legacy index sorts and the matrix descriptor they take.
+    cusparseCreateMatDescr(*mut P);
+    cusparseDestroyMatDescr(P);
+    cusparseXcsrsort_bufferSizeExt(P, c_int, c_int, c_int, CP, CP, *mut usize);
+    cusparseXcsrsort(P, c_int, c_int, c_int, P, CP, P, P, P);
+    cusparseXcoosort_bufferSizeExt(P, c_int, c_int, c_int, CP, CP, *mut usize);
+    cusparseXcoosortByRow(P, c_int, c_int, c_int, P, P, P, P);
     cusparseXcoo2csr(P, *const c_int, c_int, c_int, *mut c_int, c_int);
     cusparseXcsr2coo(P, *const c_int, c_int, c_int, *mut c_int, c_int);
 }

@@ -124,6 +124,17 @@ impl DevBuf {
         cu("cuMemsetD8", unsafe { result::memset_d8_sync(self.ptr, byte, self.bytes.max(1)) })
     }
 
+    /// Copies all of `src` (of the same size) into this buffer on the legacy default stream, in
+    /// stream order: how the in-place sorts get their input back before every call.
+    pub fn copy_from(&self, src: &DevBuf) -> Result<()> {
+        assert_eq!(self.bytes, src.bytes, "copy between buffers of different sizes");
+        if self.bytes == 0 {
+            return Ok(());
+        }
+        // SAFETY: both allocations hold `bytes` bytes; the legacy stream.
+        cu("cuMemcpyDtoDAsync", unsafe { result::memcpy_dtod_async(self.ptr, src.ptr, self.bytes, std::ptr::null_mut()) })
+    }
+
     /// The first `n` elements, after all enqueued work has finished.
     pub fn download<T: Copy + Default>(&self, n: usize) -> Result<Vec<T>> {
         assert!(n * std::mem::size_of::<T>() <= self.bytes, "download past the end of a buffer");

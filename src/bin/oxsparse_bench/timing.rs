@@ -122,16 +122,18 @@ pub fn warmup_calls(warmup: usize, copies: usize) -> usize {
 /// copies. `call` enqueues one operation on the legacy default stream.
 pub fn measure(warmup: usize, runs: usize, copies: usize, call: impl FnMut(usize) -> Result<()>) -> Result<Timing> {
     let mut sample = Samples::default();
-    measure_into(warmup, runs, copies, &mut sample, call)?;
+    measure_into(warmup, runs, copies, &mut sample, |_| Ok(()), call)?;
     Ok(sample.summary())
 }
 
-/// As [`measure`], appending the timed calls to `sample`.
+/// As [`measure`], appending the timed calls to `sample`; `reset(copy)` is enqueued before every
+/// call, ahead of the start event, so that its work is not timed.
 pub fn measure_into(
     warmup: usize,
     runs: usize,
     copies: usize,
     sample: &mut Samples,
+    mut reset: impl FnMut(usize) -> Result<()>,
     mut call: impl FnMut(usize) -> Result<()>,
 ) -> Result<()> {
     assert!(runs > 0 && copies > 0);
@@ -139,11 +141,13 @@ pub fn measure_into(
     let null: sys::CUstream = std::ptr::null_mut();
     let mut next = 0;
     for _ in 0..warmup_calls(warmup, copies) {
+        reset(next)?;
         call(next)?;
         next = (next + 1) % copies;
     }
     sync("the warm-up calls")?;
     for _ in 0..runs {
+        reset(next)?;
         // SAFETY: live events, the legacy stream.
         unsafe {
             cu("cuEventRecord", result::event::record(ev.start, null))?;

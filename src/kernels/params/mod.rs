@@ -10,6 +10,7 @@ pub mod csr2csc;
 pub mod dense_to_sparse;
 pub mod row_view;
 pub mod sddmm;
+pub mod sort;
 pub mod sparse_to_dense;
 pub mod spmm;
 pub mod spmm_tc;

@@ -14,6 +14,7 @@ use std::ffi::{c_int, c_void, CStr};
 use std::ptr::null_mut;
 
 mod compute;
+mod sort;
 pub use compute::{MmArgs, MmDescrs, SpmvArgs};
 
 // The enum values used by the benchmark; the same numbers for both libraries.
@@ -133,6 +134,8 @@ enum Kind {
     DnMat,
     SpVec,
     DnVec,
+    /// The legacy matrix descriptor (the index sorts').
+    MatDescr,
 }
 
 /// A descriptor of either library, destroyed on drop. Its data stays owned by the caller.
@@ -156,6 +159,8 @@ impl Drop for Descr<'_> {
                 (Lib::Cu(c), Kind::DnMat) => ("cusparseDestroyDnMat", c.api.cusparseDestroyDnMat().map(|f| f(p))),
                 (Lib::Cu(c), Kind::SpVec) => ("cusparseDestroySpVec", c.api.cusparseDestroySpVec().map(|f| f(p))),
                 (Lib::Cu(c), Kind::DnVec) => ("cusparseDestroyDnVec", c.api.cusparseDestroyDnVec().map(|f| f(p))),
+                (Lib::Ox(_), Kind::MatDescr) => ("oxsparseDestroyMatDescr", Ok(oxsparse::ffi::mat_descr::oxsparseDestroyMatDescr(p as _))),
+                (Lib::Cu(c), Kind::MatDescr) => ("cusparseDestroyMatDescr", c.api.cusparseDestroyMatDescr().map(|f| f(p))),
             }
         };
         if let Err(e) = status.and_then(|s| self.lib.check(call, s)) {

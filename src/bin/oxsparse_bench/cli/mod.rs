@@ -35,7 +35,7 @@ the stencil of --spmv-stencil and for SDDMM the attention masks):
   --quick                  a smoke test: five small generated matrices, 2^20-long vectors, and 5
                            runs after 1 warm-up unless --runs / --warmup say otherwise
 Measuring:
-  --ops NAME,...           only these operations (SparseToDense, Csr2csc, DenseToSparse, SpMM, SpMV, SDDMM, Gather, SpVV, Xcoo2csr, Xcsr2coo)
+  --ops NAME,...           only these operations (SparseToDense, Csr2csc, DenseToSparse, SpMM, SpMV, SDDMM, Gather, SpVV, Xcoo2csr, Xcsr2coo, Xcsrsort, XcoosortByRow)
   --runs N                 timed calls per case, median reported (default 20)
   --warmup N               untimed calls before them (default 3; at least two of every copy
                            of the operands the calls rotate among, unless N is 0)

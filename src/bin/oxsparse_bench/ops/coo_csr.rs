@@ -111,7 +111,7 @@ impl Case for Conversion<'_> {
                     }) as Call
                 })
                 .collect();
-        Ok(Prepared { calls, keep: Vec::new(), preprocess_ms: None })
+        Ok(Prepared { calls, resets: Vec::new(), keep: Vec::new(), preprocess_ms: None })
     }
 
     fn poison(&self) -> Result<()> {

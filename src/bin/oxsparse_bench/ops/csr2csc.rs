@@ -111,7 +111,7 @@ impl Case for Csr2csc<'_> {
                 Box::new(move || lib.csr2csc(&args, wp)) as Call
             })
             .collect();
-        Ok(Prepared { calls, keep: vec![Box::new(work)], preprocess_ms: None })
+        Ok(Prepared { calls, resets: Vec::new(), keep: vec![Box::new(work)], preprocess_ms: None })
     }
 
     fn poison(&self) -> Result<()> {

@@ -146,7 +146,7 @@ impl Case for DenseToSparse {
                 }) as Call
             })
             .collect();
-        Ok(Prepared { calls, keep: vec![Box::new(work)], preprocess_ms: None })
+        Ok(Prepared { calls, resets: Vec::new(), keep: vec![Box::new(work)], preprocess_ms: None })
     }
 
     fn poison(&self) -> Result<()> {

@@ -8,6 +8,7 @@ mod csr2csc;
 mod dense_to_sparse;
 mod prepare;
 mod sddmm;
+mod sort;
 mod sparse_to_dense;
 mod spmm;
 mod spmv;
@@ -57,7 +58,8 @@ pub struct VectorOp {
     pub cases: fn(quick: bool) -> Vec<Box<dyn Case>>,
 }
 
-pub const MATRIX_OPS: &[MatrixOp] = &[sparse_to_dense::OP, csr2csc::OP, spmm::OP, spmv::OP, sddmm::OP, coo_csr::COO2CSR, coo_csr::CSR2COO];
+pub const MATRIX_OPS: &[MatrixOp] =
+    &[sparse_to_dense::OP, csr2csc::OP, spmm::OP, spmv::OP, sddmm::OP, coo_csr::COO2CSR, coo_csr::CSR2COO, sort::CSRSORT, sort::COOSORT];
 pub const VECTOR_OPS: &[VectorOp] = &[vector::GATHER, vector::SPVV, dense_to_sparse::OP];
 
 /// Every operation's name, for `--ops`.

@@ -83,5 +83,5 @@ pub fn with_workspaces<'s, D: 's>(
         })
         .collect();
     let keep: Vec<Box<dyn Keep + 's>> = vec![Box::new(buffers)];
-    Ok(Prepared { calls, keep, preprocess_ms })
+    Ok(Prepared { calls, resets: Vec::new(), keep, preprocess_ms })
 }

@@ -96,7 +96,7 @@ impl Case for SparseToDense<'_> {
         let work = if work_bytes > 0 { Some(DevBuf::new(work_bytes)?) } else { None };
         let wp = work.as_ref().map_or(0, |w| w.ptr);
         let calls = descrs.into_iter().map(|(a, b)| Box::new(move || lib.sparse_to_dense(&a, &b, S2D_DEFAULT, wp)) as Call).collect();
-        Ok(Prepared { calls, keep: vec![Box::new(work)], preprocess_ms: None })
+        Ok(Prepared { calls, resets: Vec::new(), keep: vec![Box::new(work)], preprocess_ms: None })
     }
 
     fn poison(&self) -> Result<()> {

@@ -144,7 +144,7 @@ impl Case for VectorCase {
                 }) as Call
             })
             .collect();
-        Ok(Prepared { calls, keep, preprocess_ms: None })
+        Ok(Prepared { calls, resets: Vec::new(), keep, preprocess_ms: None })
     }
 
     fn poison(&self) -> Result<()> {
