@@ -34,3 +34,8 @@ write_basic_package_version_file(
 
 configure_file("${CMAKE_CURRENT_LIST_DIR}/oxsparse.pc.in"
                "${PREFIX}/lib/pkgconfig/oxsparse.pc" @ONLY)
+# The cuSPARSE face, when install.sh installed it (docs/design/dropin.md).
+if(EXISTS "${PREFIX}/lib/oxsparse/libcusparse.so.12")
+  configure_file("${CMAKE_CURRENT_LIST_DIR}/oxsparse-cusparse.pc.in"
+                 "${PREFIX}/lib/pkgconfig/oxsparse-cusparse.pc" @ONLY)
+endif()

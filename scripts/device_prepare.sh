@@ -34,10 +34,11 @@ cargo test --release --all-targets --no-run --message-format=json 2>/dev/null |
 import json, sys, shutil, os
 for line in sys.stdin:
     m = json.loads(line)
-    # header, docs_tuning and the benchmark unit tests are host-only: they ran here (the first two
-    # read the sources, which the binaries do not carry), and space is short there.
+    # header, docs_tuning, the benchmark and the cuSPARSE face (dropin/) unit tests are host-only:
+    # they ran here (header, docs_tuning and the face read the sources, which the binaries do not
+    # carry), and space is short there.
     if m.get("reason") == "compiler-artifact" and m.get("executable") and m["profile"]["test"] \
-            and m["target"]["name"] not in ("header", "docs_tuning", "oxsparse-bench"):
+            and m["target"]["name"] not in ("header", "docs_tuning", "oxsparse-bench", "cusparse_face"):
         name = m["target"]["name"] + ("-unit" if m["target"]["kind"] == ["lib"] or "lib" in m["target"]["kind"] else "")
         shutil.copy(m["executable"], os.path.join(".device/bin", name))
         print("device_prepare: test binary", name)

@@ -4,6 +4,13 @@
 #   include/oxsparse.h, include/oxsparse.f90
 #   lib/cmake/oxsparse/oxsparseConfig.cmake, oxsparseConfigVersion.cmake
 #   lib/pkgconfig/oxsparse.pc
+#   lib/oxsparse/libcusparse.so.12, lib/oxsparse/libcusparse.so -> .so.12: the cuSPARSE face
+#     (docs/design/dropin.md), in a folder of its own so that it never shadows the toolkit's
+#     cuSPARSE by accident; built by scripts/build_dropin.sh when cargo is here, else installed
+#     only if already built
+#   include/oxsparse-cusparse/cusparse.h: the face's cusparse.h (the natively implemented functions)
+#   lib/cmake/oxsparse: the target oxsparse::cusparse (the face and that header);
+#   lib/pkgconfig/oxsparse-cusparse.pc
 #
 # Usage: scripts/install.sh PREFIX
 #
@@ -61,6 +68,22 @@ install -m 0755 "$so" "$prefix/lib/liboxsparse.so.$version"
 ln -sfn "liboxsparse.so.$version" "$prefix/lib/liboxsparse.so.$major"
 ln -sfn "liboxsparse.so.$major" "$prefix/lib/liboxsparse.so"
 install -m 0644 "$root/include/oxsparse.h" "$root/include/oxsparse.f90" "$prefix/include/"
+
+# The cuSPARSE face: built here when cargo is available (the GPU machine has none: it installs the
+# face only if one was built beforehand).
+face=$target_dir/release/dropin/libcusparse.so.12
+if command -v cargo >/dev/null 2>&1; then
+    (cd "$root" && bash scripts/build_dropin.sh release >/dev/null)
+fi
+if [ -f "$face" ]; then
+    install -d "$prefix/lib/oxsparse"
+    install -m 0755 "$face" "$prefix/lib/oxsparse/libcusparse.so.12"
+    ln -sfn libcusparse.so.12 "$prefix/lib/oxsparse/libcusparse.so"
+    install -d "$prefix/include/oxsparse-cusparse"
+    install -m 0644 "$root/dropin/include/cusparse.h" "$prefix/include/oxsparse-cusparse/"
+else
+    echo "install.sh: no $face (scripts/build_dropin.sh builds it): cuSPARSE face not installed" >&2
+fi
 
 sizeof_void_p=$(( $(getconf LONG_BIT) / 8 ))
 cmake -DPREFIX="$prefix" -DOXSPARSE_VERSION="$version" -DSIZEOF_VOID_P="$sizeof_void_p" \

@@ -9,6 +9,8 @@
 #   3. scripts/run_c_tests.sh: install into build/prefix, C/C++/Fortran consumers through
 #      find_package(oxsparse), ctest, Fortran module check
 #   4. the library exports only oxsparse* symbols and has SONAME liboxsparse.so.0
+#   5. scripts/check_dropin.sh: the cuSPARSE face libcusparse.so.12 exports exactly cuSPARSE
+#      12.6.3's 423 names under its version node, loads with LD_BIND_NOW=1, and its C test passes
 # Ends with "tests: N passed, N skipped (no GPU), N failed"; exits 0 when none failed (skips are
 # no failure).
 set -uo pipefail
@@ -57,6 +59,9 @@ check_library() {
         "SONAME liboxsparse.so.0; NEEDED: $(readelf -d $lib | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
 }
 step "library exports" check_library && passed=$((passed + 1))
+
+# The cuSPARSE face (docs/design/dropin.md), linked from the release build above.
+step "cuSPARSE face (libcusparse.so.12)" bash scripts/check_dropin.sh release && passed=$((passed + 1))
 
 echo "tests: $passed passed, $skipped skipped (no GPU), $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,170 @@
+/* An unmodified cuSPARSE program for the face on the GPU machine (scripts/dropin_device_check.sh):
+ * compiled against the toolkit's real cusparse.h, linked with -lcusparse, and run once on the real
+ * library and once with the face first on the library path. Exact checks on tiny problems:
+ *   SpMM   C = A B, A 4 x 4 CSR (7 entries), B 4 x 3 column-major      (native in the face)
+ *   SpMV   y = A x                                                      (native)
+ *   Xcsrsort of a CSR whose rows are unsorted, with an identity P        (forwarded until oxsparse's
+ *          sorts land; CreateIdentityPermutation is native)
+ *   Snnz   nonzeros per row of A stored dense                            (forwarded: shadow handle
+ *          with our pointer mode, shadow cusparseMatDescr_t)
+ */
+#include <cuda_runtime_api.h>
+#include <cusparse.h>
+#include <math.h>
+#include <stdio.h>
+
+static int failures = 0;
+#define CHECK_CUDA(call)                                                                  \
+    do {                                                                                  \
+        cudaError_t e_ = (call);                                                          \
+        if (e_ != cudaSuccess) {                                                          \
+            printf("%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));            \
+            return 1;                                                                     \
+        }                                                                                 \
+    } while (0)
+#define CHECK_CUSPARSE(call)                                                              \
+    do {                                                                                  \
+        cusparseStatus_t s_ = (call);                                                     \
+        if (s_ != CUSPARSE_STATUS_SUCCESS) {                                              \
+            printf("%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cusparseGetErrorString(s_)); \
+            return 1;                                                                     \
+        }                                                                                 \
+    } while (0)
+#define EXPECT(cond)                                                                      \
+    do {                                                                                  \
+        if (!(cond)) {                                                                    \
+            printf("%s:%d: failed: %s\n", __FILE__, __LINE__, #cond);                     \
+            failures++;                                                                   \
+        }                                                                                 \
+    } while (0)
+
+enum { M = 4, K = 4, N = 3, NNZ = 7 };
+
+int main(void) {
+    /* A = [1 0 2 0; 0 3 0 0; 4 0 5 6; 0 0 0 7] */
+    int hRow[M + 1] = {0, 2, 3, 6, 7};
+    int hCol[NNZ] = {0, 2, 1, 0, 2, 3, 3};
+    float hVal[NNZ] = {1, 2, 3, 4, 5, 6, 7};
+    float hB[K * N], hX[K], hC[M * N], hY[M];
+    for (int i = 0; i < K * N; i++) hB[i] = (float)(i % 5) - 1.0f;
+    for (int i = 0; i < K; i++) hX[i] = (float)i + 0.5f;
+
+    cusparseHandle_t handle;
+    CHECK_CUSPARSE(cusparseCreate(&handle));
+    int version = 0;
+    CHECK_CUSPARSE(cusparseGetVersion(handle, &version));
+    printf("cusparseGetVersion: %d\n", version);
+    EXPECT(version >= 12000);
+
+    int *dRow, *dCol;
+    float *dVal, *dB, *dC, *dX, *dY;
+    CHECK_CUDA(cudaMalloc((void **)&dRow, sizeof hRow));
+    CHECK_CUDA(cudaMalloc((void **)&dCol, sizeof hCol));
+    CHECK_CUDA(cudaMalloc((void **)&dVal, sizeof hVal));
+    CHECK_CUDA(cudaMalloc((void **)&dB, sizeof hB));
+    CHECK_CUDA(cudaMalloc((void **)&dC, sizeof hC));
+    CHECK_CUDA(cudaMalloc((void **)&dX, sizeof hX));
+    CHECK_CUDA(cudaMalloc((void **)&dY, sizeof hY));
+    CHECK_CUDA(cudaMemcpy(dRow, hRow, sizeof hRow, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(dCol, hCol, sizeof hCol, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(dVal, hVal, sizeof hVal, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(dB, hB, sizeof hB, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(dX, hX, sizeof hX, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemset(dC, 0, sizeof hC));
+    CHECK_CUDA(cudaMemset(dY, 0, sizeof hY));
+
+    cusparseSpMatDescr_t matA;
+    cusparseDnMatDescr_t matB, matC;
+    cusparseDnVecDescr_t vecX, vecY;
+    CHECK_CUSPARSE(cusparseCreateCsr(&matA, M, K, NNZ, dRow, dCol, dVal, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                     CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+    CHECK_CUSPARSE(cusparseCreateDnMat(&matB, K, N, K, dB, CUDA_R_32F, CUSPARSE_ORDER_COL));
+    CHECK_CUSPARSE(cusparseCreateDnMat(&matC, M, N, M, dC, CUDA_R_32F, CUSPARSE_ORDER_COL));
+    CHECK_CUSPARSE(cusparseCreateDnVec(&vecX, K, dX, CUDA_R_32F));
+    CHECK_CUSPARSE(cusparseCreateDnVec(&vecY, M, dY, CUDA_R_32F));
+    float alpha = 1.0f, beta = 0.0f;
+
+    size_t size = 0;
+    void *buffer = NULL;
+    CHECK_CUSPARSE(cusparseSpMM_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                           &alpha, matA, matB, &beta, matC, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT,
+                                           &size));
+    CHECK_CUDA(cudaMalloc(&buffer, size ? size : 1));
+    CHECK_CUSPARSE(cusparseSpMM(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
+                                matA, matB, &beta, matC, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, buffer));
+    CHECK_CUDA(cudaFree(buffer));
+    CHECK_CUSPARSE(cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, matA, vecX, &beta, vecY,
+                                           CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, &size));
+    CHECK_CUDA(cudaMalloc(&buffer, size ? size : 1));
+    CHECK_CUSPARSE(cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, matA, vecX, &beta, vecY, CUDA_R_32F,
+                                CUSPARSE_SPMV_ALG_DEFAULT, buffer));
+    CHECK_CUDA(cudaFree(buffer));
+    CHECK_CUDA(cudaMemcpy(hC, dC, sizeof hC, cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaMemcpy(hY, dY, sizeof hY, cudaMemcpyDeviceToHost));
+
+    /* CPU loops: small integers and halves, so the sums are exact in FP32. */
+    for (int i = 0; i < M; i++) {
+        float y = 0;
+        for (int p = hRow[i]; p < hRow[i + 1]; p++) y += hVal[p] * hX[hCol[p]];
+        EXPECT(hY[i] == y);
+        for (int j = 0; j < N; j++) {
+            float c = 0;
+            for (int p = hRow[i]; p < hRow[i + 1]; p++) c += hVal[p] * hB[j * K + hCol[p]];
+            EXPECT(hC[j * M + i] == c);
+        }
+    }
+    printf("SpMM and SpMV: %s\n", failures ? "mismatch" : "exact");
+
+    /* Xcsrsort: rows with their columns out of order; P starts as the identity. */
+    int uRow[M + 1] = {0, 2, 3, 6, 7};
+    int uCol[NNZ] = {2, 0, 1, 3, 0, 2, 3};
+    int *dP;
+    CHECK_CUDA(cudaMalloc((void **)&dP, NNZ * sizeof(int)));
+    CHECK_CUDA(cudaMemcpy(dRow, uRow, sizeof uRow, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(dCol, uCol, sizeof uCol, cudaMemcpyHostToDevice));
+    cusparseMatDescr_t descr;
+    CHECK_CUSPARSE(cusparseCreateMatDescr(&descr));
+    CHECK_CUSPARSE(cusparseXcsrsort_bufferSizeExt(handle, M, K, NNZ, dRow, dCol, &size));
+    CHECK_CUDA(cudaMalloc(&buffer, size ? size : 1));
+    CHECK_CUSPARSE(cusparseCreateIdentityPermutation(handle, NNZ, dP));
+    CHECK_CUSPARSE(cusparseXcsrsort(handle, M, K, NNZ, descr, dRow, dCol, dP, buffer));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    int sCol[NNZ], sP[NNZ];
+    CHECK_CUDA(cudaMemcpy(sCol, dCol, sizeof sCol, cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaMemcpy(sP, dP, sizeof sP, cudaMemcpyDeviceToHost));
+    int expectCol[NNZ] = {0, 2, 1, 0, 2, 3, 3}, expectP[NNZ] = {1, 0, 2, 4, 5, 3, 6};
+    int sortFailures = failures;
+    for (int i = 0; i < NNZ; i++) EXPECT(sCol[i] == expectCol[i] && sP[i] == expectP[i]);
+    printf("Xcsrsort: %s\n", failures > sortFailures ? "mismatch" : "exact");
+    CHECK_CUDA(cudaFree(buffer));
+
+    /* Snnz: A (column-major dense) -> nonzeros per row and in total (host pointer mode). */
+    float hA[M * K] = {0};
+    for (int i = 0; i < M; i++)
+        for (int p = hRow[i]; p < hRow[i + 1]; p++) hA[hCol[p] * M + i] = hVal[p];
+    float *dA;
+    int *dPerRow, total = -1, perRow[M];
+    CHECK_CUDA(cudaMalloc((void **)&dA, sizeof hA));
+    CHECK_CUDA(cudaMalloc((void **)&dPerRow, sizeof perRow));
+    CHECK_CUDA(cudaMemcpy(dA, hA, sizeof hA, cudaMemcpyHostToDevice));
+    CHECK_CUSPARSE(cusparseSetPointerMode(handle, CUSPARSE_POINTER_MODE_HOST));
+    CHECK_CUSPARSE(cusparseSnnz(handle, CUSPARSE_DIRECTION_ROW, M, K, descr, dA, M, dPerRow, &total));
+    CHECK_CUDA(cudaMemcpy(perRow, dPerRow, sizeof perRow, cudaMemcpyDeviceToHost));
+    int nnzFailures = failures;
+    EXPECT(total == NNZ);
+    for (int i = 0; i < M; i++) EXPECT(perRow[i] == hRow[i + 1] - hRow[i]);
+    printf("Snnz: %s\n", failures > nnzFailures ? "mismatch" : "exact");
+    cudaFree(dA);
+    cudaFree(dPerRow);
+    CHECK_CUSPARSE(cusparseDestroyMatDescr(descr));
+
+    CHECK_CUSPARSE(cusparseDestroySpMat(matA));
+    CHECK_CUSPARSE(cusparseDestroyDnMat(matB));
+    CHECK_CUSPARSE(cusparseDestroyDnMat(matC));
+    CHECK_CUSPARSE(cusparseDestroyDnVec(vecX));
+    CHECK_CUSPARSE(cusparseDestroyDnVec(vecY));
+    CHECK_CUSPARSE(cusparseDestroy(handle));
+    cudaFree(dRow); cudaFree(dCol); cudaFree(dVal); cudaFree(dB); cudaFree(dC); cudaFree(dX); cudaFree(dY); cudaFree(dP);
+    printf("dropin_gpu: %s\n", failures ? "FAILED" : "passed");
+    return failures != 0;
+}
