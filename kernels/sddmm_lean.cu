@@ -79,7 +79,11 @@ __device__ void sddmm_lean_chunked(const SddmmParams& p) {
     const uint4* a = reinterpret_cast<const uint4*>(reinterpret_cast<const T*>(p.a.values) + batch * p.a.batch_stride);
     const uint4* b = reinterpret_cast<const uint4*>(reinterpret_cast<const T*>(p.b.values) + batch * p.b.batch_stride);
     // Lines' strides and lengths in 16-byte vectors.
-    const int64_t lda = p.a.ld * int64_t(sizeof(T)) / VECTOR_BYTES, ldb = p.b.ld * int64_t(sizeof(T)) / VECTOR_BYTES;
+    // A line's offset in 32 bits, which spares each round's address a 64-bit product: the plan
+    // runs this kernel only where every line starts within 2^31 vectors of its operand
+    // (lines_within_u32_vectors).
+    const uint32_t lda32 = uint32_t(p.a.ld * int64_t(sizeof(T)) / VECTOR_BYTES);
+    const uint32_t ldb32 = uint32_t(p.b.ld * int64_t(sizeof(T)) / VECTOR_BYTES);
     const int vectors = int(p.k * int64_t(sizeof(T)) / VECTOR_BYTES);
     const I base = I(p.c.base), rows = I(p.rows), n = I(p.n);
     const C alpha = load_scalar<C>(p.alpha), beta = load_scalar<C>(p.beta);
@@ -116,7 +120,7 @@ __device__ void sddmm_lean_chunked(const SddmmParams& p) {
                     const I j = shfl_index(my_col, group_first + t0 + u);
                     rr[u] = shfl_index(my_row, group_first + t0 + u);
                     ok[u] = j >= 0 && j < n;
-                    const uint4* bl = b + int64_t(ok[u] ? j : 0) * ldb;
+                    const uint4* bl = b + uint32_t(ok[u] ? j : 0) * ldb32;
 #pragma unroll
                     for (int v = 0; v < V; ++v)
                         if (ok[u] && sub + v * G < vectors) bv[u][v] = __ldg(bl + sub + v * G);
@@ -125,7 +129,7 @@ __device__ void sddmm_lean_chunked(const SddmmParams& p) {
                 for (int u = 0; u < IN_FLIGHT; ++u) {
                     if (!ok[u]) continue;
                     if (rr[u] != a_row) {
-                        const uint4* al = a + int64_t(rr[u]) * lda;
+                        const uint4* al = a + uint32_t(rr[u]) * lda32;
 #pragma unroll
                         for (int v = 0; v < V; ++v)
                             if (sub + v * G < vectors) av[v] = __ldg(al + sub + v * G);

@@ -149,9 +149,11 @@ pub fn sddmm(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>
                 k::copy_lines(h, x.values, lines, ws + copy.at as u64, copy.ld, p.types.ab.size_bytes() as u32)?;
             }
         }
-        // The lean kernel where the plan has its shape and every line starts on 16 bytes.
+        // The lean kernel where the plan has its shape and every line starts on 16 bytes (and, for
+        // its chunked form, within 2^31 vectors of its operand).
         let aligned = k::lines_start_on_vectors(call, &p, ws);
-        k::sddmm(h, call, &p, ws, (alpha, beta), aligned, p.lean.is_some() && aligned)
+        let lean = p.lean.is_some_and(|l| !l.chunked() || plan::lines_within_u32_vectors(&p));
+        k::sddmm(h, call, &p, ws, (alpha, beta), aligned, lean && aligned)
     })
 }
 

@@ -261,6 +261,16 @@ pub fn plan(call: &super::Call, dims: Dims, types: Types) -> Plan {
     Plan { dims, types, index: c.index_type, entries, rows, stored, a, b, group, unroll, lean, entries_per_warp: 0, warps: 0, workspace }
 }
 
+/// Whether every line of A and B starts within 2^31 16-byte vectors of its operand's start (in a
+/// batch), so the chunked lean kernel may count line offsets in 32 bits (operands under 32 GiB).
+pub fn lines_within_u32_vectors(p: &Plan) -> bool {
+    let elem = p.types.ab.size_bytes() as i64;
+    [&p.a, &p.b].iter().all(|l| {
+        let ld = l.copy.map_or(l.line_stride, |c| c.ld);
+        (l.lines.max(1) - 1).saturating_mul(ld).saturating_mul(elem) / VECTOR_BYTES < 1 << 31
+    })
+}
+
 /// The values a warp takes a step in the kernel a plan runs: 32 in the chunked lean kernel, one a
 /// group in the per-value one, `unroll` a group in the general one. The lean kernel's run is also
 /// a whole number of the general kernel's steps (powers of two), which runs where the lines turn

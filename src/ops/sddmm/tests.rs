@@ -197,3 +197,15 @@ fn null_arrays_are_refused_only_where_read() {
         (DnMat::new(6, 0, 1, 0, CUDA_R_32F, OXSPARSE_ORDER_ROW).unwrap(), DnMat::new(0, 5, 1, 0, CUDA_R_32F, OXSPARSE_ORDER_COL).unwrap());
     assert!(plan_of(NN, &a0, &b0, &csr(6, 5, 9, CUDA_R_32F), CUDA_R_32F).is_ok());
 }
+
+#[test]
+fn line_offsets_in_32_bits_only_where_every_line_starts_below_2_to_31_vectors() {
+    // A row-major m x 32 FP32 (8 vectors a line), B column-major 32 x 4: A's last line starts at
+    // (m - 1) * 8 vectors.
+    let b = dense(32, 4, CUDA_R_32F, OXSPARSE_ORDER_COL);
+    for (m, within) in [(1i64, true), (1 << 28, true), ((1 << 28) + 1, false), (1 << 29, false)] {
+        let a = dense(m, 32, CUDA_R_32F, OXSPARSE_ORDER_ROW);
+        let p = plan_of(NN, &a, &b, &csr(m, 4, 4, CUDA_R_32F), CUDA_R_32F).unwrap();
+        assert_eq!(plan::lines_within_u32_vectors(&p), within, "m = {m}");
+    }
+}
