@@ -12,7 +12,9 @@
 //                     cscColPtr is the final column pointer array and no pass has to shift it.
 //   5. sort_columns   the claims came in any order: each column's slots are sorted by k (which
 //                     orders them by row too, since CSR rows increase with k), then the rows get
-//                     the base and the values are gathered, cscVal[p] = csrVal[k].
+//                     the base and the values are gathered, cscVal[p] = csrVal[k]. Columns of up
+//                     to 256 slots: a warp each, by rank; up to 4096: a block, bitonic; longer:
+//                     a block, sorted tiles merged.
 //
 // Only step 5 depends on the value type; values are moved as words of their size (`W`). Steps 2
 // and 4 skip entries whose column lies outside [0, n), so a bad index never writes out of bounds.
@@ -32,10 +34,11 @@ constexpr int BLOCK = 256;              // threads of every block
 constexpr int SCAN_ROUNDS = 8;          // scan chunk: BLOCK * SCAN_ROUNDS offsets
 constexpr int SCATTER_ITEMS = 8;        // consecutive entries a scatter thread walks
 constexpr int CHUNK_COLUMNS = 32;       // columns a sort block classifies at a time
-constexpr int WARP_SLOTS = 64;          // a column this short is sorted by one warp
+constexpr int WARP_SLOTS = 256;         // a column this short is sorted by one warp (8 keys a lane)
 constexpr int TILE = 4096;              // a column this short is sorted by one block in shared memory
 constexpr int WARPS = BLOCK / WARP;
-static_assert(WARPS * WARP_SLOTS <= TILE, "the warps' regions share the block's tile");
+// A warp's region: WARP_SLOTS entry numbers, then WARP_SLOTS rows (4 bytes each), in the tile.
+static_assert(WARPS * WARP_SLOTS * 2 * 4 <= TILE * 8, "the warps' regions share the block's tile");
 
 __device__ __forceinline__ const int32_t* ptr_i32(uint64_t a) { return reinterpret_cast<const int32_t*>(a); }
 __device__ __forceinline__ int32_t* mut_i32(uint64_t a) { return reinterpret_cast<int32_t*>(a); }
@@ -151,7 +154,8 @@ __device__ __forceinline__ void place(const Csr2cscParams& p, int64_t slot, uint
     if (p.numeric) reinterpret_cast<W*>(p.csc_val)[slot] = reinterpret_cast<const W*>(p.csr_val)[k];
 }
 
-// A column of at most `size` slots sorted in s[] by (k << 32 | row) pairs, by `threads` threads.
+// A column of at most `size` slots sorted in s[] by (k << 32 | row) pairs, by `threads` threads
+// (the block's tier: columns of WARP_SLOTS + 1 to TILE slots).
 template <typename W, typename Sync>
 __device__ void sort_in_shared(const Csr2cscParams& p, uint64_t* s, int64_t begin, int64_t len, int tid, int threads, Sync sync) {
     const uint32_t* perm = reinterpret_cast<const uint32_t*>(p.perm);
@@ -163,6 +167,72 @@ __device__ void sort_in_shared(const Csr2cscParams& p, uint64_t* s, int64_t begi
     bitonic_sort(s, size, tid, threads, sync);
     for (int i = tid; i < len; i += threads) place<W>(p, begin + i, uint32_t(s[i] >> 32), int64_t(uint32_t(s[i])));
     sync();  // s[] is reused by the next column
+}
+
+// 1 when x < k, for x, k <= INT32_MAX: the sign of x - k, which cannot overflow (two instructions,
+// a subtract and a shift-add, where a compare and select took three or four).
+__device__ __forceinline__ int below(uint32_t x, uint32_t k) { return int((x - k) >> 31); }
+
+// A column of 2 to 32 * ITEMS slots, by one warp with no barrier but __syncwarp: lane l owns slots
+// l, l + 32, ...; each key's output slot is its rank, the count of the column's keys below it (keys
+// are distinct entry numbers), counted against the keys read back four at a time from shared
+// memory as broadcasts: no block barrier, no dependent compare-exchange steps, every lane busy.
+// Ranks are counted for at most 4 keys a pass so the registers stay few (8 at once spilled).
+// The results go through shared memory so the global writes are coalesced.
+template <typename W, int ITEMS>
+__device__ __forceinline__ void sort_in_warp(const Csr2cscParams& p, uint32_t* sk, uint32_t* sr, int64_t begin, int len,
+                                             int lane) {
+    constexpr int GROUP = ITEMS < 4 ? ITEMS : 4;
+    const uint32_t* perm = reinterpret_cast<const uint32_t*>(p.perm);
+    const int32_t* rows = ptr_i32(p.csc_row_ind);
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+        const int j = i * WARP + lane;
+        // Padding is INT32_MAX: above every real key (entry numbers are < nnz <= INT32_MAX).
+        sk[j] = j < len ? perm[begin + j] : uint32_t(INT32_MAX);
+        if (j < len) sr[j] = uint32_t(rows[begin + j]);
+    }
+    __syncwarp();
+    const uint4* s4 = reinterpret_cast<const uint4*>(sk);
+    int rank[ITEMS];
+#pragma unroll
+    for (int g = 0; g < ITEMS; g += GROUP) {
+        uint32_t k[GROUP];
+#pragma unroll
+        for (int i = 0; i < GROUP; ++i) {
+            k[i] = sk[(g + i) * WARP + lane];
+            rank[g + i] = 0;
+        }
+        for (int t = 0; t < (len + 3) / 4; ++t) {  // 4 * that <= 32 * ITEMS slots, all written above
+            const uint4 x = s4[t];
+#pragma unroll
+            for (int i = 0; i < GROUP; ++i) {
+                rank[g + i] += below(x.x, k[i]) + below(x.y, k[i]) + below(x.z, k[i]) + below(x.w, k[i]);
+            }
+        }
+    }
+    uint32_t k[ITEMS], r[ITEMS];
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+        const int j = i * WARP + lane;
+        k[i] = sk[j];
+        r[i] = j < len ? sr[j] : 0;
+    }
+    __syncwarp();  // every lane has read sk[] and sr[] before they are overwritten in sorted order
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+        if (i * WARP + lane < len) {
+            sk[rank[i]] = k[i];
+            sr[rank[i]] = r[i];
+        }
+    }
+    __syncwarp();
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+        const int j = i * WARP + lane;
+        if (j < len) place<W>(p, begin + j, sk[j], int64_t(sr[j]));
+    }
+    __syncwarp();  // the region is reused by the warp's next column
 }
 
 // How many of the first d outputs of merging a[0, na) and b[0, nb) come from a (the merge path's
@@ -250,22 +320,29 @@ __device__ void sort_long(const Csr2cscParams& p, uint64_t* s, int64_t begin, in
     __syncthreads();
 }
 
-// Blocks take CHUNK_COLUMNS columns at a time: the warps sort the short ones, then the whole block
-// each longer one in turn.
+// Blocks take CHUNK_COLUMNS columns at a time: the warps sort those of up to WARP_SLOTS slots (a
+// warp a column, ranked in registers), then the whole block each longer one in turn.
 template <typename W>
 __device__ void sort_columns(const Csr2cscParams& p) {
-    __shared__ uint64_t tile[TILE];
+    __shared__ __align__(16) uint64_t tile[TILE];
     const int32_t* cp = ptr_i32(p.csc_col_ptr);
     const int lane = threadIdx.x % WARP, warp = threadIdx.x / WARP;
-    auto warp_sync = [] { __syncwarp(); };
+    uint32_t* sk = reinterpret_cast<uint32_t*>(tile) + warp * 2 * WARP_SLOTS;
+    uint32_t* sr = sk + WARP_SLOTS;
     auto block_sync = [] { __syncthreads(); };
-    const int64_t chunks = (p.n + CHUNK_COLUMNS - 1) / CHUNK_COLUMNS;
-    for (int64_t chunk = blockIdx.x; chunk < chunks; chunk += gridDim.x) {
-        const int64_t c0 = chunk * CHUNK_COLUMNS, c1 = min(c0 + CHUNK_COLUMNS, p.n);
-        for (int64_t c = c0 + warp; c < c1; c += WARPS) {
-            const int64_t begin = int64_t(cp[c]) - p.base, len = int64_t(cp[c + 1]) - p.base - begin;
+    // Column numbers and lengths fit in 32 bits (cscColPtr is int32): fewer live registers.
+    const int chunks = int((p.n + CHUNK_COLUMNS - 1) / CHUNK_COLUMNS);
+    for (int chunk = blockIdx.x; chunk < chunks; chunk += gridDim.x) {
+        const int64_t c0 = int64_t(chunk) * CHUNK_COLUMNS, c1 = min(c0 + CHUNK_COLUMNS, p.n);
+        for (int i = warp; i < int(c1 - c0); i += WARPS) {  // i, not the column, so n near INT32_MAX cannot overflow
+            const int32_t b = cp[c0 + i], len = cp[c0 + i + 1] - b;
+            const int64_t begin = int64_t(b) - p.base;
+            // Keys a lane: the fewest that hold the column, so short columns compare little padding.
             if (len == 1 && lane == 0) place<W>(p, begin, uint32_t(mut_u32(p.perm)[begin]), ptr_i32(p.csc_row_ind)[begin]);
-            if (len > 1 && len <= WARP_SLOTS) sort_in_shared<W>(p, tile + warp * WARP_SLOTS, begin, len, lane, WARP, warp_sync);
+            else if (len > 1 && len <= 32) sort_in_warp<W, 1>(p, sk, sr, begin, len, lane);
+            else if (len > 32 && len <= 64) sort_in_warp<W, 2>(p, sk, sr, begin, len, lane);
+            else if (len > 64 && len <= 128) sort_in_warp<W, 4>(p, sk, sr, begin, len, lane);
+            else if (len > 128 && len <= WARP_SLOTS) sort_in_warp<W, WARP_SLOTS / WARP>(p, sk, sr, begin, len, lane);
         }
         __syncthreads();
         for (int64_t c = c0; c < c1; ++c) {

@@ -64,7 +64,7 @@ enum Fill {
     Repeats(usize),
 }
 
-const SHAPES: [(usize, usize, Fill); 12] = [
+const SHAPES: [(usize, usize, Fill); 13] = [
     (0, 0, Fill::Third),
     (0, 5, Fill::Third),
     (5, 0, Fill::Third),
@@ -76,6 +76,8 @@ const SHAPES: [(usize, usize, Fill); 12] = [
     (12_003, 301, Fill::Hubs(20_000)),
     (301, 12_003, Fill::Hubs(20_000)),
     (9000, 40, Fill::Ramp(220)),
+    // Columns of 0 to about 285 entries, near every length: around each warp tier bound (32, 64, 128, 256).
+    (3000, 300, Fill::Ramp(1)),
     (50, 20, Fill::Repeats(3000)),
 ];
 
