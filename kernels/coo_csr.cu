@@ -1,20 +1,29 @@
 // Index helpers: COO row indices <-> CSR row offsets (cuSPARSE's Xcoo2csr / Xcsr2coo) and the
 // identity permutation. 32-bit indices; `base` is in every index read and written.
 //
-// Both conversions are merges of two sorted sequences, cut into equal pieces along the merge path
-// (as merge-path SpMV does): coo2csr merges the row indices with the rows 0..m (offset r is the
-// number of entries whose row is below r), csr2coo merges the row ends with the entries 0..nnz-1.
-// A block takes ITEMS steps of the path: one warp finds where the block's piece starts and
-// another where it ends (a 32-way search each), the block loads the inputs of its piece into
-// shared memory, each thread finds its own start inside them and walks STEPS steps writing into
-// shared memory, and the block writes its outputs out in one coalesced sweep. So work is even
-// whatever the rows look like (empty rows by the million, a hub of millions of entries), every
-// offset or index is written once, with no atomics and no scratch, and the result is the same on
-// every run.
+// Both conversions stream their input once, with at most one warp search per long range of it
+// (the old merge-path kernels searched for every 2048-step piece and waited on that latency):
 //
-// Unsorted or out-of-range input gives unspecified offsets (as cuSPARSE), but every read and
-// write stays inside the arrays: a block's piece is clamped to its steps and the arrays' ends,
-// and a thread never steps outside its block's piece.
+// coo2csr: offset r is the number of entries whose row is below r, so between entries i and i + 1
+// (a "boundary", i in -1..nnz-1, with row(-1) = -1 and row(nnz) = m) the offsets of the rows in
+// (row(i), row(i + 1)] are all i + 1. A thread takes 8 consecutive entries (two 16-byte loads, a
+// scalar head and tail where the array is not 16-byte aligned) and writes the runs of its 8
+// boundaries. A run of empty rows may be long, so the offsets are cut into chunks of CHUNK: a
+// chunk lying wholly inside one run is written by a warp of its own (one warp search for the
+// entries below the chunk), and a boundary's thread writes only the parts of its run outside such
+// chunks, at most 2 * CHUNK - 2 offsets.
+//
+// csr2coo: a warp takes a contiguous range of whole TILEs of entries (tiles aligned so that its
+// stores are 16-byte), finds the row of its first entry by one warp search of the offsets, then
+// walks with a window of 32 row ends in shared memory (one coalesced load, kept while it covers
+// the entries: long rows load one for many tiles, a tile crossing many short rows loads several):
+// each lane finds the rows of its 8 entries in the window, and the tile goes out in 16-byte stores.
+//
+// For sorted input every offset or index is written once, by one thread: no atomics, no scratch,
+// the same result on every run. Unsorted or out-of-range input gives unspecified values (as
+// cuSPARSE), but every read and write stays inside the arrays: rows are clamped to -1..m before
+// they choose what to write, csr2coo writes only its own tiles' entries, and its window reads
+// only offsets up to m.
 #include "oxsparse_kernel_params.h"
 #include "common/grid.cuh"
 #include <stdint.h>
@@ -22,21 +31,17 @@
 namespace {
 
 constexpr int BLOCK = 256;
-constexpr int STEPS = 8;
-constexpr int ITEMS = BLOCK * STEPS;
+constexpr int WARPS = BLOCK / 32;
+constexpr int64_t CHUNK = 256;
+constexpr int64_t TILE = 256;
 
 __device__ __forceinline__ int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 __device__ __forceinline__ int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 __device__ __forceinline__ int64_t clamp(int64_t v, int64_t lo, int64_t hi) { return min64(max64(v, lo), hi); }
 
-// ---- coo2csr ------------------------------------------------------------------------------------
-// State (i, r): i entries consumed, r offsets written. An entry is consumed while its row is below
-// r; otherwise offset r (= i) is written. On diagonal d = i + r the path's i is the largest with
-// row[i - 1] + i < d (row[i - 1] + i grows strictly with i for sorted rows).
-
 // The largest x in [lo, hi] with ok(x), ok(lo) taken as true, for ok true then false along x: a
 // whole warp probes 32 points at a time, so a search over 2^31 values takes 7 dependent loads,
-// not 31 (the block waits on these before it can start).
+// not 31.
 template <typename Ok>
 __device__ int64_t warp_search(int64_t lo, int64_t hi, Ok ok) {
     const int lane = threadIdx.x % 32;
@@ -51,116 +56,149 @@ __device__ int64_t warp_search(int64_t lo, int64_t hi, Ok ok) {
     return lo;
 }
 
-// Where diagonal d crosses the path: the entries consumed before it (a whole warp calls this).
-__device__ int64_t coo_split(const int32_t* rows, int64_t nnz, int64_t m, int64_t base, int64_t d) {
-    return warp_search(max64(d - (m + 1), 0), min64(d, nnz), [&](int64_t i) { return int64_t(rows[i - 1]) - base + i < d; });
+// ---- coo2csr ------------------------------------------------------------------------------------
+
+struct Coo {
+    const int32_t* rows;
+    int32_t* offsets;
+    int64_t nnz, m, base;
+    // Entry i's row, clamped to -1..m so that a run never reaches outside offsets[0..=m].
+    __device__ int64_t row(int64_t i) const { return i >= nnz ? m : clamp(int64_t(rows[i]) - base, -1, m); }
+    // Boundary i's run: offsets (a, b] are i + 1, less the whole chunks inside it (their warps
+    // write those).
+    __device__ void run(int64_t i, int64_t a, int64_t b) const {
+        if (b <= a) return;
+        const int32_t v = int32_t(i + 1 + base);
+        const int64_t lo = a + 1, hi = b + 1;  // [lo, hi)
+        const int64_t first = (lo + CHUNK - 1) / CHUNK * CHUNK;
+        const int64_t last = hi / CHUNK * CHUNK;
+        if (first < last) {
+            for (int64_t r = lo; r < first; ++r) offsets[r] = v;
+            for (int64_t r = last; r < hi; ++r) offsets[r] = v;
+        } else {
+            for (int64_t r = lo; r < hi; ++r) offsets[r] = v;
+        }
+    }
+};
+
+// Chunk c (offsets c * CHUNK .. + CHUNK - 1, all <= m): i = the entries with rows below its first
+// offset; the chunk lies inside boundary i - 1's run when row(i) reaches its last offset.
+__device__ void coo2csr_chunk(const Coo& c, int64_t chunk) {
+    const int lane = threadIdx.x % 32;
+    const int64_t r0 = chunk * CHUNK;
+    const int64_t i = warp_search(0, c.nnz, [&](int64_t x) { return c.row(x - 1) < r0; });
+    if (c.row(i) < r0 + CHUNK - 1) return;
+    const int32_t v = int32_t(i + c.base);
+    for (int64_t r = lane; r < CHUNK; r += 32) c.offsets[r0 + r] = v;
 }
 
 __device__ void coo2csr(const Coo2CsrParams& p) {
-    __shared__ int64_t split[2];
-    __shared__ int32_t rows_in[ITEMS];
-    __shared__ int32_t offsets_out[ITEMS];
-    const int32_t* rows = reinterpret_cast<const int32_t*>(p.coo_rows);
-    int32_t* offsets = reinterpret_cast<int32_t*>(p.csr_offsets);
-    const int64_t total = p.m + 1 + p.nnz;
-    const int64_t d0 = int64_t(blockIdx.x) * ITEMS;
-    const int64_t d1 = d0 + ITEMS < total ? d0 + ITEMS : total;
-    // Warp 0 finds where the block's piece starts, warp 1 where it ends.
-    if (threadIdx.x < 64) {
-        const int64_t at = coo_split(rows, p.nnz, p.m, p.base, threadIdx.x < 32 ? d0 : d1);
-        if (threadIdx.x % 32 == 0) split[threadIdx.x / 32] = at;
+    const Coo c{reinterpret_cast<const int32_t*>(p.coo_rows), reinterpret_cast<int32_t*>(p.csr_offsets), p.nnz, p.m, p.base};
+    // The first blocks write the whole chunks, a warp each (the launcher counts them the same).
+    const int64_t chunks = (p.m + 1) / CHUNK;
+    const int64_t chunk_blocks = (chunks + WARPS - 1) / WARPS;
+    if (int64_t(blockIdx.x) < chunk_blocks) {
+        const int64_t chunk = int64_t(blockIdx.x) * WARPS + threadIdx.x / 32;
+        if (chunk < chunks) coo2csr_chunk(c, chunk);
+        return;
     }
-    __syncthreads();
-    // Sorted rows make the two splits consistent; clamping keeps the piece inside its ITEMS steps
-    // and the arrays whatever the rows are.
-    const int64_t i0 = split[0];
-    const int64_t i1 = clamp(split[1], max64(i0, d1 - (p.m + 1)), min64(i0 + (d1 - d0), p.nnz));
-    const int64_t r0 = d0 - i0, r1 = d1 - i1;
-    for (int64_t j = threadIdx.x; j < i1 - i0; j += BLOCK) rows_in[j] = rows[i0 + j];
-    __syncthreads();
-
-    // This thread's piece of the block's: its start by the same search, inside shared memory.
-    const int64_t t0 = d0 + int64_t(threadIdx.x) * STEPS;
-    if (t0 < d1) {
-        int64_t lo = t0 - r1 > i0 ? t0 - r1 : i0;
-        int64_t hi = t0 - r0 < i1 ? t0 - r0 : i1;
-        while (lo < hi) {
-            const int64_t mid = lo + (hi - lo + 1) / 2;
-            if (int64_t(rows_in[mid - 1 - i0]) - p.base + mid < t0) lo = mid;
-            else hi = mid - 1;
-        }
-        int64_t i = lo, r = t0 - lo;
-        const int64_t t1 = t0 + STEPS < d1 ? t0 + STEPS : d1;
-        for (int64_t d = t0; d < t1; ++d) {
-            if (i < i1 && (r >= r1 || int64_t(rows_in[i - i0]) - p.base < r)) {
-                ++i;
-            } else if (r < r1) {
-                offsets_out[r - r0] = int32_t(i + p.base);
-                ++r;
-            } else {
-                break;
-            }
+    const int64_t t = (int64_t(blockIdx.x) - chunk_blocks) * BLOCK + threadIdx.x;
+    // Entries head.. are 16-byte aligned; quads of 4 from there, then a tail of up to 3.
+    const int64_t head = min64((4 - int64_t((p.coo_rows >> 2) & 3)) & 3, p.nnz);
+    const int64_t quads = (p.nnz - head) / 4;
+    const int64_t tail = head + quads * 4;
+    // Scalar boundaries: -1 .. head - 1, and tail .. nnz - 1.
+    if (t <= head) c.run(t - 1, t == 0 ? -1 : c.row(t - 1), c.row(t));
+    if (t < p.nnz - tail) c.run(tail + t, c.row(tail + t), c.row(tail + t + 1));
+    // Two quads: boundaries e0 .. e0 + n - 1.
+    const int64_t q = 2 * t;
+    if (q >= quads) return;
+    const int4* aligned = reinterpret_cast<const int4*>(c.rows + head);
+    const int n = q + 1 < quads ? 8 : 4;
+    int32_t raw[8];
+    const int4 v0 = aligned[q];
+    const int4 v1 = n == 8 ? aligned[q + 1] : make_int4(0, 0, 0, 0);
+    raw[0] = v0.x, raw[1] = v0.y, raw[2] = v0.z, raw[3] = v0.w;
+    raw[4] = v1.x, raw[5] = v1.y, raw[6] = v1.z, raw[7] = v1.w;
+    const int64_t e0 = head + q * 4;
+    // Loaded before any store: the compiler may not move a load past stores that could alias it.
+    const int64_t next = c.row(e0 + n);
+    int64_t a = clamp(int64_t(raw[0]) - p.base, -1, p.m);
+#pragma unroll
+    for (int s = 0; s < 8; ++s) {
+        if (s < n) {
+            const int64_t b = s + 1 < n ? clamp(int64_t(raw[s + 1]) - p.base, -1, p.m) : next;
+            c.run(e0 + s, a, b);
+            a = b;
         }
     }
-    __syncthreads();
-    for (int64_t j = threadIdx.x; j < r1 - r0; j += BLOCK) offsets[r0 + j] = offsets_out[j];
 }
 
 // ---- csr2coo ------------------------------------------------------------------------------------
-// State (r, k): r rows finished, k indices written. Row r is finished once its end, offset r + 1,
-// is at most k; otherwise index k gets row r. On diagonal d = r + k the path's r is the largest
-// with offset[r] + r <= d.
-
-// Where diagonal d crosses the path: the rows finished before it (a whole warp calls this).
-__device__ int64_t csr_split(const int32_t* offsets, int64_t nnz, int64_t m, int64_t base, int64_t d) {
-    return warp_search(max64(d - nnz, 0), min64(d, m), [&](int64_t r) { return int64_t(offsets[r]) - base + r <= d; });
-}
 
 __device__ void csr2coo(const Csr2CooParams& p) {
-    __shared__ int64_t split[2];
-    __shared__ int32_t ends_in[ITEMS];
-    __shared__ int32_t rows_out[ITEMS];
+    __shared__ int64_t ends_sh[WARPS][32];
+    __shared__ __align__(16) int32_t tile_sh[WARPS][TILE];
     const int32_t* offsets = reinterpret_cast<const int32_t*>(p.csr_offsets);
-    int32_t* rows = reinterpret_cast<int32_t*>(p.coo_rows);
-    const int64_t total = p.m + p.nnz;
-    const int64_t d0 = int64_t(blockIdx.x) * ITEMS;
-    const int64_t d1 = d0 + ITEMS < total ? d0 + ITEMS : total;
-    if (threadIdx.x < 64) {
-        const int64_t at = csr_split(offsets, p.nnz, p.m, p.base, threadIdx.x < 32 ? d0 : d1);
-        if (threadIdx.x % 32 == 0) split[threadIdx.x / 32] = at;
-    }
-    __syncthreads();
-    const int64_t r0 = split[0];
-    const int64_t r1 = clamp(split[1], max64(r0, d1 - p.nnz), min64(r0 + (d1 - d0), p.m));
-    const int64_t k0 = d0 - r0, k1 = d1 - r1;
-    // The ends of the rows the block finishes: offsets r0 + 1 .. r1.
-    for (int64_t j = threadIdx.x; j < r1 - r0; j += BLOCK) ends_in[j] = offsets[r0 + 1 + j];
-    __syncthreads();
-
-    const int64_t t0 = d0 + int64_t(threadIdx.x) * STEPS;
-    if (t0 < d1) {
-        int64_t lo = t0 - k1 > r0 ? t0 - k1 : r0;
-        int64_t hi = t0 - k0 < r1 ? t0 - k0 : r1;
-        while (lo < hi) {
-            const int64_t mid = lo + (hi - lo + 1) / 2;
-            if (int64_t(ends_in[mid - 1 - r0]) - p.base + mid <= t0) lo = mid;
-            else hi = mid - 1;
+    int32_t* out = reinterpret_cast<int32_t*>(p.coo_rows);
+    const int lane = threadIdx.x % 32, w = threadIdx.x / 32;
+    int64_t* ends = ends_sh[w];
+    int32_t* tile = tile_sh[w];
+    // Tiles start where out is 16-byte aligned: tile n holds entries n * TILE - mis ...
+    const int64_t mis = int64_t((p.coo_rows >> 2) & 3);
+    const int64_t tiles = (p.nnz + mis + TILE - 1) / TILE;
+    const int64_t warps = int64_t(gridDim.x) * WARPS;
+    const int64_t per = (tiles + warps - 1) / warps;
+    const int64_t n0 = (int64_t(blockIdx.x) * WARPS + w) * per;
+    const int64_t n1 = min64(n0 + per, tiles);
+    if (n0 >= n1) return;
+    // The window: ends[j] is where row r + j ends (past row m - 1: never); r starts as the row of
+    // the warp's first entry (the last row starting at or before it).
+    int64_t r = warp_search(0, p.m - 1, [&](int64_t x) { return int64_t(offsets[x]) - p.base <= max64(n0 * TILE - mis, 0); });
+    int64_t last;
+    auto load = [&]() {
+        ends[lane] = r + 1 + lane <= p.m ? int64_t(offsets[r + 1 + lane]) - p.base : INT64_MAX;
+        __syncwarp();
+        last = ends[31];
+    };
+    load();
+    for (int64_t n = n0; n < n1; ++n) {
+        const int64_t kt = n * TILE - mis;
+        const int64_t lo = max64(kt, 0), hi = min64(kt + TILE, p.nnz);
+        // The window stays while it covers the tile (long rows: one load for many tiles); past
+        // its end, the next 32 rows start exactly at `last`.
+        for (int64_t from = lo;;) {
+            const int64_t a = max64(kt + 8 * lane, from), b = min64(kt + 8 * lane + 8, min64(hi, last));
+            if (a < b) {
+                // The first row ending after a (ends[31] > a, so j <= 31), then walk.
+                int j = 0;
+#pragma unroll
+                for (int s = 16; s > 0; s /= 2)
+                    if (ends[j + s - 1] <= a) j += s;
+                int64_t end = ends[j];
+                for (int64_t k = a; k < b; ++k) {
+                    while (end <= k && j < 31) end = ends[++j];
+                    tile[k - kt] = int32_t(r + j + p.base);
+                }
+            }
+            __syncwarp();
+            if (last >= hi) break;
+            from = max64(from, last);
+            r += 32;
+            load();
         }
-        int64_t r = lo, k = t0 - lo;
-        const int64_t t1 = t0 + STEPS < d1 ? t0 + STEPS : d1;
-        for (int64_t d = t0; d < t1; ++d) {
-            if (r < r1 && (k >= k1 || int64_t(ends_in[r - r0]) - p.base <= k)) {
-                ++r;
-            } else if (k < k1) {
-                rows_out[k - k0] = int32_t(r + p.base);
-                ++k;
+#pragma unroll
+        for (int g = lane; g < TILE / 4; g += 32) {
+            const int64_t k0 = kt + 4 * g;
+            if (k0 >= lo && k0 + 4 <= hi) {
+                *reinterpret_cast<int4*>(out + k0) = *reinterpret_cast<const int4*>(tile + 4 * g);
             } else {
-                break;
+                for (int s = 0; s < 4; ++s)
+                    if (k0 + s >= lo && k0 + s < hi) out[k0 + s] = tile[4 * g + s];
             }
         }
+        __syncwarp();
     }
-    __syncthreads();
-    for (int64_t j = threadIdx.x; j < k1 - k0; j += BLOCK) rows[k0 + j] = rows_out[j];
 }
 
 // ---- identity permutation -----------------------------------------------------------------------
