@@ -62,48 +62,85 @@ __device__ __forceinline__ C transposed_group_sum(C (&d)[G], int sub) {
     return d[0];
 }
 
+// What both forms read from the parameter block for one warp: its run of C's values [first, last)
+// in batch blockIdx.y, the arrays of that batch (A's and B's as 16-byte vectors), the scalars, and
+// the row of the run's first value. `live` is false for a warp past the last value.
+template <typename T, typename TC, typename C, typename I>
+struct LeanOperands {
+    bool live;
+    I first, last, base, rows, n, row;
+    const I* offsets;
+    const I* cols;
+    TC* out;
+    const uint4* a;
+    const uint4* b;
+    int vectors;  // a line's length in 16-byte vectors
+    C alpha, beta;
+    bool products, read_c;
+
+    __device__ explicit LeanOperands(const SddmmParams& p) {
+        const int64_t warp = (int64_t(blockIdx.x) * BLOCK + threadIdx.x) / WARP;
+        live = warp * p.entries_per_warp < p.stored;
+        if (!live) return;
+        first = I(warp * p.entries_per_warp);
+        last = I(min(int64_t(first) + p.entries_per_warp, p.stored));
+        const int64_t batch = blockIdx.y;
+        offsets = reinterpret_cast<const I*>(p.c.offsets) + batch * p.c.offsets_batch_stride;
+        cols = reinterpret_cast<const I*>(p.c.cols) + batch * p.c.cols_batch_stride;
+        out = reinterpret_cast<TC*>(p.c.values) + batch * p.c.values_batch_stride;
+        a = reinterpret_cast<const uint4*>(reinterpret_cast<const T*>(p.a.values) + batch * p.a.batch_stride);
+        b = reinterpret_cast<const uint4*>(reinterpret_cast<const T*>(p.b.values) + batch * p.b.batch_stride);
+        vectors = int(p.k * int64_t(sizeof(T)) / VECTOR_BYTES);
+        base = I(p.c.base);
+        rows = I(p.rows);
+        n = I(p.n);
+        alpha = load_scalar<C>(p.alpha);
+        beta = load_scalar<C>(p.beta);
+        products = p.k > 0 && !is_zero(alpha);
+        read_c = !is_zero(beta);
+        const spmm::Rows<TC, I> c(p.c, batch);
+        row = I(row_search::warp_lower_bound(c, p.rows, int64_t(first) + 1) - 1);
+    }
+    // Where row r ends, as a position among this batch's values.
+    __device__ I end(I r) const { return I(offsets[r + 1] - base); }
+    // The value to write at position q, given its dot product.
+    __device__ void write(I q, C dot) const {
+        C v = products ? alpha * dot : zero<C>();
+        if (read_c) v = v + beta * to_compute<C>(out[q]);
+        out[q] = from_compute<TC>(v);
+    }
+};
+
 // T: A's and B's storage type; TC: C's; C: the compute type; I: C's index type (positions are
 // counted in it: nnz + base fits); G: lanes per value; V: 16-byte vectors a lane reads per line.
 template <typename T, typename TC, typename C, typename I, int G, int V>
 __device__ void sddmm_lean_chunked(const SddmmParams& p) {
     constexpr int IN_FLIGHT = V >= vectors_in_flight ? 1 : (vectors_in_flight / V < G ? vectors_in_flight / V : G);
     const int lane = threadIdx.x % WARP, sub = lane % G, group_first = lane - sub;
-    const int64_t warp = (int64_t(blockIdx.x) * BLOCK + threadIdx.x) / WARP;
-    if (warp * p.entries_per_warp >= p.stored) return;  // the whole warp
-    const I first = I(warp * p.entries_per_warp);
-    const I last = I(min(int64_t(first) + p.entries_per_warp, p.stored));
-    const int64_t batch = blockIdx.y;
-    const I* offsets = reinterpret_cast<const I*>(p.c.offsets) + batch * p.c.offsets_batch_stride;
-    const I* cols = reinterpret_cast<const I*>(p.c.cols) + batch * p.c.cols_batch_stride;
-    TC* out = reinterpret_cast<TC*>(p.c.values) + batch * p.c.values_batch_stride;
-    const uint4* a = reinterpret_cast<const uint4*>(reinterpret_cast<const T*>(p.a.values) + batch * p.a.batch_stride);
-    const uint4* b = reinterpret_cast<const uint4*>(reinterpret_cast<const T*>(p.b.values) + batch * p.b.batch_stride);
-    // Lines' strides and lengths in 16-byte vectors.
+    const LeanOperands<T, TC, C, I> o(p);
+    if (!o.live) return;  // the whole warp
     // A line's offset in 32 bits, which spares each round's address a 64-bit product: the plan
-    // runs this kernel only where every line starts within 2^31 vectors of its operand
+    // runs this form only where every line starts within 2^31 vectors of its operand
     // (lines_within_u32_vectors).
     const uint32_t lda32 = uint32_t(p.a.ld * int64_t(sizeof(T)) / VECTOR_BYTES);
     const uint32_t ldb32 = uint32_t(p.b.ld * int64_t(sizeof(T)) / VECTOR_BYTES);
-    const int vectors = int(p.k * int64_t(sizeof(T)) / VECTOR_BYTES);
-    const I base = I(p.c.base), rows = I(p.rows), n = I(p.n);
-    const C alpha = load_scalar<C>(p.alpha), beta = load_scalar<C>(p.beta);
-    const bool products = p.k > 0 && !is_zero(alpha);
-    const bool read_c = !is_zero(beta);
-    const auto end = [&](I r) { return I(offsets[r + 1] - base); };
-
-    const spmm::Rows<TC, I> c(p.c, batch);
-    I row = I(row_search::warp_lower_bound(c, p.rows, int64_t(first) + 1) - 1);
+    const auto end = [&](I r) { return o.end(r); };
+    const uint4* const a = o.a;
+    const uint4* const b = o.b;
+    const I rows = o.rows, n = o.n;
+    const int vectors = o.vectors;
+    I row = o.row;
     I a_row = -1;
     uint4 av[V];
 
-    for (I chunk = first; chunk < last; chunk += WARP) {
+    for (I chunk = o.first; chunk < o.last; chunk += WARP) {
         const I q = chunk + I(lane);
-        const bool live = q < last;
+        const bool live = q < o.last;
         C sum = zero<C>();
-        if (products) {
+        if (o.products) {
             // 1. This lane's value: its row and column (-1 where the lane has none).
             const I my_row = row_in_chunk(end, rows, row, live ? q : I(chunk), lane);
-            const I my_col = live ? I(cols[q] - base) : I(-1);
+            const I my_col = live ? I(o.cols[q] - o.base) : I(-1);
             row = shfl_index(my_row, WARP - 1);  // the next chunk starts in or after it
 
             // 2. The group's values, IN_FLIGHT rounds at a time.
@@ -144,11 +181,7 @@ __device__ void sddmm_lean_chunked(const SddmmParams& p) {
             sum = transposed_group_sum<C, G>(d, sub);
         }
         // 4. The value.
-        if (live) {
-            C v = products ? alpha * sum : zero<C>();
-            if (read_c) v = v + beta * to_compute<C>(out[q]);
-            out[q] = from_compute<TC>(v);
-        }
+        if (live) o.write(q, sum);
     }
 }
 
@@ -158,49 +191,35 @@ template <typename T, typename TC, typename C, typename I, int G, int V>
 __device__ void sddmm_lean_per_value(const SddmmParams& p) {
     constexpr int PER_STEP = WARP / G;
     const int lane = threadIdx.x % WARP, sub = lane % G, slot = lane / G;
-    const int64_t warp = (int64_t(blockIdx.x) * BLOCK + threadIdx.x) / WARP;
-    if (warp * p.entries_per_warp >= p.stored) return;  // the whole warp
-    const I first = I(warp * p.entries_per_warp);
-    const I last = I(min(int64_t(first) + p.entries_per_warp, p.stored));
-    const int64_t batch = blockIdx.y;
-    const I* offsets = reinterpret_cast<const I*>(p.c.offsets) + batch * p.c.offsets_batch_stride;
-    const I* cols = reinterpret_cast<const I*>(p.c.cols) + batch * p.c.cols_batch_stride;
-    TC* out = reinterpret_cast<TC*>(p.c.values) + batch * p.c.values_batch_stride;
-    const uint4* a = reinterpret_cast<const uint4*>(reinterpret_cast<const T*>(p.a.values) + batch * p.a.batch_stride);
-    const uint4* b = reinterpret_cast<const uint4*>(reinterpret_cast<const T*>(p.b.values) + batch * p.b.batch_stride);
-    // Lines' strides and lengths in 16-byte vectors.
+    // 1. The warp's run and the row of its first value.
+    const LeanOperands<T, TC, C, I> o(p);
+    if (!o.live) return;  // the whole warp
+    // Lines' strides in 16-byte vectors.
     const int64_t lda = p.a.ld * int64_t(sizeof(T)) / VECTOR_BYTES, ldb = p.b.ld * int64_t(sizeof(T)) / VECTOR_BYTES;
-    const int vectors = int(p.k * int64_t(sizeof(T)) / VECTOR_BYTES);
-    const I base = I(p.c.base), rows = I(p.rows), n = I(p.n);
-    const C alpha = load_scalar<C>(p.alpha), beta = load_scalar<C>(p.beta);
-    const bool products = p.k > 0 && !is_zero(alpha);
-    const bool read_c = !is_zero(beta);
-    const auto end = [&](I r) { return I(offsets[r + 1] - base); };
-
-    // 1. The row of the warp's first value.
-    const spmm::Rows<TC, I> c(p.c, batch);
-    I row = I(row_search::warp_lower_bound(c, p.rows, int64_t(first) + 1) - 1);
+    const auto end = [&](I r) { return o.end(r); };
+    const int vectors = o.vectors;
+    I row = o.row;
     I a_row = -1;
     uint4 av[V];
 
-    for (I step = first; step < last; step += PER_STEP) {
+    for (I step = o.first; step < o.last; step += PER_STEP) {
         // 2. This group's value, its row and column.
         const I q = step + slot;
-        const bool live = q < last;
+        const bool live = q < o.last;
         C dot = zero<C>();
-        if (live && products) {
-            row = advance(end, rows, row, q);
-            const I j = cols[q] - base;
-            if (j >= 0 && j < n) {
+        if (live && o.products) {
+            row = advance(end, o.rows, row, q);
+            const I j = o.cols[q] - o.base;
+            if (j >= 0 && j < o.n) {
                 if (row != a_row) {
-                    const uint4* al = a + int64_t(row) * lda;
+                    const uint4* al = o.a + int64_t(row) * lda;
 #pragma unroll
                     for (int t = 0; t < V; ++t)
                         if (sub + t * G < vectors) av[t] = __ldg(al + sub + t * G);
                     a_row = row;
                 }
                 // 3. The products.
-                const uint4* bl = b + int64_t(j) * ldb;
+                const uint4* bl = o.b + int64_t(j) * ldb;
                 uint4 bv[V];
 #pragma unroll
                 for (int t = 0; t < V; ++t)
@@ -211,11 +230,7 @@ __device__ void sddmm_lean_per_value(const SddmmParams& p) {
             }
         }
         dot = group_sum(dot, G);
-        if (live && sub == 0) {
-            C v = products ? alpha * dot : zero<C>();
-            if (read_c) v = v + beta * to_compute<C>(out[q]);
-            out[q] = from_compute<TC>(v);
-        }
+        if (live && sub == 0) o.write(q, dot);
     }
 }
 
