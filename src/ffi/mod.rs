@@ -35,6 +35,7 @@ pub mod descr_sparse;
 pub mod descr_sparse_access;
 pub mod descr_sparse_vector;
 pub mod handle;
+pub mod legacy_bsr;
 pub mod logger;
 pub mod mat_descr;
 pub mod sddmm;
