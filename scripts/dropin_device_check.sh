@@ -11,7 +11,8 @@
 #   1. c_tests/dropin/dropin_gpu.c compiled against the toolkit's real cusparse.h and linked with
 #      -lcusparse passes on the real library (the baseline);
 #   2. the same binary with the face first on LD_LIBRARY_PATH and LD_BIND_NOW=1 passes, and
-#      OXSPARSE_REPORT=1 shows cusparseSpMM and cusparseSpMV native and cusparseSnnz forwarded (to
+#      OXSPARSE_REPORT=1 shows cusparseSpMM, cusparseSpMV, cusparseSbsrmv and cusparseSbsrmm native
+#      and cusparseSnnz forwarded (to
 #      the toolkit's library, found by the face itself; Xcsrsort is forwarded or, once oxsparse's
 #      sorts land, native);
 #   3. LD_PRELOAD=face python -c "import torch, cupyx.scipy.sparse" imports;
@@ -70,9 +71,10 @@ face_run() {
     local rc=$?; cat "$logs/face.log"; [ $rc -eq 0 ] || return 1
     grep -q 'report of libcusparse.so.12' "$logs/face.log" || { echo "  the face was not loaded"; return 1; }
     report_has "$logs/face.log" cusparseSpMM native && report_has "$logs/face.log" cusparseSpMV native &&
+        report_has "$logs/face.log" cusparseSbsrmv native && report_has "$logs/face.log" cusparseSbsrmm native &&
         report_has "$logs/face.log" cusparseSnnz forwarded && report_has "$logs/face.log" cusparseXcsrsort '(native|forwarded)'
 }
-check "dropin_gpu.c on the face (LD_LIBRARY_PATH, LD_BIND_NOW=1): SpMM/SpMV native, Snnz forwarded" face_run
+check "dropin_gpu.c on the face (LD_LIBRARY_PATH, LD_BIND_NOW=1): SpMM/SpMV/Sbsrmv/Sbsrmm native, Snnz forwarded" face_run
 
 # 3-5. Python, unmodified, under LD_PRELOAD (PyTorch's DT_RPATH outranks LD_LIBRARY_PATH).
 preload() { LD_PRELOAD="$face" OXSPARSE_REPORT=1 "$python" "$@"; }

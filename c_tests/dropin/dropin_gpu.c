@@ -3,6 +3,8 @@
  * library and once with the face first on the library path. Exact checks on tiny problems:
  *   SpMM   C = A B, A 4 x 4 CSR (7 entries), B 4 x 3 column-major      (native in the face)
  *   SpMV   y = A x                                                      (native)
+ *   Sbsrmv y = A x with A in 2 x 2 blocks stored row by row, y NaN first (native)
+ *   Sbsrmm C = A B with A's blocks stored column by column, B given transposed (transB T) (native)
  *   Xcsrsort of a CSR whose rows are unsorted, with an identity P        (forwarded until oxsparse's
  *          sorts land; CreateIdentityPermutation is native)
  *   Snnz   nonzeros per row of A stored dense                            (forwarded: shadow handle
@@ -114,6 +116,45 @@ int main(void) {
         }
     }
     printf("SpMM and SpMV: %s\n", failures ? "mismatch" : "exact");
+
+    /* The legacy BSR products: A in 2 x 2 blocks, all four present. */
+    {
+        int bRow[3] = {0, 2, 4}, bCol[4] = {0, 1, 0, 1};
+        float byRows[16] = {1, 0, 0, 3, 2, 0, 0, 0, 4, 0, 0, 0, 5, 6, 0, 7};
+        float byCols[16] = {1, 0, 0, 3, 2, 0, 0, 0, 4, 0, 0, 0, 5, 0, 6, 7};
+        float hBt[N * K], bY[M], bC[M * N];
+        for (int k = 0; k < K; k++)
+            for (int j = 0; j < N; j++) hBt[k * N + j] = hB[j * K + k];
+        int *dbRow, *dbCol;
+        float *dRows, *dCols, *dBt;
+        CHECK_CUDA(cudaMalloc((void **)&dbRow, sizeof bRow));
+        CHECK_CUDA(cudaMalloc((void **)&dbCol, sizeof bCol));
+        CHECK_CUDA(cudaMalloc((void **)&dRows, sizeof byRows));
+        CHECK_CUDA(cudaMalloc((void **)&dCols, sizeof byCols));
+        CHECK_CUDA(cudaMalloc((void **)&dBt, sizeof hBt));
+        CHECK_CUDA(cudaMemcpy(dbRow, bRow, sizeof bRow, cudaMemcpyHostToDevice));
+        CHECK_CUDA(cudaMemcpy(dbCol, bCol, sizeof bCol, cudaMemcpyHostToDevice));
+        CHECK_CUDA(cudaMemcpy(dRows, byRows, sizeof byRows, cudaMemcpyHostToDevice));
+        CHECK_CUDA(cudaMemcpy(dCols, byCols, sizeof byCols, cudaMemcpyHostToDevice));
+        CHECK_CUDA(cudaMemcpy(dBt, hBt, sizeof hBt, cudaMemcpyHostToDevice));
+        CHECK_CUDA(cudaMemset(dY, 0xFF, sizeof hY)); /* NaN: beta 0 must not read it */
+        CHECK_CUDA(cudaMemset(dC, 0xFF, sizeof hC));
+        cusparseMatDescr_t bDescr;
+        CHECK_CUSPARSE(cusparseCreateMatDescr(&bDescr));
+        CHECK_CUSPARSE(cusparseSbsrmv(handle, CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE, 2, 2, 4, &alpha,
+                                      bDescr, dRows, dbRow, dbCol, 2, dX, &beta, dY));
+        CHECK_CUSPARSE(cusparseSbsrmm(handle, CUSPARSE_DIRECTION_COLUMN, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                      CUSPARSE_OPERATION_TRANSPOSE, 2, N, 2, 4, &alpha, bDescr, dCols, dbRow, dbCol, 2,
+                                      dBt, N, &beta, dC, M));
+        CHECK_CUDA(cudaMemcpy(bY, dY, sizeof bY, cudaMemcpyDeviceToHost));
+        CHECK_CUDA(cudaMemcpy(bC, dC, sizeof bC, cudaMemcpyDeviceToHost));
+        int bsrFailures = failures;
+        for (int i = 0; i < M; i++) EXPECT(bY[i] == hY[i]);
+        for (int i = 0; i < M * N; i++) EXPECT(bC[i] == hC[i]);
+        printf("Sbsrmv and Sbsrmm: %s\n", failures > bsrFailures ? "mismatch" : "exact");
+        CHECK_CUSPARSE(cusparseDestroyMatDescr(bDescr));
+        cudaFree(dbRow); cudaFree(dbCol); cudaFree(dRows); cudaFree(dCols); cudaFree(dBt);
+    }
 
     /* Xcsrsort: rows with their columns out of order; P starts as the identity. */
     int uRow[M + 1] = {0, 2, 3, 6, 7};
