@@ -18,8 +18,9 @@
 #   3. LD_PRELOAD=face python -c "import torch, cupyx.scipy.sparse" imports;
 #   4. c_tests/dropin/py_checks.py, per group of calls (torch.sparse.mm and torch.addmm CSR
 #      FP32/FP64/FP16, torch.addmv, torch.sparse.sampled_addmm, CuPy csr @ dense (column-major),
-#      csr @ vector, .T.tocsr()), run without the face and under LD_PRELOAD: results equal within
-#      the type's tolerance, SpMM/SpMV/SDDMM native in the report, no name refused;
+#      csr @ vector, .T.tocsr(); torch CSR @ CSR and triangular_solve, forwarded over shadow
+#      generic descriptors), run without the face and under LD_PRELOAD: results equal within the
+#      type's tolerance, SpMM/SpMV/SDDMM native and SpGEMM forwarded in the report, no name refused;
 #   5. c_tests/dropin/py_timing.py: torch.sparse.mm CSR FP32 timed (CUDA events, median of 20)
 #      without and under the face in the same session; face/real printed, > 1.10 fails.
 # GPU time: about two minutes.
@@ -103,13 +104,16 @@ py_group() { # py_group GROUP: one group of calls, without and with the face, co
     for f in $("$python" c_tests/dropin/py_checks.py expect "$group"); do
         report_has "$dir/face.log" "$f" native || ok=1
     done
+    for f in $("$python" c_tests/dropin/py_checks.py forwarded "$group"); do
+        report_has "$dir/face.log" "$f" forwarded || ok=1
+    done
     if grep -Eq '^cusparse[A-Za-z0-9_]+ +[0-9]+ +not supported' "$dir/face.log"; then
         echo "  a function was refused under the face"; ok=1
     fi
     return $ok
 }
 for group in $("$python" c_tests/dropin/py_checks.py groups); do
-    check "LD_PRELOAD: $group equals the run without the face, its SpMM/SpMV/SDDMM native" py_group "$group"
+    check "LD_PRELOAD: $group equals the run without the face (SpMM/SpMV/SDDMM native; SpGEMM forwarded)" py_group "$group"
 done
 
 # 5. torch.sparse.mm timing, with and without the face in the same session (c_tests/dropin/py_timing.py):

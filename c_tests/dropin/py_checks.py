@@ -25,7 +25,12 @@ GROUPS = {
     "cupy_mm": ["cusparseSpMM"],
     "cupy_mv": ["cusparseSpMV"],
     "cupy_transpose": [],  # csc -> csr: Csr2cscEx2 (native) or a legacy csr2csc (forwarded)
+    "torch_spgemm": [],  # forwarded, over shadow generic descriptors (FORWARDED below)
+    "torch_triangular": [],  # SpSV or SpSM, forwarded over shadow descriptors
 }
+
+# group: the cuSPARSE functions its calls must reach through the real library (forwarded).
+FORWARDED = {"torch_spgemm": ["cusparseSpGEMM_compute", "cusparseSpGEMM_copy"]}
 
 # Relative tolerance (to the largest magnitude of the result) of each value type.
 TOLERANCE = {"float16": 5e-3, "float32": 1e-5, "float64": 1e-12, "int32": 0, "int64": 0}
@@ -77,6 +82,34 @@ def torch_sddmm(case):
             return {"values": c.values(), "crow": c.crow_indices(), "col": c.col_indices()}
 
         case(f"torch.sparse.sampled_addmm CSR {dtype}", run)
+
+
+def torch_spgemm(case):
+    import torch
+
+    rng = np.random.default_rng(7)
+    for dtype in ["float32", "float64"]:
+        a = torch.tensor(sparse_dense(rng, 200, 150, 0.05, dtype), device="cuda").to_sparse_csr()
+        b = torch.tensor(sparse_dense(rng, 150, 120, 0.05, dtype), device="cuda").to_sparse_csr()
+
+        def run():
+            c = torch.sparse.mm(a, b)
+            return {"values": c.values(), "crow": c.crow_indices(), "col": c.col_indices()}
+
+        case(f"torch.sparse.mm CSR @ CSR {dtype}", run)
+
+
+def torch_triangular(case):
+    import torch
+
+    rng = np.random.default_rng(8)
+    for dtype in ["float32", "float64"]:
+        lower = np.tril(sparse_dense(rng, 120, 120, 0.1, "float64") * 0.1, -1)
+        lower += np.diag(2.0 + rng.random(120))
+        a = torch.tensor(lower.astype(dtype), device="cuda").to_sparse_csr()
+        for columns in [1, 3]:
+            b = torch.tensor(rng.standard_normal((120, columns)).astype(dtype), device="cuda")
+            case(f"torch.triangular_solve CSR lower {dtype} B of {columns}", lambda: {"x": torch.triangular_solve(b, a, upper=False).solution})
 
 
 def cupy_csr(rng, m, n, density, dtype):
@@ -180,6 +213,8 @@ if __name__ == "__main__":
         run(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "expect":
         print(" ".join(GROUPS[sys.argv[2]]))
+    elif sys.argv[1] == "forwarded":
+        print(" ".join(FORWARDED.get(sys.argv[2], [])))
     elif sys.argv[1] == "groups":
         print(" ".join(GROUPS))
     else:

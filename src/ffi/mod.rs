@@ -34,6 +34,7 @@ pub mod descr_dense;
 pub mod descr_sparse;
 pub mod descr_sparse_access;
 pub mod descr_sparse_vector;
+pub mod face_access;
 pub mod handle;
 pub mod legacy_bsr;
 pub mod logger;
