@@ -12,7 +12,7 @@
 #      -lcusparse passes on the real library (the baseline);
 #   2. the same binary with the face first on LD_LIBRARY_PATH and LD_BIND_NOW=1 passes, and
 #      OXSPARSE_REPORT=1 shows cusparseSpMM, cusparseSpMV, cusparseSbsrmv and cusparseSbsrmm native
-#      and cusparseSnnz forwarded (to
+#      and cusparseSnnz, cusparseSpSV_solve and cusparseSpGEMM_copy forwarded (to
 #      the toolkit's library, found by the face itself; Xcsrsort is forwarded or, once oxsparse's
 #      sorts land, native);
 #   3. LD_PRELOAD=face python -c "import torch, cupyx.scipy.sparse" imports;
@@ -73,9 +73,10 @@ face_run() {
     grep -q 'report of libcusparse.so.12' "$logs/face.log" || { echo "  the face was not loaded"; return 1; }
     report_has "$logs/face.log" cusparseSpMM native && report_has "$logs/face.log" cusparseSpMV native &&
         report_has "$logs/face.log" cusparseSbsrmv native && report_has "$logs/face.log" cusparseSbsrmm native &&
-        report_has "$logs/face.log" cusparseSnnz forwarded && report_has "$logs/face.log" cusparseXcsrsort '(native|forwarded)'
+        report_has "$logs/face.log" cusparseSnnz forwarded && report_has "$logs/face.log" cusparseSpSV_solve forwarded &&
+        report_has "$logs/face.log" cusparseSpGEMM_copy forwarded && report_has "$logs/face.log" cusparseXcsrsort '(native|forwarded)'
 }
-check "dropin_gpu.c on the face (LD_LIBRARY_PATH, LD_BIND_NOW=1): SpMM/SpMV/Sbsrmv/Sbsrmm native, Snnz forwarded" face_run
+check "dropin_gpu.c on the face (LD_LIBRARY_PATH, LD_BIND_NOW=1): SpMM/SpMV/Sbsrmv/Sbsrmm native; Snnz, SpSV, SpGEMM forwarded" face_run
 
 # 3-5. Python, unmodified, under LD_PRELOAD (PyTorch's DT_RPATH outranks LD_LIBRARY_PATH).
 preload() { LD_PRELOAD="$face" OXSPARSE_REPORT=1 "$python" "$@"; }
