@@ -14,7 +14,8 @@
 !> scripts/check_fortran_module.py checks all of this against the header and the
 !> exported symbols; keep it passing when either side changes.
 module oxsparse
-  use, intrinsic :: iso_c_binding, only: c_int, c_int64_t, c_size_t, c_ptr, c_funptr
+  use, intrinsic :: iso_c_binding, only: c_int, c_int64_t, c_size_t, c_ptr, c_funptr, c_float, c_double, &
+    c_float_complex, c_double_complex
   implicit none
 
   ! Version of the library this module was written for.
