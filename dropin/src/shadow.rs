@@ -273,3 +273,31 @@ fn destroy(real: &RealLibrary, shadow: &Shadow) {
 }
 
 type SetOneArg = unsafe extern "C" fn(usize) -> c_int;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oxsparse::descr::SpArrays;
+    use oxsparse::types::{DataType, IndexBase, IndexType, Order};
+
+    fn csr(offsets: u64, nnz: i64) -> Ours {
+        let arrays = SpArrays { offsets, indices: 0x2000, values: 0x3000 };
+        let i32i = IndexType::OXSPARSE_INDEX_32I;
+        Ours::Sp(
+            SpMat::compressed(false, 4, 5, nnz, arrays, i32i, i32i, IndexBase::OXSPARSE_INDEX_BASE_ZERO, DataType::CUDA_R_32F).unwrap(),
+        )
+    }
+
+    /// New arrays go through the real setters; a new entry count (or anything else) remakes the shadow.
+    #[test]
+    fn only_new_arrays_keep_the_shadow() {
+        assert!(only_arrays_differ(&csr(0x1000, 7), &csr(0x1100, 7)));
+        assert!(!only_arrays_differ(&csr(0x1000, 7), &csr(0x1000, 8)), "nnz changed");
+        let dn = |values, ld| Ours::Dn(DnMat::new(4, 3, ld, values, DataType::CUDA_R_64F, Order::OXSPARSE_ORDER_COL).unwrap());
+        assert!(only_arrays_differ(&dn(0x1000, 4), &dn(0x2000, 4)));
+        assert!(!only_arrays_differ(&dn(0x1000, 4), &dn(0x1000, 5)), "ld changed");
+        let vec = |values| Ours::Vec(DnVec::new(9, values, DataType::CUDA_R_32F).unwrap());
+        assert!(only_arrays_differ(&vec(0x1000), &vec(0x1040)));
+        assert!(!only_arrays_differ(&vec(0x1000), &dn(0x1000, 4)), "another kind");
+    }
+}
