@@ -1,7 +1,7 @@
 //! Generates the face: one exported `cusparse*` function for each of the 423 names of
 //! `cusparse-12.6.3-exports.txt`, routed in this order (docs/design/dropin.md):
 //!
-//! 1. face: written by hand in src/special.rs (version, error texts, Destroy's shadow clean-up);
+//! 1. face: written by hand in src/special.rs (version, error texts, the Destroys' shadow clean-up);
 //! 2. native: `include/oxsparse.h` declares the `oxsparse*` twin, which gets the same arguments
 //!    (even if forwarded.txt still lists the name: a test then asks for the line to be deleted);
 //! 3. forwarded: `forwarded.txt` gives the parameter list, the real library carries it out;
@@ -18,7 +18,16 @@ use std::fs;
 use std::path::PathBuf;
 
 /// Names src/special.rs implements by hand.
-const FACE: &[&str] = &["cusparseGetVersion", "cusparseGetProperty", "cusparseGetErrorName", "cusparseGetErrorString", "cusparseDestroy"];
+const FACE: &[&str] = &[
+    "cusparseGetVersion",
+    "cusparseGetProperty",
+    "cusparseGetErrorName",
+    "cusparseGetErrorString",
+    "cusparseDestroy",
+    "cusparseDestroySpMat",
+    "cusparseDestroyDnMat",
+    "cusparseDestroyDnVec",
+];
 
 fn main() {
     let dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
@@ -110,7 +119,7 @@ fn forward_table(text: &str) -> BTreeMap<String, String> {
     for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
         let (name, params) = line.split_once(' ').unwrap_or_else(|| panic!("forwarded.txt: {line}"));
         let params = params.trim();
-        assert!(params.chars().all(|c| "hmx".contains(c)), "forwarded.txt: {line}");
+        assert!(params.chars().all(|c| "hmxsdv".contains(c)), "forwarded.txt: {line}");
         let names: Vec<String> = match name.split_once("[SDCZ]") {
             Some((a, b)) => "SDCZ".chars().map(|t| format!("{a}{t}{b}")).collect(),
             None => vec![name.to_string()],
@@ -142,7 +151,7 @@ fn native_wrapper(code: &mut String, id: usize, name: &str, twin: &str, arity: u
 
 fn forward_wrapper(code: &mut String, id: usize, name: &str, params: &str) {
     let (decl, _) = args(params.len());
-    let shadows = if params.contains(['h', 'm']) { "shadows" } else { "_shadows" };
+    let shadows = if params.contains(['h', 'm', 's', 'd', 'v']) { "shadows" } else { "_shadows" };
     let types = vec!["usize"; params.len()].join(", ");
     let pass: Vec<String> = params
         .chars()
@@ -150,6 +159,9 @@ fn forward_wrapper(code: &mut String, id: usize, name: &str, params: &str) {
         .map(|(i, kind)| match kind {
             'h' => format!("shadows.handle(a{i})?"),
             'm' => format!("shadows.mat_descr(a{i})?"),
+            's' => format!("shadows.sp_mat(a{i})?"),
+            'd' => format!("shadows.dn_mat(a{i})?"),
+            'v' => format!("shadows.dn_vec(a{i})?"),
             _ => format!("a{i}"),
         })
         .collect();

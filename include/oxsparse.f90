@@ -14,7 +14,8 @@
 !> scripts/check_fortran_module.py checks all of this against the header and the
 !> exported symbols; keep it passing when either side changes.
 module oxsparse
-  use, intrinsic :: iso_c_binding, only: c_int, c_int64_t, c_size_t, c_ptr, c_funptr
+  use, intrinsic :: iso_c_binding, only: c_int, c_int64_t, c_size_t, c_ptr, c_funptr, c_float, c_double, &
+    c_float_complex, c_double_complex
   implicit none
 
   ! Version of the library this module was written for.
@@ -64,6 +65,12 @@ module oxsparse
     enumerator :: OXSPARSE_OPERATION_NON_TRANSPOSE = 0
     enumerator :: OXSPARSE_OPERATION_TRANSPOSE = 1
     enumerator :: OXSPARSE_OPERATION_CONJUGATE_TRANSPOSE = 2
+  end enum
+
+  ! oxsparseDirection_t (legacy block routines: the order of each block's values)
+  enum, bind(c)
+    enumerator :: OXSPARSE_DIRECTION_ROW = 0
+    enumerator :: OXSPARSE_DIRECTION_COLUMN = 1
   end enum
 
   ! oxsparseIndexBase_t
@@ -1176,6 +1183,146 @@ module oxsparse
       type(c_ptr), value :: externalBuffer
       integer(c_int) :: res
     end function oxsparseSpMV
+
+    ! ------------------------------------------------------------------------------------
+    ! Legacy BSR products (deprecated in cuSPARSE, still exported): y = alpha * A * x + beta * y
+    ! and C = alpha * A * op(B) + beta * C, A in BSR with square blocks, B and C column-major
+    ! ------------------------------------------------------------------------------------
+    function oxsparseSbsrmv(handle, dirA, transA, mb, nb, nnzb, alpha, descrA, &
+            bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, x, beta, y) &
+        bind(C, name="oxsparseSbsrmv") result(res)
+      import :: c_int, c_ptr, c_float
+      type(c_ptr), value :: handle
+      integer(c_int), value :: dirA, transA, mb, nb, nnzb
+      real(c_float) :: alpha
+      type(c_ptr), value :: descrA
+      real(c_float) :: bsrSortedValA(*)
+      integer(c_int) :: bsrSortedRowPtrA(*), bsrSortedColIndA(*)
+      integer(c_int), value :: blockDim
+      real(c_float) :: x(*), beta, y(*)
+      integer(c_int) :: res
+    end function oxsparseSbsrmv
+
+    function oxsparseDbsrmv(handle, dirA, transA, mb, nb, nnzb, alpha, descrA, &
+            bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, x, beta, y) &
+        bind(C, name="oxsparseDbsrmv") result(res)
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: handle
+      integer(c_int), value :: dirA, transA, mb, nb, nnzb
+      real(c_double) :: alpha
+      type(c_ptr), value :: descrA
+      real(c_double) :: bsrSortedValA(*)
+      integer(c_int) :: bsrSortedRowPtrA(*), bsrSortedColIndA(*)
+      integer(c_int), value :: blockDim
+      real(c_double) :: x(*), beta, y(*)
+      integer(c_int) :: res
+    end function oxsparseDbsrmv
+
+    function oxsparseCbsrmv(handle, dirA, transA, mb, nb, nnzb, alpha, descrA, &
+            bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, x, beta, y) &
+        bind(C, name="oxsparseCbsrmv") result(res)
+      import :: c_int, c_ptr, c_float_complex
+      type(c_ptr), value :: handle
+      integer(c_int), value :: dirA, transA, mb, nb, nnzb
+      complex(c_float_complex) :: alpha
+      type(c_ptr), value :: descrA
+      complex(c_float_complex) :: bsrSortedValA(*)
+      integer(c_int) :: bsrSortedRowPtrA(*), bsrSortedColIndA(*)
+      integer(c_int), value :: blockDim
+      complex(c_float_complex) :: x(*), beta, y(*)
+      integer(c_int) :: res
+    end function oxsparseCbsrmv
+
+    function oxsparseZbsrmv(handle, dirA, transA, mb, nb, nnzb, alpha, descrA, &
+            bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, x, beta, y) &
+        bind(C, name="oxsparseZbsrmv") result(res)
+      import :: c_int, c_ptr, c_double_complex
+      type(c_ptr), value :: handle
+      integer(c_int), value :: dirA, transA, mb, nb, nnzb
+      complex(c_double_complex) :: alpha
+      type(c_ptr), value :: descrA
+      complex(c_double_complex) :: bsrSortedValA(*)
+      integer(c_int) :: bsrSortedRowPtrA(*), bsrSortedColIndA(*)
+      integer(c_int), value :: blockDim
+      complex(c_double_complex) :: x(*), beta, y(*)
+      integer(c_int) :: res
+    end function oxsparseZbsrmv
+
+    function oxsparseSbsrmm(handle, dirA, transA, transB, mb, n, kb, nnzb, alpha, &
+            descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockSize, B, ldb, &
+            beta, C, ldc) &
+        bind(C, name="oxsparseSbsrmm") result(res)
+      import :: c_int, c_ptr, c_float
+      type(c_ptr), value :: handle
+      integer(c_int), value :: dirA, transA, transB, mb, n, kb, nnzb
+      real(c_float) :: alpha
+      type(c_ptr), value :: descrA
+      real(c_float) :: bsrSortedValA(*)
+      integer(c_int) :: bsrSortedRowPtrA(*), bsrSortedColIndA(*)
+      integer(c_int), value :: blockSize
+      real(c_float) :: B(*)
+      integer(c_int), value :: ldb
+      real(c_float) :: beta, C(*)
+      integer(c_int), value :: ldc
+      integer(c_int) :: res
+    end function oxsparseSbsrmm
+
+    function oxsparseDbsrmm(handle, dirA, transA, transB, mb, n, kb, nnzb, alpha, &
+            descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockSize, B, ldb, &
+            beta, C, ldc) &
+        bind(C, name="oxsparseDbsrmm") result(res)
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: handle
+      integer(c_int), value :: dirA, transA, transB, mb, n, kb, nnzb
+      real(c_double) :: alpha
+      type(c_ptr), value :: descrA
+      real(c_double) :: bsrSortedValA(*)
+      integer(c_int) :: bsrSortedRowPtrA(*), bsrSortedColIndA(*)
+      integer(c_int), value :: blockSize
+      real(c_double) :: B(*)
+      integer(c_int), value :: ldb
+      real(c_double) :: beta, C(*)
+      integer(c_int), value :: ldc
+      integer(c_int) :: res
+    end function oxsparseDbsrmm
+
+    function oxsparseCbsrmm(handle, dirA, transA, transB, mb, n, kb, nnzb, alpha, &
+            descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockSize, B, ldb, &
+            beta, C, ldc) &
+        bind(C, name="oxsparseCbsrmm") result(res)
+      import :: c_int, c_ptr, c_float_complex
+      type(c_ptr), value :: handle
+      integer(c_int), value :: dirA, transA, transB, mb, n, kb, nnzb
+      complex(c_float_complex) :: alpha
+      type(c_ptr), value :: descrA
+      complex(c_float_complex) :: bsrSortedValA(*)
+      integer(c_int) :: bsrSortedRowPtrA(*), bsrSortedColIndA(*)
+      integer(c_int), value :: blockSize
+      complex(c_float_complex) :: B(*)
+      integer(c_int), value :: ldb
+      complex(c_float_complex) :: beta, C(*)
+      integer(c_int), value :: ldc
+      integer(c_int) :: res
+    end function oxsparseCbsrmm
+
+    function oxsparseZbsrmm(handle, dirA, transA, transB, mb, n, kb, nnzb, alpha, &
+            descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockSize, B, ldb, &
+            beta, C, ldc) &
+        bind(C, name="oxsparseZbsrmm") result(res)
+      import :: c_int, c_ptr, c_double_complex
+      type(c_ptr), value :: handle
+      integer(c_int), value :: dirA, transA, transB, mb, n, kb, nnzb
+      complex(c_double_complex) :: alpha
+      type(c_ptr), value :: descrA
+      complex(c_double_complex) :: bsrSortedValA(*)
+      integer(c_int) :: bsrSortedRowPtrA(*), bsrSortedColIndA(*)
+      integer(c_int), value :: blockSize
+      complex(c_double_complex) :: B(*)
+      integer(c_int), value :: ldb
+      complex(c_double_complex) :: beta, C(*)
+      integer(c_int), value :: ldc
+      integer(c_int) :: res
+    end function oxsparseZbsrmm
 
     ! ------------------------------------------------------------------------------------
     ! SparseToDense

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <cuda_runtime_api.h>
 #include <library_types.h>
+#include <cuComplex.h>
 #define OXSPARSE_VER_MAJOR 0
 #define OXSPARSE_VER_MINOR 1
 #define OXSPARSE_VER_PATCH 0
@@ -83,6 +84,15 @@ typedef enum {
   OXSPARSE_OPERATION_TRANSPOSE = 1,
   OXSPARSE_OPERATION_CONJUGATE_TRANSPOSE = 2,
 } oxsparseOperation_t;
+
+/**
+ * How the legacy block routines lay out each block's values (`oxsparseDirection_t`): row by
+ * row or column by column.
+ */
+typedef enum {
+  OXSPARSE_DIRECTION_ROW = 0,
+  OXSPARSE_DIRECTION_COLUMN = 1,
+} oxsparseDirection_t;
 
 typedef enum {
   OXSPARSE_INDEX_BASE_ZERO = 0,
@@ -250,13 +260,13 @@ typedef oxsparseSpVecDescr *oxsparseSpVecDescr_t;
 
 typedef const oxsparseSpVecDescr *oxsparseConstSpVecDescr_t;
 
+typedef oxsparseMatDescr *oxsparseMatDescr_t;
+
 /**
  * What the logger calls with each message when set: its level (1 error, 2 trace, 3 hints, 4 info,
  * 5 API trace), the function it is about, and the message (both valid only during the call).
  */
 typedef void (*oxsparseLoggerCallback_t)(int logLevel, const char *functionName, const char *message);
-
-typedef oxsparseMatDescr *oxsparseMatDescr_t;
 
 #ifdef __cplusplus
 extern "C" {
@@ -958,6 +968,90 @@ oxsparseStatus_t oxsparseGetReorderMode(oxsparseHandle_t handle, oxsparseReorder
  * The C ABI's contract (src/ffi/mod.rs): `name` and a non-NULL `value` are NUL-terminated strings.
  */
 oxsparseStatus_t oxsparseSetTuning(oxsparseHandle_t handle, const char *name, const char *value);
+
+/**
+ * y = alpha * A * x + beta * y with A (`mb*blockDim x nb*blockDim`) in BSR: `nnzb` square blocks
+ * of `blockDim`, each stored row by row (`dirA` ROW) or column by column (COLUMN), 32-bit
+ * indices in `descrA`'s base. When beta is zero y is only written.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): `x` holds `nb*blockDim` values, `y` `mb*blockDim`.
+ */
+oxsparseStatus_t oxsparseSbsrmv(oxsparseHandle_t handle, oxsparseDirection_t dirA, oxsparseOperation_t transA, int mb, int nb, int nnzb, const float *alpha, oxsparseMatDescr_t descrA, const float *bsrSortedValA, const int *bsrSortedRowPtrA, const int *bsrSortedColIndA, int blockDim, const float *x, const float *beta, float *y);
+
+/**
+ * y = alpha * A * x + beta * y with A (`mb*blockDim x nb*blockDim`) in BSR: `nnzb` square blocks
+ * of `blockDim`, each stored row by row (`dirA` ROW) or column by column (COLUMN), 32-bit
+ * indices in `descrA`'s base. When beta is zero y is only written.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): `x` holds `nb*blockDim` values, `y` `mb*blockDim`.
+ */
+oxsparseStatus_t oxsparseDbsrmv(oxsparseHandle_t handle, oxsparseDirection_t dirA, oxsparseOperation_t transA, int mb, int nb, int nnzb, const double *alpha, oxsparseMatDescr_t descrA, const double *bsrSortedValA, const int *bsrSortedRowPtrA, const int *bsrSortedColIndA, int blockDim, const double *x, const double *beta, double *y);
+
+/**
+ * y = alpha * A * x + beta * y with A (`mb*blockDim x nb*blockDim`) in BSR: `nnzb` square blocks
+ * of `blockDim`, each stored row by row (`dirA` ROW) or column by column (COLUMN), 32-bit
+ * indices in `descrA`'s base. When beta is zero y is only written.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): `x` holds `nb*blockDim` values, `y` `mb*blockDim`.
+ */
+oxsparseStatus_t oxsparseCbsrmv(oxsparseHandle_t handle, oxsparseDirection_t dirA, oxsparseOperation_t transA, int mb, int nb, int nnzb, const cuComplex *alpha, oxsparseMatDescr_t descrA, const cuComplex *bsrSortedValA, const int *bsrSortedRowPtrA, const int *bsrSortedColIndA, int blockDim, const cuComplex *x, const cuComplex *beta, cuComplex *y);
+
+/**
+ * y = alpha * A * x + beta * y with A (`mb*blockDim x nb*blockDim`) in BSR: `nnzb` square blocks
+ * of `blockDim`, each stored row by row (`dirA` ROW) or column by column (COLUMN), 32-bit
+ * indices in `descrA`'s base. When beta is zero y is only written.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): `x` holds `nb*blockDim` values, `y` `mb*blockDim`.
+ */
+oxsparseStatus_t oxsparseZbsrmv(oxsparseHandle_t handle, oxsparseDirection_t dirA, oxsparseOperation_t transA, int mb, int nb, int nnzb, const cuDoubleComplex *alpha, oxsparseMatDescr_t descrA, const cuDoubleComplex *bsrSortedValA, const int *bsrSortedRowPtrA, const int *bsrSortedColIndA, int blockDim, const cuDoubleComplex *x, const cuDoubleComplex *beta, cuDoubleComplex *y);
+
+/**
+ * C = alpha * A * op(B) + beta * C with A (`mb*blockDim x kb*blockDim`) in BSR as in bsrmv, B
+ * and C column-major: B is `kb*blockDim x n` (transB NON_TRANSPOSE, `ldb >= max(1, kb*blockDim)`)
+ * or `n x kb*blockDim` (TRANSPOSE, `ldb >= max(1, n)`), C is `mb*blockDim x n` (`ldc >= max(1,
+ * mb*blockDim)`). When beta is zero C is only written.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): B and C hold the columns their leading dimensions give.
+ */
+oxsparseStatus_t oxsparseSbsrmm(oxsparseHandle_t handle, oxsparseDirection_t dirA, oxsparseOperation_t transA, oxsparseOperation_t transB, int mb, int n, int kb, int nnzb, const float *alpha, oxsparseMatDescr_t descrA, const float *bsrSortedValA, const int *bsrSortedRowPtrA, const int *bsrSortedColIndA, int blockSize, const float *B, int ldb, const float *beta, float *C, int ldc);
+
+/**
+ * C = alpha * A * op(B) + beta * C with A (`mb*blockDim x kb*blockDim`) in BSR as in bsrmv, B
+ * and C column-major: B is `kb*blockDim x n` (transB NON_TRANSPOSE, `ldb >= max(1, kb*blockDim)`)
+ * or `n x kb*blockDim` (TRANSPOSE, `ldb >= max(1, n)`), C is `mb*blockDim x n` (`ldc >= max(1,
+ * mb*blockDim)`). When beta is zero C is only written.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): B and C hold the columns their leading dimensions give.
+ */
+oxsparseStatus_t oxsparseDbsrmm(oxsparseHandle_t handle, oxsparseDirection_t dirA, oxsparseOperation_t transA, oxsparseOperation_t transB, int mb, int n, int kb, int nnzb, const double *alpha, oxsparseMatDescr_t descrA, const double *bsrSortedValA, const int *bsrSortedRowPtrA, const int *bsrSortedColIndA, int blockSize, const double *B, int ldb, const double *beta, double *C, int ldc);
+
+/**
+ * C = alpha * A * op(B) + beta * C with A (`mb*blockDim x kb*blockDim`) in BSR as in bsrmv, B
+ * and C column-major: B is `kb*blockDim x n` (transB NON_TRANSPOSE, `ldb >= max(1, kb*blockDim)`)
+ * or `n x kb*blockDim` (TRANSPOSE, `ldb >= max(1, n)`), C is `mb*blockDim x n` (`ldc >= max(1,
+ * mb*blockDim)`). When beta is zero C is only written.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): B and C hold the columns their leading dimensions give.
+ */
+oxsparseStatus_t oxsparseCbsrmm(oxsparseHandle_t handle, oxsparseDirection_t dirA, oxsparseOperation_t transA, oxsparseOperation_t transB, int mb, int n, int kb, int nnzb, const cuComplex *alpha, oxsparseMatDescr_t descrA, const cuComplex *bsrSortedValA, const int *bsrSortedRowPtrA, const int *bsrSortedColIndA, int blockSize, const cuComplex *B, int ldb, const cuComplex *beta, cuComplex *C, int ldc);
+
+/**
+ * C = alpha * A * op(B) + beta * C with A (`mb*blockDim x kb*blockDim`) in BSR as in bsrmv, B
+ * and C column-major: B is `kb*blockDim x n` (transB NON_TRANSPOSE, `ldb >= max(1, kb*blockDim)`)
+ * or `n x kb*blockDim` (TRANSPOSE, `ldb >= max(1, n)`), C is `mb*blockDim x n` (`ldc >= max(1,
+ * mb*blockDim)`). When beta is zero C is only written.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): B and C hold the columns their leading dimensions give.
+ */
+oxsparseStatus_t oxsparseZbsrmm(oxsparseHandle_t handle, oxsparseDirection_t dirA, oxsparseOperation_t transA, oxsparseOperation_t transB, int mb, int n, int kb, int nnzb, const cuDoubleComplex *alpha, oxsparseMatDescr_t descrA, const cuDoubleComplex *bsrSortedValA, const int *bsrSortedRowPtrA, const int *bsrSortedColIndA, int blockSize, const cuDoubleComplex *B, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc);
 
 /**
  * Sends every message the mask lets through to `callback` instead of the output file; NULL

@@ -41,7 +41,7 @@ LD_LIBRARY_PATH=$dir LD_BIND_NOW=1 OXSPARSE_CUSPARSE_FALLBACK=none OXSPARSE_REPO
 cat "$work/face_host.err"
 grep -Eq '^cusparseCreateMatDescr +1 +native' "$work/face_host.err" || fail "report: no native cusparseCreateMatDescr row"
 grep -Eq '^cusparseCreateCsric02Info +1 +not supported' "$work/face_host.err" || fail "report: no refused cusparseCreateCsric02Info row"
-grep -q 'cusparseSpGEMM_workEstimation returns CUSPARSE_STATUS_NOT_SUPPORTED: not implemented' "$work/face_host.err" || fail "no log of the refused name"
+grep -q 'cusparseSpGEMM_estimateMemory returns CUSPARSE_STATUS_NOT_SUPPORTED: not implemented' "$work/face_host.err" || fail "no log of the refused name"
 # A stand-in real library in a folder of its own, with the real one's SONAME.
 mkdir -p "$work/real"
 ${CC:-cc} -shared -fPIC -o "$work/real/libcusparse.so.12" -Wl,-soname,libcusparse.so.12 "$root/c_tests/dropin/fake_real.c"

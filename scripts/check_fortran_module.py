@@ -40,6 +40,7 @@ C_SCALARS = {
     "float": "c_float", "double": "c_double", "char": "c_char",
     "cudaDataType": "c_int", "cudaDataType_t": "c_int",
     "libraryPropertyType": "c_int", "libraryPropertyType_t": "c_int",
+    "cuComplex": "c_float_complex", "cuDoubleComplex": "c_double_complex",
 }
 C_POINTER_TYPEDEFS = {"cudaStream_t"}
 # Fortran kinds that are the same kind on every platform we build for.

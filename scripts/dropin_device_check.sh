@@ -11,13 +11,19 @@
 #   1. c_tests/dropin/dropin_gpu.c compiled against the toolkit's real cusparse.h and linked with
 #      -lcusparse passes on the real library (the baseline);
 #   2. the same binary with the face first on LD_LIBRARY_PATH and LD_BIND_NOW=1 passes, and
-#      OXSPARSE_REPORT=1 shows cusparseSpMM and cusparseSpMV native and cusparseSnnz forwarded (to
+#      OXSPARSE_REPORT=1 shows cusparseSpMM, cusparseSpMV, cusparseSbsrmv and cusparseSbsrmm native
+#      and cusparseSnnz, cusparseSpSV_solve and cusparseSpGEMM_copy forwarded (to
 #      the toolkit's library, found by the face itself; Xcsrsort is forwarded or, once oxsparse's
 #      sorts land, native);
 #   3. LD_PRELOAD=face python -c "import torch, cupyx.scipy.sparse" imports;
-#   4. torch.sparse.mm(CSR FP32, dense) under LD_PRELOAD equals the dense product (FP32 tolerance)
-#      and the report shows cusparseSpMM native;
-#   5. CuPy csr_matrix @ dense (column-major) under LD_PRELOAD, same checks.
+#   4. c_tests/dropin/py_checks.py, per group of calls (torch.sparse.mm and torch.addmm CSR
+#      FP32/FP64/FP16, torch.addmv, torch.sparse.sampled_addmm, CuPy csr @ dense (column-major),
+#      csr @ vector, .T.tocsr(); torch CSR @ CSR and triangular_solve, forwarded over shadow
+#      generic descriptors), run without the face and under LD_PRELOAD: results equal within the
+#      type's tolerance, SpMM/SpMV/SDDMM native and SpGEMM forwarded in the report, no name refused;
+#   5. c_tests/dropin/py_timing.py: torch.sparse.mm CSR FP32 timed (CUDA events, median of 20)
+#      without and under the face in the same session; face/real printed, > 1.10 fails.
+# GPU time: about two minutes.
 # Logs go to $OUT when set (the device tool brings them back), else build/dropin-device/.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -66,9 +72,11 @@ face_run() {
     local rc=$?; cat "$logs/face.log"; [ $rc -eq 0 ] || return 1
     grep -q 'report of libcusparse.so.12' "$logs/face.log" || { echo "  the face was not loaded"; return 1; }
     report_has "$logs/face.log" cusparseSpMM native && report_has "$logs/face.log" cusparseSpMV native &&
-        report_has "$logs/face.log" cusparseSnnz forwarded && report_has "$logs/face.log" cusparseXcsrsort '(native|forwarded)'
+        report_has "$logs/face.log" cusparseSbsrmv native && report_has "$logs/face.log" cusparseSbsrmm native &&
+        report_has "$logs/face.log" cusparseSnnz forwarded && report_has "$logs/face.log" cusparseSpSV_solve forwarded &&
+        report_has "$logs/face.log" cusparseSpGEMM_copy forwarded && report_has "$logs/face.log" cusparseXcsrsort '(native|forwarded)'
 }
-check "dropin_gpu.c on the face (LD_LIBRARY_PATH, LD_BIND_NOW=1): SpMM/SpMV native, Snnz forwarded" face_run
+check "dropin_gpu.c on the face (LD_LIBRARY_PATH, LD_BIND_NOW=1): SpMM/SpMV/Sbsrmv/Sbsrmm native; Snnz, SpSV, SpGEMM forwarded" face_run
 
 # 3-5. Python, unmodified, under LD_PRELOAD (PyTorch's DT_RPATH outranks LD_LIBRARY_PATH).
 preload() { LD_PRELOAD="$face" OXSPARSE_REPORT=1 "$python" "$@"; }
@@ -78,39 +86,49 @@ imports() {
 }
 check "LD_PRELOAD: import torch, cupyx.scipy.sparse" imports
 
-torch_mm() {
-    preload - > "$logs/torch.log" 2>&1 <<'PY'
-import torch
-torch.manual_seed(0)
-a = torch.randn(300, 200, device="cuda")
-a[torch.rand_like(a) < 0.9] = 0
-b = torch.randn(200, 64, device="cuda")
-got = torch.sparse.mm(a.to_sparse_csr(), b)
-want = a @ b
-err = ((got - want).abs().max() / want.abs().max()).item()
-print(f"torch.sparse.mm CSR FP32: relative error {err:.2e}")
-assert err < 1e-5, err
-PY
-    local rc=$?; cat "$logs/torch.log"; [ $rc -eq 0 ] && report_has "$logs/torch.log" cusparseSpMM native
+# 4. PyTorch and CuPy sparse calls (c_tests/dropin/py_checks.py), one process per group, run
+#    without the face and under LD_PRELOAD: results equal within the type's tolerance, and the
+#    report shows the group's cuSPARSE functions native (other rows are printed: a forwarded one
+#    still has its result compared).
+py_group() { # py_group GROUP: one group of calls, without and with the face, compared
+    local group=$1 dir=$logs/py/$1
+    rm -rf "$dir"; mkdir -p "$dir"
+    "$python" c_tests/dropin/py_checks.py run "$group" "$dir/real" > "$dir/real.log" 2>&1
+    preload c_tests/dropin/py_checks.py run "$group" "$dir/face" > "$dir/face.log" 2>&1
+    local rc=$?
+    grep -E '^(ran|error)' "$dir/face.log" | sed 's/^/  face: /'
+    [ $rc -eq 0 ] || { echo "  the run under the face exited with $rc:"; tail -20 "$dir/face.log"; return 1; }
+    grep -q 'report of libcusparse.so.12' "$dir/face.log" || { echo "  the face was not loaded"; return 1; }
+    echo "  report rows:"; grep -E '^cusparse' "$dir/face.log" | sed 's/^/    /'
+    local ok=0 f
+    "$python" c_tests/dropin/py_checks.py compare "$dir/real" "$dir/face" || ok=1
+    for f in $("$python" c_tests/dropin/py_checks.py expect "$group"); do
+        report_has "$dir/face.log" "$f" native || ok=1
+    done
+    for f in $("$python" c_tests/dropin/py_checks.py forwarded "$group"); do
+        report_has "$dir/face.log" "$f" forwarded || ok=1
+    done
+    if grep -Eq '^cusparse[A-Za-z0-9_]+ +[0-9]+ +not supported' "$dir/face.log"; then
+        echo "  a function was refused under the face"; ok=1
+    fi
+    return $ok
 }
-check "LD_PRELOAD: torch.sparse.mm CSR FP32 equals the dense product, SpMM native" torch_mm
+for group in $("$python" c_tests/dropin/py_checks.py groups); do
+    check "LD_PRELOAD: $group equals the run without the face (SpMM/SpMV/SDDMM native; SpGEMM forwarded)" py_group "$group"
+done
 
-cupy_mm() {
-    preload - > "$logs/cupy.log" 2>&1 <<'PY'
-import cupy as cp, cupyx.scipy.sparse as sp
-rs = cp.random.RandomState(0)
-a = rs.standard_normal((300, 200), dtype=cp.float32)
-a[rs.random_sample(a.shape) < 0.9] = 0
-b = cp.asfortranarray(rs.standard_normal((200, 64), dtype=cp.float32))
-got = sp.csr_matrix(a) @ b
-want = a @ b
-err = float(cp.abs(got - want).max() / cp.abs(want).max())
-print(f"cupy csr_matrix @ dense FP32: relative error {err:.2e}")
-assert err < 1e-5, err
-PY
-    local rc=$?; cat "$logs/cupy.log"; [ $rc -eq 0 ] && report_has "$logs/cupy.log" cusparseSpMM native
+# 5. torch.sparse.mm timing, with and without the face in the same session (c_tests/dropin/py_timing.py):
+#    the ratio is printed; more than 1.10 times slower under the face fails.
+timing() {
+    "$python" c_tests/dropin/py_timing.py run "$logs/timing-real.json" > "$logs/timing-real.log" 2>&1 ||
+        { tail -20 "$logs/timing-real.log"; return 1; }
+    preload c_tests/dropin/py_timing.py run "$logs/timing-face.json" > "$logs/timing-face.log" 2>&1 ||
+        { tail -20 "$logs/timing-face.log"; return 1; }
+    grep -E '^cusparse' "$logs/timing-face.log" | sed 's/^/    /'
+    report_has "$logs/timing-face.log" cusparseSpMM native &&
+        "$python" c_tests/dropin/py_timing.py compare "$logs/timing-real.json" "$logs/timing-face.json"
 }
-check "LD_PRELOAD: cupy csr_matrix @ dense FP32 equals the dense product, SpMM native" cupy_mm
+check "LD_PRELOAD: torch.sparse.mm CSR FP32 no more than 1.10x slower (power-law 1M, 2D Poisson; N 64, 128)" timing
 
 echo "dropin: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -16,6 +16,8 @@ pub enum Error {
     NotInitialized(String),
     InvalidValue(String),
     NotSupported(String),
+    /// A legacy routine given a matrix descriptor whose type it does not take.
+    MatrixTypeNotSupported(String),
     ArchMismatch(String),
     AllocFailed(String),
     ExecutionFailed(String),
@@ -31,6 +33,7 @@ impl Error {
             Error::NotInitialized(_) => Status::OXSPARSE_STATUS_NOT_INITIALIZED,
             Error::InvalidValue(_) => Status::OXSPARSE_STATUS_INVALID_VALUE,
             Error::NotSupported(_) => Status::OXSPARSE_STATUS_NOT_SUPPORTED,
+            Error::MatrixTypeNotSupported(_) => Status::OXSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED,
             Error::ArchMismatch(_) => Status::OXSPARSE_STATUS_ARCH_MISMATCH,
             Error::AllocFailed(_) => Status::OXSPARSE_STATUS_ALLOC_FAILED,
             Error::ExecutionFailed(_) => Status::OXSPARSE_STATUS_EXECUTION_FAILED,
@@ -44,6 +47,7 @@ impl Error {
             Error::NotInitialized(m)
             | Error::InvalidValue(m)
             | Error::NotSupported(m)
+            | Error::MatrixTypeNotSupported(m)
             | Error::ArchMismatch(m)
             | Error::AllocFailed(m)
             | Error::ExecutionFailed(m)

@@ -166,6 +166,16 @@ pub enum Operation {
 }
 decodable!(Operation { OXSPARSE_OPERATION_NON_TRANSPOSE, OXSPARSE_OPERATION_TRANSPOSE, OXSPARSE_OPERATION_CONJUGATE_TRANSPOSE });
 
+/// How the legacy block routines lay out each block's values (`oxsparseDirection_t`): row by
+/// row or column by column.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    OXSPARSE_DIRECTION_ROW = 0,
+    OXSPARSE_DIRECTION_COLUMN = 1,
+}
+decodable!(Direction { OXSPARSE_DIRECTION_ROW, OXSPARSE_DIRECTION_COLUMN });
+
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IndexBase {

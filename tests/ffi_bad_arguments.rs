@@ -35,6 +35,8 @@ mod descriptors;
 mod gpu;
 #[path = "ffi_bad_arguments/legacy.rs"]
 mod legacy;
+#[path = "ffi_bad_arguments/legacy_bsr.rs"]
+mod legacy_bsr;
 #[path = "ffi_bad_arguments/sddmm.rs"]
 mod sddmm;
 #[path = "ffi_bad_arguments/snapshot.rs"]

@@ -33,6 +33,10 @@ int cusparseSpGEMM_createDescr(cusparseSpGEMMDescr_t *descr);
 int cusparseSpGEMM_workEstimation(cusparseHandle_t handle, int opA, int opB, const void *alpha, void *matA, void *matB,
                                   const void *beta, void *matC, int computeType, int alg,
                                   cusparseSpGEMMDescr_t spgemmDescr, size_t *bufferSize1, void *externalBuffer1);
+int cusparseSpGEMM_estimateMemory(cusparseHandle_t handle, int opA, int opB, const void *alpha, void *matA, void *matB,
+                                  const void *beta, void *matC, int computeType, int alg,
+                                  cusparseSpGEMMDescr_t spgemmDescr, float chunk_fraction, size_t *bufferSize3,
+                                  void *externalBuffer3, size_t *bufferSize2);
 
 static int failures = 0;
 #define CHECK(cond)                                                            \
@@ -87,6 +91,9 @@ int main(void) {
     CHECK(cusparseSpGEMM_createDescr(&spgemm) == 10 && spgemm == NULL);
     size_t size = 7;
     CHECK(cusparseSpGEMM_workEstimation(NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL, &size, NULL) == 10 && size == 7);
+    size_t size2 = 9;
+    CHECK(cusparseSpGEMM_estimateMemory(NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL, 0.5f, &size, NULL, &size2) == 10 &&
+          size == 7 && size2 == 9);
 
     printf("face_host: %s\n", failures ? "FAILED" : "passed");
     return failures != 0;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <cuda_runtime_api.h>
 #include <library_types.h>
+#include <cuComplex.h>
 
 #define CUSPARSE_VER_MAJOR 12
 #define CUSPARSE_VER_MINOR 6
@@ -55,6 +56,11 @@ typedef enum {
   CUSPARSE_OPERATION_TRANSPOSE = 1,
   CUSPARSE_OPERATION_CONJUGATE_TRANSPOSE = 2,
 } cusparseOperation_t;
+
+typedef enum {
+  CUSPARSE_DIRECTION_ROW = 0,
+  CUSPARSE_DIRECTION_COLUMN = 1,
+} cusparseDirection_t;
 
 typedef enum {
   CUSPARSE_INDEX_BASE_ZERO = 0,
@@ -184,9 +190,9 @@ typedef cusparseSpVecDescr *cusparseSpVecDescr_t;
 
 typedef const cusparseSpVecDescr *cusparseConstSpVecDescr_t;
 
-typedef void (*cusparseLoggerCallback_t)(int logLevel, const char *functionName, const char *message);
-
 typedef cusparseMatDescr *cusparseMatDescr_t;
+
+typedef void (*cusparseLoggerCallback_t)(int logLevel, const char *functionName, const char *message);
 
 #ifdef __cplusplus
 extern "C" {
@@ -353,6 +359,22 @@ cusparseStatus_t cusparseGetStream(cusparseHandle_t handle, cudaStream_t *stream
 cusparseStatus_t cusparseSetPointerMode(cusparseHandle_t handle, cusparsePointerMode_t mode);
 
 cusparseStatus_t cusparseGetPointerMode(cusparseHandle_t handle, cusparsePointerMode_t *mode);
+
+cusparseStatus_t cusparseSbsrmv(cusparseHandle_t handle, cusparseDirection_t dirA, cusparseOperation_t transA, int mb, int nb, int nnzb, const float *alpha, cusparseMatDescr_t descrA, const float *bsrSortedValA, const int *bsrSortedRowPtrA, const int *bsrSortedColIndA, int blockDim, const float *x, const float *beta, float *y);
+
+cusparseStatus_t cusparseDbsrmv(cusparseHandle_t handle, cusparseDirection_t dirA, cusparseOperation_t transA, int mb, int nb, int nnzb, const double *alpha, cusparseMatDescr_t descrA, const double *bsrSortedValA, const int *bsrSortedRowPtrA, const int *bsrSortedColIndA, int blockDim, const double *x, const double *beta, double *y);
+
+cusparseStatus_t cusparseCbsrmv(cusparseHandle_t handle, cusparseDirection_t dirA, cusparseOperation_t transA, int mb, int nb, int nnzb, const cuComplex *alpha, cusparseMatDescr_t descrA, const cuComplex *bsrSortedValA, const int *bsrSortedRowPtrA, const int *bsrSortedColIndA, int blockDim, const cuComplex *x, const cuComplex *beta, cuComplex *y);
+
+cusparseStatus_t cusparseZbsrmv(cusparseHandle_t handle, cusparseDirection_t dirA, cusparseOperation_t transA, int mb, int nb, int nnzb, const cuDoubleComplex *alpha, cusparseMatDescr_t descrA, const cuDoubleComplex *bsrSortedValA, const int *bsrSortedRowPtrA, const int *bsrSortedColIndA, int blockDim, const cuDoubleComplex *x, const cuDoubleComplex *beta, cuDoubleComplex *y);
+
+cusparseStatus_t cusparseSbsrmm(cusparseHandle_t handle, cusparseDirection_t dirA, cusparseOperation_t transA, cusparseOperation_t transB, int mb, int n, int kb, int nnzb, const float *alpha, cusparseMatDescr_t descrA, const float *bsrSortedValA, const int *bsrSortedRowPtrA, const int *bsrSortedColIndA, int blockSize, const float *B, int ldb, const float *beta, float *C, int ldc);
+
+cusparseStatus_t cusparseDbsrmm(cusparseHandle_t handle, cusparseDirection_t dirA, cusparseOperation_t transA, cusparseOperation_t transB, int mb, int n, int kb, int nnzb, const double *alpha, cusparseMatDescr_t descrA, const double *bsrSortedValA, const int *bsrSortedRowPtrA, const int *bsrSortedColIndA, int blockSize, const double *B, int ldb, const double *beta, double *C, int ldc);
+
+cusparseStatus_t cusparseCbsrmm(cusparseHandle_t handle, cusparseDirection_t dirA, cusparseOperation_t transA, cusparseOperation_t transB, int mb, int n, int kb, int nnzb, const cuComplex *alpha, cusparseMatDescr_t descrA, const cuComplex *bsrSortedValA, const int *bsrSortedRowPtrA, const int *bsrSortedColIndA, int blockSize, const cuComplex *B, int ldb, const cuComplex *beta, cuComplex *C, int ldc);
+
+cusparseStatus_t cusparseZbsrmm(cusparseHandle_t handle, cusparseDirection_t dirA, cusparseOperation_t transA, cusparseOperation_t transB, int mb, int n, int kb, int nnzb, const cuDoubleComplex *alpha, cusparseMatDescr_t descrA, const cuDoubleComplex *bsrSortedValA, const int *bsrSortedRowPtrA, const int *bsrSortedColIndA, int blockSize, const cuDoubleComplex *B, int ldb, const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc);
 
 cusparseStatus_t cusparseLoggerSetCallback(cusparseLoggerCallback_t callback);
 

@@ -64,8 +64,18 @@ fn forward_once(id: usize, call: impl FnOnce(usize, &mut Shadows) -> Result<c_in
             refuse(id, "the real cuSPARSE does not have it");
             return STATUS_NOT_SUPPORTED;
         };
-        let mut shadows = Shadows { real, descriptors: Vec::new() };
-        call(function, &mut shadows).unwrap_or_else(|status| status)
+        let mut shadows = Shadows { real, descriptors: Vec::new(), sparse: Vec::new() };
+        let status = call(function, &mut shadows).unwrap_or_else(|status| status);
+        if status != 0 {
+            return status;
+        }
+        // What the real library wrote into the shadows of our sparse matrices (C's nnz).
+        for &ours in &shadows.sparse {
+            if let Err(status) = crate::shadow::write_back(real, ours) {
+                return status;
+            }
+        }
+        status
     }));
     outcome.unwrap_or(STATUS_INTERNAL_ERROR)
 }
@@ -99,6 +109,8 @@ pub struct Shadows<'a> {
     real: &'a RealLibrary,
     /// Real matrix descriptors made for this call, destroyed when it returns.
     descriptors: Vec<usize>,
+    /// Our sparse matrices passed as shadows (src/shadow.rs), whose entry counts are copied back.
+    sparse: Vec<usize>,
 }
 
 impl Shadows<'_> {
@@ -153,6 +165,25 @@ impl Shadows<'_> {
     }
 }
 
+impl Shadows<'_> {
+    /// The real generic sparse matrix descriptor standing for ours, in step with it (src/shadow.rs).
+    pub fn sp_mat(&mut self, ours: usize) -> Result<usize, c_int> {
+        let shadow = crate::shadow::sp_mat(self.real, ours)?;
+        self.sparse.push(ours);
+        Ok(shadow)
+    }
+
+    /// The real dense matrix descriptor standing for ours, in step with it.
+    pub fn dn_mat(&mut self, ours: usize) -> Result<usize, c_int> {
+        crate::shadow::dn_mat(self.real, ours)
+    }
+
+    /// The real dense vector descriptor standing for ours, in step with it.
+    pub fn dn_vec(&mut self, ours: usize) -> Result<usize, c_int> {
+        crate::shadow::dn_vec(self.real, ours)
+    }
+}
+
 impl Drop for Shadows<'_> {
     fn drop(&mut self) {
         if let Ok(destroy) = self.real.named::<unsafe extern "C" fn(usize) -> c_int>("cusparseDestroyMatDescr") {
@@ -188,7 +219,7 @@ impl RealLibrary {
     }
 
     /// A real function by name, as the function type `F` (a fn pointer of the real signature).
-    fn named<F: Copy>(&self, name: &str) -> Result<F, c_int> {
+    pub(crate) fn named<F: Copy>(&self, name: &str) -> Result<F, c_int> {
         assert_eq!(std::mem::size_of::<F>(), std::mem::size_of::<usize>());
         match self.lookup(name) {
             // SAFETY: F is the fn pointer type of the real function `name` (callers name both).

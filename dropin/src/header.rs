@@ -60,6 +60,7 @@ const PREAMBLE: &str = "\
 #include <stdio.h>
 #include <cuda_runtime_api.h>
 #include <library_types.h>
+#include <cuComplex.h>
 
 #define CUSPARSE_VER_MAJOR 12
 #define CUSPARSE_VER_MINOR 6

@@ -13,6 +13,7 @@ extern crate oxsparse;
 pub mod forward;
 pub mod header;
 pub mod report;
+pub mod shadow;
 pub mod special;
 
 use std::os::raw::c_int;

@@ -4,7 +4,10 @@
 //! cuSPARSE 12.6.3, the version whose names it exports. oxsparse's own version stays available
 //! from liboxsparse's `oxsparseGetVersion` and in the OXSPARSE_REPORT header.
 
-use crate::face::{ID_cusparseDestroy, ID_cusparseGetErrorName, ID_cusparseGetErrorString, ID_cusparseGetProperty, ID_cusparseGetVersion};
+use crate::face::{
+    ID_cusparseDestroy, ID_cusparseDestroyDnMat, ID_cusparseDestroyDnVec, ID_cusparseDestroySpMat, ID_cusparseGetErrorName,
+    ID_cusparseGetErrorString, ID_cusparseGetProperty, ID_cusparseGetVersion,
+};
 use crate::report::{enter, leave};
 use crate::STATUS_INVALID_VALUE;
 use std::os::raw::{c_char, c_int};
@@ -16,6 +19,9 @@ pub const CUSPARSE_PROPERTIES: [c_int; 3] = [12, 6, 3];
 
 extern "C" {
     fn oxsparseDestroy(handle: usize) -> c_int;
+    fn oxsparseDestroySpMat(descr: usize) -> c_int;
+    fn oxsparseDestroyDnMat(descr: usize) -> c_int;
+    fn oxsparseDestroyDnVec(descr: usize) -> c_int;
     fn oxsparseGetVersion(handle: usize, version: *mut c_int) -> c_int;
     fn oxsparseGetErrorString(status: c_int) -> *const c_char;
 }
@@ -106,4 +112,35 @@ pub unsafe extern "C" fn cusparseDestroy(handle: usize) -> c_int {
     }
     leave(ID_cusparseDestroy, clock);
     status
+}
+
+/// Destroys a descriptor of ours with `destroy`, then the shadow real descriptor forwarding made
+/// for it (src/shadow.rs), if any.
+fn destroy_descriptor(id: usize, descr: usize, destroy: unsafe extern "C" fn(usize) -> c_int) -> c_int {
+    let clock = enter(id);
+    // SAFETY: our own destroy refuses what is not a live descriptor of its kind.
+    let status = unsafe { destroy(descr) };
+    if status == 0 && descr != 0 {
+        crate::shadow::forget(descr);
+    }
+    leave(id, clock);
+    status
+}
+
+/// Destroys our sparse matrix descriptor and its shadow real one.
+#[no_mangle]
+pub unsafe extern "C" fn cusparseDestroySpMat(descr: usize) -> c_int {
+    destroy_descriptor(ID_cusparseDestroySpMat, descr, oxsparseDestroySpMat)
+}
+
+/// Destroys our dense matrix descriptor and its shadow real one.
+#[no_mangle]
+pub unsafe extern "C" fn cusparseDestroyDnMat(descr: usize) -> c_int {
+    destroy_descriptor(ID_cusparseDestroyDnMat, descr, oxsparseDestroyDnMat)
+}
+
+/// Destroys our dense vector descriptor and its shadow real one.
+#[no_mangle]
+pub unsafe extern "C" fn cusparseDestroyDnVec(descr: usize) -> c_int {
+    destroy_descriptor(ID_cusparseDestroyDnVec, descr, oxsparseDestroyDnVec)
 }

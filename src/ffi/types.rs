@@ -75,6 +75,8 @@ pub type oxsparseReorder_t = c_int;
 /// cbindgen:no-export
 pub type oxsparseOperation_t = c_int;
 /// cbindgen:no-export
+pub type oxsparseDirection_t = c_int;
+/// cbindgen:no-export
 pub type oxsparseIndexBase_t = c_int;
 /// cbindgen:no-export
 pub type oxsparseMatrixType_t = c_int;
@@ -110,6 +112,22 @@ pub type cudaDataType = c_int;
 /// CUDA's own type, from library_types.h.
 /// cbindgen:no-export
 pub type libraryPropertyType = c_int;
+/// CUDA's own type, from cuComplex.h: a single-precision complex number (real, imaginary).
+/// cbindgen:no-export
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct cuComplex {
+    pub x: f32,
+    pub y: f32,
+}
+/// CUDA's own type, from cuComplex.h: a double-precision complex number (real, imaginary).
+/// cbindgen:no-export
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct cuDoubleComplex {
+    pub x: f64,
+    pub y: f64,
+}
 /// CUDA's own type, from cuda_runtime_api.h; the same handle as a driver `CUstream`.
 /// cbindgen:no-export
 pub type cudaStream_t = *mut c_void;

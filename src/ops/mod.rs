@@ -4,6 +4,7 @@
 pub mod coo_csr;
 pub mod csr2csc;
 pub mod dense_to_sparse;
+pub mod legacy_bsr;
 pub mod reorder;
 pub mod sddmm;
 pub mod sort;

@@ -2,6 +2,7 @@
 //! pairs), used as the oracle by the GPU tests. Every fast kernel has its twin here.
 
 pub mod coo_csr;
+pub mod legacy_bsr;
 pub mod rng;
 pub mod sddmm;
 pub mod sparse_to_dense;

@@ -68,6 +68,8 @@ pub struct Operands {
     pub index: super::legacy::IndexArrays,
     /// The conversions' arrays and targets (super::conversions).
     pub conversions: ConversionOperands,
+    /// The legacy BSR products' arrays and descriptors (super::legacy_bsr).
+    pub bsr: super::legacy_bsr::BsrOperands,
     pub fresh_handle: Option<Rc<dyn Fn() -> u64>>,
     pub fresh_tcf: Option<Rc<dyn Fn() -> u64>>,
 }
@@ -84,6 +86,7 @@ pub fn rows(t: &mut Table, o: &Operands) {
     vector_ops(t, o);
     bittcf(t, o);
     super::legacy::gpu_rows(t, o);
+    super::legacy_bsr::rows(t, o);
 }
 
 fn handle(t: &mut Table, o: &Operands) {
@@ -394,6 +397,7 @@ impl Operands {
             sort: super::sort::SortOperands::stand_ins(),
             index: super::legacy::IndexArrays::stand_ins(),
             conversions: ConversionOperands::stand_ins(a),
+            bsr: super::legacy_bsr::BsrOperands::stand_ins(),
             fresh_handle: None,
             fresh_tcf: None,
         }
@@ -489,6 +493,7 @@ impl GpuFixture {
             perm: perm.ptr,
         };
         let conversions = super::conversions::Part::new([offsets.ptr, columns.ptr, values.ptr]);
+        let bsr = super::legacy_bsr::Part::new(offsets.ptr, columns.ptr);
         let h = new_handle();
         let (mut math, mut reorder) = (-1, -1);
         ok(unsafe { oxsparseGetMathMode(ptr(h), &mut math) }, "GetMathMode");
@@ -535,6 +540,7 @@ impl GpuFixture {
             sort: sort.operands,
             index,
             conversions: conversions.operands,
+            bsr: bsr.operands,
             fresh_handle: Some(Rc::new(new_handle)),
             fresh_tcf: Some(Rc::new(move || new_tcf(h, a, bm, cm))),
         };
@@ -560,6 +566,7 @@ impl GpuFixture {
         ];
         all.extend(sddmm.descriptors);
         all.extend(conversions.descriptors);
+        all.extend(bsr.descriptors);
         let mut inputs = vec![
             ("A's offsets", offsets),
             ("A's columns", columns),
@@ -572,6 +579,7 @@ impl GpuFixture {
         inputs.extend(sddmm.inputs);
         inputs.extend(sort.inputs);
         inputs.extend(conversions.inputs);
+        inputs.extend(bsr.inputs);
         let mut outputs = vec![
             ("C", c),
             ("C of 65,536 batches", cbig),
@@ -585,6 +593,7 @@ impl GpuFixture {
         outputs.extend(sddmm.outputs);
         outputs.extend(conversions.outputs);
         outputs.extend(sort.outputs);
+        outputs.extend(bsr.outputs);
         let fx = GpuFixture {
             operands,
             objects: Objects { dead, live: [h, sx, xv, a, bm, tcf, descr_a] },
