@@ -12,7 +12,7 @@
 //   Long columns are placed stably without a sort, in p.long_chunks chunks of consecutive entries,
 //   a warp a chunk; a long column's chunk cursors live in its own first p.long_chunks slots of perm
 //   (it has more slots than that):
-//   4a. long_count    cursor[chunk] += the chunk's entries of the column
+//   4a. long_count    cursor[chunk] += the chunk's entries of the column (over all entries at once)
 //   4b. long_scan     cursors <- the slot where each chunk's entries of the column begin
 //   4c. long_scatter  each chunk's warp walks its entries in order, claiming slots from its
 //                     cursors: in-order claims by one warp, so each slot is the entry's place in
@@ -56,7 +56,7 @@ constexpr int32_t MARK = INT32_MIN;     // the sign bit of a long column's cscCo
 constexpr int WARPS = BLOCK / WARP;
 // Sort blocks an SM holds: left to itself, ptxas trades spills for a sixth block (40 registers).
 constexpr int SORT_BLOCKS = 5;
-// Blocks an SM holds of the long stages' chunk warps (at most TILE warps: about 4 blocks an SM).
+// Blocks an SM holds of long_scatter's chunk warps (at most TILE warps: about 4 blocks an SM).
 constexpr int LONG_BLOCKS = 4;
 static_assert(CHUNK_COLUMNS <= BLOCK, "a sort block's thread a column unmarks its chunk's long columns");
 // A warp's region: WARP_SLOTS entry numbers, then WARP_SLOTS rows (4 bytes each), in the tile.
@@ -210,23 +210,20 @@ __device__ __forceinline__ int32_t long_column_of(const Csr2cscParams& p, int64_
     return marked(v) ? c : -1;
 }
 
-// 4a. Chunk counts of every long column, a warp a chunk.
+// 4a. Chunk counts of every long column. Counting needs no order, so this runs over all entries
+// at once, as count() does; the lanes of a warp adding to the same cursor add once.
 __device__ void long_count(const Csr2cscParams& p) {
     if (long_columns(p) == 0) return;
     int32_t* cursors = mut_i32(p.perm);
     const int lane = threadIdx.x % WARP;
-    for (int64_t chunk = global_thread() / WARP; chunk < p.long_chunks; chunk += thread_count() / WARP) {
-        int64_t begin, end;
-        chunk_range(p, chunk, begin, end);
-        // The next round's column and mark are read before this round's claim waits.
-        int32_t next_first = 0;
-        int32_t next = long_column_of(p, begin + lane, end, next_first);
-        for (int64_t k0 = begin; k0 < end; k0 += WARP) {
-            const int32_t c = next;
-            const int32_t first = next_first;
-            next = long_column_of(p, k0 + WARP + lane, end, next_first);
-            warp_claim(c, cursors + first + chunk);
-        }
+    const int64_t per = (p.nnz + p.long_chunks - 1) / p.long_chunks;
+    for (int64_t k0 = global_thread() - lane; k0 < p.nnz; k0 += thread_count()) {
+        const int64_t k = k0 + lane;
+        int32_t first = 0;
+        const int32_t c = long_column_of(p, k, p.nnz, first);
+        int32_t* at = c >= 0 ? cursors + first + k / per : nullptr;
+        const unsigned peers = __match_any_sync(0xffffffffu, reinterpret_cast<unsigned long long>(at));
+        if (at != nullptr && lane == __ffs(peers) - 1) atomicAdd(at, __popc(peers));
     }
 }
 
@@ -483,7 +480,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_scan_sums(const Csr2
 }
 extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_scan_apply(const Csr2cscParams p) { scan_apply_and_mark(p); }
 extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_scatter(const Csr2cscParams p) { scatter(p); }
-extern "C" __global__ void __launch_bounds__(BLOCK, LONG_BLOCKS) oxs_c2c_long_count(const Csr2cscParams p) { long_count(p); }
+extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_long_count(const Csr2cscParams p) { long_count(p); }
 extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_long_scan(const Csr2cscParams p) { long_scan(p); }
 
 #define OXS_C2C_SORT(V, W)                                                                                             \

@@ -50,7 +50,7 @@ pub fn place_entries(h: &Handle, p: &Csr2cscParams, value_bytes: u64) -> Result<
     launch(h, FAMILY, "oxs_c2c_scan_apply", (chunks, 1, 1), BLOCK, 0, p)?;
     if long_columns {
         let warps = grid_for(p.long_chunks as u64 * WARP, BLOCK);
-        launch(h, FAMILY, "oxs_c2c_long_count", (warps, 1, 1), BLOCK, 0, p)?;
+        launch(h, FAMILY, "oxs_c2c_long_count", (grid_for(p.nnz as u64, BLOCK), 1, 1), BLOCK, 0, p)?;
         launch(h, FAMILY, "oxs_c2c_long_scan", (columns, 1, 1), BLOCK, 0, p)?;
         launch(h, FAMILY, kernel_name!("oxs_c2c_long_scatter_{}", width(value_bytes)).as_str(), (warps, 1, 1), BLOCK, 0, p)?;
     }
