@@ -3,8 +3,9 @@
 //
 //   analysis: count   the one read of A: a bitmap of its nonzeros (bit j % 32 of word j / 32 of
 //                     the line's words in the workspace), offsets[line] <- the line's nonzeros,
-//                     offsets[lines] <- 0 (one warp a line; 16-byte loads where the line is
-//                     contiguous and aligned, a ballot per 32 elements otherwise)
+//                     offsets[lines] <- 0 (a warp a segment of SEGMENT elements of a line, added
+//                     to offsets zeroed first when a line has several; 16-byte loads where the
+//                     line is contiguous and aligned, a ballot per 32 elements otherwise)
 //             scan    exclusive prefix sums of offsets[0, lines] plus the base (common/scan.cuh):
 //                     offsets[line] is where the line starts, offsets[lines] is base + nnz
 //   convert:  compact one warp a line again, from the bitmap: each nonzero word in turn, its set
@@ -31,6 +32,10 @@ constexpr unsigned FULL_MASK = 0xffffffffu;
 constexpr int BLOCK = 256;
 constexpr int SCAN_ROUNDS = 8;
 constexpr int UNROLL = 4;  // rounds of 32 loads a warp has in flight at once
+// Elements of a line one analysis warp reads (a multiple of 32 * 16, so segments start at whole
+// bitmap words and whole 16-byte loads): long lines are cut so that the last wave of warps is
+// short whatever the number of lines.
+constexpr int64_t SEGMENT = 4096;
 
 // ---- zero tests: all bits but the sign bits clear (integers: all bits clear) ---------------------
 struct I8 {
@@ -73,16 +78,17 @@ __device__ __forceinline__ W element(const DenseToSparseParams& p, int64_t line,
 // Whether line `line` is contiguous in A (row of a row-major A, column of a column-major one).
 __device__ __forceinline__ bool contiguous(const DenseToSparseParams& p) { return bool(p.row_major) != bool(p.csc); }
 
-// A contiguous line read 16 bytes a lane: E elements a load, G = 32 / E lanes a bitmap word. Needs
-// the line's start 16-byte aligned and its length a multiple of E (the caller checks).
+// Elements [j0, j1) of a contiguous line read 16 bytes a lane: E elements a load, G = 32 / E lanes
+// a bitmap word. Needs the line's start 16-byte aligned and its length a multiple of E (the caller
+// checks), and j0 a multiple of 32 * E.
 template <typename Z>
-__device__ int64_t count_line_wide(const DenseToSparseParams& p, const typename Z::W* line, uint32_t* bits, int lane) {
+__device__ int64_t count_line_wide(const typename Z::W* line, int64_t j0, int64_t j1, uint32_t* bits, int lane) {
     using W = typename Z::W;
     constexpr int E = 16 / int(sizeof(W)), G = WARP / E;
-    const int64_t loads = p.line_len / E;
+    const int64_t loads = j1 / E;
     const uint4* from = reinterpret_cast<const uint4*>(line);
     int64_t n = 0;
-    for (int64_t v0 = 0; v0 < loads; v0 += WARP * UNROLL) {
+    for (int64_t v0 = j0 / E; v0 < loads; v0 += WARP * UNROLL) {
         uint4 x[UNROLL];
 #pragma unroll
         for (int u = 0; u < UNROLL; ++u) {
@@ -107,27 +113,46 @@ __device__ int64_t count_line_wide(const DenseToSparseParams& p, const typename 
     return n;
 }
 
-// Any line: 32 elements a round, one ballot a bitmap word.
+// Elements [j0, j1) of any line (j0 a multiple of 32): 32 elements a round, one ballot a bitmap
+// word.
 template <typename Z>
-__device__ int64_t count_line_strided(const DenseToSparseParams& p, int64_t line, uint32_t* bits, int lane) {
+__device__ int64_t count_line_strided(const DenseToSparseParams& p, int64_t line, int64_t j0, int64_t j1, uint32_t* bits, int lane) {
     using W = typename Z::W;
     int64_t n = 0;
-    for (int64_t j0 = 0; j0 < p.line_len; j0 += WARP * UNROLL) {
+    for (int64_t r0 = j0; r0 < j1; r0 += WARP * UNROLL) {
         W v[UNROLL];
 #pragma unroll
         for (int u = 0; u < UNROLL; ++u) {
-            const int64_t j = j0 + u * WARP + lane;
-            v[u] = j < p.line_len ? element<W>(p, line, j) : W{};
+            const int64_t j = r0 + u * WARP + lane;
+            v[u] = j < j1 ? element<W>(p, line, j) : W{};
         }
 #pragma unroll
         for (int u = 0; u < UNROLL; ++u) {
-            const int64_t j = j0 + u * WARP + lane;
-            const uint32_t word = __ballot_sync(FULL_MASK, j < p.line_len && !Z::zero(v[u]));
+            const int64_t j = r0 + u * WARP + lane;
+            const uint32_t word = __ballot_sync(FULL_MASK, j < j1 && !Z::zero(v[u]));
             n += __popc(word);
-            if (lane == 0 && j < p.line_len) bits[j / WARP] = word;
+            if (lane == 0 && j < j1) bits[j / WARP] = word;
         }
     }
     return n;
+}
+
+// A segment's count into its line's offset: stored when the line is one segment, else added
+// (the offsets were zeroed first; integer sums, so the order of the adds does not show).
+__device__ __forceinline__ void add_count(int32_t* at, int64_t n, bool whole) {
+    if (whole) *at = int32_t(n);
+    else atomicAdd(at, int32_t(n));
+}
+__device__ __forceinline__ void add_count(int64_t* at, int64_t n, bool whole) {
+    if (whole) *at = n;
+    else atomicAdd(reinterpret_cast<unsigned long long*>(at), static_cast<unsigned long long>(n));
+}
+
+// Before count when lines are cut into segments: offsets[0, lines] <- 0.
+template <typename I>
+__device__ void zero_offsets(const DenseToSparseParams& p) {
+    I* offsets = reinterpret_cast<I*>(p.offsets);
+    for (int64_t i = global_thread(); i <= p.lines; i += thread_count()) offsets[i] = 0;
 }
 
 template <typename Z, typename I>
@@ -138,12 +163,15 @@ __device__ void count(const DenseToSparseParams& p) {
     uint32_t* bitmap = reinterpret_cast<uint32_t*>(p.bitmap);
     const int lane = threadIdx.x % WARP;
     const bool wide = contiguous(p) && p.dense % 16 == 0 && p.ld % E == 0 && p.line_len % E == 0;
+    const int64_t segments = p.line_len > SEGMENT ? (p.line_len + SEGMENT - 1) / SEGMENT : 1;
     if (global_thread() == 0) offsets[p.lines] = 0;
-    for (int64_t line = global_thread() / WARP; line < p.lines; line += thread_count() / WARP) {
+    // A warp a segment of a line, the segments of a line on consecutive warps.
+    for (int64_t item = global_thread() / WARP; item < p.lines * segments; item += thread_count() / WARP) {
+        const int64_t line = item / segments, j0 = (item % segments) * SEGMENT, j1 = min(j0 + SEGMENT, p.line_len);
         uint32_t* bits = bitmap + line * p.words;
-        const int64_t n = wide ? count_line_wide<Z>(p, reinterpret_cast<const W*>(p.dense) + line * p.ld, bits, lane)
-                               : count_line_strided<Z>(p, line, bits, lane);
-        if (lane == 0) offsets[line] = I(n);
+        const int64_t n = wide ? count_line_wide<Z>(reinterpret_cast<const W*>(p.dense) + line * p.ld, j0, j1, bits, lane)
+                               : count_line_strided<Z>(p, line, j0, j1, bits, lane);
+        if (lane == 0) add_count(offsets + line, n, segments == 1);
     }
 }
 
@@ -224,6 +252,7 @@ __device__ void fill_bell(const DenseToSparseParams& p) {
 
 // The scan over offsets[0, lines]: chunk sums in the workspace, the base carried from the start.
 #define OXS_D2S_SCAN(IS, I)                                                                                  \
+    extern "C" __global__ void __launch_bounds__(BLOCK) oxs_d2s_zero_##IS(const DenseToSparseParams p) { zero_offsets<I>(p); } \
     extern "C" __global__ void __launch_bounds__(BLOCK) oxs_d2s_scan_reduce_##IS(const DenseToSparseParams p) { \
         scan::chunk_reduce<BLOCK, SCAN_ROUNDS>(reinterpret_cast<I*>(p.offsets), p.lines + 1, reinterpret_cast<I*>(p.chunk_sums)); \
     }                                                                                                        \
