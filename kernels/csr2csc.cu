@@ -153,8 +153,8 @@ __device__ __forceinline__ int32_t column_bound(const Csr2cscParams& p, int64_t 
 }
 
 // Stage 3's last kernel with the marks: chunk_apply of common/scan.cuh, and a column whose count
-// is over p.long_chunks gets the mark and its cursors zeroed (the zeroing thread's column is long, so this
-// is at most a slot an entry).
+// is over p.long_chunks gets the mark and its cursors zeroed (the zeroing thread's column is
+// long, so this is at most a slot an entry).
 __device__ void scan_apply_and_mark(const Csr2cscParams& p) {
     int32_t* data = mut_i32(p.csc_col_ptr);
     uint32_t* perm = mut_u32(p.perm);
@@ -483,9 +483,14 @@ extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_scatter(const Csr2cs
 extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_long_count(const Csr2cscParams p) { long_count(p); }
 extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_long_scan(const Csr2cscParams p) { long_scan(p); }
 
-#define OXS_C2C_SORT(V, W)                                                                                             \
-    extern "C" __global__ void __launch_bounds__(BLOCK, SORT_BLOCKS) oxs_c2c_sort_##V(const Csr2cscParams p) { sort_columns<W>(p); } \
-    extern "C" __global__ void __launch_bounds__(BLOCK, LONG_BLOCKS) oxs_c2c_long_scatter_##V(const Csr2cscParams p) { long_scatter<W>(p); }
+#define OXS_C2C_SORT(V, W)                                                                              \
+    extern "C" __global__ void __launch_bounds__(BLOCK, SORT_BLOCKS) oxs_c2c_sort_##V(const Csr2cscParams p) { \
+        sort_columns<W>(p);                                                                             \
+    }                                                                                                   \
+    extern "C" __global__ void __launch_bounds__(BLOCK, LONG_BLOCKS) oxs_c2c_long_scatter_##V(            \
+        const Csr2cscParams p) {                                                                        \
+        long_scatter<W>(p);                                                                             \
+    }
 
 OXS_C2C_SORT(w1, uint8_t)
 OXS_C2C_SORT(w2, uint16_t)

@@ -116,7 +116,8 @@ __device__ int64_t count_line_wide(const typename Z::W* line, int64_t j0, int64_
 // Elements [j0, j1) of any line (j0 a multiple of 32): 32 elements a round, one ballot a bitmap
 // word.
 template <typename Z>
-__device__ int64_t count_line_strided(const DenseToSparseParams& p, int64_t line, int64_t j0, int64_t j1, uint32_t* bits, int lane) {
+__device__ int64_t count_line_strided(const DenseToSparseParams& p, int64_t line, int64_t j0, int64_t j1, uint32_t* bits,
+                                      int lane) {
     using W = typename Z::W;
     int64_t n = 0;
     for (int64_t r0 = j0; r0 < j1; r0 += WARP * UNROLL) {
@@ -252,7 +253,9 @@ __device__ void fill_bell(const DenseToSparseParams& p) {
 
 // The scan over offsets[0, lines]: chunk sums in the workspace, the base carried from the start.
 #define OXS_D2S_SCAN(IS, I)                                                                                  \
-    extern "C" __global__ void __launch_bounds__(BLOCK) oxs_d2s_zero_##IS(const DenseToSparseParams p) { zero_offsets<I>(p); } \
+    extern "C" __global__ void __launch_bounds__(BLOCK) oxs_d2s_zero_##IS(const DenseToSparseParams p) {        \
+        zero_offsets<I>(p);                                                                                  \
+    }                                                                                                        \
     extern "C" __global__ void __launch_bounds__(BLOCK) oxs_d2s_scan_reduce_##IS(const DenseToSparseParams p) { \
         scan::chunk_reduce<BLOCK, SCAN_ROUNDS>(reinterpret_cast<I*>(p.offsets), p.lines + 1, reinterpret_cast<I*>(p.chunk_sums)); \
     }                                                                                                        \
