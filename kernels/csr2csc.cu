@@ -1,23 +1,36 @@
 // Csr2cscEx2: the CSC form of a CSR matrix (its transpose), stable: within each column the
 // entries keep their CSR order, so rows come out increasing. The pipeline, all on the stream:
 //
-//   1. fill_offsets   cscColPtr[0, n] <- 0 (or the base alone when nnz == 0)
+//   1. fill_offsets   cscColPtr[0, n] <- 0 (or the base alone when nnz == 0); the word after the
+//                     scan's chunk sums (the count of long columns) <- 0
 //   2. count          cscColPtr[c + 1] += 1 for every entry of column c (atomics only count; the
 //                     lanes of a warp that share a column add once, see claim())
 //   3. scan (3 kernels of common/scan.cuh)  exclusive prefix sums of cscColPtr, plus the base:
-//                     cscColPtr[c + 1] is now where column c starts
-//   4. scatter        every entry claims a slot of its column with an atomic cursor, cscColPtr[c + 1],
-//                     and writes its entry number k there (perm, the 4 bytes/entry of scratch) and
-//                     its row (cscRowInd). After it, cscColPtr[c + 1] is where column c ends, so
-//                     cscColPtr is the final column pointer array and no pass has to shift it.
-//   5. sort_columns   the claims came in any order: each column's slots are sorted by k (which
+//                     cscColPtr[c + 1] is now where column c starts. The last kernel also marks
+//                     the long columns (more than p.long_chunks entries): the sign bit of their
+//                     cscColPtr[c + 1] set (the start is the other 31 bits), their cursors zeroed.
+//   Long columns are placed stably without a sort, in p.long_chunks chunks of consecutive entries,
+//   a warp a chunk; a long column's chunk cursors live in its own first p.long_chunks slots of perm
+//   (it has more slots than that):
+//   4a. long_count    cursor[chunk] += the chunk's entries of the column (over all entries at once)
+//   4b. long_scan     cursors <- the slot where each chunk's entries of the column begin
+//   4c. long_scatter  each chunk's warp walks its entries in order, claiming slots from its
+//                     cursors: in-order claims by one warp, so each slot is the entry's place in
+//                     the stable order, and rows and values go straight there
+//   5. scatter        every entry of a short column claims a slot of its column with an atomic
+//                     cursor, cscColPtr[c + 1], and writes its entry number k there (perm, the 4
+//                     bytes/entry of scratch) and its row (cscRowInd). After it, cscColPtr[c + 1]
+//                     is where column c ends, so no pass has to shift the array.
+//   6. sort_columns   a short column's claims came in any order: its slots are sorted by k (which
 //                     orders them by row too, since CSR rows increase with k), then the rows get
 //                     the base and the values are gathered, cscVal[p] = csrVal[k]. Columns of up
-//                     to 256 slots: a warp each, by rank; up to 4096: a block, bitonic; longer:
-//                     a block, sorted tiles merged.
+//                     to 256 slots: a warp each, by rank; up to p.long_chunks: a block, bitonic. A long
+//                     column's cscColPtr[c + 1] becomes its last chunk's cursor, its end.
 //
-// Only step 5 depends on the value type; values are moved as words of their size (`W`). Steps 2
-// and 4 skip entries whose column lies outside [0, n), so a bad index never writes out of bounds.
+// The host launches stages 4 when a column could be long (nnz > p.long_chunks); they return at once when
+// none was marked. Only stages 4c and 6 depend on the value type; values are moved as words of
+// their size (`W`). Steps 2, 4 and 5 skip entries whose column lies outside [0, n), so a bad index
+// never writes out of bounds.
 #include "oxsparse_kernel_params.h"
 #include "common/grid.cuh"
 #include "common/scan.cuh"
@@ -36,7 +49,16 @@ constexpr int SCATTER_ITEMS = 8;        // consecutive entries a scatter thread 
 constexpr int CHUNK_COLUMNS = 32;       // columns a sort block classifies at a time
 constexpr int WARP_SLOTS = 256;         // a column this short is sorted by one warp (8 keys a lane)
 constexpr int TILE = 4096;              // a column this short is sorted by one block in shared memory
+// The long stages: p.long_chunks chunks of entries, a power of two from WARP_SLOTS to TILE chosen
+// by the host (src/kernels/csr2csc.rs) for about 2048 entries a chunk; a column of more slots than
+// that is long.
+constexpr int32_t MARK = INT32_MIN;     // the sign bit of a long column's cscColPtr[c + 1]
 constexpr int WARPS = BLOCK / WARP;
+// Sort blocks an SM holds: left to itself, ptxas trades spills for a sixth block (40 registers).
+constexpr int SORT_BLOCKS = 5;
+// Blocks an SM holds of long_scatter's chunk warps (at most TILE warps: about 4 blocks an SM).
+constexpr int LONG_BLOCKS = 4;
+static_assert(CHUNK_COLUMNS <= BLOCK, "a sort block's thread a column unmarks its chunk's long columns");
 // A warp's region: WARP_SLOTS entry numbers, then WARP_SLOTS rows (4 bytes each), in the tile.
 static_assert(WARPS * WARP_SLOTS * 2 * 4 <= TILE * 8, "the warps' regions share the block's tile");
 
@@ -60,6 +82,8 @@ __device__ __forceinline__ int64_t row_of(const Csr2cscParams& p, int64_t k) {
 __device__ void fill_offsets(const Csr2cscParams& p) {
     int32_t* cp = mut_i32(p.csc_col_ptr);
     for (int64_t i = global_thread(); i <= p.n; i += thread_count()) cp[i] = p.fill;
+    // After the chunk sums: the count of long columns.
+    if (p.chunk_sums != 0 && global_thread() == 0) mut_i32(p.chunk_sums)[p.chunks] = 0;
 }
 
 // ---- 2. count -----------------------------------------------------------------------------------
@@ -70,18 +94,22 @@ __device__ __forceinline__ int32_t column_of(const Csr2cscParams& p, int64_t k) 
     return c >= 0 && c < p.n ? int32_t(c) : -1;
 }
 
-// Lanes that share a column add to its counter once (a hub column is hit by several lanes of a
-// warp at a time, and same-address atomics serialise); returns the counter's value before this
-// lane's share. Every lane of the warp calls it, lanes with c == -1 included (they get 0).
-__device__ __forceinline__ int32_t claim(int32_t* cp, int32_t c) {
+// Lanes that share a key add to its counter, `at`, once (a hub column is hit by several lanes of
+// a warp at a time, and same-address atomics serialise); returns the counter's value before this
+// lane's share, lanes in lane order. Every lane of the warp calls it, lanes with key == -1
+// included (they get 0); lanes with the same key pass the same `at`.
+__device__ __forceinline__ int32_t warp_claim(int32_t key, int32_t* at) {
     const int lane = threadIdx.x % WARP;
-    const unsigned peers = __match_any_sync(0xffffffffu, c);
+    const unsigned peers = __match_any_sync(0xffffffffu, key);
     const int leader = __ffs(peers) - 1;
     int32_t before = 0;
-    if (c >= 0 && lane == leader) before = atomicAdd(&cp[c + 1], __popc(peers));
+    if (key >= 0 && lane == leader) before = atomicAdd(at, __popc(peers));
     before = __shfl_sync(peers, before, leader);
     return before + __popc(peers & ((1u << lane) - 1));
 }
+
+// A column's cursor in cscColPtr.
+__device__ __forceinline__ int32_t claim(int32_t* cp, int32_t c) { return warp_claim(c, cp + (c + 1)); }
 
 // Warps walk whole rounds (lanes past the end take part with no column), as claim() needs.
 __device__ void count(const Csr2cscParams& p) {
@@ -90,7 +118,168 @@ __device__ void count(const Csr2cscParams& p) {
     for (int64_t k0 = global_thread() - lane; k0 < p.nnz; k0 += thread_count()) claim(cp, column_of(p, k0 + lane));
 }
 
-// ---- 4. scatter ---------------------------------------------------------------------------------
+// The row of entry k, searching forward from row r (a row at or before k's): steps doubling until
+// past k, then halving, so a walk over increasing k costs about log(rows skipped) reads each.
+__device__ __forceinline__ int64_t row_from(const Csr2cscParams& p, int64_t r, int64_t k) {
+    const int32_t* rp = ptr_i32(p.csr_row_ptr);
+    int64_t lo = r, step = 1;  // rowPtr[lo] - base <= k; rowPtr[m] - base = nnz > k
+    while (lo + step < p.m && int64_t(rp[lo + step]) - p.base <= k) {
+        lo += step;
+        step *= 2;
+    }
+    int64_t hi = min(lo + step, p.m);
+    while (hi - lo > 1) {
+        const int64_t mid = (lo + hi) / 2;
+        if (int64_t(rp[mid]) - p.base <= k) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
+// ---- 4. long columns ----------------------------------------------------------------------------
+__device__ __forceinline__ int32_t* long_count_word(const Csr2cscParams& p) { return mut_i32(p.chunk_sums) + p.chunks; }
+__device__ __forceinline__ int32_t long_columns(const Csr2cscParams& p) {
+    return p.chunk_sums != 0 && p.nnz > p.long_chunks ? *long_count_word(p) : 0;
+}
+__device__ __forceinline__ bool marked(int32_t v) { return v < 0; }
+// A column's start (with the base) from its cscColPtr[c + 1], marked or not.
+__device__ __forceinline__ int64_t unmarked(int32_t v) { return int64_t(v & INT32_MAX); }
+
+// The final cscColPtr[i] during the sort: a long column's end is its last chunk's cursor. The
+// sort writes it in place of the mark, so a block may read either: both give the same value.
+__device__ __forceinline__ int32_t column_bound(const Csr2cscParams& p, int64_t i) {
+    const int32_t v = ptr_i32(p.csc_col_ptr)[i];
+    return marked(v) ? ptr_i32(p.perm)[unmarked(v) - p.base + p.long_chunks - 1] + int32_t(p.base) : v;
+}
+
+// Stage 3's last kernel with the marks: chunk_apply of common/scan.cuh, and a column whose count
+// is over p.long_chunks gets the mark and its cursors zeroed (the zeroing thread's column is
+// long, so this is at most a slot an entry).
+__device__ void scan_apply_and_mark(const Csr2cscParams& p) {
+    int32_t* data = mut_i32(p.csc_col_ptr);
+    uint32_t* perm = mut_u32(p.perm);
+    const int64_t n = p.n + 1;
+    const int64_t begin = int64_t(blockIdx.x) * BLOCK * SCAN_ROUNDS;
+    const int64_t end = min(begin + int64_t(BLOCK) * SCAN_ROUNDS, n);
+    int32_t carry = ptr_i32(p.chunk_sums)[blockIdx.x];
+    for (int64_t start = begin; start < end; start += BLOCK) {
+        const int64_t i = start + threadIdx.x;
+        const int32_t v = i < end ? data[i] : 0;  // data[c + 1]: the count of column c
+        int32_t total;
+        const int32_t before = scan::block_exclusive<BLOCK>(v, total);
+        if (i < end) {
+            int32_t out = carry + before;
+            if (v > p.long_chunks) {
+                for (int64_t j = 0; j < p.long_chunks; ++j) perm[out - p.base + j] = 0;
+                atomicAdd(long_count_word(p), 1);
+                out |= MARK;
+            }
+            data[i] = out;
+        }
+        carry += total;
+    }
+}
+
+// Entries [begin, end) of chunk `chunk` of the long stages.
+__device__ __forceinline__ void chunk_range(const Csr2cscParams& p, int64_t chunk, int64_t& begin, int64_t& end) {
+    const int64_t per = (p.nnz + p.long_chunks - 1) / p.long_chunks;
+    begin = min(chunk * per, p.nnz);
+    end = min(begin + per, p.nnz);
+}
+
+// The long columns among the warp's 32 (lanes own a column each), handed to `f(c, first slot)`
+// one at a time with the whole warp.
+template <typename F>
+__device__ __forceinline__ void for_each_long(const Csr2cscParams& p, int64_t c0, F f) {
+    const int32_t* cp = ptr_i32(p.csc_col_ptr);
+    const int lane = threadIdx.x % WARP;
+    const int64_t c = c0 + lane;
+    const int32_t v = c < p.n ? cp[c + 1] : 0;
+    for (unsigned todo = __ballot_sync(0xffffffffu, marked(v)); todo != 0; todo &= todo - 1) {
+        const int l = __ffs(todo) - 1;
+        f(c0 + l, unmarked(__shfl_sync(0xffffffffu, v, l)) - p.base);
+    }
+}
+
+// The long column of entry k of a chunk ending at `end`, or -1; its first slot in `first`.
+__device__ __forceinline__ int32_t long_column_of(const Csr2cscParams& p, int64_t k, int64_t end, int32_t& first) {
+    const int32_t c = k < end ? column_of(p, k) : -1;
+    if (c < 0) return -1;
+    const int32_t v = ptr_i32(p.csc_col_ptr)[c + 1];
+    first = (v & INT32_MAX) - int32_t(p.base);
+    return marked(v) ? c : -1;
+}
+
+// 4a. Chunk counts of every long column. Counting needs no order, so this runs over all entries
+// at once, as count() does; the lanes of a warp adding to the same cursor add once.
+__device__ void long_count(const Csr2cscParams& p) {
+    if (long_columns(p) == 0) return;
+    int32_t* cursors = mut_i32(p.perm);
+    const int lane = threadIdx.x % WARP;
+    const int64_t per = (p.nnz + p.long_chunks - 1) / p.long_chunks;
+    for (int64_t k0 = global_thread() - lane; k0 < p.nnz; k0 += thread_count()) {
+        const int64_t k = k0 + lane;
+        int32_t first = 0;
+        const int32_t c = long_column_of(p, k, p.nnz, first);
+        int32_t* at = c >= 0 ? cursors + first + k / per : nullptr;
+        const unsigned peers = __match_any_sync(0xffffffffu, reinterpret_cast<unsigned long long>(at));
+        if (at != nullptr && lane == __ffs(peers) - 1) atomicAdd(at, __popc(peers));
+    }
+}
+
+// 4b. A long column's chunk counts become the slots where its chunks begin, a warp a column.
+__device__ void long_scan(const Csr2cscParams& p) {
+    if (long_columns(p) == 0) return;
+    uint32_t* perm = mut_u32(p.perm);
+    const int lane = threadIdx.x % WARP;
+    for (int64_t c0 = global_thread() - lane; c0 < p.n; c0 += thread_count()) {
+        for_each_long(p, c0, [&](int64_t, int64_t first) {
+            uint32_t carry = uint32_t(first);
+            for (int i0 = 0; i0 < int(p.long_chunks); i0 += WARP) {  // a multiple of WARP
+                const uint32_t v = perm[first + i0 + lane];
+                uint32_t incl = v;
+                for (int o = 1; o < WARP; o *= 2) {
+                    const uint32_t up = __shfl_up_sync(0xffffffffu, incl, o);
+                    if (lane >= o) incl += up;
+                }
+                perm[first + i0 + lane] = carry + incl - v;
+                carry += __shfl_sync(0xffffffffu, incl, WARP - 1);
+            }
+        });
+    }
+}
+
+// 4c. A warp walks its chunk in order, 32 entries a round, claiming each long entry's slot from
+// its column's cursor for this chunk: the claims of a chunk come in entry order, so every slot is
+// the entry's place in the stable order, and the row and value are written there at once.
+template <typename W>
+__device__ void long_scatter(const Csr2cscParams& p) {
+    if (long_columns(p) == 0) return;
+    int32_t* cursors = mut_i32(p.perm);
+    int32_t* rows = mut_i32(p.csc_row_ind);
+    const int lane = threadIdx.x % WARP;
+    for (int64_t chunk = global_thread() / WARP; chunk < p.long_chunks; chunk += thread_count() / WARP) {
+        int64_t begin, end;
+        chunk_range(p, chunk, begin, end);
+        int64_t r = 0;  // a row at or before the lane's entry: entries only increase
+        int32_t next_first = 0;
+        int32_t next = long_column_of(p, begin + lane, end, next_first);
+        for (int64_t k0 = begin; k0 < end; k0 += WARP) {
+            const int64_t k = k0 + lane;
+            const int32_t c = next;
+            const int32_t first = next_first;
+            next = long_column_of(p, k + WARP, end, next_first);
+            const int32_t slot = warp_claim(c, cursors + first + chunk);
+            __syncwarp();  // this round's claims are done before the next round's, from any lane
+            if (c < 0) continue;
+            r = row_from(p, r, k);
+            rows[slot] = int32_t(r + p.base);
+            if (p.numeric) reinterpret_cast<W*>(p.csc_val)[slot] = reinterpret_cast<const W*>(p.csr_val)[k];
+        }
+    }
+}
+
+// ---- 5. scatter ---------------------------------------------------------------------------------
 // A thread walks SCATTER_ITEMS consecutive entries: one search finds the row of its first, and the
 // row advances as the entries cross row ends. The warp claims slots together, item by item.
 __device__ void scatter(const Csr2cscParams& p) {
@@ -100,13 +289,17 @@ __device__ void scatter(const Csr2cscParams& p) {
     int32_t* rows = mut_i32(p.csc_row_ind);
     const int64_t threads = (p.nnz + SCATTER_ITEMS - 1) / SCATTER_ITEMS;
     const int64_t lane = threadIdx.x % WARP;
+    const bool any_long = long_columns(p) != 0;
     for (int64_t t0 = global_thread() - lane; t0 < threads; t0 += thread_count()) {
         const int64_t t = t0 + lane;
         const int64_t first = t * SCATTER_ITEMS;
         int64_t r = t < threads ? row_of(p, first) : 0;
         for (int s = 0; s < SCATTER_ITEMS; ++s) {
             const int64_t k = first + s;
-            const int32_t c = t < threads ? column_of(p, k) : -1;
+            int32_t c = t < threads ? column_of(p, k) : -1;
+            // A long column's entries are placed already; only the mark's sign bit is read, and
+            // no stage changes it while this one runs.
+            if (any_long && c >= 0 && marked(cp[c + 1])) c = -1;
             const int32_t slot = claim(cp, c) - int32_t(p.base);
             if (c < 0) continue;
             while (r + 1 < p.m && int64_t(rp[r + 1]) - p.base <= k) ++r;
@@ -116,7 +309,7 @@ __device__ void scatter(const Csr2cscParams& p) {
     }
 }
 
-// ---- 5. sort_columns ----------------------------------------------------------------------------
+// ---- 6. sort_columns ----------------------------------------------------------------------------
 
 // Ascending bitonic sort of s[0, size) (size a power of two) by `threads` threads numbered `tid`,
 // with `sync` between steps (a warp's or a block's barrier).
@@ -235,97 +428,13 @@ __device__ __forceinline__ void sort_in_warp(const Csr2cscParams& p, uint32_t* s
     __syncwarp();  // the region is reused by the warp's next column
 }
 
-// How many of the first d outputs of merging a[0, na) and b[0, nb) come from a (the merge path's
-// split on diagonal d; keys are distinct entry numbers, a's first on a tie).
-__device__ __forceinline__ int64_t merge_split(const uint32_t* a, int64_t na, const uint32_t* b, int64_t nb, int64_t d) {
-    int64_t lo = max(int64_t(0), d - nb), hi = min(d, na);
-    while (lo < hi) {
-        const int64_t mid = (lo + hi) / 2;
-        if (a[mid] <= b[d - mid - 1]) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
-
-// One round of merges of sorted runs of `width` from src[0, len) into dst: thread t writes outputs
-// [t * per, (t + 1) * per), finding where each run pair's merge enters its range by one search and
-// merging sequentially from there, so a round costs O(len / BLOCK) steps a thread.
-__device__ void merge_round(const uint32_t* src, uint32_t* dst, int64_t len, int64_t width) {
-    const int64_t per = (len + BLOCK - 1) / BLOCK;
-    int64_t o = min(int64_t(threadIdx.x) * per, len);
-    const int64_t o1 = min(o + per, len);
-    while (o < o1) {
-        const int64_t start = o / (2 * width) * (2 * width);
-        const int64_t mid = min(start + width, len), end = min(start + 2 * width, len);
-        const uint32_t* a = src + start;
-        const uint32_t* b = src + mid;
-        const int64_t na = mid - start, nb = end - mid;
-        int64_t i = merge_split(a, na, b, nb, o - start);
-        int64_t j = (o - start) - i;
-        const int64_t stop = min(o1, end);
-        for (; o < stop; ++o) dst[o] = (j >= nb || (i < na && a[i] <= b[j])) ? a[i++] : b[j++];
-    }
-}
-
-// The row of entry k, searching forward from row r (a row at or before k's): steps doubling until
-// past k, then halving, so a walk over increasing k costs about log(rows skipped) reads each.
-__device__ __forceinline__ int64_t row_from(const Csr2cscParams& p, int64_t r, int64_t k) {
-    const int32_t* rp = ptr_i32(p.csr_row_ptr);
-    int64_t lo = r, step = 1;  // rowPtr[lo] - base <= k; rowPtr[m] - base = nnz > k
-    while (lo + step < p.m && int64_t(rp[lo + step]) - p.base <= k) {
-        lo += step;
-        step *= 2;
-    }
-    int64_t hi = min(lo + step, p.m);
-    while (hi - lo > 1) {
-        const int64_t mid = (lo + hi) / 2;
-        if (int64_t(rp[mid]) - p.base <= k) lo = mid;
-        else hi = mid;
-    }
-    return lo;
-}
-
-// A column longer than TILE, by the whole block: tiles of TILE entry numbers sorted in shared
-// memory, then merged in rounds between perm and cscRowInd (both free 4-byte arrays here). Rows
-// are then found from the sorted k's, each thread walking its own stretch forward.
-template <typename W>
-__device__ void sort_long(const Csr2cscParams& p, uint64_t* s, int64_t begin, int64_t len) {
-    auto block_sync = [] { __syncthreads(); };
-    uint32_t* a = mut_u32(p.perm) + begin;
-    uint32_t* b = mut_u32(p.csc_row_ind) + begin;
-    for (int64_t t0 = 0; t0 < len; t0 += TILE) {
-        const int64_t n = min(int64_t(TILE), len - t0);
-        const int size = pow2_at_least(n);
-        for (int i = threadIdx.x; i < size; i += BLOCK) s[i] = i < n ? a[t0 + i] : ~uint64_t(0);
-        bitonic_sort(s, size, threadIdx.x, BLOCK, block_sync);
-        for (int i = threadIdx.x; i < n; i += BLOCK) a[t0 + i] = uint32_t(s[i]);
-        __syncthreads();
-    }
-    for (int64_t width = TILE; width < len; width *= 2) {
-        merge_round(a, b, len, width);
-        __syncthreads();
-        uint32_t* swap = a;
-        a = b;
-        b = swap;
-    }
-    // a[] holds the sorted entry numbers; when a is cscRowInd each thread reads its slot before writing it.
-    const int64_t per = (len + BLOCK - 1) / BLOCK;
-    const int64_t i0 = min(int64_t(threadIdx.x) * per, len), i1 = min(i0 + per, len);
-    int64_t r = 0;
-    for (int64_t i = i0; i < i1; ++i) {
-        const uint32_t k = a[i];
-        r = i == i0 ? row_of(p, k) : row_from(p, r, k);
-        place<W>(p, begin + i, k, r);
-    }
-    __syncthreads();
-}
-
 // Blocks take CHUNK_COLUMNS columns at a time: the warps sort those of up to WARP_SLOTS slots (a
-// warp a column, ranked in registers), then the whole block each longer one in turn.
+// warp a column, ranked in registers), then the whole block each longer one up to p.long_chunks in turn
+// (longer ones are in place already).
 template <typename W>
 __device__ void sort_columns(const Csr2cscParams& p) {
     __shared__ __align__(16) uint64_t tile[TILE];
-    const int32_t* cp = ptr_i32(p.csc_col_ptr);
+    int32_t* cp = mut_i32(p.csc_col_ptr);
     const int lane = threadIdx.x % WARP, warp = threadIdx.x / WARP;
     uint32_t* sk = reinterpret_cast<uint32_t*>(tile) + warp * 2 * WARP_SLOTS;
     uint32_t* sr = sk + WARP_SLOTS;
@@ -335,7 +444,7 @@ __device__ void sort_columns(const Csr2cscParams& p) {
     for (int chunk = blockIdx.x; chunk < chunks; chunk += gridDim.x) {
         const int64_t c0 = int64_t(chunk) * CHUNK_COLUMNS, c1 = min(c0 + CHUNK_COLUMNS, p.n);
         for (int i = warp; i < int(c1 - c0); i += WARPS) {  // i, not the column, so n near INT32_MAX cannot overflow
-            const int32_t b = cp[c0 + i], len = cp[c0 + i + 1] - b;
+            const int32_t b = column_bound(p, c0 + i), len = column_bound(p, c0 + i + 1) - b;
             const int64_t begin = int64_t(b) - p.base;
             // Keys a lane: the fewest that hold the column, so short columns compare little padding.
             if (len == 1 && lane == 0) place<W>(p, begin, uint32_t(mut_u32(p.perm)[begin]), ptr_i32(p.csc_row_ind)[begin]);
@@ -346,12 +455,14 @@ __device__ void sort_columns(const Csr2cscParams& p) {
         }
         __syncthreads();
         for (int64_t c = c0; c < c1; ++c) {
-            const int64_t begin = int64_t(cp[c]) - p.base, len = int64_t(cp[c + 1]) - p.base - begin;
-            if (len <= WARP_SLOTS) continue;
-            if (len <= TILE) sort_in_shared<W>(p, tile, begin, len, threadIdx.x, BLOCK, block_sync);
-            else sort_long<W>(p, tile, begin, len);
+            const int64_t begin = int64_t(column_bound(p, c)) - p.base, len = int64_t(column_bound(p, c + 1)) - p.base - begin;
+            if (len > WARP_SLOTS && len <= p.long_chunks) sort_in_shared<W>(p, tile, begin, len, threadIdx.x, BLOCK, block_sync);
         }
         __syncthreads();
+        // A long column's end in place of its mark (CHUNK_COLUMNS <= BLOCK: a thread a column).
+        if (threadIdx.x < c1 - c0 && marked(cp[c0 + threadIdx.x + 1])) {
+            cp[c0 + threadIdx.x + 1] = column_bound(p, c0 + threadIdx.x + 1);
+        }
     }
 }
 
@@ -367,13 +478,19 @@ extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_scan_reduce(const Cs
 extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_scan_sums(const Csr2cscParams p) {
     scan::exclusive_in_place<BLOCK>(mut_i32(p.chunk_sums), 0, p.chunks, int32_t(p.base));
 }
-extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_scan_apply(const Csr2cscParams p) {
-    scan::chunk_apply<BLOCK, SCAN_ROUNDS>(mut_i32(p.csc_col_ptr), p.n + 1, mut_i32(p.chunk_sums));
-}
+extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_scan_apply(const Csr2cscParams p) { scan_apply_and_mark(p); }
 extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_scatter(const Csr2cscParams p) { scatter(p); }
+extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_long_count(const Csr2cscParams p) { long_count(p); }
+extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_long_scan(const Csr2cscParams p) { long_scan(p); }
 
-#define OXS_C2C_SORT(V, W) \
-    extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_sort_##V(const Csr2cscParams p) { sort_columns<W>(p); }
+#define OXS_C2C_SORT(V, W)                                                                              \
+    extern "C" __global__ void __launch_bounds__(BLOCK, SORT_BLOCKS) oxs_c2c_sort_##V(const Csr2cscParams p) { \
+        sort_columns<W>(p);                                                                             \
+    }                                                                                                   \
+    extern "C" __global__ void __launch_bounds__(BLOCK, LONG_BLOCKS) oxs_c2c_long_scatter_##V(            \
+        const Csr2cscParams p) {                                                                        \
+        long_scatter<W>(p);                                                                             \
+    }
 
 OXS_C2C_SORT(w1, uint8_t)
 OXS_C2C_SORT(w2, uint16_t)

@@ -1,12 +1,17 @@
 // DenseToSparse: the stored form of a dense matrix A's nonzeros (entries not equal to 0; -0.0 is
 // 0, NaN is not), as cuSPARSE. A "line" is a row (CSR, COO) or a column (CSC) of A.
 //
-//   analysis: count   offsets[line] <- nonzeros of the line, offsets[lines] <- 0 (one warp a line)
+//   analysis: count   the one read of A: a bitmap of its nonzeros (bit j % 32 of word j / 32 of
+//                     the line's words in the workspace), offsets[line] <- the line's nonzeros,
+//                     offsets[lines] <- 0 (a warp a segment of SEGMENT elements of a line, added
+//                     to offsets zeroed first when a line has several; 16-byte loads where the
+//                     line is contiguous and aligned, a ballot per 32 elements otherwise)
 //             scan    exclusive prefix sums of offsets[0, lines] plus the base (common/scan.cuh):
 //                     offsets[line] is where the line starts, offsets[lines] is base + nnz
-//   convert:  compact one warp a line again: each round of 32 elements a ballot of the nonzeros,
-//                     each nonzero at the line's cursor + the nonzeros of the lanes before it, so
-//                     entries come out in increasing minor index; no atomics, deterministic
+//   convert:  compact one warp a line again, from the bitmap: each nonzero word in turn, its set
+//                     bits' elements read from A (zeros are never read again) and written at the
+//                     line's cursor + the set bits before them, so entries come out in increasing
+//                     minor index; no atomics, deterministic
 //   Blocked-ELL: only values are written, from A at the block columns the user gave (padding
 //                     slots, block column -1, get zeros).
 //
@@ -26,7 +31,11 @@ constexpr unsigned FULL_MASK = 0xffffffffu;
 // Tiling, in one place (the launcher mirrors these in src/kernels/dense_to_sparse.rs).
 constexpr int BLOCK = 256;
 constexpr int SCAN_ROUNDS = 8;
-constexpr int UNROLL = 4;  // rounds of 32 elements whose loads a warp has in flight at once
+constexpr int UNROLL = 4;  // rounds of 32 loads a warp has in flight at once
+// Elements of a line one analysis warp reads (a multiple of 32 * 16, so segments start at whole
+// bitmap words and whole 16-byte loads): long lines are cut so that the last wave of warps is
+// short whatever the number of lines.
+constexpr int64_t SEGMENT = 4096;
 
 // ---- zero tests: all bits but the sign bits clear (integers: all bits clear) ---------------------
 struct I8 {
@@ -66,26 +75,104 @@ __device__ __forceinline__ W element(const DenseToSparseParams& p, int64_t line,
 }
 
 // ---- analysis: count ----------------------------------------------------------------------------
+// Whether line `line` is contiguous in A (row of a row-major A, column of a column-major one).
+__device__ __forceinline__ bool contiguous(const DenseToSparseParams& p) { return bool(p.row_major) != bool(p.csc); }
+
+// Elements [j0, j1) of a contiguous line read 16 bytes a lane: E elements a load, G = 32 / E lanes
+// a bitmap word. Needs the line's start 16-byte aligned and its length a multiple of E (the caller
+// checks), and j0 a multiple of 32 * E.
+template <typename Z>
+__device__ int64_t count_line_wide(const typename Z::W* line, int64_t j0, int64_t j1, uint32_t* bits, int lane) {
+    using W = typename Z::W;
+    constexpr int E = 16 / int(sizeof(W)), G = WARP / E;
+    const int64_t loads = j1 / E;
+    const uint4* from = reinterpret_cast<const uint4*>(line);
+    int64_t n = 0;
+    for (int64_t v0 = j0 / E; v0 < loads; v0 += WARP * UNROLL) {
+        uint4 x[UNROLL];
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) {
+            const int64_t v = v0 + u * WARP + lane;
+            x[u] = v < loads ? from[v] : make_uint4(0, 0, 0, 0);
+        }
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) {
+            const W* e = reinterpret_cast<const W*>(&x[u]);
+            uint32_t mine = 0;
+#pragma unroll
+            for (int i = 0; i < E; ++i) mine |= uint32_t(!Z::zero(e[i])) << i;
+            n += __popc(mine);
+            // The G lanes of a word gather their E bits each.
+            uint32_t word = mine << (E * (lane % G));
+#pragma unroll
+            for (int o = 1; o < G; o *= 2) word |= __shfl_xor_sync(FULL_MASK, word, o);
+            const int64_t v = v0 + u * WARP + lane;
+            if (lane % G == 0 && v < loads) bits[v / G] = word;
+        }
+    }
+    return n;
+}
+
+// Elements [j0, j1) of any line (j0 a multiple of 32): 32 elements a round, one ballot a bitmap
+// word.
+template <typename Z>
+__device__ int64_t count_line_strided(const DenseToSparseParams& p, int64_t line, int64_t j0, int64_t j1, uint32_t* bits,
+                                      int lane) {
+    using W = typename Z::W;
+    int64_t n = 0;
+    for (int64_t r0 = j0; r0 < j1; r0 += WARP * UNROLL) {
+        W v[UNROLL];
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) {
+            const int64_t j = r0 + u * WARP + lane;
+            v[u] = j < j1 ? element<W>(p, line, j) : W{};
+        }
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) {
+            const int64_t j = r0 + u * WARP + lane;
+            const uint32_t word = __ballot_sync(FULL_MASK, j < j1 && !Z::zero(v[u]));
+            n += __popc(word);
+            if (lane == 0 && j < j1) bits[j / WARP] = word;
+        }
+    }
+    return n;
+}
+
+// A segment's count into its line's offset: stored when the line is one segment, else added
+// (the offsets were zeroed first; integer sums, so the order of the adds does not show).
+__device__ __forceinline__ void add_count(int32_t* at, int64_t n, bool whole) {
+    if (whole) *at = int32_t(n);
+    else atomicAdd(at, int32_t(n));
+}
+__device__ __forceinline__ void add_count(int64_t* at, int64_t n, bool whole) {
+    if (whole) *at = n;
+    else atomicAdd(reinterpret_cast<unsigned long long*>(at), static_cast<unsigned long long>(n));
+}
+
+// Before count when lines are cut into segments: offsets[0, lines] <- 0.
+template <typename I>
+__device__ void zero_offsets(const DenseToSparseParams& p) {
+    I* offsets = reinterpret_cast<I*>(p.offsets);
+    for (int64_t i = global_thread(); i <= p.lines; i += thread_count()) offsets[i] = 0;
+}
+
 template <typename Z, typename I>
 __device__ void count(const DenseToSparseParams& p) {
     using W = typename Z::W;
+    constexpr int E = 16 / int(sizeof(W));
     I* offsets = reinterpret_cast<I*>(p.offsets);
+    uint32_t* bitmap = reinterpret_cast<uint32_t*>(p.bitmap);
     const int lane = threadIdx.x % WARP;
+    const bool wide = contiguous(p) && p.dense % 16 == 0 && p.ld % E == 0 && p.line_len % E == 0;
+    const int64_t segments = p.line_len > SEGMENT ? (p.line_len + SEGMENT - 1) / SEGMENT : 1;
     if (global_thread() == 0) offsets[p.lines] = 0;
-    for (int64_t line = global_thread() / WARP; line < p.lines; line += thread_count() / WARP) {
-        int64_t n = 0;
-        for (int64_t j0 = 0; j0 < p.line_len; j0 += WARP * UNROLL) {
-            W v[UNROLL];
-#pragma unroll
-            for (int u = 0; u < UNROLL; ++u) {
-                const int64_t j = j0 + u * WARP + lane;
-                v[u] = j < p.line_len ? element<W>(p, line, j) : W{};
-            }
-#pragma unroll
-            for (int u = 0; u < UNROLL; ++u) n += j0 + u * WARP + lane < p.line_len && !Z::zero(v[u]);
-        }
-        for (int o = WARP / 2; o > 0; o /= 2) n += __shfl_down_sync(FULL_MASK, n, o);
-        if (lane == 0) offsets[line] = I(n);
+    // A warp a segment of a line, the segments of a line on consecutive warps.
+    for (int64_t item = global_thread() / WARP; item < p.lines * segments; item += thread_count() / WARP) {
+        const int64_t line = item / segments, j0 = (item % segments) * SEGMENT, j1 = min(j0 + SEGMENT, p.line_len);
+        uint32_t* bits = bitmap + line * p.words;
+        const int64_t n = wide ? count_line_wide<Z>(reinterpret_cast<const W*>(p.dense) + line * p.ld, j0, j1, bits, lane)
+                               : count_line_strided<Z>(p, line, j0, j1, bits, lane);
+        if (lane == 0) add_count(offsets + line, n, segments == 1);
     }
 }
 
@@ -94,6 +181,7 @@ template <typename Z, typename I>
 __device__ void compact(const DenseToSparseParams& p) {
     using W = typename Z::W;
     const I* offsets = reinterpret_cast<const I*>(p.offsets);
+    const uint32_t* bitmap = reinterpret_cast<const uint32_t*>(p.bitmap);
     I* major = reinterpret_cast<I*>(p.major);
     I* minor = reinterpret_cast<I*>(p.minor);
     W* values = reinterpret_cast<W*>(p.values);
@@ -101,27 +189,23 @@ __device__ void compact(const DenseToSparseParams& p) {
     const unsigned before = (1u << lane) - 1;
     for (int64_t line = global_thread() / WARP; line < p.lines; line += thread_count() / WARP) {
         int64_t cursor = int64_t(offsets[line]) - p.base;
-        // Every lane runs the same rounds (the ballot needs them all); UNROLL rounds' loads go out
-        // before their ballots, in element order.
-        for (int64_t j0 = 0; j0 < p.line_len; j0 += WARP * UNROLL) {
-            W v[UNROLL];
-#pragma unroll
-            for (int u = 0; u < UNROLL; ++u) {
-                const int64_t j = j0 + u * WARP + lane;
-                v[u] = j < p.line_len ? element<W>(p, line, j) : W{};
-            }
-#pragma unroll
-            for (int u = 0; u < UNROLL; ++u) {
-                const int64_t j = j0 + u * WARP + lane;
-                const bool keep = j < p.line_len && !Z::zero(v[u]);
-                const unsigned mask = __ballot_sync(FULL_MASK, keep);
-                if (keep) {
-                    const int64_t at = cursor + __popc(mask & before);
+        if (int64_t(offsets[line + 1]) - p.base == cursor) continue;  // an empty line: no bitmap read
+        const uint32_t* bits = bitmap + line * p.words;
+        // A lane holds one of 32 words; the warp then takes the nonzero ones in order, lane l
+        // owning element l of each.
+        for (int64_t w0 = 0; w0 < p.words; w0 += WARP) {
+            const uint32_t mine = w0 + lane < p.words ? bits[w0 + lane] : 0u;
+            for (unsigned todo = __ballot_sync(FULL_MASK, mine != 0); todo != 0; todo &= todo - 1) {
+                const int k = __ffs(todo) - 1;
+                const uint32_t word = __shfl_sync(FULL_MASK, mine, k);
+                if ((word >> lane) & 1u) {
+                    const int64_t j = (w0 + k) * WARP + lane;
+                    const int64_t at = cursor + __popc(word & before);
                     minor[at] = I(j + p.base);
-                    values[at] = v[u];
+                    values[at] = element<W>(p, line, j);
                     if (major) major[at] = I(line + p.base);
                 }
-                cursor += __popc(mask);
+                cursor += __popc(word);
             }
         }
     }
@@ -169,6 +253,9 @@ __device__ void fill_bell(const DenseToSparseParams& p) {
 
 // The scan over offsets[0, lines]: chunk sums in the workspace, the base carried from the start.
 #define OXS_D2S_SCAN(IS, I)                                                                                  \
+    extern "C" __global__ void __launch_bounds__(BLOCK) oxs_d2s_zero_##IS(const DenseToSparseParams p) {        \
+        zero_offsets<I>(p);                                                                                  \
+    }                                                                                                        \
     extern "C" __global__ void __launch_bounds__(BLOCK) oxs_d2s_scan_reduce_##IS(const DenseToSparseParams p) { \
         scan::chunk_reduce<BLOCK, SCAN_ROUNDS>(reinterpret_cast<I*>(p.offsets), p.lines + 1, reinterpret_cast<I*>(p.chunk_sums)); \
     }                                                                                                        \

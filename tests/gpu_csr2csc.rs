@@ -1,7 +1,7 @@
 //! Csr2cscEx2 on the GPU through the C ABI equals a CPU stable transpose, byte for byte, for every
 //! value type x index base x action x shape (empty, 1 x 1, no entries, odd sizes, a hub row, hub
-//! columns of 10,000+ entries that take the long-column sort, columns of every length class,
-//! duplicate entries), and
+//! columns of 10,000+ entries and of a million that take the long-column stages, many long
+//! columns, the last column long, columns of every length class, duplicate entries), and
 //! gives the same bytes twice. Outputs are poisoned (0xFF) before every run; SYMBOLIC must leave
 //! cscVal poisoned and slots past the entries are never written.
 
@@ -64,7 +64,7 @@ enum Fill {
     Repeats(usize),
 }
 
-const SHAPES: [(usize, usize, Fill); 13] = [
+const SHAPES: [(usize, usize, Fill); 15] = [
     (0, 0, Fill::Third),
     (0, 5, Fill::Third),
     (5, 0, Fill::Third),
@@ -76,9 +76,14 @@ const SHAPES: [(usize, usize, Fill); 13] = [
     (12_003, 301, Fill::Hubs(20_000)),
     (301, 12_003, Fill::Hubs(20_000)),
     (9000, 40, Fill::Ramp(220)),
-    // Columns of 0 to about 285 entries, near every length: around each warp tier bound (32, 64, 128, 256).
+    // Columns of 0 to about 285 entries, near every length: around each warp tier bound (32, 64, 128,
+    // 256), the last also where the long stages begin at this nnz.
     (3000, 300, Fill::Ramp(1)),
     (50, 20, Fill::Repeats(3000)),
+    // 64 columns of about 6,700 entries, the last one too: all long, each in all 256 chunks.
+    (20_000, 64, Fill::Third),
+    // Long columns among short ones, with duplicates: the stable order of repeats in long columns.
+    (12_000, 3, Fill::Repeats(30_000)),
 ];
 
 fn positions(rng: &mut Rng, m: usize, n: usize, fill: Fill) -> Vec<(usize, usize)> {
@@ -243,6 +248,29 @@ fn csr2csc_equals_stable_transpose() {
         failures.iter().take(12).cloned().collect::<Vec<_>>().join("\n")
     );
     println!("csr2csc: {cases} cases passed");
+}
+
+/// Two hub columns of a million entries each (and a full row) among 2000 columns of about 400:
+/// with 2.8M entries a column is long past 2048, so the hubs take the long stages (each chunk
+/// holding hundreds of their entries) and the others the block's sort; a byte, a 4-byte and a
+/// 16-byte value type.
+#[test]
+fn csr2csc_million_entry_columns() {
+    let Some(_h) = gpu("csr2csc million-entry columns") else { return };
+    let h = CHandle::new();
+    let mut rng = Rng::new(0x1E6);
+    let mut failures = vec![];
+    for t in [CUDA_R_8I, CUDA_R_32F, CUDA_C_64F] {
+        let a = build(&mut rng, (1_000_003, 2000, Fill::Hubs(800_000)), t);
+        for base in [0, 1] {
+            for action in ACTIONS {
+                if let Err(e) = check(&h, &a, t, action, base) {
+                    failures.push(format!("nnz {} {t:?} base {base} {action:?}: {e}", a.col.len()));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 /// The atomics claim slots in a different order each run; the output must not show it.

@@ -39,8 +39,10 @@ enum Target {
     BlockedEll,
 }
 
-/// (rows, cols, hub): `hub` makes row rows / 2 and column cols / 3 fully nonzero.
-const SHAPES: [(usize, usize, bool); 10] = [
+/// (rows, cols, hub): `hub` makes row rows / 2 and column cols / 3 fully nonzero. 48 x 96 and
+/// 40 x 4608 with no padding take the analysis's 16-byte loads for every type and both orders;
+/// lines longer than 4096 (40 x 4608's rows, 5000 x 24's columns) are counted in segments.
+const SHAPES: [(usize, usize, bool); 13] = [
     (0, 0, false),
     (0, 5, false),
     (6, 0, false),
@@ -51,11 +53,14 @@ const SHAPES: [(usize, usize, bool); 10] = [
     (64, 64, true),
     (300, 2001, true),
     (2000, 301, true),
+    (48, 96, true),
+    (40, 4608, true),
+    (5000, 24, true),
 ];
 
 /// A as values (f64 pairs) in logical (r, c) order, row by row: about a third nonzero (a few of
-/// them negative zeros), every fifth row empty unless it is the hub row, and A's element count
-/// of zeros when `all_zero`.
+/// them negative zeros; in 32- and 64-bit types a few NaN, which is not zero), every fifth row empty unless it is the hub
+/// row, and A's element count of zeros when `all_zero`.
 fn dense_values(rng: &mut Rng, (m, n, hub): (usize, usize, bool), t: DataType, all_zero: bool) -> Vec<(f64, f64)> {
     let draws = random(rng, t, m * n);
     (0..m * n)
@@ -64,6 +69,9 @@ fn dense_values(rng: &mut Rng, (m, n, hub): (usize, usize, bool), t: DataType, a
             let hub_entry = hub && (r == m / 2 || c == n / 3);
             if all_zero || (!hub_entry && (r % 5 == 3 || rng.below(3) != 0)) {
                 return if t != CUDA_R_8I && rng.below(7) == 0 { (-0.0, 0.0) } else { (0.0, 0.0) };
+            }
+            if matches!(t, CUDA_R_32F | CUDA_R_64F | CUDA_C_32F | CUDA_C_64F) && rng.below(40) == 0 {
+                return (f64::NAN, 0.0);
             }
             // A drawn zero stays a zero: the reference decides from the stored value.
             if hub_entry && draws[i] == (0.0, 0.0) {
@@ -294,7 +302,7 @@ fn sweep(target: Target) {
             for it in INDEX_TYPES {
                 for base in [0, 1] {
                     for order in ORDERS {
-                        let pads: &[usize] = if m * n > 10_000 { &[5] } else { &[0, 3] };
+                        let pads: &[usize] = if m * n > 10_000 { &[0, 5] } else { &[0, 3] };
                         for &pad in pads {
                             cases += 1;
                             let c = Case { shape: (m, n), t, it, base, order, pad, target };

@@ -12,8 +12,10 @@ use crate::types::{DataType, IndexType};
 const FAMILY: &str = "dense_to_sparse";
 /// Offsets one scan block covers (`BLOCK * SCAN_ROUNDS` in the kernel).
 pub const SCAN_CHUNK: i64 = 256 * 8;
-/// Threads of a warp: the count and compact kernels give one warp to each line.
+/// Threads of a warp: the count kernel gives one to each segment of a line, compact to each line.
 const WARP: u64 = 32;
+/// Elements of a line one count warp reads (`SEGMENT` in the kernel).
+const SEGMENT: i64 = 4096;
 
 /// Scan chunks over the `lines + 1` offsets.
 pub fn scan_chunks(lines: i64) -> i64 {
@@ -31,12 +33,16 @@ fn name(stage: &str, value: DataType, index: IndexType) -> KernelName {
     kernel_name!("oxs_d2s_{stage}_{}_{}", value.kernel_suffix(), index_suffix(index))
 }
 
-/// offsets[0..=lines] <- base + the nonzeros of the lines before each.
+/// offsets[0..=lines] <- base + the nonzeros of the lines before each, and the bitmap.
 pub fn count_and_scan(h: &Handle, p: &DenseToSparseParams, value: DataType, index: IndexType) -> Result<()> {
-    let warps = grid_for(p.lines.max(1) as u64 * WARP, BLOCK);
+    let segments = if p.line_len > SEGMENT { crate::ops::ceil_div(p.line_len, SEGMENT) } else { 1 };
+    let ix = index_suffix(index);
+    if segments > 1 {
+        launch(h, FAMILY, &kernel_name!("oxs_d2s_zero_{ix}"), (grid_for(p.lines as u64 + 1, BLOCK), 1, 1), BLOCK, 0, p)?;
+    }
+    let warps = grid_for((p.lines.max(1) * segments) as u64 * WARP, BLOCK);
     launch(h, FAMILY, &name("count", value, index), (warps, 1, 1), BLOCK, 0, p)?;
     let chunks = p.chunks as u32;
-    let ix = index_suffix(index);
     launch(h, FAMILY, &kernel_name!("oxs_d2s_scan_reduce_{ix}"), (chunks, 1, 1), BLOCK, 0, p)?;
     launch(h, FAMILY, &kernel_name!("oxs_d2s_scan_sums_{ix}"), (1, 1, 1), BLOCK, 0, p)?;
     launch(h, FAMILY, &kernel_name!("oxs_d2s_scan_apply_{ix}"), (chunks, 1, 1), BLOCK, 0, p)

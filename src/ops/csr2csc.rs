@@ -1,12 +1,15 @@
 //! Csr2cscEx2: the CSC form of a CSR matrix (equally, the CSR form of its transpose), stable.
 //!
-//! Five stages on the handle's stream (kernels/csr2csc.cu): zero the column offsets, count the
-//! entries of each column into them, scan them, scatter every entry into a slot of its column (an
-//! atomic cursor per column, the offsets themselves), then sort each column's slots by entry
+//! Stages on the handle's stream (kernels/csr2csc.cu): zero the column offsets, count the entries
+//! of each column into them, scan them; place the entries of long columns (over 256 to 4096, by
+//! nnz) stably,
+//! chunk by chunk, from per-chunk cursors; scatter every other entry into a slot of its column (an
+//! atomic cursor per column, the offsets themselves), then sort each short column's slots by entry
 //! number and gather the values. The only scratch is one u32 entry number per stored entry plus
-//! one i32 per 2048 columns for the scan: 4 bytes per entry where cuSPARSE asks for about 16.
-//! Every slot's final contents are computed from sorted keys, so the result never depends on the
-//! order the atomics were served in. docs/design/conversions.md says why.
+//! one i32 per 2048 columns for the scan (and a word): 4 bytes per entry where cuSPARSE asks
+//! for about 16. Every slot's final contents are computed from sorted keys or in-order claims, so
+//! the result never depends on the order the atomics were served in. docs/design/conversions.md
+//! says why.
 
 use crate::context::Handle;
 use crate::descr::check_aligned;
@@ -59,7 +62,8 @@ impl Layout {
     fn of(nnz: i64, n: i64) -> Layout {
         let chunks = k::scan_chunks(n);
         let chunk_sums_at = align_up(nnz as usize * 4);
-        Layout { perm_at: 0, chunk_sums_at, chunks, bytes: ALIGN + chunk_sums_at + align_up(chunks as usize * 4) }
+        // The chunk sums, then the count of long columns.
+        Layout { perm_at: 0, chunk_sums_at, chunks, bytes: ALIGN + chunk_sums_at + align_up((chunks as usize + 1) * 4) }
     }
 }
 
@@ -158,6 +162,7 @@ pub fn csr2csc(h: &Handle, a: &Csr2cscArgs, buffer: u64) -> Result<()> {
         nnz: a.nnz,
         base,
         chunks: 0,
+        long_chunks: k::long_chunks(a.nnz),
         fill: 0,
         numeric: modes.numeric as i32,
     };
@@ -173,7 +178,7 @@ pub fn csr2csc(h: &Handle, a: &Csr2cscArgs, buffer: u64) -> Result<()> {
             p.chunks = l.chunks;
             crate::kernels::graph::batched(h, || {
                 k::fill_offsets(h, &p)?;
-                k::place_entries(h, &p)?;
+                k::place_entries(h, &p, modes.value_type.size_bytes())?;
                 k::sort_columns(h, &p, modes.value_type.size_bytes())
             })
         }
@@ -215,6 +220,12 @@ mod tests {
         assert_eq!(l.chunk_sums_at, align_up(200_000));
         assert_eq!(l.bytes, ALIGN + align_up(200_000) + ALIGN);
         assert_eq!(buffer_size(&args(1000, 3000, 50_000)).unwrap(), l.bytes);
+    }
+
+    #[test]
+    fn long_chunks_aim_at_2048_entries_within_the_sort_tiers() {
+        let chunks: Vec<i64> = [0, 5000, 380_000, 1_000_000, 5_890_944, 15_000_000].iter().map(|&z| k::long_chunks(z)).collect();
+        assert_eq!(chunks, [256, 256, 256, 512, 4096, 4096]);
     }
 
     #[test]

@@ -1,16 +1,18 @@
 //! DenseToSparse: B = the nonzeros of the dense matrix A (entries equal to 0 are dropped, as in
 //! cuSPARSE), into CSR, CSC, COO or Blocked-ELL.
 //!
-//! `_analysis` counts the nonzeros of every line (row for CSR and COO, column for CSC), scans the
-//! counts into offsets with the base (into B's offsets array for CSR and CSC, into the user's
-//! buffer for COO, which has none), then reads the last offset back and sets B's nnz: like
-//! cuSPARSE's, it waits for the stream, so `SpMatGetSize` after it needs no synchronisation of its
-//! own, and it cannot run while the stream is captured (NOT_SUPPORTED). `_convert` writes every
-//! line's nonzeros at its offset in increasing minor index (one warp a line, a ballot per 32
-//! elements; no atomics, so deterministic). For Blocked-ELL the structure is the user's (ellCols
-//! and the block-column indices, as cuSPARSE documents): `_analysis` does nothing and `_convert`
-//! fills the values, zeros in padding slots. The workspace holds the scan's chunk sums, plus the
-//! offsets for COO.
+//! `_analysis` is the one read of all of A: it writes a bitmap of A's nonzeros into the user's
+//! buffer, counts the nonzeros of every line (row for CSR and COO, column for CSC), scans the
+//! counts into offsets with the base (into B's offsets array for CSR and CSC, into the buffer for
+//! COO, which has none), then reads the last offset back and sets B's nnz: like cuSPARSE's, it
+//! waits for the stream, so `SpMatGetSize` after it needs no synchronisation of its own, and it
+//! cannot run while the stream is captured (NOT_SUPPORTED). `_convert`, given the buffer the
+//! analysis wrote, reads the bitmap and only the nonzero elements of A, and writes every line's
+//! nonzeros at its offset in increasing minor index (one warp a line; no atomics, so
+//! deterministic). For Blocked-ELL the structure is the user's (ellCols and the block-column
+//! indices, as cuSPARSE documents): `_analysis` does nothing and `_convert` fills the values,
+//! zeros in padding slots. The workspace holds the bitmap (one bit an element of A), the scan's
+//! chunk sums, plus the offsets for COO.
 
 use crate::context::Handle;
 use crate::descr::{DnMat, FormatInfo, SpMat};
@@ -46,6 +48,9 @@ pub struct Plan {
     pub offsets_at: Option<usize>,
     pub chunk_sums_at: usize,
     pub chunks: i64,
+    /// The nonzero bitmap: where it starts, and its 32-bit words a line.
+    pub bitmap_at: usize,
+    pub words: i64,
     /// Bytes to ask for, with room to align the buffer's start (0: none needed).
     pub bytes: usize,
 }
@@ -127,12 +132,17 @@ pub fn plan(a: &DnMat, b: &SpMat, _alg: DenseToSparseAlg, stage: Stage) -> Resul
 
     let index = b.index_type.size_bytes() as usize;
     Ok(match target {
-        Target::BlockedEll { .. } => Plan { target, lines, line_len, offsets_at: None, chunk_sums_at: 0, chunks: 0, bytes: 0 },
+        Target::BlockedEll { .. } => {
+            Plan { target, lines, line_len, offsets_at: None, chunk_sums_at: 0, chunks: 0, bitmap_at: 0, words: 0, bytes: 0 }
+        }
         Target::Lines { coo, .. } => {
             let chunks = k::scan_chunks(lines);
             let offsets_bytes = if coo { align_up((lines as usize + 1) * index) } else { 0 };
-            let bytes = ALIGN + offsets_bytes + align_up(chunks as usize * index);
-            Plan { target, lines, line_len, offsets_at: coo.then_some(0), chunk_sums_at: offsets_bytes, chunks, bytes }
+            let bitmap_at = offsets_bytes + align_up(chunks as usize * index);
+            let words = crate::ops::ceil_div(line_len, 32);
+            let bytes = ALIGN + bitmap_at + align_up(lines as usize * words as usize * 4);
+            let offsets_at = coo.then_some(0);
+            Plan { target, lines, line_len, offsets_at, chunk_sums_at: offsets_bytes, chunks, bitmap_at, words, bytes }
         }
     })
 }
@@ -155,6 +165,7 @@ fn params(a: &DnMat, b: &SpMat, p: &Plan, ws: u64) -> DenseToSparseParams {
         minor: b.arrays.indices,
         values: b.arrays.values,
         chunk_sums: ws + p.chunk_sums_at as u64,
+        bitmap: ws + p.bitmap_at as u64,
         rows: a.rows,
         cols: a.cols,
         ld: a.ld,
@@ -162,6 +173,7 @@ fn params(a: &DnMat, b: &SpMat, p: &Plan, ws: u64) -> DenseToSparseParams {
         line_len: p.line_len,
         base: b.index_base.offset(),
         chunks: p.chunks,
+        words: p.words,
         block_size,
         ell_cols,
         row_major: (a.order == Order::OXSPARSE_ORDER_ROW) as i32,
@@ -192,7 +204,7 @@ pub fn analysis(h: &Handle, a: &DnMat, b: &mut SpMat, alg: DenseToSparseAlg, buf
 }
 
 /// `oxsparseDenseToSparse_convert`: writes B's indices and values (and COO's row indices) at the
-/// offsets the analysis wrote.
+/// offsets the analysis wrote, from the bitmap it left in `buffer`.
 pub fn convert(h: &Handle, a: &DnMat, b: &SpMat, alg: DenseToSparseAlg, buffer: u64) -> Result<()> {
     let p = plan(a, b, alg, Stage::Convert)?;
     let ws = crate::ops::workspace::start(buffer, p.bytes, "DenseToSparse_bufferSize")?;
@@ -233,13 +245,14 @@ mod tests {
     #[test]
     fn csr_scratch_is_the_chunk_sums_coo_adds_the_offsets() {
         let p = plan(&dense(5000, 300, CUDA_R_32F), &csr_target(5000, 300, OXSPARSE_INDEX_64I, CUDA_R_32F), ALG, Stage::Analysis).unwrap();
-        assert_eq!((p.lines, p.line_len, p.chunks, p.offsets_at), (5000, 300, 3, None));
-        assert_eq!(p.bytes, ALIGN + ALIGN);
+        assert_eq!((p.lines, p.line_len, p.chunks, p.offsets_at, p.words), (5000, 300, 3, None, 10));
+        assert_eq!((p.bitmap_at, p.bytes), (ALIGN, ALIGN + ALIGN + align_up(5000 * 10 * 4)));
         let coo = SpMat::coo(5000, 300, 0, SpArrays::default(), OXSPARSE_INDEX_32I, OXSPARSE_INDEX_BASE_ONE, CUDA_R_32F).unwrap();
         let p = plan(&dense(5000, 300, CUDA_R_32F), &coo, ALG, Stage::Analysis).unwrap();
         assert_eq!(p.offsets_at, Some(0));
         assert_eq!(p.chunk_sums_at, align_up(5001 * 4));
-        assert_eq!(p.bytes, ALIGN + align_up(5001 * 4) + ALIGN);
+        assert_eq!(p.bitmap_at, align_up(5001 * 4) + ALIGN);
+        assert_eq!(p.bytes, ALIGN + align_up(5001 * 4) + ALIGN + align_up(5000 * 10 * 4));
         let csc = SpMat::compressed(
             true,
             7,
@@ -253,7 +266,7 @@ mod tests {
         )
         .unwrap();
         let p = plan(&dense(7, 9, CUDA_C_64F), &csc, ALG, Stage::Analysis).unwrap();
-        assert_eq!((p.target, p.lines, p.line_len), (Target::Lines { csc: true, coo: false }, 9, 7));
+        assert_eq!((p.target, p.lines, p.line_len, p.words), (Target::Lines { csc: true, coo: false }, 9, 7, 1));
     }
 
     #[test]

@@ -23,6 +23,9 @@ pub struct Csr2cscParams {
     pub base: i64,
     /// Scan chunks over the `n + 1` column offsets.
     pub chunks: i64,
+    /// Chunks of entries of the long-column stages, a power of two from 256 to 4096; a column of
+    /// more entries than this is long.
+    pub long_chunks: i64,
     /// What `fill_offsets` writes: 0 before counting, the base for a matrix with no entries.
     pub fill: i32,
     /// 1: cscVal is written (CUSPARSE_ACTION_NUMERIC); 0: it is left untouched.

@@ -17,6 +17,9 @@ pub struct DenseToSparseParams {
     pub values: u64,
     /// Scratch: one index per scan chunk of the offsets.
     pub chunk_sums: u64,
+    /// Scratch: A's nonzero bitmap, `words` 32-bit words a line (bit j % 32 of word j / 32),
+    /// written by the analysis and read by the convert.
+    pub bitmap: u64,
     pub rows: i64,
     pub cols: i64,
     pub ld: i64,
@@ -25,6 +28,8 @@ pub struct DenseToSparseParams {
     pub line_len: i64,
     pub base: i64,
     pub chunks: i64,
+    /// Bitmap words of a line: `ceil(line_len / 32)`.
+    pub words: i64,
     /// Blocked-ELL: the block size and the `ellCols` of the value array (0 otherwise).
     pub block_size: i64,
     pub ell_cols: i64,
