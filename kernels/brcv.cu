@@ -24,6 +24,7 @@
 #include "common/spmm.cuh"
 #include "common/scan.cuh"
 #include <limits.h>
+#include <type_traits>
 
 using namespace spmm;
 
@@ -206,11 +207,35 @@ __device__ __forceinline__ void stage_band(C (*a_s)[Tile<C>::SPAN][WARP_ROWS], c
     }
 }
 
+// Whether a dense operand's rows are contiguous and every row starts on 16 bytes.
+template <typename T>
+__device__ __forceinline__ bool rows_of_vectors(const Dense<T>& d) {
+    return d.col_stride == 1 && d.row_stride * int64_t(sizeof(T)) % 16 == 0 && reinterpret_cast<uintptr_t>(d.values) % 16 == 0;
+}
+
 // b. op(B) rows jb .. jb + rows - 1, columns c0 .. c0 + NT - 1 (zero outside op(B)), read along
-// whichever of B's strides is 1.
+// whichever of B's strides is 1: as 16-byte vectors (TC values) where B's rows are vectors of
+// the compute type itself, else element by element.
 template <typename V, typename C>
 __device__ __forceinline__ void stage_b(C (*b_s)[Tile<C>::B_LD], const Dense<const V>& b, int64_t jb, int rows, int64_t c0, int64_t k, int64_t n) {
-    constexpr int NT = Tile<C>::NT;
+    constexpr int NT = Tile<C>::NT, TC = Tile<C>::TC;
+    if constexpr (std::is_same<V, C>::value) {
+        if (!b.conj && rows_of_vectors(b)) {
+            constexpr int PER_ROW = NT / TC;
+            for (int i = threadIdx.x; i < rows * PER_ROW; i += THREADS) {
+                const int row = i / PER_ROW, vec = i % PER_ROW;
+                const int64_t j = jb + row, cc = c0 + vec * TC;
+                C* dst = &b_s[row][vec * TC];
+                if (j >= 0 && j < k && cc + TC <= n) {
+                    *reinterpret_cast<uint4*>(dst) = __ldg(reinterpret_cast<const uint4*>(b.at(j, cc)));
+                } else {
+#pragma unroll
+                    for (int q = 0; q < TC; ++q) dst[q] = (j >= 0 && j < k && cc + q < n) ? b.template read<C>(j, cc + q) : zero<C>();
+                }
+            }
+            return;
+        }
+    }
     const bool along_rows = b.col_stride == 1;
     for (int i = threadIdx.x; i < rows * NT; i += THREADS) {
         const int row = along_rows ? i / NT : i % rows;
@@ -291,9 +316,34 @@ __device__ void spmm_brcv(const SpmmBrcvParams& p) {
         }
     }
 
-    // e. Epilogue.
+    // e. Epilogue: 16-byte vectors where C's rows are vectors of the compute type and the thread's
+    // columns all lie in C.
     const C alpha = load_scalar<C>(p.shape.alpha), beta = load_scalar<C>(p.shape.beta);
     const bool read_c = !is_zero(beta);
+    if constexpr (std::is_same<O, C>::value) {
+        if (rows_of_vectors(c) && c0 + (cg + 1) * TC <= p.shape.n) {
+#pragma unroll
+            for (int i = 0; i < TR; ++i) {
+                const int64_t r = row0 + i;
+                if (r >= f.m) break;
+                uint4* at = reinterpret_cast<uint4*>(c.at(r, c0 + cg * TC));
+                C old[TC], out[TC];
+                if (read_c) {
+                    const uint4 raw = *at;
+                    memcpy(old, &raw, sizeof(old));
+                }
+#pragma unroll
+                for (int q = 0; q < TC; ++q) {
+                    out[q] = alpha * acc[i][q];
+                    if (read_c) out[q] = out[q] + beta * old[q];
+                }
+                uint4 raw;
+                memcpy(&raw, out, sizeof(raw));
+                *at = raw;
+            }
+            return;
+        }
+    }
 #pragma unroll
     for (int i = 0; i < TR; ++i) {
         const int64_t r = row0 + i;
