@@ -46,12 +46,13 @@ constexpr int WARPS = THREADS / WARP;
 constexpr int COL_GROUPS = WARP / 2;
 static_assert(WARPS * WARP_ROWS == ROWS, "the warps cover the row block");
 
-// Per compute type C: columns per block (256 bytes of a B row), columns per thread, offsets per
-// chunk (shared memory under 48 KiB for every type).
-template <typename C>
+// Per compute type C and VEC, the bytes of a thread's vector of B (16; 8 for the narrow tiles of
+// N <= 32 FP32 columns): columns per block (16 vectors), columns per thread, offsets per chunk
+// (shared memory under 48 KiB for every type).
+template <typename C, int VEC>
 struct Tile {
-    static constexpr int NT = 256 / int(sizeof(C));
-    static constexpr int TC = NT / COL_GROUPS;
+    static constexpr int TC = VEC / int(sizeof(C));
+    static constexpr int NT = TC * COL_GROUPS;
     static constexpr int TW = 192 / int(sizeof(C));
     // Skewed band values of one warp for one chunk: u over the warp's B rows.
     static constexpr int SPAN = TW + WARP_ROWS - 1;
@@ -184,20 +185,24 @@ __device__ void scatter(const BrcvBuildParams& p) {
 
 // ---- SpMM -------------------------------------------------------------------------------------
 
-// N values from shared memory as 16-byte loads (the compiler cannot prove the alignment itself;
-// every caller's address is a multiple of 16 bytes).
-template <typename C, int N>
-__device__ __forceinline__ void load16(C (&out)[N], const C* p) {
-    static_assert(N * sizeof(C) % 16 == 0, "whole 16-byte vectors");
-    uint4 raw[N * sizeof(C) / 16];
+// A vector of 16 or 8 bytes.
+template <int BYTES>
+using Raw = typename std::conditional<BYTES == 16, uint4, uint2>::type;
+
+// N values from shared memory as BYTES-byte loads (the compiler cannot prove the alignment
+// itself; every caller's address is a multiple of BYTES).
+template <int BYTES, typename C, int N>
+__device__ __forceinline__ void load_vectors(C (&out)[N], const C* p) {
+    static_assert(N * sizeof(C) % BYTES == 0, "whole vectors");
+    Raw<BYTES> raw[N * sizeof(C) / BYTES];
 #pragma unroll
-    for (int i = 0; i < int(N * sizeof(C) / 16); ++i) raw[i] = reinterpret_cast<const uint4*>(p)[i];
+    for (int i = 0; i < int(N * sizeof(C) / BYTES); ++i) raw[i] = reinterpret_cast<const Raw<BYTES>*>(p)[i];
     memcpy(out, raw, sizeof(out));
 }
 
 // a. The chunk's values [t0, t0 + tn) of the block's band, skewed per warp (see the top).
-template <typename V, typename C>
-__device__ __forceinline__ void stage_band(C (*a_s)[Tile<C>::SPAN][WARP_ROWS], const V* band, int64_t width, int t0, int tn) {
+template <typename T, typename V, typename C>
+__device__ __forceinline__ void stage_band(C (*a_s)[T::SPAN][WARP_ROWS], const V* band, int64_t width, int t0, int tn) {
     const int span = WARP_ROWS + tn - 1;
     for (int i = threadIdx.x; i < WARPS * span * WARP_ROWS; i += THREADS) {
         const int rho = i % WARP_ROWS, u = (i / WARP_ROWS) % span, w = i / (WARP_ROWS * span);
@@ -207,27 +212,27 @@ __device__ __forceinline__ void stage_band(C (*a_s)[Tile<C>::SPAN][WARP_ROWS], c
     }
 }
 
-// Whether a dense operand's rows are contiguous and every row starts on 16 bytes.
-template <typename T>
+// Whether a dense operand's rows are contiguous and every row starts on BYTES bytes.
+template <int BYTES, typename T>
 __device__ __forceinline__ bool rows_of_vectors(const Dense<T>& d) {
-    return d.col_stride == 1 && d.row_stride * int64_t(sizeof(T)) % 16 == 0 && reinterpret_cast<uintptr_t>(d.values) % 16 == 0;
+    return d.col_stride == 1 && d.row_stride * int64_t(sizeof(T)) % BYTES == 0 && reinterpret_cast<uintptr_t>(d.values) % BYTES == 0;
 }
 
 // b. op(B) rows jb .. jb + rows - 1, columns c0 .. c0 + NT - 1 (zero outside op(B)), read along
-// whichever of B's strides is 1: as 16-byte vectors (TC values) where B's rows are vectors of
-// the compute type itself, else element by element.
-template <typename V, typename C>
-__device__ __forceinline__ void stage_b(C (*b_s)[Tile<C>::B_LD], const Dense<const V>& b, int64_t jb, int rows, int64_t c0, int64_t k, int64_t n) {
-    constexpr int NT = Tile<C>::NT, TC = Tile<C>::TC;
+// whichever of B's strides is 1: as vectors (TC values) where B's rows are vectors of the compute
+// type itself, else element by element.
+template <typename T, int VEC, typename V, typename C>
+__device__ __forceinline__ void stage_b(C (*b_s)[T::B_LD], const Dense<const V>& b, int64_t jb, int rows, int64_t c0, int64_t k, int64_t n) {
+    constexpr int NT = T::NT, TC = T::TC;
     if constexpr (std::is_same<V, C>::value) {
-        if (!b.conj && rows_of_vectors(b)) {
+        if (!b.conj && rows_of_vectors<VEC>(b)) {
             constexpr int PER_ROW = NT / TC;
             for (int i = threadIdx.x; i < rows * PER_ROW; i += THREADS) {
                 const int row = i / PER_ROW, vec = i % PER_ROW;
                 const int64_t j = jb + row, cc = c0 + vec * TC;
                 C* dst = &b_s[row][vec * TC];
                 if (j >= 0 && j < k && cc + TC <= n) {
-                    *reinterpret_cast<uint4*>(dst) = __ldg(reinterpret_cast<const uint4*>(b.at(j, cc)));
+                    *reinterpret_cast<Raw<VEC>*>(dst) = __ldg(reinterpret_cast<const Raw<VEC>*>(b.at(j, cc)));
                 } else {
 #pragma unroll
                     for (int q = 0; q < TC; ++q) dst[q] = (j >= 0 && j < k && cc + q < n) ? b.template read<C>(j, cc + q) : zero<C>();
@@ -245,11 +250,11 @@ __device__ __forceinline__ void stage_b(C (*b_s)[Tile<C>::B_LD], const Dense<con
     }
 }
 
-template <typename V, typename O, typename C>
+template <typename V, typename O, typename C, int VEC>
 __device__ void spmm_brcv(const SpmmBrcvParams& p) {
-    using T = Tile<C>;
+    using T = Tile<C, VEC>;
     constexpr int TC = T::TC;
-    static_assert(TC * sizeof(C) == 16 && T::B_LD * sizeof(C) % 16 == 0, "a thread's B values are one 16-byte vector");
+    static_assert(TC * sizeof(C) == VEC && T::B_LD * sizeof(C) % VEC == 0, "a thread's B values are one vector");
     __shared__ __align__(16) C a_s[WARPS][T::SPAN][WARP_ROWS];
     __shared__ __align__(16) C b_s[T::B_ROWS][T::B_LD];
     const BrcvFormat& f = p.fmt;
@@ -276,8 +281,8 @@ __device__ void spmm_brcv(const SpmmBrcvParams& p) {
     for (int ch = 0; ch < chunks; ++ch) {
         const int t0 = ch * tw, tn = min(tw, width - t0);
         __syncthreads();  // the previous chunk's stages have been read
-        stage_band<V, C>(a_s, band, width, t0, tn);
-        stage_b<V, C>(b_s, b, r0 + lo + t0, ROWS + tn - 1, c0, f.k, p.shape.n);
+        stage_band<T, V, C>(a_s, band, width, t0, tn);
+        stage_b<T, VEC, V, C>(b_s, b, r0 + lo + t0, ROWS + tn - 1, c0, f.k, p.shape.n);
         __syncthreads();
         // c. The thread's rows first .. first + 7 meet B rows u = first .. first + tn + 6 (of the
         // warp's span); row first + i takes offset t0 + u - first - i there.
@@ -285,8 +290,8 @@ __device__ void spmm_brcv(const SpmmBrcvParams& p) {
         const C* b_row = &b_s[warp * WARP_ROWS + first][cg * TC];
         for (int v = 0; v < tn + TR - 1; ++v) {
             C av[TR], bv[TC];
-            load16(av, a_row + v * WARP_ROWS);
-            load16(bv, b_row + v * T::B_LD);
+            load_vectors<16>(av, a_row + v * WARP_ROWS);
+            load_vectors<VEC>(bv, b_row + v * T::B_LD);
 #pragma unroll
             for (int i = 0; i < TR; ++i)
 #pragma unroll
@@ -316,20 +321,20 @@ __device__ void spmm_brcv(const SpmmBrcvParams& p) {
         }
     }
 
-    // e. Epilogue: 16-byte vectors where C's rows are vectors of the compute type and the thread's
-    // columns all lie in C.
+    // e. Epilogue: one vector a row where C's rows are vectors of the compute type and the
+    // thread's columns all lie in C.
     const C alpha = load_scalar<C>(p.shape.alpha), beta = load_scalar<C>(p.shape.beta);
     const bool read_c = !is_zero(beta);
     if constexpr (std::is_same<O, C>::value) {
-        if (rows_of_vectors(c) && c0 + (cg + 1) * TC <= p.shape.n) {
+        if (rows_of_vectors<VEC>(c) && c0 + (cg + 1) * TC <= p.shape.n) {
 #pragma unroll
             for (int i = 0; i < TR; ++i) {
                 const int64_t r = row0 + i;
                 if (r >= f.m) break;
-                uint4* at = reinterpret_cast<uint4*>(c.at(r, c0 + cg * TC));
+                Raw<VEC>* at = reinterpret_cast<Raw<VEC>*>(c.at(r, c0 + cg * TC));
                 C old[TC], out[TC];
                 if (read_c) {
-                    const uint4 raw = *at;
+                    const Raw<VEC> raw = *at;
                     memcpy(old, &raw, sizeof(old));
                 }
 #pragma unroll
@@ -337,7 +342,7 @@ __device__ void spmm_brcv(const SpmmBrcvParams& p) {
                     out[q] = alpha * acc[i][q];
                     if (read_c) out[q] = out[q] + beta * old[q];
                 }
-                uint4 raw;
+                Raw<VEC> raw;
                 memcpy(&raw, out, sizeof(raw));
                 *at = raw;
             }
@@ -392,9 +397,14 @@ OXS_BRCV_SCATTER(i8, int8_t, int32_t)
 OXS_BRCV_SCATTER(c16, complex_half, float2)
 OXS_BRCV_SCATTER(cbf16, complex_bf16, float2)
 
-// Four blocks a multiprocessor: at most 128 registers a thread.
-#define OXS_BRCV_SPMM(sfx, V, O, C)                                                                 \
-    extern "C" __global__ void __launch_bounds__(THREADS, 4) oxs_spmm_brcv_##sfx(const SpmmBrcvParams p) { \
-        spmm_brcv<V, O, C>(p);                                                                      \
+// Four blocks a multiprocessor: at most 128 registers a thread. The narrow tiles (8-byte vectors,
+// half the columns) serve N up to 128 bytes of a B row; with 16-byte compute types they are the
+// wide ones (the host never asks for them).
+#define OXS_BRCV_SPMM(sfx, V, O, C)                                                                               \
+    extern "C" __global__ void __launch_bounds__(THREADS, 4) oxs_spmm_brcv_##sfx(const SpmmBrcvParams p) {        \
+        spmm_brcv<V, O, C, 16>(p);                                                                                \
+    }                                                                                                             \
+    extern "C" __global__ void __launch_bounds__(THREADS, 4) oxs_spmm_brcv_narrow_##sfx(const SpmmBrcvParams p) { \
+        spmm_brcv<V, O, C, (sizeof(C) > 8 ? 16 : 8)>(p);                                                         \
     }
 OXS_SPMM_TYPES(OXS_BRCV_SPMM)

@@ -30,9 +30,14 @@ pub fn row_blocks(m: i64) -> i64 {
     (m.max(0) as u64).div_ceil(BRCV_ROWS as u64) as i64
 }
 
-/// Columns of C one SpMM block takes for a compute type of `compute_bytes` (a B row's 256 bytes).
-pub fn tile_cols(compute_bytes: u64) -> i64 {
-    256 / compute_bytes.max(1) as i64
+/// The SpMM's tiles of C's columns for N = `n` and a compute type of `compute_bytes`: (narrow,
+/// columns a block takes). A block takes 16 vectors of a B row, 16 bytes each (64 FP32 columns),
+/// or, where N fits in 128 bytes of a compute type of at most 8, 8 bytes each (32 FP32 columns):
+/// at N = 32 the wide tile would spend half its FMAs on zeros.
+pub fn tiling(n: i64, compute_bytes: u64) -> (bool, i64) {
+    let bytes = compute_bytes.clamp(1, 16) as i64;
+    let narrow = bytes <= 8 && n * bytes <= 128;
+    (narrow, if narrow { 128 / bytes } else { 256 / bytes })
 }
 
 fn scan_blocks(len: u64) -> u64 {
@@ -171,8 +176,9 @@ pub fn scatter(h: &Handle, a: SpmmRows, fmt: &BrcvFormat, values_bytes: u64, val
 /// The SpMM over the whole of C: row blocks x column tiles x `batches` (each at most the grid's
 /// limits, which the caller checked).
 pub fn spmm(h: &Handle, p: &SpmmBrcvParams, types: Types, batches: u32) -> Result<()> {
-    let tiles = (p.shape.n as u64).div_ceil(tile_cols(types.compute.size_bytes()) as u64);
-    let name = kernel_name!("oxs_spmm_brcv_{}", types.suffix());
+    let (narrow, cols) = tiling(p.shape.n, types.compute.size_bytes());
+    let tiles = (p.shape.n as u64).div_ceil(cols as u64);
+    let name = kernel_name!("oxs_spmm_brcv_{}{}", if narrow { "narrow_" } else { "" }, types.suffix());
     launch(h, FAMILY, &name, (p.fmt.blocks as u32, tiles as u32, batches), BRCV_THREADS, 0, p)
 }
 
@@ -181,10 +187,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn tiles_hold_a_b_row_of_256_bytes() {
-        assert_eq!(tile_cols(4), 64);
-        assert_eq!(tile_cols(8), 32);
-        assert_eq!(tile_cols(16), 16);
+    fn tiles_hold_256_or_128_bytes_of_a_b_row() {
+        assert_eq!(tiling(128, 4), (false, 64));
+        assert_eq!(tiling(33, 4), (false, 64));
+        assert_eq!(tiling(32, 4), (true, 32));
+        assert_eq!(tiling(1, 4), (true, 32));
+        assert_eq!(tiling(16, 8), (true, 16));
+        assert_eq!(tiling(17, 8), (false, 32));
+        assert_eq!(tiling(1, 16), (false, 16), "16-byte types: wide tiles only");
         assert_eq!(row_blocks(0), 0);
         assert_eq!(row_blocks(1), 1);
         assert_eq!(row_blocks(64), 1);

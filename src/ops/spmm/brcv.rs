@@ -125,7 +125,7 @@ impl Brcv {
         if !TYPE_COMBINATIONS.contains(&(types.ab, types.c, types.compute)) {
             unsupported!("A/B {:?}, C {:?}, compute {:?} is not a supported SpMM type combination", types.ab, types.c, types.compute);
         }
-        let tiles = (d.n as u64).div_ceil(k::tile_cols(compute.size_bytes()) as u64) as i64;
+        let tiles = (d.n as u64).div_ceil(k::tiling(d.n, compute.size_bytes()).1 as u64) as i64;
         if tiles > GRID_YZ {
             unsupported!("{} columns of C exceed the BRCV kernel's {} column tiles", d.n, GRID_YZ);
         }
