@@ -108,9 +108,12 @@ __device__ void extent(const BrcvBuildParams& p) {
         s_centre = c >= 0 ? c - r : 0;
     }
     unsigned long long valid = 0;  // the block's entries (after the first candidate)
-    long long best_lo = 0, best_width = 0;
+    long long best_lo = 0, best_width = 0, span_lo = 0, span_hi = -1;
     unsigned long long best_cost = ULLONG_MAX;
     for (int cand = 0; cand <= WINDOWS; ++cand) {
+        const long long half = cand == 0 ? 0 : (MAX_WIDTH / 2) >> (cand - 1);
+        // A window holding the whole span is the first candidate again (the same for the block).
+        if (cand > 0 && s_centre - half <= span_lo && s_centre + half >= span_hi) continue;
         __syncthreads();  // the previous candidate's sums have been read
         if (threadIdx.x == 0) {
             s_lo = LLONG_MAX;
@@ -118,13 +121,16 @@ __device__ void extent(const BrcvBuildParams& p) {
             s_in = 0;
         }
         __syncthreads();
-        const long long half = cand == 0 ? 0 : (MAX_WIDTH / 2) >> (cand - 1);
         if (cand == 0) window(LLONG_MIN, LLONG_MAX);
         else window(s_centre - half, s_centre + half);
         __syncthreads();
         const long long lo = s_lo, hi = s_hi;
         const unsigned long long in = s_in;
-        if (cand == 0) valid = in;
+        if (cand == 0) {
+            valid = in;
+            span_lo = lo;
+            span_hi = hi;
+        }
         const long long width = lo <= hi ? hi - lo + 1 : 0;
         const unsigned long long cost = (unsigned long long)(rows_here * width) + FAR_COST * (valid - in);
         if (width > 0 && width <= MAX_WIDTH && cost < best_cost) {
