@@ -1146,6 +1146,42 @@ module oxsparse
     end function oxsparseDestroyBitTcf
 
     ! ------------------------------------------------------------------------------------
+    ! BRCV: a sparse matrix in bands of dense diagonals per row block (oxsparse only)
+    ! ------------------------------------------------------------------------------------
+    function oxsparseCreateBrcv(handle, matA, brcv) &
+        bind(C, name="oxsparseCreateBrcv") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle, matA
+      type(c_ptr), intent(out) :: brcv
+      integer(c_int) :: res
+    end function oxsparseCreateBrcv
+
+    function oxsparseBrcvGetInfo(brcv, rows, cols, nnz, bandValues, farNnz, widestBand) &
+        bind(C, name="oxsparseBrcvGetInfo") result(res)
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: brcv
+      integer(c_int64_t), intent(out) :: rows, cols, nnz, bandValues, farNnz, widestBand
+      integer(c_int) :: res
+    end function oxsparseBrcvGetInfo
+
+    function oxsparseSpMM_brcv(handle, opA, opB, alpha, brcv, matB, beta, matC, computeType) &
+        bind(C, name="oxsparseSpMM_brcv") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle
+      integer(c_int), value :: opA, opB
+      type(c_ptr), value :: alpha, brcv, matB, beta, matC
+      integer(c_int), value :: computeType
+      integer(c_int) :: res
+    end function oxsparseSpMM_brcv
+
+    function oxsparseDestroyBrcv(brcv) &
+        bind(C, name="oxsparseDestroyBrcv") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: brcv
+      integer(c_int) :: res
+    end function oxsparseDestroyBrcv
+
+    ! ------------------------------------------------------------------------------------
     ! SpMV: y = alpha * op(A) * x + beta * y
     ! ------------------------------------------------------------------------------------
     function oxsparseSpMV_bufferSize(handle, opA, alpha, matA, vecX, beta, vecY, &

@@ -209,6 +209,11 @@ typedef enum {
 typedef struct oxsparseBitTcf oxsparseBitTcf;
 
 /**
+ * A sparse matrix in BRCV, the banded format (oxsparse only; `oxsparseCreateBrcv`).
+ */
+typedef struct oxsparseBrcv oxsparseBrcv;
+
+/**
  * The library context behind `oxsparseHandle_t`.
  */
 typedef struct oxsparseContext oxsparseContext;
@@ -249,6 +254,10 @@ typedef oxsparseBitTcf *oxsparseBitTcf_t;
 typedef const oxsparseBitTcf *oxsparseConstBitTcf_t;
 
 typedef oxsparseDnMatDescr *oxsparseDnMatDescr_t;
+
+typedef oxsparseBrcv *oxsparseBrcv_t;
+
+typedef const oxsparseBrcv *oxsparseConstBrcv_t;
 
 typedef oxsparseSpMatDescr *oxsparseSpMatDescr_t;
 
@@ -322,6 +331,52 @@ oxsparseStatus_t oxsparseSpMM_bitTcf(oxsparseHandle_t handle, const void *alpha,
  * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseDestroyBitTcf(oxsparseConstBitTcf_t tcf);
+
+/**
+ * Converts `matA` (CSR; one batch; offsets and indices both 32- or both 64-bit; any value type of
+ * SpMM) into BRCV: per block of 64 rows, a band of diagonal offsets (column - row), at most 1024
+ * wide, stored dense without column indices (zeros in its holes), and the entries outside it as
+ * far entries (a CSR of their own). The build chooses each block's band on the GPU, weighing the
+ * slots a band stores against 16 per far entry: a block whose entries fill less than 1/16 of any
+ * band keeps them all far. The object holds copies of A's values (A's arrays may be freed after
+ * the call; new values need a new object). It waits for the GPU: not under stream capture
+ * (NOT_SUPPORTED).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseCreateBrcv(oxsparseHandle_t handle, oxsparseConstSpMatDescr_t matA, oxsparseBrcv_t *brcv);
+
+/**
+ * What the object holds: A's rows, columns and entries; the band values it stores (64 per row
+ * block and band offset, holes included); its far entries; the widest band of any row block (in
+ * diagonal offsets: 2b + 1 for a band of half-width b). Any output pointer may be NULL.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseBrcvGetInfo(oxsparseConstBrcv_t brcv, int64_t *rows, int64_t *cols, int64_t *nnz, int64_t *bandValues, int64_t *farNnz, int64_t *widestBand);
+
+/**
+ * C = alpha * A * op(B) + beta * C over the object, on the handle's stream (asynchronous; alpha
+ * and beta of `computeType`, in the handle's pointer mode), with SpMM's value type combinations.
+ * B and C in either order with any leading dimension; strided batches of C with B shared (one
+ * batch) or batched alike. `opA` must be NON_TRANSPOSE (NOT_SUPPORTED otherwise). With beta == 0
+ * C is not read. A hole of the band multiplies its B value by zero (an Inf or NaN of B there
+ * reaches C, as with a stored zero).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseSpMM_brcv(oxsparseHandle_t handle, oxsparseOperation_t opA, oxsparseOperation_t opB, const void *alpha, oxsparseConstBrcv_t brcv, oxsparseConstDnMatDescr_t matB, const void *beta, oxsparseDnMatDescr_t matC, cudaDataType computeType);
+
+/**
+ * Frees the object and its device memory (waiting for work that uses it). NULL is a no-op.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseDestroyBrcv(oxsparseConstBrcv_t brcv);
 
 /**
  * Fills `p[0..n)` with `0, 1, ..., n - 1`, asynchronously on the handle's stream.

@@ -65,7 +65,12 @@ fn host_table(fx: &descriptors::HostFixture) -> Table {
 /// there is no GPU, and for the coverage check.
 fn gpu_table_unrun(fx: &descriptors::HostFixture) -> Table {
     let never = || -> u64 { unreachable!("the rows of gpu_table_unrun are never run") };
-    let operands = gpu::Operands { fresh_handle: Some(Rc::new(never)), fresh_tcf: Some(Rc::new(never)), ..gpu::Operands::without_gpu(fx) };
+    let operands = gpu::Operands {
+        fresh_handle: Some(Rc::new(never)),
+        fresh_tcf: Some(Rc::new(never)),
+        fresh_brcv: Some(Rc::new(never)),
+        ..gpu::Operands::without_gpu(fx)
+    };
     let mut t = Table::new(Mode::All, fx.objects);
     gpu::rows(&mut t, &operands);
     t

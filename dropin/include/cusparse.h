@@ -156,6 +156,8 @@ typedef enum {
 
 typedef struct cusparseBitTcf cusparseBitTcf;
 
+typedef struct cusparseBrcv cusparseBrcv;
+
 typedef struct cusparseContext cusparseContext;
 
 typedef struct cusparseDnMatDescr cusparseDnMatDescr;
@@ -179,6 +181,10 @@ typedef cusparseBitTcf *cusparseBitTcf_t;
 typedef const cusparseBitTcf *cusparseConstBitTcf_t;
 
 typedef cusparseDnMatDescr *cusparseDnMatDescr_t;
+
+typedef cusparseBrcv *cusparseBrcv_t;
+
+typedef const cusparseBrcv *cusparseConstBrcv_t;
 
 typedef cusparseSpMatDescr *cusparseSpMatDescr_t;
 

@@ -27,6 +27,7 @@
 #![allow(non_snake_case)] // parameter names follow the cuSPARSE header
 
 pub mod bittcf;
+pub mod brcv;
 pub mod coo_csr;
 pub mod csr2csc;
 pub mod dense_to_sparse;
@@ -87,6 +88,7 @@ pub(crate) enum Kind {
     SpMat,
     DnMat,
     BitTcf,
+    Brcv,
     MatDescr,
 }
 

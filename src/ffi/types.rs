@@ -47,6 +47,11 @@ pub struct oxsparseBitTcf {
     pub(crate) inner: crate::ops::spmm::bittcf::BitTcf,
 }
 
+/// A sparse matrix in BRCV, the banded format (oxsparse only; `oxsparseCreateBrcv`).
+pub struct oxsparseBrcv {
+    pub(crate) inner: crate::ops::spmm::brcv::Brcv,
+}
+
 pub type oxsparseHandle_t = *mut oxsparseContext;
 pub type oxsparseSpVecDescr_t = *mut oxsparseSpVecDescr;
 pub type oxsparseConstSpVecDescr_t = *const oxsparseSpVecDescr;
@@ -59,6 +64,8 @@ pub type oxsparseConstDnMatDescr_t = *const oxsparseDnMatDescr;
 pub type oxsparseMatDescr_t = *mut oxsparseMatDescr;
 pub type oxsparseBitTcf_t = *mut oxsparseBitTcf;
 pub type oxsparseConstBitTcf_t = *const oxsparseBitTcf;
+pub type oxsparseBrcv_t = *mut oxsparseBrcv;
+pub type oxsparseConstBrcv_t = *const oxsparseBrcv;
 
 /// What the logger calls with each message when set: its level (1 error, 2 trace, 3 hints, 4 info,
 /// 5 API trace), the function it is about, and the message (both valid only during the call).

@@ -6,6 +6,7 @@
 //! stream (through the handle's launch graphs, `graph/`). Every kernel takes exactly one argument:
 //! its parameter block, by value.
 
+pub mod brcv;
 pub mod coo_csr;
 pub mod csr2csc;
 pub mod dense_to_sparse;

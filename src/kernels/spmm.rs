@@ -35,7 +35,7 @@ impl Types {
         self.ab == t && self.c == t && self.compute == t
     }
 
-    fn suffix(&self) -> Suffixes<3> {
+    pub fn suffix(&self) -> Suffixes<3> {
         Suffixes([self.ab.kernel_suffix(), self.c.kernel_suffix(), self.compute.kernel_suffix()])
     }
 }

@@ -1,6 +1,7 @@
 //! CPU reference implementations: plain, obviously correct loops in float64 (complex as (re, im)
 //! pairs), used as the oracle by the GPU tests. Every fast kernel has its twin here.
 
+pub mod brcv;
 pub mod coo_csr;
 pub mod legacy_bsr;
 pub mod rng;

@@ -11,6 +11,7 @@ use super::snapshot::{describe, Sentinels};
 use super::table::*;
 use crate::common::{sync, DevBuf};
 use oxsparse::ffi::bittcf::*;
+use oxsparse::ffi::brcv::*;
 use oxsparse::ffi::descr_dense::*;
 use oxsparse::ffi::descr_sparse::*;
 use oxsparse::ffi::handle::*;
@@ -23,7 +24,7 @@ use std::os::raw::c_int;
 use std::ptr::null_mut;
 use std::rc::Rc;
 use Arg::*;
-use Kind::{BitTcf, DnMat, DnVec, SpMat, SpVec};
+use Kind::{BitTcf, Brcv, DnMat, DnVec, SpMat, SpVec};
 
 const OP_GAPS: &[i32] = &[3];
 const SPMM_ALG_GAPS: &[i32] = &[7, 8, 9, 10, 11, 15];
@@ -56,6 +57,8 @@ pub struct Operands {
     pub y7: u64,
     pub sx: u64,
     pub tcf: u64,
+    /// A BRCV of A.
+    pub brcv: u64,
     pub ws: u64,
     pub one: u64,
     pub zero: u64,
@@ -72,6 +75,7 @@ pub struct Operands {
     pub bsr: super::legacy_bsr::BsrOperands,
     pub fresh_handle: Option<Rc<dyn Fn() -> u64>>,
     pub fresh_tcf: Option<Rc<dyn Fn() -> u64>>,
+    pub fresh_brcv: Option<Rc<dyn Fn() -> u64>>,
 }
 
 /// Every row of the functions that need a GPU (in `Mode::FirstArgOnly`, those that do not).
@@ -85,6 +89,7 @@ pub fn rows(t: &mut Table, o: &Operands) {
     super::conversions::rows(t, o);
     vector_ops(t, o);
     bittcf(t, o);
+    brcv(t, o);
     super::legacy::gpu_rows(t, o);
     super::legacy_bsr::rows(t, o);
 }
@@ -363,6 +368,41 @@ fn bittcf(t: &mut Table, o: &Operands) {
     t.destroy_rows("oxsparseDestroyBitTcf", BitTcf, SUCCESS, o.fresh_tcf.clone());
 }
 
+fn brcv(t: &mut Table, o: &Operands) {
+    t.func("oxsparseCreateBrcv", &[("handle", Handle(o.h)), ("matA", Obj(SpMat, o.a)), ("brcv", Made(o.slots[0], Brcv))], |a| unsafe {
+        oxsparseCreateBrcv(ptr(a[0]), cptr(a[1]), ptr(a[2]))
+    });
+    let args = [
+        ("handle", Handle(o.h)),
+        ("opA", Enum(0, OP_GAPS)),
+        ("opB", Enum(0, OP_GAPS)),
+        ("alpha", In(o.one)),
+        ("brcv", Obj(Brcv, o.brcv)),
+        ("matB", Obj(DnMat, o.b)),
+        ("beta", In(o.zero)),
+        ("matC", Obj(DnMat, o.c)),
+        ("computeType", Enum(R32F, &[])),
+    ];
+    t.func("oxsparseSpMM_brcv", &args, |a| unsafe {
+        oxsparseSpMM_brcv(ptr(a[0]), int(a[1]), int(a[2]), cptr(a[3]), cptr(a[4]), cptr(a[5]), cptr(a[6]), ptr(a[7]), int(a[8]))
+    })
+    .bad("B has 5 rows for k = 6", &[("matB", o.b5)], INVALID)
+    .bad("C has 7 rows for m = 8", &[("matC", o.c7)], INVALID)
+    .bad("C has 3 columns, B 4", &[("matC", o.c83)], INVALID)
+    .bad("B of 2 batches, C of 1", &[("matB", o.b2)], INVALID)
+    .bad("opA = T", &[("opA", T)], UNSUPPORTED)
+    .bad("computeType R_64F for R_32F operands", &[("computeType", R64F as u64)], UNSUPPORTED);
+    let outs = ["rows", "cols", "nnz", "bandValues", "farNnz", "widestBand"];
+    let mut args = vec![("brcv", Obj(Brcv, o.brcv))];
+    args.extend(outs.iter().zip(0..).map(|(&n, i)| (n, OptOut(o.slots[0] + 8 * i))));
+    let nulls: Vec<(&str, u64)> = outs.iter().map(|&n| (n, 0)).collect();
+    t.func("oxsparseBrcvGetInfo", &args, |a| unsafe {
+        oxsparseBrcvGetInfo(cptr(a[0]), ptr(a[1]), ptr(a[2]), ptr(a[3]), ptr(a[4]), ptr(a[5]), ptr(a[6]))
+    })
+    .bad("every output NULL", &nulls, SUCCESS);
+    t.destroy_rows("oxsparseDestroyBrcv", Brcv, SUCCESS, o.fresh_brcv.clone());
+}
+
 impl Operands {
     /// The host fixture's descriptors in the GPU rows' places, for `Mode::FirstArgOnly` (only the
     /// first argument is varied, and it is refused before the others are read) and for counting
@@ -389,6 +429,7 @@ impl Operands {
             y7: y,
             sx,
             tcf: NEVER_ISSUED,
+            brcv: NEVER_ISSUED,
             ws: 0,
             one: fx.one(),
             zero: fx.zero(),
@@ -400,6 +441,7 @@ impl Operands {
             bsr: super::legacy_bsr::BsrOperands::stand_ins(),
             fresh_handle: None,
             fresh_tcf: None,
+            fresh_brcv: None,
         }
     }
 }
@@ -448,6 +490,13 @@ fn new_tcf(h: u64, a: u64, b: u64, c: u64) -> u64 {
     let mut t = null_mut();
     ok(unsafe { oxsparseCreateBitTcf(ptr(h), 0, 0, cptr(a), cptr(b), cptr(c), R32F, 0, &mut t, null_mut()) }, "CreateBitTcf");
     t as u64
+}
+
+/// A BRCV of `a`.
+fn new_brcv(h: u64, a: u64) -> u64 {
+    let mut b = null_mut();
+    ok(unsafe { oxsparseCreateBrcv(ptr(h), cptr(a), &mut b) }, "CreateBrcv");
+    b as u64
 }
 
 const WORKSPACE: usize = 1 << 20;
@@ -499,6 +548,7 @@ impl GpuFixture {
         ok(unsafe { oxsparseGetMathMode(ptr(h), &mut math) }, "GetMathMode");
         ok(unsafe { oxsparseGetReorderMode(ptr(h), &mut reorder) }, "GetReorderMode");
         let tcf = new_tcf(h, a, bm, cm);
+        let brcv = new_brcv(h, a);
         let inputs_host = Box::new(HostInputs { one: [1.0; 4], zero: [0.0; 4], fill_lower: 0, fill_bad: 5, diag_bad: 7 });
         let sentinels = Sentinels::new();
         let (one, zero) = (inputs_host.one.as_ptr() as u64, inputs_host.zero.as_ptr() as u64);
@@ -509,6 +559,7 @@ impl GpuFixture {
             dead(new_csr, SpMat),
             dead(|| new_dn_mat(6, 4, 0x1000), DnMat),
             dead(|| new_tcf(h, a, bm, cm), BitTcf),
+            dead(|| new_brcv(h, a), Brcv),
             dead(new_mat_descr, Kind::MatDescr),
         ];
         let descr_a = new_mat_descr();
@@ -532,6 +583,7 @@ impl GpuFixture {
             y7,
             sx,
             tcf,
+            brcv,
             ws: workspace.ptr,
             one,
             zero,
@@ -543,6 +595,7 @@ impl GpuFixture {
             bsr: bsr.operands,
             fresh_handle: Some(Rc::new(new_handle)),
             fresh_tcf: Some(Rc::new(move || new_tcf(h, a, bm, cm))),
+            fresh_brcv: Some(Rc::new(move || new_brcv(h, a))),
         };
         let mut all = vec![
             (Kind::Handle, h),
@@ -562,6 +615,7 @@ impl GpuFixture {
             (DnVec, y7),
             (SpVec, sx),
             (BitTcf, tcf),
+            (Brcv, brcv),
             (Kind::MatDescr, descr_a),
         ];
         all.extend(sddmm.descriptors);
@@ -596,7 +650,7 @@ impl GpuFixture {
         outputs.extend(bsr.outputs);
         let fx = GpuFixture {
             operands,
-            objects: Objects { dead, live: [h, sx, xv, a, bm, tcf, descr_a] },
+            objects: Objects { dead, live: [h, sx, xv, a, bm, tcf, brcv, descr_a] },
             sentinels,
             _inputs: inputs_host,
             inputs,

@@ -3,6 +3,7 @@
 
 use super::table::{cptr, ptr, Kind};
 use oxsparse::ffi::bittcf::*;
+use oxsparse::ffi::brcv::*;
 use oxsparse::ffi::descr_dense::*;
 use oxsparse::ffi::descr_sparse::*;
 use oxsparse::ffi::descr_sparse_access::*;
@@ -23,6 +24,7 @@ pub fn describe(kind: Kind, v: u64) -> String {
             Kind::SpMat => sp_mat(v),
             Kind::DnMat => dn_mat(v),
             Kind::BitTcf => bit_tcf(v),
+            Kind::Brcv => brcv(v),
             Kind::MatDescr => mat_descr(v),
         }
     }
@@ -102,6 +104,13 @@ unsafe fn bit_tcf(v: u64) -> String {
     let (mut m, mut k, mut nnz, mut reordered, mut tc) = (0i64, 0i64, 0i64, -1, -2);
     let s = oxsparseBitTcfGetInfo(cptr(v), &mut m, &mut k, &mut nnz, &mut reordered, &mut tc);
     format!("{s} {m} {k} {nnz} {reordered} {tc}")
+}
+
+unsafe fn brcv(v: u64) -> String {
+    let mut info = [-1i64; 6];
+    let [m, k, nnz, values, far, widest] = info.each_mut();
+    let s = oxsparseBrcvGetInfo(cptr(v), m, k, nnz, values, far, widest);
+    format!("{s} {info:?}")
 }
 
 /// The four fields; a descriptor that is not live reads as the defaults, so its liveness is read

@@ -109,6 +109,27 @@ pub fn banded(n: usize, half_width: usize, seed: u64) -> Result<Csr> {
     Ok(m)
 }
 
+/// An n x n band of half-width `half_width` whose entries are each kept with probability
+/// `fill_percent` / 100 (a band with holes; 100: every entry, as `banded`).
+pub fn band_with_holes(n: usize, half_width: usize, fill_percent: u32, seed: u64) -> Result<Csr> {
+    if n > MAX_I32 || fill_percent > 100 {
+        return Err(format!("band {n}:{half_width}:{fill_percent}: at most 2^31-1 rows, a fill of at most 100%"));
+    }
+    let mut rng = Rng::new(seed);
+    let mut m = Csr { rows: n, cols: n, row_ptr: vec![0], col_idx: Vec::new(), values: Vec::new() };
+    let keep = fill_percent as f64 / 100.0;
+    for i in 0..n {
+        for c in i.saturating_sub(half_width)..=(i.saturating_add(half_width)).min(n - 1) {
+            if fill_percent == 100 || rng.unit() < keep {
+                m.col_idx.push(c as i32);
+                m.values.push(rng.value());
+            }
+        }
+        push_row_end(&mut m)?;
+    }
+    Ok(m)
+}
+
 fn push_row_end(m: &mut Csr) -> Result<()> {
     if m.col_idx.len() > MAX_I32 {
         return Err("more than 2^31-1 entries: too many for 32-bit indices".into());
@@ -150,6 +171,13 @@ pub mod tests {
         assert_eq!(m.nnz(), 10 * 5 - 2 * (2 + 1));
         assert_eq!(&m.col_idx[..3], &[0, 1, 2]);
         assert_eq!(banded(0, 3, 0).unwrap().nnz(), 0);
+        // Full, the band itself; half full, about half of it, inside the band.
+        assert_eq!(band_with_holes(10, 2, 100, 0).unwrap(), banded(10, 2, 0).unwrap());
+        let h = band_with_holes(2000, 8, 50, 1).unwrap();
+        assert!(well_formed(&h) && (15_000..19_000).contains(&h.nnz()), "{}", h.nnz());
+        assert!((0..2000)
+            .all(|r| h.col_idx[h.row_ptr[r] as usize..h.row_ptr[r + 1] as usize].iter().all(|&c| (c as i64 - r as i64).abs() <= 8)));
+        assert!(band_with_holes(10, 2, 101, 0).is_err());
     }
 
     #[test]

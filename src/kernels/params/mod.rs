@@ -5,6 +5,7 @@
 //! the struct at the next build. Keep to `u64`/`i64`/`i32`/`u32` and nested blocks; device addresses
 //! are `u64`. Every `pub struct` here is exported to the header (build.rs lists them).
 
+pub mod brcv;
 pub mod coo_csr;
 pub mod csr2csc;
 pub mod dense_to_sparse;

@@ -198,7 +198,7 @@ fn transposed(op: Operation) -> bool {
 }
 
 /// op(X) of a dense descriptor as strides: element (r, c) of op(X) at r * row_stride + c * col_stride.
-fn dense(x: &crate::descr::DnMat, op: Operation, batched: bool) -> SpmmDense {
+pub(crate) fn dense(x: &crate::descr::DnMat, op: Operation, batched: bool) -> SpmmDense {
     let row_major = x.order == Order::OXSPARSE_ORDER_ROW;
     let (stored_row, stored_col) = if row_major { (x.ld, 1) } else { (1, x.ld) };
     let (row_stride, col_stride) = if transposed(op) { (stored_col, stored_row) } else { (stored_row, stored_col) };

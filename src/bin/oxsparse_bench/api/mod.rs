@@ -13,8 +13,10 @@ use oxsparse::types::{
 use std::ffi::{c_int, c_void, CStr};
 use std::ptr::null_mut;
 
+mod brcv;
 mod compute;
 mod sort;
+pub use brcv::Brcv;
 pub use compute::{MmArgs, MmDescrs, SpmvArgs};
 
 // The enum values used by the benchmark; the same numbers for both libraries.

@@ -18,6 +18,9 @@ the stencil of --spmv-stencil and for SDDMM the attention masks):
   --rmat NODES:EDGES       an R-MAT graph (a=0.57 b=0.19 c=0.19, duplicates summed); repeatable
   --uniform ROWS:COLS:DENSITY   a uniform random matrix; repeatable
   --banded N:HALF_WIDTH    a banded matrix; repeatable
+                           (SpMM-brcv measures banded matrices only: these, and its band set of
+                           2^20 rows, half-width 16 and 64, full and half full, which joins a
+                           default run and any run whose --ops names SpMM-brcv)
   --blockdiag N:BLOCK:DENSITY   N rows of diagonal BLOCK x BLOCK blocks, DENSITY inside them
   --stencil NX             the 27-point stencil of an NX^3 grid (NX^3 rows); repeatable
   --attention-set none|all the attention masks, measured by SDDMM alone: sliding windows (L = 4096,
@@ -35,7 +38,7 @@ the stencil of --spmv-stencil and for SDDMM the attention masks):
   --quick                  a smoke test: five small generated matrices, 2^20-long vectors, and 5
                            runs after 1 warm-up unless --runs / --warmup say otherwise
 Measuring:
-  --ops NAME,...           only these operations (SparseToDense, Csr2csc, DenseToSparse, SpMM, SpMV, SDDMM, Gather, SpVV, Xcoo2csr, Xcsr2coo, Xcsrsort, XcoosortByRow)
+  --ops NAME,...           only these operations (SparseToDense, Csr2csc, DenseToSparse, SpMM, SpMM-brcv, SpMV, SDDMM, Gather, SpVV, Xcoo2csr, Xcsr2coo, Xcsrsort, XcoosortByRow)
   --runs N                 timed calls per case, median reported (default 20)
   --warmup N               untimed calls before them (default 3; at least two of every copy
                            of the operands the calls rotate among, unless N is 0)

@@ -15,6 +15,7 @@ mod spmv;
 mod vector;
 
 pub use sddmm::SDDMM;
+pub use spmm::brcv::NAME as SPMM_BRCV;
 pub use spmv::bandwidth::measure as measure_copy_bandwidth;
 pub use spmv::{set_scalars as set_spmv_scalars, Scalars as SpmvScalars, DEFAULT_SCALARS as SPMV_DEFAULT_SCALARS, SPMV};
 
@@ -58,8 +59,18 @@ pub struct VectorOp {
     pub cases: fn(quick: bool) -> Vec<Box<dyn Case>>,
 }
 
-pub const MATRIX_OPS: &[MatrixOp] =
-    &[sparse_to_dense::OP, csr2csc::OP, spmm::OP, spmv::OP, sddmm::OP, coo_csr::COO2CSR, coo_csr::CSR2COO, sort::CSRSORT, sort::COOSORT];
+pub const MATRIX_OPS: &[MatrixOp] = &[
+    sparse_to_dense::OP,
+    csr2csc::OP,
+    spmm::OP,
+    spmm::brcv::OP,
+    spmv::OP,
+    sddmm::OP,
+    coo_csr::COO2CSR,
+    coo_csr::CSR2COO,
+    sort::CSRSORT,
+    sort::COOSORT,
+];
 pub const VECTOR_OPS: &[VectorOp] = &[vector::GATHER, vector::SPVV, dense_to_sparse::OP];
 
 /// Every operation's name, for `--ops`.

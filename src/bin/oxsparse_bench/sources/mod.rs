@@ -16,6 +16,9 @@ pub const DEFAULT_MATRICES: &str = "../shared/matrices";
 /// the issue asks, while the rotation still gets a copy in device memory with room to spare).
 pub const SPMV_STENCIL_NX: usize = 80;
 
+/// SpMM-brcv's band set (issue 59): 1,048,576 rows, half-widths 16 and 64, full and half full.
+pub const BAND_SET: [(usize, usize, u32); 4] = [(1 << 20, 16, 100), (1 << 20, 16, 50), (1 << 20, 64, 100), (1 << 20, 64, 50)];
+
 /// Where a matrix comes from.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Source {
@@ -45,6 +48,12 @@ pub enum Source {
     },
     Stencil {
         nx: usize,
+    },
+    /// A band with holes (`gen::band_with_holes`): the band set of SpMM-brcv, measured by it alone.
+    Band {
+        n: usize,
+        half_width: usize,
+        fill_percent: u32,
     },
     /// The stencil of SpMV's default set: measured by SpMV alone, reported as the set "stencil".
     SpmvStencil {
@@ -143,7 +152,8 @@ pub fn expand(paths: &[PathBuf]) -> Result<Vec<Source>> {
 /// default folder; then the R-MAT set (all of it by default when no input is named and not
 /// `--quick`; as `--rmat-set` says when given); then, when they run, SpMV's stencil and SDDMM's
 /// attention masks (all by default when no input is named and not `--quick`; as
-/// `--attention-set` says when given).
+/// `--attention-set` says when given), and SpMM-brcv's band set (in a default run, or when
+/// `--ops` names SpMM-brcv).
 pub fn sources(opts: &Options) -> Result<Vec<Source>> {
     let mut v = if opts.inputs_named() {
         let mut v = expand(&opts.paths)?;
@@ -166,6 +176,15 @@ pub fn sources(opts: &Options) -> Result<Vec<Source>> {
     let spmv = opts.ops.as_ref().is_none_or(|o| o.contains(&ops::SPMV));
     if let Some(nx) = opts.spmv_stencil.unwrap_or(default_stencil).filter(|_| spmv) {
         v.push(Source::SpmvStencil { nx });
+    }
+    // The band set: in a default run, or whenever SpMM-brcv is asked for by name.
+    let default_run = !opts.inputs_named() && !opts.quick;
+    let brcv = match &opts.ops {
+        Some(o) => o.contains(&ops::SPMM_BRCV),
+        None => default_run,
+    };
+    if brcv {
+        v.extend(BAND_SET.iter().map(|&(n, half_width, fill_percent)| Source::Band { n, half_width, fill_percent }));
     }
     let default_masks = if opts.inputs_named() || opts.quick { MaskSet::None } else { MaskSet::All };
     let sddmm = opts.ops.as_ref().is_none_or(|o| o.contains(&ops::SDDMM));
@@ -225,6 +244,11 @@ fn outline(src: &Source) -> Result<(Outline, Option<mtx::MtxFile>)> {
             let nnz = n.saturating_mul(half_width.saturating_mul(2).saturating_add(1));
             (generated(format!("banded_n{n}_w{half_width}"), *n, *n, nnz), None)
         }
+        Source::Band { n, half_width, fill_percent } => {
+            let nnz = n.saturating_mul(half_width.saturating_mul(2).saturating_add(1));
+            let o = Outline { set: "banded", ..generated(format!("band_n{n}_w{half_width}_f{fill_percent}"), *n, *n, nnz) };
+            (o, None)
+        }
         Source::BlockDiag { n, block, density } => {
             let nnz = (*n as f64 * ((*block).min(*n) as f64 * density + 1.0)).ceil() as usize;
             (generated(format!("blockdiag_n{n}_b{block}_d{density}"), *n, *n, nnz), None)
@@ -270,10 +294,15 @@ pub fn load(
     let only = match src {
         Source::SpmvStencil { .. } => Some(ops::SPMV),
         Source::Mask(_) => Some(ops::SDDMM),
+        Source::Band { .. } => Some(ops::SPMM_BRCV),
         _ => None,
     };
     for (k, op) in matrix_ops.iter().enumerate() {
         if only.is_some_and(|name| op.name != name) {
+            continue;
+        }
+        // SpMM-brcv measures banded matrices only.
+        if op.name == ops::SPMM_BRCV && !matches!(src, Source::Band { .. } | Source::Banded { .. }) {
             continue;
         }
         match (op.skip)(o.rows as u64, o.cols as u64, o.max_nnz as u64, cfg) {
@@ -292,6 +321,7 @@ pub fn load(
         (Source::Rmat { nodes, edges, .. }, _) => rmat::rmat(*nodes, *edges, MATRIX_SEED, log)?,
         (Source::Uniform { rows, cols, density }, _) => gen::uniform(*rows, *cols, *density, MATRIX_SEED)?,
         (Source::Banded { n, half_width }, _) => gen::banded(*n, *half_width, MATRIX_SEED)?,
+        (Source::Band { n, half_width, fill_percent }, _) => gen::band_with_holes(*n, *half_width, *fill_percent, MATRIX_SEED)?,
         (Source::BlockDiag { n, block, density }, _) => gen::block_diagonal(*n, *block, *density, MATRIX_SEED)?,
         (Source::Stencil { nx } | Source::SpmvStencil { nx }, _) => gen::stencil27(*nx, MATRIX_SEED)?,
         (Source::Mask(mask), _) => mask.generate(MATRIX_SEED)?,

@@ -61,6 +61,15 @@ fn spmvs_stencil_joins_when_spmv_runs() {
 }
 
 #[test]
+fn the_band_set_joins_when_spmm_brcv_runs() {
+    let bands = |s: &str| sources(&opts(s)).unwrap().into_iter().filter(|s| matches!(s, Source::Band { .. })).count();
+    assert_eq!(bands("--quick --ops SpMM-brcv"), BAND_SET.len());
+    assert_eq!(bands("--stencil 4 --ops SpMM,SpMM-brcv"), BAND_SET.len(), "asked for by name, even with named inputs");
+    assert_eq!(bands("--quick"), 0);
+    assert_eq!(bands("--quick --ops SpMM"), 0);
+}
+
+#[test]
 fn generated_sources_load_with_their_names() {
     let mut notes = vec![];
     let ops: Vec<&ops::MatrixOp> = ops::MATRIX_OPS.iter().collect();
@@ -73,10 +82,19 @@ fn generated_sources_load_with_their_names() {
         let (m, wanted) = load(&src, &ops, &cfg, &mut notes, &|_| {}).unwrap().unwrap();
         assert_eq!((m.name.as_str(), m.csr.rows), (name, rows));
         assert_eq!(source_name(&src), name);
-        assert_eq!(wanted.len(), ops.len());
+        // Every operation but SpMM-brcv, which measures banded matrices only.
+        assert_eq!(wanted.len(), ops.len() - 1);
+        assert!(wanted.iter().all(|&k| ops[k].name != ops::SPMM_BRCV));
         let (o, _) = outline(&src).unwrap();
         assert!(m.csr.nnz() <= o.max_nnz, "{name}: the bound holds");
     }
+    // The band set: SpMM-brcv's alone; a plain banded matrix: everyone's.
+    let band = Source::Band { n: 300, half_width: 4, fill_percent: 50 };
+    let (m, wanted) = load(&band, &ops, &cfg, &mut notes, &|_| {}).unwrap().unwrap();
+    assert_eq!((m.name.as_str(), m.set), ("band_n300_w4_f50", "banded"));
+    assert_eq!(wanted.iter().map(|&k| ops[k].name).collect::<Vec<_>>(), vec![ops::SPMM_BRCV]);
+    let (_, wanted) = load(&Source::Banded { n: 100, half_width: 2 }, &ops, &cfg, &mut notes, &|_| {}).unwrap().unwrap();
+    assert_eq!(wanted.len(), ops.len());
 }
 
 /// Generates the R-MAT set and compares each nnz with the reference run's. Slow (minutes on

@@ -17,6 +17,7 @@
 //! FP32 results are checked with a tolerance for TF32's input rounding, cuSPARSE's with FP32's.
 //! Each check records its largest error over sum |a b| (`max_rel_err`), for both libraries.
 
+pub(crate) mod brcv;
 pub(super) mod check;
 pub(super) mod data;
 
@@ -102,6 +103,7 @@ fn cases<'m>(m: &'m Matrix, cfg: &OpConfig) -> Vec<Box<dyn Case + 'm>> {
                 copies: Vec::new(),
                 reference: None,
                 scope: None,
+                brcv: false,
             }) as Box<dyn Case>
         })
         .collect()
@@ -117,6 +119,8 @@ struct SpmmCase<'m> {
     reference: Option<Reference>,
     /// What the check covers, when not every row or not the values as given.
     scope: Option<String>,
+    /// SpMM-brcv: oxsparse multiplies over its banded format (`brcv.rs`) instead of CSR.
+    brcv: bool,
 }
 
 struct Operands {
@@ -155,6 +159,9 @@ impl Case for SpmmCase<'_> {
         let Config { p, layout, n } = self.cfg;
         let (m, k, nnz) = (a.rows as u64, a.cols as u64, a.nnz() as u64);
         let sparse = 4 * (m + 1) + (4 + p.bytes()) * nnz;
+        if self.brcv {
+            return brcv::info(self, sparse);
+        }
         let compute = if p == Precision::F16 { " (FP32 compute)" } else { "" };
         let (groups, series) = match (p, layout) {
             (Precision::F32, Layout::Row) if n == 64 => (vec![ALL_N.to_string(), "FP32 row-major N=64".to_string()], None),
@@ -195,6 +202,7 @@ impl Case for SpmmCase<'_> {
     fn variants(&self, lib: Lib) -> Vec<Variant> {
         let v = |label, code, extra| Variant { label, code, extra };
         match (lib, self.cfg.layout) {
+            (Lib::Ox(_), _) if self.brcv => vec![v("BRCV", SPMM_DEFAULT, false)],
             (Lib::Ox(_), _) => vec![v("DEFAULT", SPMM_DEFAULT, false), v("DEFAULT, no preprocess", SPMM_DEFAULT, true)],
             (Lib::Cu(_), Layout::Row) => {
                 vec![v("CSR_ALG2", SPMM_CSR_ALG2, false), v("DEFAULT", SPMM_DEFAULT, false), v("CSR_ALG3", SPMM_CSR_ALG3, false)]
@@ -228,6 +236,9 @@ impl Case for SpmmCase<'_> {
     }
 
     fn prepare<'s>(&'s self, lib: Lib<'s>, v: Variant) -> Result<Prepared<'s>> {
+        if let (Lib::Ox(h), true) = (lib, self.brcv) {
+            return brcv::prepare(self, lib, h);
+        }
         let preprocess = match lib {
             Lib::Ox(_) => !v.extra,
             Lib::Cu(_) => v.code == SPMM_CSR_ALG1 || v.code == SPMM_CSR_ALG3,

@@ -1,0 +1,416 @@
+// BRCV (Banded Row Column Value): its build from CSR rows and its SpMM (docs/design/brcv.md).
+//
+// Build (op(A) = A, CSR rows; src/kernels/brcv.rs runs the stages):
+//   1. extent   a block per row block: the band [lo, lo + width) of diagonal offsets (column - row)
+//               that costs least (stored slots against far entries; see `extent`), and each row's
+//               count of far entries
+//   2. scans    exclusive prefix sums of the blocks' value counts and of the rows' far counts
+//   3. scatter  a thread per row, in stored order: band entries into the block's dense values
+//               (zeroed by the caller; a repeated (row, column) adds), the others into the far CSR
+//
+// SpMM, C = alpha * A * op(B) + beta * C, a block per (row block, tile of NT columns, batch); each
+// warp owns 16 rows of the block, each thread 8 of them (its group's) x TC columns. For every chunk
+// of at most TW offsets of the block's band:
+//   a. stage_band  the chunk's values in shared memory, skewed: a_s[warp][u][rho] is the value of
+//                  the warp's row rho at B row (warp's first row + lo + t0 + u), zero outside the band,
+//                  so that a thread reads its 8 rows' values for one B row as one vector
+//   b. stage_b     the rows of op(B) the chunk reaches (ROWS + chunk - 1), zero outside op(B)
+//   c. accumulate  each thread walks its B rows in order: one row of TC values from shared memory
+//                  serves its 8 output rows (the sliding window of the band)
+// then d. far      the far entries of the thread's rows, from global memory, and
+//      e. epilogue C = alpha * acc + beta * C, C not read when beta is 0.
+// Each output is summed in a fixed order (band offsets in order, then far entries in stored
+// order), so results are reproducible.
+#include "common/spmm.cuh"
+#include "common/scan.cuh"
+#include <limits.h>
+#include <type_traits>
+
+using namespace spmm;
+
+namespace {
+
+constexpr int ROWS = BRCV_ROWS;
+constexpr int THREADS = BRCV_THREADS;
+constexpr int SCAN_BLOCK = BRCV_SCAN_BLOCK;
+constexpr int SCAN_ROUNDS = BRCV_SCAN_ROUNDS;
+constexpr int64_t MAX_WIDTH = BRCV_MAX_WIDTH;
+constexpr unsigned long long FAR_COST = BRCV_FAR_COST;
+// Windows the build tries around a block's centre: half-widths MAX_WIDTH / 2 >> (w - 1), w = 1 .. WINDOWS.
+constexpr int WINDOWS = BRCV_WINDOWS;
+
+// The SpMM's tiling: rows per thread (a group), rows per warp, warps, column groups per warp.
+constexpr int TR = 8;
+constexpr int WARP_ROWS = 2 * TR;
+constexpr int WARPS = THREADS / WARP;
+constexpr int COL_GROUPS = WARP / 2;
+static_assert(WARPS * WARP_ROWS == ROWS, "the warps cover the row block");
+
+// Per compute type C and VEC, the bytes of a thread's vector of B (16; 8 for the narrow tiles of
+// N <= 32 FP32 columns): columns per block (16 vectors), columns per thread, offsets per chunk
+// (shared memory under 48 KiB for every type).
+template <typename C, int VEC>
+struct Tile {
+    static constexpr int TC = VEC / int(sizeof(C));
+    static constexpr int NT = TC * COL_GROUPS;
+    static constexpr int TW = 192 / int(sizeof(C));
+    // Skewed band values of one warp for one chunk: u over the warp's B rows.
+    static constexpr int SPAN = TW + WARP_ROWS - 1;
+    // B rows staged per chunk, and a row's length padded by one vector (fewer bank conflicts when
+    // column-major B is staged down its columns).
+    static constexpr int B_ROWS = ROWS + TW - 1;
+    static constexpr int B_LD = NT + TC;
+};
+
+template <typename T>
+__device__ __forceinline__ T* ptr(uint64_t a) {
+    return reinterpret_cast<T*>(a);
+}
+
+// ---- build ------------------------------------------------------------------------------------
+
+// Stage 1, a block of ROWS threads per row block (a thread per row). The band is the cheapest of
+// some candidates: the span of all entries, then windows of half-width 512, 256, .., 1, 0 around
+// the block's centre (the middle entry of its middle row), each narrowed to the entries inside;
+// and no band at all. A band costs its rows x width slots, a far entry FAR_COST.
+template <typename I>
+__device__ void extent(const BrcvBuildParams& p) {
+    const BrcvFormat& f = p.fmt;
+    const Rows<uint8_t, I> a(p.a, 0);
+    const int64_t blk = blockIdx.x;
+    const int64_t r = blk * ROWS + threadIdx.x;
+    const int64_t rows_here = min(int64_t(ROWS), f.m - blk * ROWS);
+    const bool row_ok = threadIdx.x < rows_here;
+    const int64_t begin = row_ok ? a.begin(r) : 0, end = row_ok ? a.end(r) : 0;
+    __shared__ long long s_lo, s_hi, s_centre;
+    __shared__ unsigned long long s_in;
+    // The row's entries with offsets in [from, to]: their count, and their span into s_lo / s_hi.
+    auto window = [&](long long from, long long to) {
+        long long lo = LLONG_MAX, hi = LLONG_MIN;
+        unsigned long long in = 0;
+        for (int64_t q = begin; q < end; ++q) {
+            const int64_t c = a.col(q, f.k);
+            if (c < 0) continue;  // outside [0, k): undefined input, never read
+            const long long d = c - r;
+            if (d < from || d > to) continue;
+            lo = min(lo, d);
+            hi = max(hi, d);
+            ++in;
+        }
+        if (in > 0) {
+            atomicMin(&s_lo, lo);
+            atomicMax(&s_hi, hi);
+            atomicAdd(&s_in, in);
+        }
+    };
+    if (threadIdx.x == min(int64_t(ROWS / 2), rows_here - 1)) {
+        const int64_t c = end > begin ? a.col(begin + (end - begin) / 2, f.k) : -1;
+        s_centre = c >= 0 ? c - r : 0;
+    }
+    unsigned long long valid = 0;  // the block's entries (after the first candidate)
+    long long best_lo = 0, best_width = 0, span_lo = 0, span_hi = -1;
+    unsigned long long best_cost = ULLONG_MAX;
+    for (int cand = 0; cand <= WINDOWS; ++cand) {
+        const long long half = cand == 0 ? 0 : (MAX_WIDTH / 2) >> (cand - 1);
+        // A window holding the whole span is the first candidate again (the same for the block).
+        if (cand > 0 && s_centre - half <= span_lo && s_centre + half >= span_hi) continue;
+        __syncthreads();  // the previous candidate's sums have been read
+        if (threadIdx.x == 0) {
+            s_lo = LLONG_MAX;
+            s_hi = LLONG_MIN;
+            s_in = 0;
+        }
+        __syncthreads();
+        if (cand == 0) window(LLONG_MIN, LLONG_MAX);
+        else window(s_centre - half, s_centre + half);
+        __syncthreads();
+        const long long lo = s_lo, hi = s_hi;
+        const unsigned long long in = s_in;
+        if (cand == 0) {
+            valid = in;
+            span_lo = lo;
+            span_hi = hi;
+        }
+        const long long width = lo <= hi ? hi - lo + 1 : 0;
+        const unsigned long long cost = (unsigned long long)(rows_here * width) + FAR_COST * (valid - in);
+        if (width > 0 && width <= MAX_WIDTH && cost < best_cost) {
+            best_cost = cost;
+            best_lo = lo;
+            best_width = width;
+        }
+    }
+    if (FAR_COST * valid < best_cost) best_width = 0;  // no band: every entry far
+    // Far entries of this row.
+    unsigned long long far = 0;
+    for (int64_t q = begin; q < end; ++q) {
+        const int64_t c = a.col(q, f.k);
+        if (c < 0) continue;
+        const long long t = c - r - best_lo;
+        far += !(t >= 0 && t < best_width);
+    }
+    if (row_ok) ptr<uint64_t>(f.far_offsets)[r] = far;
+    if (threadIdx.x == 0) {
+        ptr<int64_t>(f.lo)[blk] = best_width > 0 ? best_lo : 0;
+        ptr<uint32_t>(f.width)[blk] = uint32_t(best_width);
+        ptr<uint64_t>(f.start)[blk] = uint64_t(ROWS) * uint64_t(best_width);
+        if (best_width > 0) atomicMax(ptr<unsigned long long>(p.widest), (unsigned long long)best_width);
+    }
+}
+
+// Stage 3, a thread per row (grid-stride). V: A's value type, C: its compute type (for the sum of
+// a repeated (row, column)).
+template <typename V, typename C, typename I>
+__device__ void scatter(const BrcvBuildParams& p) {
+    const BrcvFormat& f = p.fmt;
+    const Rows<V, I> a(p.a, 0);
+    V* values = ptr<V>(f.values);
+    V* far_values = ptr<V>(f.far_values);
+    int64_t* far_cols = ptr<int64_t>(f.far_cols);
+    const int64_t stride = int64_t(gridDim.x) * blockDim.x;
+    for (int64_t r = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; r < f.m; r += stride) {
+        const int64_t blk = r / ROWS;
+        const int64_t lo = ptr<const int64_t>(f.lo)[blk];
+        const int64_t width = ptr<const uint32_t>(f.width)[blk];
+        V* band = values + ptr<const uint64_t>(f.start)[blk] + (r - blk * ROWS) * width;
+        uint64_t far = ptr<const uint64_t>(f.far_offsets)[r];
+        for (int64_t q = a.begin(r); q < a.end(r); ++q) {
+            const int64_t c = a.col(q, f.k);
+            if (c < 0) continue;
+            const V v = a.values[q];
+            const int64_t t = c - r - lo;
+            if (t >= 0 && t < width) {
+                band[t] = from_compute<V>(to_compute<C>(band[t]) + to_compute<C>(v));
+            } else {
+                far_cols[far] = c;
+                far_values[far] = v;
+                ++far;
+            }
+        }
+    }
+}
+
+// ---- SpMM -------------------------------------------------------------------------------------
+
+// A vector of 16 or 8 bytes.
+template <int BYTES>
+using Raw = typename std::conditional<BYTES == 16, uint4, uint2>::type;
+
+// N values from shared memory as BYTES-byte loads (the compiler cannot prove the alignment
+// itself; every caller's address is a multiple of BYTES).
+template <int BYTES, typename C, int N>
+__device__ __forceinline__ void load_vectors(C (&out)[N], const C* p) {
+    static_assert(N * sizeof(C) % BYTES == 0, "whole vectors");
+    Raw<BYTES> raw[N * sizeof(C) / BYTES];
+#pragma unroll
+    for (int i = 0; i < int(N * sizeof(C) / BYTES); ++i) raw[i] = reinterpret_cast<const Raw<BYTES>*>(p)[i];
+    memcpy(out, raw, sizeof(out));
+}
+
+// a. The chunk's values [t0, t0 + tn) of the block's band, skewed per warp (see the top).
+template <typename T, typename V, typename C>
+__device__ __forceinline__ void stage_band(C (*a_s)[T::SPAN][WARP_ROWS], const V* band, int64_t width, int t0, int tn) {
+    const int span = WARP_ROWS + tn - 1;
+    for (int i = threadIdx.x; i < WARPS * span * WARP_ROWS; i += THREADS) {
+        const int rho = i % WARP_ROWS, u = (i / WARP_ROWS) % span, w = i / (WARP_ROWS * span);
+        const int t = u - rho;
+        const int row = w * WARP_ROWS + rho;
+        a_s[w][u][rho] = (t >= 0 && t < tn) ? to_compute<C>(band[row * width + t0 + t]) : zero<C>();
+    }
+}
+
+// Whether a dense operand's rows are contiguous and every row starts on BYTES bytes.
+template <int BYTES, typename T>
+__device__ __forceinline__ bool rows_of_vectors(const Dense<T>& d) {
+    return d.col_stride == 1 && d.row_stride * int64_t(sizeof(T)) % BYTES == 0 && reinterpret_cast<uintptr_t>(d.values) % BYTES == 0;
+}
+
+// b. op(B) rows jb .. jb + rows - 1, columns c0 .. c0 + NT - 1 (zero outside op(B)), read along
+// whichever of B's strides is 1: as vectors (TC values) where B's rows are vectors of the compute
+// type itself, else element by element.
+template <typename T, int VEC, typename V, typename C>
+__device__ __forceinline__ void stage_b(C (*b_s)[T::B_LD], const Dense<const V>& b, int64_t jb, int rows, int64_t c0, int64_t k, int64_t n) {
+    constexpr int NT = T::NT, TC = T::TC;
+    if constexpr (std::is_same<V, C>::value) {
+        if (!b.conj && rows_of_vectors<VEC>(b)) {
+            constexpr int PER_ROW = NT / TC;
+            for (int i = threadIdx.x; i < rows * PER_ROW; i += THREADS) {
+                const int row = i / PER_ROW, vec = i % PER_ROW;
+                const int64_t j = jb + row, cc = c0 + vec * TC;
+                C* dst = &b_s[row][vec * TC];
+                if (j >= 0 && j < k && cc + TC <= n) {
+                    *reinterpret_cast<Raw<VEC>*>(dst) = __ldg(reinterpret_cast<const Raw<VEC>*>(b.at(j, cc)));
+                } else {
+#pragma unroll
+                    for (int q = 0; q < TC; ++q) dst[q] = (j >= 0 && j < k && cc + q < n) ? b.template read<C>(j, cc + q) : zero<C>();
+                }
+            }
+            return;
+        }
+    }
+    const bool along_rows = b.col_stride == 1;
+    for (int i = threadIdx.x; i < rows * NT; i += THREADS) {
+        const int row = along_rows ? i / NT : i % rows;
+        const int col = along_rows ? i % NT : i / rows;
+        const int64_t j = jb + row, cc = c0 + col;
+        b_s[row][col] = (j >= 0 && j < k && cc < n) ? b.template read<C>(j, cc) : zero<C>();
+    }
+}
+
+template <typename V, typename O, typename C, int VEC>
+__device__ void spmm_brcv(const SpmmBrcvParams& p) {
+    using T = Tile<C, VEC>;
+    constexpr int TC = T::TC;
+    static_assert(TC * sizeof(C) == VEC && T::B_LD * sizeof(C) % VEC == 0, "a thread's B values are one vector");
+    __shared__ __align__(16) C a_s[WARPS][T::SPAN][WARP_ROWS];
+    __shared__ __align__(16) C b_s[T::B_ROWS][T::B_LD];
+    const BrcvFormat& f = p.fmt;
+    const int64_t blk = blockIdx.x;
+    const int64_t r0 = blk * ROWS;
+    const int64_t c0 = int64_t(blockIdx.y) * T::NT;
+    const Dense<const V> b(p.b, blockIdx.z);
+    const Dense<O> c(p.c, blockIdx.z);
+    const int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
+    const int group = lane / COL_GROUPS, cg = lane % COL_GROUPS;
+    const int first = group * TR;  // the thread's first row within its warp's 16
+    const int64_t lo = ptr<const int64_t>(f.lo)[blk];
+    const int width = int(ptr<const uint32_t>(f.width)[blk]);
+    const V* band = ptr<const V>(f.values) + ptr<const uint64_t>(f.start)[blk];
+
+    C acc[TR][TC];
+#pragma unroll
+    for (int i = 0; i < TR; ++i)
+#pragma unroll
+        for (int q = 0; q < TC; ++q) acc[i][q] = zero<C>();
+
+    const int chunks = (width + T::TW - 1) / T::TW;
+    const int tw = chunks > 0 ? (width + chunks - 1) / chunks : 0;  // balanced chunks
+    for (int ch = 0; ch < chunks; ++ch) {
+        const int t0 = ch * tw, tn = min(tw, width - t0);
+        __syncthreads();  // the previous chunk's stages have been read
+        stage_band<T, V, C>(a_s, band, width, t0, tn);
+        stage_b<T, VEC, V, C>(b_s, b, r0 + lo + t0, ROWS + tn - 1, c0, f.k, p.shape.n);
+        __syncthreads();
+        // c. The thread's rows first .. first + 7 meet B rows u = first .. first + tn + 6 (of the
+        // warp's span); row first + i takes offset t0 + u - first - i there.
+        const C* a_row = &a_s[warp][first][first];
+        const C* b_row = &b_s[warp * WARP_ROWS + first][cg * TC];
+        for (int v = 0; v < tn + TR - 1; ++v) {
+            C av[TR], bv[TC];
+            load_vectors<16>(av, a_row + v * WARP_ROWS);
+            load_vectors<VEC>(bv, b_row + v * T::B_LD);
+#pragma unroll
+            for (int i = 0; i < TR; ++i)
+#pragma unroll
+                for (int q = 0; q < TC; ++q) acc[i][q] = acc[i][q] + av[i] * bv[q];
+        }
+    }
+
+    // d. Far entries of the thread's rows.
+    const int64_t row0 = r0 + warp * WARP_ROWS + first;
+    if (f.far_cols != 0) {
+        const uint64_t* far_offsets = ptr<const uint64_t>(f.far_offsets);
+        const int64_t* far_cols = ptr<const int64_t>(f.far_cols);
+        const V* far_values = ptr<const V>(f.far_values);
+#pragma unroll
+        for (int i = 0; i < TR; ++i) {
+            const int64_t r = row0 + i;
+            if (r >= f.m) break;
+            for (uint64_t e = far_offsets[r]; e < far_offsets[r + 1]; ++e) {
+                const int64_t col = far_cols[e];
+                const C av = to_compute<C>(far_values[e]);
+#pragma unroll
+                for (int q = 0; q < TC; ++q) {
+                    const int64_t cc = c0 + cg * TC + q;
+                    if (cc < p.shape.n) acc[i][q] = acc[i][q] + av * b.template read<C>(col, cc);
+                }
+            }
+        }
+    }
+
+    // e. Epilogue: one vector a row where C's rows are vectors of the compute type and the
+    // thread's columns all lie in C.
+    const C alpha = load_scalar<C>(p.shape.alpha), beta = load_scalar<C>(p.shape.beta);
+    const bool read_c = !is_zero(beta);
+    if constexpr (std::is_same<O, C>::value) {
+        if (rows_of_vectors<VEC>(c) && c0 + (cg + 1) * TC <= p.shape.n) {
+#pragma unroll
+            for (int i = 0; i < TR; ++i) {
+                const int64_t r = row0 + i;
+                if (r >= f.m) break;
+                Raw<VEC>* at = reinterpret_cast<Raw<VEC>*>(c.at(r, c0 + cg * TC));
+                C old[TC], out[TC];
+                if (read_c) {
+                    const Raw<VEC> raw = *at;
+                    memcpy(old, &raw, sizeof(old));
+                }
+#pragma unroll
+                for (int q = 0; q < TC; ++q) {
+                    out[q] = alpha * acc[i][q];
+                    if (read_c) out[q] = out[q] + beta * old[q];
+                }
+                Raw<VEC> raw;
+                memcpy(&raw, out, sizeof(raw));
+                *at = raw;
+            }
+            return;
+        }
+    }
+#pragma unroll
+    for (int i = 0; i < TR; ++i) {
+        const int64_t r = row0 + i;
+        if (r >= f.m) break;
+#pragma unroll
+        for (int q = 0; q < TC; ++q) {
+            const int64_t cc = c0 + cg * TC + q;
+            if (cc < p.shape.n) write_out(c, r, cc, acc[i][q], alpha, beta, read_c);
+        }
+    }
+}
+
+}  // namespace
+
+// ---- instantiations ---------------------------------------------------------------------------
+
+#define OXS_BRCV_EXTENT(ix, I) \
+    extern "C" __global__ void __launch_bounds__(ROWS) oxs_brcv_extent_##ix(const BrcvBuildParams p) { extent<I>(p); }
+OXS_BRCV_EXTENT(i32, int32_t)
+OXS_BRCV_EXTENT(i64, int64_t)
+
+extern "C" __global__ void __launch_bounds__(SCAN_BLOCK) oxs_brcv_scan_reduce(const BrcvBuildParams p) {
+    scan::chunk_reduce<SCAN_BLOCK, SCAN_ROUNDS>(ptr<uint64_t>(p.scan_data), p.scan_n, ptr<uint64_t>(p.scan_sums));
+}
+extern "C" __global__ void __launch_bounds__(SCAN_BLOCK) oxs_brcv_scan_sums(const BrcvBuildParams p) {
+    scan::sums_in_place<SCAN_BLOCK>(ptr<uint64_t>(p.scan_sums), p.scan_blocks);
+}
+extern "C" __global__ void __launch_bounds__(SCAN_BLOCK) oxs_brcv_scan_apply(const BrcvBuildParams p) {
+    scan::chunk_apply<SCAN_BLOCK, SCAN_ROUNDS>(ptr<uint64_t>(p.scan_data), p.scan_n, ptr<const uint64_t>(p.scan_sums));
+}
+
+#define OXS_BRCV_SCATTER(sfx, V, C)                                                                                 \
+    extern "C" __global__ void __launch_bounds__(BLOCK) oxs_brcv_scatter_##sfx##_i32(const BrcvBuildParams p) { \
+        scatter<V, C, int32_t>(p);                                                                                  \
+    }                                                                                                               \
+    extern "C" __global__ void __launch_bounds__(BLOCK) oxs_brcv_scatter_##sfx##_i64(const BrcvBuildParams p) { \
+        scatter<V, C, int64_t>(p);                                                                                  \
+    }
+OXS_BRCV_SCATTER(f32, float, float)
+OXS_BRCV_SCATTER(f64, double, double)
+OXS_BRCV_SCATTER(c32, float2, float2)
+OXS_BRCV_SCATTER(c64, double2, double2)
+OXS_BRCV_SCATTER(f16, __half, float)
+OXS_BRCV_SCATTER(bf16, __nv_bfloat16, float)
+OXS_BRCV_SCATTER(i8, int8_t, int32_t)
+OXS_BRCV_SCATTER(c16, complex_half, float2)
+OXS_BRCV_SCATTER(cbf16, complex_bf16, float2)
+
+// Four blocks a multiprocessor: at most 128 registers a thread. The narrow tiles (8-byte vectors,
+// half the columns) serve N up to 128 bytes of a B row; with 16-byte compute types they are the
+// wide ones (the host never asks for them).
+#define OXS_BRCV_SPMM(sfx, V, O, C)                                                                               \
+    extern "C" __global__ void __launch_bounds__(THREADS, 4) oxs_spmm_brcv_##sfx(const SpmmBrcvParams p) {        \
+        spmm_brcv<V, O, C, 16>(p);                                                                                \
+    }                                                                                                             \
+    extern "C" __global__ void __launch_bounds__(THREADS, 4) oxs_spmm_brcv_narrow_##sfx(const SpmmBrcvParams p) { \
+        spmm_brcv<V, O, C, (sizeof(C) > 8 ? 16 : 8)>(p);                                                         \
+    }
+OXS_SPMM_TYPES(OXS_BRCV_SPMM)
