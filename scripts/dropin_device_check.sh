@@ -17,10 +17,10 @@
 #      sorts land, native);
 #   3. c_tests/dropin/samples/*.c, one small program per family the face runs natively (SpMM CSR and
 #      COO, SpMV, SDDMM, SparseToDense, DenseToSparse, Csr2cscEx2, Xcoo2csr/Xcsr2coo, Xcsrsort with
-#      Gather, the vector routines, bsrmv/bsrmm, MatDescr and the version and error texts) and one that
-#      calls a forwarded family (csrgeam2), each compiled the same way and run on the real library and
-#      on the face: both print "PASS <name>", and the face's report shows every row native (for
-#      csrgeam2: its three functions forwarded, the rest native);
+#      Gather, the vector routines, bsrmv/bsrxmv/bsrmm, MatDescr and the version and error texts)
+#      and one that calls a forwarded family (csrgeam2), each compiled the same way and run on the
+#      real library and on the face: both print "PASS <name>", and the face's report shows every row
+#      native (for csrgeam2: its three functions forwarded, the rest native);
 #   4. LD_PRELOAD=face python -c "import torch, cupyx.scipy.sparse" imports;
 #   5. c_tests/dropin/py_checks.py, per group of calls (torch.sparse.mm and torch.addmm CSR
 #      FP32/FP64/FP16, torch.addmv, torch.sparse.sampled_addmm, CuPy csr @ dense (column-major),
