@@ -1222,7 +1222,8 @@ module oxsparse
 
     ! ------------------------------------------------------------------------------------
     ! Legacy BSR products (deprecated in cuSPARSE, still exported): y = alpha * A * x + beta * y
-    ! and C = alpha * A * op(B) + beta * C, A in BSR with square blocks, B and C column-major
+    ! (bsrxmv: on the block rows a mask lists) and C = alpha * A * op(B) + beta * C, A in BSR with
+    ! square blocks, B and C column-major
     ! ------------------------------------------------------------------------------------
     function oxsparseSbsrmv(handle, dirA, transA, mb, nb, nnzb, alpha, descrA, &
             bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, x, beta, y) &
@@ -1283,6 +1284,74 @@ module oxsparse
       complex(c_double_complex) :: x(*), beta, y(*)
       integer(c_int) :: res
     end function oxsparseZbsrmv
+
+    function oxsparseSbsrxmv(handle, dirA, transA, sizeOfMask, mb, nb, nnzb, alpha, &
+            descrA, bsrSortedValA, bsrSortedMaskPtrA, bsrSortedRowPtrA, bsrSortedEndPtrA, &
+            bsrSortedColIndA, blockDim, x, beta, y) &
+        bind(C, name="oxsparseSbsrxmv") result(res)
+      import :: c_int, c_ptr, c_float
+      type(c_ptr), value :: handle
+      integer(c_int), value :: dirA, transA, sizeOfMask, mb, nb, nnzb
+      real(c_float) :: alpha
+      type(c_ptr), value :: descrA
+      real(c_float) :: bsrSortedValA(*)
+      integer(c_int) :: bsrSortedMaskPtrA(*), bsrSortedRowPtrA(*), bsrSortedEndPtrA(*)
+      integer(c_int) :: bsrSortedColIndA(*)
+      integer(c_int), value :: blockDim
+      real(c_float) :: x(*), beta, y(*)
+      integer(c_int) :: res
+    end function oxsparseSbsrxmv
+
+    function oxsparseDbsrxmv(handle, dirA, transA, sizeOfMask, mb, nb, nnzb, alpha, &
+            descrA, bsrSortedValA, bsrSortedMaskPtrA, bsrSortedRowPtrA, bsrSortedEndPtrA, &
+            bsrSortedColIndA, blockDim, x, beta, y) &
+        bind(C, name="oxsparseDbsrxmv") result(res)
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: handle
+      integer(c_int), value :: dirA, transA, sizeOfMask, mb, nb, nnzb
+      real(c_double) :: alpha
+      type(c_ptr), value :: descrA
+      real(c_double) :: bsrSortedValA(*)
+      integer(c_int) :: bsrSortedMaskPtrA(*), bsrSortedRowPtrA(*), bsrSortedEndPtrA(*)
+      integer(c_int) :: bsrSortedColIndA(*)
+      integer(c_int), value :: blockDim
+      real(c_double) :: x(*), beta, y(*)
+      integer(c_int) :: res
+    end function oxsparseDbsrxmv
+
+    function oxsparseCbsrxmv(handle, dirA, transA, sizeOfMask, mb, nb, nnzb, alpha, &
+            descrA, bsrSortedValA, bsrSortedMaskPtrA, bsrSortedRowPtrA, bsrSortedEndPtrA, &
+            bsrSortedColIndA, blockDim, x, beta, y) &
+        bind(C, name="oxsparseCbsrxmv") result(res)
+      import :: c_int, c_ptr, c_float_complex
+      type(c_ptr), value :: handle
+      integer(c_int), value :: dirA, transA, sizeOfMask, mb, nb, nnzb
+      complex(c_float_complex) :: alpha
+      type(c_ptr), value :: descrA
+      complex(c_float_complex) :: bsrSortedValA(*)
+      integer(c_int) :: bsrSortedMaskPtrA(*), bsrSortedRowPtrA(*), bsrSortedEndPtrA(*)
+      integer(c_int) :: bsrSortedColIndA(*)
+      integer(c_int), value :: blockDim
+      complex(c_float_complex) :: x(*), beta, y(*)
+      integer(c_int) :: res
+    end function oxsparseCbsrxmv
+
+    function oxsparseZbsrxmv(handle, dirA, transA, sizeOfMask, mb, nb, nnzb, alpha, &
+            descrA, bsrSortedValA, bsrSortedMaskPtrA, bsrSortedRowPtrA, bsrSortedEndPtrA, &
+            bsrSortedColIndA, blockDim, x, beta, y) &
+        bind(C, name="oxsparseZbsrxmv") result(res)
+      import :: c_int, c_ptr, c_double_complex
+      type(c_ptr), value :: handle
+      integer(c_int), value :: dirA, transA, sizeOfMask, mb, nb, nnzb
+      complex(c_double_complex) :: alpha
+      type(c_ptr), value :: descrA
+      complex(c_double_complex) :: bsrSortedValA(*)
+      integer(c_int) :: bsrSortedMaskPtrA(*), bsrSortedRowPtrA(*), bsrSortedEndPtrA(*)
+      integer(c_int) :: bsrSortedColIndA(*)
+      integer(c_int), value :: blockDim
+      complex(c_double_complex) :: x(*), beta, y(*)
+      integer(c_int) :: res
+    end function oxsparseZbsrxmv
 
     function oxsparseSbsrmm(handle, dirA, transA, transB, mb, n, kb, nnzb, alpha, &
             descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockSize, B, ldb, &

@@ -1065,6 +1065,54 @@ oxsparseStatus_t oxsparseCbsrmv(oxsparseHandle_t handle, oxsparseDirection_t dir
 oxsparseStatus_t oxsparseZbsrmv(oxsparseHandle_t handle, oxsparseDirection_t dirA, oxsparseOperation_t transA, int mb, int nb, int nnzb, const cuDoubleComplex *alpha, oxsparseMatDescr_t descrA, const cuDoubleComplex *bsrSortedValA, const int *bsrSortedRowPtrA, const int *bsrSortedColIndA, int blockDim, const cuDoubleComplex *x, const cuDoubleComplex *beta, cuDoubleComplex *y);
 
 /**
+ * y = alpha * A * x + beta * y on the block rows `bsrSortedMaskPtrA` lists (`sizeOfMask` distinct
+ * block rows, in `descrA`'s base), block row i summing its blocks `bsrSortedRowPtrA[i] ..
+ * bsrSortedEndPtrA[i]`; A (`mb*blockDim x nb*blockDim`) and its blocks as in bsrmv. The rows of
+ * y in other block rows are not touched; when beta is zero the listed rows are only written.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): `x` holds `nb*blockDim` values, `y` `mb*blockDim`, the
+ * row and end pointers `mb` entries.
+ */
+oxsparseStatus_t oxsparseSbsrxmv(oxsparseHandle_t handle, oxsparseDirection_t dirA, oxsparseOperation_t transA, int sizeOfMask, int mb, int nb, int nnzb, const float *alpha, oxsparseMatDescr_t descrA, const float *bsrSortedValA, const int *bsrSortedMaskPtrA, const int *bsrSortedRowPtrA, const int *bsrSortedEndPtrA, const int *bsrSortedColIndA, int blockDim, const float *x, const float *beta, float *y);
+
+/**
+ * y = alpha * A * x + beta * y on the block rows `bsrSortedMaskPtrA` lists (`sizeOfMask` distinct
+ * block rows, in `descrA`'s base), block row i summing its blocks `bsrSortedRowPtrA[i] ..
+ * bsrSortedEndPtrA[i]`; A (`mb*blockDim x nb*blockDim`) and its blocks as in bsrmv. The rows of
+ * y in other block rows are not touched; when beta is zero the listed rows are only written.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): `x` holds `nb*blockDim` values, `y` `mb*blockDim`, the
+ * row and end pointers `mb` entries.
+ */
+oxsparseStatus_t oxsparseDbsrxmv(oxsparseHandle_t handle, oxsparseDirection_t dirA, oxsparseOperation_t transA, int sizeOfMask, int mb, int nb, int nnzb, const double *alpha, oxsparseMatDescr_t descrA, const double *bsrSortedValA, const int *bsrSortedMaskPtrA, const int *bsrSortedRowPtrA, const int *bsrSortedEndPtrA, const int *bsrSortedColIndA, int blockDim, const double *x, const double *beta, double *y);
+
+/**
+ * y = alpha * A * x + beta * y on the block rows `bsrSortedMaskPtrA` lists (`sizeOfMask` distinct
+ * block rows, in `descrA`'s base), block row i summing its blocks `bsrSortedRowPtrA[i] ..
+ * bsrSortedEndPtrA[i]`; A (`mb*blockDim x nb*blockDim`) and its blocks as in bsrmv. The rows of
+ * y in other block rows are not touched; when beta is zero the listed rows are only written.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): `x` holds `nb*blockDim` values, `y` `mb*blockDim`, the
+ * row and end pointers `mb` entries.
+ */
+oxsparseStatus_t oxsparseCbsrxmv(oxsparseHandle_t handle, oxsparseDirection_t dirA, oxsparseOperation_t transA, int sizeOfMask, int mb, int nb, int nnzb, const cuComplex *alpha, oxsparseMatDescr_t descrA, const cuComplex *bsrSortedValA, const int *bsrSortedMaskPtrA, const int *bsrSortedRowPtrA, const int *bsrSortedEndPtrA, const int *bsrSortedColIndA, int blockDim, const cuComplex *x, const cuComplex *beta, cuComplex *y);
+
+/**
+ * y = alpha * A * x + beta * y on the block rows `bsrSortedMaskPtrA` lists (`sizeOfMask` distinct
+ * block rows, in `descrA`'s base), block row i summing its blocks `bsrSortedRowPtrA[i] ..
+ * bsrSortedEndPtrA[i]`; A (`mb*blockDim x nb*blockDim`) and its blocks as in bsrmv. The rows of
+ * y in other block rows are not touched; when beta is zero the listed rows are only written.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): `x` holds `nb*blockDim` values, `y` `mb*blockDim`, the
+ * row and end pointers `mb` entries.
+ */
+oxsparseStatus_t oxsparseZbsrxmv(oxsparseHandle_t handle, oxsparseDirection_t dirA, oxsparseOperation_t transA, int sizeOfMask, int mb, int nb, int nnzb, const cuDoubleComplex *alpha, oxsparseMatDescr_t descrA, const cuDoubleComplex *bsrSortedValA, const int *bsrSortedMaskPtrA, const int *bsrSortedRowPtrA, const int *bsrSortedEndPtrA, const int *bsrSortedColIndA, int blockDim, const cuDoubleComplex *x, const cuDoubleComplex *beta, cuDoubleComplex *y);
+
+/**
  * C = alpha * A * op(B) + beta * C with A (`mb*blockDim x kb*blockDim`) in BSR as in bsrmv, B
  * and C column-major: B is `kb*blockDim x n` (transB NON_TRANSPOSE, `ldb >= max(1, kb*blockDim)`)
  * or `n x kb*blockDim` (TRANSPOSE, `ldb >= max(1, n)`), C is `mb*blockDim x n` (`ldc >= max(1,

@@ -9,7 +9,8 @@
 #   5. forwarding: c_tests/dropin/face_forward.c reaches a stand-in real library given by
 #      OXSPARSE_CUSPARSE_FALLBACK, and is refused when the variable names the face or a copy of it;
 #   6. the source drop-in: c_tests/dropin/face_header.c includes dropin/include/cusparse.h (CUDA's
-#      runtime headers from $CUDA_HOME or the .venv-cuda/ of scripts/setup.sh) and links -lcusparse.
+#      runtime headers from $CUDA_HOME or the .venv-cuda/ of scripts/setup.sh) and links -lcusparse;
+#      the native families' sample programs (c_tests/dropin/samples) compile against it.
 # Usage: scripts/check_dropin.sh [release|debug]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -57,4 +58,10 @@ cuda_root=${CUDA_HOME:-$(ls -d "$root"/.venv-cuda/lib/python3*/site-packages/nvi
 ${CC:-cc} -std=c11 -Wall -Werror -o "$work/face_header" "$root/c_tests/dropin/face_header.c" -I"$root/dropin/include" \
     -I"$cuda_root/include" -L"$dir" -lcusparse
 LD_LIBRARY_PATH=$dir LD_BIND_NOW=1 "$work/face_header"
+# The sample programs of the native families compile against the generated header too (they run on
+# the GPU machine: scripts/dropin_device_check.sh); csrgeam2.c calls a forwarded family, not declared.
+for sample in "$root"/c_tests/dropin/samples/*.c; do
+    [ "$(basename "$sample")" = csrgeam2.c ] && continue
+    ${CC:-cc} -std=c11 -Wall -Werror -c -o "$work/sample.o" "$sample" -I"$root/dropin/include" -I"$cuda_root/include"
+done
 echo "check_dropin: passed"

@@ -15,15 +15,21 @@
 #      and cusparseSnnz, cusparseSpSV_solve and cusparseSpGEMM_copy forwarded (to
 #      the toolkit's library, found by the face itself; Xcsrsort is forwarded or, once oxsparse's
 #      sorts land, native);
-#   3. LD_PRELOAD=face python -c "import torch, cupyx.scipy.sparse" imports;
-#   4. c_tests/dropin/py_checks.py, per group of calls (torch.sparse.mm and torch.addmm CSR
+#   3. c_tests/dropin/samples/*.c, one small program per family the face runs natively (SpMM CSR and
+#      COO, SpMV, SDDMM, SparseToDense, DenseToSparse, Csr2cscEx2, Xcoo2csr/Xcsr2coo, Xcsrsort with
+#      Gather, the vector routines, bsrmv/bsrxmv/bsrmm, MatDescr and the version and error texts)
+#      and one that calls a forwarded family (csrgeam2), each compiled the same way and run on the
+#      real library and on the face: both print "PASS <name>", and the face's report shows every row
+#      native (for csrgeam2: its three functions forwarded, the rest native);
+#   4. LD_PRELOAD=face python -c "import torch, cupyx.scipy.sparse" imports;
+#   5. c_tests/dropin/py_checks.py, per group of calls (torch.sparse.mm and torch.addmm CSR
 #      FP32/FP64/FP16, torch.addmv, torch.sparse.sampled_addmm, CuPy csr @ dense (column-major),
 #      csr @ vector, .T.tocsr(); torch CSR @ CSR and triangular_solve, forwarded over shadow
 #      generic descriptors), run without the face and under LD_PRELOAD: results equal within the
 #      type's tolerance, SpMM/SpMV/SDDMM native and SpGEMM forwarded in the report, no name refused;
-#   5. c_tests/dropin/py_timing.py: torch.sparse.mm CSR FP32 timed (CUDA events, median of 20)
+#   6. c_tests/dropin/py_timing.py: torch.sparse.mm CSR FP32 timed (CUDA events, median of 20)
 #      without and under the face in the same session; face/real printed, > 1.10 fails.
-# GPU time: about two minutes.
+# GPU time: about two minutes (the samples: a few seconds, most of it gcc).
 # Logs go to $OUT when set (the device tool brings them back), else build/dropin-device/.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -78,7 +84,41 @@ face_run() {
 }
 check "dropin_gpu.c on the face (LD_LIBRARY_PATH, LD_BIND_NOW=1): SpMM/SpMV/Sbsrmv/Sbsrmm native; Snnz, SpSV, SpGEMM forwarded" face_run
 
-# 3-5. Python, unmodified, under LD_PRELOAD (PyTorch's DT_RPATH outranks LD_LIBRARY_PATH).
+# 3. The sample programs: NAME, then the functions the face's report must show forwarded (every other
+#    row must be native).
+samples=(
+    "spmm_csr" "spmm_coo" "spmv_csr" "sddmm_csr" "sparse_to_dense" "dense_to_sparse" "csr2csc" "coo2csr"
+    "csrsort" "vectors" "bsr" "descr_info"
+    "csrgeam2 cusparseScsrgeam2_bufferSizeExt cusparseXcsrgeam2Nnz cusparseScsrgeam2"
+)
+sample_run() { # sample_run NAME FORWARDED...: the program on the real library, then on the face
+    local name=$1 bin=$logs/samples/$1; shift
+    gcc -std=c11 -O1 -Wall -Werror -Wno-deprecated-declarations -o "$bin" "c_tests/dropin/samples/$name.c" \
+        -I"$cuda/include" -L"$cuda_lib" -lcusparse -lcudart -Wl,-rpath-link,"$cuda_lib" || { echo "  cannot compile $name.c"; return 1; }
+    LD_LIBRARY_PATH="$cuda_lib" "$bin" > "$bin.real.log" 2>&1
+    local rc=$?; sed 's/^/  real: /' "$bin.real.log"
+    [ $rc -eq 0 ] && grep -qx "PASS $name" "$bin.real.log" || { echo "  failed on the real library (rc $rc)"; return 1; }
+    LD_LIBRARY_PATH="$face_dir:$cuda_lib" LD_BIND_NOW=1 OXSPARSE_REPORT=1 "$bin" > "$bin.face.log" 2>&1
+    rc=$?; grep -v '^cusparse\|report of libcusparse\|^function ' "$bin.face.log" | sed 's/^/  face: /'
+    [ $rc -eq 0 ] && grep -qx "PASS $name" "$bin.face.log" || { echo "  failed on the face (rc $rc)"; return 1; }
+    grep -q 'report of libcusparse.so.12' "$bin.face.log" || { echo "  the face was not loaded"; return 1; }
+    local ok=0 f row
+    for f in "$@"; do report_has "$bin.face.log" "$f" forwarded || ok=1; done
+    while read -r row; do
+        f=${row%% *}
+        [[ " $* " == *" $f "* ]] && continue
+        [[ $row =~ ^[A-Za-z0-9_]+\ +[0-9]+\ +native\  ]] || { echo "  not native: $row"; ok=1; }
+    done < <(grep -E '^cusparse[A-Za-z0-9_]+ +[0-9]+ ' "$bin.face.log")
+    return $ok
+}
+mkdir -p "$logs/samples"
+for entry in "${samples[@]}"; do
+    read -r -a words <<< "$entry"
+    if [ ${#words[@]} -gt 1 ]; then what="forwarded: ${words[*]:1}"; else what="every function native"; fi
+    check "sample ${words[0]}.c on the real cuSPARSE and on the face ($what)" sample_run "${words[@]}"
+done
+
+# 4-6. Python, unmodified, under LD_PRELOAD (PyTorch's DT_RPATH outranks LD_LIBRARY_PATH).
 preload() { LD_PRELOAD="$face" OXSPARSE_REPORT=1 "$python" "$@"; }
 imports() {
     preload -c 'import torch, cupyx.scipy.sparse; print("imported torch", torch.__version__)' > "$logs/import.log" 2>&1
@@ -86,7 +126,7 @@ imports() {
 }
 check "LD_PRELOAD: import torch, cupyx.scipy.sparse" imports
 
-# 4. PyTorch and CuPy sparse calls (c_tests/dropin/py_checks.py), one process per group, run
+# 5. PyTorch and CuPy sparse calls (c_tests/dropin/py_checks.py), one process per group, run
 #    without the face and under LD_PRELOAD: results equal within the type's tolerance, and the
 #    report shows the group's cuSPARSE functions native (other rows are printed: a forwarded one
 #    still has its result compared).
@@ -117,7 +157,7 @@ for group in $("$python" c_tests/dropin/py_checks.py groups); do
     check "LD_PRELOAD: $group equals the run without the face (SpMM/SpMV/SDDMM native; SpGEMM forwarded)" py_group "$group"
 done
 
-# 5. torch.sparse.mm timing, with and without the face in the same session (c_tests/dropin/py_timing.py):
+# 6. torch.sparse.mm timing, with and without the face in the same session (c_tests/dropin/py_timing.py):
 #    the ratio is printed; more than 1.10 times slower under the face fails.
 timing() {
     "$python" c_tests/dropin/py_timing.py run "$logs/timing-real.json" > "$logs/timing-real.log" 2>&1 ||

@@ -10,129 +10,17 @@
 mod common;
 
 use common::capi::{expect, CHandle, Scalar};
-use common::compare::{Tally, Tolerance};
+use common::compare::Tally;
+use common::legacy_bsr::{abs1, output, read, tolerance, Descr, DevMatrix, Matrix, TYPES};
 use common::values::random;
 use common::{gpu, sync, DevBuf, Rng};
 use oxsparse::ffi::legacy_bsr::*;
 use oxsparse::ffi::mat_descr::*;
-use oxsparse::ffi::{cuComplex, cuDoubleComplex, oxsparseMatDescr_t};
+use oxsparse::ffi::{cuComplex, cuDoubleComplex};
 use oxsparse::reference::legacy_bsr::{self as reference, LegacyBsr};
 use oxsparse::reference::vector_ops::{Value, ZERO};
 use oxsparse::types::{DataType, DataType::*, PointerMode, Status};
 use std::os::raw::c_int;
-use std::ptr::null_mut;
-
-const TYPES: [DataType; 4] = [CUDA_R_32F, CUDA_R_64F, CUDA_C_32F, CUDA_C_64F];
-
-/// Elements of poison past every output, which no call may write.
-const SLACK: usize = 16;
-
-/// A legacy matrix descriptor of index base `base`, destroyed on drop.
-struct Descr(oxsparseMatDescr_t);
-
-impl Descr {
-    fn new(base: i32) -> Descr {
-        let mut d = null_mut();
-        assert_eq!(unsafe { oxsparseCreateMatDescr(&mut d) }, 0);
-        assert_eq!(unsafe { oxsparseSetMatIndexBase(d, base) }, 0);
-        Descr(d)
-    }
-}
-
-impl Drop for Descr {
-    fn drop(&mut self) {
-        unsafe { oxsparseDestroyMatDescr(self.0) };
-    }
-}
-
-/// A random BSR matrix: `mb x nb` blocks of `block`, about `per_row` distinct blocks a block row
-/// (0 for none), values random in `t`.
-struct Matrix {
-    mb: usize,
-    block: usize,
-    row_ptr: Vec<i32>,
-    col_ind: Vec<i32>,
-    values: Vec<Value>,
-}
-
-impl Matrix {
-    fn random(rng: &mut Rng, t: DataType, (mb, nb, block): (usize, usize, usize), per_row: usize, base: i32) -> Matrix {
-        let (mut row_ptr, mut col_ind) = (vec![base], Vec::new());
-        for _ in 0..mb {
-            let count = if nb == 0 || per_row == 0 { 0 } else { rng.below(2 * per_row as u64 + 1).min(nb as u64) as usize };
-            let mut cols = rng.distinct(nb as u64, count);
-            cols.sort_unstable();
-            col_ind.extend(cols.iter().map(|&c| c as i32 + base));
-            row_ptr.push(col_ind.len() as i32 + base);
-        }
-        let values = random(rng, t, col_ind.len() * block * block);
-        Matrix { mb, block, row_ptr, col_ind, values }
-    }
-
-    fn legacy(&self, column_blocks: bool, base: i32) -> LegacyBsr<'_> {
-        LegacyBsr {
-            mb: self.mb,
-            block: self.block,
-            column_blocks,
-            base: base as i64,
-            row_ptr: &self.row_ptr,
-            col_ind: &self.col_ind,
-            values: &self.values,
-        }
-    }
-}
-
-/// The device copies of a matrix's arrays.
-struct DevMatrix {
-    row_ptr: DevBuf,
-    col_ind: DevBuf,
-    values: DevBuf,
-}
-
-impl DevMatrix {
-    fn upload(a: &Matrix, t: DataType) -> DevMatrix {
-        let encoded = common::bytes::encode(t, &a.values);
-        DevMatrix {
-            row_ptr: DevBuf::from_slice(&a.row_ptr),
-            col_ind: DevBuf::from_slice(if a.col_ind.is_empty() { &[0i32][..] } else { &a.col_ind }),
-            values: DevBuf::from_slice(if encoded.is_empty() { &[0u8; 16][..] } else { &encoded }),
-        }
-    }
-}
-
-/// `len` values of `t` followed by SLACK poisoned ones: `init` (encoded) or, if None, all poison.
-fn output(t: DataType, len: usize, init: Option<&[Value]>) -> DevBuf {
-    let size = t.size_bytes() as usize;
-    let buf = DevBuf::poisoned((len + SLACK) * size, 0xFF);
-    if let Some(v) = init {
-        common::capi::write(&buf, &common::bytes::encode(t, v));
-    }
-    buf
-}
-
-/// The first `len` values of `buf`, after checking its slack is still poison.
-fn read(buf: &DevBuf, t: DataType, len: usize) -> Result<Vec<Value>, String> {
-    let size = t.size_bytes() as usize;
-    let bytes: Vec<u8> = buf.to_vec();
-    if bytes[len * size..].iter().any(|&b| b != 0xFF) {
-        return Err(format!("wrote past the end of its {len} values"));
-    }
-    Ok(bytes[..len * size].chunks(size).map(|e| common::bytes::decode_element(t, e)).collect())
-}
-
-/// |v| summed over components' magnitudes, for the error scale.
-fn abs1(v: Value) -> Value {
-    (v.0.abs() + v.1.abs(), 0.0)
-}
-
-/// The relative tolerance of `t` for sums of `terms` products.
-fn tolerance(t: DataType, terms: usize) -> Tolerance {
-    let eps = match t {
-        CUDA_R_32F | CUDA_C_32F => 2f64.powi(-24),
-        _ => 2f64.powi(-53),
-    };
-    Tolerance::new(4.0 * eps * (terms as f64 + 2.0), t)
-}
 
 #[allow(clippy::too_many_arguments)]
 unsafe fn call_bsrmv(

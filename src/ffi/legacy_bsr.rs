@@ -1,13 +1,13 @@
-//! The legacy BSR products: `oxsparse[SDCZ]bsrmv` and `oxsparse[SDCZ]bsrmm`, cuSPARSE 12.6's
-//! deprecated-but-exported level-2 and level-3 block routines, over the generic BSR kernels
-//! (src/ops/legacy_bsr.rs). Checks: handle, descrA, sizes (blockDim > 0, ldb, ldc), alpha and
-//! beta, the enums, then descrA's type (only GENERAL: MATRIX_TYPE_NOT_SUPPORTED) and the operations
-//! (transA only NON_TRANSPOSE, transB not CONJUGATE_TRANSPOSE: NOT_SUPPORTED). blockDim 1 is
-//! accepted (cuSPARSE documents blockDim > 1). Asynchronous on the handle's stream; alpha and beta
-//! follow the handle's pointer mode.
+//! The legacy BSR products: `oxsparse[SDCZ]bsrmv`, `oxsparse[SDCZ]bsrxmv` and
+//! `oxsparse[SDCZ]bsrmm`, cuSPARSE 12.6's deprecated-but-exported level-2 and level-3 block
+//! routines (src/ops/legacy_bsr.rs). Checks: handle, descrA, sizes (blockDim > 0, ldb, ldc;
+//! bsrxmv: sizeOfMask in 0..=mb, then its arrays), alpha and beta, the enums, then descrA's type
+//! (only GENERAL: MATRIX_TYPE_NOT_SUPPORTED) and the operations (transA only NON_TRANSPOSE, transB
+//! not CONJUGATE_TRANSPOSE: NOT_SUPPORTED). blockDim 1 is accepted (cuSPARSE documents blockDim >
+//! 1). Asynchronous on the handle's stream; alpha and beta follow the handle's pointer mode.
 
 use super::*;
-use crate::ops::legacy_bsr::{self as op, BsrA, BsrmmDense};
+use crate::ops::legacy_bsr::{self as op, BsrA, BsrmmDense, BsrxMask};
 use crate::types::DataType::{self, *};
 use std::os::raw::{c_int, c_void};
 
@@ -63,6 +63,26 @@ unsafe fn bsrmv(
     guard(func, || {
         let (h, a) = operands(handle, descrA, a, t)?;
         op::bsrmv(&h.inner, &a, transA, alpha, x, beta, y)
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn bsrxmv(
+    func: &str,
+    t: DataType,
+    handle: oxsparseHandle_t,
+    transA: oxsparseOperation_t,
+    a: Legacy,
+    mask: BsrxMask,
+    alpha: *const c_void,
+    descrA: oxsparseMatDescr_t,
+    x: u64,
+    beta: *const c_void,
+    y: u64,
+) -> oxsparseStatus_t {
+    guard(func, || {
+        let (h, a) = operands(handle, descrA, a, t)?;
+        op::bsrxmv(&h.inner, &a, transA, &mask, alpha, x, beta, y)
     })
 }
 
@@ -230,6 +250,178 @@ pub unsafe extern "C" fn oxsparseZbsrmv(
         block: blockDim,
     };
     bsrmv("oxsparseZbsrmv", CUDA_C_64F, handle, transA, a, alpha.cast(), descrA, x as u64, beta.cast(), y as u64)
+}
+
+/// y = alpha * A * x + beta * y on the block rows `bsrSortedMaskPtrA` lists (`sizeOfMask` distinct
+/// block rows, in `descrA`'s base), block row i summing its blocks `bsrSortedRowPtrA[i] ..
+/// bsrSortedEndPtrA[i]`; A (`mb*blockDim x nb*blockDim`) and its blocks as in bsrmv. The rows of
+/// y in other block rows are not touched; when beta is zero the listed rows are only written.
+///
+/// # Safety
+/// The C ABI's contract (src/ffi/mod.rs): `x` holds `nb*blockDim` values, `y` `mb*blockDim`, the
+/// row and end pointers `mb` entries.
+#[no_mangle]
+pub unsafe extern "C" fn oxsparseSbsrxmv(
+    handle: oxsparseHandle_t,
+    dirA: oxsparseDirection_t,
+    transA: oxsparseOperation_t,
+    sizeOfMask: c_int,
+    mb: c_int,
+    nb: c_int,
+    nnzb: c_int,
+    alpha: *const f32,
+    descrA: oxsparseMatDescr_t,
+    bsrSortedValA: *const f32,
+    bsrSortedMaskPtrA: *const c_int,
+    bsrSortedRowPtrA: *const c_int,
+    bsrSortedEndPtrA: *const c_int,
+    bsrSortedColIndA: *const c_int,
+    blockDim: c_int,
+    x: *const f32,
+    beta: *const f32,
+    y: *mut f32,
+) -> oxsparseStatus_t {
+    let a = Legacy {
+        dir: dirA,
+        mb,
+        nb,
+        nnzb,
+        values: bsrSortedValA as u64,
+        row_ptr: bsrSortedRowPtrA as u64,
+        col_ind: bsrSortedColIndA as u64,
+        block: blockDim,
+    };
+    let mask = BsrxMask { size: sizeOfMask, mask: bsrSortedMaskPtrA as u64, ends: bsrSortedEndPtrA as u64 };
+    bsrxmv("oxsparseSbsrxmv", CUDA_R_32F, handle, transA, a, mask, alpha.cast(), descrA, x as u64, beta.cast(), y as u64)
+}
+
+/// y = alpha * A * x + beta * y on the block rows `bsrSortedMaskPtrA` lists (`sizeOfMask` distinct
+/// block rows, in `descrA`'s base), block row i summing its blocks `bsrSortedRowPtrA[i] ..
+/// bsrSortedEndPtrA[i]`; A (`mb*blockDim x nb*blockDim`) and its blocks as in bsrmv. The rows of
+/// y in other block rows are not touched; when beta is zero the listed rows are only written.
+///
+/// # Safety
+/// The C ABI's contract (src/ffi/mod.rs): `x` holds `nb*blockDim` values, `y` `mb*blockDim`, the
+/// row and end pointers `mb` entries.
+#[no_mangle]
+pub unsafe extern "C" fn oxsparseDbsrxmv(
+    handle: oxsparseHandle_t,
+    dirA: oxsparseDirection_t,
+    transA: oxsparseOperation_t,
+    sizeOfMask: c_int,
+    mb: c_int,
+    nb: c_int,
+    nnzb: c_int,
+    alpha: *const f64,
+    descrA: oxsparseMatDescr_t,
+    bsrSortedValA: *const f64,
+    bsrSortedMaskPtrA: *const c_int,
+    bsrSortedRowPtrA: *const c_int,
+    bsrSortedEndPtrA: *const c_int,
+    bsrSortedColIndA: *const c_int,
+    blockDim: c_int,
+    x: *const f64,
+    beta: *const f64,
+    y: *mut f64,
+) -> oxsparseStatus_t {
+    let a = Legacy {
+        dir: dirA,
+        mb,
+        nb,
+        nnzb,
+        values: bsrSortedValA as u64,
+        row_ptr: bsrSortedRowPtrA as u64,
+        col_ind: bsrSortedColIndA as u64,
+        block: blockDim,
+    };
+    let mask = BsrxMask { size: sizeOfMask, mask: bsrSortedMaskPtrA as u64, ends: bsrSortedEndPtrA as u64 };
+    bsrxmv("oxsparseDbsrxmv", CUDA_R_64F, handle, transA, a, mask, alpha.cast(), descrA, x as u64, beta.cast(), y as u64)
+}
+
+/// y = alpha * A * x + beta * y on the block rows `bsrSortedMaskPtrA` lists (`sizeOfMask` distinct
+/// block rows, in `descrA`'s base), block row i summing its blocks `bsrSortedRowPtrA[i] ..
+/// bsrSortedEndPtrA[i]`; A (`mb*blockDim x nb*blockDim`) and its blocks as in bsrmv. The rows of
+/// y in other block rows are not touched; when beta is zero the listed rows are only written.
+///
+/// # Safety
+/// The C ABI's contract (src/ffi/mod.rs): `x` holds `nb*blockDim` values, `y` `mb*blockDim`, the
+/// row and end pointers `mb` entries.
+#[no_mangle]
+pub unsafe extern "C" fn oxsparseCbsrxmv(
+    handle: oxsparseHandle_t,
+    dirA: oxsparseDirection_t,
+    transA: oxsparseOperation_t,
+    sizeOfMask: c_int,
+    mb: c_int,
+    nb: c_int,
+    nnzb: c_int,
+    alpha: *const cuComplex,
+    descrA: oxsparseMatDescr_t,
+    bsrSortedValA: *const cuComplex,
+    bsrSortedMaskPtrA: *const c_int,
+    bsrSortedRowPtrA: *const c_int,
+    bsrSortedEndPtrA: *const c_int,
+    bsrSortedColIndA: *const c_int,
+    blockDim: c_int,
+    x: *const cuComplex,
+    beta: *const cuComplex,
+    y: *mut cuComplex,
+) -> oxsparseStatus_t {
+    let a = Legacy {
+        dir: dirA,
+        mb,
+        nb,
+        nnzb,
+        values: bsrSortedValA as u64,
+        row_ptr: bsrSortedRowPtrA as u64,
+        col_ind: bsrSortedColIndA as u64,
+        block: blockDim,
+    };
+    let mask = BsrxMask { size: sizeOfMask, mask: bsrSortedMaskPtrA as u64, ends: bsrSortedEndPtrA as u64 };
+    bsrxmv("oxsparseCbsrxmv", CUDA_C_32F, handle, transA, a, mask, alpha.cast(), descrA, x as u64, beta.cast(), y as u64)
+}
+
+/// y = alpha * A * x + beta * y on the block rows `bsrSortedMaskPtrA` lists (`sizeOfMask` distinct
+/// block rows, in `descrA`'s base), block row i summing its blocks `bsrSortedRowPtrA[i] ..
+/// bsrSortedEndPtrA[i]`; A (`mb*blockDim x nb*blockDim`) and its blocks as in bsrmv. The rows of
+/// y in other block rows are not touched; when beta is zero the listed rows are only written.
+///
+/// # Safety
+/// The C ABI's contract (src/ffi/mod.rs): `x` holds `nb*blockDim` values, `y` `mb*blockDim`, the
+/// row and end pointers `mb` entries.
+#[no_mangle]
+pub unsafe extern "C" fn oxsparseZbsrxmv(
+    handle: oxsparseHandle_t,
+    dirA: oxsparseDirection_t,
+    transA: oxsparseOperation_t,
+    sizeOfMask: c_int,
+    mb: c_int,
+    nb: c_int,
+    nnzb: c_int,
+    alpha: *const cuDoubleComplex,
+    descrA: oxsparseMatDescr_t,
+    bsrSortedValA: *const cuDoubleComplex,
+    bsrSortedMaskPtrA: *const c_int,
+    bsrSortedRowPtrA: *const c_int,
+    bsrSortedEndPtrA: *const c_int,
+    bsrSortedColIndA: *const c_int,
+    blockDim: c_int,
+    x: *const cuDoubleComplex,
+    beta: *const cuDoubleComplex,
+    y: *mut cuDoubleComplex,
+) -> oxsparseStatus_t {
+    let a = Legacy {
+        dir: dirA,
+        mb,
+        nb,
+        nnzb,
+        values: bsrSortedValA as u64,
+        row_ptr: bsrSortedRowPtrA as u64,
+        col_ind: bsrSortedColIndA as u64,
+        block: blockDim,
+    };
+    let mask = BsrxMask { size: sizeOfMask, mask: bsrSortedMaskPtrA as u64, ends: bsrSortedEndPtrA as u64 };
+    bsrxmv("oxsparseZbsrxmv", CUDA_C_64F, handle, transA, a, mask, alpha.cast(), descrA, x as u64, beta.cast(), y as u64)
 }
 
 /// C = alpha * A * op(B) + beta * C with A (`mb*blockDim x kb*blockDim`) in BSR as in bsrmv, B

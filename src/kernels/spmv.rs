@@ -1,8 +1,8 @@
 //! Launchers for `kernels/spmv.cu` (the tile kernel over op(A) as rows, the row table
 //! preprocess keeps, and the scale for empty A), `kernels/spmv_vector.cu` (the vector kernel, the
-//! row histogram and row lists of its schedule) and `kernels/spmv_formats.cu` (Sliced-ELL, BSR).
-//! The plan (src/ops/spmv/plan.rs) has chosen the kernel and filled the parameter blocks; these
-//! functions pick the instantiation's name and the grid.
+//! row histogram and row lists of its schedule) and `kernels/spmv_formats.cu` (Sliced-ELL, BSR,
+//! the legacy bsrxmv). The plan (src/ops/spmv/plan.rs) has chosen the kernel and filled the
+//! parameter blocks; these functions pick the instantiation's name and the grid.
 
 use super::module::{KernelKey, Site};
 use super::name::Suffixes;
@@ -97,6 +97,14 @@ pub fn sell(h: &Handle, p: &SpmvSellParams, types: Types, index: IndexType) -> R
 pub fn bsr(h: &Handle, p: &SpmvBsrParams, types: Types, index: IndexType) -> Result<()> {
     let name = kernel_name!("oxs_spmv_bsr_{}_{}", types.suffix(), index_suffix(index));
     launch(h, "spmv_formats", &name, (row_blocks(p.shape.m), 1, 1), SPMV_BLOCK, 0, p)
+}
+
+/// The legacy `bsrxmv`: one thread per row of the masked block rows (A, x and y of one type, 32-bit
+/// indices).
+pub fn bsrx(h: &Handle, p: &SpmvBsrxParams, t: DataType) -> Result<()> {
+    let types = Types { a: t, x: t, y: t, compute: t };
+    let name = kernel_name!("oxs_spmv_bsrx_{}_i32", types.suffix());
+    launch(h, "spmv_formats", &name, (row_blocks(p.mask_size * p.bsr.row_block), 1, 1), SPMV_BLOCK, 0, p)
 }
 
 // ---- kernels/spmv_vector.cu -------------------------------------------------------------------

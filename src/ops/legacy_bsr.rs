@@ -1,15 +1,20 @@
-//! The legacy BSR products, `bsrmv` (y = alpha * A * x + beta * y) and `bsrmm` (C = alpha * A *
-//! op(B) + beta * C, B and C column-major), as cuSPARSE 12.6 defines them: square blocks of
-//! `blockDim`, 32-bit indices, `dirA` the order of each block's values, the legacy matrix
-//! descriptor's index base, only `CUSPARSE_MATRIX_TYPE_GENERAL` and only A not transposed.
+//! The legacy BSR products, `bsrmv` (y = alpha * A * x + beta * y), `bsrxmv` (the same on the
+//! block rows a mask names) and `bsrmm` (C = alpha * A * op(B) + beta * C, B and C column-major),
+//! as cuSPARSE 12.6 defines them: square blocks of `blockDim`, 32-bit indices, `dirA` the order of
+//! each block's values, the legacy matrix descriptor's index base, only
+//! `CUSPARSE_MATRIX_TYPE_GENERAL` and only A not transposed.
 //!
-//! They take no workspace, so each call builds internal descriptors over the caller's arrays (never
-//! registered, never seen by C) and runs the generic SpMV / SpMM BSR path, whose plans for BSR ask
-//! for none. Scalars follow the handle's pointer mode there.
+//! They take no workspace. `bsrmv` and `bsrmm` build internal descriptors over the caller's arrays
+//! (never registered, never seen by C) and run the generic SpMV / SpMM BSR path, whose plans for
+//! BSR ask for none; `bsrxmv`, whose rows have separate start and end positions, has a kernel of
+//! its own beside the generic BSR one (kernels/spmv_formats.cu) with the same sums. Scalars follow
+//! the handle's pointer mode.
 
 use crate::context::Handle;
-use crate::descr::{DnMat, DnVec, MatDescr, SpArrays, SpMat};
+use crate::descr::{check_aligned, DnMat, DnVec, MatDescr, SpArrays, SpMat};
 use crate::error::{invalid, unsupported, Error, Result};
+use crate::kernels::params::spmv::{SpmvBsrParams, SpmvBsrxParams, SpmvShape};
+use crate::kernels::{self, spmv as k};
 use crate::ops::{spmm, spmv};
 use crate::types::{DataType, Direction, IndexType, MatrixType, Operation, Order, SpMMAlg, SpMVAlg};
 use std::ffi::c_void;
@@ -170,6 +175,86 @@ pub unsafe fn bsrmm(h: &Handle, a: &BsrA, trans_a: i32, d: &BsrmmDense, alpha: *
     };
     no_workspace(spmm::buffer_size(h, &call)?)?;
     spmm::spmm(h, &call, 0, None)
+}
+
+/// The mask of `bsrxmv`: `size` block rows listed at `mask` (32-bit, in descrA's base), and the
+/// end positions `ends[i]` of every block row's blocks (A's `row_ptr` holds the starts).
+#[derive(Clone, Copy, Debug)]
+pub struct BsrxMask {
+    pub size: i32,
+    pub mask: u64,
+    pub ends: u64,
+}
+
+/// `bsrxmv`'s sizes and pointers once A's sizes passed: `sizeOfMask` in 0..=mb (a block row is
+/// listed at most once), then the arrays a masked row reads, non-NULL when read and aligned to
+/// their elements.
+fn check_bsrx_arrays(a: &BsrA, m: &BsrxMask, x: u64, y: u64) -> Result<()> {
+    if m.size < 0 || m.size > a.mb {
+        invalid!("sizeOfMask ({}) must be in 0..=mb ({})", m.size, a.mb);
+    }
+    let rows = m.size > 0;
+    let element = a.value_type.size_bytes();
+    let arrays = [
+        ("bsrSortedValA", a.values, rows && a.nnzb > 0, element),
+        ("bsrSortedMaskPtrA", m.mask, rows, 4),
+        ("bsrSortedRowPtrA", a.row_ptr, rows, 4),
+        ("bsrSortedEndPtrA", m.ends, rows, 4),
+        ("bsrSortedColIndA", a.col_ind, rows && a.nnzb > 0, 4),
+        ("x", x, rows && a.nb > 0, element),
+        ("y", y, rows, element),
+    ];
+    for (what, p, read, align) in arrays {
+        if read && p == 0 {
+            invalid!("{what} is NULL");
+        }
+        check_aligned(what, p, align)?;
+    }
+    Ok(())
+}
+
+/// `bsrxmv`: arguments in cuSPARSE's order of checks, then y = alpha * A * x + beta * y on the
+/// rows of the block rows the mask lists, each block row `i` summing its blocks `row_ptr[i] ..
+/// ends[i]`; every other row of y is left as it was. A block row listed twice gives an undefined
+/// result (cuSPARSE's mask lists distinct block rows).
+///
+/// # Safety
+/// `alpha` and `beta` are non-NULL and, in host pointer mode, point to a value of A's type.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn bsrxmv(
+    h: &Handle,
+    a: &BsrA,
+    trans_a: i32,
+    m: &BsrxMask,
+    alpha: *const c_void,
+    x: u64,
+    beta: *const c_void,
+    y: u64,
+) -> Result<()> {
+    check_a(a)?;
+    check_bsrx_arrays(a, m, x, y)?;
+    let (order, trans_a) = check_scalars_and_enums(a, trans_a, alpha, beta)?;
+    check_support(a, trans_a)?;
+    // Products of two ints: they fit in int64.
+    let block = a.block as i64;
+    let (rows, cols) = (a.mb as i64 * block, a.nb as i64 * block);
+    if m.size == 0 {
+        return Ok(());
+    }
+    let t = a.value_type;
+    let shape = SpmvShape { m: rows, k: cols, x, y, alpha: kernels::scalar(h, alpha, t)?, beta: kernels::scalar(h, beta, t)? };
+    let bsr = SpmvBsrParams {
+        shape,
+        offsets: a.row_ptr,
+        col_ind: a.col_ind,
+        values: a.values,
+        base: a.descr.index_base.offset(),
+        row_block: block,
+        col_block: block,
+        col_major_blocks: (order == Order::OXSPARSE_ORDER_COL) as i32,
+        pad: 0,
+    };
+    k::bsrx(h, &SpmvBsrxParams { bsr, ends: m.ends, mask: m.mask, mask_size: m.size as i64 }, t)
 }
 
 /// The legacy routines have no workspace argument: the BSR plans they run must need none.

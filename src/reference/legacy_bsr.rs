@@ -1,5 +1,5 @@
 //! The legacy BSR products in float64, read straight from the legacy arrays: the twins of
-//! src/ops/legacy_bsr.rs (`bsrmv`, `bsrmm` with column-major B and C).
+//! src/ops/legacy_bsr.rs (`bsrmv`, `bsrxmv`, `bsrmm` with column-major B and C).
 
 use super::vector_ops::{add, mul, Value, ZERO};
 
@@ -18,16 +18,18 @@ pub struct LegacyBsr<'a> {
 impl LegacyBsr<'_> {
     /// Every stored element as (row, column, value), duplicates and zeros included.
     pub fn entries(&self) -> Vec<(usize, usize, Value)> {
+        (0..self.mb).flat_map(|br| self.row_entries(br, self.row_ptr[br], self.row_ptr[br + 1])).collect()
+    }
+
+    /// The elements of block row `br` stored at positions `start .. end` (in the base).
+    fn row_entries(&self, br: usize, start: i32, end: i32) -> Vec<(usize, usize, Value)> {
         let (bd, mut out) = (self.block, Vec::new());
-        for br in 0..self.mb {
-            let (start, end) = (self.row_ptr[br] as i64 - self.base, self.row_ptr[br + 1] as i64 - self.base);
-            for slot in start as usize..end as usize {
-                let bc = (self.col_ind[slot] as i64 - self.base) as usize;
-                for i in 0..bd {
-                    for j in 0..bd {
-                        let within = if self.column_blocks { j * bd + i } else { i * bd + j };
-                        out.push((br * bd + i, bc * bd + j, self.values[slot * bd * bd + within]));
-                    }
+        for slot in (start as i64 - self.base) as usize..(end as i64 - self.base) as usize {
+            let bc = (self.col_ind[slot] as i64 - self.base) as usize;
+            for i in 0..bd {
+                for j in 0..bd {
+                    let within = if self.column_blocks { j * bd + i } else { i * bd + j };
+                    out.push((br * bd + i, bc * bd + j, self.values[slot * bd * bd + within]));
                 }
             }
         }
@@ -44,6 +46,24 @@ pub fn bsrmv(alpha: Value, a: &LegacyBsr, x: &[Value], beta: Value, y: &mut [Val
     for (yr, axr) in y.iter_mut().zip(ax) {
         let kept = if beta == ZERO { ZERO } else { mul(beta, *yr) };
         *yr = add(mul(alpha, axr), kept);
+    }
+}
+
+/// y = alpha * A * x + beta * y on the block rows `mask` lists (in the base), block row i summing
+/// its blocks `row_ptr[i] .. ends[i]` (`row_ptr` holds the starts); the other rows of y keep their
+/// values. Beta zero writes the listed rows without reading them.
+pub fn bsrxmv(alpha: Value, a: &LegacyBsr, ends: &[i32], mask: &[i32], x: &[Value], beta: Value, y: &mut [Value]) {
+    for &listed in mask {
+        let br = (listed as i64 - a.base) as usize;
+        let mut ax = vec![ZERO; a.block];
+        for (r, c, v) in a.row_entries(br, a.row_ptr[br], ends[br]) {
+            ax[r - br * a.block] = add(ax[r - br * a.block], mul(v, x[c]));
+        }
+        for (i, axi) in ax.into_iter().enumerate() {
+            let yr = &mut y[br * a.block + i];
+            let kept = if beta == ZERO { ZERO } else { mul(beta, *yr) };
+            *yr = add(mul(alpha, axi), kept);
+        }
     }
 }
 
@@ -90,5 +110,20 @@ mod tests {
         assert_eq!(c, [(21.0, 0.0), (43.0, 0.0)]);
         bsrmm((2.0, 0.0), &a(false), true, 1, &x, 1, (1.0, 0.0), &mut c, 2);
         assert_eq!(c, [(63.0, 0.0), (129.0, 0.0)]);
+    }
+
+    /// Three block rows of 1 x 1 blocks; the mask names rows 3 and 1 (one-based), row 3 reading
+    /// only the first of its two stored blocks (its end pointer stops short); row 2 is untouched.
+    #[test]
+    fn bsrxmv_updates_only_the_listed_rows() {
+        let values = [(1.0, 0.0), (2.0, 0.0), (3.0, 0.0), (4.0, 0.0)];
+        let a = LegacyBsr { mb: 3, block: 1, column_blocks: false, base: 1, row_ptr: &[1, 2, 3], col_ind: &[1, 2, 1, 2], values: &values };
+        let ends = [2, 3, 4];
+        let x = [(10.0, 0.0), (100.0, 0.0)];
+        let mut y = [(1.0, 0.0), (f64::NAN, 0.0), (2.0, 0.0)];
+        bsrxmv((1.0, 0.0), &a, &ends, &[3, 1], &x, (5.0, 0.0), &mut y);
+        assert_eq!(y[0], (15.0, 0.0));
+        assert!(y[1].0.is_nan(), "row 2 is not in the mask");
+        assert_eq!(y[2], (40.0, 0.0), "row 3: its block at position 3 only");
     }
 }

@@ -4,8 +4,9 @@
 //! Beneath: `bytes` (values as stored bytes), `values` (random values exact in each type), `gen`
 //! (sparse matrices assembled from drawn entries), `hubs` (the hub-row CSR fixture), `capi`
 //! (handle, scalars, statuses and workspace through the C ABI), `descr` (descriptors made through
-//! the C ABI), `compare` (tolerances against the float64 references, determinism) and `sweep`
-//! (the parameters SpMM and SpMV cases share, and running a group of cases).
+//! the C ABI), `compare` (tolerances against the float64 references, determinism), `sweep` (the
+//! parameters SpMM and SpMV cases share, and running a group of cases) and `legacy_bsr` (the
+//! legacy BSR tests' matrices and outputs).
 #![allow(dead_code)]
 
 pub mod bytes;
@@ -14,6 +15,7 @@ pub mod compare;
 pub mod descr;
 pub mod gen;
 pub mod hubs;
+pub mod legacy_bsr;
 pub mod sweep;
 pub mod values;
 

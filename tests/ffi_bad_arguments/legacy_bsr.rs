@@ -1,10 +1,12 @@
-//! The legacy BSR products' rows: `oxsparse[SDCZ]bsrmv` and `oxsparse[SDCZ]bsrmm`, arguments in
-//! cuSPARSE's order.
+//! The legacy BSR products' rows: `oxsparse[SDCZ]bsrmv`, `oxsparse[SDCZ]bsrxmv` and
+//! `oxsparse[SDCZ]bsrmm`, arguments in cuSPARSE's order.
 //!
 //! The valid calls read the fixture's A (8 x 6, 10 entries) as BSR with blockDim 1, over arrays of
 //! their own sized for the widest type: values (an input, zero), x (6) and B (6 x 6), and the
-//! outputs y (8) and C (8 x 4). Scalars are the fixture's host one and zero. Sizes are `int`: -1
-//! and INT_MIN are each one's own row.
+//! outputs y (8) and C (8 x 4). bsrxmv's mask lists the 8 block rows (an input), each reading
+//! `offsets[i] .. offsets[i + 1]` (the end pointers are the offsets from their second entry).
+//! Scalars are the fixture's host one and zero. Sizes are `int`: -1 and INT_MIN are each one's own
+//! row.
 
 use super::gpu::Operands;
 use super::table::*;
@@ -20,13 +22,14 @@ const NEGATIVE: [(&str, i64); 2] = [("-1", -1), ("INT_MIN", i32::MIN as i64)];
 /// The widest element (cuDoubleComplex), which every array is sized for.
 const WIDEST: usize = 16;
 
-/// The arrays and descriptors of the rows: A's offsets and columns (the fixture's), values, x, y,
-/// B, C, a general descriptor and a symmetric one.
+/// The arrays and descriptors of the rows: A's offsets and columns (the fixture's), values,
+/// bsrxmv's mask, x, y, B, C, a general descriptor and a symmetric one.
 #[derive(Clone, Copy)]
 pub struct BsrOperands {
     pub offsets: u64,
     pub columns: u64,
     pub values: u64,
+    pub mask: u64,
     pub x: u64,
     pub y: u64,
     pub b: u64,
@@ -39,7 +42,7 @@ impl BsrOperands {
     /// Without a GPU (only the handle's rows run): stand-in addresses.
     pub fn stand_ins() -> BsrOperands {
         let (offsets, columns, values, x, y, b, c) = (0x1_0000, 0x2_0000, 0x3_0000, 0x4_0000, 0x5_0000, 0x6_0000, 0x7_0000);
-        BsrOperands { offsets, columns, values, x, y, b, c, descr: NEVER_ISSUED, symmetric: NEVER_ISSUED }
+        BsrOperands { offsets, columns, values, mask: 0x8_0000, x, y, b, c, descr: NEVER_ISSUED, symmetric: NEVER_ISSUED }
     }
 }
 
@@ -62,18 +65,21 @@ impl Part {
     pub fn new(offsets: u64, columns: u64) -> Part {
         let (values, x, b) = (DevBuf::zeroed(10 * WIDEST), DevBuf::zeroed(6 * WIDEST), DevBuf::zeroed(36 * WIDEST));
         let (y, c) = (DevBuf::zeroed(8 * WIDEST), DevBuf::zeroed(32 * WIDEST));
+        let mask = DevBuf::from_slice(&[3i32, 0, 7, 1, 6, 2, 5, 4]);
         let (descr, symmetric) = (new_descr(0), new_descr(1));
-        let operands = BsrOperands { offsets, columns, values: values.ptr, x: x.ptr, y: y.ptr, b: b.ptr, c: c.ptr, descr, symmetric };
+        let operands =
+            BsrOperands { offsets, columns, values: values.ptr, mask: mask.ptr, x: x.ptr, y: y.ptr, b: b.ptr, c: c.ptr, descr, symmetric };
         Part {
             operands,
             descriptors: vec![(Kind::MatDescr, descr), (Kind::MatDescr, symmetric)],
-            inputs: vec![("bsr values", values), ("bsr x", x), ("bsrmm B", b)],
+            inputs: vec![("bsr values", values), ("bsrxmv mask", mask), ("bsr x", x), ("bsrmm B", b)],
             outputs: vec![("bsrmv y", y), ("bsrmm C", c)],
         }
     }
 }
 
 type Mv = fn(&[u64]) -> c_int;
+type Xmv = fn(&[u64]) -> c_int;
 type Mm = fn(&[u64]) -> c_int;
 
 pub fn rows(t: &mut Table, o: &Operands) {
@@ -188,6 +194,140 @@ pub fn rows(t: &mut Table, o: &Operands) {
             .bad("mb -1 with a symmetric descrA (sizes first)", &[("mb", -1i64 as u64), ("descrA", b.symmetric)], INVALID)
             .bad("dirA COLUMN", &[("dirA", 1)], SUCCESS)
             .bad("mb 0 (nothing to do)", &[("mb", 0)], SUCCESS);
+    }
+
+    let xmv: [(&'static str, usize, Xmv); 4] = [
+        ("oxsparseSbsrxmv", 4, |a| unsafe {
+            oxsparseSbsrxmv(
+                ptr(a[0]),
+                int(a[1]),
+                int(a[2]),
+                int(a[3]),
+                int(a[4]),
+                int(a[5]),
+                int(a[6]),
+                cptr(a[7]),
+                ptr(a[8]),
+                cptr(a[9]),
+                cptr(a[10]),
+                cptr(a[11]),
+                cptr(a[12]),
+                cptr(a[13]),
+                int(a[14]),
+                cptr(a[15]),
+                cptr(a[16]),
+                ptr(a[17]),
+            )
+        }),
+        ("oxsparseDbsrxmv", 8, |a| unsafe {
+            oxsparseDbsrxmv(
+                ptr(a[0]),
+                int(a[1]),
+                int(a[2]),
+                int(a[3]),
+                int(a[4]),
+                int(a[5]),
+                int(a[6]),
+                cptr(a[7]),
+                ptr(a[8]),
+                cptr(a[9]),
+                cptr(a[10]),
+                cptr(a[11]),
+                cptr(a[12]),
+                cptr(a[13]),
+                int(a[14]),
+                cptr(a[15]),
+                cptr(a[16]),
+                ptr(a[17]),
+            )
+        }),
+        ("oxsparseCbsrxmv", 8, |a| unsafe {
+            oxsparseCbsrxmv(
+                ptr(a[0]),
+                int(a[1]),
+                int(a[2]),
+                int(a[3]),
+                int(a[4]),
+                int(a[5]),
+                int(a[6]),
+                cptr(a[7]),
+                ptr(a[8]),
+                cptr(a[9]),
+                cptr(a[10]),
+                cptr(a[11]),
+                cptr(a[12]),
+                cptr(a[13]),
+                int(a[14]),
+                cptr(a[15]),
+                cptr(a[16]),
+                ptr(a[17]),
+            )
+        }),
+        ("oxsparseZbsrxmv", 16, |a| unsafe {
+            oxsparseZbsrxmv(
+                ptr(a[0]),
+                int(a[1]),
+                int(a[2]),
+                int(a[3]),
+                int(a[4]),
+                int(a[5]),
+                int(a[6]),
+                cptr(a[7]),
+                ptr(a[8]),
+                cptr(a[9]),
+                cptr(a[10]),
+                cptr(a[11]),
+                cptr(a[12]),
+                cptr(a[13]),
+                int(a[14]),
+                cptr(a[15]),
+                cptr(a[16]),
+                ptr(a[17]),
+            )
+        }),
+    ];
+    for (func, align, call) in xmv {
+        let align = align as u64;
+        let args = [
+            ("handle", Handle(o.h)),
+            ("dirA", Enum(0, &[2])),
+            ("transA", Enum(0, &[3])),
+            ("sizeOfMask", Plain(8)),
+            ("mb", Plain(8)),
+            ("nb", Plain(6)),
+            ("nnzb", Plain(10)),
+            ("alpha", In(o.one)),
+            ("descrA", Obj(Kind::MatDescr, b.descr)),
+            ("bsrSortedValA", Data(b.values, align)),
+            ("bsrSortedMaskPtrA", Data(b.mask, 4)),
+            ("bsrSortedRowPtrA", Data(b.offsets, 4)),
+            ("bsrSortedEndPtrA", Data(b.offsets + 4, 4)),
+            ("bsrSortedColIndA", Data(b.columns, 4)),
+            ("blockDim", Plain(1)),
+            ("x", Data(b.x, align)),
+            ("beta", In(o.zero)),
+            ("y", Data(b.y, align)),
+        ];
+        let mut f = t.func(func, &args, call);
+        for (what, n) in NEGATIVE {
+            for name in ["sizeOfMask", "mb", "nb", "nnzb", "blockDim"] {
+                f.bad(&format!("{name} {what}"), &[(name, n as u64)], INVALID);
+            }
+        }
+        f.bad("blockDim 0", &[("blockDim", 0)], INVALID)
+            .bad("sizeOfMask 9 above mb 8", &[("sizeOfMask", 9)], INVALID)
+            .bad("mb 0 under sizeOfMask 8", &[("mb", 0)], INVALID)
+            .bad("bsrSortedMaskPtrA NULL", &[("bsrSortedMaskPtrA", 0)], INVALID)
+            .bad("bsrSortedEndPtrA NULL", &[("bsrSortedEndPtrA", 0)], INVALID)
+            .bad("y NULL", &[("y", 0)], INVALID)
+            .bad("transA TRANSPOSE", &[("transA", 1)], UNSUPPORTED)
+            .bad("transA CONJUGATE_TRANSPOSE", &[("transA", 2)], UNSUPPORTED)
+            .bad("a symmetric descrA", &[("descrA", b.symmetric)], MATRIX_TYPE)
+            .bad("sizeOfMask 9 with a symmetric descrA (sizes first)", &[("sizeOfMask", 9), ("descrA", b.symmetric)], INVALID)
+            .bad("dirA COLUMN", &[("dirA", 1)], SUCCESS)
+            .bad("sizeOfMask 3 (the first three listed)", &[("sizeOfMask", 3)], SUCCESS)
+            .bad("sizeOfMask 0 with NULL arrays (nothing to do)", &[("sizeOfMask", 0), ("bsrSortedMaskPtrA", 0), ("y", 0)], SUCCESS)
+            .bad("mb 0 and sizeOfMask 0 (nothing to do)", &[("mb", 0), ("sizeOfMask", 0)], SUCCESS);
     }
 
     let mm: [(&'static str, usize, Mm); 4] = [

@@ -100,6 +100,18 @@ pub struct SpmvBsrParams {
     pub pad: i32,
 }
 
+/// The legacy `bsrxmv`: `mask_size` block rows `mask[t] - base` (32-bit) of `bsr`, block row i
+/// holding blocks `bsr.offsets[i] - base .. ends[i] - base`. `bsr.shape.m` is all of y's rows; only
+/// the named block rows' rows are written.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpmvBsrxParams {
+    pub bsr: SpmvBsrParams,
+    pub ends: u64,
+    pub mask: u64,
+    pub mask_size: i64,
+}
+
 /// Entries each lane of the vector kernel loads per round trip (its loads in flight).
 pub const SPMV_VECTOR_UNROLL: u32 = 4;
 /// Entries each lane of an FP32 band kernel loads per round trip: twice `SPMV_VECTOR_UNROLL`, with
