@@ -45,6 +45,8 @@ mod snapshot;
 mod sort;
 #[path = "ffi_bad_arguments/sparse_matrix.rs"]
 mod sparse_matrix;
+#[path = "ffi_bad_arguments/srbcrs.rs"]
+mod srbcrs;
 #[path = "ffi_bad_arguments/table.rs"]
 mod table;
 
@@ -65,7 +67,12 @@ fn host_table(fx: &descriptors::HostFixture) -> Table {
 /// there is no GPU, and for the coverage check.
 fn gpu_table_unrun(fx: &descriptors::HostFixture) -> Table {
     let never = || -> u64 { unreachable!("the rows of gpu_table_unrun are never run") };
-    let operands = gpu::Operands { fresh_handle: Some(Rc::new(never)), fresh_tcf: Some(Rc::new(never)), ..gpu::Operands::without_gpu(fx) };
+    let operands = gpu::Operands {
+        fresh_handle: Some(Rc::new(never)),
+        fresh_tcf: Some(Rc::new(never)),
+        fresh_srbcrs: Some(Rc::new(never)),
+        ..gpu::Operands::without_gpu(fx)
+    };
     let mut t = Table::new(Mode::All, fx.objects);
     gpu::rows(&mut t, &operands);
     t

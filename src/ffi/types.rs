@@ -47,6 +47,12 @@ pub struct oxsparseBitTcf {
     pub(crate) inner: crate::ops::spmm::bittcf::BitTcf,
 }
 
+/// An int8 sparse matrix in SR-BCRS, vectors of 2, 4 or 8 rows for integer tensor cores (oxsparse
+/// only; `oxsparseCreateSrBcrs`).
+pub struct oxsparseSrBcrs {
+    pub(crate) inner: crate::ops::srbcrs::SrBcrs,
+}
+
 pub type oxsparseHandle_t = *mut oxsparseContext;
 pub type oxsparseSpVecDescr_t = *mut oxsparseSpVecDescr;
 pub type oxsparseConstSpVecDescr_t = *const oxsparseSpVecDescr;
@@ -59,6 +65,8 @@ pub type oxsparseConstDnMatDescr_t = *const oxsparseDnMatDescr;
 pub type oxsparseMatDescr_t = *mut oxsparseMatDescr;
 pub type oxsparseBitTcf_t = *mut oxsparseBitTcf;
 pub type oxsparseConstBitTcf_t = *const oxsparseBitTcf;
+pub type oxsparseSrBcrs_t = *mut oxsparseSrBcrs;
+pub type oxsparseConstSrBcrs_t = *const oxsparseSrBcrs;
 
 /// What the logger calls with each message when set: its level (1 error, 2 trace, 3 hints, 4 info,
 /// 5 API trace), the function it is about, and the message (both valid only during the call).

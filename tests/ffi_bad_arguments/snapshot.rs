@@ -8,6 +8,7 @@ use oxsparse::ffi::descr_sparse::*;
 use oxsparse::ffi::descr_sparse_access::*;
 use oxsparse::ffi::handle::*;
 use oxsparse::ffi::mat_descr::*;
+use oxsparse::ffi::srbcrs::*;
 use std::os::raw::{c_int, c_void};
 use std::ptr::null_mut;
 
@@ -24,6 +25,7 @@ pub fn describe(kind: Kind, v: u64) -> String {
             Kind::DnMat => dn_mat(v),
             Kind::BitTcf => bit_tcf(v),
             Kind::MatDescr => mat_descr(v),
+            Kind::SrBcrs => sr_bcrs(v),
         }
     }
 }
@@ -102,6 +104,24 @@ unsafe fn bit_tcf(v: u64) -> String {
     let (mut m, mut k, mut nnz, mut reordered, mut tc) = (0i64, 0i64, 0i64, -1, -2);
     let s = oxsparseBitTcfGetInfo(cptr(v), &mut m, &mut k, &mut nnz, &mut reordered, &mut tc);
     format!("{s} {m} {k} {nnz} {reordered} {tc}")
+}
+
+unsafe fn sr_bcrs(v: u64) -> String {
+    let (mut m, mut k, mut nnz, mut vl, mut stride, mut vectors) = (0i64, 0i64, 0i64, -1, -1, -1i64);
+    let (mut offsets, mut columns, mut values) = (std::ptr::null(), std::ptr::null(), std::ptr::null());
+    let s = oxsparseSrBcrsGetInfo(
+        cptr(v),
+        &mut m,
+        &mut k,
+        &mut nnz,
+        &mut vl,
+        &mut stride,
+        &mut vectors,
+        &mut offsets,
+        &mut columns,
+        &mut values,
+    );
+    format!("{s} {m} {k} {nnz} {vl} {stride} {vectors} {offsets:?} {columns:?} {values:?}")
 }
 
 /// The four fields; a descriptor that is not live reads as the defaults, so its liveness is read

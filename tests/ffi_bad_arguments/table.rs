@@ -26,10 +26,12 @@ pub enum Kind {
     DnMat,
     BitTcf,
     MatDescr,
+    SrBcrs,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 7] = [Kind::Handle, Kind::SpVec, Kind::DnVec, Kind::SpMat, Kind::DnMat, Kind::BitTcf, Kind::MatDescr];
+    pub const ALL: [Kind; 8] =
+        [Kind::Handle, Kind::SpVec, Kind::DnVec, Kind::SpMat, Kind::DnMat, Kind::BitTcf, Kind::MatDescr, Kind::SrBcrs];
 
     pub fn index(self) -> usize {
         Kind::ALL.iter().position(|&k| k == self).unwrap()
@@ -40,7 +42,7 @@ impl Kind {
         match self {
             Kind::Handle | Kind::SpMat | Kind::SpVec => Kind::DnVec,
             Kind::DnVec => Kind::DnMat,
-            Kind::DnMat | Kind::BitTcf | Kind::MatDescr => Kind::SpMat,
+            Kind::DnMat | Kind::BitTcf | Kind::MatDescr | Kind::SrBcrs => Kind::SpMat,
         }
     }
 }
@@ -88,7 +90,7 @@ impl Arg {
 
 /// Destroys an object of `kind` through the library.
 pub fn destroy(kind: Kind, v: u64) -> c_int {
-    use oxsparse::ffi::{bittcf::*, descr_dense::*, descr_sparse::*, handle::*, mat_descr::*};
+    use oxsparse::ffi::{bittcf::*, descr_dense::*, descr_sparse::*, handle::*, mat_descr::*, srbcrs::*};
     // SAFETY: destroying accepts any value (refusing what is not a live object of its kind).
     unsafe {
         match kind {
@@ -99,6 +101,7 @@ pub fn destroy(kind: Kind, v: u64) -> c_int {
             Kind::DnMat => oxsparseDestroyDnMat(cptr(v)),
             Kind::BitTcf => oxsparseDestroyBitTcf(cptr(v)),
             Kind::MatDescr => oxsparseDestroyMatDescr(ptr(v)),
+            Kind::SrBcrs => oxsparseDestroySrBcrs(cptr(v)),
         }
     }
 }
@@ -142,8 +145,8 @@ pub enum Mode {
 /// Objects the automatic rows substitute: one destroyed and one live of each kind.
 #[derive(Clone, Copy, Debug)]
 pub struct Objects {
-    pub dead: [u64; 7],
-    pub live: [u64; 7],
+    pub dead: [u64; 8],
+    pub live: [u64; 8],
 }
 
 pub struct Table {
