@@ -11,12 +11,14 @@
 // vector row is the mma's n side (V of its 8 columns) and B's columns its m side, so the product
 // is formed transposed, C^T = B^T A^T, on mma.m16n8k32 s8 with exact int32 accumulation. For each
 // stride block of the vector row:
-//   sparse_fragment   the mma's B operand: two 32-bit loads straight from the block's tile
-//   block_columns     the block's 32 columns, two 16-byte loads per thread
-//   dense_fragment    the mma's A operand, B^T: B's rows of those columns gathered and packed
-//                     four k's to a register (the online transpose of the dense operand)
-//   mma_s8            one mma per 16 columns of B
-// then store: alpha * acc + beta * C, rows past m and columns past n skipped.
+//   load_stage        sparse_fragment (the mma's B operand: two 32-bit loads straight from the
+//                     block's tile), block_columns (the lane's 8 k's columns, two 16-byte loads),
+//                     dense_chunk (B's row at each k over the lane's 8 columns: one 8-byte load)
+//   dense_fragments   the online transpose of the dense operand in registers (byte permutes):
+//                     the mma's A operand, B^T, four k's to a register, no shuffles
+//   mma_s8            one mma per 16 columns
+// with the next block's loads issued before this block's mmas; then store: alpha * acc + beta *
+// C, rows past m and columns past n skipped.
 #include "oxsparse_kernel_params.h"
 #include "common/grid.cuh"
 #include "common/scalar.cuh"
@@ -45,7 +47,8 @@ __device__ __forceinline__ int64_t load_index(uint64_t array, int64_t i, int wid
 // outside [0, cols).
 template <typename Emit>
 __device__ int64_t merge_vector_row(const SrBcrsBuildParams& p, int64_t g, Emit emit) {
-    int64_t at[MAX_V], end[MAX_V];
+    int64_t at[MAX_V], end[MAX_V];  // unrolled loops keep the cursors in registers
+#pragma unroll
     for (int r = 0; r < MAX_V; ++r) {
         const int64_t row = g * p.vector_length + r;
         const bool real = r < p.vector_length && row < p.rows;
@@ -56,11 +59,13 @@ __device__ int64_t merge_vector_row(const SrBcrsBuildParams& p, int64_t g, Emit 
     int64_t s = 0;
     for (;;) {
         int64_t c = INT64_MAX;
+#pragma unroll
         for (int r = 0; r < MAX_V; ++r)
             if (at[r] < end[r]) c = min(c, load_index(p.col_ind, at[r], p.indices_64) - p.base);
         if (c == INT64_MAX) return s;
         if (c < 0 || c >= p.cols) return -1;
         emit(s, c, -1, int8_t(0));
+#pragma unroll
         for (int r = 0; r < MAX_V; ++r) {
             if (at[r] >= end[r] || load_index(p.col_ind, at[r], p.indices_64) - p.base != c) continue;
             emit(s, c, r, val[at[r]]);
@@ -105,10 +110,22 @@ __device__ void fill(const SrBcrsBuildParams& p) {
 }
 
 // ---- SpMM stages --------------------------------------------------------------------------------
+//
+// Which of the warp's TILE_N columns of B and C an mma row stands for is ours to choose: lane
+// (group g, thread t) holds mma rows g and g + 8 of each of the M_TILES tiles, and row g of tile
+// i is column 8 g + i, row g + 8 column 8 g + 4 + i. So a lane's eight columns are contiguous
+// and, for each of its k's, one 8-byte load of a B row gives all of them.
 
 struct Lane {
     int group;   // the mma's groupID: a row of the A fragment, a column (vector row entry) of B
     int thread;  // its threadID_in_group: which four k's
+};
+
+// What one stride block gives a lane: the sparse fragment, and B's rows at its eight k's
+// (4 thread + j, then 16 + 4 thread + j), each over the lane's eight columns.
+struct Stage {
+    uint32_t sparse[2];
+    uint2 dense[8];
 };
 
 // The mma's B operand (A^T, 32 k x 8 n) for stride block `block`: entry r = group of the vector
@@ -123,31 +140,59 @@ __device__ __forceinline__ void sparse_fragment(const SrBcrsSpmmParams& p, int64
     b[1] = *reinterpret_cast<const uint32_t*>(tile + 16 + 4 * l.thread);
 }
 
-// The columns of this lane's k's: cols[0..3] for k = 4 thread + i, cols[4..7] for 16 + 4 thread + i.
+// The columns of this lane's k's: cols[0] for k = 4 thread + i, cols[1] for 16 + 4 thread + i.
 __device__ __forceinline__ void block_columns(const SrBcrsSpmmParams& p, int64_t block, Lane l, int4 cols[2]) {
     const int4* c = reinterpret_cast<const int4*>(reinterpret_cast<const int32_t*>(p.vec_col) + block * STRIDE);
     cols[0] = c[l.thread];
     cols[1] = c[4 + l.thread];
 }
 
-__device__ __forceinline__ uint32_t dense_byte(const SrBcrsSpmmParams& p, int32_t k, int64_t n) {
-    if (n >= p.n) return 0;
-    return uint8_t(reinterpret_cast<const int8_t*>(p.b)[k * p.b_row_stride + n * p.b_col_stride]);
+// B's row k at columns n .. n + 7, bytes in column order; columns past N read as zero.
+__device__ __forceinline__ uint2 dense_chunk(const SrBcrsSpmmParams& p, int32_t k, int64_t n) {
+    const int8_t* b = reinterpret_cast<const int8_t*>(p.b);
+    if (p.b_aligned8 && n + 8 <= p.n) return *reinterpret_cast<const uint2*>(b + k * p.b_row_stride + n);
+    uint32_t w[2] = {0, 0};
+    for (int i = 0; i < 8; ++i)
+        if (n + i < p.n) w[i / 4] |= uint32_t(uint8_t(b[k * p.b_row_stride + (n + i) * p.b_col_stride])) << (8 * (i % 4));
+    return make_uint2(w[0], w[1]);
 }
 
-// Four k's of B's column n packed into a register, k ascending from the low byte.
-__device__ __forceinline__ uint32_t pack_column(const SrBcrsSpmmParams& p, int4 k, int64_t n) {
-    return dense_byte(p, k.x, n) | dense_byte(p, k.y, n) << 8 | dense_byte(p, k.z, n) << 16 | dense_byte(p, k.w, n) << 24;
+__device__ __forceinline__ void load_stage(const SrBcrsSpmmParams& p, int64_t block, int64_t n_lane, Lane l, Stage& s) {
+    int4 cols[2];
+    sparse_fragment(p, block, l, s.sparse);
+    block_columns(p, block, l, cols);
+    const int32_t k[8] = {cols[0].x, cols[0].y, cols[0].z, cols[0].w, cols[1].x, cols[1].y, cols[1].z, cols[1].w};
+#pragma unroll
+    for (int j = 0; j < 8; ++j) s.dense[j] = dense_chunk(p, k[j], n_lane);
 }
 
-// The mma's A operand (B^T, 16 columns of B x 32 k) for B's columns n0 .. n0 + 15: rows group and
-// group + 8, k's as in block_columns.
-__device__ __forceinline__ void dense_fragment(const SrBcrsSpmmParams& p, const int4 cols[2], int64_t n0, Lane l, uint32_t a[4]) {
-    const int64_t lo = n0 + l.group, hi = lo + 8;
-    a[0] = pack_column(p, cols[0], lo);
-    a[1] = pack_column(p, cols[0], hi);
-    a[2] = pack_column(p, cols[1], lo);
-    a[3] = pack_column(p, cols[1], hi);
+// The online transpose: four words (one per k, four columns each) become four words (one per
+// column, four k's each, k ascending from the low byte).
+__device__ __forceinline__ void transpose4(uint32_t w0, uint32_t w1, uint32_t w2, uint32_t w3, uint32_t out[4]) {
+    const uint32_t lo01 = __byte_perm(w0, w1, 0x5140), lo23 = __byte_perm(w2, w3, 0x5140);
+    const uint32_t hi01 = __byte_perm(w0, w1, 0x7362), hi23 = __byte_perm(w2, w3, 0x7362);
+    out[0] = __byte_perm(lo01, lo23, 0x5410);
+    out[1] = __byte_perm(lo01, lo23, 0x7632);
+    out[2] = __byte_perm(hi01, hi23, 0x5410);
+    out[3] = __byte_perm(hi01, hi23, 0x7632);
+}
+
+// The mma's A operand (B^T, 16 rows x 32 k) of every tile: a[i] = {row g, row g + 8 at the first
+// 16 k's; the same at the last 16}, i.e. columns 8 g + i and 8 g + 4 + i.
+__device__ __forceinline__ void dense_fragments(const Stage& s, uint32_t a[M_TILES][4]) {
+    static_assert(M_TILES == 4, "a lane's 8 columns are 2 words of 4 tiles");
+    uint32_t t[4][4];
+    transpose4(s.dense[0].x, s.dense[1].x, s.dense[2].x, s.dense[3].x, t[0]);  // first k's, row g
+    transpose4(s.dense[0].y, s.dense[1].y, s.dense[2].y, s.dense[3].y, t[1]);  // first k's, row g + 8
+    transpose4(s.dense[4].x, s.dense[5].x, s.dense[6].x, s.dense[7].x, t[2]);  // last k's, row g
+    transpose4(s.dense[4].y, s.dense[5].y, s.dense[6].y, s.dense[7].y, t[3]);  // last k's, row g + 8
+#pragma unroll
+    for (int i = 0; i < M_TILES; ++i) {
+        a[i][0] = t[0][i];
+        a[i][1] = t[1][i];
+        a[i][2] = t[2][i];
+        a[i][3] = t[3][i];
+    }
 }
 
 __device__ __forceinline__ void mma_s8(int32_t d[4], const uint32_t a[4], const uint32_t b[2]) {
@@ -180,47 +225,47 @@ struct Epilogue<float> {
     }
 };
 
-// D's entries: d[0], d[1] at B column group, vector entries 2 thread, 2 thread + 1; d[2], d[3] at
-// column group + 8.
+// D's entries of tile i: d[0], d[1] at vector entries 2 thread, 2 thread + 1 of mma row g (B
+// column 8 g + i); d[2], d[3] the same at row g + 8 (column 8 g + 4 + i).
 template <typename T>
-__device__ __forceinline__ void store(const SrBcrsSpmmParams& p, const Epilogue<T>& e, int64_t g, int64_t n0, Lane l, const int32_t d[4]) {
+__device__ __forceinline__ void store(const SrBcrsSpmmParams& p, const Epilogue<T>& e, int64_t g, int64_t n_lane, int tile, Lane l, const int32_t d[4]) {
     T* c = reinterpret_cast<T*>(p.c);
     for (int i = 0; i < 4; ++i) {
         const int r = 2 * l.thread + (i & 1);
         const int64_t row = g * p.vector_length + r;
-        const int64_t col = n0 + l.group + (i >= 2 ? 8 : 0);
+        const int64_t col = n_lane + (i >= 2 ? 4 : 0) + tile;
         if (r >= p.vector_length || row >= p.m || col >= p.n) continue;
         T* at = c + row * p.c_row_stride + col * p.c_col_stride;
         *at = e(d[i], at);
     }
 }
 
+// A warp per (vector row, TILE_N columns): the stride blocks in order, the next one's loads
+// issued before the current one's mmas (double buffering in registers).
 template <typename T>
 __device__ void spmm(const SrBcrsSpmmParams& p) {
     const int64_t g = int64_t(blockIdx.x) * WARPS + threadIdx.x / WARP;
     if (g >= p.vector_rows) return;  // the whole warp: the mma needs all its lanes
     const int lane = threadIdx.x % WARP;
     const Lane l{lane / 4, lane % 4};
-    const int64_t n_first = int64_t(blockIdx.y) * TILE_N;
+    const int64_t n_lane = int64_t(blockIdx.y) * TILE_N + 8 * l.group;
     const int32_t* vec_ptr = reinterpret_cast<const int32_t*>(p.vec_ptr);
     const int64_t first = vec_ptr[g] / STRIDE, stop = vec_ptr[g + 1] / STRIDE;
 
     int32_t acc[M_TILES][4] = {};
+    Stage current, next;
+    if (first < stop) load_stage(p, first, n_lane, l, current);
     for (int64_t block = first; block < stop; ++block) {
-        uint32_t b[2];
-        int4 cols[2];
-        sparse_fragment(p, block, l, b);
-        block_columns(p, block, l, cols);
+        if (block + 1 < stop) load_stage(p, block + 1, n_lane, l, next);
+        uint32_t a[M_TILES][4];
+        dense_fragments(current, a);
 #pragma unroll
-        for (int t = 0; t < M_TILES; ++t) {
-            uint32_t a[4];
-            dense_fragment(p, cols, n_first + 16 * t, l, a);
-            mma_s8(acc[t], a, b);
-        }
+        for (int t = 0; t < M_TILES; ++t) mma_s8(acc[t], a[t], current.sparse);
+        current = next;
     }
     const Epilogue<T> e{load_scalar<T>(p.alpha), load_scalar<T>(p.beta)};
 #pragma unroll
-    for (int t = 0; t < M_TILES; ++t) store<T>(p, e, g, n_first + 16 * t, l, acc[t]);
+    for (int t = 0; t < M_TILES; ++t) store<T>(p, e, g, n_lane, t, l, acc[t]);
 }
 
 }  // namespace

@@ -184,6 +184,7 @@ impl SrBcrs {
             c_row_stride,
             c_col_stride,
             vector_length: self.vector_length,
+            b_aligned8: (b.order == Order::OXSPARSE_ORDER_ROW && b.values % 8 == 0 && b.ld % 8 == 0) as i32,
             ..Default::default()
         })
     }

@@ -51,5 +51,7 @@ pub struct SrBcrsSpmmParams {
     pub c_row_stride: i64,
     pub c_col_stride: i64,
     pub vector_length: i32,
-    pub _pad: i32,
+    /// 1 when B's rows can be read 8 bytes at a time (row-major, its address and leading
+    /// dimension multiples of 8); else B is read a byte at a time.
+    pub b_aligned8: i32,
 }
