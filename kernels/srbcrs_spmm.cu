@@ -147,23 +147,26 @@ __device__ __forceinline__ void block_columns(const SrBcrsSpmmParams& p, int64_t
     cols[1] = c[4 + l.thread];
 }
 
-// B's row k at columns n .. n + 7, bytes in column order; columns past N read as zero.
+// B's row k at columns n .. n + 7, bytes in column order; columns past N read as zero. WHOLE:
+// the warp's columns all lie inside B and its rows are 8-byte aligned (one 8-byte load).
+template <bool WHOLE>
 __device__ __forceinline__ uint2 dense_chunk(const SrBcrsSpmmParams& p, int32_t k, int64_t n) {
     const int8_t* b = reinterpret_cast<const int8_t*>(p.b);
-    if (p.b_aligned8 && n + 8 <= p.n) return *reinterpret_cast<const uint2*>(b + k * p.b_row_stride + n);
+    if (WHOLE) return *reinterpret_cast<const uint2*>(b + k * p.b_row_stride + n);
     uint32_t w[2] = {0, 0};
     for (int i = 0; i < 8; ++i)
         if (n + i < p.n) w[i / 4] |= uint32_t(uint8_t(b[k * p.b_row_stride + (n + i) * p.b_col_stride])) << (8 * (i % 4));
     return make_uint2(w[0], w[1]);
 }
 
+template <bool WHOLE>
 __device__ __forceinline__ void load_stage(const SrBcrsSpmmParams& p, int64_t block, int64_t n_lane, Lane l, Stage& s) {
     int4 cols[2];
     sparse_fragment(p, block, l, s.sparse);
     block_columns(p, block, l, cols);
     const int32_t k[8] = {cols[0].x, cols[0].y, cols[0].z, cols[0].w, cols[1].x, cols[1].y, cols[1].z, cols[1].w};
 #pragma unroll
-    for (int j = 0; j < 8; ++j) s.dense[j] = dense_chunk(p, k[j], n_lane);
+    for (int j = 0; j < 8; ++j) s.dense[j] = dense_chunk<WHOLE>(p, k[j], n_lane);
 }
 
 // The online transpose: four words (one per k, four columns each) become four words (one per
@@ -240,29 +243,37 @@ __device__ __forceinline__ void store(const SrBcrsSpmmParams& p, const Epilogue<
     }
 }
 
-// A warp per (vector row, TILE_N columns): the stride blocks in order, the next one's loads
-// issued before the current one's mmas (double buffering in registers).
+// The stride blocks first .. stop - 1 in order, the next one's loads issued before the current
+// one's mmas (double buffering in registers).
+template <bool WHOLE>
+__device__ __forceinline__ void accumulate(const SrBcrsSpmmParams& p, int64_t first, int64_t stop, int64_t n_lane, Lane l, int32_t acc[M_TILES][4]) {
+    Stage current, next;
+    if (first < stop) load_stage<WHOLE>(p, first, n_lane, l, current);
+    for (int64_t block = first; block < stop; ++block) {
+        const bool more = block + 1 < stop;
+        if (more) load_stage<WHOLE>(p, block + 1, n_lane, l, next);
+        uint32_t a[M_TILES][4];
+        dense_fragments(current, a);
+#pragma unroll
+        for (int t = 0; t < M_TILES; ++t) mma_s8(acc[t], a[t], current.sparse);
+        if (more) current = next;
+    }
+}
+
+// A warp per (vector row, TILE_N columns).
 template <typename T>
 __device__ void spmm(const SrBcrsSpmmParams& p) {
     const int64_t g = int64_t(blockIdx.x) * WARPS + threadIdx.x / WARP;
     if (g >= p.vector_rows) return;  // the whole warp: the mma needs all its lanes
     const int lane = threadIdx.x % WARP;
     const Lane l{lane / 4, lane % 4};
-    const int64_t n_lane = int64_t(blockIdx.y) * TILE_N + 8 * l.group;
+    const int64_t n_first = int64_t(blockIdx.y) * TILE_N, n_lane = n_first + 8 * l.group;
     const int32_t* vec_ptr = reinterpret_cast<const int32_t*>(p.vec_ptr);
     const int64_t first = vec_ptr[g] / STRIDE, stop = vec_ptr[g + 1] / STRIDE;
 
     int32_t acc[M_TILES][4] = {};
-    Stage current, next;
-    if (first < stop) load_stage(p, first, n_lane, l, current);
-    for (int64_t block = first; block < stop; ++block) {
-        if (block + 1 < stop) load_stage(p, block + 1, n_lane, l, next);
-        uint32_t a[M_TILES][4];
-        dense_fragments(current, a);
-#pragma unroll
-        for (int t = 0; t < M_TILES; ++t) mma_s8(acc[t], a[t], current.sparse);
-        current = next;
-    }
+    if (p.b_aligned8 && n_first + TILE_N <= p.n) accumulate<true>(p, first, stop, n_lane, l, acc);
+    else accumulate<false>(p, first, stop, n_lane, l, acc);
     const Epilogue<T> e{load_scalar<T>(p.alpha), load_scalar<T>(p.beta)};
 #pragma unroll
     for (int t = 0; t < M_TILES; ++t) store<T>(p, e, g, n_lane, t, l, acc[t]);

@@ -16,9 +16,9 @@ use std::os::raw::c_void;
 /// of everything: `matA`'s arrays may be freed after it is made. It waits for the GPU, and is
 /// refused under stream capture (its size is read back).
 ///
-/// NOT_SUPPORTED for other formats, value types, batches or 16-bit indices; INVALID_VALUE for a
-/// vector length other than 2, 4 or 8, or rows whose columns are unsorted, repeated or outside
-/// `[0, cols)`.
+/// NOT_SUPPORTED for other formats, value types, batches, 16-bit indices or 2^31 columns or more;
+/// INVALID_VALUE for a vector length other than 2, 4 or 8, or rows whose columns are unsorted,
+/// repeated or outside `[0, cols)`.
 ///
 /// # Safety
 /// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.

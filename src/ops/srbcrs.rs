@@ -52,6 +52,9 @@ impl SrBcrs {
         if a.offset_type == IndexType::OXSPARSE_INDEX_16U || a.index_type == IndexType::OXSPARSE_INDEX_16U {
             unsupported!("CSR offsets and indices must be 32- or 64-bit");
         }
+        if a.cols > i32::MAX as i64 {
+            unsupported!("an SR-BCRS object stores 32-bit columns: A has {} columns", a.cols);
+        }
         if ![2, 4, 8].contains(&vector_length) {
             invalid!("vectorLength ({vector_length}) must be 2, 4 or 8");
         }
