@@ -6,9 +6,10 @@
 //! Cases cross V in {2, 4, 8}, sparsity 50% to 98% (unstructured, and vector-structured with rows
 //! dropped from groups so that vectors are partial), M, K and N from 1 to 1,024 (M not a multiple
 //! of V, K not of the stride, N not of the kernel's 64-column tile), row- and column-major B and
-//! C with padded leading dimensions, 32- and 64-bit indices, bases 0 and 1, both pointer modes, and
-//! beta 0 over a poisoned C (0xFF: int32 -1, FP32 NaN). Values are seeded random int8 (never all
-//! ones), A's in [-100, 100] and B's over the full range, so FP32 results stay exact.
+//! C with padded leading dimensions (B row-major with 8-byte aligned rows: whole tiles and an edge
+//! tile), 32- and 64-bit indices, bases 0 and 1, both pointer modes, and beta 0 over a poisoned C
+//! (0xFF: int32 -1, FP32 NaN). Values are seeded random int8 (never all ones), A's in [-100, 100]
+//! and B's over the full range, so FP32 results stay exact.
 
 mod common;
 use common::capi::*;
@@ -216,6 +217,13 @@ fn cases() -> Vec<Case> {
             c.scalars = [(-2, 3), (1, 0), (3, -1), (-1, 0), (2, 1)][t % 5];
             all.push(c);
         }
+    }
+    // B row-major with 8-byte aligned rows: whole 64-column tiles read 8 bytes at a time, and an
+    // edge tile (N = 200) read by bytes.
+    for (i, v) in [2, 4, 8].into_iter().enumerate() {
+        all.push(Case { vectors: i != 1, orders: (ROW, [ROW, COL, ROW][i]), ..case(v, (301, 517, 256), [60, 80, 95][i]) });
+        let device = PointerMode::OXSPARSE_POINTER_MODE_DEVICE;
+        all.push(Case { vectors: i == 1, out: R32F, mode: device, pad: 8, scalars: (3, -2), ..case(v, (77, 1000, 200), 90) });
     }
     // Dense and empty extremes: a full matrix, no entries, and an all-but-empty K.
     all.push(Case { vectors: true, ..case(8, (50, 40, 70), 0) });
