@@ -95,7 +95,7 @@ impl SrBcrs {
         copy_to_device_and_wait(h, vec_ptr_at, &bytes)?;
         if total > 0 {
             zero_device(h, vec_val, (total * v) as usize)?;
-            p = SrBcrsBuildParams { vec_ptr: vec_ptr_at, vec_col, vec_val, ..p };
+            p = SrBcrsBuildParams { counts: 0, vec_ptr: vec_ptr_at, vec_col, vec_val, ..p };
             launch::fill(h, &p)?;
             // The object is complete once it is handed back (usable from any stream).
             copy_to_host_and_wait(h, vec_ptr_at, &mut [0u8; 4])?;
