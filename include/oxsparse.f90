@@ -1181,6 +1181,66 @@ module oxsparse
       integer(c_int) :: res
     end function oxsparseDestroyBrcv
 
+    ! SR-BCRS: int8 vectors of 2, 4 or 8 rows for integer tensor cores (oxsparse only)
+    ! ------------------------------------------------------------------------------------
+    function oxsparseCreateSrBcrs(handle, matA, vectorLength, srBcrs) &
+        bind(C, name="oxsparseCreateSrBcrs") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle, matA
+      integer(c_int), value :: vectorLength
+      type(c_ptr), intent(out) :: srBcrs
+      integer(c_int) :: res
+    end function oxsparseCreateSrBcrs
+
+    function oxsparseSrBcrsGetInfo(srBcrs, rows, cols, nnz, vectorLength, stride, vectors, &
+            vectorOffsets, vectorColumns, values) &
+        bind(C, name="oxsparseSrBcrsGetInfo") result(res)
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: srBcrs
+      integer(c_int64_t), intent(out) :: rows, cols, nnz
+      integer(c_int), intent(out) :: vectorLength, stride
+      integer(c_int64_t), intent(out) :: vectors
+      type(c_ptr), intent(out) :: vectorOffsets, vectorColumns, values
+      integer(c_int) :: res
+    end function oxsparseSrBcrsGetInfo
+
+    function oxsparseSpMM_srBcrs_bufferSize(handle, alpha, srBcrs, matB, beta, matC, computeType, &
+            bufferSize) &
+        bind(C, name="oxsparseSpMM_srBcrs_bufferSize") result(res)
+      import :: c_int, c_size_t, c_ptr
+      type(c_ptr), value :: handle, alpha, srBcrs, matB, beta, matC
+      integer(c_int), value :: computeType
+      integer(c_size_t), intent(out) :: bufferSize
+      integer(c_int) :: res
+    end function oxsparseSpMM_srBcrs_bufferSize
+
+    function oxsparseSpMM_srBcrs_preprocess(handle, alpha, srBcrs, matB, beta, matC, computeType, &
+            externalBuffer) &
+        bind(C, name="oxsparseSpMM_srBcrs_preprocess") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle, alpha, srBcrs, matB, beta, matC
+      integer(c_int), value :: computeType
+      type(c_ptr), value :: externalBuffer
+      integer(c_int) :: res
+    end function oxsparseSpMM_srBcrs_preprocess
+
+    function oxsparseSpMM_srBcrs(handle, alpha, srBcrs, matB, beta, matC, computeType, &
+            externalBuffer) &
+        bind(C, name="oxsparseSpMM_srBcrs") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle, alpha, srBcrs, matB, beta, matC
+      integer(c_int), value :: computeType
+      type(c_ptr), value :: externalBuffer
+      integer(c_int) :: res
+    end function oxsparseSpMM_srBcrs
+
+    function oxsparseDestroySrBcrs(srBcrs) &
+        bind(C, name="oxsparseDestroySrBcrs") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: srBcrs
+      integer(c_int) :: res
+    end function oxsparseDestroySrBcrs
+
     ! ------------------------------------------------------------------------------------
     ! SpMV: y = alpha * op(A) * x + beta * y
     ! ------------------------------------------------------------------------------------

@@ -243,6 +243,12 @@ typedef struct oxsparseSpMatDescr oxsparseSpMatDescr;
  */
 typedef struct oxsparseSpVecDescr oxsparseSpVecDescr;
 
+/**
+ * An int8 sparse matrix in SR-BCRS, vectors of 2, 4 or 8 rows for integer tensor cores (oxsparse
+ * only; `oxsparseCreateSrBcrs`).
+ */
+typedef struct oxsparseSrBcrs oxsparseSrBcrs;
+
 typedef oxsparseContext *oxsparseHandle_t;
 
 typedef const oxsparseSpMatDescr *oxsparseConstSpMatDescr_t;
@@ -276,6 +282,10 @@ typedef oxsparseMatDescr *oxsparseMatDescr_t;
  * 5 API trace), the function it is about, and the message (both valid only during the call).
  */
 typedef void (*oxsparseLoggerCallback_t)(int logLevel, const char *functionName, const char *message);
+
+typedef oxsparseSrBcrs *oxsparseSrBcrs_t;
+
+typedef const oxsparseSrBcrs *oxsparseConstSrBcrs_t;
 
 #ifdef __cplusplus
 extern "C" {
@@ -1452,6 +1462,81 @@ oxsparseStatus_t oxsparseSpMV_preprocess(oxsparseHandle_t handle, oxsparseOperat
  * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
  */
 oxsparseStatus_t oxsparseSpMV(oxsparseHandle_t handle, oxsparseOperation_t opA, const void *alpha, oxsparseConstSpMatDescr_t matA, oxsparseConstDnVecDescr_t vecX, const void *beta, oxsparseDnVecDescr_t vecY, cudaDataType computeType, oxsparseSpMVAlg_t alg, void *externalBuffer);
+
+/**
+ * Builds the SR-BCRS form of `matA`: CSR, int8 values (`CUDA_R_8I`), 32- or 64-bit offsets and
+ * indices, each row's columns strictly increasing. Rows are grouped `vectorLength` at a time (2, 4
+ * or 8; the last group may be partial); every column any row of a group holds becomes one vector
+ * of the group's values (zero where a row has no entry); each group's vectors are padded with zero
+ * vectors to a multiple of 32, the k depth of the int8 `mma` (the stride). The object owns copies
+ * of everything: `matA`'s arrays may be freed after it is made. It waits for the GPU, and is
+ * refused under stream capture (its size is read back).
+ *
+ * NOT_SUPPORTED for other formats, value types, batches, 16-bit indices or 2^31 columns or more;
+ * INVALID_VALUE for a vector length other than 2, 4 or 8, or rows whose columns are unsorted,
+ * repeated or outside `[0, cols)`.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseCreateSrBcrs(oxsparseHandle_t handle, oxsparseConstSpMatDescr_t matA, int vectorLength, oxsparseSrBcrs_t *srBcrs);
+
+/**
+ * What the object holds: A's rows, columns and CSR entries; the vector length and the stride (32
+ * for int8); the stored vectors, padding included; and its device arrays (read-only, valid while
+ * the object lives): `vectorOffsets` (int32, rows / vectorLength rounded up, plus one: where each
+ * group's vectors start, multiples of the stride), `vectorColumns` (int32 per vector) and `values`
+ * (int8, vectorLength per vector: the vectors of each stride block stored as a vectorLength x 32
+ * row-major tile, the form an `mma` fragment loads directly). Any output pointer may be NULL.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseSrBcrsGetInfo(oxsparseConstSrBcrs_t srBcrs, int64_t *rows, int64_t *cols, int64_t *nnz, int *vectorLength, int *stride, int64_t *vectors, const void **vectorOffsets, const void **vectorColumns, const void **values);
+
+/**
+ * The workspace `oxsparseSpMM_srBcrs` needs for these operands: 0 bytes (it checks them as the
+ * call does, so a refused combination is refused here first).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseSpMM_srBcrs_bufferSize(oxsparseHandle_t handle, const void *alpha, oxsparseConstSrBcrs_t srBcrs, oxsparseConstDnMatDescr_t matB, const void *beta, oxsparseConstDnMatDescr_t matC, cudaDataType computeType, size_t *bufferSize);
+
+/**
+ * Checks the operands as `oxsparseSpMM_srBcrs` will; the object is already in its final form, so
+ * there is nothing to precompute (`externalBuffer` may be NULL).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseSpMM_srBcrs_preprocess(oxsparseHandle_t handle, const void *alpha, oxsparseConstSrBcrs_t srBcrs, oxsparseConstDnMatDescr_t matB, const void *beta, oxsparseDnMatDescr_t matC, cudaDataType computeType, void *externalBuffer);
+
+/**
+ * C = alpha * A * B + beta * C with A the object (int8), B int8 (`CUDA_R_8I`, row- or
+ * column-major, any leading dimension) and C of `computeType`: `CUDA_R_32I` (alpha and beta int32;
+ * the result wraps as two's complement int32) or `CUDA_R_32F` (alpha and beta float, applied to
+ * the exact product). A * B is accumulated exactly in int32 on integer tensor cores (`mma`
+ * m16n8k32, sm_80 and newer): exact while no partial sum leaves int32 (K x 127 x 128 < 2^31,
+ * any K up to 131,072). With beta == 0, C is not read. Asynchronous on the handle's stream;
+ * alpha and beta in the handle's pointer mode; `externalBuffer` may be NULL (no workspace).
+ *
+ * INVALID_VALUE when the shapes do not match (B: A's columns x N; C: A's rows x N);
+ * NOT_SUPPORTED for another B type, a C type other than `computeType`, a compute type other than
+ * `CUDA_R_32I` or `CUDA_R_32F`, batches, or N above 4,194,240.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseSpMM_srBcrs(oxsparseHandle_t handle, const void *alpha, oxsparseConstSrBcrs_t srBcrs, oxsparseConstDnMatDescr_t matB, const void *beta, oxsparseDnMatDescr_t matC, cudaDataType computeType, void *externalBuffer);
+
+/**
+ * Frees the object and its device memory (waiting for work that uses it). NULL is a no-op.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseDestroySrBcrs(oxsparseConstSrBcrs_t srBcrs);
 
 /**
  * Y = alpha * X + beta * Y for the sparse vector X and the dense vector Y: every entry of Y is

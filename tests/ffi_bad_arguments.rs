@@ -45,6 +45,8 @@ mod snapshot;
 mod sort;
 #[path = "ffi_bad_arguments/sparse_matrix.rs"]
 mod sparse_matrix;
+#[path = "ffi_bad_arguments/srbcrs.rs"]
+mod srbcrs;
 #[path = "ffi_bad_arguments/table.rs"]
 mod table;
 
@@ -69,6 +71,7 @@ fn gpu_table_unrun(fx: &descriptors::HostFixture) -> Table {
         fresh_handle: Some(Rc::new(never)),
         fresh_tcf: Some(Rc::new(never)),
         fresh_brcv: Some(Rc::new(never)),
+        fresh_srbcrs: Some(Rc::new(never)),
         ..gpu::Operands::without_gpu(fx)
     };
     let mut t = Table::new(Mode::All, fx.objects);

@@ -170,6 +170,8 @@ typedef struct cusparseSpMatDescr cusparseSpMatDescr;
 
 typedef struct cusparseSpVecDescr cusparseSpVecDescr;
 
+typedef struct cusparseSrBcrs cusparseSrBcrs;
+
 typedef cusparseContext *cusparseHandle_t;
 
 typedef const cusparseSpMatDescr *cusparseConstSpMatDescr_t;
@@ -199,6 +201,10 @@ typedef const cusparseSpVecDescr *cusparseConstSpVecDescr_t;
 typedef cusparseMatDescr *cusparseMatDescr_t;
 
 typedef void (*cusparseLoggerCallback_t)(int logLevel, const char *functionName, const char *message);
+
+typedef cusparseSrBcrs *cusparseSrBcrs_t;
+
+typedef const cusparseSrBcrs *cusparseConstSrBcrs_t;
 
 #ifdef __cplusplus
 extern "C" {

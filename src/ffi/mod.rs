@@ -45,6 +45,7 @@ pub mod sort;
 pub mod sparse_to_dense;
 pub mod spmm;
 pub mod spmv;
+pub mod srbcrs;
 pub mod types;
 pub mod vector_ops;
 
@@ -90,6 +91,7 @@ pub(crate) enum Kind {
     BitTcf,
     Brcv,
     MatDescr,
+    SrBcrs,
 }
 
 /// Every live object handed to C: its kind and where it lives, under the value C holds.

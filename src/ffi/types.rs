@@ -50,6 +50,10 @@ pub struct oxsparseBitTcf {
 /// A sparse matrix in BRCV, the banded format (oxsparse only; `oxsparseCreateBrcv`).
 pub struct oxsparseBrcv {
     pub(crate) inner: crate::ops::spmm::brcv::Brcv,
+/// An int8 sparse matrix in SR-BCRS, vectors of 2, 4 or 8 rows for integer tensor cores (oxsparse
+/// only; `oxsparseCreateSrBcrs`).
+pub struct oxsparseSrBcrs {
+    pub(crate) inner: crate::ops::srbcrs::SrBcrs,
 }
 
 pub type oxsparseHandle_t = *mut oxsparseContext;
@@ -66,6 +70,8 @@ pub type oxsparseBitTcf_t = *mut oxsparseBitTcf;
 pub type oxsparseConstBitTcf_t = *const oxsparseBitTcf;
 pub type oxsparseBrcv_t = *mut oxsparseBrcv;
 pub type oxsparseConstBrcv_t = *const oxsparseBrcv;
+pub type oxsparseSrBcrs_t = *mut oxsparseSrBcrs;
+pub type oxsparseConstSrBcrs_t = *const oxsparseSrBcrs;
 
 /// What the logger calls with each message when set: its level (1 error, 2 trace, 3 hints, 4 info,
 /// 5 API trace), the function it is about, and the message (both valid only during the call).

@@ -23,6 +23,7 @@ mod spmm_row_shape;
 pub mod spmm_tc;
 pub mod spmv;
 pub mod spmv_columns;
+pub mod srbcrs;
 pub mod vector_ops;
 
 use crate::context::Handle;

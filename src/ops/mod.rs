@@ -11,6 +11,7 @@ pub mod sort;
 pub mod sparse_to_dense;
 pub mod spmm;
 pub mod spmv;
+pub mod srbcrs;
 pub mod vector_ops;
 pub mod workspace;
 

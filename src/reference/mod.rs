@@ -9,4 +9,5 @@ pub mod sddmm;
 pub mod sparse_to_dense;
 pub mod spmm;
 pub mod spmv;
+pub mod srbcrs;
 pub mod vector_ops;

@@ -125,7 +125,7 @@ impl HostFixture {
         let (csr, b, c) = (new_csr(), new_dn_mat(6, 4, B_VALUES), new_dn_mat(8, 4, C_VALUES));
         let (x, y, sx) = (new_dn_vec(6, X_VALUES), new_dn_vec(8, Y_VALUES), new_sp_vec(SX_INDICES, SX_VALUES));
         let dead_dn_vec = dead(|| new_dn_vec(6, X_VALUES), DnVec);
-        // No handle, BitTCF or BRCV can be made without a GPU: a destroyed descriptor's name stands in
+        // No handle, BitTCF, BRCV or SR-BCRS can be made without a GPU: a destroyed descriptor's name stands in
         // (a dead name is refused whatever kind it had).
         let dead = [
             dead_dn_vec,
@@ -136,10 +136,12 @@ impl HostFixture {
             dead_dn_vec,
             dead_dn_vec,
             dead(new_mat_descr, MatDescr),
+            dead_dn_vec,
         ];
         let descr_a = new_mat_descr();
-        // Live objects of each kind, for the wrong-kind rows (no handle, BitTCF or BRCV here either).
-        let live = [x, sx, x, csr, b, csr, csr, descr_a];
+        // Live objects of each kind, for the wrong-kind rows (no handle, BitTCF, BRCV or SR-BCRS
+        // here either).
+        let live = [x, sx, x, csr, b, csr, csr, descr_a, csr];
         let all = vec![
             (SpMat, csr),
             (SpMat, csc),

@@ -73,9 +73,12 @@ pub struct Operands {
     pub conversions: ConversionOperands,
     /// The legacy BSR products' arrays and descriptors (super::legacy_bsr).
     pub bsr: super::legacy_bsr::BsrOperands,
+    /// The SR-BCRS object's arrays, descriptors and object (super::srbcrs).
+    pub srbcrs: super::srbcrs::SrBcrsOperands,
     pub fresh_handle: Option<Rc<dyn Fn() -> u64>>,
     pub fresh_tcf: Option<Rc<dyn Fn() -> u64>>,
     pub fresh_brcv: Option<Rc<dyn Fn() -> u64>>,
+    pub fresh_srbcrs: Option<Rc<dyn Fn() -> u64>>,
 }
 
 /// Every row of the functions that need a GPU (in `Mode::FirstArgOnly`, those that do not).
@@ -90,6 +93,7 @@ pub fn rows(t: &mut Table, o: &Operands) {
     vector_ops(t, o);
     bittcf(t, o);
     brcv(t, o);
+    super::srbcrs::rows(t, o);
     super::legacy::gpu_rows(t, o);
     super::legacy_bsr::rows(t, o);
 }
@@ -439,9 +443,11 @@ impl Operands {
             index: super::legacy::IndexArrays::stand_ins(),
             conversions: ConversionOperands::stand_ins(a),
             bsr: super::legacy_bsr::BsrOperands::stand_ins(),
+            srbcrs: super::srbcrs::SrBcrsOperands::stand_ins(a, b, c),
             fresh_handle: None,
             fresh_tcf: None,
             fresh_brcv: None,
+            fresh_srbcrs: None,
         }
     }
 }
@@ -549,6 +555,7 @@ impl GpuFixture {
         ok(unsafe { oxsparseGetReorderMode(ptr(h), &mut reorder) }, "GetReorderMode");
         let tcf = new_tcf(h, a, bm, cm);
         let brcv = new_brcv(h, a);
+        let srbcrs = super::srbcrs::Part::new(h, offsets.ptr, columns.ptr);
         let inputs_host = Box::new(HostInputs { one: [1.0; 4], zero: [0.0; 4], fill_lower: 0, fill_bad: 5, diag_bad: 7 });
         let sentinels = Sentinels::new();
         let (one, zero) = (inputs_host.one.as_ptr() as u64, inputs_host.zero.as_ptr() as u64);
@@ -561,6 +568,7 @@ impl GpuFixture {
             dead(|| new_tcf(h, a, bm, cm), BitTcf),
             dead(|| new_brcv(h, a), Brcv),
             dead(new_mat_descr, Kind::MatDescr),
+            dead(|| super::srbcrs::new_object(h, srbcrs.operands.a8), Kind::SrBcrs),
         ];
         let descr_a = new_mat_descr();
         let operands = Operands {
@@ -593,9 +601,11 @@ impl GpuFixture {
             index,
             conversions: conversions.operands,
             bsr: bsr.operands,
+            srbcrs: srbcrs.operands,
             fresh_handle: Some(Rc::new(new_handle)),
             fresh_tcf: Some(Rc::new(move || new_tcf(h, a, bm, cm))),
             fresh_brcv: Some(Rc::new(move || new_brcv(h, a))),
+            fresh_srbcrs: Some(srbcrs.fresh.clone()),
         };
         let mut all = vec![
             (Kind::Handle, h),
@@ -621,6 +631,7 @@ impl GpuFixture {
         all.extend(sddmm.descriptors);
         all.extend(conversions.descriptors);
         all.extend(bsr.descriptors);
+        all.extend(srbcrs.descriptors);
         let mut inputs = vec![
             ("A's offsets", offsets),
             ("A's columns", columns),
@@ -634,6 +645,7 @@ impl GpuFixture {
         inputs.extend(sort.inputs);
         inputs.extend(conversions.inputs);
         inputs.extend(bsr.inputs);
+        inputs.extend(srbcrs.inputs);
         let mut outputs = vec![
             ("C", c),
             ("C of 65,536 batches", cbig),
@@ -648,9 +660,10 @@ impl GpuFixture {
         outputs.extend(conversions.outputs);
         outputs.extend(sort.outputs);
         outputs.extend(bsr.outputs);
+        outputs.extend(srbcrs.outputs);
         let fx = GpuFixture {
             operands,
-            objects: Objects { dead, live: [h, sx, xv, a, bm, tcf, brcv, descr_a] },
+            objects: Objects { dead, live: [h, sx, xv, a, bm, tcf, brcv, descr_a, srbcrs.operands.obj] },
             sentinels,
             _inputs: inputs_host,
             inputs,

@@ -9,6 +9,7 @@ use oxsparse::ffi::descr_sparse::*;
 use oxsparse::ffi::descr_sparse_access::*;
 use oxsparse::ffi::handle::*;
 use oxsparse::ffi::mat_descr::*;
+use oxsparse::ffi::srbcrs::*;
 use std::os::raw::{c_int, c_void};
 use std::ptr::null_mut;
 
@@ -26,6 +27,7 @@ pub fn describe(kind: Kind, v: u64) -> String {
             Kind::BitTcf => bit_tcf(v),
             Kind::Brcv => brcv(v),
             Kind::MatDescr => mat_descr(v),
+            Kind::SrBcrs => sr_bcrs(v),
         }
     }
 }
@@ -111,6 +113,24 @@ unsafe fn brcv(v: u64) -> String {
     let [m, k, nnz, values, far, widest] = info.each_mut();
     let s = oxsparseBrcvGetInfo(cptr(v), m, k, nnz, values, far, widest);
     format!("{s} {info:?}")
+}
+
+unsafe fn sr_bcrs(v: u64) -> String {
+    let (mut m, mut k, mut nnz, mut vl, mut stride, mut vectors) = (0i64, 0i64, 0i64, -1, -1, -1i64);
+    let (mut offsets, mut columns, mut values) = (std::ptr::null(), std::ptr::null(), std::ptr::null());
+    let s = oxsparseSrBcrsGetInfo(
+        cptr(v),
+        &mut m,
+        &mut k,
+        &mut nnz,
+        &mut vl,
+        &mut stride,
+        &mut vectors,
+        &mut offsets,
+        &mut columns,
+        &mut values,
+    );
+    format!("{s} {m} {k} {nnz} {vl} {stride} {vectors} {offsets:?} {columns:?} {values:?}")
 }
 
 /// The four fields; a descriptor that is not live reads as the defaults, so its liveness is read

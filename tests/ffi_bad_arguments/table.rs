@@ -27,10 +27,12 @@ pub enum Kind {
     BitTcf,
     Brcv,
     MatDescr,
+    SrBcrs,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 8] = [Kind::Handle, Kind::SpVec, Kind::DnVec, Kind::SpMat, Kind::DnMat, Kind::BitTcf, Kind::Brcv, Kind::MatDescr];
+    pub const ALL: [Kind; 9] =
+        [Kind::Handle, Kind::SpVec, Kind::DnVec, Kind::SpMat, Kind::DnMat, Kind::BitTcf, Kind::Brcv, Kind::MatDescr, Kind::SrBcrs];
 
     pub fn index(self) -> usize {
         Kind::ALL.iter().position(|&k| k == self).unwrap()
@@ -41,7 +43,7 @@ impl Kind {
         match self {
             Kind::Handle | Kind::SpMat | Kind::SpVec => Kind::DnVec,
             Kind::DnVec => Kind::DnMat,
-            Kind::DnMat | Kind::BitTcf | Kind::Brcv | Kind::MatDescr => Kind::SpMat,
+            Kind::DnMat | Kind::BitTcf | Kind::Brcv | Kind::MatDescr | Kind::SrBcrs => Kind::SpMat,
         }
     }
 }
@@ -89,7 +91,7 @@ impl Arg {
 
 /// Destroys an object of `kind` through the library.
 pub fn destroy(kind: Kind, v: u64) -> c_int {
-    use oxsparse::ffi::{bittcf::*, brcv::*, descr_dense::*, descr_sparse::*, handle::*, mat_descr::*};
+    use oxsparse::ffi::{bittcf::*, brcv::*, descr_dense::*, descr_sparse::*, handle::*, mat_descr::*, srbcrs::*};
     // SAFETY: destroying accepts any value (refusing what is not a live object of its kind).
     unsafe {
         match kind {
@@ -101,6 +103,7 @@ pub fn destroy(kind: Kind, v: u64) -> c_int {
             Kind::BitTcf => oxsparseDestroyBitTcf(cptr(v)),
             Kind::Brcv => oxsparseDestroyBrcv(cptr(v)),
             Kind::MatDescr => oxsparseDestroyMatDescr(ptr(v)),
+            Kind::SrBcrs => oxsparseDestroySrBcrs(cptr(v)),
         }
     }
 }
@@ -144,8 +147,8 @@ pub enum Mode {
 /// Objects the automatic rows substitute: one destroyed and one live of each kind.
 #[derive(Clone, Copy, Debug)]
 pub struct Objects {
-    pub dead: [u64; 8],
-    pub live: [u64; 8],
+    pub dead: [u64; 9],
+    pub live: [u64; 9],
 }
 
 pub struct Table {

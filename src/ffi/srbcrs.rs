@@ -1,0 +1,191 @@
+//! The native SR-BCRS object (oxsparse only; issue 60): `oxsparseCreateSrBcrs` builds it from an
+//! int8 CSR matrix on the GPU, `oxsparseSrBcrsGetInfo` describes it, `oxsparseSpMM_srBcrs` (with
+//! its bufferSize and preprocess) multiplies it on integer tensor cores, `oxsparseDestroySrBcrs`
+//! frees it. The core is src/ops/srbcrs.rs; the layout is docs/design/srbcrs.md's.
+
+use super::*;
+use crate::ops::srbcrs::SrBcrs;
+use crate::types::DataType;
+use std::os::raw::c_void;
+
+/// Builds the SR-BCRS form of `matA`: CSR, int8 values (`CUDA_R_8I`), 32- or 64-bit offsets and
+/// indices, each row's columns strictly increasing. Rows are grouped `vectorLength` at a time (2, 4
+/// or 8; the last group may be partial); every column any row of a group holds becomes one vector
+/// of the group's values (zero where a row has no entry); each group's vectors are padded with zero
+/// vectors to a multiple of 32, the k depth of the int8 `mma` (the stride). The object owns copies
+/// of everything: `matA`'s arrays may be freed after it is made. It waits for the GPU, and is
+/// refused under stream capture (its size is read back).
+///
+/// NOT_SUPPORTED for other formats, value types, batches, 16-bit indices or 2^31 columns or more;
+/// INVALID_VALUE for a vector length other than 2, 4 or 8, or rows whose columns are unsorted,
+/// repeated or outside `[0, cols)`.
+///
+/// # Safety
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+#[no_mangle]
+pub unsafe extern "C" fn oxsparseCreateSrBcrs(
+    handle: oxsparseHandle_t,
+    matA: oxsparseConstSpMatDescr_t,
+    vectorLength: c_int,
+    srBcrs: *mut oxsparseSrBcrs_t,
+) -> oxsparseStatus_t {
+    guard("oxsparseCreateSrBcrs", || {
+        let h = borrow(handle, Kind::Handle, "handle")?;
+        let a = &borrow(matA, Kind::SpMat, "matA")?.inner;
+        out_ptr(srBcrs, "srBcrs")?;
+        let object = SrBcrs::create(&h.inner, a, vectorLength)?;
+        publish(srBcrs, Kind::SrBcrs, oxsparseSrBcrs { inner: object })
+    })
+}
+
+/// What the object holds: A's rows, columns and CSR entries; the vector length and the stride (32
+/// for int8); the stored vectors, padding included; and its device arrays (read-only, valid while
+/// the object lives): `vectorOffsets` (int32, rows / vectorLength rounded up, plus one: where each
+/// group's vectors start, multiples of the stride), `vectorColumns` (int32 per vector) and `values`
+/// (int8, vectorLength per vector: the vectors of each stride block stored as a vectorLength x 32
+/// row-major tile, the form an `mma` fragment loads directly). Any output pointer may be NULL.
+///
+/// # Safety
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+#[no_mangle]
+pub unsafe extern "C" fn oxsparseSrBcrsGetInfo(
+    srBcrs: oxsparseConstSrBcrs_t,
+    rows: *mut i64,
+    cols: *mut i64,
+    nnz: *mut i64,
+    vectorLength: *mut c_int,
+    stride: *mut c_int,
+    vectors: *mut i64,
+    vectorOffsets: *mut *const c_void,
+    vectorColumns: *mut *const c_void,
+    values: *mut *const c_void,
+) -> oxsparseStatus_t {
+    guard("oxsparseSrBcrsGetInfo", || {
+        let s = &borrow(srBcrs, Kind::SrBcrs, "srBcrs")?.inner;
+        for (p, v) in [(rows, s.rows), (cols, s.cols), (nnz, s.nnz), (vectors, s.vectors)] {
+            if !p.is_null() {
+                *p = v;
+            }
+        }
+        for (p, v) in [(vectorLength, s.vector_length), (stride, crate::kernels::srbcrs::STRIDE as c_int)] {
+            if !p.is_null() {
+                *p = v;
+            }
+        }
+        for (p, v) in [(vectorOffsets, s.vec_ptr), (vectorColumns, s.vec_col), (values, s.vec_val)] {
+            if !p.is_null() {
+                *p = v as *const c_void;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// The workspace `oxsparseSpMM_srBcrs` needs for these operands: 0 bytes (it checks them as the
+/// call does, so a refused combination is refused here first).
+///
+/// # Safety
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+#[no_mangle]
+pub unsafe extern "C" fn oxsparseSpMM_srBcrs_bufferSize(
+    handle: oxsparseHandle_t,
+    alpha: *const c_void,
+    srBcrs: oxsparseConstSrBcrs_t,
+    matB: oxsparseConstDnMatDescr_t,
+    beta: *const c_void,
+    matC: oxsparseConstDnMatDescr_t,
+    computeType: cudaDataType,
+    bufferSize: *mut usize,
+) -> oxsparseStatus_t {
+    guard("oxsparseSpMM_srBcrs_bufferSize", || {
+        let (h, s, b, c) = spmm_operands(handle, srBcrs, matB, matC)?;
+        scalars_given(alpha, beta)?;
+        let out = out_ptr(bufferSize, "bufferSize")?;
+        let compute = decode(computeType, "computeType", DataType::from_raw)?;
+        *out = s.spmm_buffer_size(h, b, c, compute)?;
+        Ok(())
+    })
+}
+
+/// Checks the operands as `oxsparseSpMM_srBcrs` will; the object is already in its final form, so
+/// there is nothing to precompute (`externalBuffer` may be NULL).
+///
+/// # Safety
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+#[no_mangle]
+pub unsafe extern "C" fn oxsparseSpMM_srBcrs_preprocess(
+    handle: oxsparseHandle_t,
+    alpha: *const c_void,
+    srBcrs: oxsparseConstSrBcrs_t,
+    matB: oxsparseConstDnMatDescr_t,
+    beta: *const c_void,
+    matC: oxsparseDnMatDescr_t,
+    computeType: cudaDataType,
+    externalBuffer: *mut c_void,
+) -> oxsparseStatus_t {
+    let _ = externalBuffer;
+    guard("oxsparseSpMM_srBcrs_preprocess", || {
+        let (h, s, b, c) = spmm_operands(handle, srBcrs, matB, matC)?;
+        scalars_given(alpha, beta)?;
+        let compute = decode(computeType, "computeType", DataType::from_raw)?;
+        s.spmm_preprocess(h, b, c, compute)
+    })
+}
+
+/// C = alpha * A * B + beta * C with A the object (int8), B int8 (`CUDA_R_8I`, row- or
+/// column-major, any leading dimension) and C of `computeType`: `CUDA_R_32I` (alpha and beta int32;
+/// the result wraps as two's complement int32) or `CUDA_R_32F` (alpha and beta float, applied to
+/// the exact product). A * B is accumulated exactly in int32 on integer tensor cores (`mma`
+/// m16n8k32, sm_80 and newer): exact while no partial sum leaves int32 (K x 127 x 128 < 2^31,
+/// any K up to 131,072). With beta == 0, C is not read. Asynchronous on the handle's stream;
+/// alpha and beta in the handle's pointer mode; `externalBuffer` may be NULL (no workspace).
+///
+/// INVALID_VALUE when the shapes do not match (B: A's columns x N; C: A's rows x N);
+/// NOT_SUPPORTED for another B type, a C type other than `computeType`, a compute type other than
+/// `CUDA_R_32I` or `CUDA_R_32F`, batches, or N above 4,194,240.
+///
+/// # Safety
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+#[no_mangle]
+pub unsafe extern "C" fn oxsparseSpMM_srBcrs(
+    handle: oxsparseHandle_t,
+    alpha: *const c_void,
+    srBcrs: oxsparseConstSrBcrs_t,
+    matB: oxsparseConstDnMatDescr_t,
+    beta: *const c_void,
+    matC: oxsparseDnMatDescr_t,
+    computeType: cudaDataType,
+    externalBuffer: *mut c_void,
+) -> oxsparseStatus_t {
+    let _ = externalBuffer;
+    guard("oxsparseSpMM_srBcrs", || {
+        let (h, s, b, c) = spmm_operands(handle, srBcrs, matB, matC)?;
+        scalars_given(alpha, beta)?;
+        let compute = decode(computeType, "computeType", DataType::from_raw)?;
+        s.spmm(h, alpha, b, beta, c, compute)
+    })
+}
+
+/// Frees the object and its device memory (waiting for work that uses it). NULL is a no-op.
+///
+/// # Safety
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+#[no_mangle]
+pub unsafe extern "C" fn oxsparseDestroySrBcrs(srBcrs: oxsparseConstSrBcrs_t) -> oxsparseStatus_t {
+    guard("oxsparseDestroySrBcrs", || destroy(srBcrs, Kind::SrBcrs, "srBcrs"))
+}
+
+/// The handle, the object, B and C of an SpMM call, borrowed in the API's order.
+unsafe fn spmm_operands<'a>(
+    handle: oxsparseHandle_t,
+    srBcrs: oxsparseConstSrBcrs_t,
+    matB: oxsparseConstDnMatDescr_t,
+    matC: oxsparseConstDnMatDescr_t,
+) -> crate::error::Result<(&'a crate::context::Handle, &'a SrBcrs, &'a crate::descr::DnMat, &'a crate::descr::DnMat)> {
+    let live = live_objects();
+    let h = &live.borrow(handle, Kind::Handle, "handle")?.inner;
+    let s = &live.borrow(srBcrs, Kind::SrBcrs, "srBcrs")?.inner;
+    let b = &live.borrow(matB, Kind::DnMat, "matB")?.inner;
+    let c = &live.borrow(matC, Kind::DnMat, "matC")?.inner;
+    Ok((h, s, b, c))
+}

@@ -1,0 +1,57 @@
+//! Parameter blocks of the SR-BCRS kernels (`kernels/srbcrs_spmm.cu`): the build from CSR and the
+//! int8 SpMM. The layout they share is docs/design/srbcrs.md's.
+
+/// The CSR source and the SR-BCRS arrays, as both build stages read them.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SrBcrsBuildParams {
+    /// CSR row offsets (`rows + 1`), column indices and int8 values (the descriptor's arrays).
+    pub row_ptr: u64,
+    pub col_ind: u64,
+    pub values: u64,
+    /// Count stage: i32 per vector row, its distinct columns; then one i32 flag, set to 1 when a
+    /// row's columns are not strictly increasing or lie outside `[0, cols)`.
+    pub counts: u64,
+    /// Fill stage: i32 per vector row plus one, where its vectors start (multiples of the stride).
+    pub vec_ptr: u64,
+    /// Fill stage: i32 column of every stored vector; int8 values, `vector_length` per vector.
+    pub vec_col: u64,
+    pub vec_val: u64,
+    pub rows: i64,
+    pub cols: i64,
+    /// `ceil(rows / vector_length)`.
+    pub vector_rows: i64,
+    /// Subtracted from every CSR offset and index read (0 or 1).
+    pub base: i64,
+    pub vector_length: i32,
+    /// 1 when the CSR offsets are 64-bit (else 32-bit); likewise for the column indices.
+    pub offsets_64: i32,
+    pub indices_64: i32,
+    pub _pad: i32,
+}
+
+/// C = alpha * A * B + beta * C with A in SR-BCRS (int8), B int8 dense, C int32 or FP32.
+/// Dense elements are addressed as `row * row_stride + col * col_stride` (either order).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SrBcrsSpmmParams {
+    pub vec_ptr: u64,
+    pub vec_col: u64,
+    pub vec_val: u64,
+    pub b: u64,
+    pub c: u64,
+    pub alpha: super::Scalar,
+    pub beta: super::Scalar,
+    /// A's rows (C's rows), B's columns (C's columns).
+    pub m: i64,
+    pub n: i64,
+    pub vector_rows: i64,
+    pub b_row_stride: i64,
+    pub b_col_stride: i64,
+    pub c_row_stride: i64,
+    pub c_col_stride: i64,
+    pub vector_length: i32,
+    /// 1 when B's rows can be read 8 bytes at a time (row-major, its address and leading
+    /// dimension multiples of 8); else B is read a byte at a time.
+    pub b_aligned8: i32,
+}

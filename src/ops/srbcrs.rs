@@ -1,0 +1,226 @@
+//! The native SR-BCRS object (`oxsparseCreateSrBcrs`, issue 60): an int8 sparse matrix as vectors
+//! of V consecutive rows sharing a column, each vector row's vectors padded to the int8 mma's k
+//! depth, in device memory the object owns (layout: docs/design/srbcrs.md). `create` builds it on
+//! the GPU from CSR; `spmm` multiplies it by an int8 dense matrix on integer tensor cores with exact
+//! int32 accumulation. Unlike a BitTCF, the object holds A's values: A's arrays may go after it is
+//! made.
+
+use crate::context::{DeviceMemory, Handle};
+use crate::descr::{DnMat, FormatInfo, SpMat};
+use crate::error::{invalid, unsupported, Error, Result};
+use crate::kernels::params::srbcrs::{SrBcrsBuildParams, SrBcrsSpmmParams};
+use crate::kernels::srbcrs::{self as launch, MAX_GRID_Y, STRIDE, TILE_N};
+use crate::kernels::vector_ops::{copy_to_device_and_wait, copy_to_host_and_wait, zero_device};
+use crate::types::{DataType, IndexType, Order};
+use std::ffi::c_void;
+
+/// Where the object's arrays start: every array 256-byte aligned (the SpMM loads 16-byte groups).
+fn align(x: u64) -> u64 {
+    x.div_ceil(256) * 256
+}
+
+pub struct SrBcrs {
+    pub rows: i64,
+    pub cols: i64,
+    /// CSR entries it was made from.
+    pub nnz: i64,
+    pub vector_length: i32,
+    /// `ceil(rows / vector_length)`.
+    pub vector_rows: i64,
+    /// Stored vectors, padding included: a multiple of the stride per vector row.
+    pub vectors: i64,
+    /// i32 per vector row plus one; i32 per vector; `vector_length` int8 per vector.
+    pub vec_ptr: u64,
+    pub vec_col: u64,
+    pub vec_val: u64,
+    device: i32,
+    _memory: DeviceMemory,
+}
+
+impl SrBcrs {
+    /// Builds the object from a CSR matrix of int8 values with sorted, unique columns per row.
+    pub fn create(h: &Handle, a: &SpMat, vector_length: i32) -> Result<SrBcrs> {
+        if a.format != FormatInfo::Csr {
+            unsupported!("an SR-BCRS object is made from CSR, not {:?}", a.format_enum());
+        }
+        if a.value_type != DataType::CUDA_R_8I {
+            unsupported!("an SR-BCRS object holds int8 values (CUDA_R_8I), not {:?}", a.value_type);
+        }
+        if a.batch.count != 1 {
+            unsupported!("an SR-BCRS object holds one matrix, not a batch of {}", a.batch.count);
+        }
+        if a.offset_type == IndexType::OXSPARSE_INDEX_16U || a.index_type == IndexType::OXSPARSE_INDEX_16U {
+            unsupported!("CSR offsets and indices must be 32- or 64-bit");
+        }
+        if a.cols > i32::MAX as i64 {
+            unsupported!("an SR-BCRS object stores 32-bit columns: A has {} columns", a.cols);
+        }
+        if ![2, 4, 8].contains(&vector_length) {
+            invalid!("vectorLength ({vector_length}) must be 2, 4 or 8");
+        }
+        if crate::kernels::capturing(h)? {
+            unsupported!("an SR-BCRS object is built outside stream capture (its size is read back)");
+        }
+        let v = vector_length as i64;
+        let vector_rows = crate::ops::ceil_div(a.rows, v);
+        let mut p = SrBcrsBuildParams {
+            row_ptr: a.arrays.offsets,
+            col_ind: a.arrays.indices,
+            values: a.arrays.values,
+            rows: a.rows,
+            cols: a.cols,
+            vector_rows,
+            base: a.index_base.offset(),
+            vector_length,
+            offsets_64: (a.offset_type == IndexType::OXSPARSE_INDEX_64I) as i32,
+            indices_64: (a.index_type == IndexType::OXSPARSE_INDEX_64I) as i32,
+            ..Default::default()
+        };
+        let counts = Self::count(h, &mut p, a.nnz)?;
+        let mut vec_ptr = Vec::with_capacity(counts.len() + 1);
+        let mut total = 0i64;
+        vec_ptr.push(0i32);
+        for &n in &counts {
+            total += crate::ops::ceil_div(n as i64, STRIDE) * STRIDE;
+            if total > i32::MAX as i64 {
+                return Err(Error::InsufficientResources(format!("more than {} vectors after padding", i32::MAX)));
+            }
+            vec_ptr.push(total as i32);
+        }
+        let col_at = align(4 * vec_ptr.len() as u64);
+        let val_at = align(col_at + 4 * total as u64);
+        let memory = DeviceMemory::alloc(h, (val_at + (total * v) as u64) as usize)?;
+        let (vec_ptr_at, vec_col, vec_val) = (memory.ptr, memory.ptr + col_at, memory.ptr + val_at);
+        let bytes: Vec<u8> = vec_ptr.iter().flat_map(|x| x.to_le_bytes()).collect();
+        copy_to_device_and_wait(h, vec_ptr_at, &bytes)?;
+        if total > 0 {
+            zero_device(h, vec_val, (total * v) as usize)?;
+            p = SrBcrsBuildParams { counts: 0, vec_ptr: vec_ptr_at, vec_col, vec_val, ..p };
+            launch::fill(h, &p)?;
+            // The object is complete once it is handed back (usable from any stream).
+            copy_to_host_and_wait(h, vec_ptr_at, &mut [0u8; 4])?;
+        }
+        Ok(SrBcrs {
+            rows: a.rows,
+            cols: a.cols,
+            nnz: a.nnz,
+            vector_length,
+            vector_rows,
+            vectors: total,
+            vec_ptr: vec_ptr_at,
+            vec_col,
+            vec_val,
+            device: h.device,
+            _memory: memory,
+        })
+    }
+
+    /// Distinct columns per vector row, counted on the GPU (all zero without entries).
+    fn count(h: &Handle, p: &mut SrBcrsBuildParams, nnz: i64) -> Result<Vec<i32>> {
+        let g = p.vector_rows as usize;
+        if nnz == 0 || g == 0 {
+            return Ok(vec![0; g]);
+        }
+        let scratch = DeviceMemory::alloc(h, 4 * (g + 1))?;
+        zero_device(h, scratch.ptr, 4 * (g + 1))?;
+        p.counts = scratch.ptr;
+        launch::count(h, p)?;
+        let mut bytes = vec![0u8; 4 * (g + 1)];
+        copy_to_host_and_wait(h, scratch.ptr, &mut bytes)?;
+        let counts: Vec<i32> = bytes.chunks_exact(4).map(|w| i32::from_le_bytes([w[0], w[1], w[2], w[3]])).collect();
+        if counts[g] != 0 {
+            invalid!("matA's rows must hold strictly increasing columns in [0, {}) (unsorted, repeated or out of range)", p.cols);
+        }
+        Ok(counts[..g].to_vec())
+    }
+
+    /// Checks B, C and the compute type for an SpMM over the object; fills everything but the
+    /// scalars.
+    fn plan(&self, h: &Handle, b: &DnMat, c: &DnMat, compute: DataType) -> Result<SrBcrsSpmmParams> {
+        if h.device != self.device {
+            invalid!("the object lives on device {}, the handle on device {}", self.device, h.device);
+        }
+        if b.rows != self.cols || c.rows != self.rows || c.cols != b.cols {
+            invalid!(
+                "shapes do not match: A {}x{}, B {}x{}, C {}x{} (need B {}xN and C {}xN)",
+                self.rows,
+                self.cols,
+                b.rows,
+                b.cols,
+                c.rows,
+                c.cols,
+                self.cols,
+                self.rows
+            );
+        }
+        if b.value_type != DataType::CUDA_R_8I {
+            unsupported!("B must be int8 (CUDA_R_8I), not {:?}", b.value_type);
+        }
+        if !matches!(compute, DataType::CUDA_R_32I | DataType::CUDA_R_32F) || c.value_type != compute {
+            unsupported!("C and the compute type must both be CUDA_R_32I or both CUDA_R_32F (C {:?}, compute {:?})", c.value_type, compute);
+        }
+        if b.batch_count != 1 || c.batch_count != 1 {
+            unsupported!("B and C must be single matrices (batches {} and {})", b.batch_count, c.batch_count);
+        }
+        if self.vector_rows > 4 * i32::MAX as i64 {
+            unsupported!("A has more than {} vector rows", 4 * i32::MAX as i64);
+        }
+        if b.cols > TILE_N * MAX_GRID_Y {
+            unsupported!("N ({}) is larger than {}", b.cols, TILE_N * MAX_GRID_Y);
+        }
+        let strides = |d: &DnMat| match d.order {
+            Order::OXSPARSE_ORDER_ROW => (d.ld, 1),
+            Order::OXSPARSE_ORDER_COL => (1, d.ld),
+        };
+        let ((b_row_stride, b_col_stride), (c_row_stride, c_col_stride)) = (strides(b), strides(c));
+        Ok(SrBcrsSpmmParams {
+            vec_ptr: self.vec_ptr,
+            vec_col: self.vec_col,
+            vec_val: self.vec_val,
+            b: b.values,
+            c: c.values,
+            m: self.rows,
+            n: b.cols,
+            vector_rows: self.vector_rows,
+            b_row_stride,
+            b_col_stride,
+            c_row_stride,
+            c_col_stride,
+            vector_length: self.vector_length,
+            b_aligned8: (b.order == Order::OXSPARSE_ORDER_ROW && b.values % 8 == 0 && b.ld % 8 == 0) as i32,
+            ..Default::default()
+        })
+    }
+
+    /// The workspace an SpMM needs: none (after the same checks as the call).
+    pub fn spmm_buffer_size(&self, h: &Handle, b: &DnMat, c: &DnMat, compute: DataType) -> Result<usize> {
+        self.plan(h, b, c, compute).map(|_| 0)
+    }
+
+    /// Checks the operands as the call will; there is nothing to precompute.
+    pub fn spmm_preprocess(&self, h: &Handle, b: &DnMat, c: &DnMat, compute: DataType) -> Result<()> {
+        self.plan(h, b, c, compute).map(|_| ())
+    }
+
+    /// C = alpha A B + beta C on the handle's stream; alpha and beta of `compute` type in the
+    /// handle's pointer mode.
+    ///
+    /// # Safety
+    /// In host pointer mode, `alpha` and `beta` point to values of the compute type.
+    pub unsafe fn spmm(
+        &self,
+        h: &Handle,
+        alpha: *const c_void,
+        b: &DnMat,
+        beta: *const c_void,
+        c: &DnMat,
+        compute: DataType,
+    ) -> Result<()> {
+        let p = self.plan(h, b, c, compute)?;
+        if p.m == 0 || p.n == 0 {
+            return Ok(());
+        }
+        let (alpha, beta) = (crate::kernels::scalar(h, alpha, compute)?, crate::kernels::scalar(h, beta, compute)?);
+        launch::spmm(h, &SrBcrsSpmmParams { alpha, beta, ..p }, compute)
+    }
+}

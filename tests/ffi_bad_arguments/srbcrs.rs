@@ -1,0 +1,154 @@
+//! The SR-BCRS object's rows: creation from an int8 CSR over the fixture's 8 x 6 pattern, its
+//! getter, the SpMM's three entry points (B 6 x 4 int8, C 8 x 4 int32, both row-major) and Destroy;
+//! each argument's automatic bad values, and the object's own rows: vector lengths other than 2, 4
+//! or 8, FP32 values, shapes that disagree, B, C and compute types it does not take. Its arrays and
+//! descriptors are a `Part` of the GPU fixture, watched like the rest.
+
+use super::descriptors::{I32, R32F, ROW};
+use super::gpu::Operands;
+use super::table::*;
+use crate::common::DevBuf;
+use oxsparse::ffi::descr_dense::*;
+use oxsparse::ffi::descr_sparse::*;
+use oxsparse::ffi::srbcrs::*;
+use oxsparse::types::DataType;
+use std::os::raw::c_int;
+use std::ptr::null_mut;
+use std::rc::Rc;
+use Arg::*;
+use Kind::{DnMat, SpMat, SrBcrs};
+
+const R8I: i32 = DataType::CUDA_R_8I as i32;
+const R32I: i32 = DataType::CUDA_R_32I as i32;
+
+/// The object (V = 4) of `a8`; A of int8 (8 x 6) and of FP32 (the fixture's); B of int8 (6 x 4)
+/// and of 5 rows; C of int32 (8 x 4) and of 7 rows; the fixture's FP32 B and C stand for the
+/// wrong types.
+#[derive(Clone, Copy)]
+pub struct SrBcrsOperands {
+    pub obj: u64,
+    pub a8: u64,
+    pub b8: u64,
+    pub b8_5: u64,
+    pub c32: u64,
+    pub c32_7: u64,
+}
+
+impl SrBcrsOperands {
+    /// Without a GPU: the host fixture's descriptors stand in (no object can be made).
+    pub fn stand_ins(a: u64, b: u64, c: u64) -> SrBcrsOperands {
+        SrBcrsOperands { obj: NEVER_ISSUED, a8: a, b8: b, b8_5: b, c32: c, c32_7: c }
+    }
+}
+
+pub fn rows(t: &mut Table, o: &Operands) {
+    let s = o.srbcrs;
+    let args = [("handle", Handle(o.h)), ("matA", Obj(SpMat, s.a8)), ("vectorLength", Plain(4)), ("srBcrs", Made(o.slots[0], SrBcrs))];
+    t.func("oxsparseCreateSrBcrs", &args, |a| unsafe { oxsparseCreateSrBcrs(ptr(a[0]), cptr(a[1]), int(a[2]), ptr(a[3])) })
+        .bad("vectorLength 3", &[("vectorLength", 3)], INVALID)
+        .bad("vectorLength 0", &[("vectorLength", 0)], INVALID)
+        .bad("vectorLength 16", &[("vectorLength", 16)], INVALID)
+        .bad("vectorLength -1", &[("vectorLength", -1i64 as u64)], INVALID)
+        .bad("vectorLength 8", &[("vectorLength", 8)], SUCCESS)
+        .bad("A of FP32 values", &[("matA", o.a)], UNSUPPORTED);
+    let outs = ["rows", "cols", "nnz", "vectorLength", "stride", "vectors", "vectorOffsets", "vectorColumns", "values"];
+    let mut args = vec![("srBcrs", Obj(SrBcrs, s.obj))];
+    args.extend(outs.iter().zip(0..).map(|(&n, i)| (n, OptOut(o.slots[0] + 8 * i))));
+    let nulls: Vec<(&str, u64)> = outs.iter().map(|&n| (n, 0)).collect();
+    t.func("oxsparseSrBcrsGetInfo", &args, |a| unsafe {
+        oxsparseSrBcrsGetInfo(cptr(a[0]), ptr(a[1]), ptr(a[2]), ptr(a[3]), ptr(a[4]), ptr(a[5]), ptr(a[6]), ptr(a[7]), ptr(a[8]), ptr(a[9]))
+    })
+    .bad("every output NULL", &nulls, SUCCESS);
+    type Entry = fn(&[u64]) -> c_int;
+    let calls: [(&'static str, (&'static str, Arg), Entry); 3] = [
+        ("oxsparseSpMM_srBcrs_bufferSize", ("bufferSize", Out(o.slots[0])), |a| unsafe {
+            oxsparseSpMM_srBcrs_bufferSize(ptr(a[0]), cptr(a[1]), cptr(a[2]), cptr(a[3]), cptr(a[4]), cptr(a[5]), int(a[6]), ptr(a[7]))
+        }),
+        ("oxsparseSpMM_srBcrs_preprocess", ("externalBuffer", Plain(o.ws)), |a| unsafe {
+            oxsparseSpMM_srBcrs_preprocess(ptr(a[0]), cptr(a[1]), cptr(a[2]), cptr(a[3]), cptr(a[4]), ptr(a[5]), int(a[6]), ptr(a[7]))
+        }),
+        ("oxsparseSpMM_srBcrs", ("externalBuffer", Plain(o.ws)), |a| unsafe {
+            oxsparseSpMM_srBcrs(ptr(a[0]), cptr(a[1]), cptr(a[2]), cptr(a[3]), cptr(a[4]), ptr(a[5]), int(a[6]), ptr(a[7]))
+        }),
+    ];
+    for (func, last, call) in calls {
+        let args = [
+            ("handle", Handle(o.h)),
+            ("alpha", In(o.one)),
+            ("srBcrs", Obj(SrBcrs, s.obj)),
+            ("matB", Obj(DnMat, s.b8)),
+            ("beta", In(o.zero)),
+            ("matC", Obj(DnMat, s.c32)),
+            ("computeType", Enum(R32I, &[])),
+            last,
+        ];
+        let mut f = t.func(func, &args, call);
+        f.bad("B has 5 rows for A's 6 columns", &[("matB", s.b8_5)], INVALID)
+            .bad("C has 7 rows for A's 8", &[("matC", s.c32_7)], INVALID)
+            .bad("B of FP32", &[("matB", o.b)], UNSUPPORTED)
+            .bad("C of FP32 for int32 compute", &[("matC", o.c)], UNSUPPORTED)
+            .bad("computeType R_32F for int32 C", &[("computeType", R32F as u64)], UNSUPPORTED)
+            .bad("computeType R_8I", &[("computeType", R8I as u64)], UNSUPPORTED);
+        if func != "oxsparseSpMM_srBcrs_bufferSize" {
+            f.bad("externalBuffer NULL (none needed)", &[("externalBuffer", 0)], SUCCESS);
+        }
+    }
+    t.destroy_rows("oxsparseDestroySrBcrs", SrBcrs, SUCCESS, o.fresh_srbcrs.clone());
+}
+
+fn ok(s: c_int, what: &str) {
+    assert_eq!(s, SUCCESS, "SR-BCRS fixture: {what} returned {}", status_name(s));
+}
+
+fn dn(rows: i64, cols: i64, values: u64, vt: c_int) -> u64 {
+    let mut d = null_mut();
+    ok(unsafe { oxsparseCreateDnMat(&mut d, rows, cols, cols, ptr(values), vt, ROW) }, "CreateDnMat");
+    d as u64
+}
+
+/// An SR-BCRS object (V = 4) of `a`.
+pub fn new_object(h: u64, a: u64) -> u64 {
+    let mut s = null_mut();
+    ok(unsafe { oxsparseCreateSrBcrs(ptr(h), cptr(a), 4, &mut s) }, "CreateSrBcrs");
+    s as u64
+}
+
+/// The SR-BCRS part of the GPU fixture: its inputs (A's and B's int8 values), its output (C's
+/// int32 values, 0xFF before every row), its descriptors and its object.
+pub struct Part {
+    pub operands: SrBcrsOperands,
+    pub inputs: Vec<(&'static str, DevBuf)>,
+    pub outputs: Vec<(&'static str, DevBuf)>,
+    pub descriptors: Vec<(Kind, u64)>,
+    pub fresh: Rc<dyn Fn() -> u64>,
+}
+
+impl Part {
+    /// Over the fixture's CSR pattern: 9 row offsets and 10 column indices (32-bit, from 0) at
+    /// `offsets` and `columns`, made with the handle `h`.
+    pub fn new(h: u64, offsets: u64, columns: u64) -> Part {
+        let a_values = DevBuf::from_slice(&[3i8, -1, 4, -1, 5, -9, 2, -6, 5, 3]);
+        let b_values = DevBuf::from_slice(&(0..24).map(|v| (v * 7 % 23) as i8 - 11).collect::<Vec<_>>());
+        let c = DevBuf::zeroed(32 * 4);
+        let mut a8 = null_mut();
+        let s = unsafe { oxsparseCreateCsr(&mut a8, 8, 6, 10, ptr(offsets), ptr(columns), ptr(a_values.ptr), I32, I32, 0, R8I) };
+        ok(s, "CreateCsr");
+        let a8 = a8 as u64;
+        let operands = SrBcrsOperands {
+            obj: new_object(h, a8),
+            a8,
+            b8: dn(6, 4, b_values.ptr, R8I),
+            b8_5: dn(5, 4, b_values.ptr, R8I),
+            c32: dn(8, 4, c.ptr, R32I),
+            c32_7: dn(7, 4, c.ptr, R32I),
+        };
+        let o = operands;
+        Part {
+            operands,
+            inputs: vec![("SR-BCRS A's values", a_values), ("SR-BCRS B", b_values)],
+            outputs: vec![("SR-BCRS C", c)],
+            descriptors: vec![(SpMat, o.a8), (DnMat, o.b8), (DnMat, o.b8_5), (DnMat, o.c32), (DnMat, o.c32_7), (SrBcrs, o.obj)],
+            fresh: Rc::new(move || new_object(h, a8)),
+        }
+    }
+}
