@@ -41,6 +41,23 @@ pub struct SddmmParams {
     pub group: i32,
     pub vectors: i32,
     pub pad: i32,
+    /// The tiles' survey in the workspace (`SddmmSurveyParams`), 0 when none ran: the lean kernel
+    /// returns at once, and the tile kernel runs, where it found the structure suits the tiles.
+    pub survey: u64,
+}
+
+/// `oxs_sddmm_tiles_reset` (one block: zeroes the survey's counters) and
+/// `oxs_sddmm_tiles_survey_<index>` (a block per 32 rows): C's CSR structure, and where the
+/// counters lie (`src/ops/sddmm/tiles.rs`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SddmmSurveyParams {
+    pub offsets: u64,
+    pub cols: u64,
+    pub base: i64,
+    pub rows: i64,
+    pub n: i64,
+    pub survey: u64,
 }
 
 /// `oxs_sddmm_copy_lines_w<bytes>`: writes `lines` lines of `len` elements contiguously to `dst`

@@ -2,6 +2,7 @@
 //!
 //! * `check`: the arguments, in the API's order, and what cuSPARSE supports.
 //! * `plan`: how A and B are read, how entries are dealt to warps, the workspace (host facts only).
+//! * `tiles`: where the dense-tile kernel may run, and the survey of C that decides on the GPU.
 //! * here: the three entry points and the launches in order: the copies of A and B that are not
 //!   laid out for the kernel (plan.rs), then the kernel, one dot product per stored value.
 //!
@@ -14,6 +15,7 @@
 
 pub mod check;
 pub mod plan;
+pub mod tiles;
 
 use crate::context::Handle;
 use crate::descr::{DnMat, SpMat};
@@ -113,10 +115,14 @@ pub fn buffer_size(h: &Handle, call: &Call) -> Result<usize> {
     Ok(if p.is_empty() || p.workspace == 0 { 0 } else { p.workspace + crate::ops::workspace::ALIGN })
 }
 
-/// `oxsparseSDDMM_preprocess`: checks and plans; the decision is kept for `buffer`.
+/// `oxsparseSDDMM_preprocess`: checks and plans, and surveys C for the tiles into the buffer where
+/// they may run; the decision is kept for `buffer`.
 pub fn preprocess(h: &Handle, call: &Call, buffer: u64, deactivate: impl FnOnce()) -> Result<Option<ActiveBuffer>> {
     let p = make_plan(h, call)?;
-    crate::ops::workspace::start(buffer, p.workspace, "SDDMM")?;
+    let ws = crate::ops::workspace::start(buffer, p.workspace, "SDDMM")?;
+    if let Some(t) = p.tiles {
+        kernels::graph::batched(h, || k::tiles_survey(h, call, &p, ws + t.survey_at as u64))?;
+    }
     deactivate();
     let decision = Decision { plan: p };
     crate::ops::workspace::report(call.settings.print_plan, "SDDMM", "preprocess", &decision);
@@ -152,8 +158,18 @@ pub fn sddmm(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>
         // The lean kernel where the plan has its shape and every line starts on 16 bytes (and, for
         // its chunked form, within 2^31 vectors of its operand).
         let aligned = k::lines_start_on_vectors(call, &p, ws);
-        let lean = p.lean.is_some_and(|l| !l.chunked() || plan::lines_within_u32_vectors(&p));
-        k::sddmm(h, call, &p, ws, (alpha, beta), aligned, lean && aligned)
+        let lean = p.lean.is_some_and(|l| !l.chunked() || plan::lines_within_u32_vectors(&p)) && aligned;
+        // Where the lean kernel runs and the tiles may, the survey decides between them on the GPU
+        // (preprocess's, in this buffer, for a kept decision).
+        let survey = p.tiles.filter(|_| lean).map(|t| ws + t.survey_at as u64);
+        if let (Some(at), None) = (survey, kept) {
+            k::tiles_survey(h, call, &p, at)?;
+        }
+        k::sddmm(h, call, &p, ws, (alpha, beta), aligned, lean, survey.unwrap_or(0))?;
+        match survey {
+            Some(at) => k::sddmm_tiles(h, call, &p, ws, (alpha, beta), at),
+            None => Ok(()),
+        }
     })
 }
 

@@ -1,0 +1,121 @@
+//! SDDMM by dense tiles (`kernels/sddmm_tiles.cu`): where C's rows share their columns in blocks
+//! (sliding windows, block-sparse attention masks, meshes), a thread block computes a tile of 32
+//! rows x 64 columns densely from A's rows and B's columns staged in shared memory, each B element
+//! serving several values, where the lean kernel reads B's line once per value.
+//!
+//! Whether the tiles pay depends on C's structure, which the host does not see. So the plan only
+//! says where they *may* run ([`may_run`], host facts), and keeps room in the workspace for a
+//! survey: a kernel reads C's structure and leaves four counters there, and the lean and tile
+//! kernels, both in the call's graph, read them and agree which of them runs ([`chosen`]: rows
+//! sorted and in range, none too long, at least half the entries in dense row blocks). A plain
+//! call surveys every time; preprocess surveys once into the user's buffer, and the calls that
+//! keep its decision reuse it (C's structure cannot change under a kept decision). Both run the
+//! same kernel on the same structure, so they give the same bits, and no call waits.
+
+use super::check::Types;
+use crate::types::DataType;
+
+/// C's rows and columns per tile (`TILE_ROWS`, `TILE_COLS` in kernels/sddmm_tiles.cu).
+pub const TILE_ROWS: i64 = 32;
+pub const TILE_COLS: i64 = 64;
+/// The survey marks the tiles a block of rows touches in a bitmap of shared memory of this many
+/// bits (`SURVEY_BITS`), so C may have at most this many tiles of columns.
+pub const SURVEY_TILES: i64 = 1 << 16;
+/// The survey's counters (`SURVEY_*` in kernels/common/sddmm.cuh), unsigned 64-bit each.
+pub const SURVEY_BAD: usize = 0;
+pub const SURVEY_DENSE: usize = 1;
+pub const SURVEY_ENTRIES: usize = 2;
+pub const SURVEY_LONGEST: usize = 3;
+pub const SURVEY_COUNTERS: usize = 4;
+pub const SURVEY_BYTES: usize = SURVEY_COUNTERS * 8;
+/// The longest row the tiles take (`TILES_LONGEST_ROW`): a block's rows are its work.
+pub const LONGEST_ROW: u64 = 8192;
+/// Below these the survey and a second kernel cost more than the tiles can save: rows of 16
+/// entries on average (a block of rows must fill a quarter of its tiles to count as dense), and
+/// 64K entries in all.
+pub const MIN_AVERAGE_ROW: i64 = 16;
+pub const MIN_ENTRIES: i64 = 1 << 16;
+
+/// Where the survey's counters lie in the workspace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tiles {
+    pub survey_at: usize,
+}
+
+/// The host facts of a call the tiles may run.
+#[derive(Clone, Copy, Debug)]
+pub struct Facts {
+    /// C in CSR, with a shape of the lean kernel (lines of whole 16-byte vectors).
+    pub lean_csr: bool,
+    pub types: Types,
+    pub batches: i32,
+    pub rows: i64,
+    pub n: i64,
+    pub k: i64,
+    pub nnz: i64,
+}
+
+/// Whether the plan surveys C for the tiles: FP32, FP16 or BF16 A and B with FP32 compute, one
+/// batch, a lean shape, C's columns within the survey's bitmap, and rows long enough on average
+/// (`setting`: the handle's `OXSPARSE_SDDMM_TILES`, `Some(false)` never).
+pub fn may_run(f: &Facts, setting: Option<bool>) -> bool {
+    use DataType::*;
+    let types = matches!(f.types.ab, CUDA_R_32F | CUDA_R_16F | CUDA_R_16BF) && f.types.compute == CUDA_R_32F;
+    setting != Some(false)
+        && f.lean_csr
+        && types
+        && f.batches == 1
+        && f.k > 0
+        && f.rows > 0
+        && f.n <= SURVEY_TILES * TILE_COLS
+        && f.nnz >= MIN_ENTRIES
+        && f.nnz >= MIN_AVERAGE_ROW * f.rows
+}
+
+/// The kernels' verdict on a survey's counters (`tiles_chosen` in kernels/common/sddmm.cuh).
+pub fn chosen(c: &[u64; SURVEY_COUNTERS]) -> bool {
+    c[SURVEY_BAD] == 0 && c[SURVEY_ENTRIES] > 0 && c[SURVEY_DENSE] * 2 >= c[SURVEY_ENTRIES] && c[SURVEY_LONGEST] <= LONGEST_ROW
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::DataType::*;
+
+    fn facts() -> Facts {
+        let types = Types { ab: CUDA_R_32F, c: CUDA_R_32F, compute: CUDA_R_32F };
+        Facts { lean_csr: true, types, batches: 1, rows: 16384, n: 16384, k: 32, nnz: 16384 * 257 }
+    }
+
+    #[test]
+    fn tiles_may_run_on_long_rows_of_one_batch_in_fp32_and_16_bit() {
+        assert!(may_run(&facts(), None));
+        let f16 = Types { ab: CUDA_R_16F, c: CUDA_R_16F, compute: CUDA_R_32F };
+        assert!(may_run(&Facts { types: f16, ..facts() }, None));
+        let f64 = Types { ab: CUDA_R_64F, c: CUDA_R_64F, compute: CUDA_R_64F };
+        let table = [
+            (Facts { types: f64, ..facts() }, "FP64"),
+            (Facts { lean_csr: false, ..facts() }, "no lean shape (BSR, odd k)"),
+            (Facts { batches: 2, ..facts() }, "batches"),
+            (Facts { nnz: 16384 * 15, ..facts() }, "rows of 15 on average"),
+            (Facts { rows: 1000, nnz: 60_000, ..facts() }, "under 64K entries"),
+            (Facts { n: SURVEY_TILES * TILE_COLS + 1, ..facts() }, "columns past the survey's bitmap"),
+            (Facts { k: 0, ..facts() }, "k = 0"),
+        ];
+        for (f, why) in table {
+            assert!(!may_run(&f, None), "{why}");
+        }
+        assert!(!may_run(&facts(), Some(false)), "the handle's setting");
+    }
+
+    #[test]
+    fn verdict_needs_sorted_rows_a_dense_half_and_no_hub() {
+        let ok = [0, 600, 1000, 300];
+        assert!(chosen(&ok));
+        assert!(chosen(&[0, 500, 1000, LONGEST_ROW]), "exactly half, the longest row allowed");
+        assert!(!chosen(&[1, 600, 1000, 300]), "an entry out of order");
+        assert!(!chosen(&[0, 499, 1000, 300]), "under half dense");
+        assert!(!chosen(&[0, 600, 1000, LONGEST_ROW + 1]), "a hub row");
+        assert!(!chosen(&[0, 0, 0, 0]), "no entries");
+    }
+}
