@@ -27,15 +27,16 @@ namespace {
 using namespace sddmm_shared;
 
 // The tiling constants (TILE_ROWS, TILE_COLS and DENSE_ENTRIES must match src/ops/sddmm/tiles.rs).
-constexpr int TILE_ROWS = 32;
+constexpr int TILE_ROWS = 16;
 constexpr int TILE_COLS = 64;
 constexpr int SLICE_K = 64;                               // elements of k staged at once
 constexpr int DENSE_ENTRIES = TILE_ROWS * TILE_COLS / 8;  // a tile at least 1/8 full runs densely
-constexpr int WARPS = BLOCK / WARP;
+constexpr int TILE_BLOCK = 128;  // threads of the tile kernel (the survey keeps BLOCK)
+constexpr int WARPS = TILE_BLOCK / WARP;
 constexpr int ROWS_PER_WARP = TILE_ROWS / WARPS;
 // FP32: a thread's register tile, rows tr + 16 i, columns tc + 16 j.
 constexpr int TR = 2, TC = 4, THREAD_ROWS = TILE_ROWS / TR, THREAD_COLS = TILE_COLS / TC;
-static_assert(THREAD_ROWS * THREAD_COLS == BLOCK, "one register tile a thread");
+static_assert(THREAD_ROWS * THREAD_COLS == TILE_BLOCK, "one register tile a thread");
 // 16-bit: a warp's piece, 16 rows (one mma) x 16 columns (two), and the mma's depth.
 constexpr int WARP_ROWS = 16, WARP_COLS = 16, MMA_K = 16;
 static_assert((TILE_ROWS / WARP_ROWS) * (TILE_COLS / WARP_COLS) == WARPS, "one piece a warp");
@@ -77,7 +78,7 @@ __device__ void find_tile(S& s) {
     using I = decltype(s.tile);
     __syncthreads();
     if (threadIdx.x < WARP) {
-        I m = s.next[threadIdx.x];
+        I m = threadIdx.x < TILE_ROWS ? s.next[threadIdx.x] : none<I>();
 #pragma unroll
         for (int d = WARP / 2; d > 0; d /= 2) {
             const I o = __shfl_xor_sync(0xffffffffu, m, d);
@@ -88,7 +89,7 @@ __device__ void find_tile(S& s) {
             s.entries = 0;
         }
     }
-    for (int i = threadIdx.x; i < TILE_ROWS * TILE_COLS; i += BLOCK) (&s.at[0][0])[i] = I(-1);
+    for (int i = threadIdx.x; i < TILE_ROWS * TILE_COLS; i += TILE_BLOCK) (&s.at[0][0])[i] = I(-1);
     __syncthreads();
 }
 
@@ -138,7 +139,7 @@ __device__ void stage_slice(TileShared<T, I>& s, const T* a, const T* b, int64_t
     constexpr bool wide = std::is_same<T, float>::value;
     const int real = len / E;
     const int vectors = wide ? real : (len + MMA_K - 1) / MMA_K * (MMA_K / E);
-    for (int i = threadIdx.x; i < (TILE_ROWS + TILE_COLS) * vectors; i += BLOCK) {
+    for (int i = threadIdx.x; i < (TILE_ROWS + TILE_COLS) * vectors; i += TILE_BLOCK) {
         const int line = i / vectors, v = i % vectors;
         const bool is_a = line < TILE_ROWS;
         const I which = is_a ? I(row0 + line) : I(col0 + (line - TILE_ROWS));
@@ -291,7 +292,7 @@ __device__ void sddmm_tiles(const SddmmParams& p) {
         gather_entries(s, cols, offsets, base, row0, rows);
         const I tile = s.tile;
         if (!products) {
-            for (int i = threadIdx.x; i < TILE_ROWS * TILE_COLS; i += BLOCK) {
+            for (int i = threadIdx.x; i < TILE_ROWS * TILE_COLS; i += TILE_BLOCK) {
                 const I q = (&s.at[0][0])[i];
                 if (q >= 0) write(q, 0.0f);
             }
@@ -334,10 +335,11 @@ __device__ void survey(const SddmmSurveyParams& p) {
     for (int w = threadIdx.x; w < words; w += BLOCK) touched[w] = 0;
     if (threadIdx.x == 0) block_entries = block_tiles = block_bad = block_longest = 0;
     __syncthreads();
+    constexpr int SURVEY_ROWS_PER_WARP = TILE_ROWS / (BLOCK / WARP);
     const int lane = threadIdx.x % WARP, warp = threadIdx.x / WARP;
     const I row0 = I(int64_t(blockIdx.x) * TILE_ROWS);
     unsigned long long bad = 0, entries = 0, longest = 0;
-    for (int i = warp * ROWS_PER_WARP; i < (warp + 1) * ROWS_PER_WARP; ++i) {
+    for (int i = warp * SURVEY_ROWS_PER_WARP; i < (warp + 1) * SURVEY_ROWS_PER_WARP; ++i) {
         const I row = row0 + I(i);
         if (row >= rows) break;
         const I begin = I(offsets[row] - base), end = I(offsets[row + 1] - base);
@@ -347,10 +349,11 @@ __device__ void survey(const SddmmSurveyParams& p) {
             const I col = I(cols[q] - base);
             const bool ok = col >= 0 && col < n && (q == begin || col > I(cols[q - 1] - base));
             if (!ok) ++bad;
-            if (col >= 0 && col < n) {
-                const int64_t t = int64_t(col) / TILE_COLS;
-                atomicOr(&touched[t / 32], 1u << (t % 32));
-            }
+            // One mark per run of lanes in the same tile (rows are sorted where it matters):
+            // 32 lanes on one word would queue.
+            const int64_t t = (col >= 0 && col < n) ? int64_t(col) / TILE_COLS : -1;
+            const int64_t before = __shfl_up_sync(__activemask(), t, 1);
+            if (t >= 0 && (lane == 0 || t != before)) atomicOr(&touched[t / 32], 1u << (t % 32));
         }
     }
     if (lane == 0) {
@@ -387,7 +390,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) oxs_sddmm_tiles_survey_i64(c
 
 // ---- instantiations: oxs_sddmm_tiles_<ab>_<c>_<index> -----------------------------------------------
 #define OXS_TILES_ONE(AB, CN, T, TC_, IS, I) \
-    extern "C" __global__ void __launch_bounds__(BLOCK) oxs_sddmm_tiles_##AB##_##CN##_##IS(const SddmmParams p) { sddmm_tiles<T, TC_, I>(p); }
+    extern "C" __global__ void __launch_bounds__(TILE_BLOCK) oxs_sddmm_tiles_##AB##_##CN##_##IS(const SddmmParams p) { sddmm_tiles<T, TC_, I>(p); }
 #define OXS_TILES(AB, CN, T, TC_)                \
     OXS_TILES_ONE(AB, CN, T, TC_, i32, int32_t) \
     OXS_TILES_ONE(AB, CN, T, TC_, i64, int64_t)

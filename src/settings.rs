@@ -128,7 +128,8 @@ pub struct Sddmm {
     pub unroll: Option<u32>,
     /// `OXSPARSE_SDDMM_KERNEL`: Some(false) `general` (never the lean kernel), Some(true) `lean`.
     pub lean: Option<bool>,
-    /// `OXSPARSE_SDDMM_TILES`: Some(false) `off` (never survey C for the tile kernel), Some(true) `on`.
+    /// `OXSPARSE_SDDMM_TILES`: Some(false) `off` (never survey C for the tile kernel), Some(true) `on`
+    /// (survey whatever the problem's size).
     pub tiles: Option<bool>,
 }
 

@@ -151,7 +151,7 @@ pub fn sddmm_tiles(h: &Handle, call: &Call, p: &Plan, ws: u64, scalars: (Scalar,
     let (ab, c, index) = (p.types.ab.kernel_suffix(), p.types.c.kernel_suffix(), index_suffix(p.index));
     let kernel = kernel_name!("oxs_sddmm_tiles_{ab}_{c}_{index}");
     let grid = ceil_div(p.rows, tiles::TILE_ROWS) as u32;
-    launch(h, TILES_FAMILY, &kernel, (grid, 1, 1), BLOCK, 0, &params)
+    launch(h, TILES_FAMILY, &kernel, (grid, 1, 1), tiles::TILE_BLOCK, 0, &params)
 }
 
 fn params(call: &Call, p: &Plan, ws: u64, (alpha, beta): (Scalar, Scalar), aligned: bool, survey: u64) -> SddmmParams {

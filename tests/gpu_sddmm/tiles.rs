@@ -31,6 +31,23 @@ fn surveyed(h: &CHandle, case: &Case) -> Result<Option<bool>, String> {
     Ok(Some(tiles::chosen(&c)))
 }
 
+/// `sweep_with` on a handle that surveys for the tiles whatever the size (`OXSPARSE_SDDMM_TILES=on`),
+/// so that small cases reach them.
+fn sweep_on(test: &str, cases: &[Case], check: impl Fn(&CHandle, &Case) -> Result<(), String>) {
+    let Some(_gpu) = crate::common::gpu(test) else { return };
+    let h = CHandle::new();
+    h.set_tuning("OXSPARSE_SDDMM_TILES", Some("on"));
+    let failures: Vec<String> = cases.iter().filter_map(|c| check(&h, c).err().map(|e| format!("{}: {e}", c.label()))).collect();
+    assert!(
+        failures.is_empty(),
+        "{test}: {} of {} failed; first ones:\n{}",
+        failures.len(),
+        cases.len(),
+        failures[..failures.len().min(10)].join("\n")
+    );
+    println!("{test}: {} cases passed", cases.len());
+}
+
 fn expect_verdict(h: &CHandle, case: &Case, want: bool) -> Result<(), String> {
     match surveyed(h, case)? {
         Some(got) if got == want => Ok(()),
@@ -41,10 +58,11 @@ fn expect_verdict(h: &CHandle, case: &Case, want: bool) -> Result<(), String> {
 /// Windows and block masks of many shapes, every type the tiles take, k from one vector to
 /// several slices, both index types and bases, scalars and pointer modes as `vary` draws them.
 pub fn tile_cases() -> Vec<Case> {
-    let f16: Types = (CUDA_R_16F, CUDA_R_16F, CUDA_R_32F);
-    let f16c: Types = (CUDA_R_16F, CUDA_R_16F, CUDA_R_16F);
-    let bf16: Types = (CUDA_R_16BF, CUDA_R_16BF, CUDA_R_32F);
-    let bf16c: Types = (CUDA_R_16BF, CUDA_R_16BF, CUDA_R_16BF);
+    // (A and B, C, compute).
+    let f16: Types = (CUDA_R_16F, CUDA_R_32F, CUDA_R_32F);
+    let f16c: Types = (CUDA_R_16F, CUDA_R_16F, CUDA_R_32F);
+    let bf16: Types = (CUDA_R_16BF, CUDA_R_32F, CUDA_R_32F);
+    let bf16c: Types = (CUDA_R_16BF, CUDA_R_16BF, CUDA_R_32F);
     let mut cases = Vec::new();
     let shapes: [(i64, i64, i64); 6] =
         [(1000, 32, 1000), (1031, 4, 777), (700, 128, 1200), (2048, 200, 2048), (999, 64, 999), (640, 8, 4000)];
@@ -69,7 +87,7 @@ pub fn tile_cases() -> Vec<Case> {
 
 #[test]
 fn tiles_equal_the_reference_where_the_survey_chooses_them() {
-    sweep_with("sddmm tiles", &tile_cases(), |h, c| {
+    sweep_on("sddmm tiles", &tile_cases(), |h, c| {
         // Full windows and blocks on the tiles' grid must be chosen; holes, and blocks across the
         // tiles' grid, may leave too few entries a tile.
         let want = matches!(c.pattern, Pattern::Window { holes: false, .. } | Pattern::Blocks(64));
@@ -78,7 +96,8 @@ fn tiles_equal_the_reference_where_the_survey_chooses_them() {
             got => Err(format!("the survey chose the tiles: {got:?}")),
         }
     });
-    sweep("sddmm tiles, plain calls", &tile_cases().into_iter().map(|c| Case { preprocess: false, ..c }).collect::<Vec<_>>());
+    let plain: Vec<Case> = tile_cases().into_iter().map(|c| Case { preprocess: false, ..c }).collect();
+    sweep_on("sddmm tiles, plain calls", &plain, run_case);
 }
 
 #[test]
@@ -87,9 +106,12 @@ fn survey_refuses_unsorted_rows_hubs_and_random_masks() {
     // The harness's random rows are unsorted; the hub rows are longer than the tiles take.
     let random = Case { pattern: Pattern::Random, ..Case::new(Fmt::Csr, (2000, 32, 2000)) };
     let hubs = Case { pattern: Pattern::Hubs(10_000), ..Case::new(Fmt::Csr, (3000, 32, 12_000)) };
-    sweep_with("sddmm tiles survey", &[window], |h, c| expect_verdict(h, c, true));
+    sweep_on("sddmm tiles survey", &[window], |h, c| expect_verdict(h, c, true));
+    // Large enough for the default rule on any device of up to 312 multiprocessors.
+    let large = Case { pattern: Pattern::Window { w: 129, holes: false }, ..Case::new(Fmt::Csr, (20_000, 32, 20_000)) };
+    sweep_with("sddmm tiles survey, default handle", &[large], |h, c| expect_verdict(h, c, true));
     let refused: Vec<Case> = [random, hubs].into_iter().enumerate().map(|(i, c)| vary(c, 11_100 + i)).collect();
-    sweep_with("sddmm tiles survey refusals", &refused, |h, c| match surveyed(h, c)? {
+    sweep_on("sddmm tiles survey refusals", &refused, |h, c| match surveyed(h, c)? {
         Some(true) => Err("the survey chose the tiles".into()),
         _ => Ok(()),
     });
@@ -105,7 +127,7 @@ fn tiles_give_the_same_bits_plain_and_preprocessed() {
     .enumerate()
     .map(|(i, c)| vary(c, 11_200 + i))
     .collect();
-    sweep_with("sddmm tiles determinism", &cases, super::contract::bitwise_identical);
+    sweep_on("sddmm tiles determinism", &cases, super::contract::bitwise_identical);
 }
 
 #[test]

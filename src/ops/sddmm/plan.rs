@@ -263,7 +263,9 @@ pub fn plan(call: &super::Call, dims: Dims, types: Types) -> Plan {
     let (group, unroll) = shape(call, dims.k, elem);
     let lean = lean_shape(entries == Entries::Csr, dims.k, elem, group, call.settings.sddmm.lean != Some(false));
     let stored = c.nnz;
-    let facts = tiles::Facts { lean_csr: lean.is_some(), types, batches: dims.batches, rows, n: dims.n, k: dims.k, nnz: stored };
+    let multiprocessors = call.device.sm_count as i64;
+    let facts =
+        tiles::Facts { lean_csr: lean.is_some(), types, batches: dims.batches, rows, n: dims.n, k: dims.k, nnz: stored, multiprocessors };
     let tiles = tiles::may_run(&facts, call.settings.sddmm.tiles).then(|| {
         let t = Tiles { survey_at: workspace };
         workspace = align_up(workspace + tiles::SURVEY_BYTES);

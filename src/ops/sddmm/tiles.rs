@@ -15,9 +15,15 @@
 use super::check::Types;
 use crate::types::DataType;
 
-/// C's rows and columns per tile (`TILE_ROWS`, `TILE_COLS` in kernels/sddmm_tiles.cu).
-pub const TILE_ROWS: i64 = 32;
+/// C's rows and columns per tile (`TILE_ROWS`, `TILE_COLS` in kernels/sddmm_tiles.cu), and the
+/// tile kernel's threads (`TILE_BLOCK`).
+pub const TILE_ROWS: i64 = 16;
 pub const TILE_COLS: i64 = 64;
+pub const TILE_BLOCK: u32 = 128;
+/// A block walks its tiles one after another, each a chain of dependent steps (the next tile,
+/// its entries, the staging, the products), so the tiles pay only with several blocks on every
+/// multiprocessor: at least this many blocks of rows per multiprocessor.
+pub const MIN_BLOCKS_PER_SM: i64 = 4;
 /// The survey marks the tiles a block of rows touches in a bitmap of shared memory of this many
 /// bits (`SURVEY_BITS`), so C may have at most this many tiles of columns.
 pub const SURVEY_TILES: i64 = 1 << 16;
@@ -53,23 +59,24 @@ pub struct Facts {
     pub n: i64,
     pub k: i64,
     pub nnz: i64,
+    /// The device's multiprocessors.
+    pub multiprocessors: i64,
 }
 
 /// Whether the plan surveys C for the tiles: FP32, FP16 or BF16 A and B with FP32 compute, one
-/// batch, a lean shape, C's columns within the survey's bitmap, and rows long enough on average
-/// (`setting`: the handle's `OXSPARSE_SDDMM_TILES`, `Some(false)` never).
+/// batch, a lean shape, and C's columns within the survey's bitmap; and, unless the handle's
+/// `OXSPARSE_SDDMM_TILES` says `on` (`setting` Some(true); Some(false) `off`: never), a problem
+/// large enough: rows long enough on average, and enough blocks of rows to fill the device.
 pub fn may_run(f: &Facts, setting: Option<bool>) -> bool {
     use DataType::*;
     let types = matches!(f.types.ab, CUDA_R_32F | CUDA_R_16F | CUDA_R_16BF) && f.types.compute == CUDA_R_32F;
-    setting != Some(false)
-        && f.lean_csr
-        && types
-        && f.batches == 1
-        && f.k > 0
-        && f.rows > 0
-        && f.n <= SURVEY_TILES * TILE_COLS
-        && f.nnz >= MIN_ENTRIES
-        && f.nnz >= MIN_AVERAGE_ROW * f.rows
+    let can = f.lean_csr && types && f.batches == 1 && f.k > 0 && f.rows > 0 && f.n <= SURVEY_TILES * TILE_COLS;
+    let pays = f.nnz >= MIN_ENTRIES && f.nnz >= MIN_AVERAGE_ROW * f.rows && f.rows >= MIN_BLOCKS_PER_SM * TILE_ROWS * f.multiprocessors;
+    match setting {
+        Some(false) => false,
+        Some(true) => can,
+        None => can && pays,
+    }
 }
 
 /// The kernels' verdict on a survey's counters (`tiles_chosen` in kernels/common/sddmm.cuh).
@@ -84,7 +91,7 @@ mod tests {
 
     fn facts() -> Facts {
         let types = Types { ab: CUDA_R_32F, c: CUDA_R_32F, compute: CUDA_R_32F };
-        Facts { lean_csr: true, types, batches: 1, rows: 16384, n: 16384, k: 32, nnz: 16384 * 257 }
+        Facts { lean_csr: true, types, batches: 1, rows: 16384, n: 16384, k: 32, nnz: 16384 * 257, multiprocessors: 132 }
     }
 
     #[test]
@@ -98,7 +105,8 @@ mod tests {
             (Facts { lean_csr: false, ..facts() }, "no lean shape (BSR, odd k)"),
             (Facts { batches: 2, ..facts() }, "batches"),
             (Facts { nnz: 16384 * 15, ..facts() }, "rows of 15 on average"),
-            (Facts { rows: 1000, nnz: 60_000, ..facts() }, "under 64K entries"),
+            (Facts { rows: 1000, nnz: 60_000, multiprocessors: 8, ..facts() }, "under 64K entries"),
+            (Facts { rows: 8000, nnz: 8000 * 257, ..facts() }, "under 4 blocks of rows a multiprocessor"),
             (Facts { n: SURVEY_TILES * TILE_COLS + 1, ..facts() }, "columns past the survey's bitmap"),
             (Facts { k: 0, ..facts() }, "k = 0"),
         ];
@@ -106,6 +114,9 @@ mod tests {
             assert!(!may_run(&f, None), "{why}");
         }
         assert!(!may_run(&facts(), Some(false)), "the handle's setting");
+        let small = Facts { rows: 100, nnz: 1000, ..facts() };
+        assert!(may_run(&small, Some(true)), "on: whatever the size");
+        assert!(!may_run(&Facts { batches: 2, ..small }, Some(true)), "on: only where the kernel can");
     }
 
     #[test]
