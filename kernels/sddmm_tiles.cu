@@ -27,11 +27,11 @@ namespace {
 using namespace sddmm_shared;
 
 // The tiling constants (TILE_ROWS, TILE_COLS and DENSE_ENTRIES must match src/ops/sddmm/tiles.rs).
-constexpr int TILE_ROWS = 16;
+constexpr int TILE_ROWS = 32;
 constexpr int TILE_COLS = 64;
 constexpr int SLICE_K = 64;                               // elements of k staged at once
 constexpr int DENSE_ENTRIES = TILE_ROWS * TILE_COLS / 8;  // a tile at least 1/8 full runs densely
-constexpr int TILE_BLOCK = 128;  // threads of the tile kernel (the survey keeps BLOCK)
+constexpr int TILE_BLOCK = 256;  // threads of the tile kernel
 constexpr int WARPS = TILE_BLOCK / WARP;
 constexpr int ROWS_PER_WARP = TILE_ROWS / WARPS;
 // FP32: a thread's register tile, rows tr + 16 i, columns tc + 16 j.
@@ -255,7 +255,7 @@ __device__ float sparse_product(const T* a_line, const T* b_line, int k) {
 
 template <typename T, typename TC_, typename I>
 __device__ void sddmm_tiles(const SddmmParams& p) {
-    if (!tiles_chosen(p.survey)) return;  // the lean kernel runs instead (the same for every block)
+    if (!tiles_run(p)) return;  // the lean kernel runs instead (the same for every block)
     __shared__ TileShared<T, I> s;
     const I base = I(p.c.base), rows = I(p.rows), n = I(p.n);
     const I* offsets = reinterpret_cast<const I*>(p.c.offsets);
@@ -318,7 +318,7 @@ __device__ void sddmm_tiles(const SddmmParams& p) {
 
 // ---- the survey: whether C's structure suits the tiles -------------------------------------------
 // Counters (sddmm_shared::Survey), zeroed by oxs_sddmm_tiles_reset: entries out of order or out of
-// [0, n), entries in row blocks dense enough (their entries fill at least a quarter of the tiles
+// [0, n), entries in row blocks dense enough (their entries fill at least half of the tiles
 // they touch), all entries, the longest row. A block surveys TILE_ROWS rows; the tiles they touch
 // are marked in a bitmap of n / TILE_COLS bits (the plan keeps n within SURVEY_BITS tiles).
 constexpr int SURVEY_BITS = 1 << 16;
@@ -369,7 +369,7 @@ __device__ void survey(const SddmmSurveyParams& p) {
     if (threadIdx.x == 0) {
         unsigned long long* c = reinterpret_cast<unsigned long long*>(p.survey);
         if (block_bad) atomicAdd(&c[SURVEY_BAD], block_bad);
-        if (block_entries * 4 >= block_tiles * TILE_ROWS * TILE_COLS) atomicAdd(&c[SURVEY_DENSE], block_entries);
+        if (block_entries * 2 >= block_tiles * TILE_ROWS * TILE_COLS) atomicAdd(&c[SURVEY_DENSE], block_entries);
         atomicAdd(&c[SURVEY_ENTRIES], block_entries);
         atomicMax(&c[SURVEY_LONGEST], block_longest);
     }

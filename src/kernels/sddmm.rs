@@ -11,7 +11,7 @@ use crate::error::Result;
 use crate::kernel_name;
 use crate::ops::ceil_div;
 use crate::ops::sddmm::plan::{Entries, Lines, Plan, BLOCK, VECTOR_BYTES};
-use crate::ops::sddmm::tiles;
+use crate::ops::sddmm::tiles::{self, Run};
 use crate::ops::sddmm::Call;
 use crate::types::IndexType;
 
@@ -115,11 +115,11 @@ fn c_rows(call: &Call) -> SpmmRows {
 
 /// The SDDMM kernel over every stored value of every batch of C: the lean one when `lean` (the
 /// plan has its shape and the lines start on 16 bytes), else the general one, which reads 16 bytes
-/// at a time when `aligned` ([`lines_start_on_vectors`]). `survey` (0: none): the tiles' survey,
-/// which may tell the lean kernel to leave C to the tiles.
+/// at a time when `aligned` ([`lines_start_on_vectors`]). `run`: whether the lean kernel leaves C
+/// to the tiles (`tiles::Run`).
 #[allow(clippy::too_many_arguments)]
-pub fn sddmm(h: &Handle, call: &Call, p: &Plan, ws: u64, scalars: (Scalar, Scalar), aligned: bool, lean: bool, survey: u64) -> Result<()> {
-    let params = params(call, p, ws, scalars, aligned, survey);
+pub fn sddmm(h: &Handle, call: &Call, p: &Plan, ws: u64, scalars: (Scalar, Scalar), aligned: bool, lean: bool, run: Run) -> Result<()> {
+    let params = params(call, p, ws, scalars, aligned, run);
     let warps_per_block = BLOCK as i64 / 32;
     let grid = (ceil_div(p.warps, warps_per_block) as u64).min(i32::MAX as u64) as u32;
     launch(h, family(p, lean), &kernel(p, lean), (grid, p.dims.batches as u32, 1), BLOCK, 0, &params)
@@ -143,18 +143,19 @@ pub fn tiles_survey(h: &Handle, call: &Call, p: &Plan, at: u64) -> Result<()> {
     launch(h, TILES_FAMILY, &kernel, (grid, 1, 1), BLOCK, 0, &params)
 }
 
-/// The tile kernel, a block per `TILE_ROWS` rows of C; it computes C only where the survey at
-/// `survey` chose it (the lean kernel does otherwise). A and B are read in place or from the
-/// workspace as the lean kernel reads them.
-pub fn sddmm_tiles(h: &Handle, call: &Call, p: &Plan, ws: u64, scalars: (Scalar, Scalar), survey: u64) -> Result<()> {
-    let params = params(call, p, ws, scalars, true, survey);
+/// The tile kernel, a block per `TILE_ROWS` rows of C; it computes C only where `run` says so
+/// (`Run::Survey`: where the survey chose it; the lean kernel does otherwise). A and B are read in
+/// place or from the workspace as the lean kernel reads them.
+pub fn sddmm_tiles(h: &Handle, call: &Call, p: &Plan, ws: u64, scalars: (Scalar, Scalar), run: Run) -> Result<()> {
+    let params = params(call, p, ws, scalars, true, run);
     let (ab, c, index) = (p.types.ab.kernel_suffix(), p.types.c.kernel_suffix(), index_suffix(p.index));
     let kernel = kernel_name!("oxs_sddmm_tiles_{ab}_{c}_{index}");
     let grid = ceil_div(p.rows, tiles::TILE_ROWS) as u32;
     launch(h, TILES_FAMILY, &kernel, (grid, 1, 1), tiles::TILE_BLOCK, 0, &params)
 }
 
-fn params(call: &Call, p: &Plan, ws: u64, (alpha, beta): (Scalar, Scalar), aligned: bool, survey: u64) -> SddmmParams {
+fn params(call: &Call, p: &Plan, ws: u64, (alpha, beta): (Scalar, Scalar), aligned: bool, run: Run) -> SddmmParams {
+    let (tiles, survey) = run.params();
     let a = lines_params(call.a.values, &p.a, ws);
     let b = lines_params(call.b.values, &p.b, ws);
     let (row_block, col_block, col_major_blocks) = match p.entries {
@@ -177,7 +178,7 @@ fn params(call: &Call, p: &Plan, ws: u64, (alpha, beta): (Scalar, Scalar), align
         col_major_blocks,
         group: p.group as i32,
         vectors: aligned as i32,
-        pad: 0,
+        tiles,
         survey,
     }
 }

@@ -40,9 +40,10 @@ pub struct SddmmParams {
     pub col_major_blocks: i32,
     pub group: i32,
     pub vectors: i32,
-    pub pad: i32,
-    /// The tiles' survey in the workspace (`SddmmSurveyParams`), 0 when none ran: the lean kernel
-    /// returns at once, and the tile kernel runs, where it found the structure suits the tiles.
+    /// Which of the lean and tile kernels computes C (`TILES_*` in kernels/common/sddmm.cuh): 0
+    /// the lean one, 1 as the survey at `survey` found, 2 the tiles.
+    pub tiles: i32,
+    /// The tiles' survey in the workspace (`SddmmSurveyParams`), where `tiles` is 1.
     pub survey: u64,
 }
 

@@ -7,23 +7,25 @@
 //! says where they *may* run ([`may_run`], host facts), and keeps room in the workspace for a
 //! survey: a kernel reads C's structure and leaves four counters there, and the lean and tile
 //! kernels, both in the call's graph, read them and agree which of them runs ([`chosen`]: rows
-//! sorted and in range, none too long, at least half the entries in dense row blocks). A plain
-//! call surveys every time; preprocess surveys once into the user's buffer, and the calls that
-//! keep its decision reuse it (C's structure cannot change under a kept decision). Both run the
-//! same kernel on the same structure, so they give the same bits, and no call waits.
+//! sorted and in range, none too long, at least half the entries in row blocks that fill half
+//! their tiles). A plain call surveys every time and never waits. Preprocess surveys once into the
+//! user's buffer and reads the verdict back (a wait, as SpMM's preprocess), so the calls that keep
+//! its decision launch only the kernel chosen (C's structure cannot change under a kept decision);
+//! under stream capture it cannot wait, and its calls decide on the GPU as plain ones do. Both
+//! run the same kernel on the same structure, so they give the same bits.
 
 use super::check::Types;
 use crate::types::DataType;
 
 /// C's rows and columns per tile (`TILE_ROWS`, `TILE_COLS` in kernels/sddmm_tiles.cu), and the
 /// tile kernel's threads (`TILE_BLOCK`).
-pub const TILE_ROWS: i64 = 16;
+pub const TILE_ROWS: i64 = 32;
 pub const TILE_COLS: i64 = 64;
-pub const TILE_BLOCK: u32 = 128;
+pub const TILE_BLOCK: u32 = 256;
 /// A block walks its tiles one after another, each a chain of dependent steps (the next tile,
 /// its entries, the staging, the products), so the tiles pay only with several blocks on every
 /// multiprocessor: at least this many blocks of rows per multiprocessor.
-pub const MIN_BLOCKS_PER_SM: i64 = 4;
+pub const MIN_BLOCKS_PER_SM: i64 = 3;
 /// The survey marks the tiles a block of rows touches in a bitmap of shared memory of this many
 /// bits (`SURVEY_BITS`), so C may have at most this many tiles of columns.
 pub const SURVEY_TILES: i64 = 1 << 16;
@@ -41,6 +43,28 @@ pub const LONGEST_ROW: u64 = 8192;
 /// 64K entries in all.
 pub const MIN_AVERAGE_ROW: i64 = 16;
 pub const MIN_ENTRIES: i64 = 1 << 16;
+
+/// Which kernel computes C where the plan surveys for the tiles (`SddmmParams::tiles`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Run {
+    /// The lean kernel alone (no survey, or its verdict read back: not the tiles).
+    Lean,
+    /// Both launched; the survey's counters at this address decide on the GPU.
+    Survey(u64),
+    /// The tile kernel alone (the verdict read back).
+    Tiles,
+}
+
+impl Run {
+    /// `SddmmParams::tiles` and `survey` (`TILES_*` in kernels/common/sddmm.cuh).
+    pub fn params(self) -> (i32, u64) {
+        match self {
+            Run::Lean => (0, 0),
+            Run::Survey(at) => (1, at),
+            Run::Tiles => (2, 0),
+        }
+    }
+}
 
 /// Where the survey's counters lie in the workspace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,7 +130,7 @@ mod tests {
             (Facts { batches: 2, ..facts() }, "batches"),
             (Facts { nnz: 16384 * 15, ..facts() }, "rows of 15 on average"),
             (Facts { rows: 1000, nnz: 60_000, multiprocessors: 8, ..facts() }, "under 64K entries"),
-            (Facts { rows: 8000, nnz: 8000 * 257, ..facts() }, "under 4 blocks of rows a multiprocessor"),
+            (Facts { rows: 12_000, nnz: 12_000 * 257, ..facts() }, "under 3 blocks of rows a multiprocessor"),
             (Facts { n: SURVEY_TILES * TILE_COLS + 1, ..facts() }, "columns past the survey's bitmap"),
             (Facts { k: 0, ..facts() }, "k = 0"),
         ];
