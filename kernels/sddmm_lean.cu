@@ -239,6 +239,7 @@ __device__ void sddmm_lean_per_value(const SddmmParams& p) {
 // below that it ran faster (K = 32, and 16-bit K = 128). Both give the same bits.
 template <typename T, typename TC, typename C, typename I, int G, int V>
 __device__ void sddmm_lean(const SddmmParams& p) {
+    if (tiles_run(p)) return;  // kernels/sddmm_tiles.cu runs instead
     if constexpr (V <= 2)
         sddmm_lean_chunked<T, TC, C, I, G, V>(p);
     else

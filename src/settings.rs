@@ -128,6 +128,9 @@ pub struct Sddmm {
     pub unroll: Option<u32>,
     /// `OXSPARSE_SDDMM_KERNEL`: Some(false) `general` (never the lean kernel), Some(true) `lean`.
     pub lean: Option<bool>,
+    /// `OXSPARSE_SDDMM_TILES`: Some(false) `off` (never survey C for the tile kernel), Some(true) `on`
+    /// (survey whatever the problem's size).
+    pub tiles: Option<bool>,
 }
 
 /// Everything a handle's planners and launchers may be told.
@@ -172,6 +175,7 @@ pub const NAMES: &[&str] = &[
     "OXSPARSE_SDDMM_LANES",
     "OXSPARSE_SDDMM_UNROLL",
     "OXSPARSE_SDDMM_KERNEL",
+    "OXSPARSE_SDDMM_TILES",
 ];
 
 fn number<T: std::str::FromStr>(name: &str, value: &str) -> Result<T> {
@@ -291,6 +295,7 @@ impl Settings {
                 next.sddmm.unroll = if unset { None } else { Some(one_of(name, v, &unrolls)?) }
             }
             "OXSPARSE_SDDMM_KERNEL" => next.sddmm.lean = on_off("lean", "general")?,
+            "OXSPARSE_SDDMM_TILES" => next.sddmm.tiles = on_off("on", "off")?,
             _ => invalid!("{name:?} is not a setting oxsparse reads (docs/tuning.md lists them)"),
         }
         *self = next;
@@ -318,6 +323,7 @@ mod tests {
             "OXSPARSE_SPMV_COLUMNS" => "sorted",
             "OXSPARSE_SPMV_BAND" => "on",
             "OXSPARSE_SDDMM_KERNEL" => "general",
+            "OXSPARSE_SDDMM_TILES" => "off",
             "OXSPARSE_MATH_MODE" => "tf32",
             "OXSPARSE_REORDER" => "data_affinity",
             "OXSPARSE_LAUNCH" => "direct",

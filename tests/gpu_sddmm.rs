@@ -24,6 +24,8 @@
 //!   between plain and preprocessed calls;
 //! * `robustness`: invalid column indices are never followed, refused calls leave C and the kept
 //!   decision as they were;
+//! * `tiles`: the dense-tile kernel on windows and block masks (sorted rows, the survey's choice
+//!   read back from the workspace), the survey's refusals, plain against preprocessed bits;
 //! * `refusals`: the status of every refused combination (types, formats, operations, index types,
 //!   batches, NULL arrays and workspace);
 //! * `c_api`: CUDALibrarySamples' sddmm_csr data (exact), and a NULL handle.
@@ -66,5 +68,7 @@ mod robustness;
 mod scalars;
 #[path = "gpu_sddmm/shapes.rs"]
 mod shapes;
+#[path = "gpu_sddmm/tiles.rs"]
+mod tiles;
 #[path = "gpu_sddmm/types.rs"]
 mod types;

@@ -65,4 +65,34 @@ __device__ __forceinline__ C dot16(C sum, const uint4& va, const uint4& vb) {
     return sum;
 }
 
+// ---- the tiles' survey (kernels/sddmm_tiles.cu) ---------------------------------------------------
+// The survey's counters in the workspace, unsigned 64-bit each (match src/ops/sddmm/tiles.rs).
+constexpr int SURVEY_BAD = 0;      // entries out of order (columns not increasing in a row) or out of [0, n)
+constexpr int SURVEY_DENSE = 1;    // entries in row blocks that fill at least half of their tiles
+constexpr int SURVEY_ENTRIES = 2;  // all entries
+constexpr int SURVEY_LONGEST = 3;  // the longest row
+constexpr int SURVEY_COUNTERS = 4;
+// The longest row the tiles take: a block's rows are its work, so a hub row would hold one block
+// long after the others are done.
+constexpr unsigned long long TILES_LONGEST_ROW = 8192;
+
+// Whether the tile kernel runs (and the lean kernel returns at once): the survey at `at` (0: none)
+// found every row sorted and in range, no row past TILES_LONGEST_ROW, and at least half the entries
+// in dense row blocks. The same answer for every thread of both kernels.
+__device__ __forceinline__ bool tiles_chosen(uint64_t at) {
+    if (at == 0) return false;
+    const volatile unsigned long long* c = reinterpret_cast<const volatile unsigned long long*>(at);
+    return c[SURVEY_BAD] == 0 && c[SURVEY_ENTRIES] > 0 && c[SURVEY_DENSE] * 2 >= c[SURVEY_ENTRIES] &&
+           c[SURVEY_LONGEST] <= TILES_LONGEST_ROW;
+}
+
+// SddmmParams::tiles: the lean kernel alone (no survey), the survey's verdict read on the GPU (a
+// plain call, or preprocess under capture), or the tiles alone (preprocess read the verdict).
+constexpr int TILES_NONE = 0, TILES_SURVEY = 1, TILES_RUN = 2;
+
+// Whether the tile kernel computes C (else the lean kernel does).
+__device__ __forceinline__ bool tiles_run(const SddmmParams& p) {
+    return p.tiles == TILES_RUN || (p.tiles == TILES_SURVEY && tiles_chosen(p.survey));
+}
+
 }  // namespace sddmm_shared

@@ -11,11 +11,13 @@ use crate::error::Result;
 use crate::kernel_name;
 use crate::ops::ceil_div;
 use crate::ops::sddmm::plan::{Entries, Lines, Plan, BLOCK, VECTOR_BYTES};
+use crate::ops::sddmm::tiles::{self, Run};
 use crate::ops::sddmm::Call;
 use crate::types::IndexType;
 
 const FAMILY: &str = "sddmm";
 const LEAN_FAMILY: &str = "sddmm_lean";
+const TILES_FAMILY: &str = "sddmm_tiles";
 /// The copy kernel's tile: 32 x 32 elements, 32 x 8 threads.
 const TILE: i64 = 32;
 const COPY_THREADS: u32 = 256;
@@ -94,30 +96,74 @@ pub fn lines_start_on_vectors(call: &Call, p: &Plan, ws: u64) -> bool {
     lines_aligned(&lines_params(call.a.values, &p.a, ws), elem) && lines_aligned(&lines_params(call.b.values, &p.b, ws), elem)
 }
 
+/// C's rows for the kernels (`perm` 0, `conj` 0).
+fn c_rows(call: &Call) -> SpmmRows {
+    let c = call.c;
+    SpmmRows {
+        offsets: c.arrays.offsets,
+        cols: c.arrays.indices,
+        values: c.arrays.values,
+        perm: 0,
+        base: c.index_base.offset(),
+        offsets_batch_stride: c.batch.offsets_stride,
+        cols_batch_stride: c.batch.indices_stride,
+        values_batch_stride: c.batch.values_stride,
+        conj: 0,
+        pad: 0,
+    }
+}
+
 /// The SDDMM kernel over every stored value of every batch of C: the lean one when `lean` (the
 /// plan has its shape and the lines start on 16 bytes), else the general one, which reads 16 bytes
-/// at a time when `aligned` ([`lines_start_on_vectors`]).
-pub fn sddmm(h: &Handle, call: &Call, p: &Plan, ws: u64, (alpha, beta): (Scalar, Scalar), aligned: bool, lean: bool) -> Result<()> {
+/// at a time when `aligned` ([`lines_start_on_vectors`]). `run`: whether the lean kernel leaves C
+/// to the tiles (`tiles::Run`).
+#[allow(clippy::too_many_arguments)]
+pub fn sddmm(h: &Handle, call: &Call, p: &Plan, ws: u64, scalars: (Scalar, Scalar), aligned: bool, lean: bool, run: Run) -> Result<()> {
+    let params = params(call, p, ws, scalars, aligned, run);
+    let warps_per_block = BLOCK as i64 / 32;
+    let grid = (ceil_div(p.warps, warps_per_block) as u64).min(i32::MAX as u64) as u32;
+    launch(h, family(p, lean), &kernel(p, lean), (grid, p.dims.batches as u32, 1), BLOCK, 0, &params)
+}
+
+/// The survey of C's structure for the tiles (`src/ops/sddmm/tiles.rs`): its counters at `at`
+/// zeroed, then a block per `TILE_ROWS` rows.
+pub fn tiles_survey(h: &Handle, call: &Call, p: &Plan, at: u64) -> Result<()> {
     let c = call.c;
+    let params = SddmmSurveyParams {
+        offsets: c.arrays.offsets,
+        cols: c.arrays.indices,
+        base: c.index_base.offset(),
+        rows: p.rows,
+        n: p.dims.n,
+        survey: at,
+    };
+    launch(h, TILES_FAMILY, "oxs_sddmm_tiles_reset", (1, 1, 1), 32, 0, &params)?;
+    let kernel = kernel_name!("oxs_sddmm_tiles_survey_{}", index_suffix(p.index));
+    let grid = ceil_div(p.rows, tiles::TILE_ROWS) as u32;
+    launch(h, TILES_FAMILY, &kernel, (grid, 1, 1), BLOCK, 0, &params)
+}
+
+/// The tile kernel, a block per `TILE_ROWS` rows of C; it computes C only where `run` says so
+/// (`Run::Survey`: where the survey chose it; the lean kernel does otherwise). A and B are read in
+/// place or from the workspace as the lean kernel reads them.
+pub fn sddmm_tiles(h: &Handle, call: &Call, p: &Plan, ws: u64, scalars: (Scalar, Scalar), run: Run) -> Result<()> {
+    let params = params(call, p, ws, scalars, true, run);
+    let (ab, c, index) = (p.types.ab.kernel_suffix(), p.types.c.kernel_suffix(), index_suffix(p.index));
+    let kernel = kernel_name!("oxs_sddmm_tiles_{ab}_{c}_{index}");
+    let grid = ceil_div(p.rows, tiles::TILE_ROWS) as u32;
+    launch(h, TILES_FAMILY, &kernel, (grid, 1, 1), tiles::TILE_BLOCK, 0, &params)
+}
+
+fn params(call: &Call, p: &Plan, ws: u64, (alpha, beta): (Scalar, Scalar), aligned: bool, run: Run) -> SddmmParams {
+    let (tiles, survey) = run.params();
     let a = lines_params(call.a.values, &p.a, ws);
     let b = lines_params(call.b.values, &p.b, ws);
     let (row_block, col_block, col_major_blocks) = match p.entries {
         Entries::Csr => (1, 1, 0),
         Entries::Bsr { row_block, col_block, col_major_blocks } => (row_block, col_block, col_major_blocks as i32),
     };
-    let params = SddmmParams {
-        c: SpmmRows {
-            offsets: c.arrays.offsets,
-            cols: c.arrays.indices,
-            values: c.arrays.values,
-            perm: 0,
-            base: c.index_base.offset(),
-            offsets_batch_stride: c.batch.offsets_stride,
-            cols_batch_stride: c.batch.indices_stride,
-            values_batch_stride: c.batch.values_stride,
-            conj: 0,
-            pad: 0,
-        },
+    SddmmParams {
+        c: c_rows(call),
         a,
         b,
         alpha,
@@ -132,9 +178,7 @@ pub fn sddmm(h: &Handle, call: &Call, p: &Plan, ws: u64, (alpha, beta): (Scalar,
         col_major_blocks,
         group: p.group as i32,
         vectors: aligned as i32,
-        pad: 0,
-    };
-    let warps_per_block = BLOCK as i64 / 32;
-    let grid = (ceil_div(p.warps, warps_per_block) as u64).min(i32::MAX as u64) as u32;
-    launch(h, family(p, lean), &kernel(p, lean), (grid, p.dims.batches as u32, 1), BLOCK, 0, &params)
+        tiles,
+        survey,
+    }
 }

@@ -30,6 +30,9 @@ pub fn operand(rng: &mut Rng, (rows, cols): (i64, i64), order: Order, pad: i64, 
 /// row's columns, distinct, in random order. Random rows stay short enough for about 40,000
 /// entries in all.
 pub fn rows_of(rng: &mut Rng, (rows, cols): (i64, i64), pattern: Pattern) -> Vec<Vec<i64>> {
+    if let Some(sorted) = sorted_rows(rng, (rows, cols), pattern) {
+        return sorted;
+    }
     let (r64, c64) = (rows.max(1) as u64, cols as u64);
     let len = move |rng: &mut Rng, r: usize| -> u64 {
         match pattern {
@@ -39,11 +42,36 @@ pub fn rows_of(rng: &mut Rng, (rows, cols): (i64, i64), pattern: Pattern) -> Vec
             Pattern::Hubs(_) => rng.below(5).min(c64),
             Pattern::Random if r % 5 == 3 => 0,
             Pattern::Random => rng.below((c64 / 3 + 2).min(40_000 / r64 + 2)).min(c64),
+            Pattern::Window { .. } | Pattern::Blocks(_) => unreachable!("sorted_rows"),
         }
     };
     let csr = random_csr(rng, (rows as usize, cols as usize), len, false);
     let row = |r: usize| csr.indices[csr.offsets[r] as usize..csr.offsets[r + 1] as usize].iter().map(|&c| c as i64).collect();
     (0..rows as usize).map(row).collect()
+}
+
+/// The rows of the sorted patterns (`Window`, `Blocks`), None for the others.
+fn sorted_rows(rng: &mut Rng, (rows, cols): (i64, i64), pattern: Pattern) -> Option<Vec<Vec<i64>>> {
+    let row = |rng: &mut Rng, r: i64| -> Vec<i64> {
+        match pattern {
+            Pattern::Window { w, holes } => {
+                let centre = r * cols / rows.max(1);
+                let (lo, hi) = ((centre - w / 2).max(0), (centre + w / 2).min(cols - 1));
+                (lo..=hi).filter(|_| !holes || rng.below(2) == 0).collect()
+            }
+            Pattern::Blocks(b) => {
+                let (bi, nb) = (r / b, (cols + b - 1) / b);
+                // The kept blocks depend on the block row only, so a block row's rows share them.
+                let mut keep = Rng::new(0xB10C ^ bi as u64);
+                (0..nb)
+                    .filter(|&bj| bj == bi * nb / ((rows + b - 1) / b).max(1) || keep.below(3) == 0)
+                    .flat_map(|bj| bj * b..((bj + 1) * b).min(cols))
+                    .collect()
+            }
+            _ => unreachable!(),
+        }
+    };
+    matches!(pattern, Pattern::Window { .. } | Pattern::Blocks(_)).then(|| (0..rows).map(|r| row(rng, r)).collect())
 }
 
 /// The same rows with the columns renumbered, and the rows themselves shuffled unless

@@ -6,6 +6,7 @@ use super::gen;
 use super::*;
 use crate::common::compare::{Tally, Tolerance};
 pub use crate::common::sweep::{fit, pick, BASE0, BASE1, COL, DEVICE, H, HOST, I32, I64, N, ROW, SCALARS, T};
+use oxsparse::ops::sddmm::tiles;
 use oxsparse::reference::sddmm as reference;
 use oxsparse::reference::spmm::{BatchedDense, BatchedSparse};
 use oxsparse::reference::vector_ops::{Value, ZERO};
@@ -29,6 +30,12 @@ pub enum Pattern {
     Full,
     /// Rows r % 97 == 5 (`common::hubs::hub`) of this many entries, the others of 0 to 4.
     Hubs(i64),
+    /// Sorted rows (the tiles' ground): the columns within w / 2 of the row's place on the
+    /// diagonal (a sliding window); with `holes`, each kept with probability 1/2.
+    Window { w: i64, holes: bool },
+    /// Sorted rows: blocks of b x b, about a third of each block row's blocks kept, and the
+    /// diagonal one.
+    Blocks(i64),
 }
 
 /// How C's batches share their arrays: each its own, the row offsets shared (stride 0), or the
@@ -280,7 +287,9 @@ impl Problem {
         let c = &self.case;
         let (a_in, b_in) = c.in_place();
         let products = c.k > 1 && c.m > 0 && c.n > 0 && self.stored.iter().any(|&s| s);
-        if a_in && b_in && size != 0 {
+        // In place, the workspace holds at most the tiles' survey (src/ops/sddmm/tiles.rs).
+        let survey_only = oxsparse::ops::workspace::align_up(tiles::SURVEY_BYTES) + oxsparse::ops::workspace::ALIGN;
+        if a_in && b_in && size != 0 && size != survey_only {
             return Err(format!("bufferSize {size} though A and B are read in place"));
         }
         if products && !(a_in && b_in) && size == 0 {

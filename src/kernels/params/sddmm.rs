@@ -40,7 +40,25 @@ pub struct SddmmParams {
     pub col_major_blocks: i32,
     pub group: i32,
     pub vectors: i32,
-    pub pad: i32,
+    /// Which of the lean and tile kernels computes C (`TILES_*` in kernels/common/sddmm.cuh): 0
+    /// the lean one, 1 as the survey at `survey` found, 2 the tiles.
+    pub tiles: i32,
+    /// The tiles' survey in the workspace (`SddmmSurveyParams`), where `tiles` is 1.
+    pub survey: u64,
+}
+
+/// `oxs_sddmm_tiles_reset` (one block: zeroes the survey's counters) and
+/// `oxs_sddmm_tiles_survey_<index>` (a block per 32 rows): C's CSR structure, and where the
+/// counters lie (`src/ops/sddmm/tiles.rs`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SddmmSurveyParams {
+    pub offsets: u64,
+    pub cols: u64,
+    pub base: i64,
+    pub rows: i64,
+    pub n: i64,
+    pub survey: u64,
 }
 
 /// `oxs_sddmm_copy_lines_w<bytes>`: writes `lines` lines of `len` elements contiguously to `dst`

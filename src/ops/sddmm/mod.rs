@@ -2,6 +2,7 @@
 //!
 //! * `check`: the arguments, in the API's order, and what cuSPARSE supports.
 //! * `plan`: how A and B are read, how entries are dealt to warps, the workspace (host facts only).
+//! * `tiles`: where the dense-tile kernel may run, and the survey of C that decides on the GPU.
 //! * here: the three entry points and the launches in order: the copies of A and B that are not
 //!   laid out for the kernel (plan.rs), then the kernel, one dot product per stored value.
 //!
@@ -14,6 +15,7 @@
 
 pub mod check;
 pub mod plan;
+pub mod tiles;
 
 use crate::context::Handle;
 use crate::descr::{DnMat, SpMat};
@@ -25,6 +27,7 @@ use crate::types::{DataType, MathMode, Operation, SDDMMAlg};
 use check::{Dims, Types};
 use plan::Plan;
 use std::ffi::c_void;
+use tiles::Run;
 
 /// The arguments of one SDDMM call, decoded.
 #[derive(Clone, Copy, Debug)]
@@ -51,11 +54,19 @@ pub struct Call<'a> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Decision {
     pub plan: Plan,
+    /// Whether the tiles run, as preprocess read the survey's verdict back (None: no survey, or
+    /// under capture, where the calls decide on the GPU).
+    pub tiles: Option<bool>,
 }
 
 impl std::fmt::Display for Decision {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.plan)
+        write!(f, "{}", self.plan)?;
+        match self.tiles {
+            Some(true) => write!(f, "; the survey chose the tiles"),
+            Some(false) => write!(f, "; the survey kept the lean kernel"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -113,12 +124,24 @@ pub fn buffer_size(h: &Handle, call: &Call) -> Result<usize> {
     Ok(if p.is_empty() || p.workspace == 0 { 0 } else { p.workspace + crate::ops::workspace::ALIGN })
 }
 
-/// `oxsparseSDDMM_preprocess`: checks and plans; the decision is kept for `buffer`.
+/// `oxsparseSDDMM_preprocess`: checks and plans, and surveys C for the tiles into the buffer where
+/// they may run; the decision is kept for `buffer`.
 pub fn preprocess(h: &Handle, call: &Call, buffer: u64, deactivate: impl FnOnce()) -> Result<Option<ActiveBuffer>> {
     let p = make_plan(h, call)?;
-    crate::ops::workspace::start(buffer, p.workspace, "SDDMM")?;
+    let ws = crate::ops::workspace::start(buffer, p.workspace, "SDDMM")?;
+    let mut tiles = None;
+    if let Some(t) = p.tiles {
+        let at = ws + t.survey_at as u64;
+        kernels::graph::batched(h, || k::tiles_survey(h, call, &p, at))?;
+        if !kernels::capturing(h)? {
+            let mut bytes = [0u8; tiles::SURVEY_BYTES];
+            kernels::vector_ops::copy_to_host_and_wait(h, at, &mut bytes)?;
+            let counters = std::array::from_fn(|i| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap()));
+            tiles = Some(tiles::chosen(&counters));
+        }
+    }
     deactivate();
-    let decision = Decision { plan: p };
+    let decision = Decision { plan: p, tiles };
     crate::ops::workspace::report(call.settings.print_plan, "SDDMM", "preprocess", &decision);
     Ok(Some(ActiveBuffer { buffer, signature: signature(call), decision }))
 }
@@ -152,8 +175,28 @@ pub fn sddmm(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>
         // The lean kernel where the plan has its shape and every line starts on 16 bytes (and, for
         // its chunked form, within 2^31 vectors of its operand).
         let aligned = k::lines_start_on_vectors(call, &p, ws);
-        let lean = p.lean.is_some_and(|l| !l.chunked() || plan::lines_within_u32_vectors(&p));
-        k::sddmm(h, call, &p, ws, (alpha, beta), aligned, lean && aligned)
+        let lean = p.lean.is_some_and(|l| !l.chunked() || plan::lines_within_u32_vectors(&p)) && aligned;
+        // Where the lean kernel runs and the tiles may, the survey chooses between them: as
+        // preprocess read it back, else on the GPU (a plain call surveys first).
+        let run = match (p.tiles.filter(|_| lean), kept.map(|a| a.decision.tiles)) {
+            (None, _) => Run::Lean,
+            (Some(_), Some(Some(true))) => Run::Tiles,
+            (Some(_), Some(Some(false))) => Run::Lean,
+            (Some(t), kept_survey) => {
+                let at = ws + t.survey_at as u64;
+                if kept_survey.is_none() {
+                    k::tiles_survey(h, call, &p, at)?;
+                }
+                Run::Survey(at)
+            }
+        };
+        if run != Run::Tiles {
+            k::sddmm(h, call, &p, ws, (alpha, beta), aligned, lean, run)?;
+        }
+        if run != Run::Lean {
+            k::sddmm_tiles(h, call, &p, ws, (alpha, beta), run)?;
+        }
+        Ok(())
     })
 }
 

@@ -16,6 +16,7 @@
 //! the rows from there.
 
 use super::check::{transposed, Dims, Types};
+use super::tiles::{self, Tiles};
 use crate::descr::{DnMat, FormatInfo, SpMat};
 use crate::ops::ceil_div;
 use crate::ops::workspace::align_up;
@@ -159,7 +160,10 @@ pub struct Plan {
     /// Consecutive stored values each warp computes, and the warps per batch.
     pub entries_per_warp: i64,
     pub warps: i64,
-    /// Workspace bytes (the copies), 0 when A and B are read in place.
+    /// Where the tiles' survey lies in the workspace, where the tiles may run (`tiles.rs`).
+    pub tiles: Option<Tiles>,
+    /// Workspace bytes (the copies, the survey), 0 when A and B are read in place and the tiles
+    /// may not run.
     pub workspace: usize,
 }
 
@@ -184,9 +188,10 @@ impl std::fmt::Display for Plan {
             read(&self.a),
             read(&self.b),
             self.group,
-            match self.lean {
-                Some(l) => format!("lean kernel, {} vectors a lane", l.vectors),
-                None => format!("general kernel, {} values a step", self.unroll.values()),
+            match (self.lean, self.tiles) {
+                (Some(l), Some(_)) => format!("lean kernel, {} vectors a lane, or the tiles as the survey finds", l.vectors),
+                (Some(l), None) => format!("lean kernel, {} vectors a lane", l.vectors),
+                (None, _) => format!("general kernel, {} values a step", self.unroll.values()),
             },
             self.entries_per_warp,
             self.warps,
@@ -258,7 +263,31 @@ pub fn plan(call: &super::Call, dims: Dims, types: Types) -> Plan {
     let (group, unroll) = shape(call, dims.k, elem);
     let lean = lean_shape(entries == Entries::Csr, dims.k, elem, group, call.settings.sddmm.lean != Some(false));
     let stored = c.nnz;
-    Plan { dims, types, index: c.index_type, entries, rows, stored, a, b, group, unroll, lean, entries_per_warp: 0, warps: 0, workspace }
+    let multiprocessors = call.device.sm_count as i64;
+    let facts =
+        tiles::Facts { lean_csr: lean.is_some(), types, batches: dims.batches, rows, n: dims.n, k: dims.k, nnz: stored, multiprocessors };
+    let tiles = tiles::may_run(&facts, call.settings.sddmm.tiles).then(|| {
+        let t = Tiles { survey_at: workspace };
+        workspace = align_up(workspace + tiles::SURVEY_BYTES);
+        t
+    });
+    Plan {
+        dims,
+        types,
+        index: c.index_type,
+        entries,
+        rows,
+        stored,
+        a,
+        b,
+        group,
+        unroll,
+        lean,
+        entries_per_warp: 0,
+        warps: 0,
+        tiles,
+        workspace,
+    }
 }
 
 /// Whether every line of A and B starts within 2^31 16-byte vectors of its operand's start (in a
