@@ -7,10 +7,10 @@
 // and BF16 run on tensor cores (mma m16n8k16, exact products, FP32 sums), each warp a 16 x 16
 // piece. A tile with few entries computes them one lane each from global memory.
 //
-// Whether the tiles run at all is decided on the GPU, from a survey of C's structure
-// (oxs_sddmm_tiles_survey, into four counters of the workspace, sddmm_shared::tiles_chosen), so a
-// plain call and a preprocessed one run the same kernel and give the same bits, and no call waits.
-// The lean kernel, launched in the same graph, returns at once where the tiles run.
+// Whether the tiles run at all follows a survey of C's structure (oxs_sddmm_tiles_survey, into
+// four counters of the workspace, sddmm_shared::tiles_chosen): read back by preprocess, or read on
+// the GPU by both this kernel and the lean one, launched in the same graph, which agree which of
+// them computes C (sddmm_shared::tiles_run). Either way the same structure gets the same kernel.
 //
 // Stages of a block, per tile:
 //   1. the tile: the least next column of its rows, rounded down to TILE_COLS;
@@ -26,7 +26,7 @@ namespace {
 
 using namespace sddmm_shared;
 
-// The tiling constants (TILE_ROWS, TILE_COLS and DENSE_ENTRIES must match src/ops/sddmm/tiles.rs).
+// The tiling constants (TILE_ROWS, TILE_COLS and TILE_BLOCK must match src/ops/sddmm/tiles.rs).
 constexpr int TILE_ROWS = 32;
 constexpr int TILE_COLS = 64;
 constexpr int SLICE_K = 64;                               // elements of k staged at once

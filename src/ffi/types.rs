@@ -50,6 +50,8 @@ pub struct oxsparseBitTcf {
 /// A sparse matrix in BRCV, the banded format (oxsparse only; `oxsparseCreateBrcv`).
 pub struct oxsparseBrcv {
     pub(crate) inner: crate::ops::spmm::brcv::Brcv,
+}
+
 /// An int8 sparse matrix in SR-BCRS, vectors of 2, 4 or 8 rows for integer tensor cores (oxsparse
 /// only; `oxsparseCreateSrBcrs`).
 pub struct oxsparseSrBcrs {
