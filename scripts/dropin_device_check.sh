@@ -28,7 +28,13 @@
 #      generic descriptors), run without the face and under LD_PRELOAD: results equal within the
 #      type's tolerance, SpMM/SpMV/SDDMM native and SpGEMM forwarded in the report, no name refused;
 #   6. c_tests/dropin/py_timing.py: torch.sparse.mm CSR FP32 timed (CUDA events, median of 20)
-#      without and under the face in the same session; face/real printed, > 1.10 fails.
+#      without and under the face in the same session; face/real printed, > 1.10 fails;
+#   7. only with OXSPARSE_DROPIN_MATRICES=DIR (and optionally OXSPARSE_DROPIN_BENCH=oxsparse-bench):
+#      torch.sparse.mm on DIR's Matrix Market files and R-MAT graphs without and under the face, the
+#      face's extra host time a call (under 1 us), and real/face against the bench's predicted speedup:
+#      run(command="OXSPARSE_DROPIN_MATRICES=.device-bench/matrices OXSPARSE_DROPIN_BENCH=.device-bench/oxsparse-bench
+#          bash scripts/dropin_device_check.sh", carry=[".device-dropin", ".device-bench"])
+#      (about two minutes more: the bench's FP32 SpMM on every file, then two passes of torch).
 # GPU time: about two minutes (the samples: a few seconds, most of it gcc).
 # Logs go to $OUT when set (the device tool brings them back), else build/dropin-device/.
 set -uo pipefail
@@ -169,6 +175,55 @@ timing() {
         "$python" c_tests/dropin/py_timing.py compare "$logs/timing-real.json" "$logs/timing-face.json"
 }
 check "LD_PRELOAD: torch.sparse.mm CSR FP32 no more than 1.10x slower (power-law 1M, 2D Poisson; N 64, 128)" timing
+
+# 7. With OXSPARSE_DROPIN_MATRICES=DIR (e.g. .device-bench/matrices, carried from scripts/device_prepare.sh's
+#    .device-bench): torch.sparse.mm CSR FP32 on every Matrix Market file of DIR and on R-MAT graphs of
+#    scale 16-18 (c_tests/dropin/py_spmm_sets.py), without and under the face in the same session; then
+#    the face's extra host time a call (a tiny matrix, 2,000 calls), within the issue's 1 us; then per
+#    case real/face beside oxsparse-bench's predicted speedup when OXSPARSE_DROPIN_BENCH names the
+#    bench (e.g. .device-bench/oxsparse-bench, run here on the same files and R-MAT sizes, FP32 only):
+#    the geometric mean of real/face must reach 0.9 x the predicted one (0.9 without the bench).
+if [ -n "${OXSPARSE_DROPIN_MATRICES:-}" ]; then
+    sets=$OXSPARSE_DROPIN_MATRICES
+    bench_json=
+    sets_bench() {
+        "$OXSPARSE_DROPIN_BENCH" --ops SpMM --spmm-precisions fp32 --matrices "$sets" --rmat-set none \
+            --rmat 65536:1048576 --rmat 131072:2097152 --rmat 262144:4194304 \
+            --json "$logs/sets-bench.json" > "$logs/sets-bench.log" 2>&1 || { tail -20 "$logs/sets-bench.log"; return 1; }
+        bench_json=$logs/sets-bench.json
+    }
+    if [ -n "${OXSPARSE_DROPIN_BENCH:-}" ]; then
+        check "oxsparse-bench --ops SpMM (FP32) on $sets and R-MAT scale 16-18 (the prediction)" sets_bench
+    fi
+    sets_run() {
+        "$python" c_tests/dropin/py_spmm_sets.py run "$sets" "$logs/sets-real.json" > "$logs/sets-real.log" 2>&1 ||
+            { tail -20 "$logs/sets-real.log"; return 1; }
+        preload c_tests/dropin/py_spmm_sets.py run "$sets" "$logs/sets-face.json" > "$logs/sets-face.log" 2>&1 ||
+            { tail -20 "$logs/sets-face.log"; return 1; }
+        grep -E '^cusparse' "$logs/sets-face.log" | sed 's/^/    /'
+        report_has "$logs/sets-face.log" cusparseSpMM native
+    }
+    check "LD_PRELOAD: torch.sparse.mm CSR FP32 timed on $sets and R-MAT scale 16-18 (N 64, 128), SpMM native" sets_run
+    # Without OXSPARSE_REPORT: its clock reads around every cuSPARSE call would count.
+    sets_host() {
+        "$python" c_tests/dropin/py_spmm_sets.py host-run "$logs/host-real.json" > "$logs/host-real.log" 2>&1 ||
+            { tail -20 "$logs/host-real.log"; return 1; }
+        LD_PRELOAD="$face" "$python" c_tests/dropin/py_spmm_sets.py host-run "$logs/host-face.json" > "$logs/host-face.log" 2>&1 ||
+            { tail -20 "$logs/host-face.log"; return 1; }
+        "$python" c_tests/dropin/py_spmm_sets.py host "$logs/host-real.json" "$logs/host-face.json"
+    }
+    check "LD_PRELOAD: the face adds under 1 us of host time a torch.sparse.mm call (64 x 64, N 8)" sets_host
+    sets_compare() {
+        [ -f "$logs/sets-face.json" ] &&
+            "$python" c_tests/dropin/py_spmm_sets.py compare "$logs/sets-real.json" "$logs/sets-face.json" $bench_json
+    }
+    if [ -n "$bench_json" ]; then
+        goal="reaches 0.9 x the bench's predicted speedup"
+    else
+        goal="at least 0.9 (no bench prediction)"
+    fi
+    check "LD_PRELOAD: torch.sparse.mm real/face on the sets $goal (geometric mean)" sets_compare
+fi
 
 echo "dropin: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
