@@ -80,7 +80,7 @@ __device__ __forceinline__ bool contiguous(const DenseToSparseParams& p) { retur
 
 // Elements [j0, j1) of a contiguous line read 16 bytes a lane: E elements a load, G = 32 / E lanes
 // a bitmap word. Needs the line's start 16-byte aligned and its length a multiple of E (the caller
-// checks), and j0 a multiple of 32 * E.
+// checks), and j0 a multiple of 32 * E. Returns the segment's nonzeros on every lane.
 template <typename Z>
 __device__ int64_t count_line_wide(const typename Z::W* line, int64_t j0, int64_t j1, uint32_t* bits, int lane) {
     using W = typename Z::W;
@@ -110,6 +110,9 @@ __device__ int64_t count_line_wide(const typename Z::W* line, int64_t j0, int64_
             if (lane % G == 0 && v < loads) bits[v / G] = word;
         }
     }
+    // Each lane counted its own loads' elements: the line's count is the warp's sum.
+#pragma unroll
+    for (int o = WARP / 2; o > 0; o /= 2) n += __shfl_xor_sync(FULL_MASK, n, o);
     return n;
 }
 

@@ -167,7 +167,8 @@ fn check_bsrxmv(
             if in_mask[r / block] {
                 tally.check(&tol, got[r], want[r], scale[r].0, || format!("y[{r}]"));
             } else {
-                let kept = if beta_zero { got[r].0.is_nan() && got[r].1.is_nan() } else { got[r] == old[r] };
+                // The NaN poison reads back as (NaN, 0) in a real type, (NaN, NaN) in a complex one.
+                let kept = if beta_zero { got[r].0.is_nan() && (got[r].1.is_nan() || !t.is_complex()) } else { got[r] == old[r] };
                 if !kept {
                     return Err(format!("y[{r}] lies in block row {} outside the mask but was written: {:?}", r / block, got[r]));
                 }
