@@ -215,9 +215,15 @@ fn create(real: &RealLibrary, now: &Ours) -> Result<usize, c_int> {
 unsafe fn sp_mat_details(real: &RealLibrary, made: usize, a: &SpMat) -> Result<(), c_int> {
     type SetAttribute = unsafe extern "C" fn(usize, c_int, *const c_void, usize) -> c_int;
     let set = real.named::<SetAttribute>("cusparseSpMatSetAttribute")?;
+    // Only values other than the defaults (LOWER, NON_UNIT, both 0) are set: cuSPARSE marks a
+    // descriptor given either attribute as triangular, and its SpGEMM then refuses it.
     let (fill, diag) = (a.fill_mode as c_int, a.diag_type as c_int);
-    check(set(made, 0, &fill as *const c_int as *const c_void, 4))?; // CUSPARSE_SPMAT_FILL_MODE
-    check(set(made, 1, &diag as *const c_int as *const c_void, 4))?; // CUSPARSE_SPMAT_DIAG_TYPE
+    if fill != 0 {
+        check(set(made, 0, &fill as *const c_int as *const c_void, 4))?; // CUSPARSE_SPMAT_FILL_MODE
+    }
+    if diag != 0 {
+        check(set(made, 1, &diag as *const c_int as *const c_void, 4))?; // CUSPARSE_SPMAT_DIAG_TYPE
+    }
     if a.batch.count > 1 {
         match a.format {
             FormatInfo::Csr => {
