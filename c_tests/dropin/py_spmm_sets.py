@@ -47,12 +47,13 @@ PREDICTION_SLACK = 0.9
 
 
 def matrix_files(folder):
-    """The Matrix Market files of `folder`: its MANIFEST.tsv's order, or every file sorted."""
+    """The Matrix Market files of `folder`: its MANIFEST.tsv's order (those present: a partial copy
+    of the set keeps its manifest), or every file sorted."""
     manifest = os.path.join(folder, "MANIFEST.tsv")
     if os.path.exists(manifest):
         with open(manifest) as f:
             lines = [line.split("\t")[0] for line in f.read().splitlines()[1:] if line.strip()]
-        return [os.path.join(folder, name) for name in lines]
+        return [p for p in (os.path.join(folder, name) for name in lines) if os.path.exists(p)]
     return sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith((".mtx", ".mtx.gz")))
 
 

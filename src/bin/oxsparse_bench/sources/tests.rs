@@ -67,6 +67,10 @@ fn the_band_set_joins_when_spmm_brcv_runs() {
     assert_eq!(bands("--stencil 4 --ops SpMM,SpMM-brcv"), BAND_SET.len(), "asked for by name, even with named inputs");
     assert_eq!(bands("--quick"), 0);
     assert_eq!(bands("--quick --ops SpMM"), 0);
+    // Alone, SpMM-brcv reads no matrix files (the default set need not exist).
+    let files = sources(&opts("--ops SpMM-brcv --rmat-set none")).unwrap().into_iter().filter(|s| matches!(s, Source::File { .. })).count();
+    assert_eq!(files, 0);
+    assert_eq!(bands("--ops SpMM-brcv --rmat-set none"), BAND_SET.len());
 }
 
 #[test]
