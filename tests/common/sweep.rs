@@ -49,8 +49,22 @@ pub fn pick<X: Copy>(list: &[X], i: usize) -> X {
 /// Runs `check` on every case with one handle (a SKIP line without a GPU) and fails listing the
 /// first failures, each after its case's `label`.
 pub fn sweep<C>(test: &str, cases: &[C], label: impl Fn(&C) -> String, check: impl Fn(&CHandle, &C) -> Result<(), String>) {
+    sweep_tuned(test, cases, label, &[], check)
+}
+
+/// `sweep` on a handle given the tuning settings `tuning` (name, value) first.
+pub fn sweep_tuned<C>(
+    test: &str,
+    cases: &[C],
+    label: impl Fn(&C) -> String,
+    tuning: &[(&str, &str)],
+    check: impl Fn(&CHandle, &C) -> Result<(), String>,
+) {
     let Some(_gpu) = gpu(test) else { return };
     let h = CHandle::new();
+    for (name, value) in tuning {
+        h.set_tuning(name, Some(value));
+    }
     let failures: Vec<String> = cases.iter().filter_map(|c| check(&h, c).err().map(|e| format!("{}: {e}", label(c)))).collect();
     assert!(
         failures.is_empty(),

@@ -43,18 +43,7 @@ fn surveyed(h: &CHandle, case: &Case) -> Result<Option<bool>, String> {
 /// `sweep_with` on a handle that surveys for the tiles whatever the size (`OXSPARSE_SDDMM_TILES=on`),
 /// so that small cases reach them.
 fn sweep_on(test: &str, cases: &[Case], check: impl Fn(&CHandle, &Case) -> Result<(), String>) {
-    let Some(_gpu) = crate::common::gpu(test) else { return };
-    let h = CHandle::new();
-    h.set_tuning("OXSPARSE_SDDMM_TILES", Some("on"));
-    let failures: Vec<String> = cases.iter().filter_map(|c| check(&h, c).err().map(|e| format!("{}: {e}", c.label()))).collect();
-    assert!(
-        failures.is_empty(),
-        "{test}: {} of {} failed; first ones:\n{}",
-        failures.len(),
-        cases.len(),
-        failures[..failures.len().min(10)].join("\n")
-    );
-    println!("{test}: {} cases passed", cases.len());
+    crate::common::sweep::sweep_tuned(test, cases, Case::label, &[("OXSPARSE_SDDMM_TILES", "on")], check);
 }
 
 fn expect_verdict(h: &CHandle, case: &Case, want: bool) -> Result<(), String> {
