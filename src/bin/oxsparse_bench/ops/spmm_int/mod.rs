@@ -12,23 +12,28 @@
 //!   Blocked-ELL SpMM (BLOCKED_ELL_ALG1) on another matrix of the same shape and the same count of
 //!   entries in 16 x 16 blocks, B and C column-major (its int8 path takes op(B) = N only with a
 //!   column-major B). The speedup is against cuSPARSE's fastest of these.
+//! * cuSPARSE's FP16 Blocked-ELL SpMM on that Blocked-ELL matrix (its values and B as FP16,
+//!   exact; C FP32, compute FP32), reported but not in the speedup (the target is against
+//!   the fastest int8 path).
 //!
-//! Every result is compared exactly with the int32 product computed on the host (the Blocked-ELL
-//! one with its own matrix's). GB/s are against A as int8 CSR, B and C once; GFLOP/s count the
-//! 2 nnz N integer operations.
+//! Every int8 result is compared exactly with the int32 product computed on the host (the
+//! Blocked-ELL ones with their own matrix's); the FP16 one within 1e-5 of sum |a b| (FP32 sums of
+//! more than 2^24 / 127^2 terms may round). GB/s are against A as int8 CSR, B and C once;
+//! GFLOP/s count the 2 nnz N integer operations.
 //!
-//! Not measured yet: SDDMM-int, cuSPARSE's FP16 Blocked-ELL, and cuBLAS's dense int8 GEMM.
+//! Not measured yet: SDDMM-int, and cuBLAS's dense int8 GEMM.
 
 mod dlmc;
 
 use super::prepare::{self, Preprocess};
 use super::VectorOp;
 use crate::api::{
-    Descr, Lib, MmArgs, MmDescrs, SrBcrs, BASE_ZERO, INDEX_32I, ORDER_COL, ORDER_ROW, R_32I, R_8I, SPMM_BLOCKED_ELL_ALG1, SPMM_CSR_ALG1,
-    SPMM_CSR_ALG2, SPMM_CSR_ALG3, SPMM_DEFAULT,
+    Descr, Lib, MmArgs, MmDescrs, SrBcrs, BASE_ZERO, INDEX_32I, ORDER_COL, ORDER_ROW, R_16F, R_32F, R_32I, R_8I, SPMM_BLOCKED_ELL_ALG1,
+    SPMM_CSR_ALG1, SPMM_CSR_ALG2, SPMM_CSR_ALG3, SPMM_DEFAULT,
 };
 use crate::case::{Call, Case, Checker, Info, Prepared, Variant};
 use crate::device::DevBuf;
+use crate::half;
 use crate::report::Check;
 use crate::timing::{median, time_once};
 use crate::Result;
@@ -61,27 +66,56 @@ const POISON_BYTE: u8 = 0x7F;
 
 static ONE: i32 = 1;
 static ZERO: i32 = 0;
+static ONE_F32: f32 = 1.0;
+static ZERO_F32: f32 = 0.0;
 
 /// alpha = 1 and beta = 0 as int32 host scalars that outlive every call.
 fn scalars() -> (*const c_void, *const c_void) {
     (&ONE as *const i32 as *const c_void, &ZERO as *const i32 as *const c_void)
 }
 
-/// cuSPARSE's arguments over one copy's descriptors: alpha = 1, beta = 0, int32 compute.
-fn args<'d, 'a>(d: &'d MmDescrs<'a>, alg: c_int) -> MmArgs<'d, 'a> {
-    d.args(scalars(), R_32I, alg)
+/// The label of cuSPARSE's FP16 Blocked-ELL variant.
+const ELL_FP16: &str = "BLOCKED_ELL FP16 16x16";
+
+/// How a variant runs: over A's int8 CSR (oxsparse builds its SR-BCRS from it) with row-major B
+/// and C, or over the Blocked-ELL matrix in int8 or FP16 with column-major B and C.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Path {
+    Csr,
+    EllI8,
+    EllF16,
+}
+
+fn path(lib: Lib, v: Variant) -> Path {
+    match lib {
+        Lib::Ox(_) => Path::Csr,
+        Lib::Cu(_) if v.label == ELL_FP16 => Path::EllF16,
+        Lib::Cu(_) if v.code == SPMM_BLOCKED_ELL_ALG1 => Path::EllI8,
+        Lib::Cu(_) => Path::Csr,
+    }
+}
+
+/// cuSPARSE's arguments over one copy's descriptors: alpha = 1, beta = 0, int32 compute (FP32
+/// for the FP16 path).
+fn args<'d, 'a>(d: &'d MmDescrs<'a>, alg: c_int, fp16: bool) -> MmArgs<'d, 'a> {
+    if fp16 {
+        d.args((&ONE_F32 as *const f32 as *const c_void, &ZERO_F32 as *const f32 as *const c_void), R_32F, alg)
+    } else {
+        d.args(scalars(), R_32I, alg)
+    }
 }
 
 const fn cu(label: &'static str, code: c_int) -> Variant {
     Variant { label, code, extra: false }
 }
 
-const CUSPARSE: [Variant; 5] = [
+const CUSPARSE: [Variant; 6] = [
     cu("CSR DEFAULT", SPMM_DEFAULT),
     cu("CSR_ALG1", SPMM_CSR_ALG1),
     cu("CSR_ALG2", SPMM_CSR_ALG2),
     cu("CSR_ALG3", SPMM_CSR_ALG3),
     cu("BLOCKED_ELL 16x16", SPMM_BLOCKED_ELL_ALG1),
+    Variant { label: ELL_FP16, code: SPMM_BLOCKED_ELL_ALG1, extra: true },
 ];
 
 /// Every shape at every sparsity; with `--quick` the first shape only.
@@ -115,6 +149,8 @@ struct Host {
     /// The exact products: A B, and the Blocked-ELL matrix's times B (row-major).
     want: Vec<i32>,
     want_ell: Vec<i32>,
+    /// Sum |a b| of each entry of the Blocked-ELL product: the FP16 path's error scale.
+    bound_ell: Vec<i32>,
 }
 
 struct Operands {
@@ -127,6 +163,10 @@ struct Operands {
     b_col: DevBuf,
     c: DevBuf,
     c_ell: DevBuf,
+    /// The FP16 path's Blocked-ELL values and column-major B, and its FP32 column-major C.
+    ell_values_h: DevBuf,
+    b_col_h: DevBuf,
+    c_f32: DevBuf,
 }
 
 impl SpmmInt {
@@ -138,23 +178,25 @@ impl SpmmInt {
         0x1D1C ^ ((self.m as u64) << 40) ^ ((self.k as u64) << 16) ^ self.pct as u64
     }
 
-    fn is_ell(&self) -> bool {
-        self.current.get().is_some_and(|v| v.code == SPMM_BLOCKED_ELL_ALG1)
-    }
-
     /// `lib`'s int8 CSR descriptor of A over copy `o`.
     fn csr<'a>(&self, lib: Lib<'a>, o: &Operands) -> Result<Descr<'a>> {
         let (m, k, nnz) = (self.m as i64, self.k as i64, self.nnz() as i64);
         lib.create_csr(m, k, nnz, o.offsets.ptr, o.columns.ptr, o.values.ptr, INDEX_32I, INDEX_32I, BASE_ZERO, R_8I)
     }
 
-    /// B and C, row-major (CSR and SR-BCRS) or column-major (Blocked-ELL).
-    fn dense<'a>(&self, lib: Lib<'a>, o: &Operands, ell: bool) -> Result<(Descr<'a>, Descr<'a>)> {
+    /// B and C: row-major for CSR (and SR-BCRS), column-major for Blocked-ELL.
+    fn dense<'a>(&self, lib: Lib<'a>, o: &Operands, path: Path) -> Result<(Descr<'a>, Descr<'a>)> {
         let (m, k, n) = (self.m as i64, self.k as i64, N as i64);
-        Ok(if ell {
-            (lib.create_dn_mat(k, n, k, o.b_col.ptr, R_8I, ORDER_COL)?, lib.create_dn_mat(m, n, m, o.c_ell.ptr, R_32I, ORDER_COL)?)
-        } else {
-            (lib.create_dn_mat(k, n, n, o.b_row.ptr, R_8I, ORDER_ROW)?, lib.create_dn_mat(m, n, n, o.c.ptr, R_32I, ORDER_ROW)?)
+        Ok(match path {
+            Path::Csr => {
+                (lib.create_dn_mat(k, n, n, o.b_row.ptr, R_8I, ORDER_ROW)?, lib.create_dn_mat(m, n, n, o.c.ptr, R_32I, ORDER_ROW)?)
+            }
+            Path::EllI8 => {
+                (lib.create_dn_mat(k, n, k, o.b_col.ptr, R_8I, ORDER_COL)?, lib.create_dn_mat(m, n, m, o.c_ell.ptr, R_32I, ORDER_COL)?)
+            }
+            Path::EllF16 => {
+                (lib.create_dn_mat(k, n, k, o.b_col_h.ptr, R_16F, ORDER_COL)?, lib.create_dn_mat(m, n, m, o.c_f32.ptr, R_32F, ORDER_COL)?)
+            }
         })
     }
 
@@ -167,7 +209,7 @@ impl SpmmInt {
         let mut calls: Vec<Call<'s>> = Vec::with_capacity(self.copies.len());
         for o in &self.copies {
             let a = self.csr(lib, o)?;
-            let (b, c) = self.dense(lib, o, false)?;
+            let (b, c) = self.dense(lib, o, Path::Csr)?;
             let mut made = None;
             times.push(time_once(|| {
                 made = Some(SrBcrs::create(h, &a, vl)?);
@@ -185,26 +227,26 @@ impl SpmmInt {
     }
 
     /// cuSPARSE: CSR with algorithm `alg`, or Blocked-ELL; one descriptor set per copy.
-    fn prepare_cu<'s>(&'s self, lib: Lib<'s>, alg: c_int) -> Result<Prepared<'s>> {
-        let ell = alg == SPMM_BLOCKED_ELL_ALG1;
-        let (m, k) = (self.m as i64, self.k as i64);
+    fn prepare_cu<'s>(&'s self, lib: Lib<'s>, alg: c_int, path: Path) -> Result<Prepared<'s>> {
+        let (m, k, block, ell_cols) = (self.m as i64, self.k as i64, BLOCK as i64, self.keep as i64);
         let mut sets = Vec::with_capacity(self.copies.len());
         for o in &self.copies {
-            let a = if ell {
-                lib.create_blocked_ell(m, k, BLOCK as i64, self.keep as i64, o.ell_ind.ptr, o.ell_values.ptr, R_8I)?
-            } else {
-                self.csr(lib, o)?
+            let a = match path {
+                Path::Csr => self.csr(lib, o)?,
+                Path::EllI8 => lib.create_blocked_ell(m, k, block, ell_cols, o.ell_ind.ptr, o.ell_values.ptr, R_8I)?,
+                Path::EllF16 => lib.create_blocked_ell(m, k, block, ell_cols, o.ell_ind.ptr, o.ell_values_h.ptr, R_16F)?,
             };
-            let (b, c) = self.dense(lib, o, ell)?;
+            let (b, c) = self.dense(lib, o, path)?;
             sets.push(MmDescrs { a, b, c });
         }
-        let run = |d: &MmDescrs<'s>, buffer: u64| lib.spmm_preprocess(&args(d, alg), buffer);
+        let fp16 = path == Path::EllF16;
+        let run = |d: &MmDescrs<'s>, buffer: u64| lib.spmm_preprocess(&args(d, alg, fp16), buffer);
         let preprocess = alg == SPMM_CSR_ALG1 || alg == SPMM_CSR_ALG3;
         prepare::with_workspaces(
             sets,
-            |d| lib.spmm_buffer_size(&args(d, alg)),
+            |d| lib.spmm_buffer_size(&args(d, alg, fp16)),
             preprocess.then_some(Preprocess { run: &run, min_samples: 1 }),
-            move |d, buffer| lib.spmm(&args(d, alg), buffer),
+            move |d, buffer| lib.spmm(&args(d, alg, fp16), buffer),
         )
     }
 }
@@ -213,7 +255,8 @@ impl Case for SpmmInt {
     fn info(&self) -> Info {
         let (m, k, nnz, n) = (self.m as u64, self.k as u64, self.nnz() as u64, N as u64);
         let csr = 4 * (m + 1) + 5 * nnz;
-        let ell = 4 * (m / BLOCK as u64) * (self.keep / BLOCK) as u64 + nnz;
+        // Its block columns, int8 and FP16 values.
+        let ell = 4 * (m / BLOCK as u64) * (self.keep / BLOCK) as u64 + 3 * nnz;
         Info {
             op: NAME,
             variant: format!("int8 -> int32, N={N}, {}% sparse, V={V}", self.pct),
@@ -223,7 +266,7 @@ impl Case for SpmmInt {
             cols: k,
             nnz,
             traffic_bytes: csr + k * n + 4 * m * n,
-            copy_bytes: csr + ell + 2 * k * n + 8 * m * n,
+            copy_bytes: csr + ell + 4 * k * n + 12 * m * n,
             flops: 2 * nnz * n,
             set: "generated",
             summary_groups: vec![format!("int8 N={N}, 70/90/98% sparse"), format!("int8 N={N}, {}% sparse", self.pct)],
@@ -244,7 +287,12 @@ impl Case for SpmmInt {
         let ell: BlockedEll = dlmc::blocked_ell(m, k, BLOCK, self.keep, seed ^ 0xE11);
         let b = dlmc::dense(k, N, seed ^ 0xB);
         let b_col = dlmc::column_major(&b, k, N);
-        let (want, want_ell) = (dlmc::product(&a, &b, N), dlmc::product(&ell.to_csr(), &b, N));
+        let ell_csr = ell.to_csr();
+        let (want, want_ell) = (dlmc::product(&a, &b, N), dlmc::product(&ell_csr, &b, N));
+        let abs = |v: &[i8]| v.iter().map(|x| x.abs()).collect::<Vec<i8>>();
+        let bound_ell = dlmc::product(&IntCsr { values: abs(&ell_csr.values), ..ell_csr }, &abs(&b), N);
+        let half = |v: &[i8]| v.iter().map(|&x| half::from_f32(x as f32)).collect::<Vec<u16>>();
+        let (ell_values_h, b_col_h) = (half(&ell.values), half(&b_col));
         for _ in 0..copies {
             self.copies.push(Operands {
                 offsets: DevBuf::upload(&a.offsets)?,
@@ -256,9 +304,12 @@ impl Case for SpmmInt {
                 b_col: DevBuf::upload(&b_col)?,
                 c: DevBuf::new(4 * m * N)?,
                 c_ell: DevBuf::new(4 * m * N)?,
+                ell_values_h: DevBuf::upload(&ell_values_h)?,
+                b_col_h: DevBuf::upload(&b_col_h)?,
+                c_f32: DevBuf::new(4 * m * N)?,
             });
         }
-        self.host = Some(Host { a, want, want_ell });
+        self.host = Some(Host { a, want, want_ell, bound_ell });
         Ok(())
     }
 
@@ -266,29 +317,41 @@ impl Case for SpmmInt {
         self.current.set(Some(v));
         match lib {
             Lib::Ox(h) => self.prepare_ox(lib, h),
-            Lib::Cu(_) => self.prepare_cu(lib, v.code),
+            Lib::Cu(_) => self.prepare_cu(lib, v.code, path(lib, v)),
         }
     }
 
     fn poison(&self) -> Result<()> {
         self.copies[0].c.fill(POISON_BYTE)?;
-        self.copies[0].c_ell.fill(POISON_BYTE)
+        self.copies[0].c_ell.fill(POISON_BYTE)?;
+        self.copies[0].c_f32.fill(POISON_BYTE)
     }
 
     fn check(&self, lib: Lib) -> Result<Check> {
         let host = self.host.as_ref().ok_or("SpMM-int checked before its inputs were made")?;
-        let ell = matches!(lib, Lib::Cu(_)) && self.is_ell();
+        let path = self.current.get().map_or(Path::Csr, |v| path(lib, v));
         let (m, o) = (self.m, &self.copies[0]);
-        let got: Vec<i32> = (if ell { &o.c_ell } else { &o.c }).download(m * N)?;
-        let want = if ell { &host.want_ell } else { &host.want };
         let mut checker = Checker::new();
-        for r in 0..m {
-            for j in 0..N {
-                let g = if ell { got[j * m + r] } else { got[r * N + j] };
-                checker.value(g, want[r * N + j] as f64, 0.0, || format!("C[{r}][{j}]"));
+        if path == Path::EllF16 {
+            let got: Vec<f32> = o.c_f32.download(m * N)?;
+            for r in 0..m {
+                for j in 0..N {
+                    let (want, bound) = (host.want_ell[r * N + j] as f64, host.bound_ell[r * N + j] as f64);
+                    checker.summed(got[j * m + r], want, bound, 1e-5, 0.0, || format!("C[{r}][{j}]"));
+                }
+            }
+        } else {
+            let ell = path == Path::EllI8;
+            let got: Vec<i32> = (if ell { &o.c_ell } else { &o.c }).download(m * N)?;
+            let want = if ell { &host.want_ell } else { &host.want };
+            for r in 0..m {
+                for j in 0..N {
+                    let g = if ell { got[j * m + r] } else { got[r * N + j] };
+                    checker.value(g, want[r * N + j] as f64, 0.0, || format!("C[{r}][{j}]"));
+                }
             }
         }
-        let scope = ell.then(|| {
+        let scope = (path != Path::Csr).then(|| {
             format!(
                 "Blocked-ELL: another matrix with the same {} entries in {BLOCK} x {BLOCK} blocks, against its own exact product",
                 host.a.nnz()
@@ -314,6 +377,12 @@ mod tests {
         assert_eq!(i.flops, 2 * 1024 * 96 * 256);
         assert_eq!(i.traffic_bytes, 4 * 1025 + 5 * 1024 * 96 + 1024 * 256 + 4 * 1024 * 256);
         assert_eq!(i.summary_groups, vec!["int8 N=256, 70/90/98% sparse", "int8 N=256, 90% sparse"]);
+        let ell = 4 * 64 * 6 + 3 * 1024 * 96;
+        assert_eq!(
+            i.copy_bytes,
+            4 * 1025 + 5 * 1024 * 96 + ell + 4 * 1024 * 256 + 12 * 1024 * 256,
+            "A twice, B three times, C three times"
+        );
         for c in &cs {
             let i = c.info();
             assert!(i.rows % BLOCK as u64 == 0 && i.cols % BLOCK as u64 == 0 && (i.nnz / i.rows) % BLOCK as u64 == 0, "{}", i.input);
@@ -324,8 +393,10 @@ mod tests {
     #[test]
     fn the_variants_name_every_cusparse_path() {
         let labels: Vec<&str> = CUSPARSE.iter().map(|v| v.label).collect();
-        assert_eq!(labels, ["CSR DEFAULT", "CSR_ALG1", "CSR_ALG2", "CSR_ALG3", "BLOCKED_ELL 16x16"]);
-        assert_eq!(CUSPARSE[4].code, 13);
-        assert!(CUSPARSE.iter().all(|v| !v.extra));
+        assert_eq!(labels, ["CSR DEFAULT", "CSR_ALG1", "CSR_ALG2", "CSR_ALG3", "BLOCKED_ELL 16x16", ELL_FP16]);
+        assert_eq!((CUSPARSE[4].code, CUSPARSE[5].code), (13, 13));
+        assert_eq!(CUSPARSE.iter().filter(|v| v.extra).count(), 1, "FP16 is reported, not in the int8 speedup");
+        let paths: Vec<Path> = CUSPARSE.iter().map(|&v| path(Lib::Ox(std::ptr::null_mut()), v)).collect();
+        assert!(paths.iter().all(|&p| p == Path::Csr), "oxsparse always runs over CSR");
     }
 }
