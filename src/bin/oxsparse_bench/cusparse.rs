@@ -43,6 +43,7 @@ api! {
     cusparseGetVersion(P, *mut c_int);
     cusparseSetPointerMode(P, c_int);
     cusparseCreateCsr(*mut P, i64, i64, i64, P, P, P, c_int, c_int, c_int, c_int);
+    cusparseCreateBlockedEll(*mut P, i64, i64, i64, i64, P, P, c_int, c_int, c_int);
     cusparseDestroySpMat(CP);
     cusparseCreateDnMat(*mut P, i64, i64, i64, P, c_int, c_int);
     cusparseDestroyDnMat(CP);

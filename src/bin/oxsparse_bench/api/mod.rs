@@ -16,13 +16,17 @@ use std::ptr::null_mut;
 mod brcv;
 mod compute;
 mod sort;
+mod srbcrs;
 pub use brcv::Brcv;
 pub use compute::{MmArgs, MmDescrs, SpmvArgs};
+pub use srbcrs::SrBcrs;
 
 // The enum values used by the benchmark; the same numbers for both libraries.
 pub const R_32F: c_int = DataType::CUDA_R_32F as c_int;
 pub const R_64F: c_int = DataType::CUDA_R_64F as c_int;
 pub const R_16F: c_int = DataType::CUDA_R_16F as c_int;
+pub const R_8I: c_int = DataType::CUDA_R_8I as c_int;
+pub const R_32I: c_int = DataType::CUDA_R_32I as c_int;
 pub const ORDER_COL: c_int = Order::OXSPARSE_ORDER_COL as c_int;
 pub const INDEX_32I: c_int = IndexType::OXSPARSE_INDEX_32I as c_int;
 pub const BASE_ZERO: c_int = IndexBase::OXSPARSE_INDEX_BASE_ZERO as c_int;
@@ -36,6 +40,7 @@ pub const SPMM_DEFAULT: c_int = SpMMAlg::OXSPARSE_SPMM_ALG_DEFAULT as c_int;
 pub const SPMM_CSR_ALG1: c_int = SpMMAlg::OXSPARSE_SPMM_CSR_ALG1 as c_int;
 pub const SPMM_CSR_ALG2: c_int = SpMMAlg::OXSPARSE_SPMM_CSR_ALG2 as c_int;
 pub const SPMM_CSR_ALG3: c_int = SpMMAlg::OXSPARSE_SPMM_CSR_ALG3 as c_int;
+pub const SPMM_BLOCKED_ELL_ALG1: c_int = SpMMAlg::OXSPARSE_SPMM_BLOCKED_ELL_ALG1 as c_int;
 pub const SPMV_DEFAULT: c_int = SpMVAlg::OXSPARSE_SPMV_ALG_DEFAULT as c_int;
 pub const SPMV_CSR_ALG1: c_int = SpMVAlg::OXSPARSE_SPMV_CSR_ALG1 as c_int;
 pub const SPMV_CSR_ALG2: c_int = SpMVAlg::OXSPARSE_SPMV_CSR_ALG2 as c_int;

@@ -71,6 +71,9 @@ fn the_band_set_joins_when_spmm_brcv_runs() {
     let files = sources(&opts("--ops SpMM-brcv --rmat-set none")).unwrap().into_iter().filter(|s| matches!(s, Source::File { .. })).count();
     assert_eq!(files, 0);
     assert_eq!(bands("--ops SpMM-brcv --rmat-set none"), BAND_SET.len());
+    // SpMM-int makes its own inputs: alone, no source at all.
+    assert!(sources(&opts("--ops SpMM-int --rmat-set none")).unwrap().is_empty());
+    assert_eq!(bands("--ops SpMM-int,SpMM-brcv --rmat-set none"), BAND_SET.len());
 }
 
 #[test]
