@@ -35,21 +35,7 @@ fn skip(rows: u64, cols: u64, _max_nnz: u64, cfg: &OpConfig) -> Option<String> {
 }
 
 fn cases<'m>(m: &'m Matrix, cfg: &OpConfig) -> Vec<Box<dyn Case + 'm>> {
-    CONFIGS
-        .iter()
-        .map(|&c| {
-            Box::new(SpmmCase {
-                m,
-                cfg: c,
-                dense_cap: cfg.dense_cap_bytes,
-                math_mode: cfg.math_mode,
-                copies: Vec::new(),
-                reference: None,
-                scope: None,
-                brcv: true,
-            }) as Box<dyn Case>
-        })
-        .collect()
+    CONFIGS.iter().map(|&c| Box::new(SpmmCase::new(m, c, cfg, true)) as Box<dyn Case>).collect()
 }
 
 /// The case's report entry: SpMM's floor (`sparse` bytes of CSR A, B and C once), under its own

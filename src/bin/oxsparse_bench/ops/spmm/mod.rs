@@ -91,22 +91,7 @@ pub(super) fn gib(bytes: u64) -> String {
 }
 
 fn cases<'m>(m: &'m Matrix, cfg: &OpConfig) -> Vec<Box<dyn Case + 'm>> {
-    CONFIGS
-        .iter()
-        .filter(|c| chosen(c, cfg))
-        .map(|&c| {
-            Box::new(SpmmCase {
-                m,
-                cfg: c,
-                dense_cap: cfg.dense_cap_bytes,
-                math_mode: cfg.math_mode,
-                copies: Vec::new(),
-                reference: None,
-                scope: None,
-                brcv: false,
-            }) as Box<dyn Case>
-        })
-        .collect()
+    CONFIGS.iter().filter(|c| chosen(c, cfg)).map(|&c| Box::new(SpmmCase::new(m, c, cfg, false)) as Box<dyn Case>).collect()
 }
 
 struct SpmmCase<'m> {
@@ -129,7 +114,21 @@ struct Operands {
     c: DevBuf,
 }
 
-impl SpmmCase<'_> {
+impl<'m> SpmmCase<'m> {
+    /// A case of `m` in configuration `c`, nothing measured yet; `brcv`: over BRCV instead of CSR.
+    fn new(m: &'m Matrix, c: Config, cfg: &OpConfig, brcv: bool) -> SpmmCase<'m> {
+        SpmmCase {
+            m,
+            cfg: c,
+            dense_cap: cfg.dense_cap_bytes,
+            math_mode: cfg.math_mode,
+            copies: Vec::new(),
+            reference: None,
+            scope: None,
+            brcv,
+        }
+    }
+
     fn args<'d, 'a>(&self, d: &'d MmDescrs<'a>, alg: i32) -> MmArgs<'d, 'a> {
         d.args(self.cfg.p.alpha_beta(), self.cfg.p.compute_type(), alg)
     }
