@@ -1181,7 +1181,7 @@ module oxsparse
       integer(c_int) :: res
     end function oxsparseDestroyBrcv
 
-    ! SR-BCRS: int8 vectors of 2, 4 or 8 rows for integer tensor cores (oxsparse only)
+    ! SR-BCRS: int4/int8/int16 vectors of 2, 4 or 8 rows for integer tensor cores (oxsparse only)
     ! ------------------------------------------------------------------------------------
     function oxsparseCreateSrBcrs(handle, matA, vectorLength, srBcrs) &
         bind(C, name="oxsparseCreateSrBcrs") result(res)
@@ -1240,6 +1240,21 @@ module oxsparse
       type(c_ptr), value :: srBcrs
       integer(c_int) :: res
     end function oxsparseDestroySrBcrs
+
+    function oxsparseSrBcrsGetValueType(srBcrs, valueType) &
+        bind(C, name="oxsparseSrBcrsGetValueType") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: srBcrs
+      integer(c_int), intent(out) :: valueType
+      integer(c_int) :: res
+    end function oxsparseSrBcrsGetValueType
+
+    function oxsparseSrBcrsSetRowScale(handle, srBcrs, rowScale) &
+        bind(C, name="oxsparseSrBcrsSetRowScale") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle, srBcrs, rowScale
+      integer(c_int) :: res
+    end function oxsparseSrBcrsSetRowScale
 
     ! ------------------------------------------------------------------------------------
     ! SpMV: y = alpha * op(A) * x + beta * y

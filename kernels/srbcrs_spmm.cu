@@ -1,24 +1,27 @@
-// SR-BCRS (docs/design/srbcrs.md): the build from CSR and the int8 SpMM on integer tensor cores.
+// SR-BCRS (docs/design/srbcrs.md): the build from CSR and the integer SpMM on tensor cores, for
+// int4, int8 and int16 sparse values (L) times int4, int8 or int16 dense values (R), L >= R.
 //
 // Build, one thread per vector row (V consecutive rows), merging the V rows' sorted columns:
 //   1. count   the distinct columns of each vector row (and a flag for unsorted or bad columns)
 //   (the host scans the counts, each rounded up to the stride, into vec_ptr)
 //   2. fill    every distinct column becomes a vector: its column in vec_col, its V values in the
-//              stride block's row-major V x STRIDE tile; the tail up to the stride repeats the last
+//              stride block's row-major V x stride tile; the tail up to the stride repeats the last
 //              column with zero values (vec_val is zeroed before)
 //
-// SpMM, C = alpha * A * B + beta * C, one warp per (vector row, TILE_N columns of B and C). The
-// vector row is the mma's n side (V of its 8 columns) and B's columns its m side, so the product
-// is formed transposed, C^T = B^T A^T, on mma.m16n8k32 s8 with exact int32 accumulation. For each
-// stride block of the vector row:
-//   load_stage        sparse_fragment (the mma's B operand: two 32-bit loads straight from the
-//                     block's tile), block_columns (the lane's 8 k's columns, two 16-byte loads),
-//                     dense_chunk (B's row at each k over the lane's 8 columns: one 8-byte load)
-//   dense_fragments   the online transpose of the dense operand in registers (byte permutes):
-//                     the mma's A operand, B^T, four k's to a register, no shuffles
-//   mma_s8            one mma per 16 columns
-// with the next block's loads issued before this block's mmas; then store: alpha * acc + beta *
-// C, rows past m and columns past n skipped.
+// SpMM, C = alpha * rowScale * A * B + beta * C, one warp per (vector row, TILE_N columns of B
+// and C). The vector row is the mma's n side (V of its 8 columns) and B's columns its m side, so
+// the product is formed transposed, C^T = B^T A^T, with exact int32 accumulation. For each stride
+// block of the vector row:
+//   load_stage        the sparse fragment (the mma's B operand, straight from the block's tile),
+//                     the lane's k's columns (16-byte loads) and B's row at each k over the
+//                     lane's 8 columns (one load of 8 elements)
+//   split / widen     int16 operands become a signed high and an unsigned low byte, int4 dense
+//                     values become bytes when A is wider (all in registers)
+//   dense_fragments   the online transpose of the dense operand in registers (byte or nibble
+//                     permutes): the mma's A operand, B^T, no shuffles
+//   mma               one per 16 columns and part: m16n8k32 s8/u8 (L = 8, 16) or m16n8k64 s4
+//                     (L = 4); int16 runs one mma per pair of byte halves, combined by shifts
+// with the next block's loads issued before this block's mmas; then store.
 #include "oxsparse_kernel_params.h"
 #include "common/grid.cuh"
 #include "common/scalar.cuh"
@@ -27,7 +30,6 @@
 namespace {
 
 // Tiling, in one place (the launcher mirrors these in src/kernels/srbcrs.rs).
-constexpr int STRIDE = 32;               // k depth of the int8 mma: vectors per stride block
 constexpr int MAX_V = 8;                 // the mma's n: the longest vector
 constexpr int WARP = 32;
 constexpr int WARPS = 4;                 // warps per SpMM block, one vector row each
@@ -35,10 +37,24 @@ constexpr int M_TILES = 4;               // 16-column slices of B and C per warp
 constexpr int TILE_N = 16 * M_TILES;     // columns of B and C per warp
 constexpr int BUILD_BLOCK = 256;         // threads of a build block
 
+// Vectors per stride block: the k depth of the mma the sparse values feed (int16 is split into
+// bytes for the int8 mma).
+__host__ __device__ constexpr int stride_of(int bits) { return bits == 4 ? 64 : 32; }
+
 // ---- build: merging a vector row's CSR rows ----------------------------------------------------
 
 __device__ __forceinline__ int64_t load_index(uint64_t array, int64_t i, int wide) {
     return wide ? reinterpret_cast<const int64_t*>(array)[i] : int64_t(reinterpret_cast<const int32_t*>(array)[i]);
+}
+
+// Element i of an integer array of `bits` bits (int4: two to a byte, low nibble first).
+__device__ __forceinline__ int32_t load_value(uint64_t array, int64_t i, int bits) {
+    if (bits == 4) {
+        const int32_t nibble = (reinterpret_cast<const uint8_t*>(array)[i >> 1] >> (4 * (i & 1))) & 0xF;
+        return (nibble ^ 8) - 8;
+    }
+    if (bits == 16) return reinterpret_cast<const int16_t*>(array)[i];
+    return reinterpret_cast<const int8_t*>(array)[i];
 }
 
 // Visits vector row g's distinct columns in increasing order: emit(s, c, -1, 0) once per column
@@ -55,7 +71,6 @@ __device__ int64_t merge_vector_row(const SrBcrsBuildParams& p, int64_t g, Emit 
         at[r] = real ? load_index(p.row_ptr, row, p.offsets_64) - p.base : 0;
         end[r] = real ? load_index(p.row_ptr, row + 1, p.offsets_64) - p.base : 0;
     }
-    const int8_t* val = reinterpret_cast<const int8_t*>(p.values);
     int64_t s = 0;
     for (;;) {
         int64_t c = INT64_MAX;
@@ -64,11 +79,11 @@ __device__ int64_t merge_vector_row(const SrBcrsBuildParams& p, int64_t g, Emit 
             if (at[r] < end[r]) c = min(c, load_index(p.col_ind, at[r], p.indices_64) - p.base);
         if (c == INT64_MAX) return s;
         if (c < 0 || c >= p.cols) return -1;
-        emit(s, c, -1, int8_t(0));
+        emit(s, c, -1, 0);
 #pragma unroll
         for (int r = 0; r < MAX_V; ++r) {
             if (at[r] >= end[r] || load_index(p.col_ind, at[r], p.indices_64) - p.base != c) continue;
-            emit(s, c, r, val[at[r]]);
+            emit(s, c, r, load_value(p.values, at[r], p.value_bits));
             ++at[r];
             if (at[r] < end[r] && load_index(p.col_ind, at[r], p.indices_64) - p.base <= c) return -1;
         }
@@ -80,28 +95,35 @@ __device__ int64_t merge_vector_row(const SrBcrsBuildParams& p, int64_t g, Emit 
 __device__ void count(const SrBcrsBuildParams& p) {
     int32_t* counts = reinterpret_cast<int32_t*>(p.counts);
     for (int64_t g = grid::global_thread(); g < p.vector_rows; g += grid::thread_count()) {
-        const int64_t n = merge_vector_row(p, g, [](int64_t, int64_t, int, int8_t) {});
+        const int64_t n = merge_vector_row(p, g, [](int64_t, int64_t, int, int32_t) {});
         counts[g] = n < 0 ? 0 : int32_t(n);
         if (n < 0) atomicExch(&counts[p.vector_rows], 1);
     }
 }
 
 // ---- 2. fill ------------------------------------------------------------------------------------
+// Element `e` of the value tiles. A vector row's tiles belong to its thread alone, so the
+// read-modify-write of an int4 pair races with nobody.
+__device__ __forceinline__ void store_value(uint64_t array, int64_t e, int bits, int32_t v) {
+    if (bits == 4) reinterpret_cast<uint8_t*>(array)[e >> 1] |= uint8_t((v & 0xF) << (4 * (e & 1)));
+    else if (bits == 16) reinterpret_cast<int16_t*>(array)[e] = int16_t(v);
+    else reinterpret_cast<int8_t*>(array)[e] = int8_t(v);
+}
+
 __device__ void fill(const SrBcrsBuildParams& p) {
     const int32_t* vec_ptr = reinterpret_cast<const int32_t*>(p.vec_ptr);
     int32_t* vec_col = reinterpret_cast<int32_t*>(p.vec_col);
-    int8_t* vec_val = reinterpret_cast<int8_t*>(p.vec_val);
-    const int V = p.vector_length;
+    const int V = p.vector_length, stride = stride_of(p.value_bits);
     for (int64_t g = grid::global_thread(); g < p.vector_rows; g += grid::thread_count()) {
         const int64_t first = vec_ptr[g], stop = vec_ptr[g + 1];
         int32_t last = 0;
-        const int64_t n = merge_vector_row(p, g, [&](int64_t s, int64_t c, int r, int8_t v) {
+        const int64_t n = merge_vector_row(p, g, [&](int64_t s, int64_t c, int r, int32_t v) {
             const int64_t at = first + s;
             if (r < 0) {
                 vec_col[at] = int32_t(c);
                 last = int32_t(c);
             } else {
-                vec_val[(at / STRIDE) * STRIDE * V + r * STRIDE + at % STRIDE] = v;
+                store_value(p.vec_val, (at / stride) * stride * V + r * stride + at % stride, p.value_bits, v);
             }
         });
         // Padding vectors: a column already read (B's row is in cache), values left zero.
@@ -109,68 +131,20 @@ __device__ void fill(const SrBcrsBuildParams& p) {
     }
 }
 
-// ---- SpMM stages --------------------------------------------------------------------------------
+// ---- SpMM: lanes and register permutes ---------------------------------------------------------
 //
 // Which of the warp's TILE_N columns of B and C an mma row stands for is ours to choose: lane
 // (group g, thread t) holds mma rows g and g + 8 of each of the M_TILES tiles, and row g of tile
 // i is column 8 g + i, row g + 8 column 8 g + 4 + i. So a lane's eight columns are contiguous
-// and, for each of its k's, one 8-byte load of a B row gives all of them.
+// and, for each of its k's, one load of a B row gives all of them.
 
 struct Lane {
     int group;   // the mma's groupID: a row of the A fragment, a column (vector row entry) of B
-    int thread;  // its threadID_in_group: which four k's
+    int thread;  // its threadID_in_group: which k's
 };
 
-// What one stride block gives a lane: the sparse fragment, and B's rows at its eight k's
-// (4 thread + j, then 16 + 4 thread + j), each over the lane's eight columns.
-struct Stage {
-    uint32_t sparse[2];
-    uint2 dense[8];
-};
-
-// The mma's B operand (A^T, 32 k x 8 n) for stride block `block`: entry r = group of the vector
-// takes k = 4 thread .. + 3 and 16 + 4 thread .. + 3, contiguous in the tile. Groups past V: zero.
-__device__ __forceinline__ void sparse_fragment(const SrBcrsSpmmParams& p, int64_t block, Lane l, uint32_t b[2]) {
-    if (l.group >= p.vector_length) {
-        b[0] = b[1] = 0;
-        return;
-    }
-    const int8_t* tile = reinterpret_cast<const int8_t*>(p.vec_val) + block * STRIDE * p.vector_length + l.group * STRIDE;
-    b[0] = *reinterpret_cast<const uint32_t*>(tile + 4 * l.thread);
-    b[1] = *reinterpret_cast<const uint32_t*>(tile + 16 + 4 * l.thread);
-}
-
-// The columns of this lane's k's: cols[0] for k = 4 thread + i, cols[1] for 16 + 4 thread + i.
-__device__ __forceinline__ void block_columns(const SrBcrsSpmmParams& p, int64_t block, Lane l, int4 cols[2]) {
-    const int4* c = reinterpret_cast<const int4*>(reinterpret_cast<const int32_t*>(p.vec_col) + block * STRIDE);
-    cols[0] = c[l.thread];
-    cols[1] = c[4 + l.thread];
-}
-
-// B's row k at columns n .. n + 7, bytes in column order; columns past N read as zero. WHOLE:
-// the warp's columns all lie inside B and its rows are 8-byte aligned (one 8-byte load).
-template <bool WHOLE>
-__device__ __forceinline__ uint2 dense_chunk(const SrBcrsSpmmParams& p, int32_t k, int64_t n) {
-    const int8_t* b = reinterpret_cast<const int8_t*>(p.b);
-    if (WHOLE) return *reinterpret_cast<const uint2*>(b + k * p.b_row_stride + n);
-    uint32_t w[2] = {0, 0};
-    for (int i = 0; i < 8; ++i)
-        if (n + i < p.n) w[i / 4] |= uint32_t(uint8_t(b[k * p.b_row_stride + (n + i) * p.b_col_stride])) << (8 * (i % 4));
-    return make_uint2(w[0], w[1]);
-}
-
-template <bool WHOLE>
-__device__ __forceinline__ void load_stage(const SrBcrsSpmmParams& p, int64_t block, int64_t n_lane, Lane l, Stage& s) {
-    int4 cols[2];
-    sparse_fragment(p, block, l, s.sparse);
-    block_columns(p, block, l, cols);
-    const int32_t k[8] = {cols[0].x, cols[0].y, cols[0].z, cols[0].w, cols[1].x, cols[1].y, cols[1].z, cols[1].w};
-#pragma unroll
-    for (int j = 0; j < 8; ++j) s.dense[j] = dense_chunk<WHOLE>(p, k[j], n_lane);
-}
-
-// The online transpose: four words (one per k, four columns each) become four words (one per
-// column, four k's each, k ascending from the low byte).
+// Four words (one per k, four byte columns each) become four words (one per column, four k's
+// each, k ascending from the low byte).
 __device__ __forceinline__ void transpose4(uint32_t w0, uint32_t w1, uint32_t w2, uint32_t w3, uint32_t out[4]) {
     const uint32_t lo01 = __byte_perm(w0, w1, 0x5140), lo23 = __byte_perm(w2, w3, 0x5140);
     const uint32_t hi01 = __byte_perm(w0, w1, 0x7362), hi23 = __byte_perm(w2, w3, 0x7362);
@@ -180,15 +154,168 @@ __device__ __forceinline__ void transpose4(uint32_t w0, uint32_t w1, uint32_t w2
     out[3] = __byte_perm(hi01, hi23, 0x7632);
 }
 
-// The mma's A operand (B^T, 16 rows x 32 k) of every tile: a[i] = {row g, row g + 8 at the first
-// 16 k's; the same at the last 16}, i.e. columns 8 g + i and 8 g + 4 + i.
-__device__ __forceinline__ void dense_fragments(const Stage& s, uint32_t a[M_TILES][4]) {
+// Eight words of eight nibbles, w[j] nibble c, become w[c] nibble j: swaps of 4 x 4, 2 x 2 and
+// 1 x 1 nibble blocks between words 4, 2 and 1 apart.
+__device__ __forceinline__ void transpose8_nibbles(uint32_t w[8]) {
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+        const uint32_t a = w[j], b = w[j + 4];
+        w[j] = __byte_perm(a, b, 0x5410);
+        w[j + 4] = __byte_perm(a, b, 0x7632);
+    }
+    constexpr int pairs[4] = {0, 1, 4, 5};
+#pragma unroll
+    for (int j : pairs) {
+        const uint32_t a = w[j], b = w[j + 2];
+        w[j] = __byte_perm(a, b, 0x6240);
+        w[j + 2] = __byte_perm(a, b, 0x7351);
+    }
+#pragma unroll
+    for (int j = 0; j < 8; j += 2) {
+        const uint32_t a = w[j], b = w[j + 1];
+        w[j] = (a & 0x0F0F0F0Fu) | ((b << 4) & 0xF0F0F0F0u);
+        w[j + 1] = ((a >> 4) & 0x0F0F0F0Fu) | (b & 0xF0F0F0F0u);
+    }
+}
+
+// Eight int4 (nibble i = element i) as eight sign-extended bytes (byte i = element i).
+__device__ __forceinline__ uint2 widen_nibbles(uint32_t w) {
+    // Per byte, 0..15 -> -8..7: flip the sign bit, add 0x78 (no carry out of a byte), flip bit 7.
+    const auto sign = [](uint32_t x) { return ((x ^ 0x08080808u) + 0x78787878u) ^ 0x80808080u; };
+    const uint32_t even = sign(w & 0x0F0F0F0Fu), odd = sign((w >> 4) & 0x0F0F0F0Fu);
+    return make_uint2(__byte_perm(even, odd, 0x5140), __byte_perm(even, odd, 0x7362));
+}
+
+// The signed high bytes and the unsigned low bytes of four int16 (in two words).
+__device__ __forceinline__ uint32_t high_bytes(uint32_t x, uint32_t y) { return __byte_perm(x, y, 0x7531); }
+__device__ __forceinline__ uint32_t low_bytes(uint32_t x, uint32_t y) { return __byte_perm(x, y, 0x6420); }
+
+template <bool A_SIGNED, bool B_SIGNED>
+__device__ __forceinline__ void mma_k32(int32_t d[4], const uint32_t a[4], const uint32_t b[2]) {
+#define OXS_MMA_K32(AT, BT)                                                                                          \
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.s32." AT "." BT ".s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, " \
+                 "{%0,%1,%2,%3};"                                                                                    \
+                 : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])                                                    \
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]))
+    if constexpr (A_SIGNED && B_SIGNED) OXS_MMA_K32("s8", "s8");
+    else if constexpr (A_SIGNED) OXS_MMA_K32("s8", "u8");
+    else if constexpr (B_SIGNED) OXS_MMA_K32("u8", "s8");
+    else OXS_MMA_K32("u8", "u8");
+#undef OXS_MMA_K32
+}
+
+__device__ __forceinline__ void mma_s4(int32_t d[4], const uint32_t a[4], const uint32_t b[2]) {
+    asm volatile(
+        "mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+        : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+// ---- SpMM stages --------------------------------------------------------------------------------
+
+// B's element (k, col) of R bits; the edge path's reads.
+template <int R>
+__device__ __forceinline__ int32_t dense_element(const SrBcrsSpmmParams& p, int64_t k, int64_t col) {
+    return load_value(p.b, k * p.b_row_stride + col * p.b_col_stride, R);
+}
+
+// ---- int8 mma path (L = 8 or 16; R <= L, int4 widened to bytes) ----
+//
+// Parts of the dense operand: 1 (int8 bytes) or 2 (int16: signed high bytes, unsigned low bytes);
+// likewise of the sparse one. Each (dense part, sparse part) pair is one mma.
+template <int L, int R>
+struct Bytes {
+    static constexpr int SPARSE = L == 16 ? 2 : 1;
+    static constexpr int DENSE = R == 16 ? 2 : 1;
+    // Accumulators by weight: int16 x int16 keeps high x high (<< 16), the two cross terms (<< 8)
+    // and low x low; int16 x int8 keeps high (<< 8) and low.
+    static constexpr int ACC = SPARSE + DENSE - 1;
+};
+
+template <int L, int R>
+struct Stage8 {
+    uint32_t sparse[Bytes<L, R>::SPARSE][2];
+    uint2 dense[Bytes<L, R>::DENSE][8];
+};
+
+// The mma's B operand (A^T, 32 k x 8 n) for stride block `block`: entry r = group of the vector
+// takes k = 4 thread .. + 3 and 16 + 4 thread .. + 3, contiguous in the tile. Groups past V: zero.
+template <int L, int R>
+__device__ __forceinline__ void sparse_fragment(const SrBcrsSpmmParams& p, int64_t block, Lane l, Stage8<L, R>& s) {
+    constexpr int S = stride_of(L);
+    if (l.group >= p.vector_length) {
+#pragma unroll
+        for (int h = 0; h < Bytes<L, R>::SPARSE; ++h) s.sparse[h][0] = s.sparse[h][1] = 0;
+        return;
+    }
+    const int64_t first = block * S * p.vector_length + l.group * S;  // the tile row, in elements
+    if constexpr (L == 8) {
+        const int8_t* row = reinterpret_cast<const int8_t*>(p.vec_val) + first;
+        s.sparse[0][0] = *reinterpret_cast<const uint32_t*>(row + 4 * l.thread);
+        s.sparse[0][1] = *reinterpret_cast<const uint32_t*>(row + 16 + 4 * l.thread);
+    } else {
+        const int16_t* row = reinterpret_cast<const int16_t*>(p.vec_val) + first;
+        const uint2 x = *reinterpret_cast<const uint2*>(row + 4 * l.thread);
+        const uint2 y = *reinterpret_cast<const uint2*>(row + 16 + 4 * l.thread);
+        s.sparse[0][0] = high_bytes(x.x, x.y);
+        s.sparse[0][1] = high_bytes(y.x, y.y);
+        s.sparse[1][0] = low_bytes(x.x, x.y);
+        s.sparse[1][1] = low_bytes(y.x, y.y);
+    }
+}
+
+// B's row k at columns n .. n + 7 as bytes in column order (int16: high and low bytes); columns
+// past N read as zero. WHOLE: the warp's columns all lie inside B and its rows are aligned to 8
+// elements (one load).
+template <int R, bool WHOLE>
+__device__ __forceinline__ void dense_chunk(const SrBcrsSpmmParams& p, int32_t k, int64_t n, uint2 out[]) {
+    const int64_t e = k * p.b_row_stride + n;
+    if constexpr (WHOLE && R == 8) {
+        out[0] = *reinterpret_cast<const uint2*>(reinterpret_cast<const int8_t*>(p.b) + e);
+    } else if constexpr (WHOLE && R == 4) {
+        out[0] = widen_nibbles(*reinterpret_cast<const uint32_t*>(reinterpret_cast<const uint8_t*>(p.b) + e / 2));
+    } else if constexpr (WHOLE && R == 16) {
+        const uint4 q = *reinterpret_cast<const uint4*>(reinterpret_cast<const int16_t*>(p.b) + e);
+        out[0] = make_uint2(high_bytes(q.x, q.y), high_bytes(q.z, q.w));
+        out[1] = make_uint2(low_bytes(q.x, q.y), low_bytes(q.z, q.w));
+    } else {
+        uint32_t w[2][2] = {{0, 0}, {0, 0}};
+        for (int i = 0; i < 8; ++i) {
+            if (n + i >= p.n) break;
+            const uint32_t v = uint32_t(dense_element<R>(p, k, n + i));
+            w[0][i / 4] |= ((R == 16 ? v >> 8 : v) & 0xFF) << (8 * (i % 4));
+            w[1][i / 4] |= (v & 0xFF) << (8 * (i % 4));
+        }
+        out[0] = make_uint2(w[0][0], w[0][1]);
+        if constexpr (R == 16) out[1] = make_uint2(w[1][0], w[1][1]);
+    }
+}
+
+template <int L, int R, bool WHOLE>
+__device__ __forceinline__ void load_stage(const SrBcrsSpmmParams& p, int64_t block, int64_t n_lane, Lane l, Stage8<L, R>& s) {
+    sparse_fragment<L, R>(p, block, l, s);
+    // The columns of this lane's k's: 4 thread + i, then 16 + 4 thread + i.
+    const int4* c = reinterpret_cast<const int4*>(reinterpret_cast<const int32_t*>(p.vec_col) + block * 32);
+    const int4 c0 = c[l.thread], c1 = c[4 + l.thread];
+    const int32_t k[8] = {c0.x, c0.y, c0.z, c0.w, c1.x, c1.y, c1.z, c1.w};
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+        uint2 chunk[Bytes<L, R>::DENSE];
+        dense_chunk<R, WHOLE>(p, k[j], n_lane, chunk);
+#pragma unroll
+        for (int h = 0; h < Bytes<L, R>::DENSE; ++h) s.dense[h][j] = chunk[h];
+    }
+}
+
+// The mma's A operand (B^T, 16 rows x 32 k) of every tile from one dense part: a[i] = {row g,
+// row g + 8 at the first 16 k's; the same at the last 16}, i.e. columns 8 g + i and 8 g + 4 + i.
+__device__ __forceinline__ void dense_fragments(const uint2 d[8], uint32_t a[M_TILES][4]) {
     static_assert(M_TILES == 4, "a lane's 8 columns are 2 words of 4 tiles");
     uint32_t t[4][4];
-    transpose4(s.dense[0].x, s.dense[1].x, s.dense[2].x, s.dense[3].x, t[0]);  // first k's, row g
-    transpose4(s.dense[0].y, s.dense[1].y, s.dense[2].y, s.dense[3].y, t[1]);  // first k's, row g + 8
-    transpose4(s.dense[4].x, s.dense[5].x, s.dense[6].x, s.dense[7].x, t[2]);  // last k's, row g
-    transpose4(s.dense[4].y, s.dense[5].y, s.dense[6].y, s.dense[7].y, t[3]);  // last k's, row g + 8
+    transpose4(d[0].x, d[1].x, d[2].x, d[3].x, t[0]);  // first k's, row g
+    transpose4(d[0].y, d[1].y, d[2].y, d[3].y, t[1]);  // first k's, row g + 8
+    transpose4(d[4].x, d[5].x, d[6].x, d[7].x, t[2]);  // last k's, row g
+    transpose4(d[4].y, d[5].y, d[6].y, d[7].y, t[3]);  // last k's, row g + 8
 #pragma unroll
     for (int i = 0; i < M_TILES; ++i) {
         a[i][0] = t[0][i];
@@ -198,21 +325,129 @@ __device__ __forceinline__ void dense_fragments(const Stage& s, uint32_t a[M_TIL
     }
 }
 
-__device__ __forceinline__ void mma_s8(int32_t d[4], const uint32_t a[4], const uint32_t b[2]) {
-    asm volatile(
-        "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-        : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+// One stride block's mmas. Dense part 0 (int8, or int16's signed high bytes) times sparse part 0
+// goes to the accumulator of the highest weight; int16's unsigned low bytes add the lower ones.
+template <int L, int R>
+__device__ __forceinline__ void block_mmas(const Stage8<L, R>& s, int32_t acc[][M_TILES][4]) {
+    static_assert(Bytes<L, R>::DENSE <= Bytes<L, R>::SPARSE, "R <= L");
+    uint32_t a[M_TILES][4];
+    dense_fragments(s.dense[0], a);
+#pragma unroll
+    for (int t = 0; t < M_TILES; ++t) mma_k32<true, true>(acc[0][t], a[t], s.sparse[0]);
+    if constexpr (Bytes<L, R>::SPARSE == 2) {
+#pragma unroll
+        for (int t = 0; t < M_TILES; ++t) mma_k32<true, false>(acc[1][t], a[t], s.sparse[1]);
+    }
+    if constexpr (Bytes<L, R>::DENSE == 2) {
+        dense_fragments(s.dense[1], a);
+#pragma unroll
+        for (int t = 0; t < M_TILES; ++t) {
+            mma_k32<false, true>(acc[1][t], a[t], s.sparse[0]);
+            mma_k32<false, false>(acc[2][t], a[t], s.sparse[1]);
+        }
+    }
+}
+
+// ---- int4 mma path (L = R = 4) ----
+//
+// m16n8k64 s4 lays its registers out as m16n8k32 s8 does, eight nibbles where four bytes were:
+// the sparse fragment is the same bytes of a 64-nibble tile row, and a lane's k's are
+// 8 thread .. + 7 and 32 + 8 thread .. + 7.
+struct Stage4 {
+    uint32_t sparse[2];
+    uint32_t dense[16];  // B's row at each k over the lane's 8 columns, nibble c = column c
+};
+
+template <bool WHOLE>
+__device__ __forceinline__ void load_stage4(const SrBcrsSpmmParams& p, int64_t block, int64_t n_lane, Lane l, Stage4& s) {
+    if (l.group < p.vector_length) {
+        const uint8_t* row = reinterpret_cast<const uint8_t*>(p.vec_val) + block * 32 * p.vector_length + l.group * 32;
+        s.sparse[0] = *reinterpret_cast<const uint32_t*>(row + 4 * l.thread);
+        s.sparse[1] = *reinterpret_cast<const uint32_t*>(row + 16 + 4 * l.thread);
+    } else {
+        s.sparse[0] = s.sparse[1] = 0;
+    }
+    const int4* c = reinterpret_cast<const int4*>(reinterpret_cast<const int32_t*>(p.vec_col) + block * 64);
+    const int4 c0 = c[2 * l.thread], c1 = c[2 * l.thread + 1], c2 = c[8 + 2 * l.thread], c3 = c[9 + 2 * l.thread];
+    const int32_t k[16] = {c0.x, c0.y, c0.z, c0.w, c1.x, c1.y, c1.z, c1.w, c2.x, c2.y, c2.z, c2.w, c3.x, c3.y, c3.z, c3.w};
+#pragma unroll
+    for (int j = 0; j < 16; ++j) {
+        if constexpr (WHOLE) {
+            s.dense[j] = *reinterpret_cast<const uint32_t*>(reinterpret_cast<const uint8_t*>(p.b) + (k[j] * p.b_row_stride + n_lane) / 2);
+        } else {
+            uint32_t w = 0;
+            for (int i = 0; i < 8 && n_lane + i < p.n; ++i) w |= (uint32_t(dense_element<4>(p, k[j], n_lane + i)) & 0xF) << (4 * i);
+            s.dense[j] = w;
+        }
+    }
+}
+
+__device__ __forceinline__ void block_mmas4(const Stage4& s, int32_t acc[][M_TILES][4]) {
+    uint32_t first[8], last[8];
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+        first[j] = s.dense[j];
+        last[j] = s.dense[8 + j];
+    }
+    transpose8_nibbles(first);  // first[c]: column c at k = 8 thread .. + 7
+    transpose8_nibbles(last);
+#pragma unroll
+    for (int t = 0; t < M_TILES; ++t) {
+        const uint32_t a[4] = {first[t], first[4 + t], last[t], last[4 + t]};
+        mma_s4(acc[0][t], a, s.sparse);
+    }
+}
+
+// ---- the pipeline and the epilogue ----
+
+template <int L, int R>
+struct Path {
+    using Stage = Stage8<L, R>;
+    static constexpr int ACC = Bytes<L, R>::ACC;
+    template <bool WHOLE>
+    __device__ static void load(const SrBcrsSpmmParams& p, int64_t b, int64_t n, Lane l, Stage& s) { load_stage<L, R, WHOLE>(p, b, n, l, s); }
+    __device__ static void mmas(const Stage& s, int32_t acc[][M_TILES][4]) { block_mmas<L, R>(s, acc); }
+};
+template <>
+struct Path<4, 4> {
+    using Stage = Stage4;
+    static constexpr int ACC = 1;
+    template <bool WHOLE>
+    __device__ static void load(const SrBcrsSpmmParams& p, int64_t b, int64_t n, Lane l, Stage& s) { load_stage4<WHOLE>(p, b, n, l, s); }
+    __device__ static void mmas(const Stage& s, int32_t acc[][M_TILES][4]) { block_mmas4(s, acc); }
+};
+
+// The stride blocks first .. stop - 1 in order, the next one's loads issued before the current
+// one's mmas (double buffering in registers).
+template <int L, int R, bool WHOLE>
+__device__ __forceinline__ void accumulate(const SrBcrsSpmmParams& p, int64_t first, int64_t stop, int64_t n_lane, Lane l, int32_t acc[][M_TILES][4]) {
+    using P = Path<L, R>;
+    typename P::Stage current, next;
+    if (first < stop) P::template load<WHOLE>(p, first, n_lane, l, current);
+    for (int64_t block = first; block < stop; ++block) {
+        const bool more = block + 1 < stop;
+        if (more) P::template load<WHOLE>(p, block + 1, n_lane, l, next);
+        P::mmas(current, acc);
+        if (more) current = next;
+    }
+}
+
+// The parts' sums by weight, combined modulo 2^32: the int32 product, wrapping as the reference's.
+template <int PARTS>
+__device__ __forceinline__ int32_t combine(const int32_t (&acc)[PARTS][M_TILES][4], int t, int i) {
+    if constexpr (PARTS == 1) return acc[0][t][i];
+    else if constexpr (PARTS == 2) return int32_t((uint32_t(acc[0][t][i]) << 8) + uint32_t(acc[1][t][i]));
+    else return int32_t((uint32_t(acc[0][t][i]) << 16) + (uint32_t(acc[1][t][i]) << 8) + uint32_t(acc[2][t][i]));
 }
 
 // alpha * acc + beta * old: int32 wraps as two's complement (as the reference does), FP32 rounds
-// once per operation. beta == 0 never reads C.
+// once per operation, with row scale s: (alpha * s) * acc + beta * old. beta == 0 never reads C.
 template <typename T>
 struct Epilogue;
 template <>
 struct Epilogue<int32_t> {
     int32_t alpha, beta;
-    __device__ int32_t operator()(int32_t acc, const int32_t* c) const {
+    __device__ int32_t operator()(int32_t acc, int64_t, const int32_t* c) const {
         uint32_t v = uint32_t(alpha) * uint32_t(acc);
         if (beta != 0) v += uint32_t(beta) * uint32_t(*c);
         return int32_t(v);
@@ -221,17 +456,19 @@ struct Epilogue<int32_t> {
 template <>
 struct Epilogue<float> {
     float alpha, beta;
-    __device__ float operator()(int32_t acc, const float* c) const {
+    const float* row_scale;  // NULL: none
+    __device__ float operator()(int32_t acc, int64_t row, const float* c) const {
         // Rounded operations, never contracted into an fma: the reference rounds each one.
-        const float v = __fmul_rn(alpha, float(acc));
+        const float a = row_scale != nullptr ? __fmul_rn(alpha, row_scale[row]) : alpha;
+        const float v = __fmul_rn(a, float(acc));
         return beta != 0.0f ? __fadd_rn(v, __fmul_rn(beta, *c)) : v;
     }
 };
 
 // D's entries of tile i: d[0], d[1] at vector entries 2 thread, 2 thread + 1 of mma row g (B
 // column 8 g + i); d[2], d[3] the same at row g + 8 (column 8 g + 4 + i).
-template <typename T>
-__device__ __forceinline__ void store(const SrBcrsSpmmParams& p, const Epilogue<T>& e, int64_t g, int64_t n_lane, int tile, Lane l, const int32_t d[4]) {
+template <typename T, int PARTS>
+__device__ __forceinline__ void store(const SrBcrsSpmmParams& p, const Epilogue<T>& e, int64_t g, int64_t n_lane, int tile, Lane l, const int32_t (&acc)[PARTS][M_TILES][4]) {
     T* c = reinterpret_cast<T*>(p.c);
     for (int i = 0; i < 4; ++i) {
         const int r = 2 * l.thread + (i & 1);
@@ -239,29 +476,23 @@ __device__ __forceinline__ void store(const SrBcrsSpmmParams& p, const Epilogue<
         const int64_t col = n_lane + (i >= 2 ? 4 : 0) + tile;
         if (r >= p.vector_length || row >= p.m || col >= p.n) continue;
         T* at = c + row * p.c_row_stride + col * p.c_col_stride;
-        *at = e(d[i], at);
+        *at = e(combine<PARTS>(acc, tile, i), row, at);
     }
 }
 
-// The stride blocks first .. stop - 1 in order, the next one's loads issued before the current
-// one's mmas (double buffering in registers).
-template <bool WHOLE>
-__device__ __forceinline__ void accumulate(const SrBcrsSpmmParams& p, int64_t first, int64_t stop, int64_t n_lane, Lane l, int32_t acc[M_TILES][4]) {
-    Stage current, next;
-    if (first < stop) load_stage<WHOLE>(p, first, n_lane, l, current);
-    for (int64_t block = first; block < stop; ++block) {
-        const bool more = block + 1 < stop;
-        if (more) load_stage<WHOLE>(p, block + 1, n_lane, l, next);
-        uint32_t a[M_TILES][4];
-        dense_fragments(current, a);
-#pragma unroll
-        for (int t = 0; t < M_TILES; ++t) mma_s8(acc[t], a[t], current.sparse);
-        if (more) current = next;
-    }
+template <typename T>
+__device__ Epilogue<T> epilogue(const SrBcrsSpmmParams& p);
+template <>
+__device__ Epilogue<int32_t> epilogue(const SrBcrsSpmmParams& p) {
+    return {load_scalar<int32_t>(p.alpha), load_scalar<int32_t>(p.beta)};
+}
+template <>
+__device__ Epilogue<float> epilogue(const SrBcrsSpmmParams& p) {
+    return {load_scalar<float>(p.alpha), load_scalar<float>(p.beta), reinterpret_cast<const float*>(p.row_scale)};
 }
 
 // A warp per (vector row, TILE_N columns).
-template <typename T>
+template <int L, int R, typename T>
 __device__ void spmm(const SrBcrsSpmmParams& p) {
     const int64_t g = int64_t(blockIdx.x) * WARPS + threadIdx.x / WARP;
     if (g >= p.vector_rows) return;  // the whole warp: the mma needs all its lanes
@@ -269,19 +500,33 @@ __device__ void spmm(const SrBcrsSpmmParams& p) {
     const Lane l{lane / 4, lane % 4};
     const int64_t n_first = int64_t(blockIdx.y) * TILE_N, n_lane = n_first + 8 * l.group;
     const int32_t* vec_ptr = reinterpret_cast<const int32_t*>(p.vec_ptr);
-    const int64_t first = vec_ptr[g] / STRIDE, stop = vec_ptr[g + 1] / STRIDE;
+    const int64_t first = vec_ptr[g] / stride_of(L), stop = vec_ptr[g + 1] / stride_of(L);
 
-    int32_t acc[M_TILES][4] = {};
-    if (p.b_aligned8 && n_first + TILE_N <= p.n) accumulate<true>(p, first, stop, n_lane, l, acc);
-    else accumulate<false>(p, first, stop, n_lane, l, acc);
-    const Epilogue<T> e{load_scalar<T>(p.alpha), load_scalar<T>(p.beta)};
+    constexpr int PARTS = Path<L, R>::ACC;
+    int32_t acc[PARTS][M_TILES][4] = {};
+    if (p.b_aligned && n_first + TILE_N <= p.n) accumulate<L, R, true>(p, first, stop, n_lane, l, acc);
+    else accumulate<L, R, false>(p, first, stop, n_lane, l, acc);
+    const Epilogue<T> e = epilogue<T>(p);
 #pragma unroll
-    for (int t = 0; t < M_TILES; ++t) store<T>(p, e, g, n_lane, t, l, acc[t]);
+    for (int t = 0; t < M_TILES; ++t) store<T, PARTS>(p, e, g, n_lane, t, l, acc);
 }
 
 }  // namespace
 
 extern "C" __global__ void __launch_bounds__(BUILD_BLOCK) oxs_srbcrs_count(const SrBcrsBuildParams p) { count(p); }
 extern "C" __global__ void __launch_bounds__(BUILD_BLOCK) oxs_srbcrs_fill(const SrBcrsBuildParams p) { fill(p); }
-extern "C" __global__ void __launch_bounds__(WARPS * WARP) oxs_srbcrs_spmm_i8_i32(const SrBcrsSpmmParams p) { spmm<int32_t>(p); }
-extern "C" __global__ void __launch_bounds__(WARPS * WARP) oxs_srbcrs_spmm_i8_f32(const SrBcrsSpmmParams p) { spmm<float>(p); }
+
+// oxs_srbcrs_spmm_l{L}r{R}_{C}: the supported (sparse bits, dense bits) pairs, C int32 or FP32.
+#define OXS_SRBCRS_SPMM(L, R)                                                                                              \
+    extern "C" __global__ void __launch_bounds__(WARPS * WARP) oxs_srbcrs_spmm_l##L##r##R##_i32(const SrBcrsSpmmParams p) { \
+        spmm<L, R, int32_t>(p);                                                                                            \
+    }                                                                                                                      \
+    extern "C" __global__ void __launch_bounds__(WARPS * WARP) oxs_srbcrs_spmm_l##L##r##R##_f32(const SrBcrsSpmmParams p) { \
+        spmm<L, R, float>(p);                                                                                              \
+    }
+OXS_SRBCRS_SPMM(4, 4)
+OXS_SRBCRS_SPMM(8, 4)
+OXS_SRBCRS_SPMM(8, 8)
+OXS_SRBCRS_SPMM(16, 4)
+OXS_SRBCRS_SPMM(16, 8)
+OXS_SRBCRS_SPMM(16, 16)

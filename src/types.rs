@@ -390,6 +390,11 @@ pub enum DataType {
     CUDA_R_32I = 10,
     CUDA_R_16BF = 14,
     CUDA_C_16BF = 15,
+    /// Signed 4-bit integers, two to a byte, the lower-addressed element in the low nibble (only
+    /// the SR-BCRS object and its SpMM accept them).
+    CUDA_R_4I = 16,
+    /// Signed 16-bit integers (only the SR-BCRS object and its SpMM accept them).
+    CUDA_R_16I = 20,
 }
 decodable!(DataType {
     CUDA_R_32F,
@@ -402,6 +407,8 @@ decodable!(DataType {
     CUDA_R_32I,
     CUDA_R_16BF,
     CUDA_C_16BF,
+    CUDA_R_4I,
+    CUDA_R_16I,
 });
 
 impl DataType {
@@ -410,8 +417,9 @@ impl DataType {
     pub fn size_bytes(self) -> u64 {
         use DataType::*;
         match self {
-            CUDA_R_8I => 1,
-            CUDA_R_16F | CUDA_R_16BF => 2,
+            // int4 packs two elements to a byte; a pointer to them needs byte alignment.
+            CUDA_R_4I | CUDA_R_8I => 1,
+            CUDA_R_16F | CUDA_R_16BF | CUDA_R_16I => 2,
             CUDA_R_32F | CUDA_R_32I | CUDA_C_16F | CUDA_C_16BF => 4,
             CUDA_R_64F | CUDA_C_32F => 8,
             CUDA_C_64F => 16,
@@ -429,7 +437,9 @@ impl DataType {
             CUDA_R_64F => "f64",
             CUDA_R_16F => "f16",
             CUDA_R_16BF => "bf16",
+            CUDA_R_4I => "i4",
             CUDA_R_8I => "i8",
+            CUDA_R_16I => "i16",
             CUDA_R_32I => "i32",
             CUDA_C_32F => "c32",
             CUDA_C_64F => "c64",

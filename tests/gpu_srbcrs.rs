@@ -1,15 +1,17 @@
 //! The native SR-BCRS object through the exported C functions: `oxsparseCreateSrBcrs`'s GPU build
 //! against the CPU layout `oxsparse::reference::srbcrs` (array for array), `oxsparseSpMM_srBcrs`
-//! against the exact i64 products of the CSR matrix with the API's int32 and FP32 epilogues
-//! (compared exactly), and the status of every refused call (C left untouched).
+//! against the exact i64 products of the CSR matrix with the API's int32 and FP32 (row-scaled)
+//! epilogues (compared exactly, the product taken modulo 2^32 as the API defines it), and the
+//! status of every refused call (C left untouched).
 //!
-//! Cases cross V in {2, 4, 8}, sparsity 50% to 98% (unstructured, and vector-structured with rows
-//! dropped from groups so that vectors are partial), M, K and N from 1 to 1,024 (M not a multiple
-//! of V, K not of the stride, N not of the kernel's 64-column tile), row- and column-major B and
-//! C with padded leading dimensions (B row-major with 8-byte aligned rows: whole tiles and an edge
-//! tile), 32- and 64-bit indices, bases 0 and 1, both pointer modes, and beta 0 over a poisoned C
-//! (0xFF: int32 -1, FP32 NaN). Values are seeded random int8 (never all ones), A's in [-100, 100]
-//! and B's over the full range, so FP32 results stay exact.
+//! Cases cross every (A bits, B bits) pair (4-4, 8-4, 8-8, 16-4, 16-8, 16-16), V in {2, 4, 8},
+//! sparsity 50% to 98% (unstructured, and vector-structured with rows dropped from groups so that
+//! vectors are partial), M, K and N from 1 to 1,024 (M not a multiple of V, K not of the stride,
+//! N not of the kernel's 64-column tile), row- and column-major B and C with padded leading
+//! dimensions (B row-major with aligned rows: whole tiles and an edge tile), 32- and 64-bit
+//! indices, bases 0 and 1, both pointer modes, FP32 row scales, and beta 0 over a poisoned C
+//! (0xFF: int32 -1, FP32 NaN). Values are seeded random integers (never all ones) over each
+//! type's range (int8 A in [-100, 100]).
 
 mod common;
 use common::capi::*;
@@ -18,41 +20,64 @@ use oxsparse::ffi::descr_dense::*;
 use oxsparse::ffi::descr_sparse::*;
 use oxsparse::ffi::srbcrs::*;
 use oxsparse::ffi::*;
-use oxsparse::reference::srbcrs::{csr_times_dense, epilogue_f32, epilogue_i32, CsrI8, DenseI8, SrBcrsHost};
+use oxsparse::reference::srbcrs::{csr_times_dense, encode, epilogue_f32, epilogue_i32, CsrInt, DenseInt, SrBcrsHost};
 use oxsparse::types::{DataType, IndexType, Order, PointerMode, Status};
 use std::ffi::c_void;
 use std::ptr::{null, null_mut};
 
+const R4I: DataType = DataType::CUDA_R_4I;
 const R8I: DataType = DataType::CUDA_R_8I;
+const R16I: DataType = DataType::CUDA_R_16I;
 const R32I: DataType = DataType::CUDA_R_32I;
 const R32F: DataType = DataType::CUDA_R_32F;
 const ROW: Order = Order::OXSPARSE_ORDER_ROW;
 const COL: Order = Order::OXSPARSE_ORDER_COL;
 
-/// A 0-based CSR matrix of int8 values, columns strictly increasing in each row.
+/// A 0-based CSR matrix of integer values, columns strictly increasing in each row.
 struct Csr {
     rows: usize,
     cols: usize,
     ptr: Vec<i64>,
     ind: Vec<i64>,
-    val: Vec<i8>,
+    val: Vec<i16>,
 }
 
 impl Csr {
-    fn view(&self) -> CsrI8<'_> {
-        CsrI8 { rows: self.rows, cols: self.cols, row_ptr: &self.ptr, col_ind: &self.ind, values: &self.val }
+    fn view(&self) -> CsrInt<'_> {
+        CsrInt { rows: self.rows, cols: self.cols, row_ptr: &self.ptr, col_ind: &self.ind, values: &self.val }
     }
 }
 
-/// Nonzero int8 in [-100, 100].
-fn a_value(rng: &mut Rng) -> i8 {
-    let v = rng.below(200) as i64 - 100;
-    (if v >= 0 { v + 1 } else { v }) as i8
+fn int_type(bits: usize) -> DataType {
+    match bits {
+        4 => R4I,
+        8 => R8I,
+        _ => R16I,
+    }
+}
+
+/// A random value of `bits` bits over the type's range.
+fn full_range(rng: &mut Rng, bits: usize) -> i16 {
+    ((rng.next_u64() as i64) << (64 - bits) >> (64 - bits)) as i16
+}
+
+/// A nonzero A value: int8 in [-100, 100], int4 and int16 over their range.
+fn a_value(rng: &mut Rng, bits: usize) -> i16 {
+    if bits == 8 {
+        let v = rng.below(200) as i64 - 100;
+        return (if v >= 0 { v + 1 } else { v }) as i16;
+    }
+    let v = full_range(rng, bits);
+    if v == 0 {
+        1
+    } else {
+        v
+    }
 }
 
 /// About `sparsity` percent of zeros. Unstructured: each entry kept on its own. Vectors: each group
 /// of `v` rows draws its columns, and each of its rows keeps each column with probability 3/4.
-fn random_csr(rng: &mut Rng, (rows, cols): (usize, usize), sparsity: u64, vectors: Option<usize>) -> Csr {
+fn random_csr(rng: &mut Rng, (rows, cols): (usize, usize), sparsity: u64, vectors: Option<usize>, bits: usize) -> Csr {
     let mut keep: Vec<Vec<bool>> = vec![vec![false; cols]; rows];
     match vectors {
         None => keep.iter_mut().flatten().for_each(|k| *k = rng.below(100) >= sparsity),
@@ -71,7 +96,7 @@ fn random_csr(rng: &mut Rng, (rows, cols): (usize, usize), sparsity: u64, vector
     for row in &keep {
         for (c, _) in row.iter().enumerate().filter(|(_, k)| **k) {
             ind.push(c as i64);
-            val.push(a_value(rng));
+            val.push(a_value(rng, bits));
         }
         ptr.push(ind.len() as i64);
     }
@@ -87,8 +112,12 @@ fn encode_index(v: &[i64], t: IndexType, base: i64) -> Vec<u8> {
 
 /// A CSR descriptor over device copies of `a`'s arrays (kept alive by the returned buffers).
 fn upload(a: &Csr, it: IndexType, base: i64, vt: DataType) -> (oxsparseSpMatDescr_t, [DevBuf; 3]) {
-    let vals: Vec<u8> =
-        if vt == R8I { a.val.iter().map(|&x| x as u8).collect() } else { a.val.iter().flat_map(|&x| (x as f32).to_le_bytes()).collect() };
+    let vals: Vec<u8> = match vt {
+        R4I => encode(&a.val, 4),
+        R8I => encode(&a.val, 8),
+        R16I => encode(&a.val, 16),
+        _ => a.val.iter().flat_map(|&x| (x as f32).to_le_bytes()).collect(),
+    };
     let bufs = [
         DevBuf::from_slice(&encode_index(&a.ptr, it, base)),
         DevBuf::from_slice(&encode_index(&a.ind, it, base)),
@@ -129,7 +158,7 @@ impl Dense {
         let (row_stride, col_stride) = if order == ROW { (ld, 1) } else { (1, ld) };
         let count = if order == ROW { rows * ld } else { cols * ld };
         let buf = DevBuf::from_slice(bytes);
-        assert_eq!(buf.bytes, count * t.size_bytes() as usize);
+        assert_eq!(buf.bytes, if t == R4I { count.div_ceil(2) } else { count * t.size_bytes() as usize });
         let mut d = null_mut();
         let s = unsafe { oxsparseCreateDnMat(&mut d, rows as i64, cols as i64, ld as i64, buf.ptr as *mut c_void, t as i32, order as i32) };
         assert_eq!(s, OK, "oxsparseCreateDnMat");
@@ -154,6 +183,8 @@ fn storage((rows, cols): (usize, usize), order: Order, pad: usize) -> usize {
 
 #[derive(Clone, Copy, Debug)]
 struct Case {
+    /// Bits of A's and B's values.
+    bits: (usize, usize),
     v: i32,
     m: usize,
     k: usize,
@@ -168,10 +199,13 @@ struct Case {
     mode: PointerMode,
     /// (alpha, beta); beta 0 runs over a poisoned C.
     scalars: (i32, i32),
+    /// An FP32 scale per row (FP32 output only).
+    row_scale: bool,
 }
 
 fn case(v: i32, (m, k, n): (usize, usize, usize), sparsity: u64) -> Case {
     Case {
+        bits: (8, 8),
         v,
         m,
         k,
@@ -185,6 +219,7 @@ fn case(v: i32, (m, k, n): (usize, usize, usize), sparsity: u64) -> Case {
         base: 0,
         mode: PointerMode::OXSPARSE_POINTER_MODE_HOST,
         scalars: (-2, 3),
+        row_scale: false,
     }
 }
 
@@ -231,6 +266,38 @@ fn cases() -> Vec<Case> {
     all.push(Case { out: R32F, scalars: (1, 0), ..case(2, (5, 1, 200), 50) });
     all.push(case(4, (0, 5, 3), 50));
     all.push(case(8, (4, 5, 0), 50));
+    all.extend(pair_cases());
+    all
+}
+
+/// Every (A bits, B bits) pair over a table of shapes: each pair meets every vector length, the
+/// sparsities, both orders, padding, the aligned whole-tile path and its edge, row scales, and
+/// the int4 stride of 64 (K just past a multiple, partial stride blocks).
+fn pair_cases() -> Vec<Case> {
+    let pairs = [(4, 4), (8, 4), (16, 4), (16, 8), (16, 16), (8, 8)];
+    let shapes = [(1, 1, 1), (9, 65, 17), (33, 130, 64), (257, 100, 130), (100, 1024, 8), (1000, 129, 1), (64, 1000, 1024)];
+    let mut all = vec![];
+    for (p, &bits) in pairs.iter().enumerate() {
+        for (i, &shape) in shapes.iter().enumerate() {
+            let t = p * shapes.len() + i;
+            let mut c = case([2, 4, 8][t % 3], shape, [50, 70, 90, 98][t % 4]);
+            c.bits = bits;
+            c.vectors = t % 2 == 0;
+            c.orders = [(ROW, ROW), (COL, ROW), (ROW, COL), (COL, COL)][(t / 3) % 4];
+            c.pad = [0, 8, 1, 0, 16][t % 5];
+            c.out = if t % 3 == 1 { R32I } else { R32F };
+            c.row_scale = c.out == R32F && t % 2 == 1;
+            c.index = if t % 2 == 1 { IndexType::OXSPARSE_INDEX_32I } else { IndexType::OXSPARSE_INDEX_64I };
+            c.base = (t % 5 == 2) as i64;
+            c.mode = if t % 4 == 3 { PointerMode::OXSPARSE_POINTER_MODE_DEVICE } else { PointerMode::OXSPARSE_POINTER_MODE_HOST };
+            c.scalars = [(-2, 3), (1, 0), (3, -1), (-1, 0), (2, 1)][t % 5];
+            all.push(c);
+        }
+        // B row-major with aligned rows: whole 64-column tiles (one load of 8 elements per k),
+        // then an edge tile read element by element.
+        all.push(Case { bits, vectors: true, row_scale: true, out: R32F, ..case([2, 4, 8][p % 3], (301, 517, 256), 80) });
+        all.push(Case { bits, pad: 8, ..case([8, 2, 4][p % 3], (77, 300, 200), 95) });
+    }
     all
 }
 
@@ -256,14 +323,17 @@ impl ScalarArg {
     }
 }
 
-fn download_object(s: oxsparseSrBcrs_t) -> (SrBcrsHost, i64) {
+fn download_object(s: oxsparseSrBcrs_t, bits: usize) -> (SrBcrsHost, i64) {
     let (mut rows, mut cols, mut nnz, mut v, mut stride, mut vectors) = (0i64, 0i64, 0i64, 0, 0, 0i64);
     let (mut offs, mut colp, mut valp) = (null(), null(), null());
     let st = unsafe {
         oxsparseSrBcrsGetInfo(s, &mut rows, &mut cols, &mut nnz, &mut v, &mut stride, &mut vectors, &mut offs, &mut colp, &mut valp)
     };
     assert_eq!(st, OK, "oxsparseSrBcrsGetInfo");
-    assert_eq!(stride, 32);
+    assert_eq!(stride as usize, oxsparse::reference::srbcrs::stride(bits));
+    let mut vt = -1;
+    assert_eq!(unsafe { oxsparseSrBcrsGetValueType(s, &mut vt) }, OK, "oxsparseSrBcrsGetValueType");
+    assert_eq!(vt, int_type(bits) as i32);
     let groups = (rows as usize).div_ceil(v as usize);
     let read = |p: *const c_void, bytes: usize| -> Vec<u8> {
         let mut out = vec![0u8; bytes];
@@ -278,24 +348,26 @@ fn download_object(s: oxsparseSrBcrs_t) -> (SrBcrsHost, i64) {
         rows: rows as usize,
         cols: cols as usize,
         vector_length: v as usize,
+        value_bits: bits,
         vec_ptr: words(read(offs, 4 * (groups + 1))),
         vec_col: words(read(colp, 4 * vectors as usize)),
-        vec_val: read(valp, vectors as usize * v as usize).into_iter().map(|x| x as i8).collect(),
+        vec_val: read(valp, vectors as usize * v as usize * bits / 8),
     };
     (host, nnz)
 }
 
 fn run(h: &CHandle, c: &Case, seed: u64) -> Result<(), String> {
     let mut rng = Rng::new(seed);
-    let a = random_csr(&mut rng, (c.m, c.k), c.sparsity, c.vectors.then_some(c.v as usize));
-    let (da, a_bufs) = upload(&a, c.index, c.base, R8I);
+    let (l_bits, r_bits) = c.bits;
+    let a = random_csr(&mut rng, (c.m, c.k), c.sparsity, c.vectors.then_some(c.v as usize), l_bits);
+    let (da, a_bufs) = upload(&a, c.index, c.base, int_type(l_bits));
     let mut obj = null_mut();
     expect(unsafe { oxsparseCreateSrBcrs(h.0, da, c.v, &mut obj) }, "oxsparseCreateSrBcrs")?;
     // The object owns its copy: A's arrays and descriptor go before it is used.
     unsafe { oxsparseDestroySpMat(da) };
     drop(a_bufs);
-    let (got, nnz) = download_object(obj);
-    let want = SrBcrsHost::from_csr(&a.view(), c.v as usize);
+    let (got, nnz) = download_object(obj, l_bits);
+    let want = SrBcrsHost::from_csr(&a.view(), c.v as usize, l_bits);
     let result = (|| {
         if nnz != a.val.len() as i64 || got != want {
             return Err(format!(
@@ -305,8 +377,17 @@ fn run(h: &CHandle, c: &Case, seed: u64) -> Result<(), String> {
             ));
         }
         let (ob, oc) = c.orders;
-        let b_host: Vec<i8> = (0..storage((c.k, c.n), ob, c.pad)).map(|_| rng.next_u64() as u8 as i8).collect();
-        let b = Dense::new((c.k, c.n), R8I, ob, c.pad, &b_host.iter().map(|&x| x as u8).collect::<Vec<_>>());
+        let b_host: Vec<i16> = (0..storage((c.k, c.n), ob, c.pad)).map(|_| full_range(&mut rng, r_bits)).collect();
+        let b = Dense::new((c.k, c.n), int_type(r_bits), ob, c.pad, &encode(&b_host, r_bits));
+        // Scales of a few bits (exact products), some negative.
+        let scale: Vec<f32> = (0..c.m).map(|_| (rng.below(129) as f32 - 64.0) / 32.0).collect();
+        let _scale_buf = if c.row_scale {
+            let d = DevBuf::from_slice(&scale.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<_>>());
+            expect(unsafe { oxsparseSrBcrsSetRowScale(h.0, obj, d.ptr as *const c_void) }, "oxsparseSrBcrsSetRowScale")?;
+            Some(d)
+        } else {
+            None
+        };
         let c_count = storage((c.m, c.n), oc, c.pad);
         let c_old: Vec<i32> = (0..c_count).map(|_| rng.below(2001) as i32 - 1000).collect();
         let c_bytes: Vec<u8> = if c.out == R32I {
@@ -334,7 +415,7 @@ fn run(h: &CHandle, c: &Case, seed: u64) -> Result<(), String> {
             "oxsparseSpMM_srBcrs",
         )?;
         let after = dc.buf.to_vec::<u8>();
-        let product = csr_times_dense(&a.view(), &DenseI8 { values: &b_host, row_stride: b.row_stride, col_stride: b.col_stride }, c.n);
+        let product = csr_times_dense(&a.view(), &DenseInt { values: &b_host, row_stride: b.row_stride, col_stride: b.col_stride }, c.n);
         let mut bad = 0;
         let mut first = String::new();
         for e in 0..c_count {
@@ -350,7 +431,8 @@ fn run(h: &CHandle, c: &Case, seed: u64) -> Result<(), String> {
                     (g == w, format!("got {g}, want {w}"))
                 }
                 (true, false) => {
-                    let w = epilogue_f32(alpha as f32, product[i * c.n + j], beta as f32, f32::from_le_bytes(word(&before)));
+                    let s = if c.row_scale { scale[i] } else { 1.0 };
+                    let w = epilogue_f32(alpha as f32, s, product[i * c.n + j], beta as f32, f32::from_le_bytes(word(&before)));
                     let g = f32::from_le_bytes(word(&after));
                     (g.to_bits() == w.to_bits(), format!("got {g}, want {w}"))
                 }
@@ -391,7 +473,7 @@ fn srbcrs_refuses_bad_arguments() {
     let h = CHandle::new();
     let status = |s: Status| s as i32;
     let mut rng = Rng::new(77);
-    let a = random_csr(&mut rng, (10, 40), 60, None);
+    let a = random_csr(&mut rng, (10, 40), 60, None, 4);
     let i32i = IndexType::OXSPARSE_INDEX_32I;
     let (da, _ab) = upload(&a, i32i, 0, R8I);
     let (df, _fb) = upload(&a, i32i, 0, R32F);
@@ -507,6 +589,48 @@ fn srbcrs_refuses_bad_arguments() {
         c.buf.to_vec::<u8>().iter().all(|&x| x == 0x5A) && wrong_m.buf.to_vec::<u8>().iter().all(|&x| x == 0x5A),
         "a refused call wrote C"
     );
+    // Pairs, alignment and row scales: an int4 object takes int4 B only; int16 B must be 2-byte
+    // aligned; a row scale needs FP32 C and a 4-byte aligned pointer.
+    let (d4, _b4) = upload(&a, i32i, 0, R4I);
+    let (d16, _b16) = upload(&a, i32i, 0, R16I);
+    let (mut s4, mut s16) = (null_mut(), null_mut());
+    assert_eq!(unsafe { oxsparseCreateSrBcrs(h.0, d4, 8, &mut s4) }, OK);
+    assert_eq!(unsafe { oxsparseCreateSrBcrs(h.0, d16, 2, &mut s16) }, OK);
+    let mut vt = -1;
+    rows.push(("GetValueType".into(), unsafe { oxsparseSrBcrsGetValueType(s4, &mut vt) }, OK));
+    rows.push(("GetValueType NULL output".into(), unsafe { oxsparseSrBcrsGetValueType(s4, null_mut()) }, inv));
+    assert_eq!(vt, R4I as i32);
+    let b16 = Dense::new((40, 8), R16I, ROW, 0, &vec![3u8; 640]);
+    let b4 = Dense::new((40, 8), R4I, ROW, 0, &[0x35u8; 160]);
+    rows.push(("int4 object, int8 B".into(), call(h.0, s4, b.d, c.d, al, R32I), uns));
+    rows.push(("int4 object, int16 B".into(), call(h.0, s4, b16.d, c.d, al, R32I), uns));
+    rows.push(("int8 object, int16 B".into(), call(h.0, s, b16.d, c.d, al, R32I), uns));
+    let odd = DevBuf::from_slice(&[0u8; 642]);
+    let mut b16_odd = null_mut();
+    let st = unsafe { oxsparseCreateDnMat(&mut b16_odd, 40, 8, 8, (odd.ptr + 1) as *mut c_void, R16I as i32, ROW as i32) };
+    assert_eq!(st, OK);
+    rows.push(("int16 B misaligned".into(), call(h.0, s16, b16_odd, c.d, al, R32I), inv));
+    let scale = DevBuf::from_slice(&[0u8; 48]);
+    rows.push(("SetRowScale misaligned".into(), unsafe { oxsparseSrBcrsSetRowScale(h.0, s16, (scale.ptr + 2) as *const c_void) }, inv));
+    rows.push((
+        "SetRowScale NULL handle".into(),
+        unsafe { oxsparseSrBcrsSetRowScale(null_mut(), s16, scale.ptr as *const c_void) },
+        status(Status::OXSPARSE_STATUS_NOT_INITIALIZED),
+    ));
+    rows.push(("SetRowScale NULL object".into(), unsafe { oxsparseSrBcrsSetRowScale(h.0, null_mut(), scale.ptr as *const c_void) }, inv));
+    rows.push(("SetRowScale".into(), unsafe { oxsparseSrBcrsSetRowScale(h.0, s16, scale.ptr as *const c_void) }, OK));
+    rows.push(("row scale, int32 C".into(), call(h.0, s16, b4.d, c.d, al, R32I), uns));
+    assert!(c.buf.to_vec::<u8>().iter().all(|&x| x == 0x5A), "a refused call wrote C");
+    rows.push(("SetRowScale NULL (removed)".into(), unsafe { oxsparseSrBcrsSetRowScale(h.0, s16, std::ptr::null()) }, OK));
+    rows.push(("row scale removed, int32 C".into(), call(h.0, s16, b4.d, c.d, al, R32I), OK));
+    rows.push(("int8 object, int4 B".into(), call(h.0, s, b4.d, c.d, al, R32I), OK));
+    unsafe {
+        oxsparseDestroyDnMat(b16_odd);
+        oxsparseDestroySrBcrs(s4);
+        oxsparseDestroySrBcrs(s16);
+        oxsparseDestroySpMat(d4);
+        oxsparseDestroySpMat(d16);
+    }
     assert_eq!(unsafe { oxsparseDestroySrBcrs(s) }, OK);
     rows.push(("destroyed object".into(), call(h.0, s, b.d, c.d, al, R32I), status(Status::OXSPARSE_STATUS_NOT_INITIALIZED)));
     rows.push(("destroyed twice".into(), unsafe { oxsparseDestroySrBcrs(s) }, status(Status::OXSPARSE_STATUS_NOT_INITIALIZED)));
@@ -535,7 +659,7 @@ fn srbcrs_throughput() {
         for v in [2, 4, 8] {
             for sparsity in [70, 90, 98] {
                 let mut rng = Rng::new(v as u64 * 100 + sparsity);
-                let a = random_csr(&mut rng, (m, k), sparsity, vectors.then_some(v as usize));
+                let a = random_csr(&mut rng, (m, k), sparsity, vectors.then_some(v as usize), 8);
                 let (da, _bufs) = upload(&a, IndexType::OXSPARSE_INDEX_32I, 0, R8I);
                 let mut obj = null_mut();
                 assert_eq!(unsafe { oxsparseCreateSrBcrs(h.0, da, v, &mut obj) }, OK);

@@ -1,24 +1,28 @@
 //! The native SR-BCRS object (oxsparse only; issue 60): `oxsparseCreateSrBcrs` builds it from an
-//! int8 CSR matrix on the GPU, `oxsparseSrBcrsGetInfo` describes it, `oxsparseSpMM_srBcrs` (with
-//! its bufferSize and preprocess) multiplies it on integer tensor cores, `oxsparseDestroySrBcrs`
-//! frees it. The core is src/ops/srbcrs.rs; the layout is docs/design/srbcrs.md's.
+//! int4, int8 or int16 CSR matrix on the GPU, `oxsparseSrBcrsGetInfo` and
+//! `oxsparseSrBcrsGetValueType` describe it, `oxsparseSrBcrsSetRowScale` gives it an FP32 scale per
+//! row, `oxsparseSpMM_srBcrs` (with its bufferSize and preprocess) multiplies it on integer tensor
+//! cores, `oxsparseDestroySrBcrs` frees it. The core is src/ops/srbcrs.rs; the layout is
+//! docs/design/srbcrs.md's.
 
 use super::*;
 use crate::ops::srbcrs::SrBcrs;
 use crate::types::DataType;
 use std::os::raw::c_void;
 
-/// Builds the SR-BCRS form of `matA`: CSR, int8 values (`CUDA_R_8I`), 32- or 64-bit offsets and
-/// indices, each row's columns strictly increasing. Rows are grouped `vectorLength` at a time (2, 4
-/// or 8; the last group may be partial); every column any row of a group holds becomes one vector
-/// of the group's values (zero where a row has no entry); each group's vectors are padded with zero
-/// vectors to a multiple of 32, the k depth of the int8 `mma` (the stride). The object owns copies
-/// of everything: `matA`'s arrays may be freed after it is made. It waits for the GPU, and is
-/// refused under stream capture (its size is read back).
+/// Builds the SR-BCRS form of `matA`: CSR, integer values (`CUDA_R_4I`: two to a byte, the lower
+/// entry in the low nibble; `CUDA_R_8I`; `CUDA_R_16I`), 32- or 64-bit offsets and indices, each
+/// row's columns strictly increasing. Rows are grouped `vectorLength` at a time (2, 4 or 8; the
+/// last group may be partial); every column any row of a group holds becomes one vector of the
+/// group's values (zero where a row has no entry); each group's vectors are padded with zero
+/// vectors to a multiple of the stride, the k depth of the `mma` the values feed: 64 for int4
+/// (m16n8k64 s4), 32 for int8 and int16 (m16n8k32 s8; int16 is split into bytes). The object owns
+/// copies of everything: `matA`'s arrays may be freed after it is made. It waits for the GPU, and
+/// is refused under stream capture (its size is read back).
 ///
 /// NOT_SUPPORTED for other formats, value types, batches, 16-bit indices or 2^31 columns or more;
-/// INVALID_VALUE for a vector length other than 2, 4 or 8, or rows whose columns are unsorted,
-/// repeated or outside `[0, cols)`.
+/// INVALID_VALUE for int16 values not 2-byte aligned, a vector length other than 2, 4 or 8, or
+/// rows whose columns are unsorted, repeated or outside `[0, cols)`.
 ///
 /// # Safety
 /// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
@@ -38,12 +42,14 @@ pub unsafe extern "C" fn oxsparseCreateSrBcrs(
     })
 }
 
-/// What the object holds: A's rows, columns and CSR entries; the vector length and the stride (32
-/// for int8); the stored vectors, padding included; and its device arrays (read-only, valid while
-/// the object lives): `vectorOffsets` (int32, rows / vectorLength rounded up, plus one: where each
-/// group's vectors start, multiples of the stride), `vectorColumns` (int32 per vector) and `values`
-/// (int8, vectorLength per vector: the vectors of each stride block stored as a vectorLength x 32
-/// row-major tile, the form an `mma` fragment loads directly). Any output pointer may be NULL.
+/// What the object holds: A's rows, columns and CSR entries; the vector length and the stride (64
+/// for int4, 32 for int8 and int16); the stored vectors, padding included; and its device arrays
+/// (read-only, valid while the object lives): `vectorOffsets` (int32, rows / vectorLength rounded
+/// up, plus one: where each group's vectors start, multiples of the stride), `vectorColumns` (int32
+/// per vector) and `values` (of the object's value type, `oxsparseSrBcrsGetValueType`, int4 two
+/// to a byte: vectorLength per vector, the vectors of each stride block stored as a vectorLength x
+/// stride row-major tile, the form an `mma` fragment loads directly). Any output pointer may be
+/// NULL.
 ///
 /// # Safety
 /// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
@@ -67,7 +73,7 @@ pub unsafe extern "C" fn oxsparseSrBcrsGetInfo(
                 *p = v;
             }
         }
-        for (p, v) in [(vectorLength, s.vector_length), (stride, crate::kernels::srbcrs::STRIDE as c_int)] {
+        for (p, v) in [(vectorLength, s.vector_length), (stride, s.stride as c_int)] {
             if !p.is_null() {
                 *p = v;
             }
@@ -132,17 +138,24 @@ pub unsafe extern "C" fn oxsparseSpMM_srBcrs_preprocess(
     })
 }
 
-/// C = alpha * A * B + beta * C with A the object (int8), B int8 (`CUDA_R_8I`, row- or
-/// column-major, any leading dimension) and C of `computeType`: `CUDA_R_32I` (alpha and beta int32;
-/// the result wraps as two's complement int32) or `CUDA_R_32F` (alpha and beta float, applied to
-/// the exact product). A * B is accumulated exactly in int32 on integer tensor cores (`mma`
-/// m16n8k32, sm_80 and newer): exact while no partial sum leaves int32 (K x 127 x 128 < 2^31,
-/// any K up to 131,072). With beta == 0, C is not read. Asynchronous on the handle's stream;
-/// alpha and beta in the handle's pointer mode; `externalBuffer` may be NULL (no workspace).
+/// C = alpha * rowScale * A * B + beta * C with A the object, B (row- or column-major, any leading
+/// dimension) of an integer type at most as wide as A's (sparse bits - dense bits: 16-16, 16-8,
+/// 8-8, 16-4, 8-4, 4-4; int4 B two to a byte in the order of its element index, low nibble
+/// first) and C of `computeType`: `CUDA_R_32I` (alpha and beta int32; the result wraps as two's
+/// complement int32) or `CUDA_R_32F` (alpha and beta float, applied to the int32 product, each
+/// operation rounded; rowScale the object's, `oxsparseSrBcrsSetRowScale`, or 1). A * B is
+/// accumulated in int32 on integer tensor cores (sm_80 and newer: `mma` m16n8k64 s4 for int4,
+/// m16n8k32 s8 for the rest, int4 B widened to bytes, int16 operands split into a signed high and
+/// an unsigned low byte with one mma per pair of halves, the partial sums combined by shifts): the
+/// exact product modulo 2^32 (exact while it fits int32; each partial sum is exact for K up to
+/// 32,768). With beta == 0, C is not read. Asynchronous on the handle's stream; alpha and beta in
+/// the handle's pointer mode; `externalBuffer` may be NULL (no workspace).
 ///
-/// INVALID_VALUE when the shapes do not match (B: A's columns x N; C: A's rows x N);
-/// NOT_SUPPORTED for another B type, a C type other than `computeType`, a compute type other than
-/// `CUDA_R_32I` or `CUDA_R_32F`, batches, or N above 4,194,240.
+/// INVALID_VALUE when the shapes do not match (B: A's columns x N; C: A's rows x N) or int16 B's
+/// values are not 2-byte aligned; NOT_SUPPORTED for a B type that is not an integer type at most as
+/// wide as A's (e.g. int8 or int16 B with an int4 object), a C type other than `computeType`, a
+/// compute type other than `CUDA_R_32I` or `CUDA_R_32F`, `CUDA_R_32I` on an object with a row
+/// scale, batches, or N above 4,194,240.
 ///
 /// # Safety
 /// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
@@ -173,6 +186,44 @@ pub unsafe extern "C" fn oxsparseSpMM_srBcrs(
 #[no_mangle]
 pub unsafe extern "C" fn oxsparseDestroySrBcrs(srBcrs: oxsparseConstSrBcrs_t) -> oxsparseStatus_t {
     guard("oxsparseDestroySrBcrs", || destroy(srBcrs, Kind::SrBcrs, "srBcrs"))
+}
+
+/// The object's value type: `CUDA_R_4I`, `CUDA_R_8I` or `CUDA_R_16I` (the type of the CSR matrix
+/// it was made from).
+///
+/// # Safety
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+#[no_mangle]
+pub unsafe extern "C" fn oxsparseSrBcrsGetValueType(srBcrs: oxsparseConstSrBcrs_t, valueType: *mut cudaDataType) -> oxsparseStatus_t {
+    guard("oxsparseSrBcrsGetValueType", || {
+        let s = &borrow(srBcrs, Kind::SrBcrs, "srBcrs")?.inner;
+        *out_ptr(valueType, "valueType")? = s.value_type as cudaDataType;
+        Ok(())
+    })
+}
+
+/// Gives the object a per-row output scale: `rowScale` points to A's rows FP32 values in device
+/// memory (4-byte aligned), copied into the object (the call waits for the copy; the array may go
+/// after). `oxsparseSpMM_srBcrs` then writes C = alpha * rowScale[i] * (A B)[i, j] + beta * C, so a
+/// layer quantised per output channel is dequantised in the same call; FP32 C only (int32 C is
+/// refused while a scale is set). NULL removes the scale.
+///
+/// INVALID_VALUE for a misaligned `rowScale` or a handle on another device than the object.
+///
+/// # Safety
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names;
+/// `rowScale`, when not NULL, is a device pointer to A's rows floats.
+#[no_mangle]
+pub unsafe extern "C" fn oxsparseSrBcrsSetRowScale(
+    handle: oxsparseHandle_t,
+    srBcrs: oxsparseSrBcrs_t,
+    rowScale: *const c_void,
+) -> oxsparseStatus_t {
+    guard("oxsparseSrBcrsSetRowScale", || {
+        let h = borrow(handle, Kind::Handle, "handle")?;
+        let s = &mut borrow_mut(srBcrs, Kind::SrBcrs, "srBcrs")?.inner;
+        s.set_row_scale(&h.inner, rowScale as u64)
+    })
 }
 
 /// The handle, the object, B and C of an SpMM call, borrowed in the API's order.

@@ -1,4 +1,4 @@
-//! Launchers for `kernels/srbcrs_spmm.cu`: the SR-BCRS build stages and the int8 SpMM.
+//! Launchers for `kernels/srbcrs_spmm.cu`: the SR-BCRS build stages and the integer SpMM.
 
 use super::params::srbcrs::{SrBcrsBuildParams, SrBcrsSpmmParams};
 use super::{grid_for, launch};
@@ -7,8 +7,6 @@ use crate::error::Result;
 use crate::types::DataType;
 
 const FAMILY: &str = "srbcrs_spmm";
-/// Vectors per stride block: the k depth of the int8 mma (`STRIDE` in the kernel).
-pub const STRIDE: i64 = 32;
 /// Threads of a build block (`BUILD_BLOCK`).
 const BUILD_BLOCK: u32 = 256;
 /// Warps of an SpMM block, one vector row each (`WARPS`).
@@ -29,23 +27,31 @@ pub fn fill(h: &Handle, p: &SrBcrsBuildParams) -> Result<()> {
     launch(h, FAMILY, "oxs_srbcrs_fill", (grid_for(p.vector_rows as u64, BUILD_BLOCK), 1, 1), BUILD_BLOCK, 0, p)
 }
 
-/// C = alpha A B + beta C; `out` is C's type (CUDA_R_32I or CUDA_R_32F). The caller checked that
-/// the grid fits (`n <= TILE_N * MAX_GRID_Y`, `vector_rows <= WARPS * (2^31 - 1)`).
-pub fn spmm(h: &Handle, p: &SrBcrsSpmmParams, out: DataType) -> Result<()> {
-    let name = if out == DataType::CUDA_R_32I { "oxs_srbcrs_spmm_i8_i32" } else { "oxs_srbcrs_spmm_i8_f32" };
+/// C = alpha rowScale A B + beta C for A of `a_bits` bits and B of type `b` (a pair the kernel
+/// file instantiates: B at most as wide as A); `out` is C's type (CUDA_R_32I or CUDA_R_32F). The
+/// caller checked that the grid fits (`n <= TILE_N * MAX_GRID_Y`, `vector_rows <= WARPS * (2^31 -
+/// 1)`).
+pub fn spmm(h: &Handle, p: &SrBcrsSpmmParams, a_bits: i32, b: DataType, out: DataType) -> Result<()> {
+    let b_bits = match b {
+        DataType::CUDA_R_4I => 4,
+        DataType::CUDA_R_16I => 16,
+        _ => 8,
+    };
+    let name = format!("oxs_srbcrs_spmm_l{a_bits}r{b_bits}_{}", out.kernel_suffix());
     let grid_x = (p.vector_rows as u64).div_ceil(WARPS as u64) as u32;
     let grid_y = (p.n as u64).div_ceil(TILE_N as u64) as u32;
-    launch(h, FAMILY, name, (grid_x, grid_y, 1), WARPS * 32, 0, p)
+    launch(h, FAMILY, &name, (grid_x, grid_y, 1), WARPS * 32, 0, p)
 }
 
-/// A model of one warp of `oxs_srbcrs_spmm_*` on the CPU: the kernel's loads, byte permutes and
-/// stores, and the PTX fragment layouts of mma.m16n8k32 s8 (A row-major 16 x 32, B 32 x 8 by
-/// column, D 16 x 8), against the reference product. It checks the lane-to-column mapping and the
-/// online transpose where no GPU is at hand.
+/// A model of one warp of `oxs_srbcrs_spmm_*` on the CPU, for every (A bits, B bits) pair: the
+/// kernel's loads, byte and nibble permutes, int16 splits and stores, and the PTX fragment layouts
+/// of mma.m16n8k32 s8/u8 and mma.m16n8k64 s4 (A row-major 16 x k, B k x 8 by column, D 16 x 8),
+/// against the reference product. It checks the lane-to-column mapping, the online transposes and
+/// the emulation of wide operands where no GPU is at hand.
 #[cfg(test)]
 #[allow(clippy::needless_range_loop)] // lanes and registers indexed as the kernel numbers them
 mod warp_model {
-    use crate::reference::srbcrs::{csr_times_dense, CsrI8, DenseI8, SrBcrsHost};
+    use crate::reference::srbcrs::{csr_times_dense, stride, CsrInt, DenseInt, SrBcrsHost};
 
     /// `__byte_perm(x, y, s)`: byte i of the result is byte (nibble i of s) of y:x.
     fn byte_perm(x: u32, y: u32, s: u32) -> u32 {
@@ -59,78 +65,188 @@ mod warp_model {
         [byte_perm(lo01, lo23, 0x5410), byte_perm(lo01, lo23, 0x7632), byte_perm(hi01, hi23, 0x5410), byte_perm(hi01, hi23, 0x7632)]
     }
 
-    fn byte(w: u32, i: usize) -> i64 {
-        (w >> (8 * i)) as u8 as i8 as i64
+    fn transpose8_nibbles(w: &mut [u32; 8]) {
+        for j in 0..4 {
+            let (a, b) = (w[j], w[j + 4]);
+            w[j] = byte_perm(a, b, 0x5410);
+            w[j + 4] = byte_perm(a, b, 0x7632);
+        }
+        for j in [0, 1, 4, 5] {
+            let (a, b) = (w[j], w[j + 2]);
+            w[j] = byte_perm(a, b, 0x6240);
+            w[j + 2] = byte_perm(a, b, 0x7351);
+        }
+        for j in (0..8).step_by(2) {
+            let (a, b) = (w[j], w[j + 1]);
+            w[j] = (a & 0x0F0F0F0F) | ((b << 4) & 0xF0F0F0F0);
+            w[j + 1] = ((a >> 4) & 0x0F0F0F0F) | (b & 0xF0F0F0F0);
+        }
     }
 
-    /// D += A B over the 32 lanes' fragments, as the PTX ISA lays them out.
-    fn mma(d: &mut [[i64; 4]; 32], a: &[[u32; 4]; 32], b: &[[u32; 2]; 32]) {
-        let (mut am, mut bm) = ([[0i64; 32]; 16], [[0i64; 8]; 32]);
+    fn widen_nibbles(w: u32) -> [u32; 2] {
+        let sign = |x: u32| ((x ^ 0x08080808).wrapping_add(0x78787878)) ^ 0x80808080;
+        let (even, odd) = (sign(w & 0x0F0F0F0F), sign((w >> 4) & 0x0F0F0F0F));
+        [byte_perm(even, odd, 0x5140), byte_perm(even, odd, 0x7362)]
+    }
+
+    fn high_bytes(x: u32, y: u32) -> u32 {
+        byte_perm(x, y, 0x7531)
+    }
+    fn low_bytes(x: u32, y: u32) -> u32 {
+        byte_perm(x, y, 0x6420)
+    }
+
+    /// Element i of a register of `bits`-bit elements (4 or 8), signed or not.
+    fn element(w: u32, i: usize, bits: usize, signed: bool) -> i64 {
+        let x = (w >> (bits * i)) & ((1u32 << bits) - 1);
+        if signed && x >> (bits - 1) == 1 {
+            x as i64 - (1i64 << bits)
+        } else {
+            x as i64
+        }
+    }
+
+    /// D += A B over the 32 lanes' fragments as the PTX ISA lays them out: m16n8k32 with 8-bit
+    /// elements (bits = 8) or m16n8k64 with 4-bit ones (bits = 4). Register r of a lane holds
+    /// 32 / bits consecutive k's: A's a0 row g, a1 row g + 8, a2 and a3 the same k's + k / 2; B's
+    /// b0 and b1 column g, the second k / 2 further.
+    fn mma(d: &mut [[i64; 4]; 32], a: &[[u32; 4]; 32], b: &[[u32; 2]; 32], bits: usize, signed: (bool, bool)) {
+        let (per, k) = (32 / bits, 256 / bits);
+        let (mut am, mut bm) = (vec![[0i64; 64]; 16], vec![[0i64; 8]; 64]);
         for lane in 0..32 {
             let (g, t) = (lane / 4, lane % 4);
-            for i in 0..4 {
-                am[g][4 * t + i] = byte(a[lane][0], i);
-                am[g + 8][4 * t + i] = byte(a[lane][1], i);
-                am[g][16 + 4 * t + i] = byte(a[lane][2], i);
-                am[g + 8][16 + 4 * t + i] = byte(a[lane][3], i);
-                bm[4 * t + i][g] = byte(b[lane][0], i);
-                bm[16 + 4 * t + i][g] = byte(b[lane][1], i);
+            for i in 0..per {
+                am[g][per * t + i] = element(a[lane][0], i, bits, signed.0);
+                am[g + 8][per * t + i] = element(a[lane][1], i, bits, signed.0);
+                am[g][k / 2 + per * t + i] = element(a[lane][2], i, bits, signed.0);
+                am[g + 8][k / 2 + per * t + i] = element(a[lane][3], i, bits, signed.0);
+                bm[per * t + i][g] = element(b[lane][0], i, bits, signed.1);
+                bm[k / 2 + per * t + i][g] = element(b[lane][1], i, bits, signed.1);
             }
         }
         for lane in 0..32 {
             let (g, t) = (lane / 4, lane % 4);
             for (i, (m, n)) in [(g, 2 * t), (g, 2 * t + 1), (g + 8, 2 * t), (g + 8, 2 * t + 1)].into_iter().enumerate() {
-                d[lane][i] += (0..32).map(|k| am[m][k] * bm[k][n]).sum::<i64>();
+                d[lane][i] += (0..k).map(|kk| am[m][kk] * bm[kk][n]).sum::<i64>();
             }
         }
     }
 
-    /// The kernel's C (rows x n, row-major, every entry written once) for B row-major (ld = n).
-    fn warp_product(s: &SrBcrsHost, b: &[i8], n: usize) -> Vec<i64> {
-        let v = s.vector_length;
+    fn word(bytes: &[u8], at: usize) -> u32 {
+        u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+    }
+
+    /// The kernel's C (rows x n, row-major, every entry written once, int32 as the kernel wraps it)
+    /// for B row-major (ld = n) of `r_bits` bits.
+    fn warp_product(s: &SrBcrsHost, b: &[i16], n: usize, r_bits: usize) -> Vec<i64> {
+        let (v, l_bits, st) = (s.vector_length, s.value_bits, stride(s.value_bits));
+        let b_elem = |k: usize, col: usize| -> u32 {
+            if col < n {
+                b[k * n + col] as i32 as u32
+            } else {
+                0
+            }
+        };
         let mut c = vec![i64::MIN; s.rows * n];
         for g in 0..s.vec_ptr.len() - 1 {
             for n0 in (0..n).step_by(super::TILE_N as usize) {
-                let mut acc = [[[0i64; 4]; 32]; 4];
-                for block in s.vec_ptr[g] as usize / 32..s.vec_ptr[g + 1] as usize / 32 {
-                    let (mut a, mut bf) = ([[[0u32; 4]; 32]; 4], [[0u32; 2]; 32]);
+                // acc[part][tile][lane]: parts by weight, as the kernel keeps them.
+                let mut acc = [[[[0i64; 4]; 32]; 4]; 3];
+                for block in s.vec_ptr[g] as usize / st..s.vec_ptr[g + 1] as usize / st {
+                    // Per lane: sparse parts (signed high or whole; unsigned low), dense parts' A
+                    // fragments per tile.
+                    let mut sparse = [[[0u32; 2]; 32]; 2];
+                    let mut dense = [[[[0u32; 4]; 32]; 4]; 2];
                     for lane in 0..32 {
                         let (grp, t) = (lane / 4, lane % 4);
-                        let tile = &s.vec_val[block * 32 * v..];
-                        let word = |at: usize| u32::from_le_bytes([0, 1, 2, 3].map(|i| tile[at + i] as u8));
+                        let n_lane = n0 + 8 * grp;
+                        let row = (block * st * v + grp * st) * l_bits / 8; // the tile row, in bytes
                         if grp < v {
-                            bf[lane] = [word(grp * 32 + 4 * t), word(grp * 32 + 16 + 4 * t)];
+                            match l_bits {
+                                16 => {
+                                    let (x, y) = (
+                                        (word(&s.vec_val, row + 8 * t), word(&s.vec_val, row + 8 * t + 4)),
+                                        (word(&s.vec_val, row + 32 + 8 * t), word(&s.vec_val, row + 36 + 8 * t)),
+                                    );
+                                    sparse[0][lane] = [high_bytes(x.0, x.1), high_bytes(y.0, y.1)];
+                                    sparse[1][lane] = [low_bytes(x.0, x.1), low_bytes(y.0, y.1)];
+                                }
+                                _ => sparse[0][lane] = [word(&s.vec_val, row + 4 * t), word(&s.vec_val, row + 16 + 4 * t)],
+                            }
+                        }
+                        if l_bits == 4 {
+                            let ks: Vec<usize> =
+                                (0..16).map(|j| s.vec_col[block * 64 + if j < 8 { 8 * t + j } else { 24 + 8 * t + j }] as usize).collect();
+                            let chunk = |k: usize| -> u32 { (0..8).map(|i| (b_elem(k, n_lane + i) & 0xF) << (4 * i)).sum() };
+                            let mut first: [u32; 8] = std::array::from_fn(|j| chunk(ks[j]));
+                            let mut last: [u32; 8] = std::array::from_fn(|j| chunk(ks[8 + j]));
+                            transpose8_nibbles(&mut first);
+                            transpose8_nibbles(&mut last);
+                            for i in 0..4 {
+                                dense[0][i][lane] = [first[i], first[4 + i], last[i], last[4 + i]];
+                            }
+                            continue;
                         }
                         let ks: Vec<usize> =
                             (0..8).map(|j| s.vec_col[block * 32 + if j < 4 { 4 * t + j } else { 12 + 4 * t + j }] as usize).collect();
-                        let chunk = |k: usize, half: usize| -> u32 {
-                            (0..4)
-                                .map(|i| n0 + 8 * grp + 4 * half + i)
-                                .map(|col| if col < n { b[k * n + col] as u8 as u32 } else { 0 })
-                                .enumerate()
-                                .map(|(i, x)| x << (8 * i))
-                                .sum()
+                        // B's row k over the lane's 8 columns, as the kernel's 8-element load
+                        // gives it and its parts' bytes.
+                        let parts = |k: usize| -> [[u32; 2]; 2] {
+                            let raw: Vec<u32> = (0..8).map(|i| b_elem(k, n_lane + i)).collect();
+                            match r_bits {
+                                4 => [widen_nibbles((0..8).map(|i| (raw[i] & 0xF) << (4 * i)).sum()), [0, 0]],
+                                8 => [[0, 1].map(|h| (0..4).map(|i| (raw[4 * h + i] & 0xFF) << (8 * i)).sum()), [0, 0]],
+                                _ => {
+                                    let q: Vec<u32> = (0..4).map(|w| (raw[2 * w] & 0xFFFF) | (raw[2 * w + 1] << 16)).collect();
+                                    [[high_bytes(q[0], q[1]), high_bytes(q[2], q[3])], [low_bytes(q[0], q[1]), low_bytes(q[2], q[3])]]
+                                }
+                            }
                         };
-                        let t0 = transpose4([0, 1, 2, 3].map(|j| chunk(ks[j], 0)));
-                        let t1 = transpose4([0, 1, 2, 3].map(|j| chunk(ks[j], 1)));
-                        let t2 = transpose4([4, 5, 6, 7].map(|j| chunk(ks[j], 0)));
-                        let t3 = transpose4([4, 5, 6, 7].map(|j| chunk(ks[j], 1)));
-                        for i in 0..4 {
-                            a[i][lane] = [t0[i], t1[i], t2[i], t3[i]];
+                        let chunks: Vec<[[u32; 2]; 2]> = ks.iter().map(|&k| parts(k)).collect();
+                        for h in 0..2 {
+                            let t0 = transpose4([0, 1, 2, 3].map(|j| chunks[j][h][0]));
+                            let t1 = transpose4([0, 1, 2, 3].map(|j| chunks[j][h][1]));
+                            let t2 = transpose4([4, 5, 6, 7].map(|j| chunks[j][h][0]));
+                            let t3 = transpose4([4, 5, 6, 7].map(|j| chunks[j][h][1]));
+                            for i in 0..4 {
+                                dense[h][i][lane] = [t0[i], t1[i], t2[i], t3[i]];
+                            }
                         }
                     }
-                    for i in 0..4 {
-                        mma(&mut acc[i], &a[i], &bf);
+                    for tile in 0..4 {
+                        match (l_bits, r_bits) {
+                            (4, _) => mma(&mut acc[0][tile], &dense[0][tile], &sparse[0], 4, (true, true)),
+                            (8, _) => mma(&mut acc[0][tile], &dense[0][tile], &sparse[0], 8, (true, true)),
+                            (_, 16) => {
+                                mma(&mut acc[0][tile], &dense[0][tile], &sparse[0], 8, (true, true));
+                                mma(&mut acc[1][tile], &dense[0][tile], &sparse[1], 8, (true, false));
+                                mma(&mut acc[1][tile], &dense[1][tile], &sparse[0], 8, (false, true));
+                                mma(&mut acc[2][tile], &dense[1][tile], &sparse[1], 8, (false, false));
+                            }
+                            _ => {
+                                mma(&mut acc[0][tile], &dense[0][tile], &sparse[0], 8, (true, true));
+                                mma(&mut acc[1][tile], &dense[0][tile], &sparse[1], 8, (true, false));
+                            }
+                        }
                     }
                 }
-                for (tile, acc) in acc.iter().enumerate() {
+                let shifts: &[u32] = match (l_bits, r_bits) {
+                    (16, 16) => &[16, 8, 0],
+                    (16, _) => &[8, 0],
+                    _ => &[0],
+                };
+                for tile in 0..4 {
                     for lane in 0..32 {
                         let (grp, t) = (lane / 4, lane % 4);
                         for i in 0..4 {
                             let (r, col) = (2 * t + (i & 1), n0 + 8 * grp + if i >= 2 { 4 } else { 0 } + tile);
                             if r < v && g * v + r < s.rows && col < n {
                                 assert_eq!(c[(g * v + r) * n + col], i64::MIN, "C({}, {col}) written twice", g * v + r);
-                                c[(g * v + r) * n + col] = acc[lane][i];
+                                let sum = shifts
+                                    .iter()
+                                    .enumerate()
+                                    .fold(0u32, |x, (p, &sh)| x.wrapping_add((acc[p][tile][lane][i] as i32 as u32) << sh));
+                                c[(g * v + r) * n + col] = sum as i32 as i64;
                             }
                         }
                     }
@@ -149,22 +265,44 @@ mod warp_model {
             x ^= x << 17;
             x
         };
-        for (rows, cols, n) in [(5, 70, 9), (16, 33, 64), (9, 40, 130)] {
-            let (mut ptr, mut ind, mut val) = (vec![0i64], vec![], vec![]);
-            for _ in 0..rows {
-                for c in 0..cols {
-                    if next() % 3 == 0 {
-                        ind.push(c as i64);
-                        val.push((next() % 255) as u8 as i8);
+        for (l_bits, r_bits) in [(4, 4), (8, 4), (8, 8), (16, 4), (16, 8), (16, 16)] {
+            let value = |x: u64, bits: usize| ((x as i64) << (64 - bits) >> (64 - bits)) as i16;
+            for (rows, cols, n) in [(5, 70, 9), (16, 33, 64), (9, 140, 130)] {
+                let (mut ptr, mut ind, mut val) = (vec![0i64], vec![], vec![]);
+                for _ in 0..rows {
+                    for c in 0..cols {
+                        if next() % 3 == 0 {
+                            ind.push(c as i64);
+                            val.push(value(next(), l_bits));
+                        }
                     }
+                    ptr.push(ind.len() as i64);
                 }
-                ptr.push(ind.len() as i64);
+                let a = CsrInt { rows, cols, row_ptr: &ptr, col_ind: &ind, values: &val };
+                let b: Vec<i16> = (0..cols * n).map(|_| value(next(), r_bits)).collect();
+                let want: Vec<i64> = csr_times_dense(&a, &DenseInt { values: &b, row_stride: n, col_stride: 1 }, n)
+                    .iter()
+                    .map(|&x| x as i32 as i64)
+                    .collect();
+                for v in [2, 4, 8] {
+                    let got = warp_product(&SrBcrsHost::from_csr(&a, v, l_bits), &b, n, r_bits);
+                    assert_eq!(got, want, "L{l_bits}-R{r_bits} {rows}x{cols}, n = {n}, V = {v}");
+                }
             }
-            let a = CsrI8 { rows, cols, row_ptr: &ptr, col_ind: &ind, values: &val };
-            let b: Vec<i8> = (0..cols * n).map(|_| next() as u8 as i8).collect();
-            let want = csr_times_dense(&a, &DenseI8 { values: &b, row_stride: n, col_stride: 1 }, n);
-            for v in [2, 4, 8] {
-                assert_eq!(warp_product(&SrBcrsHost::from_csr(&a, v), &b, n), want, "{rows}x{cols}, n = {n}, V = {v}");
+        }
+    }
+
+    #[test]
+    fn nibbles_widen_and_transpose() {
+        let w = 0x8F70_1E29u32; // nibbles 9, 2, E, 1, 0, 7, F, 8 from the lowest
+        let bytes: Vec<i8> = widen_nibbles(w).iter().flat_map(|x| x.to_le_bytes()).map(|x| x as i8).collect();
+        assert_eq!(bytes, vec![-7, 2, -2, 1, 0, 7, -1, -8]);
+        let mut m: [u32; 8] = std::array::from_fn(|j| (0..8).map(|c| ((j * 8 + c) as u32 & 0xF) << (4 * c)).sum());
+        let orig = m;
+        transpose8_nibbles(&mut m);
+        for j in 0..8 {
+            for c in 0..8 {
+                assert_eq!((m[c] >> (4 * j)) & 0xF, (orig[j] >> (4 * c)) & 0xF, "({j}, {c})");
             }
         }
     }

@@ -1,15 +1,17 @@
-//! The native SR-BCRS object (`oxsparseCreateSrBcrs`, issue 60): an int8 sparse matrix as vectors
-//! of V consecutive rows sharing a column, each vector row's vectors padded to the int8 mma's k
-//! depth, in device memory the object owns (layout: docs/design/srbcrs.md). `create` builds it on
-//! the GPU from CSR; `spmm` multiplies it by an int8 dense matrix on integer tensor cores with exact
-//! int32 accumulation. Unlike a BitTCF, the object holds A's values: A's arrays may go after it is
-//! made.
+//! The native SR-BCRS object (`oxsparseCreateSrBcrs`, issue 60): an int4, int8 or int16 sparse
+//! matrix as vectors of V consecutive rows sharing a column, each vector row's vectors padded to
+//! the k depth of the mma its values feed, in device memory the object owns (layout:
+//! docs/design/srbcrs.md). `create` builds it on the GPU from CSR; `spmm` multiplies it by an
+//! int4, int8 or int16 dense matrix (at most as wide as A's values) on integer tensor cores with
+//! exact int32 accumulation, int16 emulated from int8 mmas; an optional per-row FP32 scale
+//! (`set_row_scale`) dequantises FP32 output in the same call. Unlike a BitTCF, the object holds
+//! A's values: A's arrays may go after it is made.
 
 use crate::context::{DeviceMemory, Handle};
 use crate::descr::{DnMat, FormatInfo, SpMat};
 use crate::error::{invalid, unsupported, Error, Result};
 use crate::kernels::params::srbcrs::{SrBcrsBuildParams, SrBcrsSpmmParams};
-use crate::kernels::srbcrs::{self as launch, MAX_GRID_Y, STRIDE, TILE_N};
+use crate::kernels::srbcrs::{self as launch, MAX_GRID_Y, TILE_N};
 use crate::kernels::vector_ops::{copy_to_device_and_wait, copy_to_host_and_wait, zero_device};
 use crate::types::{DataType, IndexType, Order};
 use std::ffi::c_void;
@@ -19,35 +21,55 @@ fn align(x: u64) -> u64 {
     x.div_ceil(256) * 256
 }
 
+/// Bits of an integer value type the object and its SpMM accept (int4, int8, int16).
+pub fn value_bits(t: DataType) -> Option<i32> {
+    match t {
+        DataType::CUDA_R_4I => Some(4),
+        DataType::CUDA_R_8I => Some(8),
+        DataType::CUDA_R_16I => Some(16),
+        _ => None,
+    }
+}
+
 pub struct SrBcrs {
     pub rows: i64,
     pub cols: i64,
     /// CSR entries it was made from.
     pub nnz: i64,
     pub vector_length: i32,
-    /// `ceil(rows / vector_length)`.
+    /// A's value type (`CUDA_R_4I`, `CUDA_R_8I` or `CUDA_R_16I`) and its bits.
+    pub value_type: DataType,
+    pub value_bits: i32,
+    /// Vectors per stride block: 64 for int4 (`mma` m16n8k64 s4), 32 for int8 and int16.
+    pub stride: i64,
+    /// i32 per vector row plus one; i32 per vector; `vector_length` values per vector.
     pub vector_rows: i64,
     /// Stored vectors, padding included: a multiple of the stride per vector row.
     pub vectors: i64,
-    /// i32 per vector row plus one; i32 per vector; `vector_length` int8 per vector.
     pub vec_ptr: u64,
     pub vec_col: u64,
     pub vec_val: u64,
     device: i32,
     _memory: DeviceMemory,
+    /// The FP32 row scale (`rows` floats), set by `set_row_scale`.
+    row_scale: Option<DeviceMemory>,
 }
 
 impl SrBcrs {
-    /// Builds the object from a CSR matrix of int8 values with sorted, unique columns per row.
+    /// Builds the object from a CSR matrix of int4, int8 or int16 values with sorted, unique
+    /// columns per row.
     pub fn create(h: &Handle, a: &SpMat, vector_length: i32) -> Result<SrBcrs> {
         if a.format != FormatInfo::Csr {
             unsupported!("an SR-BCRS object is made from CSR, not {:?}", a.format_enum());
         }
-        if a.value_type != DataType::CUDA_R_8I {
-            unsupported!("an SR-BCRS object holds int8 values (CUDA_R_8I), not {:?}", a.value_type);
-        }
+        let Some(bits) = value_bits(a.value_type) else {
+            unsupported!("an SR-BCRS object holds int4, int8 or int16 values (CUDA_R_4I, CUDA_R_8I, CUDA_R_16I), not {:?}", a.value_type)
+        };
         if a.batch.count != 1 {
             unsupported!("an SR-BCRS object holds one matrix, not a batch of {}", a.batch.count);
+        }
+        if a.value_type == DataType::CUDA_R_16I && a.arrays.values % 2 != 0 {
+            invalid!("matA's int16 values ({:#x}) must be 2-byte aligned", a.arrays.values);
         }
         if a.offset_type == IndexType::OXSPARSE_INDEX_16U || a.index_type == IndexType::OXSPARSE_INDEX_16U {
             unsupported!("CSR offsets and indices must be 32- or 64-bit");
@@ -74,14 +96,16 @@ impl SrBcrs {
             vector_length,
             offsets_64: (a.offset_type == IndexType::OXSPARSE_INDEX_64I) as i32,
             indices_64: (a.index_type == IndexType::OXSPARSE_INDEX_64I) as i32,
+            value_bits: bits,
             ..Default::default()
         };
+        let stride = if bits == 4 { 64 } else { 32 };
         let counts = Self::count(h, &mut p, a.nnz)?;
         let mut vec_ptr = Vec::with_capacity(counts.len() + 1);
         let mut total = 0i64;
         vec_ptr.push(0i32);
         for &n in &counts {
-            total += crate::ops::ceil_div(n as i64, STRIDE) * STRIDE;
+            total += crate::ops::ceil_div(n as i64, stride) * stride;
             if total > i32::MAX as i64 {
                 return Err(Error::InsufficientResources(format!("more than {} vectors after padding", i32::MAX)));
             }
@@ -89,12 +113,14 @@ impl SrBcrs {
         }
         let col_at = align(4 * vec_ptr.len() as u64);
         let val_at = align(col_at + 4 * total as u64);
-        let memory = DeviceMemory::alloc(h, (val_at + (total * v) as u64) as usize)?;
+        // Whole bytes: int4 vector rows hold multiples of 64 vectors.
+        let value_bytes = (total * v * bits as i64 / 8) as usize;
+        let memory = DeviceMemory::alloc(h, val_at as usize + value_bytes)?;
         let (vec_ptr_at, vec_col, vec_val) = (memory.ptr, memory.ptr + col_at, memory.ptr + val_at);
         let bytes: Vec<u8> = vec_ptr.iter().flat_map(|x| x.to_le_bytes()).collect();
         copy_to_device_and_wait(h, vec_ptr_at, &bytes)?;
         if total > 0 {
-            zero_device(h, vec_val, (total * v) as usize)?;
+            zero_device(h, vec_val, value_bytes)?;
             p = SrBcrsBuildParams { counts: 0, vec_ptr: vec_ptr_at, vec_col, vec_val, ..p };
             launch::fill(h, &p)?;
             // The object is complete once it is handed back (usable from any stream).
@@ -105,6 +131,9 @@ impl SrBcrs {
             cols: a.cols,
             nnz: a.nnz,
             vector_length,
+            value_type: a.value_type,
+            value_bits: bits,
+            stride,
             vector_rows,
             vectors: total,
             vec_ptr: vec_ptr_at,
@@ -112,7 +141,35 @@ impl SrBcrs {
             vec_val,
             device: h.device,
             _memory: memory,
+            row_scale: None,
         })
+    }
+
+    /// Gives the object a copy of `rows` FP32 scales at device address `scale` (0: none), applied
+    /// to each row of an FP32 SpMM output. Waits for the copy; a refused call changes nothing.
+    pub fn set_row_scale(&mut self, h: &Handle, scale: u64) -> Result<()> {
+        if h.device != self.device {
+            invalid!("the object lives on device {}, the handle on device {}", self.device, h.device);
+        }
+        if scale % 4 != 0 {
+            invalid!("rowScale ({scale:#x}) must be 4-byte aligned (FP32)");
+        }
+        if scale == 0 || self.rows == 0 {
+            self.row_scale = None;
+            return Ok(());
+        }
+        let bytes = 4 * self.rows as usize;
+        let mut host = vec![0u8; bytes];
+        copy_to_host_and_wait(h, scale, &mut host)?;
+        let memory = DeviceMemory::alloc(h, bytes)?;
+        copy_to_device_and_wait(h, memory.ptr, &host)?;
+        self.row_scale = Some(memory);
+        Ok(())
+    }
+
+    /// Whether a row scale is set.
+    pub fn has_row_scale(&self) -> bool {
+        self.row_scale.is_some()
     }
 
     /// Distinct columns per vector row, counted on the GPU (all zero without entries).
@@ -153,11 +210,27 @@ impl SrBcrs {
                 self.rows
             );
         }
-        if b.value_type != DataType::CUDA_R_8I {
-            unsupported!("B must be int8 (CUDA_R_8I), not {:?}", b.value_type);
-        }
+        let b_bits = match value_bits(b.value_type) {
+            Some(r) if r <= self.value_bits => r,
+            _ => unsupported!(
+                "an int{} object multiplies B of int4{}{} (CUDA_R_4I{}{}), not {:?} (pairs: sparse bits >= dense bits)",
+                self.value_bits,
+                if self.value_bits >= 8 { ", int8" } else { "" },
+                if self.value_bits >= 16 { ", int16" } else { "" },
+                if self.value_bits >= 8 { ", CUDA_R_8I" } else { "" },
+                if self.value_bits >= 16 { ", CUDA_R_16I" } else { "" },
+                b.value_type
+            ),
+        };
         if !matches!(compute, DataType::CUDA_R_32I | DataType::CUDA_R_32F) || c.value_type != compute {
             unsupported!("C and the compute type must both be CUDA_R_32I or both CUDA_R_32F (C {:?}, compute {:?})", c.value_type, compute);
+        }
+        if self.row_scale.is_some() && compute != DataType::CUDA_R_32F {
+            unsupported!("the object has a row scale: C and the compute type must be CUDA_R_32F, not {:?}", compute);
+        }
+        let elem = b.value_type.size_bytes();
+        if b.values % elem != 0 {
+            invalid!("matB's values ({:#x}) must be {elem}-byte aligned for {:?}", b.values, b.value_type);
         }
         if b.batch_count != 1 || c.batch_count != 1 {
             unsupported!("B and C must be single matrices (batches {} and {})", b.batch_count, c.batch_count);
@@ -179,6 +252,7 @@ impl SrBcrs {
             vec_val: self.vec_val,
             b: b.values,
             c: c.values,
+            row_scale: self.row_scale.as_ref().map_or(0, |s| s.ptr),
             m: self.rows,
             n: b.cols,
             vector_rows: self.vector_rows,
@@ -187,7 +261,8 @@ impl SrBcrs {
             c_row_stride,
             c_col_stride,
             vector_length: self.vector_length,
-            b_aligned8: (b.order == Order::OXSPARSE_ORDER_ROW && b.values % 8 == 0 && b.ld % 8 == 0) as i32,
+            // Eight elements of `b_bits` bits are `b_bits` bytes.
+            b_aligned: (b.order == Order::OXSPARSE_ORDER_ROW && b.values % b_bits as u64 == 0 && b.ld % 8 == 0) as i32,
             ..Default::default()
         })
     }
@@ -202,7 +277,7 @@ impl SrBcrs {
         self.plan(h, b, c, compute).map(|_| ())
     }
 
-    /// C = alpha A B + beta C on the handle's stream; alpha and beta of `compute` type in the
+    /// C = alpha rowScale A B + beta C on the handle's stream; alpha and beta of `compute` type in the
     /// handle's pointer mode.
     ///
     /// # Safety
@@ -221,6 +296,6 @@ impl SrBcrs {
             return Ok(());
         }
         let (alpha, beta) = (crate::kernels::scalar(h, alpha, compute)?, crate::kernels::scalar(h, beta, compute)?);
-        launch::spmm(h, &SrBcrsSpmmParams { alpha, beta, ..p }, compute)
+        launch::spmm(h, &SrBcrsSpmmParams { alpha, beta, ..p }, self.value_bits, b.value_type, compute)
     }
 }

@@ -49,6 +49,8 @@ pub fn encode(t: DataType, vals: &[(f64, f64)]) -> Vec<u8> {
     for &(re, im) in vals {
         match t {
             CUDA_R_8I => out.push(re as i8 as u8),
+            CUDA_R_16I => out.extend((re as i16).to_le_bytes()),
+            CUDA_R_4I => panic!("int4 packs two values to a byte: use oxsparse::reference::srbcrs::encode"),
             CUDA_R_32I => out.extend((re as i32).to_le_bytes()),
             CUDA_R_16F => out.extend(f16_bits(re).to_le_bytes()),
             CUDA_R_16BF => out.extend(bf16_bits(re).to_le_bytes()),
@@ -70,6 +72,8 @@ pub fn decode_element(t: DataType, e: &[u8]) -> (f64, f64) {
     let f64_at = |i: usize| f64::from_le_bytes(e[i..i + 8].try_into().unwrap());
     match t {
         CUDA_R_8I => (e[0] as i8 as f64, 0.0),
+        CUDA_R_16I => (i16::from_le_bytes([e[0], e[1]]) as f64, 0.0),
+        CUDA_R_4I => panic!("int4 packs two values to a byte: use oxsparse::reference::srbcrs::decode"),
         CUDA_R_32I => (i32::from_le_bytes(e[..4].try_into().unwrap()) as f64, 0.0),
         CUDA_R_16F => (f16_value(u16_at(0)), 0.0),
         CUDA_R_16BF => (bf16_value(u16_at(0)), 0.0),

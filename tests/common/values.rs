@@ -5,12 +5,14 @@ use super::Rng;
 use oxsparse::reference::vector_ops::Value;
 use oxsparse::types::{DataType, DataType::*, IndexType};
 
-/// One random component exact in `t`: int8 over its whole range, int32 in [-1000, 1000], 16-bit
+/// One random component exact in `t`: int4, int8 and int16 over their whole range, int32 in [-1000, 1000], 16-bit
 /// types on a grid of their precision in [-1, 1], wider types anywhere in [-1, 1).
 pub fn component(rng: &mut Rng, t: DataType) -> f64 {
     let grid = |rng: &mut Rng, steps: i64| (rng.below(2 * steps as u64 + 1) as i64 - steps) as f64 / steps as f64;
     match t {
+        CUDA_R_4I => rng.below(16) as f64 - 8.0,
         CUDA_R_8I => rng.below(256) as f64 - 128.0,
+        CUDA_R_16I => rng.below(65536) as f64 - 32768.0,
         CUDA_R_32I => rng.below(2001) as f64 - 1000.0,
         CUDA_R_16F | CUDA_C_16F => grid(rng, 1024),
         CUDA_R_16BF | CUDA_C_16BF => grid(rng, 128),

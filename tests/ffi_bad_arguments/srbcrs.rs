@@ -1,5 +1,6 @@
 //! The SR-BCRS object's rows: creation from an int8 CSR over the fixture's 8 x 6 pattern, its
-//! getter, the SpMM's three entry points (B 6 x 4 int8, C 8 x 4 int32, both row-major) and Destroy;
+//! getters, the SpMM's three entry points (B 6 x 4 int8, C 8 x 4 int32, both row-major), the row
+//! scale's setter (last: it leaves the object scaled) and Destroy;
 //! each argument's automatic bad values, and the object's own rows: vector lengths other than 2, 4
 //! or 8, FP32 values, shapes that disagree, B, C and compute types it does not take. Its arrays and
 //! descriptors are a `Part` of the GPU fixture, watched like the rest.
@@ -32,12 +33,14 @@ pub struct SrBcrsOperands {
     pub b8_5: u64,
     pub c32: u64,
     pub c32_7: u64,
+    /// 8 FP32 row scales.
+    pub scale: u64,
 }
 
 impl SrBcrsOperands {
     /// Without a GPU: the host fixture's descriptors stand in (no object can be made).
     pub fn stand_ins(a: u64, b: u64, c: u64) -> SrBcrsOperands {
-        SrBcrsOperands { obj: NEVER_ISSUED, a8: a, b8: b, b8_5: b, c32: c, c32_7: c }
+        SrBcrsOperands { obj: NEVER_ISSUED, a8: a, b8: b, b8_5: b, c32: c, c32_7: c, scale: b }
     }
 }
 
@@ -59,6 +62,8 @@ pub fn rows(t: &mut Table, o: &Operands) {
         oxsparseSrBcrsGetInfo(cptr(a[0]), ptr(a[1]), ptr(a[2]), ptr(a[3]), ptr(a[4]), ptr(a[5]), ptr(a[6]), ptr(a[7]), ptr(a[8]), ptr(a[9]))
     })
     .bad("every output NULL", &nulls, SUCCESS);
+    let args = [("srBcrs", Obj(SrBcrs, s.obj)), ("valueType", Out(o.slots[0]))];
+    t.func("oxsparseSrBcrsGetValueType", &args, |a| unsafe { oxsparseSrBcrsGetValueType(cptr(a[0]), ptr(a[1])) });
     type Entry = fn(&[u64]) -> c_int;
     let calls: [(&'static str, (&'static str, Arg), Entry); 3] = [
         ("oxsparseSpMM_srBcrs_bufferSize", ("bufferSize", Out(o.slots[0])), |a| unsafe {
@@ -93,6 +98,12 @@ pub fn rows(t: &mut Table, o: &Operands) {
             f.bad("externalBuffer NULL (none needed)", &[("externalBuffer", 0)], SUCCESS);
         }
     }
+    let args = [("handle", Handle(o.h)), ("srBcrs", Obj(SrBcrs, s.obj)), ("rowScale", Data(s.scale, 4))];
+    t.func("oxsparseSrBcrsSetRowScale", &args, |a| unsafe { oxsparseSrBcrsSetRowScale(ptr(a[0]), ptr(a[1]), cptr(a[2])) }).bad(
+        "rowScale NULL (no scale)",
+        &[("rowScale", 0)],
+        SUCCESS,
+    );
     t.destroy_rows("oxsparseDestroySrBcrs", SrBcrs, SUCCESS, o.fresh_srbcrs.clone());
 }
 
@@ -130,6 +141,7 @@ impl Part {
         let a_values = DevBuf::from_slice(&[3i8, -1, 4, -1, 5, -9, 2, -6, 5, 3]);
         let b_values = DevBuf::from_slice(&(0..24).map(|v| (v * 7 % 23) as i8 - 11).collect::<Vec<_>>());
         let c = DevBuf::zeroed(32 * 4);
+        let scale = DevBuf::from_slice(&(0..8).flat_map(|i| (0.5f32 + i as f32).to_le_bytes()).collect::<Vec<_>>());
         let mut a8 = null_mut();
         let s = unsafe { oxsparseCreateCsr(&mut a8, 8, 6, 10, ptr(offsets), ptr(columns), ptr(a_values.ptr), I32, I32, 0, R8I) };
         ok(s, "CreateCsr");
@@ -141,11 +153,12 @@ impl Part {
             b8_5: dn(5, 4, b_values.ptr, R8I),
             c32: dn(8, 4, c.ptr, R32I),
             c32_7: dn(7, 4, c.ptr, R32I),
+            scale: scale.ptr,
         };
         let o = operands;
         Part {
             operands,
-            inputs: vec![("SR-BCRS A's values", a_values), ("SR-BCRS B", b_values)],
+            inputs: vec![("SR-BCRS A's values", a_values), ("SR-BCRS B", b_values), ("SR-BCRS row scale", scale)],
             outputs: vec![("SR-BCRS C", c)],
             descriptors: vec![(SpMat, o.a8), (DnMat, o.b8), (DnMat, o.b8_5), (DnMat, o.c32), (DnMat, o.c32_7), (SrBcrs, o.obj)],
             fresh: Rc::new(move || new_object(h, a8)),

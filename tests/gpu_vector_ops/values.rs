@@ -18,6 +18,8 @@ fn component(rng: &mut Rng, t: DataType) -> f64 {
     let grid = |rng: &mut Rng, steps: i64| (rng.below(2 * steps as u64 + 1) as i64 - steps) as f64 / steps as f64;
     match t {
         CUDA_R_8I | CUDA_R_32I => rng.below(256) as f64 - 128.0,
+        CUDA_R_4I => rng.below(16) as f64 - 8.0,
+        CUDA_R_16I => rng.below(65536) as f64 - 32768.0,
         CUDA_R_16F | CUDA_C_16F => grid(rng, 1024),
         CUDA_R_16BF | CUDA_C_16BF => grid(rng, 128),
         CUDA_R_32F | CUDA_C_32F => rng.value() as f32 as f64,
@@ -38,7 +40,7 @@ pub fn random(rng: &mut Rng, t: DataType, n: usize) -> Vec<Value> {
 /// Unit roundoff of arithmetic results stored as `t` (0 for integers: they must be exact).
 pub fn roundoff(t: DataType) -> f64 {
     match t {
-        CUDA_R_8I | CUDA_R_32I => 0.0,
+        CUDA_R_4I | CUDA_R_8I | CUDA_R_16I | CUDA_R_32I => 0.0,
         CUDA_R_16F | CUDA_C_16F => 2f64.powi(-11),
         CUDA_R_16BF | CUDA_C_16BF => 2f64.powi(-8),
         CUDA_R_32F | CUDA_C_32F => 2f64.powi(-24),

@@ -1,11 +1,11 @@
 //! Parameter blocks of the SR-BCRS kernels (`kernels/srbcrs_spmm.cu`): the build from CSR and the
-//! int8 SpMM. The layout they share is docs/design/srbcrs.md's.
+//! integer SpMM. The layout they share is docs/design/srbcrs.md's.
 
 /// The CSR source and the SR-BCRS arrays, as both build stages read them.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SrBcrsBuildParams {
-    /// CSR row offsets (`rows + 1`), column indices and int8 values (the descriptor's arrays).
+    /// CSR row offsets (`rows + 1`), column indices and values (the descriptor's arrays).
     pub row_ptr: u64,
     pub col_ind: u64,
     pub values: u64,
@@ -27,10 +27,13 @@ pub struct SrBcrsBuildParams {
     /// 1 when the CSR offsets are 64-bit (else 32-bit); likewise for the column indices.
     pub offsets_64: i32,
     pub indices_64: i32,
-    pub _pad: i32,
+    /// Bits of a value, in the CSR source and the object alike: 4 (two to a byte, low nibble
+    /// first), 8 or 16. The stride is 64 vectors for 4, 32 otherwise.
+    pub value_bits: i32,
 }
 
-/// C = alpha * A * B + beta * C with A in SR-BCRS (int8), B int8 dense, C int32 or FP32.
+/// C = alpha * rowScale * A * B + beta * C with A in SR-BCRS (int4, int8 or int16), B dense
+/// (int4, int8 or int16, at most A's width), C int32 or FP32. The kernel's name fixes the types.
 /// Dense elements are addressed as `row * row_stride + col * col_stride` (either order).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
@@ -40,6 +43,8 @@ pub struct SrBcrsSpmmParams {
     pub vec_val: u64,
     pub b: u64,
     pub c: u64,
+    /// FP32 per row of C (FP32 output only), or 0 for none.
+    pub row_scale: u64,
     pub alpha: super::Scalar,
     pub beta: super::Scalar,
     /// A's rows (C's rows), B's columns (C's columns).
@@ -51,7 +56,7 @@ pub struct SrBcrsSpmmParams {
     pub c_row_stride: i64,
     pub c_col_stride: i64,
     pub vector_length: i32,
-    /// 1 when B's rows can be read 8 bytes at a time (row-major, its address and leading
-    /// dimension multiples of 8); else B is read a byte at a time.
-    pub b_aligned8: i32,
+    /// 1 when eight elements of a B row can be read at once (row-major, its leading dimension a
+    /// multiple of 8 and its address of 8 elements' size); else B is read element by element.
+    pub b_aligned: i32,
 }
