@@ -20,7 +20,8 @@
 //   dense_fragments   the online transpose of the dense operand in registers (byte or nibble
 //                     permutes): the mma's A operand, B^T, no shuffles
 //   mma               one per 16 columns and part: m16n8k32 s8/u8 (L = 8, 16) or m16n8k64 s4
-//                     (L = 4); int16 runs one mma per pair of byte halves, combined by shifts
+//                     (L = 4; on sm_90, two s8 mmas of widened nibbles); int16 runs one mma
+//                     per pair of byte halves, combined by shifts
 // with the next block's loads issued before this block's mmas; then store.
 #include "oxsparse_kernel_params.h"
 #include "common/grid.cuh"
@@ -204,12 +205,14 @@ __device__ __forceinline__ void mma_k32(int32_t d[4], const uint32_t a[4], const
 #undef OXS_MMA_K32
 }
 
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ < 900  // sm_90 has no int4 tensor cores (block_mmas4)
 __device__ __forceinline__ void mma_s4(int32_t d[4], const uint32_t a[4], const uint32_t b[2]) {
     asm volatile(
         "mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
         : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
+#endif
 
 // ---- SpMM stages --------------------------------------------------------------------------------
 
@@ -382,6 +385,10 @@ __device__ __forceinline__ void load_stage4(const SrBcrsSpmmParams& p, int64_t b
     }
 }
 
+// sm_90 has no int4 tensor cores (ptxas would emulate m16n8k64 s4 with a long sequence): there the
+// transposed nibbles are widened to bytes and run as two m16n8k32 s8 mmas. Which k a register
+// slot stands for is free while both operands agree: in the first mma, slot 4 t + i is k 8 t + i
+// and slot 16 + 4 t + i is k 8 t + 4 + i (one widened word each); the second is the same at k + 32.
 __device__ __forceinline__ void block_mmas4(const Stage4& s, int32_t acc[][M_TILES][4]) {
     uint32_t first[8], last[8];
 #pragma unroll
@@ -391,11 +398,24 @@ __device__ __forceinline__ void block_mmas4(const Stage4& s, int32_t acc[][M_TIL
     }
     transpose8_nibbles(first);  // first[c]: column c at k = 8 thread .. + 7
     transpose8_nibbles(last);
+#if __CUDA_ARCH__ >= 900
+#pragma unroll
+    for (int t = 0; t < M_TILES; ++t) {
+        const uint2 s0 = widen_nibbles(s.sparse[0]), s1 = widen_nibbles(s.sparse[1]);
+        const uint32_t b0[2] = {s0.x, s0.y}, b1[2] = {s1.x, s1.y};
+        const uint2 f = widen_nibbles(first[t]), f4 = widen_nibbles(first[4 + t]);
+        const uint2 l = widen_nibbles(last[t]), l4 = widen_nibbles(last[4 + t]);
+        const uint32_t a0[4] = {f.x, f4.x, f.y, f4.y}, a1[4] = {l.x, l4.x, l.y, l4.y};
+        mma_k32<true, true>(acc[0][t], a0, b0);
+        mma_k32<true, true>(acc[0][t], a1, b1);
+    }
+#else
 #pragma unroll
     for (int t = 0; t < M_TILES; ++t) {
         const uint32_t a[4] = {first[t], first[4 + t], last[t], last[4 + t]};
         mma_s4(acc[0][t], a, s.sparse);
     }
+#endif
 }
 
 // ---- the pipeline and the epilogue ----

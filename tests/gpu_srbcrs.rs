@@ -722,3 +722,66 @@ fn srbcrs_throughput() {
         }
     }
 }
+
+/// The pairs against each other, for the record (not a check): `cargo test --release --test
+/// gpu_srbcrs -- --ignored --nocapture srbcrs_pair_throughput` prints the time per call of every
+/// (A bits, B bits) pair on the same 4096 x 4096 pattern (V = 8, FP32 C), each pair beside the
+/// next wider one: int4 and the mixed pairs should be faster.
+#[test]
+#[ignore]
+fn srbcrs_pair_throughput() {
+    let Some(_gpu) = gpu("SR-BCRS pair throughput") else { return };
+    let h = CHandle::new();
+    let (m, k, v) = (4096, 4096, 8);
+    let pairs = [(16, 16), (16, 8), (16, 4), (8, 8), (8, 4), (4, 4)];
+    for vectors in [true, false] {
+        for sparsity in [70, 90, 98] {
+            for n in [256, 1024] {
+                let mut rng = Rng::new(sparsity * 10 + n as u64);
+                // int4 values: the same matrix in every type.
+                let a = random_csr(&mut rng, (m, k), sparsity, vectors.then_some(v as usize), 4);
+                let mut times = vec![];
+                for (l_bits, r_bits) in pairs {
+                    let (da, _bufs) = upload(&a, IndexType::OXSPARSE_INDEX_32I, 0, int_type(l_bits));
+                    let mut obj = null_mut();
+                    assert_eq!(unsafe { oxsparseCreateSrBcrs(h.0, da, v, &mut obj) }, OK);
+                    let b_host: Vec<i16> = (0..k * n).map(|_| full_range(&mut rng, r_bits)).collect();
+                    let b = Dense::new((k, n), int_type(r_bits), ROW, 0, &encode(&b_host, r_bits));
+                    let c = Dense::new((m, n), R32F, ROW, 0, &vec![0u8; m * n * 4]);
+                    let (one, zero) = (1f32.to_le_bytes(), 0f32.to_le_bytes());
+                    let call = || unsafe {
+                        oxsparseSpMM_srBcrs(
+                            h.0,
+                            one.as_ptr() as *const c_void,
+                            obj,
+                            b.d,
+                            zero.as_ptr() as *const c_void,
+                            c.d,
+                            R32F as i32,
+                            null_mut(),
+                        )
+                    };
+                    for _ in 0..3 {
+                        assert_eq!(call(), OK);
+                    }
+                    sync();
+                    let reps = 20;
+                    let start = std::time::Instant::now();
+                    for _ in 0..reps {
+                        call();
+                    }
+                    sync();
+                    times.push(start.elapsed().as_secs_f64() / reps as f64);
+                    unsafe { oxsparseDestroySrBcrs(obj) };
+                    unsafe { oxsparseDestroySpMat(da) };
+                }
+                let line: Vec<String> = pairs
+                    .iter()
+                    .zip(&times)
+                    .map(|((l, r), t)| format!("L{l}-R{r} {:.3} ms ({:.2} TOP/s)", t * 1e3, 2.0 * a.val.len() as f64 * n as f64 / t / 1e12))
+                    .collect();
+                println!("{} sparsity {sparsity}% N={n}: {}", if vectors { "vectors     " } else { "unstructured" }, line.join(", "));
+            }
+        }
+    }
+}

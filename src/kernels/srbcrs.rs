@@ -137,8 +137,9 @@ mod warp_model {
     }
 
     /// The kernel's C (rows x n, row-major, every entry written once, int32 as the kernel wraps it)
-    /// for B row-major (ld = n) of `r_bits` bits.
-    fn warp_product(s: &SrBcrsHost, b: &[i16], n: usize, r_bits: usize) -> Vec<i64> {
+    /// for B row-major (ld = n) of `r_bits` bits; `native_s4`: int4 on m16n8k64 s4 (before sm_90)
+    /// or on two m16n8k32 s8 of widened nibbles (sm_90).
+    fn warp_product(s: &SrBcrsHost, b: &[i16], n: usize, r_bits: usize, native_s4: bool) -> Vec<i64> {
         let (v, l_bits, st) = (s.vector_length, s.value_bits, stride(s.value_bits));
         let b_elem = |k: usize, col: usize| -> u32 {
             if col < n {
@@ -215,7 +216,19 @@ mod warp_model {
                     }
                     for tile in 0..4 {
                         match (l_bits, r_bits) {
-                            (4, _) => mma(&mut acc[0][tile], &dense[0][tile], &sparse[0], 4, (true, true)),
+                            (4, _) if native_s4 => mma(&mut acc[0][tile], &dense[0][tile], &sparse[0], 4, (true, true)),
+                            (4, _) => {
+                                // sm_90: each half of the k's widened to bytes, two s8 mmas.
+                                for (a_at, b_at) in [(0, 0), (2, 1)] {
+                                    let a: [[u32; 4]; 32] = std::array::from_fn(|lane| {
+                                        let (f, f4) =
+                                            (widen_nibbles(dense[0][tile][lane][a_at]), widen_nibbles(dense[0][tile][lane][a_at + 1]));
+                                        [f[0], f4[0], f[1], f4[1]]
+                                    });
+                                    let b: [[u32; 2]; 32] = std::array::from_fn(|lane| widen_nibbles(sparse[0][lane][b_at]));
+                                    mma(&mut acc[0][tile], &a, &b, 8, (true, true));
+                                }
+                            }
                             (8, _) => mma(&mut acc[0][tile], &dense[0][tile], &sparse[0], 8, (true, true)),
                             (_, 16) => {
                                 mma(&mut acc[0][tile], &dense[0][tile], &sparse[0], 8, (true, true));
@@ -285,8 +298,10 @@ mod warp_model {
                     .map(|&x| x as i32 as i64)
                     .collect();
                 for v in [2, 4, 8] {
-                    let got = warp_product(&SrBcrsHost::from_csr(&a, v, l_bits), &b, n, r_bits);
-                    assert_eq!(got, want, "L{l_bits}-R{r_bits} {rows}x{cols}, n = {n}, V = {v}");
+                    for native_s4 in [true, false] {
+                        let got = warp_product(&SrBcrsHost::from_csr(&a, v, l_bits), &b, n, r_bits, native_s4);
+                        assert_eq!(got, want, "L{l_bits}-R{r_bits} {rows}x{cols}, n = {n}, V = {v}, native s4 {native_s4}");
+                    }
                 }
             }
         }
