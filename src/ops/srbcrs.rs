@@ -146,7 +146,8 @@ impl SrBcrs {
     }
 
     /// Gives the object a copy of `rows` FP32 scales at device address `scale` (0: none), applied
-    /// to each row of an FP32 SpMM output. Waits for the copy; a refused call changes nothing.
+    /// to each row of an FP32 SpMM output. Waits for the copy; a refused call changes nothing. A
+    /// scale it replaces is freed as the object's memory is on destruction (after work using it).
     pub fn set_row_scale(&mut self, h: &Handle, scale: u64) -> Result<()> {
         if h.device != self.device {
             invalid!("the object lives on device {}, the handle on device {}", self.device, h.device);
