@@ -23,7 +23,7 @@
 //!
 //! Not measured yet: SDDMM-int, and cuBLAS's dense int8 GEMM.
 
-mod dlmc;
+pub(super) mod dlmc;
 
 use super::prepare::{self, Preprocess};
 use super::VectorOp;
@@ -46,15 +46,15 @@ pub const NAME: &str = "SpMM-int";
 pub const OP: VectorOp = VectorOp { name: NAME, cases };
 
 /// Rows sharing their columns (DLMC's vector length; SR-BCRS's too).
-const V: usize = 8;
+pub(super) const V: usize = 8;
 /// cuSPARSE's Blocked-ELL block side, and what each row's kept columns are a multiple of.
-const BLOCK: usize = 16;
+pub(super) const BLOCK: usize = 16;
 /// B's columns.
 const N: usize = 256;
-const SPARSITIES: [usize; 3] = [70, 90, 98];
+pub(super) const SPARSITIES: [usize; 3] = [70, 90, 98];
 /// (layer, rows = output features, cols = input features; a 3 x 3 convolution's are 9 x its input
 /// channels).
-const SHAPES: [(&str, usize, usize); 5] = [
+pub(super) const SHAPES: [(&str, usize, usize); 5] = [
     ("Transformer attention projection", 1024, 1024),
     ("Transformer FFN up", 4096, 1024),
     ("Transformer FFN down", 1024, 4096),
