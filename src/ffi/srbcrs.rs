@@ -2,6 +2,8 @@
 //! int8 CSR matrix on the GPU, `oxsparseSrBcrsGetInfo` describes it, `oxsparseSpMM_srBcrs` (with
 //! its bufferSize and preprocess) multiplies it on integer tensor cores, `oxsparseDestroySrBcrs`
 //! frees it. The core is src/ops/srbcrs.rs; the layout is docs/design/srbcrs.md's.
+//! `oxsparseSDDMM_srBcrs` (with its bufferSize and preprocess, at the end of this file) computes
+//! int8 A B at the object's stored slots (src/ops/srbcrs_sddmm.rs).
 
 use super::*;
 use crate::ops::srbcrs::SrBcrs;
