@@ -27,7 +27,8 @@ namespace {
 // Tiling, in one place (the launcher mirrors these in src/kernels/srbcrs_sddmm.rs).
 constexpr int STRIDE = 32;            // vectors per stride block (the object's layout)
 constexpr int WARP = 32;
-constexpr int WARPS = 4;              // warps per block, one stride block each
+constexpr int WARPS = 2;              // warps per block, one stride block each (small blocks spread
+                                      // the few warps of a small mask over more SMs)
 constexpr int TILES = STRIDE / 16;    // 16-vector mma tiles per stride block
 constexpr int K_STEP = 64;            // k's per step: 16 bytes of each line per lane
 

@@ -8,7 +8,7 @@ use crate::types::DataType;
 
 const FAMILY: &str = "srbcrs_sddmm";
 /// Warps of a block, one stride block each (`WARPS`).
-const WARPS: u32 = 4;
+const WARPS: u32 = 2;
 
 /// out = alpha A B at the slots + beta out; `out` is the output's type (CUDA_R_32I or
 /// CUDA_R_32F). The caller checked that `p.blocks > 0` and the grid fits (`blocks / WARPS` below
