@@ -1256,6 +1256,36 @@ module oxsparse
       integer(c_int) :: res
     end function oxsparseSrBcrsSetRowScale
 
+    function oxsparseSDDMM_srBcrs_bufferSize(handle, alpha, matA, matB, beta, srBcrs, vecC, &
+            computeType, bufferSize) &
+        bind(C, name="oxsparseSDDMM_srBcrs_bufferSize") result(res)
+      import :: c_int, c_size_t, c_ptr
+      type(c_ptr), value :: handle, alpha, matA, matB, beta, srBcrs, vecC
+      integer(c_int), value :: computeType
+      integer(c_size_t), intent(out) :: bufferSize
+      integer(c_int) :: res
+    end function oxsparseSDDMM_srBcrs_bufferSize
+
+    function oxsparseSDDMM_srBcrs_preprocess(handle, alpha, matA, matB, beta, srBcrs, vecC, &
+            computeType, externalBuffer) &
+        bind(C, name="oxsparseSDDMM_srBcrs_preprocess") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle, alpha, matA, matB, beta, srBcrs, vecC
+      integer(c_int), value :: computeType
+      type(c_ptr), value :: externalBuffer
+      integer(c_int) :: res
+    end function oxsparseSDDMM_srBcrs_preprocess
+
+    function oxsparseSDDMM_srBcrs(handle, alpha, matA, matB, beta, srBcrs, vecC, computeType, &
+            externalBuffer) &
+        bind(C, name="oxsparseSDDMM_srBcrs") result(res)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: handle, alpha, matA, matB, beta, srBcrs, vecC
+      integer(c_int), value :: computeType
+      type(c_ptr), value :: externalBuffer
+      integer(c_int) :: res
+    end function oxsparseSDDMM_srBcrs
+
     ! ------------------------------------------------------------------------------------
     ! SpMV: y = alpha * op(A) * x + beta * y
     ! ------------------------------------------------------------------------------------

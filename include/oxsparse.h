@@ -1574,6 +1574,53 @@ oxsparseStatus_t oxsparseSrBcrsGetValueType(oxsparseConstSrBcrs_t srBcrs, cudaDa
 oxsparseStatus_t oxsparseSrBcrsSetRowScale(oxsparseHandle_t handle, oxsparseSrBcrs_t srBcrs, const void *rowScale);
 
 /**
+ * The workspace `oxsparseSDDMM_srBcrs` needs for these operands: 0 bytes (it checks them as the
+ * call does, so a refused combination is refused here first).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseSDDMM_srBcrs_bufferSize(oxsparseHandle_t handle, const void *alpha, oxsparseConstDnMatDescr_t matA, oxsparseConstDnMatDescr_t matB, const void *beta, oxsparseConstSrBcrs_t srBcrs, oxsparseConstDnVecDescr_t vecC, cudaDataType computeType, size_t *bufferSize);
+
+/**
+ * Checks the operands as `oxsparseSDDMM_srBcrs` will; the object is already in its final form,
+ * so there is nothing to precompute (`externalBuffer` may be NULL).
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseSDDMM_srBcrs_preprocess(oxsparseHandle_t handle, const void *alpha, oxsparseConstDnMatDescr_t matA, oxsparseConstDnMatDescr_t matB, const void *beta, oxsparseConstSrBcrs_t srBcrs, oxsparseDnVecDescr_t vecC, cudaDataType computeType, void *externalBuffer);
+
+/**
+ * SDDMM with the object as the mask: for every slot the object stores (each vector's
+ * `vectorLength` rows at its column), `vecC[slot] = alpha * (A * B)(row, column) + beta *
+ * vecC[slot]`. A is int8 (`CUDA_R_8I`), the object's rows x K; B is int8, K x the object's
+ * columns; either may be row- or column-major with any leading dimension (A row-major and B
+ * column-major, with 16-byte aligned addresses and leading dimensions, are read 16 bytes at a
+ * time; other layouts by bytes, much slower). `vecC` holds `vectors x vectorLength` values of
+ * `computeType` (`oxsparseSrBcrsGetInfo`'s counts) in the object's value order: slot (vector p,
+ * row r of its group) at `(p / 32) * 32 * vectorLength + r * 32 + p % 32`. `CUDA_R_32I`: alpha
+ * and beta int32, the result wraps as two's complement int32; `CUDA_R_32F`: alpha and beta float,
+ * applied to the exact product. The slots of padding vectors, and of the missing rows of a
+ * partial last group, are set to 0. The mask is vector-wise: a row of a group gets a value at
+ * every column any row of its group holds. The object's values and row scale are not read; its
+ * value type must be int8 (it fixes the vector stride the output follows). A * B is
+ * accumulated exactly in int32 on integer tensor cores (`mma` m16n8k32, sm_80 and newer): exact
+ * while no partial sum leaves int32 (K up to 131,072). With beta == 0, vecC is not read.
+ * Asynchronous on the handle's stream; alpha and beta in the handle's pointer mode;
+ * `externalBuffer` may be NULL (no workspace).
+ *
+ * INVALID_VALUE when the shapes do not match (A: the object's rows x K; B: K x its columns) or
+ * vecC's size is not the object's slot count; NOT_SUPPORTED for an object of int4 or int16 values,
+ * A or B of another type, a vecC type other than `computeType`, a compute type other than
+ * `CUDA_R_32I` or `CUDA_R_32F`, or batches.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+ */
+oxsparseStatus_t oxsparseSDDMM_srBcrs(oxsparseHandle_t handle, const void *alpha, oxsparseConstDnMatDescr_t matA, oxsparseConstDnMatDescr_t matB, const void *beta, oxsparseConstSrBcrs_t srBcrs, oxsparseDnVecDescr_t vecC, cudaDataType computeType, void *externalBuffer);
+
+/**
  * Y = alpha * X + beta * Y for the sparse vector X and the dense vector Y: every entry of Y is
  * scaled by beta, the entries X indexes also get alpha * X. alpha and beta are of the compute type
  * (float for 16-bit real data, cuComplex for 16-bit complex data).

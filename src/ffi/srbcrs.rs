@@ -3,7 +3,8 @@
 //! `oxsparseSrBcrsGetValueType` describe it, `oxsparseSrBcrsSetRowScale` gives it an FP32 scale per
 //! row, `oxsparseSpMM_srBcrs` (with its bufferSize and preprocess) multiplies it on integer tensor
 //! cores, `oxsparseDestroySrBcrs` frees it. The core is src/ops/srbcrs.rs; the layout is
-//! docs/design/srbcrs.md's.
+//! docs/design/srbcrs.md's. `oxsparseSDDMM_srBcrs` (with its bufferSize and preprocess, at the end
+//! of this file) computes int8 A B at an int8 object's stored slots (src/ops/srbcrs_sddmm.rs).
 
 use super::*;
 use crate::ops::srbcrs::SrBcrs;
@@ -239,4 +240,124 @@ unsafe fn spmm_operands<'a>(
     let b = &live.borrow(matB, Kind::DnMat, "matB")?.inner;
     let c = &live.borrow(matC, Kind::DnMat, "matC")?.inner;
     Ok((h, s, b, c))
+}
+
+// ---- SDDMM on the object's stored slots ---------------------------------------------------------
+
+/// The workspace `oxsparseSDDMM_srBcrs` needs for these operands: 0 bytes (it checks them as the
+/// call does, so a refused combination is refused here first).
+///
+/// # Safety
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+#[no_mangle]
+pub unsafe extern "C" fn oxsparseSDDMM_srBcrs_bufferSize(
+    handle: oxsparseHandle_t,
+    alpha: *const c_void,
+    matA: oxsparseConstDnMatDescr_t,
+    matB: oxsparseConstDnMatDescr_t,
+    beta: *const c_void,
+    srBcrs: oxsparseConstSrBcrs_t,
+    vecC: oxsparseConstDnVecDescr_t,
+    computeType: cudaDataType,
+    bufferSize: *mut usize,
+) -> oxsparseStatus_t {
+    guard("oxsparseSDDMM_srBcrs_bufferSize", || {
+        let (h, a, b, s, c) = sddmm_operands(handle, matA, matB, srBcrs, vecC)?;
+        scalars_given(alpha, beta)?;
+        let out = out_ptr(bufferSize, "bufferSize")?;
+        let compute = decode(computeType, "computeType", DataType::from_raw)?;
+        *out = s.sddmm_buffer_size(h, a, b, c, compute)?;
+        Ok(())
+    })
+}
+
+/// Checks the operands as `oxsparseSDDMM_srBcrs` will; the object is already in its final form,
+/// so there is nothing to precompute (`externalBuffer` may be NULL).
+///
+/// # Safety
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+#[no_mangle]
+pub unsafe extern "C" fn oxsparseSDDMM_srBcrs_preprocess(
+    handle: oxsparseHandle_t,
+    alpha: *const c_void,
+    matA: oxsparseConstDnMatDescr_t,
+    matB: oxsparseConstDnMatDescr_t,
+    beta: *const c_void,
+    srBcrs: oxsparseConstSrBcrs_t,
+    vecC: oxsparseDnVecDescr_t,
+    computeType: cudaDataType,
+    externalBuffer: *mut c_void,
+) -> oxsparseStatus_t {
+    let _ = externalBuffer;
+    guard("oxsparseSDDMM_srBcrs_preprocess", || {
+        let (h, a, b, s, c) = sddmm_operands(handle, matA, matB, srBcrs, vecC)?;
+        scalars_given(alpha, beta)?;
+        let compute = decode(computeType, "computeType", DataType::from_raw)?;
+        s.sddmm_preprocess(h, a, b, c, compute)
+    })
+}
+
+/// SDDMM with the object as the mask: for every slot the object stores (each vector's
+/// `vectorLength` rows at its column), `vecC[slot] = alpha * (A * B)(row, column) + beta *
+/// vecC[slot]`. A is int8 (`CUDA_R_8I`), the object's rows x K; B is int8, K x the object's
+/// columns; either may be row- or column-major with any leading dimension (A row-major and B
+/// column-major, with 16-byte aligned addresses and leading dimensions, are read 16 bytes at a
+/// time; other layouts by bytes, much slower). `vecC` holds `vectors x vectorLength` values of
+/// `computeType` (`oxsparseSrBcrsGetInfo`'s counts) in the object's value order: slot (vector p,
+/// row r of its group) at `(p / 32) * 32 * vectorLength + r * 32 + p % 32`. `CUDA_R_32I`: alpha
+/// and beta int32, the result wraps as two's complement int32; `CUDA_R_32F`: alpha and beta float,
+/// applied to the exact product. The slots of padding vectors, and of the missing rows of a
+/// partial last group, are set to 0. The mask is vector-wise: a row of a group gets a value at
+/// every column any row of its group holds. The object's values and row scale are not read; its
+/// value type must be int8 (it fixes the vector stride the output follows). A * B is
+/// accumulated exactly in int32 on integer tensor cores (`mma` m16n8k32, sm_80 and newer): exact
+/// while no partial sum leaves int32 (K up to 131,072). With beta == 0, vecC is not read.
+/// Asynchronous on the handle's stream; alpha and beta in the handle's pointer mode;
+/// `externalBuffer` may be NULL (no workspace).
+///
+/// INVALID_VALUE when the shapes do not match (A: the object's rows x K; B: K x its columns) or
+/// vecC's size is not the object's slot count; NOT_SUPPORTED for an object of int4 or int16 values,
+/// A or B of another type, a vecC type other than `computeType`, a compute type other than
+/// `CUDA_R_32I` or `CUDA_R_32F`, or batches.
+///
+/// # Safety
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
+#[no_mangle]
+pub unsafe extern "C" fn oxsparseSDDMM_srBcrs(
+    handle: oxsparseHandle_t,
+    alpha: *const c_void,
+    matA: oxsparseConstDnMatDescr_t,
+    matB: oxsparseConstDnMatDescr_t,
+    beta: *const c_void,
+    srBcrs: oxsparseConstSrBcrs_t,
+    vecC: oxsparseDnVecDescr_t,
+    computeType: cudaDataType,
+    externalBuffer: *mut c_void,
+) -> oxsparseStatus_t {
+    let _ = externalBuffer;
+    guard("oxsparseSDDMM_srBcrs", || {
+        let (h, a, b, s, c) = sddmm_operands(handle, matA, matB, srBcrs, vecC)?;
+        scalars_given(alpha, beta)?;
+        let compute = decode(computeType, "computeType", DataType::from_raw)?;
+        s.sddmm(h, alpha, a, b, beta, c, compute)
+    })
+}
+
+/// The handle, A, B, the object and the output of an SDDMM call, borrowed in the API's order.
+#[allow(clippy::type_complexity)]
+unsafe fn sddmm_operands<'a>(
+    handle: oxsparseHandle_t,
+    matA: oxsparseConstDnMatDescr_t,
+    matB: oxsparseConstDnMatDescr_t,
+    srBcrs: oxsparseConstSrBcrs_t,
+    vecC: oxsparseConstDnVecDescr_t,
+) -> crate::error::Result<(&'a crate::context::Handle, &'a crate::descr::DnMat, &'a crate::descr::DnMat, &'a SrBcrs, &'a crate::descr::DnVec)>
+{
+    let live = live_objects();
+    let h = &live.borrow(handle, Kind::Handle, "handle")?.inner;
+    let a = &live.borrow(matA, Kind::DnMat, "matA")?.inner;
+    let b = &live.borrow(matB, Kind::DnMat, "matB")?.inner;
+    let s = &live.borrow(srBcrs, Kind::SrBcrs, "srBcrs")?.inner;
+    let c = &live.borrow(vecC, Kind::DnVec, "vecC")?.inner;
+    Ok((h, a, b, s, c))
 }

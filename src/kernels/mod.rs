@@ -24,6 +24,7 @@ pub mod spmm_tc;
 pub mod spmv;
 pub mod spmv_columns;
 pub mod srbcrs;
+pub mod srbcrs_sddmm;
 pub mod vector_ops;
 
 use crate::context::Handle;

@@ -49,7 +49,7 @@ pub struct SrBcrs {
     pub vec_ptr: u64,
     pub vec_col: u64,
     pub vec_val: u64,
-    device: i32,
+    pub device: i32,
     _memory: DeviceMemory,
     /// The FP32 row scale (`rows` floats), set by `set_row_scale`.
     row_scale: Option<DeviceMemory>,

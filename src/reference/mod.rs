@@ -10,4 +10,5 @@ pub mod sparse_to_dense;
 pub mod spmm;
 pub mod spmv;
 pub mod srbcrs;
+pub mod srbcrs_sddmm;
 pub mod vector_ops;

@@ -2,10 +2,13 @@
 //! getters, the SpMM's three entry points (B 6 x 4 int8, C 8 x 4 int32, both row-major), the row
 //! scale's setter (last: it leaves the object scaled) and Destroy;
 //! each argument's automatic bad values, and the object's own rows: vector lengths other than 2, 4
-//! or 8, FP32 values, shapes that disagree, B, C and compute types it does not take. Its arrays and
-//! descriptors are a `Part` of the GPU fixture, watched like the rest.
+//! or 8, FP32 values, shapes that disagree, B, C and compute types it does not take. The SDDMM's
+//! three entry points on the object (A 8 x 4 int8 row-major, B 4 x 6 int8 column-major, vecC of
+//! int32 over the object's slots): shapes and sizes that disagree, types it does not take, an
+//! object of int16 values (made over the same pattern). Its arrays and descriptors are a `Part` of
+//! the GPU fixture, watched like the rest.
 
-use super::descriptors::{I32, R32F, ROW};
+use super::descriptors::{COL, I32, R32F, ROW};
 use super::gpu::Operands;
 use super::table::*;
 use crate::common::DevBuf;
@@ -17,9 +20,10 @@ use std::os::raw::c_int;
 use std::ptr::null_mut;
 use std::rc::Rc;
 use Arg::*;
-use Kind::{DnMat, SpMat, SrBcrs};
+use Kind::{DnMat, DnVec, SpMat, SrBcrs};
 
 const R8I: i32 = DataType::CUDA_R_8I as i32;
+const R16I: i32 = DataType::CUDA_R_16I as i32;
 const R32I: i32 = DataType::CUDA_R_32I as i32;
 
 /// The object (V = 4) of `a8`; A of int8 (8 x 6) and of FP32 (the fixture's); B of int8 (6 x 4)
@@ -35,12 +39,39 @@ pub struct SrBcrsOperands {
     pub c32_7: u64,
     /// 8 FP32 row scales.
     pub scale: u64,
+    /// SDDMM: A (8 x 4) and of 7 rows, B (4 x 6) and of 3 rows, vecC over the object's slots (int32)
+    /// and one shorter.
+    pub sa: u64,
+    pub sa_7: u64,
+    pub sb: u64,
+    pub sb_3: u64,
+    pub vc: u64,
+    pub vc_short: u64,
+    /// An object of int16 values over the same pattern (its CSR `a16`), which the SDDMM refuses.
+    pub a16: u64,
+    pub obj16: u64,
 }
 
 impl SrBcrsOperands {
     /// Without a GPU: the host fixture's descriptors stand in (no object can be made).
     pub fn stand_ins(a: u64, b: u64, c: u64) -> SrBcrsOperands {
-        SrBcrsOperands { obj: NEVER_ISSUED, a8: a, b8: b, b8_5: b, c32: c, c32_7: c, scale: b }
+        SrBcrsOperands {
+            obj: NEVER_ISSUED,
+            a8: a,
+            b8: b,
+            b8_5: b,
+            c32: c,
+            c32_7: c,
+            scale: b,
+            sa: b,
+            sa_7: b,
+            sb: b,
+            sb_3: b,
+            vc: c,
+            vc_short: c,
+            a16: a,
+            obj16: NEVER_ISSUED,
+        }
     }
 }
 
@@ -98,6 +129,7 @@ pub fn rows(t: &mut Table, o: &Operands) {
             f.bad("externalBuffer NULL (none needed)", &[("externalBuffer", 0)], SUCCESS);
         }
     }
+    sddmm_rows(t, o);
     let args = [("handle", Handle(o.h)), ("srBcrs", Obj(SrBcrs, s.obj)), ("rowScale", Data(s.scale, 4))];
     t.func("oxsparseSrBcrsSetRowScale", &args, |a| unsafe { oxsparseSrBcrsSetRowScale(ptr(a[0]), ptr(a[1]), cptr(a[2])) }).bad(
         "rowScale NULL (no scale)",
@@ -105,6 +137,68 @@ pub fn rows(t: &mut Table, o: &Operands) {
         SUCCESS,
     );
     t.destroy_rows("oxsparseDestroySrBcrs", SrBcrs, SUCCESS, o.fresh_srbcrs.clone());
+}
+
+/// The SDDMM's entry points over the object (the fixture's C, FP32 8 x 4, stands for an A of the
+/// wrong type).
+fn sddmm_rows(t: &mut Table, o: &Operands) {
+    let s = o.srbcrs;
+    type Entry = fn(&[u64]) -> c_int;
+    let calls: [(&'static str, (&'static str, Arg), Entry); 3] = [
+        ("oxsparseSDDMM_srBcrs_bufferSize", ("bufferSize", Out(o.slots[0])), |a| unsafe {
+            oxsparseSDDMM_srBcrs_bufferSize(
+                ptr(a[0]),
+                cptr(a[1]),
+                cptr(a[2]),
+                cptr(a[3]),
+                cptr(a[4]),
+                cptr(a[5]),
+                cptr(a[6]),
+                int(a[7]),
+                ptr(a[8]),
+            )
+        }),
+        ("oxsparseSDDMM_srBcrs_preprocess", ("externalBuffer", Plain(o.ws)), |a| unsafe {
+            oxsparseSDDMM_srBcrs_preprocess(
+                ptr(a[0]),
+                cptr(a[1]),
+                cptr(a[2]),
+                cptr(a[3]),
+                cptr(a[4]),
+                cptr(a[5]),
+                ptr(a[6]),
+                int(a[7]),
+                ptr(a[8]),
+            )
+        }),
+        ("oxsparseSDDMM_srBcrs", ("externalBuffer", Plain(o.ws)), |a| unsafe {
+            oxsparseSDDMM_srBcrs(ptr(a[0]), cptr(a[1]), cptr(a[2]), cptr(a[3]), cptr(a[4]), cptr(a[5]), ptr(a[6]), int(a[7]), ptr(a[8]))
+        }),
+    ];
+    for (func, last, call) in calls {
+        let args = [
+            ("handle", Handle(o.h)),
+            ("alpha", In(o.one)),
+            ("matA", Obj(DnMat, s.sa)),
+            ("matB", Obj(DnMat, s.sb)),
+            ("beta", In(o.zero)),
+            ("srBcrs", Obj(SrBcrs, s.obj)),
+            ("vecC", Obj(DnVec, s.vc)),
+            ("computeType", Enum(R32I, &[])),
+            last,
+        ];
+        let mut f = t.func(func, &args, call);
+        f.bad("A has 7 rows for the object's 8", &[("matA", s.sa_7)], INVALID)
+            .bad("B has 3 rows for A's 4 columns", &[("matB", s.sb_3)], INVALID)
+            .bad("vecC one shorter than the slots", &[("vecC", s.vc_short)], INVALID)
+            .bad("an object of int16 values", &[("srBcrs", s.obj16)], UNSUPPORTED)
+            .bad("A of FP32", &[("matA", o.c)], UNSUPPORTED)
+            .bad("computeType R_32F for int32 vecC", &[("computeType", R32F as u64)], UNSUPPORTED)
+            .bad("computeType R_8I", &[("computeType", R8I as u64)], UNSUPPORTED);
+        if func != "oxsparseSDDMM_srBcrs_bufferSize" {
+            f.bad("externalBuffer NULL (none needed)", &[("externalBuffer", 0)], SUCCESS);
+        }
+    }
 }
 
 fn ok(s: c_int, what: &str) {
@@ -115,6 +209,30 @@ fn dn(rows: i64, cols: i64, values: u64, vt: c_int) -> u64 {
     let mut d = null_mut();
     ok(unsafe { oxsparseCreateDnMat(&mut d, rows, cols, cols, ptr(values), vt, ROW) }, "CreateDnMat");
     d as u64
+}
+
+/// A column-major int8 matrix (leading dimension `rows`).
+fn dn_col(rows: i64, cols: i64, values: u64) -> u64 {
+    let mut d = null_mut();
+    ok(unsafe { oxsparseCreateDnMat(&mut d, rows, cols, rows, ptr(values), R8I, COL) }, "CreateDnMat");
+    d as u64
+}
+
+fn dn_vec(size: i64, values: u64) -> u64 {
+    let mut d = null_mut();
+    ok(unsafe { oxsparseCreateDnVec(&mut d, size, ptr(values), R32I) }, "CreateDnVec");
+    d as u64
+}
+
+/// The object's slots: its stored vectors times the vector length.
+fn slots(obj: u64) -> i64 {
+    let (mut v, mut vectors) = (0, 0i64);
+    let n = null_mut();
+    ok(
+        unsafe { oxsparseSrBcrsGetInfo(cptr(obj), n, n, n, &mut v, null_mut(), &mut vectors, null_mut(), null_mut(), null_mut()) },
+        "SrBcrsGetInfo",
+    );
+    vectors * v as i64
 }
 
 /// An SR-BCRS object (V = 4) of `a`.
@@ -142,25 +260,66 @@ impl Part {
         let b_values = DevBuf::from_slice(&(0..24).map(|v| (v * 7 % 23) as i8 - 11).collect::<Vec<_>>());
         let c = DevBuf::zeroed(32 * 4);
         let scale = DevBuf::from_slice(&(0..8).flat_map(|i| (0.5f32 + i as f32).to_le_bytes()).collect::<Vec<_>>());
+        let sa_values = DevBuf::from_slice(&(0..32).map(|v| (v * 5 % 17) as i8 - 8).collect::<Vec<_>>());
+        let sb_values = DevBuf::from_slice(&(0..24).map(|v| (v * 3 % 13) as i8 - 6).collect::<Vec<_>>());
+        let a16_values = DevBuf::from_slice(&[300i16, -1, 4, -1000, 5, -9, 2, -6, 5, 3]);
         let mut a8 = null_mut();
         let s = unsafe { oxsparseCreateCsr(&mut a8, 8, 6, 10, ptr(offsets), ptr(columns), ptr(a_values.ptr), I32, I32, 0, R8I) };
         ok(s, "CreateCsr");
         let a8 = a8 as u64;
+        let obj = new_object(h, a8);
+        let mut a16 = null_mut();
+        let s = unsafe { oxsparseCreateCsr(&mut a16, 8, 6, 10, ptr(offsets), ptr(columns), ptr(a16_values.ptr), I32, I32, 0, R16I) };
+        ok(s, "CreateCsr (int16)");
+        let a16 = a16 as u64;
+        let obj16 = new_object(h, a16);
+        let n = slots(obj);
+        let vc = DevBuf::zeroed(4 * n as usize);
         let operands = SrBcrsOperands {
-            obj: new_object(h, a8),
+            obj,
             a8,
             b8: dn(6, 4, b_values.ptr, R8I),
             b8_5: dn(5, 4, b_values.ptr, R8I),
             c32: dn(8, 4, c.ptr, R32I),
             c32_7: dn(7, 4, c.ptr, R32I),
             scale: scale.ptr,
+            sa: dn(8, 4, sa_values.ptr, R8I),
+            sa_7: dn(7, 4, sa_values.ptr, R8I),
+            sb: dn_col(4, 6, sb_values.ptr),
+            sb_3: dn_col(3, 6, sb_values.ptr),
+            vc: dn_vec(n, vc.ptr),
+            vc_short: dn_vec(n - 1, vc.ptr),
+            a16,
+            obj16,
         };
         let o = operands;
         Part {
             operands,
-            inputs: vec![("SR-BCRS A's values", a_values), ("SR-BCRS B", b_values), ("SR-BCRS row scale", scale)],
-            outputs: vec![("SR-BCRS C", c)],
-            descriptors: vec![(SpMat, o.a8), (DnMat, o.b8), (DnMat, o.b8_5), (DnMat, o.c32), (DnMat, o.c32_7), (SrBcrs, o.obj)],
+            inputs: vec![
+                ("SR-BCRS A's values", a_values),
+                ("SR-BCRS B", b_values),
+                ("SR-BCRS row scale", scale),
+                ("SR-BCRS SDDMM A", sa_values),
+                ("SR-BCRS SDDMM B", sb_values),
+                ("SR-BCRS int16 A's values", a16_values),
+            ],
+            outputs: vec![("SR-BCRS C", c), ("SR-BCRS SDDMM vecC", vc)],
+            descriptors: vec![
+                (SpMat, o.a8),
+                (DnMat, o.b8),
+                (DnMat, o.b8_5),
+                (DnMat, o.c32),
+                (DnMat, o.c32_7),
+                (DnMat, o.sa),
+                (DnMat, o.sa_7),
+                (DnMat, o.sb),
+                (DnMat, o.sb_3),
+                (DnVec, o.vc),
+                (DnVec, o.vc_short),
+                (SrBcrs, o.obj),
+                (SpMat, o.a16),
+                (SrBcrs, o.obj16),
+            ],
             fresh: Rc::new(move || new_object(h, a8)),
         }
     }

@@ -12,6 +12,7 @@
 mod api;
 mod case;
 mod cli;
+mod cublas;
 mod cusparse;
 mod device;
 mod gen;

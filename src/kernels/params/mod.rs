@@ -18,6 +18,7 @@ pub mod spmm_tc;
 pub mod spmv;
 pub mod spmv_columns;
 pub mod srbcrs;
+pub mod srbcrs_sddmm;
 pub mod vector_ops;
 
 /// A scalar (alpha, beta, ...) of the operation's compute type: either its bytes, read on the host

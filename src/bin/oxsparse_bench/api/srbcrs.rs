@@ -1,6 +1,6 @@
 //! oxsparse's int8 SR-BCRS format (issue 60): `oxsparseCreateSrBcrs`, `oxsparseSrBcrsGetInfo`,
-//! `oxsparseSpMM_srBcrs`; and cuSPARSE's Blocked-ELL descriptor, the other int8 format SpMM-int
-//! measures it against.
+//! `oxsparseSpMM_srBcrs`, `oxsparseSDDMM_srBcrs`; and cuSPARSE's Blocked-ELL descriptor, the other
+//! int8 format SpMM-int measures it against.
 
 use super::{ox_check, vp, Descr, Kind, Lib};
 use crate::Result;
@@ -68,6 +68,43 @@ impl SrBcrs {
         // SAFETY: live handle, object and descriptors; the scalars as documented.
         let s = unsafe { oxr::oxsparseSpMM_srBcrs(h, alpha, self.0, b.ptr as _, beta, c.ptr as _, compute, null_mut()) };
         ox_check("oxsparseSpMM_srBcrs", s)
+    }
+
+    /// Checks an SDDMM on the object's slots as the call will (`_bufferSize`, which must ask for
+    /// nothing, then `_preprocess`); `out` is a dense vector over the object's slots.
+    pub fn sddmm_prepare(
+        &self,
+        h: ffi::oxsparseHandle_t,
+        (alpha, beta): (*const c_void, *const c_void),
+        (a, b): (&Descr, &Descr),
+        out: &Descr,
+        compute: c_int,
+    ) -> Result<()> {
+        let mut size = 0usize;
+        // SAFETY: live handle, object and descriptors; the scalars outlive the calls.
+        ox_check("oxsparseSDDMM_srBcrs_bufferSize", unsafe {
+            oxr::oxsparseSDDMM_srBcrs_bufferSize(h, alpha, a.ptr as _, b.ptr as _, beta, self.0, out.ptr as _, compute, &mut size)
+        })?;
+        if size != 0 {
+            return Err(format!("oxsparseSDDMM_srBcrs_bufferSize asked for {size} bytes, not the 0 it documents"));
+        }
+        ox_check("oxsparseSDDMM_srBcrs_preprocess", unsafe {
+            oxr::oxsparseSDDMM_srBcrs_preprocess(h, alpha, a.ptr as _, b.ptr as _, beta, self.0, out.ptr as _, compute, null_mut())
+        })
+    }
+
+    /// out = alpha (A B) at the object's slots + beta out; host scalars of `compute`.
+    pub fn sddmm(
+        &self,
+        h: ffi::oxsparseHandle_t,
+        (alpha, beta): (*const c_void, *const c_void),
+        (a, b): (&Descr, &Descr),
+        out: &Descr,
+        compute: c_int,
+    ) -> Result<()> {
+        // SAFETY: live handle, object and descriptors; the scalars as documented.
+        let s = unsafe { oxr::oxsparseSDDMM_srBcrs(h, alpha, a.ptr as _, b.ptr as _, beta, self.0, out.ptr as _, compute, null_mut()) };
+        ox_check("oxsparseSDDMM_srBcrs", s)
     }
 }
 

@@ -38,12 +38,15 @@ the stencil of --spmv-stencil and for SDDMM the attention masks):
   --quick                  a smoke test: five small generated matrices, 2^20-long vectors, and 5
                            runs after 1 warm-up unless --runs / --warmup say otherwise
 Measuring:
-  --ops NAME,...           only these operations (SparseToDense, Csr2csc, DenseToSparse, SpMM, SpMM-brcv, SpMV, SDDMM, Gather, SpVV, Xcoo2csr, Xcsr2coo, Xcsrsort, XcoosortByRow, SpMM-int)
+  --ops NAME,...           only these operations (SparseToDense, Csr2csc, DenseToSparse, SpMM, SpMM-brcv, SpMV, SDDMM, Gather, SpVV, Xcoo2csr, Xcsr2coo, Xcsrsort, XcoosortByRow, SpMM-int, SDDMM-int)
                            (SpMM-int makes its own inputs: int8 DLMC-like weights of Transformer
                            and ResNet-50 layers, 70/90/98% sparse, times an int8 B of 256 columns,
                            against cuSPARSE's int8 CSR and Blocked-ELL (FP16 Blocked-ELL reported
-                           beside them); alone, with --rmat-set none, it reads no matrix files.
-                           SDDMM-int and cuBLAS's int8 GEMM are not measured yet)
+                           beside them); SDDMM-int computes int8 A B (K = 64, 256) at the same
+                           masks' entries with SR-BCRS, against cuSPARSE's FP16 and FP32 CSR SDDMM,
+                           with oxsparse's FP16 CSR SDDMM beside it (column x FP16); alone, with
+                           --rmat-set none, they read no matrix files. SpMM-int also times
+                           cuBLAS's dense int8 GEMM of the same product: column x cuBLAS)
   --runs N                 timed calls per case, median reported (default 20)
   --warmup N               untimed calls before them (default 3; at least two of every copy
                            of the operands the calls rotate among, unless N is 0)
@@ -70,7 +73,8 @@ Output (the table always goes to stdout, progress to stderr):
   --json PATH, --csv PATH  also write the results there
   --svg PATH               bar charts of oxsparse's speedup: SpMM (FP32, row-major, N=32/128/256),
                            SpMV (FP32, FP64), SDDMM (FP32, a bar per K), one under the other
-Environment: OXSPARSE_BENCH_CUSPARSE=/path/to/libcusparse.so.12 overrides the search for cuSPARSE.";
+Environment: OXSPARSE_BENCH_CUSPARSE=/path/to/libcusparse.so.12 overrides the search for cuSPARSE,
+OXSPARSE_BENCH_CUBLAS=/path/to/libcublas.so.12 (or .13) the search for cuBLAS (SpMM-int).";
 
 #[derive(Debug, PartialEq)]
 pub struct Options {

@@ -8,6 +8,7 @@ mod csr2csc;
 mod dense_to_sparse;
 mod prepare;
 mod sddmm;
+mod sddmm_int;
 mod sort;
 mod sparse_to_dense;
 mod spmm;
@@ -16,6 +17,7 @@ mod spmv;
 mod vector;
 
 pub use sddmm::SDDMM;
+pub use sddmm_int::NAME as SDDMM_INT;
 pub use spmm::brcv::NAME as SPMM_BRCV;
 pub use spmm_int::NAME as SPMM_INT;
 pub use spmv::bandwidth::measure as measure_copy_bandwidth;
@@ -73,7 +75,7 @@ pub const MATRIX_OPS: &[MatrixOp] = &[
     sort::CSRSORT,
     sort::COOSORT,
 ];
-pub const VECTOR_OPS: &[VectorOp] = &[vector::GATHER, vector::SPVV, dense_to_sparse::OP, spmm_int::OP];
+pub const VECTOR_OPS: &[VectorOp] = &[vector::GATHER, vector::SPVV, dense_to_sparse::OP, spmm_int::OP, sddmm_int::OP];
 
 /// Every operation's name, for `--ops`.
 pub fn names() -> Vec<&'static str> {

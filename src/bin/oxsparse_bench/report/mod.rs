@@ -28,6 +28,11 @@ pub use summary::summarize;
 /// it (SpMM, SpMV, SDDMM).
 pub const NO_PREPROCESS: &str = "DEFAULT, no preprocess";
 
+/// Variants (always `extra`) measured beside an operation as yardsticks, each with its own table
+/// column: its time over oxsparse's (SpMM-int's dense cuBLAS GEMM; SDDMM-int's oxsparse FP16 CSR
+/// SDDMM, whose target ratio is 2x). (label, column heading.)
+pub const YARDSTICKS: [(&str, &str); 2] = [("cuBLAS int8 GEMM", "x cuBLAS"), ("oxsparse FP16 CSR", "x FP16")];
+
 /// The device's copy bandwidth, measured once per run (`ops/spmv/bandwidth.rs`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CopyBandwidth {
@@ -178,7 +183,23 @@ impl Row {
 
     /// The library's first `extra` variant (oxsparse without preprocess).
     pub fn extra(&self, lib: &str) -> Option<&LibResult> {
-        self.libs.iter().find(|l| l.lib == lib && l.extra)
+        self.libs.iter().find(|l| l.lib == lib && l.extra && self.yardstick_label(l).is_none())
+    }
+
+    /// The yardstick `l` is, if any.
+    fn yardstick_label(&self, l: &LibResult) -> Option<&'static str> {
+        YARDSTICKS.iter().find(|(label, _)| l.alg == *label).map(|(label, _)| *label)
+    }
+
+    /// The yardstick labelled `label`'s time over oxsparse's: above 1 means oxsparse is faster.
+    pub fn yardstick_ratio(&self, label: &str) -> Option<f64> {
+        let y = self.libs.iter().find(|l| l.alg == label)?.median()?;
+        Some(y / self.median("oxsparse")?)
+    }
+
+    /// Whether the row measured the yardstick labelled `label` (timed or not).
+    pub fn has_yardstick(&self, label: &str) -> bool {
+        self.libs.iter().any(|l| l.alg == label)
     }
 
     /// The library's variant without preprocess: its `extra` one (SpMM), or the one labelled

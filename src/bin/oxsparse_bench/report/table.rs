@@ -1,6 +1,6 @@
 //! The table on stdout: a section per operation, then the summary, the problems and the notes.
 
-use super::{sddmm, spmv, summarize, LibResult, Report, Row};
+use super::{sddmm, spmv, summarize, LibResult, Report, Row, YARDSTICKS};
 use std::fmt::Write as _;
 
 impl Report {
@@ -70,7 +70,13 @@ impl Report {
         if algs {
             let _ = write!(s, " {:<8}", "best alg");
         }
-        let _ = write!(s, " {:>8} {:>8}  {:<11}", unit, "speedup", "check");
+        let yardsticks: Vec<(&str, &str)> =
+            YARDSTICKS.iter().copied().filter(|(label, _)| rows.iter().any(|r| r.has_yardstick(label))).collect();
+        let _ = write!(s, " {:>8} {:>8}", unit, "speedup");
+        for (_, heading) in &yardsticks {
+            let _ = write!(s, " {heading:>8}");
+        }
+        let _ = write!(s, "  {:<11}", "check");
         let _ = writeln!(s, "{}", if algs { "  every cuSPARSE algorithm, ms" } else { "" });
         for r in rows {
             let (ox, cu) = (r.median("oxsparse"), r.median("cuSPARSE"));
@@ -97,12 +103,16 @@ impl Report {
                 let _ = write!(s, " {:<8}", truncate(alg, 8));
             }
             let speedup = r.speedup().map_or("-".into(), |x| format!("{x:.2}x"));
-            let _ = write!(s, " {:>8} {:>8}  {:<11}", opt(r.rate(cu), 1), speedup, r.status(None));
+            let _ = write!(s, " {:>8} {:>8}", opt(r.rate(cu), 1), speedup);
+            for (label, _) in &yardsticks {
+                let _ = write!(s, " {:>8}", r.yardstick_ratio(label).map_or("-".into(), |x| format!("{x:.2}x")));
+            }
+            let _ = write!(s, "  {:<11}", r.status(None));
             if algs {
                 let each: Vec<String> = r
                     .libs
                     .iter()
-                    .filter(|l| l.lib == "cuSPARSE")
+                    .filter(|l| l.lib == "cuSPARSE" || (l.extra && YARDSTICKS.iter().any(|(y, _)| l.alg == *y)))
                     .map(|l| format!("{} {}", l.alg, l.median().map_or(l.status().to_string(), |m| format!("{m:.4}"))))
                     .collect();
                 let _ = write!(s, "  {}", each.join(", "));

@@ -116,6 +116,19 @@ fn speedup_is_against_the_best_algorithm_and_ignores_extras() {
 }
 
 #[test]
+fn yardsticks_get_their_ratio_and_are_never_the_no_preprocess_time() {
+    let mut r = row(0.5, Some(1.0), false);
+    let v = |label, extra| Variant { label, code: 0, extra };
+    r.libs.push(LibResult { time: timing(2.0), check: check(0), ..LibResult::new("oxsparse", v("oxsparse FP16 CSR", true)) });
+    r.libs.push(LibResult { time: timing(0.25), check: check(0), ..LibResult::new("cuSPARSE", v("cuBLAS int8 GEMM", true)) });
+    assert_eq!(r.speedup(), Some(2.0), "yardsticks are not a library's time");
+    assert!(r.extra("oxsparse").is_none() && r.no_preprocess("oxsparse").is_none());
+    assert_eq!((r.yardstick_ratio("oxsparse FP16 CSR"), r.yardstick_ratio("cuBLAS int8 GEMM")), (Some(4.0), Some(0.5)));
+    let table = report(vec![r]).table();
+    assert!(table.contains("x cuBLAS") && table.contains("x FP16") && table.contains("4.00x") && table.contains("0.50x"), "{table}");
+}
+
+#[test]
 fn not_supported_is_reported_not_failed() {
     let r = spmm_row("m", "Matrix Market", "N=32", None, [3.0, 2.0, 1.5]);
     assert!(r.unsupported("oxsparse") && !r.unsupported("cuSPARSE"));

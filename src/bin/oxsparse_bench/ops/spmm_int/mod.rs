@@ -15,15 +15,19 @@
 //! * cuSPARSE's FP16 Blocked-ELL SpMM on that Blocked-ELL matrix (its values and B as FP16,
 //!   exact; C FP32, compute FP32), reported but not in the speedup (the issue's target is against
 //!   the fastest int8 path).
+//! * cuBLAS's dense int8 GEMM of the same product (`cublasGemmEx`, A dense row-major, B
+//!   column-major, C row-major int32, compute `CUBLAS_COMPUTE_32I`; `cublas.rs` loads it), a
+//!   yardstick: its own column "x cuBLAS" is its time over SR-BCRS's (issue 60 asks SR-BCRS to
+//!   win from 70% sparsity up), not in the speedup. Without cuBLAS it is reported unsupported.
 //!
-//! Every int8 result is compared exactly with the int32 product computed on the host (the
-//! Blocked-ELL ones with their own matrix's); the FP16 one within 1e-5 of sum |a b| (FP32 sums of
+//! Every int8 result (cuBLAS's too) is compared exactly with the int32 product computed on the
+//! host (the Blocked-ELL ones with their own matrix's); the FP16 one within 1e-5 of sum |a b| (FP32 sums of
 //! more than 2^24 / 127^2 terms may round). GB/s are against A as int8 CSR, B and C once;
 //! GFLOP/s count the 2 nnz N integer operations.
 //!
-//! Not measured yet: SDDMM-int, and cuBLAS's dense int8 GEMM.
+//! SDDMM-int (`../sddmm_int.rs`) measures the same masks' SDDMM.
 
-mod dlmc;
+pub(super) mod dlmc;
 
 use super::prepare::{self, Preprocess};
 use super::VectorOp;
@@ -32,6 +36,7 @@ use crate::api::{
     SPMM_CSR_ALG1, SPMM_CSR_ALG2, SPMM_CSR_ALG3, SPMM_DEFAULT,
 };
 use crate::case::{Call, Case, Checker, Info, Prepared, Variant};
+use crate::cublas;
 use crate::device::DevBuf;
 use crate::half;
 use crate::report::Check;
@@ -46,15 +51,15 @@ pub const NAME: &str = "SpMM-int";
 pub const OP: VectorOp = VectorOp { name: NAME, cases };
 
 /// Rows sharing their columns (DLMC's vector length; SR-BCRS's too).
-const V: usize = 8;
+pub(super) const V: usize = 8;
 /// cuSPARSE's Blocked-ELL block side, and what each row's kept columns are a multiple of.
-const BLOCK: usize = 16;
+pub(super) const BLOCK: usize = 16;
 /// B's columns.
 const N: usize = 256;
-const SPARSITIES: [usize; 3] = [70, 90, 98];
+pub(super) const SPARSITIES: [usize; 3] = [70, 90, 98];
 /// (layer, rows = output features, cols = input features; a 3 x 3 convolution's are 9 x its input
 /// channels).
-const SHAPES: [(&str, usize, usize); 5] = [
+pub(super) const SHAPES: [(&str, usize, usize); 5] = [
     ("Transformer attention projection", 1024, 1024),
     ("Transformer FFN up", 4096, 1024),
     ("Transformer FFN down", 1024, 4096),
@@ -76,20 +81,25 @@ fn scalars() -> (*const c_void, *const c_void) {
 
 /// The label of cuSPARSE's FP16 Blocked-ELL variant.
 const ELL_FP16: &str = "BLOCKED_ELL FP16 16x16";
+/// The label of cuBLAS's dense int8 GEMM (a report yardstick, `report::YARDSTICKS`).
+const CUBLAS: &str = "cuBLAS int8 GEMM";
 
 /// How a variant runs: over A's int8 CSR (oxsparse builds its SR-BCRS from it) with row-major B
-/// and C, or over the Blocked-ELL matrix in int8 or FP16 with column-major B and C.
+/// and C, over the Blocked-ELL matrix in int8 or FP16 with column-major B and C, or dense (cuBLAS:
+/// A dense row-major, B column-major, C row-major as the CSR path's).
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Path {
     Csr,
     EllI8,
     EllF16,
+    Dense,
 }
 
 fn path(lib: Lib, v: Variant) -> Path {
     match lib {
         Lib::Ox(_) => Path::Csr,
         Lib::Cu(_) if v.label == ELL_FP16 => Path::EllF16,
+        Lib::Cu(_) if v.label == CUBLAS => Path::Dense,
         Lib::Cu(_) if v.code == SPMM_BLOCKED_ELL_ALG1 => Path::EllI8,
         Lib::Cu(_) => Path::Csr,
     }
@@ -109,13 +119,14 @@ const fn cu(label: &'static str, code: c_int) -> Variant {
     Variant { label, code, extra: false }
 }
 
-const CUSPARSE: [Variant; 6] = [
+const CUSPARSE: [Variant; 7] = [
     cu("CSR DEFAULT", SPMM_DEFAULT),
     cu("CSR_ALG1", SPMM_CSR_ALG1),
     cu("CSR_ALG2", SPMM_CSR_ALG2),
     cu("CSR_ALG3", SPMM_CSR_ALG3),
     cu("BLOCKED_ELL 16x16", SPMM_BLOCKED_ELL_ALG1),
     Variant { label: ELL_FP16, code: SPMM_BLOCKED_ELL_ALG1, extra: true },
+    Variant { label: CUBLAS, code: -1, extra: true },
 ];
 
 /// Every shape at every sparsity; with `--quick` the first shape only.
@@ -154,6 +165,8 @@ struct Host {
 }
 
 struct Operands {
+    /// A dense (m x k int8, row-major), for cuBLAS.
+    a_dense: DevBuf,
     offsets: DevBuf,
     columns: DevBuf,
     values: DevBuf,
@@ -188,7 +201,7 @@ impl SpmmInt {
     fn dense<'a>(&self, lib: Lib<'a>, o: &Operands, path: Path) -> Result<(Descr<'a>, Descr<'a>)> {
         let (m, k, n) = (self.m as i64, self.k as i64, N as i64);
         Ok(match path {
-            Path::Csr => {
+            Path::Csr | Path::Dense => {
                 (lib.create_dn_mat(k, n, n, o.b_row.ptr, R_8I, ORDER_ROW)?, lib.create_dn_mat(m, n, n, o.c.ptr, R_32I, ORDER_ROW)?)
             }
             Path::EllI8 => {
@@ -226,13 +239,29 @@ impl SpmmInt {
         Ok(Prepared { calls, resets: Vec::new(), keep: Vec::new(), preprocess_ms: Some(median(&times)) })
     }
 
+    /// cuBLAS's dense int8 GEMM of the same product, over each copy's dense A, column-major B and
+    /// C; unsupported (with the places tried) where cuBLAS is not found.
+    fn prepare_cublas<'s>(&'s self, cusparse_path: &str) -> Result<Prepared<'s>> {
+        let gemm = cublas::get(cusparse_path)?;
+        let shape = (self.m, N, self.k);
+        let calls: Vec<Call<'s>> = self
+            .copies
+            .iter()
+            .map(|o| {
+                let gemm = gemm.clone();
+                Box::new(move || gemm.gemm_i8(shape, o.a_dense.ptr, o.b_col.ptr, o.c.ptr)) as Call<'s>
+            })
+            .collect();
+        Ok(Prepared { calls, resets: Vec::new(), keep: Vec::new(), preprocess_ms: None })
+    }
+
     /// cuSPARSE: CSR with algorithm `alg`, or Blocked-ELL; one descriptor set per copy.
     fn prepare_cu<'s>(&'s self, lib: Lib<'s>, alg: c_int, path: Path) -> Result<Prepared<'s>> {
         let (m, k, block, ell_cols) = (self.m as i64, self.k as i64, BLOCK as i64, self.keep as i64);
         let mut sets = Vec::with_capacity(self.copies.len());
         for o in &self.copies {
             let a = match path {
-                Path::Csr => self.csr(lib, o)?,
+                Path::Csr | Path::Dense => self.csr(lib, o)?,
                 Path::EllI8 => lib.create_blocked_ell(m, k, block, ell_cols, o.ell_ind.ptr, o.ell_values.ptr, R_8I)?,
                 Path::EllF16 => lib.create_blocked_ell(m, k, block, ell_cols, o.ell_ind.ptr, o.ell_values_h.ptr, R_16F)?,
             };
@@ -255,6 +284,8 @@ impl Case for SpmmInt {
     fn info(&self) -> Info {
         let (m, k, nnz, n) = (self.m as u64, self.k as u64, self.nnz() as u64, N as u64);
         let csr = 4 * (m + 1) + 5 * nnz;
+        // cuBLAS's dense A.
+        let dense = m * k;
         // Its block columns, int8 and FP16 values.
         let ell = 4 * (m / BLOCK as u64) * (self.keep / BLOCK) as u64 + 3 * nnz;
         Info {
@@ -266,7 +297,7 @@ impl Case for SpmmInt {
             cols: k,
             nnz,
             traffic_bytes: csr + k * n + 4 * m * n,
-            copy_bytes: csr + ell + 4 * k * n + 12 * m * n,
+            copy_bytes: csr + ell + dense + 4 * k * n + 12 * m * n,
             flops: 2 * nnz * n,
             set: "generated",
             summary_groups: vec![format!("int8 N={N}, 70/90/98% sparse"), format!("int8 N={N}, {}% sparse", self.pct)],
@@ -293,8 +324,15 @@ impl Case for SpmmInt {
         let bound_ell = dlmc::product(&IntCsr { values: abs(&ell_csr.values), ..ell_csr }, &abs(&b), N);
         let half = |v: &[i8]| v.iter().map(|&x| half::from_f32(x as f32)).collect::<Vec<u16>>();
         let (ell_values_h, b_col_h) = (half(&ell.values), half(&b_col));
+        let mut a_dense = vec![0i8; m * k];
+        for r in 0..m {
+            for e in a.offsets[r] as usize..a.offsets[r + 1] as usize {
+                a_dense[r * k + a.columns[e] as usize] = a.values[e];
+            }
+        }
         for _ in 0..copies {
             self.copies.push(Operands {
+                a_dense: DevBuf::upload(&a_dense)?,
                 offsets: DevBuf::upload(&a.offsets)?,
                 columns: DevBuf::upload(&a.columns)?,
                 values: DevBuf::upload(&a.values)?,
@@ -317,8 +355,14 @@ impl Case for SpmmInt {
         self.current.set(Some(v));
         match lib {
             Lib::Ox(h) => self.prepare_ox(lib, h),
+            Lib::Cu(c) if path(lib, v) == Path::Dense => self.prepare_cublas(&c.path),
             Lib::Cu(_) => self.prepare_cu(lib, v.code, path(lib, v)),
         }
+    }
+
+    /// cuBLAS not found: reported unsupported, not failed.
+    fn refused(&self, _lib: &str, error: &str) -> bool {
+        error.contains(cublas::NOT_LOADED)
     }
 
     fn poison(&self) -> Result<()> {
@@ -351,7 +395,7 @@ impl Case for SpmmInt {
                 }
             }
         }
-        let scope = (path != Path::Csr).then(|| {
+        let scope = matches!(path, Path::EllI8 | Path::EllF16).then(|| {
             format!(
                 "Blocked-ELL: another matrix with the same {} entries in {BLOCK} x {BLOCK} blocks, against its own exact product",
                 host.a.nnz()
@@ -380,8 +424,8 @@ mod tests {
         let ell = 4 * 64 * 6 + 3 * 1024 * 96;
         assert_eq!(
             i.copy_bytes,
-            4 * 1025 + 5 * 1024 * 96 + ell + 4 * 1024 * 256 + 12 * 1024 * 256,
-            "A twice, B three times, C three times"
+            4 * 1025 + 5 * 1024 * 96 + ell + 1024 * 1024 + 4 * 1024 * 256 + 12 * 1024 * 256,
+            "A four times (CSR, Blocked-ELL in two precisions, dense), B three times, C three times"
         );
         for c in &cs {
             let i = c.info();
@@ -393,9 +437,10 @@ mod tests {
     #[test]
     fn the_variants_name_every_cusparse_path() {
         let labels: Vec<&str> = CUSPARSE.iter().map(|v| v.label).collect();
-        assert_eq!(labels, ["CSR DEFAULT", "CSR_ALG1", "CSR_ALG2", "CSR_ALG3", "BLOCKED_ELL 16x16", ELL_FP16]);
+        assert_eq!(labels, ["CSR DEFAULT", "CSR_ALG1", "CSR_ALG2", "CSR_ALG3", "BLOCKED_ELL 16x16", ELL_FP16, CUBLAS]);
         assert_eq!((CUSPARSE[4].code, CUSPARSE[5].code), (13, 13));
-        assert_eq!(CUSPARSE.iter().filter(|v| v.extra).count(), 1, "FP16 is reported, not in the int8 speedup");
+        assert_eq!(CUSPARSE.iter().filter(|v| v.extra).count(), 2, "FP16 and cuBLAS are reported, not in the int8 speedup");
+        assert!(crate::report::YARDSTICKS.iter().any(|(label, _)| *label == CUBLAS), "cuBLAS gets its ratio column");
         let paths: Vec<Path> = CUSPARSE.iter().map(|&v| path(Lib::Ox(std::ptr::null_mut()), v)).collect();
         assert!(paths.iter().all(|&p| p == Path::Csr), "oxsparse always runs over CSR");
     }
