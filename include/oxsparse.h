@@ -1603,10 +1603,11 @@ oxsparseStatus_t oxsparseSDDMM_srBcrs_preprocess(oxsparseHandle_t handle, const 
  * and beta int32, the result wraps as two's complement int32; `CUDA_R_32F`: alpha and beta float,
  * applied to the exact product. The slots of padding vectors, and of the missing rows of a
  * partial last group, are set to 0. The mask is vector-wise: a row of a group gets a value at
- * every column any row of its group holds. The object's values and row scale are not read; its
- * value type must be int8 (it fixes the vector stride the output follows). A * B is
- * accumulated exactly in int32 on integer tensor cores (`mma` m16n8k32, sm_80 and newer): exact
- * while no partial sum leaves int32 (K up to 131,072). With beta == 0, vecC is not read.
+ * every column any row of its group holds. The object's values and row scale are not read, but
+ * it must be an int8 object (SDDMM is int8 only). A * B is accumulated exactly in int32 on
+ * integer tensor cores (`mma` m16n8k32, sm_80 and newer): exact while no partial sum leaves
+ * int32 (K up to 131,071; 131,072 products of -128 by -128 reach 2^31). With beta == 0, vecC is
+ * not read.
  * Asynchronous on the handle's stream; alpha and beta in the handle's pointer mode;
  * `externalBuffer` may be NULL (no workspace).
  *
