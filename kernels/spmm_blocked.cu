@@ -59,16 +59,16 @@ __device__ void block_rows(const SpmmBlockedParams& p) {
     const int64_t warps = int64_t(gridDim.x) * (blockDim.x / WARP);
     for (int64_t w = (int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / WARP; w < items; w += warps) {
         const Item it = item_of<R>(p, w, per_tile, slices, T * WARP);
-        int64_t j[T];
-        bool in[T];
+        // Chunks of the tile that hold a column of C (the same for the whole warp): a narrow C
+        // skips the others' loads and multiply-adds.
+        const int live = int(min(int64_t(T), (n - it.j0 + WARP - 1) / WARP));
+        // Lane l's column of chunk t, computed where used (an array of them cost registers).
+        const int64_t j = it.j0 + lane;
         C acc[R][T];
 #pragma unroll
-        for (int t = 0; t < T; ++t) {
-            j[t] = it.j0 + t * WARP + lane;
-            in[t] = j[t] < n;
+        for (int t = 0; t < T; ++t)
 #pragma unroll
             for (int r = 0; r < R; ++r) acc[r][t] = zero<C>();
-        }
         const int64_t end = a.end(it.br);
         for (int64_t q = a.begin(it.br); q < end; ++q) {
             const int64_t col0 = a.col0(q, k);
@@ -81,14 +81,16 @@ __device__ void block_rows(const SpmmBlockedParams& p) {
                 // load_b: op(B)(col0 + cc, j), once for the slice's rows.
                 C bv[T];
 #pragma unroll
-                for (int t = 0; t < T; ++t) bv[t] = in[t] ? b.template read<C>(col0 + cc, j[t]) : zero<C>();
+                for (int t = 0; t < T; ++t)
+                    bv[t] = (t < live && j + t * WARP < n) ? b.template read<C>(col0 + cc, j + t * WARP) : zero<C>();
                 // load_a and fma: the slice's values of column cc, the same for every lane.
 #pragma unroll
                 for (int r = 0; r < R; ++r) {
                     if (r < it.rows) {
                         const C x = to_compute<C>(av[r * row_step + cc * col_step]);
 #pragma unroll
-                        for (int t = 0; t < T; ++t) acc[r][t] = acc[r][t] + x * bv[t];
+                        for (int t = 0; t < T; ++t)
+                            if (t < live) acc[r][t] = acc[r][t] + x * bv[t];
                     }
                 }
             }
@@ -99,7 +101,7 @@ __device__ void block_rows(const SpmmBlockedParams& p) {
             if (r >= it.rows) break;
 #pragma unroll
             for (int t = 0; t < T; ++t)
-                if (in[t]) write_out(c, row0 + r, j[t], acc[r][t], alpha, beta, read_c);
+                if (j + t * WARP < n) write_out(c, row0 + r, j + t * WARP, acc[r][t], alpha, beta, read_c);
         }
     }
 }

@@ -153,15 +153,47 @@ __device__ __forceinline__ void stage_a(Shared<P>& sh, const A& a, int rows) {
         sh.a[r * P::STRIDE + kp] = there ? P::store(col[r * step]) : typename P::S(0);
 }
 
-// stage_b: along op(B)'s contiguous direction when it has one (columns for a row-major op(B)).
+// stage_b: op(B)'s chunk rows, transposed. A row-major op(B) whose rows start on 16-byte
+// boundaries is read 16 bytes a thread, consecutive threads on consecutive chunk columns (their
+// transposed writes then fall in distinct banks); any other op(B) element by element, along its
+// contiguous direction when it has one.
 template <typename P>
 __device__ __forceinline__ void stage_b(Shared<P>& sh, const SpmmDense& bd, int64_t j0, int64_t n) {
-    const typename P::V* b = reinterpret_cast<const typename P::V*>(bd.values);
+    using V = typename P::V;
+    using S = typename P::S;
+    constexpr int VEC = 16 / sizeof(V);
+    static_assert(sizeof(S) == sizeof(V) && COLS % VEC == 0, "a vector of V is one of S");
+    const V* b = reinterpret_cast<const V*>(bd.values);
+    if (bd.col_stride == 1 && bd.row_stride % VEC == 0 && bd.values % 16 == 0) {
+        for (int i = threadIdx.x; i < P::KC * (COLS / VEC); i += BLOCK) {
+            const int kp = i % P::KC, jv = i / P::KC * VEC;
+            const int64_t row = sh.b_row[kp];
+            S v[VEC];
+#pragma unroll
+            for (int e = 0; e < VEC; ++e) v[e] = S(0);
+            if (row >= 0) {
+                const V* src = b + row * bd.row_stride + j0 + jv;
+                if (j0 + jv + VEC <= n) {
+                    const uint4 x = __ldg(reinterpret_cast<const uint4*>(src));
+                    const S* xs = reinterpret_cast<const S*>(&x);
+#pragma unroll
+                    for (int e = 0; e < VEC; ++e) v[e] = xs[e];
+                } else {
+#pragma unroll
+                    for (int e = 0; e < VEC; ++e)
+                        if (j0 + jv + e < n) v[e] = P::store(src[e]);
+                }
+            }
+#pragma unroll
+            for (int e = 0; e < VEC; ++e) sh.bt[(jv + e) * P::STRIDE + kp] = v[e];
+        }
+        return;
+    }
     const bool down = bd.row_stride == 1 && bd.col_stride != 1;
     for (int i = threadIdx.x; i < P::KC * COLS; i += BLOCK) {
         const int kp = down ? i % P::KC : i / COLS, j = down ? i / P::KC : i % COLS;
         const int64_t row = sh.b_row[kp];
-        typename P::S v = 0;
+        S v = 0;
         if (row >= 0 && j0 + j < n) v = P::store(b[row * bd.row_stride + (j0 + j) * bd.col_stride]);
         sh.bt[j * P::STRIDE + kp] = v;
     }
