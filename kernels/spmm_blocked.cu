@@ -69,9 +69,13 @@ __device__ void block_rows(const SpmmBlockedParams& p) {
         for (int t = 0; t < T; ++t)
 #pragma unroll
             for (int r = 0; r < R; ++r) acc[r][t] = zero<C>();
-        const int64_t end = a.end(it.br);
-        for (int64_t q = a.begin(it.br); q < end; ++q) {
-            const int64_t col0 = a.col0(q, k);
+        // The next block's column is loaded during this block's work: a block row of small blocks
+        // would otherwise wait on each index before its B loads.
+        const int64_t first = a.begin(it.br), end = a.end(it.br);
+        int64_t next = first < end ? a.col0(first, k) : -1;
+        for (int64_t q = first; q < end; ++q) {
+            const int64_t col0 = next;
+            if (q + 1 < end) next = a.col0(q + 1, k);
             if (col0 < 0) continue;
             const V* av = a.at(it.br, q, it.r0);
             const int64_t row_step = a.row_step(), col_step = a.col_step();
