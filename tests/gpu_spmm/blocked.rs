@@ -125,3 +125,44 @@ pub fn long_rows_and_tall_blocks_cases() -> Vec<Case> {
 fn long_rows_and_tall_blocks() {
     sweep_with("spmm blocked: long block rows and tall blocks", &long_rows_and_tall_blocks_cases(), check_twice);
 }
+
+/// The kernel a call runs, as preprocess records it (`preprocessed_decision`), for types, math
+/// modes, block shapes and the `cuda_cores` forcing, on a handle free of the environment's
+/// forcing; each call also matches the reference.
+#[test]
+fn the_path_follows_types_mode_and_blocks() {
+    use oxsparse::ops::spmm::blocked::{BlockedPath, TcPrecision};
+    use oxsparse::ops::spmm::plan::Kernel;
+    let Some(_gpu) = crate::common::gpu("spmm blocked: the path follows types, mode and blocks") else { return };
+    let half = BlockedPath::TensorCores(TcPrecision::Half);
+    let cuda = |rows| BlockedPath::CudaCores { rows };
+    let (f16, bf16) = (HALF[0], HALF[3]);
+    // (types, math mode, block, OXSPARSE_SPMM_KERNEL, the path)
+    type Row<'a> = (Types, MathMode, (i64, i64), Option<&'a str>, BlockedPath);
+    let table: [Row; 9] = [
+        (f16, DEFAULT, (16, 16), None, half),
+        (bf16, DEFAULT, (32, 32), None, half),
+        (F32, DEFAULT, (16, 16), None, cuda(8)),
+        (F32, TF32, (32, 32), None, BlockedPath::TensorCores(TcPrecision::Tf32)),
+        (F32, ACCURATE, (64, 64), None, BlockedPath::TensorCores(TcPrecision::Tf32x3)),
+        (f16, DEFAULT, (8, 8), None, cuda(8)),
+        (f16, TF32, (3, 3), None, cuda(4)),
+        (f16, DEFAULT, (16, 16), Some("cuda_cores"), cuda(8)),
+        (F32, TF32, (32, 32), Some("cuda_cores"), cuda(8)),
+    ];
+    let h = CHandle::unforced();
+    for (i, &(types, math, block, forced, want)) in table.iter().enumerate() {
+        h.set_tuning("OXSPARSE_SPMM_KERNEL", forced);
+        for fmt in formats_for(block) {
+            let c = Case { preprocess: true, ..case(fmt, block, (5, 6), types, math, 300 + i) };
+            let p = Problem::new(&c);
+            let pre = preprocessed(&h, &p).unwrap_or_else(|e| panic!("{}: {e}", c.label()));
+            let d = unsafe { oxsparse::ffi::spmm::preprocessed_decision(pre.args.a) }.expect("preprocess keeps its decision");
+            let expected = if fmt == Fmt::Bell { Kernel::BlockedEll(want) } else { Kernel::Bsr(want) };
+            assert_eq!(d.plan.kernel, expected, "{}", c.label());
+            let g = Gpu::upload(&p).unwrap();
+            p.check(&run(&h, &p, &g, true).unwrap()).unwrap_or_else(|e| panic!("{}: {e}", c.label()));
+        }
+    }
+    h.set_tuning("OXSPARSE_SPMM_KERNEL", None);
+}
