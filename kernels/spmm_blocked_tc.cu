@@ -5,7 +5,8 @@
 //
 // A thread block takes one block row and COLS (64) columns of C. It walks the block row's k range
 // (its blocks' columns, blocks in stored order) a chunk of KC columns at a time:
-//   locate    where each of the chunk's KC columns lies: its B row and A's offset (none: zero)
+//   locate    where a thread's chunk column lies: its B row and A's offset (none: zero); the
+//             next chunk's is located while this one is staged
 //   stage_a   the chunk's rb x KC values of A into shared memory, zero where there is no column
 //   stage_b   op(B)'s KC rows x COLS of the chunk, transposed, into shared memory
 //   multiply  each warp, per k step: its 16-row slice's A fragment times its n tiles' B fragments
@@ -118,61 +119,58 @@ template <typename P>
 struct Shared {
     typename P::S a[MAX_ROWS * P::STRIDE];
     typename P::S bt[COLS * P::STRIDE];
-    int64_t b_row[P::KC];   // op(B)'s row of each chunk column, -1: none
-    int64_t a_at[P::KC];    // A's element (0, column) of each chunk column (valid where b_row is)
+    int64_t b_row[P::KC];  // op(B)'s row of each chunk column, -1: none (the k steps' skip test)
 };
 
-// locate: column kp of the chunk that starts at k position c0 of block row br (its blocks
-// begin .. end, each cb wide; cb divides KC or KC divides cb).
+// Where one chunk column lies: op(B)'s row (-1: no column) and A's element (0, column).
+struct Column {
+    int64_t row, at;
+};
+
+// locate: the thread's own chunk column kp = threadIdx.x % KC (BLOCK is a multiple of KC, so it
+// is the same in every staging loop) of the chunk that starts at k position c0 of block row br
+// (its blocks begin .. end, each cb wide; cb divides KC or KC divides cb).
 template <typename P, typename A>
-__device__ __forceinline__ void locate(Shared<P>& sh, const A& a, int64_t br, int64_t begin, int64_t end, int64_t c0, int64_t k) {
-    for (int kp = threadIdx.x; kp < P::KC; kp += BLOCK) {
-        const int64_t pos = c0 + kp;
-        const int64_t q = begin + pos / a.cb, cc = pos % a.cb;
-        int64_t row = -1, at = 0;
-        if (q < end) {
-            const int64_t col0 = a.col0(q, k);
-            if (col0 >= 0 && col0 + cc < k) {
-                row = col0 + cc;
-                at = (a.at(br, q, 0) - a.values) + cc * a.col_step();
-            }
-        }
-        sh.b_row[kp] = row;
-        sh.a_at[kp] = at;
+__device__ __forceinline__ Column locate(const A& a, int64_t br, int64_t begin, int64_t end, int64_t c0, int64_t k) {
+    const int64_t pos = c0 + threadIdx.x % P::KC;
+    const int64_t q = begin + pos / a.cb, cc = pos % a.cb;
+    Column col{-1, 0};
+    if (q < end) {
+        const int64_t col0 = a.col0(q, k);
+        if (col0 >= 0 && col0 + cc < k) col = Column{col0 + cc, (a.at(br, q, 0) - a.values) + cc * a.col_step()};
     }
+    return col;
 }
 
-// stage_a: a thread keeps one chunk column (BLOCK is a multiple of KC) and walks its rows.
+// stage_a: the thread's chunk column, every BLOCK / KC-th row from threadIdx.x / KC.
 template <typename P, typename A>
-__device__ __forceinline__ void stage_a(Shared<P>& sh, const A& a, int rows) {
+__device__ __forceinline__ void stage_a(Shared<P>& sh, const A& a, int rows, const Column& col) {
     const int kp = threadIdx.x % P::KC;
-    const bool there = sh.b_row[kp] >= 0;
-    const typename P::V* col = a.values + sh.a_at[kp];
+    const typename P::V* v = a.values + col.at;
     const int64_t step = a.row_step();
     for (int r = threadIdx.x / P::KC; r < rows; r += BLOCK / P::KC)
-        sh.a[r * P::STRIDE + kp] = there ? P::store(col[r * step]) : typename P::S(0);
+        sh.a[r * P::STRIDE + kp] = col.row >= 0 ? P::store(v[r * step]) : typename P::S(0);
 }
 
-// stage_b: op(B)'s chunk rows, transposed. A row-major op(B) whose rows start on 16-byte
-// boundaries is read 16 bytes a thread, consecutive threads on consecutive chunk columns (their
-// transposed writes then fall in distinct banks); any other op(B) element by element, along its
-// contiguous direction when it has one.
+// stage_b: op(B)'s row of the thread's chunk column, transposed into bt; consecutive threads take
+// consecutive chunk columns, so the transposed writes fall in distinct banks. A row-major op(B)
+// whose rows start on 16-byte boundaries is read 16 bytes a thread (a warp's two reads of a
+// 32-byte sector come from neighbouring warps at once), any other element by element.
 template <typename P>
-__device__ __forceinline__ void stage_b(Shared<P>& sh, const SpmmDense& bd, int64_t j0, int64_t n) {
+__device__ __forceinline__ void stage_b(Shared<P>& sh, const SpmmDense& bd, int64_t j0, int64_t n, const Column& col) {
     using V = typename P::V;
     using S = typename P::S;
-    constexpr int VEC = 16 / sizeof(V);
-    static_assert(sizeof(S) == sizeof(V) && COLS % VEC == 0, "a vector of V is one of S");
-    const V* b = reinterpret_cast<const V*>(bd.values);
+    constexpr int VEC = 16 / sizeof(V), GROUPS = BLOCK / P::KC;
+    static_assert(sizeof(S) == sizeof(V) && COLS % (VEC * GROUPS) == 0, "whole vectors, every thread the same count");
+    const int kp = threadIdx.x % P::KC;
+    const V* b = reinterpret_cast<const V*>(bd.values) + (col.row >= 0 ? col.row : 0) * bd.row_stride;
     if (bd.col_stride == 1 && bd.row_stride % VEC == 0 && bd.values % 16 == 0) {
-        for (int i = threadIdx.x; i < P::KC * (COLS / VEC); i += BLOCK) {
-            const int kp = i % P::KC, jv = i / P::KC * VEC;
-            const int64_t row = sh.b_row[kp];
+        for (int jv = threadIdx.x / P::KC * VEC; jv < COLS; jv += GROUPS * VEC) {
             S v[VEC];
 #pragma unroll
             for (int e = 0; e < VEC; ++e) v[e] = S(0);
-            if (row >= 0) {
-                const V* src = b + row * bd.row_stride + j0 + jv;
+            if (col.row >= 0) {
+                const V* src = b + j0 + jv;
                 if (j0 + jv + VEC <= n) {
                     const uint4 x = __ldg(reinterpret_cast<const uint4*>(src));
                     const S* xs = reinterpret_cast<const S*>(&x);
@@ -189,12 +187,9 @@ __device__ __forceinline__ void stage_b(Shared<P>& sh, const SpmmDense& bd, int6
         }
         return;
     }
-    const bool down = bd.row_stride == 1 && bd.col_stride != 1;
-    for (int i = threadIdx.x; i < P::KC * COLS; i += BLOCK) {
-        const int kp = down ? i % P::KC : i / COLS, j = down ? i / P::KC : i % COLS;
-        const int64_t row = sh.b_row[kp];
+    for (int j = threadIdx.x / P::KC; j < COLS; j += GROUPS) {
         S v = 0;
-        if (row >= 0 && j0 + j < n) v = P::store(b[row * bd.row_stride + (j0 + j) * bd.col_stride]);
+        if (col.row >= 0 && j0 + j < n) v = P::store(b[(j0 + j) * bd.col_stride]);
         sh.bt[j * P::STRIDE + kp] = v;
     }
 }
@@ -221,12 +216,15 @@ __device__ void block_rows_tc(const SpmmBlockedParams& p) {
                 for (int e = 0; e < 4; ++e) acc[i][e] = 0.f;
             const int64_t begin = a.begin(br), end = a.end(br);
             const int64_t span = (end - begin) * p.col_block;
+            // The thread's column of the first chunk; each chunk's staging then locates the next
+            // one's, whose index load waits through the chunk's barrier and multiplies.
+            Column col = span > 0 ? locate<P>(a, br, begin, end, 0, k) : Column{-1, 0};
             for (int64_t c0 = 0; c0 < span; c0 += P::KC) {
-                __syncthreads();  // the last chunk's fragments are read
-                locate<P>(sh, a, br, begin, end, c0, k);
-                __syncthreads();
-                stage_a<P>(sh, a, rows);
-                stage_b<P>(sh, p.b, j0, n);
+                __syncthreads();  // the last chunk's fragments and skip tests are read
+                if (threadIdx.x < P::KC) sh.b_row[threadIdx.x] = col.row;
+                stage_a<P>(sh, a, rows, col);
+                stage_b<P>(sh, p.b, j0, n, col);
+                col = c0 + P::KC < span ? locate<P>(a, br, begin, end, c0 + P::KC, k) : Column{-1, 0};
                 __syncthreads();
                 for (int ks = 0; ks < P::KC; ks += P::KSTEP) {
                     // A k step lies in one block: its first column says whether any of it is there.
