@@ -194,7 +194,9 @@ __device__ __forceinline__ void stage_b(Shared<P>& sh, const SpmmDense& bd, int6
     }
 }
 
-template <typename P, typename O, typename I, bool ELL>
+// SMAX: the most slices the instantiation takes (2: blocks of 16 or 32 rows, in fewer registers;
+// 8: up to 128).
+template <typename P, typename O, typename I, bool ELL, int SMAX>
 __device__ void block_rows_tc(const SpmmBlockedParams& p) {
     __shared__ Shared<P> sh;
     const blocked::BlockRows<typename P::V, I, ELL> a(p);
@@ -209,9 +211,9 @@ __device__ void block_rows_tc(const SpmmBlockedParams& p) {
     for (int64_t ct = blockIdx.y; ct < tiles; ct += gridDim.y) {
         const int64_t j0 = ct * COLS;
         for (int64_t br = blockIdx.x; br < brows; br += gridDim.x) {
-            float acc[WARPS][4];
+            float acc[SMAX][4];
 #pragma unroll
-            for (int i = 0; i < WARPS; ++i)
+            for (int i = 0; i < SMAX; ++i)
 #pragma unroll
                 for (int e = 0; e < 4; ++e) acc[i][e] = 0.f;
             const int64_t begin = a.begin(br), end = a.end(br);
@@ -231,14 +233,14 @@ __device__ void block_rows_tc(const SpmmBlockedParams& p) {
                     if (sh.b_row[ks] < 0) continue;
                     const typename P::AFrag f = P::a_frag(sh.a, slice * 16, ks, g, t);
 #pragma unroll
-                    for (int i = 0; i < WARPS; ++i)
+                    for (int i = 0; i < SMAX; ++i)
                         if (i < slices && j0 + (nt0 + i) * 8 < n) P::multiply(acc[i], f, sh.bt, (nt0 + i) * 8, ks, g, t);
                 }
             }
             // Lane (g, t) holds rows g and g + 8 of its slice, columns 2t and 2t + 1 of each n tile.
             const int64_t row = br * p.row_block + slice * 16 + g;
 #pragma unroll
-            for (int i = 0; i < WARPS; ++i) {
+            for (int i = 0; i < SMAX; ++i) {
                 if (i >= slices) break;
                 const int64_t j = j0 + (nt0 + i) * 8 + 2 * t;
 #pragma unroll
@@ -256,12 +258,15 @@ __device__ void block_rows_tc(const SpmmBlockedParams& p) {
 #define OXS_KERNEL(name, body) \
     extern "C" __global__ void __launch_bounds__(BLOCK) name(const SpmmBlockedParams p) { body; }
 
-// (name, precision, C's type): the kernels' names end in the precision's and C's suffixes.
-#define OXS_BLOCKED_TC(sfx, P, O)                                                              \
-    OXS_KERNEL(oxs_spmm_bsr_tc_##sfx##_i32, (block_rows_tc<P, O, int32_t, false>(p)))          \
-    OXS_KERNEL(oxs_spmm_bsr_tc_##sfx##_i64, (block_rows_tc<P, O, int64_t, false>(p)))          \
-    OXS_KERNEL(oxs_spmm_bell_tc_##sfx##_i32, (block_rows_tc<P, O, int32_t, true>(p)))          \
-    OXS_KERNEL(oxs_spmm_bell_tc_##sfx##_i64, (block_rows_tc<P, O, int64_t, true>(p)))
+// (name, precision, C's type): the kernels' names end in the precision's and C's suffixes, then
+// the most slices they take.
+#define OXS_BLOCKED_TC_S(sfx, P, O, S)                                                           \
+    OXS_KERNEL(oxs_spmm_bsr_tc_##sfx##_i32_s##S, (block_rows_tc<P, O, int32_t, false, S>(p)))    \
+    OXS_KERNEL(oxs_spmm_bsr_tc_##sfx##_i64_s##S, (block_rows_tc<P, O, int64_t, false, S>(p)))    \
+    OXS_KERNEL(oxs_spmm_bell_tc_##sfx##_i32_s##S, (block_rows_tc<P, O, int32_t, true, S>(p)))    \
+    OXS_KERNEL(oxs_spmm_bell_tc_##sfx##_i64_s##S, (block_rows_tc<P, O, int64_t, true, S>(p)))
+
+#define OXS_BLOCKED_TC(sfx, P, O) OXS_BLOCKED_TC_S(sfx, P, O, 2) OXS_BLOCKED_TC_S(sfx, P, O, 8)
 
 OXS_BLOCKED_TC(f16_f16, Half<__half>, __half)
 OXS_BLOCKED_TC(f16_f32, Half<__half>, float)

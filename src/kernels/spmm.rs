@@ -461,7 +461,10 @@ pub fn blocked(h: &Handle, p: &SpmmBlockedParams, ell: bool, path: BlockedPath, 
                 TcPrecision::Tf32 => "tf32",
                 TcPrecision::Tf32x3 => "tf32x3",
             };
-            let name = kernel_name!("oxs_spmm_{format}_tc_{operands}_{}_{}", types.c.kernel_suffix(), index_suffix(index));
+            // Blocks of 16 or 32 rows (one or two slices) take the instantiation with fewer
+            // accumulators: 64 registers a thread against 128.
+            let slices = if p.row_block <= 32 { 2 } else { 8 };
+            let name = kernel_name!("oxs_spmm_{format}_tc_{operands}_{}_{}_s{slices}", types.c.kernel_suffix(), index_suffix(index));
             let tiles = (p.shape.n.max(1) as u64).div_ceil(SPMM_BLOCKED_TC_COLS as u64);
             let grid = (block_rows.min(MAX_GRID) as u32, tiles.min(MAX_GRID) as u32, 1);
             launch(h, "spmm_blocked_tc", &name, grid, BLOCK, 0, p)
