@@ -17,6 +17,8 @@
 //! * `warp_rows`: a warp per row piece across all of N (FP32), and the choice;
 //! * `plain_warp_rows`: plain calls on warp rows over a table they build on the GPU;
 //! * `c_api`: the CUDALibrarySamples data, and the status of every refused call.
+//! * `blocked`: BSR and Blocked-ELL on the block-row kernels, CUDA cores and tensor cores, every
+//!   block size from 1 to 128 rows;
 //! * `tensor_core`: the tensor-core path in every math mode and 16-bit type, with and without
 //!   data-affinity reordering; `bittcf`: the native BitTCF object.
 //!
@@ -35,6 +37,8 @@ use common::*;
 mod batches;
 #[path = "gpu_spmm/bittcf.rs"]
 mod bittcf;
+#[path = "gpu_spmm/blocked.rs"]
+mod blocked;
 #[path = "gpu_spmm/c_api.rs"]
 mod c_api;
 #[path = "gpu_spmm/calls.rs"]

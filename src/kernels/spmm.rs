@@ -1,7 +1,7 @@
 //! Launchers for `kernels/spmm.cu` (row kernels and the long-row schedule),
 //! `kernels/spmm_tiles.cu` (the tile kernel), `kernels/spmm_short_rows.cu` (the short-row kernel
 //! and preprocess's longest-row measure), `kernels/spmm_warp_rows.cu` (a warp per row piece) and
-//! `kernels/spmm_blocked.cu` (BSR, Blocked-ELL). The
+//! `kernels/spmm_blocked.cu` and `kernels/spmm_blocked_tc.cu` (BSR, Blocked-ELL). The
 //! plan (src/ops/spmm/plan.rs) has already chosen the kernel and filled the parameter blocks;
 //! these functions only pick the instantiation's name and the grid. The short-row kernel's group
 //! shapes (`RowShape`) are in spmm_row_shape.rs.
@@ -14,6 +14,7 @@ use super::{launch, launch_keyed, MAX_GRID};
 use crate::context::Handle;
 use crate::error::{Error, Result};
 use crate::kernel_name;
+use crate::ops::spmm::blocked::{BlockedPath, TcPrecision};
 use crate::types::{DataType, IndexType};
 use cudarc::driver::result;
 
@@ -438,14 +439,47 @@ pub fn stage_c(h: &Handle, p: &SpmmStageParams, types: Types, batches: u32) -> R
     launch_keyed(h, "spmm_stage", key, name, stage_grid(p.rows, p.cols, batches, tile)?, BLOCK, 0, p)
 }
 
-pub fn bsr(h: &Handle, p: &SpmmBsrParams, types: Types, index: IndexType) -> Result<()> {
-    let name = kernel_name!("oxs_spmm_bsr_{}_{}", types.suffix(), index_suffix(index));
-    launch(h, "spmm_blocked", &name, (warp_per_row_blocks(p.shape.m), 1, 1), BLOCK, 0, p)
+/// The block-row kernel of a BSR or (`ell`) Blocked-ELL A on the path the plan chose
+/// (src/ops/spmm/blocked.rs). CUDA cores: a warp per slice of a block row and 32 x (4, 2 or 1)
+/// columns, 8 warps a block; tensor cores: a block per block row and `SPMM_BLOCKED_TC_COLS`
+/// columns. Both stride over the grid's limits.
+pub fn blocked(h: &Handle, p: &SpmmBlockedParams, ell: bool, path: BlockedPath, types: Types, index: IndexType) -> Result<()> {
+    let format = if ell { "bell" } else { "bsr" };
+    let block_rows = (p.shape.m / p.row_block.max(1)).max(1) as u64;
+    match path {
+        BlockedPath::CudaCores { rows } => {
+            let name = kernel_name!("oxs_spmm_{format}_{}_{}_r{rows}", types.suffix(), index_suffix(index));
+            let slices = (p.row_block.max(1) as u64).div_ceil(rows as u64);
+            let tile = WARP * blocked_chunks(types.compute);
+            let warps = block_rows * slices * (p.shape.n.max(1) as u64).div_ceil(tile);
+            let blocks = warps.div_ceil(BLOCK as u64 / WARP).clamp(1, MAX_GRID) as u32;
+            launch(h, "spmm_blocked", &name, (blocks, 1, 1), BLOCK, 0, p)
+        }
+        BlockedPath::TensorCores(precision) => {
+            let operands = match precision {
+                TcPrecision::Half => types.ab.kernel_suffix(),
+                TcPrecision::Tf32 => "tf32",
+                TcPrecision::Tf32x3 => "tf32x3",
+            };
+            // Blocks of 16 or 32 rows (one or two slices) take the instantiation with fewer
+            // accumulators: 64 registers a thread against 128.
+            let slices = if p.row_block <= 32 { 2 } else { 8 };
+            let name = kernel_name!("oxs_spmm_{format}_tc_{operands}_{}_{}_s{slices}", types.c.kernel_suffix(), index_suffix(index));
+            let tiles = (p.shape.n.max(1) as u64).div_ceil(SPMM_BLOCKED_TC_COLS as u64);
+            let grid = (block_rows.min(MAX_GRID) as u32, tiles.min(MAX_GRID) as u32, 1);
+            launch(h, "spmm_blocked_tc", &name, grid, BLOCK, 0, p)
+        }
+    }
 }
 
-pub fn blocked_ell(h: &Handle, p: &SpmmBellParams, types: Types, index: IndexType) -> Result<()> {
-    let name = kernel_name!("oxs_spmm_bell_{}_{}", types.suffix(), index_suffix(index));
-    launch(h, "spmm_blocked", &name, (warp_per_row_blocks(p.shape.m), 1, 1), BLOCK, 0, p)
+/// Column chunks of 32 a lane of the CUDA-core block-row kernel holds (`tile_chunks` in
+/// kernels/spmm_blocked.cu): 4 for compute types of 4 bytes, 2 for 8, 1 for 16.
+fn blocked_chunks(compute: DataType) -> u64 {
+    match compute.size_bytes() {
+        ..=4 => 4,
+        8 => 2,
+        _ => 1,
+    }
 }
 
 #[cfg(test)]

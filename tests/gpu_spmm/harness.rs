@@ -99,6 +99,8 @@ pub struct Case {
     pub math: MathMode,
     /// The handle's reorder mode (preprocess may reorder rows for tensor cores).
     pub reorder: ReorderMode,
+    /// BSR block (rows, cols) or Blocked-ELL block size (twice), when not drawn by `blocks`.
+    pub block: Option<(i64, i64)>,
     pub seed: u64,
 }
 
@@ -127,6 +129,7 @@ impl Case {
             preprocess: false,
             math: MathMode::OXSPARSE_DEFAULT_MATH,
             reorder: ReorderMode::OXSPARSE_REORDER_NONE,
+            block: None,
             seed: 1,
         }
     }
@@ -141,8 +144,11 @@ impl Case {
 
     /// BSR block (rows, cols), or the Blocked-ELL block size twice: the first of 2, 3, 4 (in an
     /// order rotated by the seed) that divides the shape, else 1; BSR block columns skip the
-    /// rotation's first size, so that blocks tend to be rectangular.
+    /// rotation's first size, so that blocks tend to be rectangular; `block` when set.
     pub fn blocks(&self) -> (i64, i64) {
+        if let Some(block) = self.block {
+            return block;
+        }
         let (rows, cols) = self.a_shape();
         let mut ds = [2, 3, 4];
         ds.rotate_left(self.seed as usize % 3);
@@ -163,8 +169,9 @@ impl Case {
         let (t, ct, comp) = self.types;
         let alg = format!("{:?}", self.alg).replace("OXSPARSE_SPMM_", "");
         format!(
-            "{:?} op {}{} {}x{}x{} {:?} {}/{}/{} i{} base{} B {}+{} C {}+{} {:?} alpha {:?} beta {:?} {alg} {:?}{} {:?} {:?} seed {}",
+            "{:?}{} op {}{} {}x{}x{} {:?} {}/{}/{} i{} base{} B {}+{} C {}+{} {:?} alpha {:?} beta {:?} {alg} {:?}{} {:?} {:?} seed {}",
             self.fmt,
+            self.block.map_or(String::new(), |b| format!(" block {}x{}", b.0, b.1)),
             op(self.op_a),
             op(self.op_b),
             self.m,

@@ -44,6 +44,7 @@ api! {
     cusparseSetPointerMode(P, c_int);
     cusparseCreateCsr(*mut P, i64, i64, i64, P, P, P, c_int, c_int, c_int, c_int);
     cusparseCreateBlockedEll(*mut P, i64, i64, i64, i64, P, P, c_int, c_int, c_int);
+    cusparseCreateBsr(*mut P, i64, i64, i64, i64, i64, P, P, P, c_int, c_int, c_int, c_int, c_int);
     cusparseDestroySpMat(CP);
     cusparseCreateDnMat(*mut P, i64, i64, i64, P, c_int, c_int);
     cusparseDestroyDnMat(CP);

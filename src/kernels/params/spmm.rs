@@ -1,4 +1,4 @@
-//! Parameter blocks of the SpMM kernels (`kernels/spmm.cu`, `kernels/spmm_blocked.cu`).
+//! Parameter blocks of the SpMM kernels (`kernels/spmm.cu`, `kernels/spmm_blocked*.cu`).
 //!
 //! Every kernel computes C = alpha * op(A) * op(B) + beta * C for one batch per `blockIdx.y`.
 //! The dense operands are described after the operation is applied: element (r, c) of op(B) lies
@@ -175,11 +175,17 @@ pub struct SpmmFindLongParams {
     pub sched: SpmmSchedule,
 }
 
-/// BSR A (opA = N): `offsets` over block rows, one block-column index per block, blocks of
-/// `row_block x col_block` values, row-major inside a block unless `col_major_blocks`.
+/// BSR or Blocked-ELL A (opA = N) as block rows of `row_block x col_block` blocks
+/// (`kernels/spmm_blocked.cu`, `kernels/spmm_blocked_tc.cu`; which of the two formats is the
+/// kernel's name, `oxs_spmm_bsr_*` or `oxs_spmm_bell_*`).
+/// BSR: `offsets` over block rows, one block-column index per block, blocks stored one after
+/// another, row-major inside a block unless `col_major_blocks`.
+/// Blocked-ELL (square blocks): block row `br` holds the `ell_slots` slots `br * ell_slots ..`, a
+/// block-column index each (-1 after removing the base: an empty slot); the values are
+/// `m x (ell_slots * col_block)` row-major.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SpmmBsrParams {
+pub struct SpmmBlockedParams {
     pub shape: SpmmShape,
     pub b: SpmmDense,
     pub c: SpmmDense,
@@ -189,25 +195,17 @@ pub struct SpmmBsrParams {
     pub base: i64,
     pub row_block: i64,
     pub col_block: i64,
+    pub ell_slots: i64,
     pub col_major_blocks: i32,
     pub pad: i32,
 }
 
-/// Blocked-ELL A (opA = N): values are `m x ell_cols` row-major; block row `br` stores
-/// `ell_cols / block_size` block-column indices at `col_ind[br * (ell_cols / block_size)]`, -1
-/// (after removing the base) marks an empty slot.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SpmmBellParams {
-    pub shape: SpmmShape,
-    pub b: SpmmDense,
-    pub c: SpmmDense,
-    pub col_ind: u64,
-    pub values: u64,
-    pub base: i64,
-    pub block_size: i64,
-    pub ell_cols: i64,
-}
+/// The tensor-core kernel's tile (`kernels/spmm_blocked_tc.cu`): a thread block takes one block
+/// row and this many columns of C; its 8 warps split the block row's 16-row slices and the tile's
+/// 8-column mma tiles between them.
+pub const SPMM_BLOCKED_TC_COLS: u32 = 64;
+/// The largest block row the tensor-core kernel stages (8 slices of 16 rows).
+pub const SPMM_BLOCKED_TC_MAX_ROWS: u32 = 128;
 
 /// `oxs_spmm_stage_*`: copies a `rows x cols` matrix between a strided operand and a row-major
 /// scratch in the workspace, through shared-memory tiles so both sides are read and written

@@ -10,6 +10,7 @@ use super::plan::{self, Kernel, Plan};
 use super::{row_order, short_rows, warp_rows};
 use super::{rows, schedule_params, tiles_params, Call, PlainLong, RowKernel, TcState};
 use crate::context::Handle;
+use crate::descr::FormatInfo;
 use crate::device::DeviceModel;
 use crate::error::Result;
 use crate::kernels::params::spmm::*;
@@ -17,7 +18,7 @@ use crate::kernels::params::spmm_tc::SpmmTcParams;
 use crate::kernels::params::Scalar;
 use crate::kernels::{self, spmm as k, spmm_tc};
 use crate::settings::Spmm as Settings;
-use crate::types::{DataType, IndexType};
+use crate::types::{DataType, IndexType, Order};
 
 /// The value types the vectorised kernels run with: C's is the compute type when C is staged (the
 /// kernel writes a row-major scratch in the compute type, `launch_vectorised`).
@@ -455,9 +456,15 @@ pub(super) fn launch(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
         Kernel::RowVec { stage_b, stage_c, .. } | Kernel::Tiles { stage_b, stage_c, .. } | Kernel::TensorCore { stage_b, stage_c, .. } => {
             launch_vectorised(h, call, p, (ws, token), (tc, row_kernel), shape, (stage_b, stage_c))
         }
-        Kernel::Bsr => {
-            let crate::descr::FormatInfo::Bsr { row_block, col_block, block_order, .. } = a.format else { unreachable!() };
-            let bp = SpmmBsrParams {
+        Kernel::Bsr(path) | Kernel::BlockedEll(path) => {
+            let (row_block, col_block, ell_slots, col_major) = match a.format {
+                FormatInfo::Bsr { row_block, col_block, block_order, .. } => {
+                    (row_block, col_block, 0, block_order == Order::OXSPARSE_ORDER_COL)
+                }
+                FormatInfo::BlockedEll { block_size, ell_cols } => (block_size, block_size, ell_cols / block_size, false),
+                _ => unreachable!("a block format"),
+            };
+            let bp = SpmmBlockedParams {
                 shape,
                 b: p.b,
                 c: p.c,
@@ -467,24 +474,12 @@ pub(super) fn launch(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
                 base: a.index_base.offset(),
                 row_block,
                 col_block,
-                col_major_blocks: (block_order == crate::types::Order::OXSPARSE_ORDER_COL) as i32,
+                ell_slots,
+                col_major_blocks: col_major as i32,
                 pad: 0,
             };
-            k::bsr(h, &bp, p.types, p.index)
-        }
-        Kernel::BlockedEll => {
-            let crate::descr::FormatInfo::BlockedEll { block_size, ell_cols } = a.format else { unreachable!() };
-            let bp = SpmmBellParams {
-                shape,
-                b: p.b,
-                c: p.c,
-                col_ind: a.arrays.indices,
-                values: a.arrays.values,
-                base: a.index_base.offset(),
-                block_size,
-                ell_cols,
-            };
-            k::blocked_ell(h, &bp, p.types, p.index)
+            let ell = matches!(a.format, FormatInfo::BlockedEll { .. });
+            k::blocked(h, &bp, ell, path, p.types, p.index)
         }
     }
 }

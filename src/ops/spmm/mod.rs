@@ -36,9 +36,11 @@
 //!   once). In the handle's data-affinity reorder mode, preprocess may first reorder the rows the
 //!   build reads (`tc_reorder`); `bittcf` is the same preprocessed state in device memory of its
 //!   own (`oxsparseCreateBitTcf`).
+//! * `blocked`: BSR and Blocked-ELL's block-row kernel, on tensor cores or CUDA cores.
 //! * `brcv`: the native banded format (`oxsparseCreateBrcv`), its own object and kernels.
 
 pub mod bittcf;
+pub mod blocked;
 pub mod brcv;
 pub mod check;
 mod decision;

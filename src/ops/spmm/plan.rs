@@ -5,6 +5,7 @@
 //! needs the rows' lengths, which only preprocess measures: whether a tile-kernel plan runs the
 //! short-row kernel, on whole rows (short_rows.rs) or on a table of row pieces (split_rows/). `OXSPARSE_PRINT_PLAN=1` prints every plan to stderr.
 
+use super::blocked::BlockedPath;
 use super::check::Dims;
 pub use super::tensor_core_rules::tensor_core_min_reuse;
 use super::tensor_core_rules::{tc_value_bytes, tensor_cores};
@@ -78,8 +79,9 @@ pub enum Kernel {
         stage_c: bool,
         reorder: bool,
     },
-    Bsr,
-    BlockedEll,
+    /// BSR and Blocked-ELL: the block-row kernel on tensor cores or CUDA cores (blocked.rs).
+    Bsr(BlockedPath),
+    BlockedEll(BlockedPath),
 }
 
 /// Rows longer than `long_row` entries are cut into chunks of `chunk` (see SpmmSchedule).
@@ -392,8 +394,19 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
     let aligned =
         (stage_b || rows_are_vectors(&b, vec, 16, true)) && (stage_c || rows_are_vectors(&c, vec, vec as u64 * types.c.size_bytes(), true));
     p.kernel = match a {
-        ARead::Bsr => Kernel::Bsr,
-        ARead::BlockedEll => Kernel::BlockedEll,
+        ARead::Bsr | ARead::BlockedEll => {
+            let block = match call.a.format {
+                FormatInfo::Bsr { row_block, col_block, .. } => (row_block, col_block),
+                FormatInfo::BlockedEll { block_size, .. } => (block_size, block_size),
+                _ => unreachable!("a block format"),
+            };
+            let path = super::blocked::path(types, call.math, call.settings.spmm.kernel, block);
+            if a == ARead::Bsr {
+                Kernel::Bsr(path)
+            } else {
+                Kernel::BlockedEll(path)
+            }
+        }
         _ if vectorised && aligned && tensor_cores(call, &d, types) && tiles_fit(&d, types, &b, stage_b) => {
             let size = tile_size(call.a.nnz, d.n, call.device, call.settings.spmm.tile);
             Kernel::TensorCore {

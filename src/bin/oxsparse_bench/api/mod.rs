@@ -13,6 +13,7 @@ use oxsparse::types::{
 use std::ffi::{c_int, c_void, CStr};
 use std::ptr::null_mut;
 
+mod blocked;
 mod brcv;
 mod compute;
 mod sort;

@@ -1,8 +1,8 @@
 //! oxsparse's int8 SR-BCRS format (issue 60): `oxsparseCreateSrBcrs`, `oxsparseSrBcrsGetInfo`,
-//! `oxsparseSpMM_srBcrs`, `oxsparseSDDMM_srBcrs`; and cuSPARSE's Blocked-ELL descriptor, the other
-//! int8 format SpMM-int measures it against.
+//! `oxsparseSpMM_srBcrs`, `oxsparseSDDMM_srBcrs` (cuSPARSE's Blocked-ELL descriptor, the other int8
+//! format SpMM-int measures it against, is in `blocked.rs`).
 
-use super::{ox_check, vp, Descr, Kind, Lib};
+use super::{ox_check, Descr};
 use crate::Result;
 use oxsparse::ffi::{self, srbcrs as oxr};
 use std::ffi::{c_int, c_void};
@@ -114,29 +114,5 @@ impl Drop for SrBcrs {
         if let Err(e) = ox_check("oxsparseDestroySrBcrs", unsafe { oxr::oxsparseDestroySrBcrs(self.0) }) {
             eprintln!("oxsparse-bench: warning: {e}");
         }
-    }
-}
-
-impl<'a> Lib<'a> {
-    /// cuSPARSE's `cusparseCreateBlockedEll` over device arrays (32-bit block-column indices, base
-    /// 0); oxsparse's side of SpMM-int is its own format, so it is never asked.
-    #[allow(clippy::too_many_arguments)]
-    pub fn create_blocked_ell(
-        &self,
-        rows: i64,
-        cols: i64,
-        block: i64,
-        ell_cols: i64,
-        col_ind: u64,
-        values: u64,
-        value_type: c_int,
-    ) -> Result<Descr<'a>> {
-        let Lib::Cu(c) = self else {
-            return Err("Blocked-ELL is measured with cuSPARSE only".into());
-        };
-        let (i, v) = (vp(col_ind), vp(values));
-        self.descr(Kind::SpMat, ("oxsparseCreateBlockedEll", "cusparseCreateBlockedEll"), |p| unsafe {
-            Ok((c.api.cusparseCreateBlockedEll()?)(p, rows, cols, block, ell_cols, i, v, super::INDEX_32I, super::BASE_ZERO, value_type))
-        })
     }
 }

@@ -38,7 +38,7 @@ the stencil of --spmv-stencil and for SDDMM the attention masks):
   --quick                  a smoke test: five small generated matrices, 2^20-long vectors, and 5
                            runs after 1 warm-up unless --runs / --warmup say otherwise
 Measuring:
-  --ops NAME,...           only these operations (SparseToDense, Csr2csc, DenseToSparse, SpMM, SpMM-brcv, SpMV, SDDMM, Gather, SpVV, Xcoo2csr, Xcsr2coo, Xcsrsort, XcoosortByRow, SpMM-int, SDDMM-int)
+  --ops NAME,...           only these operations (SparseToDense, Csr2csc, DenseToSparse, SpMM, SpMM-brcv, SpMV, SDDMM, Gather, SpVV, Xcoo2csr, Xcsr2coo, Xcsrsort, XcoosortByRow, SpMM-int, SDDMM-int, SpMM-blocked)
                            (SpMM-int makes its own inputs: int8 DLMC-like weights of Transformer
                            and ResNet-50 layers, 70/90/98% sparse, times an int8 B of 256 columns,
                            against cuSPARSE's int8 CSR and Blocked-ELL (FP16 Blocked-ELL reported
@@ -46,7 +46,11 @@ Measuring:
                            masks' entries with SR-BCRS, against cuSPARSE's FP16 and FP32 CSR SDDMM,
                            with oxsparse's FP16 CSR SDDMM beside it (column x FP16); alone, with
                            --rmat-set none, they read no matrix files. SpMM-int also times
-                           cuBLAS's dense int8 GEMM of the same product: column x cuBLAS)
+                           cuBLAS's dense int8 GEMM of the same product: column x cuBLAS. SpMM-blocked
+                           makes its own too: FEM-like 3x3 / 4x4 BSR of ~1.5M rows, FP32 and FP64,
+                           against cuSPARSE's BSR (and CSR), and banded Blocked-ELL of 2^20 rows in
+                           16x16 / 32x32 blocks, FP16 and FP32, against its Blocked-ELL; N = 32, 64,
+                           128)
   --runs N                 timed calls per case, median reported (default 20)
   --warmup N               untimed calls before them (default 3; at least two of every copy
                            of the operands the calls rotate among, unless N is 0)

@@ -12,6 +12,7 @@ mod sddmm_int;
 mod sort;
 mod sparse_to_dense;
 mod spmm;
+mod spmm_blocked;
 mod spmm_int;
 mod spmv;
 mod vector;
@@ -19,6 +20,7 @@ mod vector;
 pub use sddmm::SDDMM;
 pub use sddmm_int::NAME as SDDMM_INT;
 pub use spmm::brcv::NAME as SPMM_BRCV;
+pub use spmm_blocked::NAME as SPMM_BLOCKED;
 pub use spmm_int::NAME as SPMM_INT;
 pub use spmv::bandwidth::measure as measure_copy_bandwidth;
 pub use spmv::{set_scalars as set_spmv_scalars, Scalars as SpmvScalars, DEFAULT_SCALARS as SPMV_DEFAULT_SCALARS, SPMV};
@@ -75,7 +77,7 @@ pub const MATRIX_OPS: &[MatrixOp] = &[
     sort::CSRSORT,
     sort::COOSORT,
 ];
-pub const VECTOR_OPS: &[VectorOp] = &[vector::GATHER, vector::SPVV, dense_to_sparse::OP, spmm_int::OP, sddmm_int::OP];
+pub const VECTOR_OPS: &[VectorOp] = &[vector::GATHER, vector::SPVV, dense_to_sparse::OP, spmm_int::OP, sddmm_int::OP, spmm_blocked::OP];
 
 /// Every operation's name, for `--ops`.
 pub fn names() -> Vec<&'static str> {

@@ -170,9 +170,9 @@ pub fn sources(opts: &Options) -> Result<Vec<Source>> {
     } else if opts
         .ops
         .as_ref()
-        .is_some_and(|o| !o.is_empty() && o.iter().all(|op| [ops::SPMM_BRCV, ops::SPMM_INT, ops::SDDMM_INT].contains(op)))
+        .is_some_and(|o| !o.is_empty() && o.iter().all(|op| [ops::SPMM_BRCV, ops::SPMM_INT, ops::SDDMM_INT, ops::SPMM_BLOCKED].contains(op)))
     {
-        Vec::new() // SpMM-brcv measures its band set, SpMM-int and SDDMM-int their own inputs: no matrix files
+        Vec::new() // SpMM-brcv measures its band set, SpMM-int, SDDMM-int and SpMM-blocked their own inputs: no matrix files
     } else {
         expand(&[PathBuf::from(DEFAULT_MATRICES)]).map_err(|e| format!("default matrix set: {e} (use --matrices or --quick)"))?
     };

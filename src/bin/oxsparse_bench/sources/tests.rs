@@ -74,6 +74,7 @@ fn the_band_set_joins_when_spmm_brcv_runs() {
     // SpMM-int makes its own inputs: alone, no source at all.
     assert!(sources(&opts("--ops SpMM-int --rmat-set none")).unwrap().is_empty());
     assert!(sources(&opts("--ops SpMM-int,SDDMM-int --rmat-set none")).unwrap().is_empty());
+    assert!(sources(&opts("--ops SpMM-blocked,SpMM-int --rmat-set none")).unwrap().is_empty());
     assert_eq!(bands("--ops SpMM-int,SpMM-brcv --rmat-set none"), BAND_SET.len());
 }
 

@@ -1,0 +1,119 @@
+//! Which block-row kernel a BSR or Blocked-ELL SpMM runs: tensor cores (kernels/spmm_blocked_tc.cu)
+//! where the types and the block shape map onto mma fragments, else CUDA cores
+//! (kernels/spmm_blocked.cu) with a warp's slice of rows sized to the blocks
+//! (docs/design/blocked-spmm.md).
+
+use super::plan::ForcedKernel;
+use crate::kernels::params::spmm::SPMM_BLOCKED_TC_MAX_ROWS;
+use crate::kernels::spmm::Types;
+use crate::types::DataType::*;
+use crate::types::MathMode;
+
+/// The tensor cores' operand precision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TcPrecision {
+    /// FP16 or BF16 A and B (mma m16n8k16, exact products, FP32 sums).
+    Half,
+    /// FP32 A and B rounded to TF32 (the TF32 math mode).
+    Tf32,
+    /// FP32 A and B as TF32 heads and tails, three mmas (the FP32-accurate mode).
+    Tf32x3,
+}
+
+/// The kernel of a block-format call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockedPath {
+    /// CUDA cores: a warp takes a slice of `rows` (1, 4 or 8) rows of a block row.
+    CudaCores {
+        rows: u8,
+    },
+    TensorCores(TcPrecision),
+}
+
+/// Tensor cores for FP16 and BF16 A and B (with FP32 compute) in every math mode, their products
+/// being exact; for FP32 only in the tensor-op modes (the default mode keeps FP32 exact);
+/// `OXSPARSE_SPMM_KERNEL=cuda_cores` turns them off. The blocks must be whole fragments: 16, 32,
+/// 64 or 128 rows (one to eight 16-row slices a thread block), and 16, 32 or a multiple of 64
+/// columns, so that a k chunk of 32 or 64 columns holds whole blocks or lies in one.
+pub fn path(t: Types, math: MathMode, forced: Option<ForcedKernel>, (rb, cb): (i64, i64)) -> BlockedPath {
+    let precision = match (t.ab, t.c, t.compute) {
+        (CUDA_R_16F, CUDA_R_16F | CUDA_R_32F, CUDA_R_32F) | (CUDA_R_16BF, CUDA_R_16BF | CUDA_R_32F, CUDA_R_32F) => Some(TcPrecision::Half),
+        (CUDA_R_32F, CUDA_R_32F, CUDA_R_32F) => match math {
+            MathMode::OXSPARSE_TF32_TENSOR_OP_MATH => Some(TcPrecision::Tf32),
+            MathMode::OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH => Some(TcPrecision::Tf32x3),
+            _ => None,
+        },
+        _ => None,
+    };
+    let rows_fit = matches!(rb, 16 | 32 | 64) || rb == SPMM_BLOCKED_TC_MAX_ROWS as i64;
+    let cols_fit = matches!(cb, 16 | 32) || (cb > 0 && cb % 64 == 0);
+    match precision {
+        Some(p) if rows_fit && cols_fit && forced != Some(ForcedKernel::CudaCores) => BlockedPath::TensorCores(p),
+        _ => BlockedPath::CudaCores { rows: slice_rows(rb) },
+    }
+}
+
+/// A warp's rows on CUDA cores: one for blocks of one row, 4 for blocks of 2 to 4 (a 2-row block
+/// leaves half of the tile idle, against one more kernel), 8 for taller blocks, cut into slices
+/// of 8 (8 rows x 4 columns of FP32 is 32 accumulators a lane).
+pub fn slice_rows(rb: i64) -> u8 {
+    match rb {
+        ..=1 => 1,
+        2..=4 => 4,
+        _ => 8,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::DataType;
+
+    fn types(ab: DataType, c: DataType, compute: DataType) -> Types {
+        Types { ab, c, compute }
+    }
+
+    #[test]
+    fn sixteen_bit_blocks_of_whole_fragments_take_tensor_cores_in_every_mode() {
+        let default = MathMode::OXSPARSE_DEFAULT_MATH;
+        for t in [
+            types(CUDA_R_16F, CUDA_R_16F, CUDA_R_32F),
+            types(CUDA_R_16F, CUDA_R_32F, CUDA_R_32F),
+            types(CUDA_R_16BF, CUDA_R_16BF, CUDA_R_32F),
+            types(CUDA_R_16BF, CUDA_R_32F, CUDA_R_32F),
+        ] {
+            for block in [(16, 16), (32, 32), (64, 64), (128, 128), (16, 64), (32, 128), (64, 192)] {
+                assert_eq!(path(t, default, None, block), BlockedPath::TensorCores(TcPrecision::Half), "{t:?} {block:?}");
+            }
+            for (block, rows) in [((8, 8), 8), ((3, 3), 4), ((1, 16), 1), ((24, 24), 8), ((48, 48), 8), ((256, 256), 8), ((16, 48), 8)] {
+                assert_eq!(path(t, default, None, block), BlockedPath::CudaCores { rows }, "{t:?} {block:?}");
+            }
+            assert_eq!(path(t, default, Some(ForcedKernel::CudaCores), (16, 16)), BlockedPath::CudaCores { rows: 8 });
+        }
+    }
+
+    #[test]
+    fn fp32_takes_tensor_cores_only_in_the_tensor_op_modes() {
+        let f32 = types(CUDA_R_32F, CUDA_R_32F, CUDA_R_32F);
+        assert_eq!(path(f32, MathMode::OXSPARSE_DEFAULT_MATH, None, (32, 32)), BlockedPath::CudaCores { rows: 8 });
+        assert_eq!(path(f32, MathMode::OXSPARSE_TF32_TENSOR_OP_MATH, None, (32, 32)), BlockedPath::TensorCores(TcPrecision::Tf32));
+        assert_eq!(
+            path(f32, MathMode::OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH, None, (16, 16)),
+            BlockedPath::TensorCores(TcPrecision::Tf32x3)
+        );
+        assert_eq!(path(f32, MathMode::OXSPARSE_TF32_TENSOR_OP_MATH, None, (4, 4)), BlockedPath::CudaCores { rows: 4 });
+        for t in [
+            types(CUDA_R_64F, CUDA_R_64F, CUDA_R_64F),
+            types(CUDA_C_32F, CUDA_C_32F, CUDA_C_32F),
+            types(CUDA_R_8I, CUDA_R_32I, CUDA_R_32I),
+            types(CUDA_C_16F, CUDA_C_16F, CUDA_C_32F),
+        ] {
+            assert_eq!(path(t, MathMode::OXSPARSE_TF32_TENSOR_OP_MATH, None, (16, 16)), BlockedPath::CudaCores { rows: 8 }, "{t:?}");
+        }
+    }
+
+    #[test]
+    fn cuda_core_slices_follow_the_block_rows() {
+        assert_eq!([1, 2, 3, 4, 5, 8, 9, 64].map(slice_rows), [1, 4, 4, 4, 8, 8, 8, 8]);
+    }
+}

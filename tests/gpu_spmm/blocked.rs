@@ -1,0 +1,168 @@
+//! BSR and Blocked-ELL on the block-row kernels (src/ops/spmm/blocked.rs): CUDA cores for every
+//! block size and type; tensor cores for FP16 and BF16 blocks of whole fragments (16 to 128 rows)
+//! in every math mode, and for FP32 ones in the TF32 mode (within `TF32_REL`) and the
+//! FP32-accurate mode (within FP32's bound). Blocks of 1 to 64 rows, square and rectangular, and
+//! 128-row ones; N = 1, 7, 33, 130; row- and column-major B and C; opB N and T; beta zero (C
+//! poisoned with NaN) or not; BSR block rows without blocks and Blocked-ELL empty slots; block
+//! rows long enough for many k chunks. Against the float64 reference, with C's padding checked;
+//! every case runs twice and must repeat bit for bit.
+
+use super::harness::*;
+use oxsparse::reference::vector_ops::ZERO;
+use oxsparse::types::DataType::*;
+use oxsparse::types::MathMode;
+
+const DEFAULT: MathMode = MathMode::OXSPARSE_DEFAULT_MATH;
+const TF32: MathMode = MathMode::OXSPARSE_TF32_TENSOR_OP_MATH;
+const ACCURATE: MathMode = MathMode::OXSPARSE_FP32_ACCURATE_TENSOR_OP_MATH;
+
+/// (rows, cols) of the blocks; Blocked-ELL takes the square ones.
+const BLOCKS: [(i64, i64); 12] = [(1, 1), (2, 2), (3, 3), (4, 4), (8, 8), (16, 16), (32, 32), (64, 64), (3, 2), (1, 4), (16, 32), (32, 16)];
+const NS: [i64; 4] = [1, 7, 33, 130];
+const HALF: [Types; 4] = [
+    (CUDA_R_16F, CUDA_R_16F, CUDA_R_32F),
+    (CUDA_R_16F, CUDA_R_32F, CUDA_R_32F),
+    (CUDA_R_16BF, CUDA_R_16BF, CUDA_R_32F),
+    (CUDA_R_16BF, CUDA_R_32F, CUDA_R_32F),
+];
+const FORMATS: [Fmt; 3] = [Fmt::Bsr(ROW), Fmt::Bsr(COL), Fmt::Bell];
+
+/// A case of `brows` block rows (block row 3 of every 5 empty) and `bcols` block columns; a
+/// Blocked-ELL A gets one more column than its blocks cover (k not a multiple of the block).
+/// Layouts, opB, N and beta cycle with `i`; `vary` draws the rest.
+fn case(fmt: Fmt, block: (i64, i64), (brows, bcols): (i64, i64), types: Types, math: MathMode, i: usize) -> Case {
+    let (rb, cb) = block;
+    let k = bcols * cb + i64::from(fmt == Fmt::Bell);
+    let c = Case {
+        op_b: pick(&[N, T], i / 4),
+        order_b: pick(&[ROW, COL], i),
+        order_c: pick(&[ROW, COL], i / 2),
+        types,
+        math,
+        block: Some(block),
+        ..Case::new(fmt, (brows * rb, k, pick(&NS, i / 3)))
+    };
+    let c = vary(c, 7000 + i);
+    Case { beta: if i % 2 == 0 { ZERO } else { (-0.75, 0.25) }, seed: 7000 + i as u64, ..c }
+}
+
+fn formats_for(block: (i64, i64)) -> impl Iterator<Item = Fmt> {
+    FORMATS.into_iter().filter(move |&f| f != Fmt::Bell || block.0 == block.1)
+}
+
+/// The reference comparison, then the same call again: the bits must repeat.
+fn check_twice(h: &CHandle, case: &Case) -> Result<(), String> {
+    let p = Problem::new(case);
+    let g = Gpu::upload(&p)?;
+    let first = run(h, &p, &g, case.preprocess)?;
+    p.check(&first)?;
+    if run(h, &p, &g, case.preprocess)? != first {
+        return Err("a second call differs bitwise".into());
+    }
+    Ok(())
+}
+
+pub fn every_block_size_and_type_cases() -> Vec<Case> {
+    let types = [F32, (CUDA_R_64F, CUDA_R_64F, CUDA_R_64F), (CUDA_C_32F, CUDA_C_32F, CUDA_C_32F), (CUDA_C_64F, CUDA_C_64F, CUDA_C_64F)];
+    let mut cases = Vec::new();
+    for block in BLOCKS {
+        for fmt in formats_for(block) {
+            for t in types.into_iter().chain(HALF) {
+                let i = cases.len();
+                cases.push(case(fmt, block, (5, 6), t, DEFAULT, i));
+            }
+        }
+    }
+    cases
+}
+
+#[test]
+fn every_block_size_and_type() {
+    sweep_with("spmm blocked: every block size and type", &every_block_size_and_type_cases(), check_twice);
+}
+
+/// FP32 in the tensor-op modes: tensor cores for blocks of whole fragments, CUDA cores (exact)
+/// for the others; 16-bit operands in those modes too (they compute as in the default mode).
+pub fn tensor_op_modes_cases() -> Vec<Case> {
+    let mut cases = Vec::new();
+    for block in [(16, 16), (32, 32), (64, 64), (16, 32), (32, 16), (3, 3), (8, 8)] {
+        for fmt in formats_for(block) {
+            for math in [TF32, ACCURATE] {
+                for t in [F32, pick(&HALF, cases.len())] {
+                    let i = cases.len();
+                    cases.push(case(fmt, block, (5, 6), t, math, 100 + i));
+                }
+            }
+        }
+    }
+    cases
+}
+
+#[test]
+fn tensor_op_modes() {
+    sweep_with("spmm blocked: tensor-op math modes", &tensor_op_modes_cases(), check_twice);
+}
+
+/// Long block rows (many k chunks, ~10 blocks a row over 40 block columns), 128-row blocks (eight
+/// slices, one warp each) and blocks 64 columns wide, wide N (several column tiles).
+pub fn long_rows_and_tall_blocks_cases() -> Vec<Case> {
+    let mut cases = Vec::new();
+    let shapes: [((i64, i64), (i64, i64)); 6] =
+        [((16, 16), (40, 40)), ((32, 32), (12, 24)), ((128, 128), (3, 4)), ((128, 64), (3, 5)), ((16, 64), (20, 8)), ((3, 3), (60, 60))];
+    for (block, grid) in shapes {
+        for fmt in formats_for(block) {
+            for (t, math) in [(pick(&HALF, cases.len()), DEFAULT), (F32, TF32), (F32, ACCURATE), (F32, DEFAULT)] {
+                let i = cases.len();
+                let c = case(fmt, block, grid, t, math, 200 + i);
+                cases.push(Case { n: pick(&[130, 64, 200], i), ..c });
+            }
+        }
+    }
+    cases
+}
+
+#[test]
+fn long_rows_and_tall_blocks() {
+    sweep_with("spmm blocked: long block rows and tall blocks", &long_rows_and_tall_blocks_cases(), check_twice);
+}
+
+/// The kernel a call runs, as preprocess records it (`preprocessed_decision`), for types, math
+/// modes, block shapes and the `cuda_cores` forcing, on a handle free of the environment's
+/// forcing; each call also matches the reference.
+#[test]
+fn the_path_follows_types_mode_and_blocks() {
+    use oxsparse::ops::spmm::blocked::{BlockedPath, TcPrecision};
+    use oxsparse::ops::spmm::plan::Kernel;
+    let Some(_gpu) = crate::common::gpu("spmm blocked: the path follows types, mode and blocks") else { return };
+    let half = BlockedPath::TensorCores(TcPrecision::Half);
+    let cuda = |rows| BlockedPath::CudaCores { rows };
+    let (f16, bf16) = (HALF[0], HALF[3]);
+    // (types, math mode, block, OXSPARSE_SPMM_KERNEL, the path)
+    type Row<'a> = (Types, MathMode, (i64, i64), Option<&'a str>, BlockedPath);
+    let table: [Row; 9] = [
+        (f16, DEFAULT, (16, 16), None, half),
+        (bf16, DEFAULT, (32, 32), None, half),
+        (F32, DEFAULT, (16, 16), None, cuda(8)),
+        (F32, TF32, (32, 32), None, BlockedPath::TensorCores(TcPrecision::Tf32)),
+        (F32, ACCURATE, (64, 64), None, BlockedPath::TensorCores(TcPrecision::Tf32x3)),
+        (f16, DEFAULT, (8, 8), None, cuda(8)),
+        (f16, TF32, (3, 3), None, cuda(4)),
+        (f16, DEFAULT, (16, 16), Some("cuda_cores"), cuda(8)),
+        (F32, TF32, (32, 32), Some("cuda_cores"), cuda(8)),
+    ];
+    let h = CHandle::unforced();
+    for (i, &(types, math, block, forced, want)) in table.iter().enumerate() {
+        h.set_tuning("OXSPARSE_SPMM_KERNEL", forced);
+        for fmt in formats_for(block) {
+            let c = Case { preprocess: true, ..case(fmt, block, (5, 6), types, math, 300 + i) };
+            let p = Problem::new(&c);
+            let pre = preprocessed(&h, &p).unwrap_or_else(|e| panic!("{}: {e}", c.label()));
+            let d = unsafe { oxsparse::ffi::spmm::preprocessed_decision(pre.args.a) }.expect("preprocess keeps its decision");
+            let expected = if fmt == Fmt::Bell { Kernel::BlockedEll(want) } else { Kernel::Bsr(want) };
+            assert_eq!(d.plan.kernel, expected, "{}", c.label());
+            let g = Gpu::upload(&p).unwrap();
+            p.check(&run(&h, &p, &g, true).unwrap()).unwrap_or_else(|e| panic!("{}: {e}", c.label()));
+        }
+    }
+    h.set_tuning("OXSPARSE_SPMM_KERNEL", None);
+}
