@@ -1,6 +1,7 @@
 //! Launchers of BRCV (`kernels/brcv.cu`): the build from CSR rows, in two rounds of memory (the
 //! blocks' bands and the rows' far counts first, then, once their totals are read back, the values
-//! and far entries), and the SpMM. The format: docs/design/brcv.md and `BrcvFormat`.
+//! and far entries), the refresh of the values before each product of CSR SpMM's banded path, and
+//! the SpMM. The format: docs/design/brcv.md and `BrcvFormat`.
 
 use super::params::brcv::*;
 use super::params::spmm::SpmmRows;
@@ -171,6 +172,16 @@ pub fn scatter(h: &Handle, a: SpmmRows, fmt: &BrcvFormat, values_bytes: u64, val
     let p = BrcvBuildParams { a, fmt: *fmt, ..Default::default() };
     let name = kernel_name!("oxs_brcv_scatter_{}_{}", value.kernel_suffix(), index_suffix(index));
     launch(h, FAMILY, &name, (grid_for(fmt.m.max(1) as u64, BLOCK), 1, 1), BLOCK, 0, &p)
+}
+
+/// The transparent path's refresh before every product (src/ops/spmm/banded.rs): each block's band
+/// zeroed and A's entries, with the values `a` has now, scattered again into the band and far
+/// entries `fmt` (measured by preprocess from the same structure). A block of `BRCV_ROWS` threads
+/// per row block, no memset: it goes out in the call's launch batch.
+pub fn refresh(h: &Handle, a: SpmmRows, fmt: &BrcvFormat, value: DataType, index: IndexType) -> Result<()> {
+    let p = BrcvBuildParams { a, fmt: *fmt, ..Default::default() };
+    let name = kernel_name!("oxs_brcv_refresh_{}_{}", value.kernel_suffix(), index_suffix(index));
+    launch(h, FAMILY, &name, (fmt.blocks as u32, 1, 1), BRCV_ROWS, 0, &p)
 }
 
 /// The SpMM over the whole of C: row blocks x column tiles x `batches` (each at most the grid's
