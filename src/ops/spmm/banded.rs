@@ -4,7 +4,8 @@
 //!
 //! * Room: bufferSize must hold everything before anything is measured, so the plan keeps room
 //!   (`Room`) only where a call could take the band: opA = N over a stored CSR of one batch, a
-//!   CUDA-core plan, `MIN_ENTRIES` entries and `MIN_N` columns of C or more. The room holds the
+//!   CUDA-core plan (no kernel forced), `MIN_ENTRIES` entries and `MIN_N` columns of C or more,
+//!   any SpMM type but 8-bit integers. The room holds the
 //!   bands' structure (per row block its band, per row its far entries' offset) and at most
 //!   `VALUES_PER_ENTRY` x nnz band values and nnz / `FAR_SHARE` far entries.
 //! * Detection (`detect`, preprocess only, not under stream capture): BRCV's `extent` stage and
@@ -24,7 +25,7 @@ use crate::kernels::brcv::{self as k, DataLayout, StructureLayout, Totals};
 use crate::kernels::params::brcv::{BrcvFormat, SpmmBrcvParams};
 use crate::kernels::params::spmm::SpmmShape;
 use crate::kernels::spmm::Types;
-use crate::types::{IndexType, Operation};
+use crate::types::{DataType, IndexType, Operation};
 
 /// Band values the room holds per entry of A. A full band stores about one value an entry (its
 /// row blocks' corners add a little); band-of-blocks matrices 1.3-2 (a block's rows span more
@@ -91,7 +92,8 @@ pub fn room(call: &Call, d: &Dims, types: Types, a: ARead, kernel: Kernel) -> Op
     let sized = match forced {
         Some(false) => return None,
         Some(true) => true,
-        None => nnz >= MIN_ENTRIES && d.n >= MIN_N,
+        // A forced CSR kernel (`OXSPARSE_SPMM_KERNEL`) is what the caller wants to measure.
+        None => nnz >= MIN_ENTRIES && d.n >= MIN_N && call.settings.spmm.kernel.is_none(),
     };
     let index = call.a.index_type;
     let csr_rows = a == ARead::Rows { csc: false }
@@ -103,7 +105,9 @@ pub fn room(call: &Call, d: &Dims, types: Types, a: ARead, kernel: Kernel) -> Op
     let cuda_cores = matches!(kernel, Kernel::Tiles { .. } | Kernel::RowVec { .. } | Kernel::RowsStrided);
     let tiles = (d.n as u64).div_ceil(k::tiling(d.n, types.compute.size_bytes()).1 as u64) as i64;
     let grid = k::row_blocks(d.m) <= i32::MAX as i64 && tiles <= GRID_YZ && d.batches as i64 <= GRID_YZ.min(MAX_BATCHES as i64);
-    let typed = TYPE_COMBINATIONS.contains(&(types.ab, types.c, types.compute));
+    // The band sums a repeated (row, column) in A's value type: in 8-bit integers that could wrap,
+    // where the CSR kernels sum the products exactly.
+    let typed = TYPE_COMBINATIONS.contains(&(types.ab, types.c, types.compute)) && types.ab != DataType::CUDA_R_8I;
     if !(sized && csr_rows && cuda_cores && grid && typed && nnz > 0 && !d.is_empty()) {
         return None;
     }
