@@ -7,8 +7,9 @@
 //   2. scans    exclusive prefix sums of the blocks' value counts and of the rows' far counts
 //   3. scatter  a thread per row, in stored order: band entries into the block's dense values
 //               (zeroed by the caller; a repeated (row, column) adds), the others into the far CSR
-// From CSR SpMM preprocess (src/ops/spmm/banded.rs) 1 and 2 are the detection, and `refresh` runs
-// 3 before every product (zeroing each block's band itself), from the values A has then.
+// From CSR SpMM preprocess (src/ops/spmm/banded.rs) 1 and 2 are the detection, after a one-pass
+// `screen` that declines matrices with too many far entries for sure; `refresh` runs 3 before every
+// product (zeroing each block's band itself), from the values A has then.
 //
 // SpMM, C = alpha * A * op(B) + beta * C, a block per (row block, tile of NT columns, batch); each
 // warp owns 16 rows of the block, each thread 8 of them (its group's) x TC columns. For every chunk
@@ -156,6 +157,68 @@ __device__ void extent(const BrcvBuildParams& p) {
         ptr<uint32_t>(f.width)[blk] = uint32_t(best_width);
         ptr<uint64_t>(f.start)[blk] = uint64_t(ROWS) * uint64_t(best_width);
         if (best_width > 0) atomicMax(ptr<unsigned long long>(p.widest), (unsigned long long)best_width);
+    }
+}
+
+// The transparent path's screen (src/ops/spmm/banded.rs), before `extent`, a block of ROWS threads
+// per row block: a lower bound on the block's far entries, added to p.widest (zeroed by the
+// caller). Every band `extent` may choose lies within the block's span where that is at most
+// MAX_WIDTH wide, else within MAX_WIDTH / 2 of its centre (the same centre), so at least the
+// entries outside that are far. The block's entries are walked together (each finds its row among
+// the block's offsets), so a very long row costs its block no more than the others' share.
+template <typename I>
+__device__ void screen(const BrcvBuildParams& p) {
+    const BrcvFormat& f = p.fmt;
+    const Rows<uint8_t, I> a(p.a, 0);
+    const int64_t r0 = int64_t(blockIdx.x) * ROWS;
+    const int rows_here = int(min(int64_t(ROWS), f.m - r0));
+    __shared__ int64_t s_begin[ROWS + 1];
+    __shared__ long long s_lo, s_hi, s_centre;
+    __shared__ unsigned long long s_valid, s_near;
+    for (int i = threadIdx.x; i <= rows_here; i += ROWS) s_begin[i] = i < rows_here ? a.begin(r0 + i) : a.end(r0 + rows_here - 1);
+    if (threadIdx.x == 0) {
+        s_lo = LLONG_MAX;
+        s_hi = LLONG_MIN;
+        s_valid = 0;
+        s_near = 0;
+    }
+    __syncthreads();
+    // extent's centre: the middle entry of the middle row.
+    if (threadIdx.x == min(ROWS / 2, rows_here - 1)) {
+        const int64_t begin = s_begin[threadIdx.x], end = s_begin[threadIdx.x + 1];
+        const int64_t c = end > begin ? a.col(begin + (end - begin) / 2, f.k) : -1;
+        s_centre = c >= 0 ? c - (r0 + threadIdx.x) : 0;
+    }
+    __syncthreads();
+    const long long centre = s_centre;
+    long long lo = LLONG_MAX, hi = LLONG_MIN;
+    unsigned long long valid = 0, near = 0;
+    for (int64_t q = s_begin[0] + threadIdx.x; q < s_begin[rows_here]; q += ROWS) {
+        // The entry's row: the last i with s_begin[i] <= q.
+        int below = 0, above = rows_here;
+        while (above - below > 1) {
+            const int mid = (below + above) / 2;
+            if (s_begin[mid] <= q) below = mid;
+            else above = mid;
+        }
+        const int64_t c = a.col(q, f.k);
+        if (c < 0) continue;
+        const long long d = c - (r0 + below);
+        lo = min(lo, d);
+        hi = max(hi, d);
+        ++valid;
+        near += (d >= centre - MAX_WIDTH / 2 && d <= centre + MAX_WIDTH / 2);
+    }
+    if (valid > 0) {
+        atomicMin(&s_lo, lo);
+        atomicMax(&s_hi, hi);
+        atomicAdd(&s_valid, valid);
+        atomicAdd(&s_near, near);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0 && s_valid > 0) {
+        const unsigned long long held = s_hi - s_lo + 1 <= MAX_WIDTH ? s_valid : s_near;
+        if (s_valid > held) atomicAdd(ptr<unsigned long long>(p.widest), s_valid - held);
     }
 }
 
@@ -395,8 +458,9 @@ __device__ void spmm_brcv(const SpmmBrcvParams& p) {
 
 // ---- instantiations ---------------------------------------------------------------------------
 
-#define OXS_BRCV_EXTENT(ix, I) \
-    extern "C" __global__ void __launch_bounds__(ROWS) oxs_brcv_extent_##ix(const BrcvBuildParams p) { extent<I>(p); }
+#define OXS_BRCV_EXTENT(ix, I)                                                                                     \
+    extern "C" __global__ void __launch_bounds__(ROWS) oxs_brcv_extent_##ix(const BrcvBuildParams p) { extent<I>(p); } \
+    extern "C" __global__ void __launch_bounds__(ROWS) oxs_brcv_screen_##ix(const BrcvBuildParams p) { screen<I>(p); }
 OXS_BRCV_EXTENT(i32, int32_t)
 OXS_BRCV_EXTENT(i64, int64_t)
 

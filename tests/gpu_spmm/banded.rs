@@ -1,14 +1,16 @@
 //! CSR SpMM's banded path (src/ops/spmm/banded.rs): preprocess measures op(A)'s bands on the GPU
 //! where the plan keeps room, and its calls run BRCV's kernels where the band fits that room.
 //!
-//! Per case: the detection's totals (band values, far entries, widest band) in the decision record
-//! equal the CPU twin's (`oxsparse::reference::brcv::layout`), and the band is taken exactly where
-//! the rule says; then three calls (the second repeats the first's arguments, so it replays its
+//! Per case: the screen's floor of far entries and the detection's totals (band values, far
+//! entries, widest band) in the decision record equal their CPU twins' (`oxsparse::reference::brcv`
+//! `far_floor` and `layout`), the screen declines only where the floor exceeds the room, and the
+//! band is taken exactly where the rule says; then three calls (the second repeats the first's arguments, so it replays its
 //! launches) and a fourth after A's values, B and C were written anew in place, each against the
 //! float64 reference, C poisoned (NaN) when beta == 0. Matrices: bands of half-width 0, 1, 16 and
 //! 64, bands with holes, bands with a few far entries, block tridiagonal, duplicates, and matrices
-//! that are not banded; FP32, FP64, FP16 (FP16 and FP32 C), row- and column-major B and C, both
-//! index types and bases, host and device scalars. Small matrices run with `OXSPARSE_SPMM_BRCV=on`;
+//! that are not banded; FP32, FP64, FP16 (FP16 and FP32 C), BF16, complex, row- and column-major
+//! B and C, opB N, T and H, batches of B and C, both index types and bases, host and device
+//! scalars. Small matrices run with `OXSPARSE_SPMM_BRCV=on`;
 //! at a million entries the rule decides alone, and a matrix that is not banded keeps the kernel
 //! (and the bits) it has with the band path off.
 
@@ -130,9 +132,18 @@ fn run_banded(h: &CHandle, c: &BandCase) -> Result<(), String> {
     let pre = preprocessed(h, &p)?;
     let d = unsafe { preprocessed_decision(pre.args.a) }.ok_or("preprocess kept no decision")?;
     let b = d.banded.ok_or_else(|| format!("no band detection in the decision: {d}"))?;
-    let (got, want) = ((b.totals.values, b.totals.far, b.totals.widest), (twin.values, twin.far, twin.widest));
-    if got != want {
-        return Err(format!("detection (band values, far, widest) {got:?}, the twin says {want:?}"));
+    let floor = oxsparse::reference::brcv::far_floor(a.rows, a.cols, &a.offsets, &a.indices, a.base);
+    if b.far_floor != floor || floor > twin.far {
+        return Err(format!("the screen's far floor is {}, its twin's {floor} (far entries {})", b.far_floor, twin.far));
+    }
+    match b.totals {
+        None if floor <= far_room => return Err(format!("declined by the screen with {floor} entries surely far: {d}")),
+        None => {}
+        Some(t) if (t.values, t.far, t.widest) != (twin.values, twin.far, twin.widest) => {
+            let want = (twin.values, twin.far, twin.widest);
+            return Err(format!("detection (band values, far, widest) {:?}, the twin says {want:?}", (t.values, t.far, t.widest)));
+        }
+        Some(_) => {}
     }
     if b.taken != take {
         return Err(format!("the band should {}be taken: {d}", if take { "" } else { "not " }));
@@ -144,7 +155,7 @@ fn run_banded(h: &CHandle, c: &BandCase) -> Result<(), String> {
     // New values of A and B in place: the band must be refreshed from them.
     p.renew_a_values(c.case.seed ^ 0x4E57);
     let mut rng = Rng::new(c.case.seed ^ 0xB0B);
-    (p.b, p.b_bytes) = gen::dense(&mut rng, c.case.b_shape(), c.case.order_b, c.case.pad_b, 1, c.case.types.0, true);
+    (p.b, p.b_bytes) = gen::dense(&mut rng, c.case.b_shape(), c.case.order_b, c.case.pad_b, c.case.batch.b, c.case.types.0, true);
     pre.g.rewrite(&p);
     call(h, &p, &pre, "call 3, new values of A and B")?;
     call(h, &p, &pre, "call 4, repeated")?;
@@ -217,6 +228,18 @@ fn forced_cases() -> Vec<BandCase> {
         }
     }
     cases.push(BandCase { case: csr(99, (400, 400, 40), F32), shape: Shape::Duplicates(5), setting: Some("on"), taken: Some(true) });
+    // Batches of C (B shared or not), op(B) transposed, complex with op(B) = H, BF16.
+    let band = Shape::Band { half: 9, fill: 100 };
+    let on = |case| BandCase { case, shape: band, setting: Some("on"), taken: Some(true) };
+    let batch = |b, c| Batch { a: 1, b, c, shared: false };
+    cases.extend([
+        on(Case { batch: batch(3, 3), ..csr(100, (500, 500, 48), F32) }),
+        on(Case { batch: batch(1, 2), ..csr(101, (500, 500, 40), TYPES[1]) }),
+        on(Case { op_b: T, ..csr(102, (600, 600, 64), F32) }),
+        on(Case { op_b: H, ..csr(103, (600, 600, 24), (CUDA_C_32F, CUDA_C_32F, CUDA_C_32F)) }),
+        on(Case { op_b: T, ..csr(104, (600, 600, 20), (CUDA_C_64F, CUDA_C_64F, CUDA_C_64F)) }),
+        on(csr(105, (600, 600, 72), (CUDA_R_16BF, CUDA_R_16BF, CUDA_R_32F))),
+    ]);
     cases
 }
 

@@ -8,8 +8,10 @@
 //!   any SpMM type but 8-bit integers. The room holds the
 //!   bands' structure (per row block its band, per row its far entries' offset) and at most
 //!   `VALUES_PER_ENTRY` x nnz band values and nnz / `FAR_SHARE` far entries.
-//! * Detection (`detect`, preprocess only, not under stream capture): BRCV's `extent` stage and
-//!   scans into the room, then a wait for their totals. The band is taken where it fits the room
+//! * Detection (`detect`, preprocess only, not under stream capture): a one-pass screen bounds the
+//!   far entries from below (a wait) and declines the matrices that surely have too many (those
+//!   that are not banded); then BRCV's `extent` stage and scans into the room, and a wait for their
+//!   totals. The band is taken where it fits the room
 //!   (which is the rule: few far entries, a band dense enough to pay); otherwise the plan runs as
 //!   it would have, and the record says what was measured.
 //! * Every call after it (`launch`): `refresh` rebuilds the band values and far entries from A's
@@ -78,7 +80,10 @@ impl Room {
 /// What preprocess measured and chose (the decision record's `banded`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Banded {
-    pub totals: Totals,
+    /// What `extent` measured; None where the screen found too many far entries for sure.
+    pub totals: Option<Totals>,
+    /// The screen's lower bound on the far entries.
+    pub far_floor: u64,
     /// A's entries.
     pub entries: i64,
     pub taken: bool,
@@ -122,10 +127,17 @@ pub fn detect(h: &Handle, call: &Call, p: &Plan, ws: u64) -> Result<Option<Bande
     if crate::kernels::capturing(h)? {
         return Ok(None);
     }
-    let (d, at) = (p.dims, ws + p.brcv_at as u64);
-    let totals = k::measure(h, super::rows(call, p, ws), (d.m, d.k), p.index, &room.structure, at)?;
-    super::plan::phase(call.settings.print_plan, "BRCV detection: bands measured, totals read back (a wait)");
-    Ok(Some(Banded { totals, entries: call.a.nnz, taken: room.takes(&totals, call.settings.spmm.brcv == Some(true)) }))
+    let (d, at, print) = (p.dims, ws + p.brcv_at as u64, call.settings.print_plan);
+    let rows = super::rows(call, p, ws);
+    let far_floor = k::screen(h, rows, (d.m, d.k), p.index, &room.structure, at)?;
+    super::plan::phase(print, "BRCV screen: far entries bounded (a wait)");
+    let declined = Banded { totals: None, far_floor, entries: call.a.nnz, taken: false };
+    if far_floor > room.far {
+        return Ok(Some(declined));
+    }
+    let totals = k::measure(h, rows, (d.m, d.k), p.index, &room.structure, at)?;
+    super::plan::phase(print, "BRCV detection: bands measured, totals read back (a wait)");
+    Ok(Some(Banded { totals: Some(totals), taken: room.takes(&totals, call.settings.spmm.brcv == Some(true)), ..declined }))
 }
 
 /// A call over preprocess's band: the refresh from A's values now, then the BRCV SpMM.

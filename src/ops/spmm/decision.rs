@@ -61,13 +61,19 @@ impl Decision {
 
 impl fmt::Display for Decision {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(Banded { totals: t, entries, taken }) = self.banded {
-            let per_entry = t.values as f64 / entries.max(1) as f64;
-            let verdict = if taken { "taken: the calls run BRCV" } else { "declined" };
-            write!(f, "band {verdict} ({} band values, {per_entry:.2} an entry; {} far; widest {}); ", t.values, t.far, t.widest)?;
-            if taken {
-                return write!(f, "{}", self.plan);
+        match self.banded {
+            Some(Banded { totals: Some(t), entries, taken, .. }) => {
+                let per_entry = t.values as f64 / entries.max(1) as f64;
+                let verdict = if taken { "taken: the calls run BRCV" } else { "declined" };
+                write!(f, "band {verdict} ({} band values, {per_entry:.2} an entry; {} far; widest {}); ", t.values, t.far, t.widest)?;
+                if taken {
+                    return write!(f, "{}", self.plan);
+                }
             }
+            Some(Banded { totals: None, far_floor, entries, .. }) => {
+                write!(f, "band declined by the screen (at least {far_floor} of {entries} entries far); ")?;
+            }
+            None => {}
         }
         write!(f, "{}; rows {:?}", self.plan, self.rows)?;
         if self.breadth_first {

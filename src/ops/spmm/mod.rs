@@ -307,7 +307,7 @@ fn run(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>, must
         _ => None,
     };
     let ((), sent) = kernels::graph::batched_for_replay(h, || {
-        if let Some(banded::Banded { totals, taken: true, .. }) = reused.and_then(|a| a.decision.banded) {
+        if let Some(banded::Banded { totals: Some(totals), taken: true, .. }) = reused.and_then(|a| a.decision.banded) {
             return banded::launch(h, call, &p, ws, totals);
         }
         build_views(h, call, &p, ws)?;
