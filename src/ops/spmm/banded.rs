@@ -40,7 +40,8 @@ pub const FAR_SHARE: u64 = 10;
 /// Entries of A the rule asks for: below, the detection's wait and the refresh's launch outweigh
 /// what the band saves.
 pub const MIN_ENTRIES: i64 = 1 << 20;
-/// Columns of C the rule asks for: the BRCV kernel's tiles hold 32 FP32 columns or more.
+/// Columns of C the rule asks for: the BRCV kernel's narrowest tile holds 32 FP32 columns, and
+/// below 16 most of its FMAs would fall on columns past N.
 pub const MIN_N: i64 = 16;
 
 /// The grid's limit in y and z (column tiles, batches).

@@ -4,8 +4,8 @@
 //! layouts, types, addresses), so `preprocess` and a plain call make the same plan. One choice
 //! needs the rows' lengths, which only preprocess measures: whether a tile-kernel plan runs the
 //! short-row kernel, on whole rows (short_rows.rs) or on a table of row pieces (split_rows/); and
-//! whether a call that keeps room for a band runs BRCV's kernels (banded.rs). `OXSPARSE_PRINT_PLAN=1`
-//! prints every plan to stderr.
+//! whether a call that keeps room for a band runs BRCV's kernels (banded.rs).
+//! `OXSPARSE_PRINT_PLAN=1` prints every plan to stderr.
 
 use super::check::Dims;
 pub use super::tensor_core_rules::tensor_core_min_reuse;
