@@ -7,6 +7,9 @@
 //   2. scans    exclusive prefix sums of the blocks' value counts and of the rows' far counts
 //   3. scatter  a thread per row, in stored order: band entries into the block's dense values
 //               (zeroed by the caller; a repeated (row, column) adds), the others into the far CSR
+// From CSR SpMM preprocess (src/ops/spmm/banded.rs) 1 and 2 are the detection, after a one-pass
+// `screen` that declines matrices with too many far entries for sure; `refresh` runs 3 before every
+// product (zeroing each block's band itself), from the values A has then.
 //
 // SpMM, C = alpha * A * op(B) + beta * C, a block per (row block, tile of NT columns, batch); each
 // warp owns 16 rows of the block, each thread 8 of them (its group's) x TC columns. For every chunk
@@ -157,36 +160,120 @@ __device__ void extent(const BrcvBuildParams& p) {
     }
 }
 
+// The transparent path's screen (src/ops/spmm/banded.rs), before `extent`, a block of ROWS threads
+// per row block: a lower bound on the block's far entries, added to p.widest (zeroed by the
+// caller). Every band `extent` may choose lies within the block's span where that is at most
+// MAX_WIDTH wide, else within MAX_WIDTH / 2 of its centre (the same centre), so at least the
+// entries outside that are far. The block's entries are walked together (each finds its row among
+// the block's offsets), so a very long row costs its block no more than the others' share.
+template <typename I>
+__device__ void screen(const BrcvBuildParams& p) {
+    const BrcvFormat& f = p.fmt;
+    const Rows<uint8_t, I> a(p.a, 0);
+    const int64_t r0 = int64_t(blockIdx.x) * ROWS;
+    const int rows_here = int(min(int64_t(ROWS), f.m - r0));
+    __shared__ int64_t s_begin[ROWS + 1];
+    __shared__ long long s_lo, s_hi, s_centre;
+    __shared__ unsigned long long s_valid, s_near;
+    for (int i = threadIdx.x; i <= rows_here; i += ROWS) s_begin[i] = i < rows_here ? a.begin(r0 + i) : a.end(r0 + rows_here - 1);
+    if (threadIdx.x == 0) {
+        s_lo = LLONG_MAX;
+        s_hi = LLONG_MIN;
+        s_valid = 0;
+        s_near = 0;
+    }
+    __syncthreads();
+    // extent's centre: the middle entry of the middle row.
+    if (threadIdx.x == min(ROWS / 2, rows_here - 1)) {
+        const int64_t begin = s_begin[threadIdx.x], end = s_begin[threadIdx.x + 1];
+        const int64_t c = end > begin ? a.col(begin + (end - begin) / 2, f.k) : -1;
+        s_centre = c >= 0 ? c - (r0 + threadIdx.x) : 0;
+    }
+    __syncthreads();
+    const long long centre = s_centre;
+    long long lo = LLONG_MAX, hi = LLONG_MIN;
+    unsigned long long valid = 0, near = 0;
+    for (int64_t q = s_begin[0] + threadIdx.x; q < s_begin[rows_here]; q += ROWS) {
+        // The entry's row: the last i with s_begin[i] <= q.
+        int below = 0, above = rows_here;
+        while (above - below > 1) {
+            const int mid = (below + above) / 2;
+            if (s_begin[mid] <= q) below = mid;
+            else above = mid;
+        }
+        const int64_t c = a.col(q, f.k);
+        if (c < 0) continue;
+        const long long d = c - (r0 + below);
+        lo = min(lo, d);
+        hi = max(hi, d);
+        ++valid;
+        near += (d >= centre - MAX_WIDTH / 2 && d <= centre + MAX_WIDTH / 2);
+    }
+    if (valid > 0) {
+        atomicMin(&s_lo, lo);
+        atomicMax(&s_hi, hi);
+        atomicAdd(&s_valid, valid);
+        atomicAdd(&s_near, near);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0 && s_valid > 0) {
+        const unsigned long long held = s_hi - s_lo + 1 <= MAX_WIDTH ? s_valid : s_near;
+        if (s_valid > held) atomicAdd(ptr<unsigned long long>(p.widest), s_valid - held);
+    }
+}
+
+// One row's entries: band entries into the row's dense values (a repeated (row, column) adds, in
+// C), the others into its far slots. The far slots stop at the next row's first, so that a CSR whose
+// structure differs from the one measured (the preprocess contract forbids it) never writes
+// outside them.
+template <typename V, typename C, typename I>
+__device__ __forceinline__ void scatter_row(const BrcvFormat& f, const Rows<V, I>& a, int64_t r) {
+    const int64_t blk = r / ROWS;
+    const int64_t lo = ptr<const int64_t>(f.lo)[blk];
+    const int64_t width = ptr<const uint32_t>(f.width)[blk];
+    V* band = ptr<V>(f.values) + ptr<const uint64_t>(f.start)[blk] + (r - blk * ROWS) * width;
+    V* far_values = ptr<V>(f.far_values);
+    int64_t* far_cols = ptr<int64_t>(f.far_cols);
+    uint64_t far = ptr<const uint64_t>(f.far_offsets)[r];
+    const uint64_t far_end = ptr<const uint64_t>(f.far_offsets)[r + 1];
+    for (int64_t q = a.begin(r); q < a.end(r); ++q) {
+        const int64_t c = a.col(q, f.k);
+        if (c < 0) continue;
+        const V v = a.values[q];
+        const int64_t t = c - r - lo;
+        if (t >= 0 && t < width) {
+            band[t] = from_compute<V>(to_compute<C>(band[t]) + to_compute<C>(v));
+        } else if (far < far_end) {
+            far_cols[far] = c;
+            far_values[far] = v;
+            ++far;
+        }
+    }
+}
+
 // Stage 3, a thread per row (grid-stride). V: A's value type, C: its compute type (for the sum of
 // a repeated (row, column)).
 template <typename V, typename C, typename I>
 __device__ void scatter(const BrcvBuildParams& p) {
-    const BrcvFormat& f = p.fmt;
     const Rows<V, I> a(p.a, 0);
-    V* values = ptr<V>(f.values);
-    V* far_values = ptr<V>(f.far_values);
-    int64_t* far_cols = ptr<int64_t>(f.far_cols);
     const int64_t stride = int64_t(gridDim.x) * blockDim.x;
-    for (int64_t r = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; r < f.m; r += stride) {
-        const int64_t blk = r / ROWS;
-        const int64_t lo = ptr<const int64_t>(f.lo)[blk];
-        const int64_t width = ptr<const uint32_t>(f.width)[blk];
-        V* band = values + ptr<const uint64_t>(f.start)[blk] + (r - blk * ROWS) * width;
-        uint64_t far = ptr<const uint64_t>(f.far_offsets)[r];
-        for (int64_t q = a.begin(r); q < a.end(r); ++q) {
-            const int64_t c = a.col(q, f.k);
-            if (c < 0) continue;
-            const V v = a.values[q];
-            const int64_t t = c - r - lo;
-            if (t >= 0 && t < width) {
-                band[t] = from_compute<V>(to_compute<C>(band[t]) + to_compute<C>(v));
-            } else {
-                far_cols[far] = c;
-                far_values[far] = v;
-                ++far;
-            }
-        }
-    }
+    for (int64_t r = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; r < p.fmt.m; r += stride) scatter_row<V, C, I>(p.fmt, a, r);
+}
+
+// The transparent path's refresh (src/ops/spmm/banded.rs), before every product: a block of ROWS
+// threads per row block zeroes the block's band (so holes are zeros), then scatters its rows' entries
+// as stage 3 does, from A's values as they are at this call (the bands and far offsets were
+// measured by preprocess; A's structure may not change after it, its values may).
+template <typename V, typename C, typename I>
+__device__ void refresh(const BrcvBuildParams& p) {
+    const BrcvFormat& f = p.fmt;
+    const int64_t blk = blockIdx.x;
+    V* band = ptr<V>(f.values) + ptr<const uint64_t>(f.start)[blk];
+    const int64_t slots = int64_t(ROWS) * ptr<const uint32_t>(f.width)[blk];
+    for (int64_t i = threadIdx.x; i < slots; i += ROWS) band[i] = from_compute<V>(zero<C>());
+    __syncthreads();
+    const int64_t r = blk * ROWS + threadIdx.x;
+    if (r < f.m) scatter_row<V, C, I>(f, Rows<V, I>(p.a, 0), r);
 }
 
 // ---- SpMM -------------------------------------------------------------------------------------
@@ -371,8 +458,9 @@ __device__ void spmm_brcv(const SpmmBrcvParams& p) {
 
 // ---- instantiations ---------------------------------------------------------------------------
 
-#define OXS_BRCV_EXTENT(ix, I) \
-    extern "C" __global__ void __launch_bounds__(ROWS) oxs_brcv_extent_##ix(const BrcvBuildParams p) { extent<I>(p); }
+#define OXS_BRCV_EXTENT(ix, I)                                                                                     \
+    extern "C" __global__ void __launch_bounds__(ROWS) oxs_brcv_extent_##ix(const BrcvBuildParams p) { extent<I>(p); } \
+    extern "C" __global__ void __launch_bounds__(ROWS) oxs_brcv_screen_##ix(const BrcvBuildParams p) { screen<I>(p); }
 OXS_BRCV_EXTENT(i32, int32_t)
 OXS_BRCV_EXTENT(i64, int64_t)
 
@@ -386,12 +474,18 @@ extern "C" __global__ void __launch_bounds__(SCAN_BLOCK) oxs_brcv_scan_apply(con
     scan::chunk_apply<SCAN_BLOCK, SCAN_ROUNDS>(ptr<uint64_t>(p.scan_data), p.scan_n, ptr<const uint64_t>(p.scan_sums));
 }
 
-#define OXS_BRCV_SCATTER(sfx, V, C)                                                                                 \
-    extern "C" __global__ void __launch_bounds__(BLOCK) oxs_brcv_scatter_##sfx##_i32(const BrcvBuildParams p) { \
-        scatter<V, C, int32_t>(p);                                                                                  \
-    }                                                                                                               \
-    extern "C" __global__ void __launch_bounds__(BLOCK) oxs_brcv_scatter_##sfx##_i64(const BrcvBuildParams p) { \
-        scatter<V, C, int64_t>(p);                                                                                  \
+#define OXS_BRCV_SCATTER(sfx, V, C)                                                                                   \
+    extern "C" __global__ void __launch_bounds__(BLOCK) oxs_brcv_scatter_##sfx##_i32(const BrcvBuildParams p) {   \
+        scatter<V, C, int32_t>(p);                                                                                    \
+    }                                                                                                                 \
+    extern "C" __global__ void __launch_bounds__(BLOCK) oxs_brcv_scatter_##sfx##_i64(const BrcvBuildParams p) {   \
+        scatter<V, C, int64_t>(p);                                                                                    \
+    }                                                                                                                 \
+    extern "C" __global__ void __launch_bounds__(ROWS) oxs_brcv_refresh_##sfx##_i32(const BrcvBuildParams p) {    \
+        refresh<V, C, int32_t>(p);                                                                                    \
+    }                                                                                                                 \
+    extern "C" __global__ void __launch_bounds__(ROWS) oxs_brcv_refresh_##sfx##_i64(const BrcvBuildParams p) {    \
+        refresh<V, C, int64_t>(p);                                                                                    \
     }
 OXS_BRCV_SCATTER(f32, float, float)
 OXS_BRCV_SCATTER(f64, double, double)

@@ -106,6 +106,8 @@ pub struct Spmm {
     /// `OXSPARSE_SPMM_ROW_ORDER`: Some(true) `always`, Some(false) `never`.
     pub row_order: Option<bool>,
     pub plain_choice: PlainChoice,
+    /// `OXSPARSE_SPMM_BRCV`: Some(true) `on`, Some(false) `off` (None: `rule`).
+    pub brcv: Option<bool>,
 }
 
 /// SpMV's forcing and tuning settings.
@@ -168,6 +170,7 @@ pub const NAMES: &[&str] = &[
     "OXSPARSE_SPMM_WARP_ROWS_WHOLE",
     "OXSPARSE_SPMM_ROW_ORDER",
     "OXSPARSE_SPMM_PLAIN_CHOICE",
+    "OXSPARSE_SPMM_BRCV",
     "OXSPARSE_SPMV_KERNEL",
     "OXSPARSE_SPMV_TILE",
     "OXSPARSE_SPMV_COLUMNS",
@@ -279,6 +282,10 @@ impl Settings {
                 let choices = [("rule", PlainChoice::Rule), ("gpu", PlainChoice::Gpu), ("tiles", PlainChoice::Tiles)];
                 next.spmm.plain_choice = if unset { fresh.spmm.plain_choice } else { one_of(name, v, &choices)? }
             }
+            "OXSPARSE_SPMM_BRCV" => {
+                let modes = [("rule", None), ("on", Some(true)), ("off", Some(false))];
+                next.spmm.brcv = if unset { None } else { one_of(name, v, &modes)? }
+            }
             "OXSPARSE_SPMV_KERNEL" => {
                 let kernels = [("tiles", SpmvKernel::Tiles), ("vector", SpmvKernel::Vector), ("split", SpmvKernel::Split)];
                 next.spmv.kernel = if unset { None } else { Some(one_of(name, v, &kernels)?) }
@@ -322,6 +329,7 @@ mod tests {
             "OXSPARSE_SPMV_KERNEL" => "split",
             "OXSPARSE_SPMV_COLUMNS" => "sorted",
             "OXSPARSE_SPMV_BAND" => "on",
+            "OXSPARSE_SPMM_BRCV" => "off",
             "OXSPARSE_SDDMM_KERNEL" => "general",
             "OXSPARSE_SDDMM_TILES" => "off",
             "OXSPARSE_MATH_MODE" => "tf32",
@@ -350,6 +358,7 @@ mod tests {
             ("OXSPARSE_SPMM_TILE", "many"),
             ("OXSPARSE_SPMM_PIECE", "0"),
             ("OXSPARSE_SPMM_ROW_ORDER", "sometimes"),
+            ("OXSPARSE_SPMM_BRCV", "yes"),
             ("NOT_A_SETTING", "1"),
         ] {
             assert!(s.set(name, Some(value)).is_err(), "{name}={value}");

@@ -21,6 +21,8 @@
 //!   block size from 1 to 128 rows;
 //! * `tensor_core`: the tensor-core path in every math mode and 16-bit type, with and without
 //!   data-affinity reordering; `bittcf`: the native BitTCF object.
+//! * `banded`: preprocess's band detection and the BRCV kernels it takes for banded CSR matrices
+//!   (and keeps off the others), with A's values changed after preprocess.
 //!
 //! Data are seeded random values that each type holds exactly (never all ones); A's columns are
 //! unsorted within rows. C's padding, the gaps between batches and the workspace are poisoned
@@ -33,6 +35,8 @@ mod common;
 use common::bytes::{decode_element, encode};
 use common::*;
 
+#[path = "gpu_spmm/banded.rs"]
+mod banded;
 #[path = "gpu_spmm/batches.rs"]
 mod batches;
 #[path = "gpu_spmm/bittcf.rs"]

@@ -1,6 +1,7 @@
 //! Launchers of BRCV (`kernels/brcv.cu`): the build from CSR rows, in two rounds of memory (the
 //! blocks' bands and the rows' far counts first, then, once their totals are read back, the values
-//! and far entries), and the SpMM. The format: docs/design/brcv.md and `BrcvFormat`.
+//! and far entries), the refresh of the values before each product of CSR SpMM's banded path, and
+//! the SpMM. The format: docs/design/brcv.md and `BrcvFormat`.
 
 use super::params::brcv::*;
 use super::params::spmm::SpmmRows;
@@ -143,6 +144,22 @@ fn scan(h: &Handle, base: &BrcvBuildParams, data: u64, len: u64, sums: u64) -> R
     launch(h, FAMILY, "oxs_brcv_scan_apply", (blocks as u32, 1, 1), b, 0, &p)
 }
 
+/// The transparent path's screen for op(A)'s CSR rows `a` (m x k, m > 0), in the first round's
+/// memory at `at` (laid out by `l`; only its widest-band word is used): a lower bound on the far
+/// entries `measure` would find, in one pass over the entries; then waits to read it.
+pub fn screen(h: &Handle, a: SpmmRows, (m, k): (i64, i64), index: IndexType, l: &StructureLayout, at: u64) -> Result<u64> {
+    if m <= 0 || l.blocks > i32::MAX as i64 {
+        return Err(Error::Internal(format!("BRCV screen for m = {m}")));
+    }
+    let word = at + l.widest;
+    vector_ops::zero_device(h, word, 8)?;
+    let p = BrcvBuildParams { a, fmt: l.format(m, k, at, 0, 0, 0, 1), widest: word, ..Default::default() };
+    launch(h, FAMILY, &kernel_name!("oxs_brcv_screen_{}", index_suffix(index)), (l.blocks as u32, 1, 1), BRCV_ROWS, 0, &p)?;
+    let mut v = [0u8; 8];
+    vector_ops::copy_to_host_and_wait(h, word, &mut v)?;
+    Ok(u64::from_ne_bytes(v))
+}
+
 /// Round one for op(A)'s CSR rows `a` (m x k, m > 0) into the memory at `at` (laid out by `l`):
 /// the bands, the far offsets and their scans; then waits to read the totals.
 pub fn measure(h: &Handle, a: SpmmRows, (m, k): (i64, i64), index: IndexType, l: &StructureLayout, at: u64) -> Result<Totals> {
@@ -171,6 +188,16 @@ pub fn scatter(h: &Handle, a: SpmmRows, fmt: &BrcvFormat, values_bytes: u64, val
     let p = BrcvBuildParams { a, fmt: *fmt, ..Default::default() };
     let name = kernel_name!("oxs_brcv_scatter_{}_{}", value.kernel_suffix(), index_suffix(index));
     launch(h, FAMILY, &name, (grid_for(fmt.m.max(1) as u64, BLOCK), 1, 1), BLOCK, 0, &p)
+}
+
+/// The transparent path's refresh before every product (src/ops/spmm/banded.rs): each block's band
+/// zeroed and A's entries, with the values `a` has now, scattered again into the band and far
+/// entries `fmt` (measured by preprocess from the same structure). A block of `BRCV_ROWS` threads
+/// per row block, no memset: it goes out in the call's launch batch.
+pub fn refresh(h: &Handle, a: SpmmRows, fmt: &BrcvFormat, value: DataType, index: IndexType) -> Result<()> {
+    let p = BrcvBuildParams { a, fmt: *fmt, ..Default::default() };
+    let name = kernel_name!("oxs_brcv_refresh_{}_{}", value.kernel_suffix(), index_suffix(index));
+    launch(h, FAMILY, &name, (fmt.blocks as u32, 1, 1), BRCV_ROWS, 0, &p)
 }
 
 /// The SpMM over the whole of C: row blocks x column tiles x `batches` (each at most the grid's

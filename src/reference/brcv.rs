@@ -1,4 +1,5 @@
-//! CPU twin of the BRCV build (kernels/brcv.cu `extent` and `scatter`): which entries of a CSR
+//! CPU twin of the BRCV build (kernels/brcv.cu `extent` and `scatter`, and the transparent path's
+//! `screen`): which entries of a CSR
 //! matrix a row block's band holds and which are far, by the same rules, so that tests can check
 //! the GPU's totals and the format's invariants (docs/design/brcv.md).
 
@@ -83,6 +84,36 @@ pub fn layout(m: i64, k: i64, offsets: &[i64], cols: &[i64], base: i64) -> Layou
     out
 }
 
+/// CPU twin of the transparent path's screen (kernels/brcv.cu `screen`): per row block, its valid
+/// entries less those any band of `layout`'s candidates could hold (all where the block's span is
+/// at most `BRCV_MAX_WIDTH` wide, else those within `BRCV_MAX_WIDTH / 2` of its centre), summed:
+/// a lower bound on `layout(..).far`.
+pub fn far_floor(m: i64, k: i64, offsets: &[i64], cols: &[i64], base: i64) -> u64 {
+    let (rows, max_width) = (BRCV_ROWS as i64, BRCV_MAX_WIDTH as i64);
+    let range = |r: i64| ((offsets[r as usize] - base) as usize, (offsets[r as usize + 1] - base) as usize);
+    let mut floor = 0;
+    for r0 in (0..m.max(0)).step_by(rows as usize) {
+        let rows_here = (m - r0).min(rows);
+        let mid = r0 + (rows / 2).min(rows_here - 1);
+        let (b, e) = range(mid);
+        let centre = match (b < e).then(|| cols[b + (e - b) / 2] - base) {
+            Some(c) if c >= 0 && c < k => c - mid,
+            _ => 0,
+        };
+        let block: Vec<i64> = (r0..r0 + rows_here)
+            .flat_map(|r| {
+                let (b, e) = range(r);
+                cols[b..e].iter().map(|&c| c - base).filter(|&c| c >= 0 && c < k).map(move |c| c - r)
+            })
+            .collect();
+        let (Some(&lo), Some(&hi)) = (block.iter().min(), block.iter().max()) else { continue };
+        let near = block.iter().filter(|&&d| (d - centre).abs() <= max_width / 2).count();
+        let held = if hi - lo < max_width { block.len() } else { near };
+        floor += (block.len() - held) as u64;
+    }
+    floor
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -95,6 +126,35 @@ mod tests {
             offsets.push(cols.len() as i64);
         }
         (offsets, cols)
+    }
+
+    #[test]
+    fn the_screen_bounds_the_far_entries_from_below() {
+        let (o, c) = band(2000, 16, |_, _| true);
+        assert_eq!(far_floor(2000, 2000, &o, &c, 0), 0, "a band: nothing surely far");
+        // Every row's entries spread over 100 000 columns: nearly all surely far.
+        let (mut o, mut c) = (vec![0i64], vec![]);
+        let mut x = 12345u64;
+        for _ in 0..2000 {
+            for _ in 0..20 {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                c.push(((x >> 33) % 100_000) as i64);
+            }
+            o.push(c.len() as i64);
+        }
+        let (floor, far) = (far_floor(2000, 100_000, &o, &c, 0), layout(2000, 100_000, &o, &c, 0).far);
+        assert!(floor <= far && floor > 38_000, "floor {floor}, far {far} of 40000");
+        // A band plus one far entry a row, base 1.
+        let (o, c) = band(3000, 8, |_, _| true);
+        let mut with_far = (vec![1i64], vec![]);
+        for r in 0..3000usize {
+            with_far.1.extend(c[o[r] as usize..o[r + 1] as usize].iter().map(|&x| x + 1));
+            with_far.1.push(((r * 7919 + 2000) % 3000) as i64 + 1);
+            with_far.0.push(with_far.1.len() as i64 + 1);
+        }
+        let floor = far_floor(3000, 3000, &with_far.0, &with_far.1, 1);
+        let far = layout(3000, 3000, &with_far.0, &with_far.1, 1).far;
+        assert!(floor <= far && far >= 2000, "floor {floor}, far {far}");
     }
 
     #[test]

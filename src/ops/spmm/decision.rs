@@ -4,6 +4,7 @@
 //! with the matrix's active buffer, where the calls after it read it. `OXSPARSE_PRINT_PLAN` prints
 //! it; tests read a preprocessed one through `oxsparse::ffi::spmm::preprocessed_decision`.
 
+use super::banded::Banded;
 use super::launch::{direct_c, kernel_types, whole_rows_shape};
 use super::plan::{Kernel, Plan};
 use super::{Call, RowKernel, TcState};
@@ -29,6 +30,9 @@ pub struct Decision {
     /// The row kernel writes a column-major C itself (launch.rs `direct_c`) instead of the plan's
     /// staging copy.
     pub c_direct: bool,
+    /// What preprocess's band detection measured and whether its calls run BRCV's kernels instead
+    /// of everything above (banded.rs); None where the plan keeps no room for a band.
+    pub banded: Option<Banded>,
 }
 
 impl Decision {
@@ -46,12 +50,31 @@ impl Decision {
             RowKernel::SplitRows { shape, .. } => Some(shape),
             _ => None,
         };
-        Decision { plan, tc, rows, breadth_first, row_shape, c_direct }
+        Decision { plan, tc, rows, breadth_first, row_shape, c_direct, banded: None }
+    }
+
+    /// Whether the calls run BRCV's kernels over preprocess's band.
+    pub fn banded_taken(&self) -> bool {
+        self.banded.is_some_and(|b| b.taken)
     }
 }
 
 impl fmt::Display for Decision {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.banded {
+            Some(Banded { totals: Some(t), entries, taken, .. }) => {
+                let per_entry = t.values as f64 / entries.max(1) as f64;
+                let verdict = if taken { "taken: the calls run BRCV" } else { "declined" };
+                write!(f, "band {verdict} ({} band values, {per_entry:.2} an entry; {} far; widest {}); ", t.values, t.far, t.widest)?;
+                if taken {
+                    return write!(f, "{}", self.plan);
+                }
+            }
+            Some(Banded { totals: None, far_floor, entries, .. }) => {
+                write!(f, "band declined by the screen (at least {far_floor} of {entries} entries far); ")?;
+            }
+            None => {}
+        }
         write!(f, "{}; rows {:?}", self.plan, self.rows)?;
         if self.breadth_first {
             write!(f, " (whole rows, breadth-first order)")?;

@@ -37,8 +37,12 @@
 //!   build reads (`tc_reorder`); `bittcf` is the same preprocessed state in device memory of its
 //!   own (`oxsparseCreateBitTcf`).
 //! * `blocked`: BSR and Blocked-ELL's block-row kernel, on tensor cores or CUDA cores.
-//! * `brcv`: the native banded format (`oxsparseCreateBrcv`), its own object and kernels.
+//! * `brcv`: the native banded format (`oxsparseCreateBrcv`), its own object and kernels;
+//!   `banded`: the same kernels taken transparently: preprocess detects a band in a CSR op(A) on
+//!   the GPU (a wait) where the plan keeps room for it, and its calls then refresh the band from
+//!   A's values and run BRCV's SpMM instead of everything above.
 
+pub mod banded;
 pub mod bittcf;
 pub mod blocked;
 pub mod brcv;
@@ -217,6 +221,24 @@ pub fn preprocess(h: &Handle, call: &Call, buffer: u64, deactivate: impl FnOnce(
     }
     let token = crate::ops::new_token();
     plan::phase(call.settings.print_plan, "plan");
+    let banded = banded::detect(h, call, &p, ws)?;
+    if banded.is_some_and(|b| b.taken) {
+        // The band replaces every other kernel: nothing else is built. Its structure lies in the
+        // buffer, which the calls trust only in the same allocation.
+        let decision = Decision { banded, ..Decision::new(call, p, TcState::default(), RowKernel::Tiles, false) };
+        if call.settings.print_plan {
+            eprintln!("oxsparse: SpMM preprocess decision: {decision}");
+        }
+        let allocation = crate::ops::allocation_id(h, buffer);
+        return Ok(Some(ActiveBuffer {
+            buffer,
+            signature: signature(call, &decision.plan),
+            token,
+            allocation,
+            decision,
+            replay: Default::default(),
+        }));
+    }
     build_views(h, call, &p, ws)?;
     build_schedule(h, call, &p, ws, token)?;
     build_tile_rows(h, call, &p, ws, token)?;
@@ -245,7 +267,7 @@ pub fn preprocess(h: &Handle, call: &Call, buffer: u64, deactivate: impl FnOnce(
     let (rows, breadth_first) = if cuda_cores { row_kernel::choose_row_kernel(h, call, &p, ws, token)? } else { (RowKernel::Tiles, false) };
     let allocation = if p.tc.is_some() || rows != RowKernel::Tiles { crate::ops::allocation_id(h, buffer) } else { None };
     plan::phase(call.settings.print_plan, "the rest");
-    let decision = Decision::new(call, p, TcState { choice, reordered }, rows, breadth_first);
+    let decision = Decision { banded, ..Decision::new(call, p, TcState { choice, reordered }, rows, breadth_first) };
     if call.settings.print_plan {
         eprintln!("oxsparse: SpMM preprocess decision: {decision}");
     }
@@ -287,6 +309,9 @@ fn run(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>, must
         _ => None,
     };
     let ((), sent) = kernels::graph::batched_for_replay(h, || {
+        if let Some(banded::Banded { totals: Some(totals), taken: true, .. }) = reused.and_then(|a| a.decision.banded) {
+            return banded::launch(h, call, &p, ws, totals);
+        }
         build_views(h, call, &p, ws)?;
         let (token, tc, rows) = match reused {
             Some(a) => (a.token, a.decision.tc, a.decision.rows),
@@ -319,7 +344,7 @@ fn run(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>, must
         launch(h, call, &p, (ws, token), tc, rows)
     })?;
     if let (Some(a), Some(key), Some(sent)) = (reused, key, sent) {
-        let check_allocation = !(p.tc.is_none() && a.decision.rows == RowKernel::Tiles);
+        let check_allocation = !(p.tc.is_none() && a.decision.rows == RowKernel::Tiles && !a.decision.banded_taken());
         replay::keep(a, key, sent, check_allocation);
     }
     Ok(())
@@ -361,11 +386,11 @@ fn plain_key(call: &Call, limit: i64) -> plain_choice::Key {
 /// Whether `buffer` is the active buffer that preprocess filled for these arguments. The tensor-core
 /// format must also still lie in the same allocation (the kernels follow its indices), and so must
 /// the short-row choice: a buffer freed and allocated again at the same address is a plain call's,
-/// which keeps the tiles and their sums.
+/// which keeps the tiles and their sums; and so must a band (its calls scatter by its offsets).
 fn reusable(h: &Handle, a: &ActiveBuffer, call: &Call, p: &Plan, buffer: u64) -> bool {
     a.buffer == buffer
         && a.signature == signature(call, p)
-        && ((p.tc.is_none() && a.decision.rows == RowKernel::Tiles)
+        && ((p.tc.is_none() && a.decision.rows == RowKernel::Tiles && !a.decision.banded_taken())
             || (a.allocation.is_some() && crate::ops::allocation_id(h, buffer) == a.allocation))
 }
 
@@ -403,7 +428,7 @@ pub struct Signature {
     c: DnMat,
     compute: DataType,
     alg: SpMMAlg,
-    plan: (ARead, Kernel, Option<plan::Schedule>),
+    plan: (ARead, Kernel, Option<plan::Schedule>, Option<banded::Room>),
 }
 
 fn signature(call: &Call, p: &Plan) -> Signature {
@@ -412,7 +437,7 @@ fn signature(call: &Call, p: &Plan) -> Signature {
     let (mut b, mut c) = (call.b.clone(), call.c.clone());
     b.values = 0;
     c.values = 0;
-    Signature { ops: (call.op_a, call.op_b), a, b, c, compute: call.compute, alg: call.alg, plan: (p.a, p.kernel, p.schedule) }
+    Signature { ops: (call.op_a, call.op_b), a, b, c, compute: call.compute, alg: call.alg, plan: (p.a, p.kernel, p.schedule, p.brcv) }
 }
 
 /// Builds the row views into the workspace.

@@ -3,7 +3,9 @@
 //! where everything lies in the user's workspace. Only host-known facts are used (shapes, nnz,
 //! layouts, types, addresses), so `preprocess` and a plain call make the same plan. One choice
 //! needs the rows' lengths, which only preprocess measures: whether a tile-kernel plan runs the
-//! short-row kernel, on whole rows (short_rows.rs) or on a table of row pieces (split_rows/). `OXSPARSE_PRINT_PLAN=1` prints every plan to stderr.
+//! short-row kernel, on whole rows (short_rows.rs) or on a table of row pieces (split_rows/); and
+//! whether a call that keeps room for a band runs BRCV's kernels (banded.rs).
+//! `OXSPARSE_PRINT_PLAN=1` prints every plan to stderr.
 
 use super::blocked::BlockedPath;
 use super::check::Dims;
@@ -141,6 +143,10 @@ pub struct Plan {
     /// Room for the warp-row kernel's table and partial rows (warp_rows/table.rs), at `warp_rows_at`.
     pub warp_rows: Option<WarpRowsLayout>,
     pub warp_rows_at: usize,
+    /// Room for a banded copy of op(A) where preprocess may take BRCV's kernels (banded.rs), at
+    /// `brcv_at`.
+    pub brcv: Option<super::banded::Room>,
+    pub brcv_at: usize,
     /// Bytes to ask the user for (0: the buffer may be NULL).
     pub workspace: usize,
 }
@@ -190,6 +196,9 @@ impl fmt::Display for Plan {
         }
         if let Some(w) = &self.warp_rows {
             write!(f, " warp_rows<={} items", w.room.items)?;
+        }
+        if let Some(r) = &self.brcv {
+            write!(f, " brcv<={} values,{} far", r.values, r.far)?;
         }
         write!(f, " workspace={}B", self.workspace)
     }
@@ -378,6 +387,8 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
         stage_c_at: 0,
         warp_rows: None,
         warp_rows_at: 0,
+        brcv: None,
+        brcv_at: 0,
         workspace: 0,
     };
     if d.is_empty() {
@@ -482,7 +493,10 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
             || warp_rows::takes_plain(m, nnz, d.k, d.n, types.ab, call.device, &call.settings.spmm));
     let whole = warp_rows::whole_max(call.a.nnz, call.settings.spmm.warp_rows_whole);
     p.warp_rows = warp.then(|| WarpRowsLayout::new(d.m, call.a.nnz, d.n, types.ab, types.compute, whole));
-    let total = p.warp_rows_at + p.warp_rows.map_or(0, |w| w.bytes);
+    // Last, the band's room: preprocess measures into it, and its calls read only it (banded.rs).
+    p.brcv_at = p.warp_rows_at + p.warp_rows.map_or(0, |w| w.bytes);
+    p.brcv = super::banded::room(call, &d, types, a, p.kernel);
+    let total = p.brcv_at + p.brcv.map_or(0, |r| r.bytes);
     p.workspace = if total > 0 { ALIGN + total } else { 0 };
     p
 }

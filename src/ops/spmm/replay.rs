@@ -13,7 +13,7 @@
 //! algorithm, math and reorder modes, and alpha and beta as the kernels read them (the values in
 //! host pointer mode, the addresses in device mode). Besides, the handle's stream and context are
 //! the same (checked by `send_again`), the stream is not capturing, and where preprocess's state
-//! must lie in the same allocation (tensor cores, short, split and warp rows), it still does.
+//! must lie in the same allocation (tensor cores, short, split and warp rows, a band), it still does.
 //! Anything else takes the whole path, which keeps what it sent for the next call. Preprocess
 //! starts a new `ActiveBuffer`, so nothing kept outlives the state it was made for. The tile
 //! kernel's epoch (a word each call must change) is drawn anew for every call sent again.

@@ -289,3 +289,23 @@ fn plain_calls_of_tensor_core_plans_run_the_cuda_core_plan() {
         assert_eq!(plain_plan(default.clone(), &Settings::default()).kernel, default.kernel);
     }
 }
+
+/// A CSR call keeps room for a band (banded.rs) only from a million entries and 16 columns of C
+/// on, and not on tensor cores; the room lies past the others, inside the workspace.
+#[test]
+fn band_room_only_where_the_rule_may_take_it() {
+    let (f32, row) = (DataType::CUDA_R_32F, Order::OXSPARSE_ORDER_ROW);
+    let math = MathMode::OXSPARSE_DEFAULT_MATH;
+    let nnz = 33i64 << 20;
+    let big = plan_for(f32, (1 << 20, 1 << 20, 64, nnz), (row, 64), (row, 64), math);
+    let room = big.brcv.expect("room for a band");
+    assert_eq!((room.values, room.far), (2 * nnz as u64, nnz as u64 / 10));
+    assert!(big.brcv_at >= big.warp_rows_at + big.warp_rows.map_or(0, |w| w.bytes), "after the warp rows' room");
+    assert!(big.workspace >= big.brcv_at + room.bytes);
+    assert!(plan_for(f32, (1000, 1000, 64, 33_000), (row, 64), (row, 64), math).brcv.is_none(), "small");
+    assert!(plan_for(f32, (1 << 20, 1 << 20, 8, nnz), (row, 8), (row, 8), math).brcv.is_none(), "narrow");
+    let tc = plan_for(f32, (1 << 20, 1 << 20, 64, nnz), (row, 64), (row, 64), MathMode::OXSPARSE_TF32_TENSOR_OP_MATH);
+    assert!(matches!(tc.kernel, Kernel::TensorCore { .. }) && tc.brcv.is_none(), "tensor cores: {:?}", tc.kernel);
+    let col = plan_for(f32, (1 << 20, 1 << 20, 64, nnz), (Order::OXSPARSE_ORDER_COL, 1 << 20), (Order::OXSPARSE_ORDER_COL, 1 << 20), math);
+    assert!(col.brcv.is_some(), "column-major B and C: {:?}", col.kernel);
+}
