@@ -24,12 +24,16 @@
 //! the limit; elsewhere the tiles run alone, as before.
 //!
 //! The verdict is remembered: the short-row kernel's first block leaves it in mapped host memory
-//! (`Verdicts`), and a later plain call on the same descriptor and arrays (the same row offsets
-//! and column indices, rows, entries and reading) launches the chosen kernel alone, as a solver's
-//! or a training loop's repeated calls do. Both kernels are exact for any rows, so a structure
+//! (`Verdicts`), and a later plain call on the same arrays (the same row offsets and column
+//! indices, rows, entries and reading) launches the chosen kernel alone, as a solver's or a
+//! training loop's repeated calls do. Both kernels are exact for any rows, so a structure
 //! rewritten in place under the same pointers stays right (a remembered choice then only costs
-//! time). `OXSPARSE_SPMM_PLAIN_CHOICE=gpu` takes the chain wherever it applies and never
-//! remembers, `=tiles` never chooses (for comparisons).
+//! time). Callers such as PyTorch and CuPy make a new descriptor for every call over the same
+//! arrays: such calls reuse the verdict too (the chain's losing launch, empty as it is, cost a
+//! million-row mesh at N = 128 half of its product), but since arrays freed and allocated again
+//! may hold another matrix, a verdict reached through another descriptor is learned again every
+//! `RELEARN` such calls. `OXSPARSE_SPMM_PLAIN_CHOICE=gpu` takes the chain wherever it applies and
+//! never remembers, `=tiles` never chooses (for comparisons).
 
 use super::plan::{Kernel, Plan};
 use super::short_rows;
@@ -75,10 +79,10 @@ pub fn limit(p: &Plan, nnz: i64, fill: bool, s: &Settings) -> Option<i64> {
     (worth && nnz <= limit.saturating_mul(p.dims.m)).then_some(limit)
 }
 
-/// What identifies a matrix's verdict: its descriptor (`serial`, so that arrays freed and
-/// allocated again at the same addresses under another descriptor learn afresh), its structure's
-/// arrays and how op(A)'s rows are read from them (`view`: the format, index type and operation),
-/// its shape and the limit.
+/// What identifies a matrix's verdict: its structure's arrays and how op(A)'s rows are read from
+/// them (`view`: the format, index type and operation), its shape and the limit; and the
+/// descriptor that learned it (`serial`: other descriptors reuse it `RELEARN` times, then learn
+/// again, since their arrays may have been freed and allocated again for another matrix).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Key {
     pub serial: u64,
@@ -105,6 +109,17 @@ const SLOTS: usize = 64;
 /// Calls that may pass without the verdict arriving before a slot is armed again (a slot taken
 /// over by another matrix meanwhile, or a chain captured into a graph that never ran).
 const PATIENCE: u32 = 8;
+/// Calls through other descriptors than the one that learned a verdict that reuse it before it is
+/// learned again (one chain in this many calls: a few us each, against a wrong kernel for at most
+/// this many calls where the arrays now hold another matrix).
+const RELEARN: u32 = 32;
+
+impl Key {
+    /// The same arrays, read the same way, whatever the descriptor.
+    fn same_matrix(&self, other: &Key) -> bool {
+        Key { serial: other.serial, ..*self } == *other
+    }
+}
 
 /// Per handle: the verdicts plain calls learned, in a page of mapped pinned host memory
 /// (allocated at the first chain, freed with the handle after its work is done).
@@ -128,6 +143,8 @@ struct Entry {
     expect: u64,
     known: Option<bool>,
     waited: u32,
+    /// Calls that reused `known` through another descriptor.
+    foreign: u32,
 }
 
 impl Verdicts {
@@ -187,21 +204,31 @@ impl Learned {
     fn decide(&mut self, key: Key, epoch: u64) -> Verdict {
         let l = self;
         let expect = epoch & !1;
-        let slot = match l.entries.iter().position(|e| e.key == key) {
+        let slot = match l.entries.iter().position(|e| e.key.same_matrix(&key)) {
             Some(s) => s,
             None if l.entries.len() < SLOTS => {
-                l.entries.push(Entry { key, expect, known: None, waited: 0 });
+                l.entries.push(Entry { key, expect, known: None, waited: 0, foreign: 0 });
                 return Verdict::Chain { host_at: l.device + 8 * (l.entries.len() - 1) as u64 };
             }
             None => {
                 let s = l.next;
                 l.next = (s + 1) % SLOTS;
-                l.entries[s] = Entry { key, expect, known: None, waited: 0 };
+                l.entries[s] = Entry { key, expect, known: None, waited: 0, foreign: 0 };
                 return Verdict::Chain { host_at: l.device + 8 * s as u64 };
             }
         };
-        if let Some(long) = l.entries[slot].known {
-            return Verdict::Known { long };
+        let e = &mut l.entries[slot];
+        if let Some(long) = e.known {
+            if e.key.serial == key.serial {
+                return Verdict::Known { long };
+            }
+            e.foreign += 1;
+            if e.foreign < RELEARN {
+                return Verdict::Known { long };
+            }
+            // Learned again, by this descriptor.
+            *e = Entry { key, expect, known: None, waited: 0, foreign: 0 };
+            return Verdict::Chain { host_at: l.device + 8 * slot as u64 };
         }
         let word = l.word(slot);
         let e = &mut l.entries[slot];
@@ -281,6 +308,34 @@ mod tests {
         }
         assert_eq!(l.decide(key(SLOTS as i64), 0x8881), Verdict::Chain { host_at: 0x1000 });
         assert_eq!(l.decide(key(0), 0x8883), Verdict::Chain { host_at: 0x1008 }, "the evicted key takes the next oldest slot");
+        drop(page);
+    }
+
+    /// Another descriptor over the same arrays (PyTorch's and CuPy's calls) reuses a verdict, and
+    /// learns it again after RELEARN such calls; the descriptor that learned it never does.
+    #[test]
+    fn other_descriptors_reuse_a_verdict_and_learn_it_again() {
+        let mut page = vec![0u64; SLOTS];
+        let mut l = Learned { host: page.as_mut_ptr() as usize, device: 0x1000, entries: Vec::new(), next: 0 };
+        let key = |serial: u64| Key { serial, offsets: 0x10_0000, indices: 0x20_0000, view: 0, m: 100, nnz: 1000, limit: 32 };
+        let write = |l: &Learned, host_at: u64, word: u64| unsafe {
+            std::ptr::write_volatile((l.host as *mut u64).add(((host_at - l.device) / 8) as usize), word)
+        };
+        let Verdict::Chain { host_at } = l.decide(key(1), 0xab1) else { panic!("a new key chains") };
+        write(&l, host_at, 0xab0);
+        assert_eq!(l.decide(key(1), 0x11), Verdict::Known { long: false });
+        for call in 1..RELEARN {
+            assert_eq!(l.decide(key(100 + call as u64), 0x11), Verdict::Known { long: false }, "call {call} of a new descriptor");
+        }
+        let Verdict::Chain { host_at: again } = l.decide(key(999), 0xcd1) else { panic!("learned again") };
+        assert_eq!(again, host_at, "in its own slot");
+        write(&l, again, 0xcd0 | 1);
+        assert_eq!(l.decide(key(999), 0x11), Verdict::Known { long: true }, "the new descriptor's verdict");
+        for _ in 0..2 * RELEARN {
+            assert_eq!(l.decide(key(999), 0x11), Verdict::Known { long: true }, "its own descriptor never learns again");
+        }
+        // Other arrays are another matrix whatever the descriptor.
+        assert!(matches!(l.decide(Key { indices: 0x30_0000, ..key(999) }, 0x21), Verdict::Chain { .. }));
         drop(page);
     }
 

@@ -167,11 +167,9 @@ pub fn sources(opts: &Options) -> Result<Vec<Source>> {
             Source::BlockDiag { n: 4096, block: 64, density: 0.25 },
             Source::Stencil { nx: 16 },
         ]
-    } else if opts
-        .ops
-        .as_ref()
-        .is_some_and(|o| !o.is_empty() && o.iter().all(|op| [ops::SPMM_BRCV, ops::SPMM_INT, ops::SDDMM_INT, ops::SPMM_BLOCKED].contains(op)))
-    {
+    } else if opts.ops.as_ref().is_some_and(|o| {
+        !o.is_empty() && o.iter().all(|op| [ops::SPMM_BRCV, ops::SPMM_INT, ops::SDDMM_INT, ops::SPMM_BLOCKED].contains(op))
+    }) {
         Vec::new() // SpMM-brcv measures its band set, SpMM-int, SDDMM-int and SpMM-blocked their own inputs: no matrix files
     } else {
         expand(&[PathBuf::from(DEFAULT_MATRICES)]).map_err(|e| format!("default matrix set: {e} (use --matrices or --quick)"))?
