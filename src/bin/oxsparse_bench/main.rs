@@ -109,6 +109,7 @@ fn run(opts: Options) -> i32 {
         math_mode: opts.math_mode,
         spmm_precisions: opts.spmm_precisions.clone(),
         sddmm_k: opts.sddmm_k.clone(),
+        sddmm_layouts: opts.sddmm_layouts.clone(),
     };
     ops::set_spmv_scalars(opts.spmv);
     let mut bench = Bench {

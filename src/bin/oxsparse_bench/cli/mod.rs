@@ -64,6 +64,10 @@ Measuring:
                            default all)
   --sddmm-k K,...          SDDMM's inner dimension, A m x K and B K x n, each K measured in FP32
                            and with FP16 A and B (default 32,64,128,256)
+  --sddmm-layouts L,...    SDDMM's layouts of A and B, opA = opB = N, each measured for both
+                           libraries with the same descriptors: fast (A row-major, B column-major,
+                           cuSPARSE's fast layout) and row (both row-major, as PyTorch's
+                           sampled_addmm passes them; its rows say B row-major) (default fast)
   --spmv-alpha X, --spmv-beta X   SpMV's alpha and beta in Y = alpha A X + beta Y (default 0.7
                            and 0; with beta != 0 Y starts from random values)
   --math-mode default|tf32|fp32_accurate   oxsparse's math mode (oxsparseSetMathMode, replacing
@@ -100,6 +104,8 @@ pub struct Options {
     pub spmm_precisions: Vec<&'static str>,
     /// SDDMM's K's; empty for the default ones.
     pub sddmm_k: Vec<usize>,
+    /// SDDMM's layouts of A and B; empty for the default (fast) one.
+    pub sddmm_layouts: Vec<ops::SddmmLayout>,
     pub spmv: ops::SpmvScalars,
     /// The grid size of SpMV's stencil: Some(None) for none, None to leave it to the default.
     pub spmv_stencil: Option<Option<usize>>,
@@ -134,6 +140,7 @@ pub fn parse_args(args: &[String]) -> Result<Option<Options>> {
         dense_cap_bytes: 8 << 30,
         spmm_precisions: vec![],
         sddmm_k: vec![],
+        sddmm_layouts: vec![],
         spmv: ops::SPMV_DEFAULT_SCALARS,
         spmv_stencil: None,
         math_mode: MathMode::OXSPARSE_DEFAULT_MATH,
@@ -249,6 +256,17 @@ pub fn parse_args(args: &[String]) -> Result<Option<Options>> {
                 }
                 if o.sddmm_k.is_empty() {
                     return Err(format!("{a} needs at least one K"));
+                }
+            }
+            "--sddmm-layouts" => {
+                for name in value(&mut i, a)?.split(',').filter(|s| !s.is_empty()) {
+                    let l = ops::SddmmLayout::parse(name).ok_or(format!("{a}: unknown layout {name:?} (known: fast, row)"))?;
+                    if !o.sddmm_layouts.contains(&l) {
+                        o.sddmm_layouts.push(l);
+                    }
+                }
+                if o.sddmm_layouts.is_empty() {
+                    return Err(format!("{a} needs at least one layout"));
                 }
             }
             "--spmv-stencil" => {

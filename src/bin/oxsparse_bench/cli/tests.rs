@@ -140,7 +140,7 @@ fn bad_options_are_refused() {
 #[test]
 fn sddmm_options() {
     let d = parse_args(&[]).unwrap().unwrap();
-    assert!(d.sddmm_k.is_empty() && d.mask_set.is_none());
+    assert!(d.sddmm_k.is_empty() && d.sddmm_layouts.is_empty() && d.mask_set.is_none());
     let o = parse_args(&args("--ops sddmm --sddmm-k 32,128,32")).unwrap().unwrap();
     assert_eq!((o.ops.clone(), o.sddmm_k.clone()), (Some(vec!["SDDMM"]), vec![32, 128]));
     assert!(!o.inputs_named());
@@ -158,6 +158,10 @@ fn sddmm_options() {
     assert!(parse_args(&args("--attention-set all")).unwrap().unwrap().inputs_named(), "the set names inputs");
     let none = parse_args(&args("--attention-set none")).unwrap().unwrap();
     assert_eq!((none.mask_set, none.inputs_named()), (Some(MaskSet::None), false));
+    let o = parse_args(&args("--ops SDDMM --sddmm-layouts row,fast,ROW --attention-set all")).unwrap().unwrap();
+    assert_eq!(o.sddmm_layouts, vec![ops::SddmmLayout::Row, ops::SddmmLayout::Fast]);
+    assert_eq!(parse_args(&args("--sddmm-layouts fast")).unwrap().unwrap().sddmm_layouts, vec![ops::SddmmLayout::Fast]);
+    assert!(USAGE.contains("--sddmm-layouts L,...") && USAGE.contains("(default fast)"));
     assert!(USAGE.contains("--sddmm-k K,...") && USAGE.contains("--attention-set none|all") && USAGE.contains("SDDMM, Gather"));
     // A mask over the cap is refused with the reason.
     assert!(parse_args(&args("--block-mask 65536:64:0.1")).unwrap_err().contains("cap"));
@@ -171,6 +175,10 @@ fn bad_sddmm_options_are_refused() {
         "--sddmm-k x",
         "--sddmm-k ,",
         "--sddmm-k 32,-1",
+        "--sddmm-layouts",
+        "--sddmm-layouts ,",
+        "--sddmm-layouts col",
+        "--sddmm-layouts fast,rows",
         "--attention-set some",
         "--window 4096",
         "--window 4096.5:64",

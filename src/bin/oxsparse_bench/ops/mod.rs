@@ -17,7 +17,7 @@ mod spmm_int;
 mod spmv;
 mod vector;
 
-pub use sddmm::SDDMM;
+pub use sddmm::{SddmmLayout, SDDMM};
 pub use sddmm_int::NAME as SDDMM_INT;
 pub use spmm::brcv::NAME as SPMM_BRCV;
 pub use spmm_blocked::NAME as SPMM_BLOCKED;
@@ -39,13 +39,21 @@ pub struct OpConfig {
     pub spmm_precisions: Vec<&'static str>,
     /// SDDMM's K's (`--sddmm-k`); empty for the default ones.
     pub sddmm_k: Vec<usize>,
+    /// SDDMM's layouts of A and B (`--sddmm-layouts`); empty for the default (fast) one.
+    pub sddmm_layouts: Vec<SddmmLayout>,
 }
 
 impl OpConfig {
     /// The defaults of the command line, with this cap: for tests.
     #[cfg(test)]
     pub const fn with_cap(dense_cap_bytes: u64) -> OpConfig {
-        OpConfig { dense_cap_bytes, math_mode: MathMode::OXSPARSE_DEFAULT_MATH, spmm_precisions: Vec::new(), sddmm_k: Vec::new() }
+        OpConfig {
+            dense_cap_bytes,
+            math_mode: MathMode::OXSPARSE_DEFAULT_MATH,
+            spmm_precisions: Vec::new(),
+            sddmm_k: Vec::new(),
+            sddmm_layouts: Vec::new(),
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! The SVG file: a bar chart of oxsparse's speedup per operation that has chart rows (SpMM: FP32
-//! row-major, one bar per N; SpMV: one bar per precision; SDDMM: FP32, one bar per K), one group
-//! of bars per matrix; several charts are stacked in one SVG, so that `--svg PATH` stays one file.
+//! row-major, one bar per N; SpMV: one bar per precision; SDDMM: FP32, one bar per K and layout),
+//! one group of bars per matrix; several charts are stacked in one SVG, so that `--svg PATH` stays
+//! one file.
 
 use super::Report;
 use crate::svg;
@@ -23,7 +24,7 @@ impl Report {
         let what = match op {
             "SpMM" => "(FP32, row-major B and C)",
             "SpMV" => "(CSR, best of oxsparse with and without preprocess)",
-            "SDDMM" => "(FP32, CSR C, A row-major, B column-major, one bar per K)",
+            "SDDMM" => "(FP32, CSR C, A row-major, B column-major unless the bar says B row, one bar per K)",
             _ => "",
         };
         let title = format!("oxsparse {op} speedup over the best cuSPARSE algorithm {what} on {}", self.device).replace("  ", " ");

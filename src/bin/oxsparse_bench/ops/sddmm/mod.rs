@@ -1,8 +1,10 @@
 //! SDDMM: C = alpha (A B) o spy(C) + beta C, C in CSR (32-bit indices, base 0) with the pattern
-//! of the matrix (its values random), A (m x K) row-major with opA = N and B (K x n) column-major
-//! with opB = N (cuSPARSE's fast layout for CSR; oxsparse's workspace is then empty), alpha = 1,
-//! beta = 0, on every matrix and attention mask, at K = 32 / 64 / 128 / 256 (`--sddmm-k`), in two
-//! configurations: FP32 throughout, and FP16 A and B with FP32 C and compute.
+//! of the matrix (its values random), opA = opB = N, alpha = 1, beta = 0, on every matrix and
+//! attention mask, at K = 32 / 64 / 128 / 256 (`--sddmm-k`), in two configurations: FP32
+//! throughout, and FP16 A and B with FP32 C and compute; and in the layouts of `--sddmm-layouts`
+//! ([`SddmmLayout`]): A (m x K) row-major and B (K x n) column-major, cuSPARSE's fast layout for
+//! CSR (the default), and both row-major, as PyTorch's `sampled_addmm` passes them (oxsparse's
+//! bufferSize then asks for B's lines in its workspace). Both libraries get the same descriptors.
 //!
 //! Both libraries ask bufferSize, get that workspace, preprocess once per copy (timed, as SpMM's:
 //! the preprocess column), then make the timed calls; oxsparse also runs on fresh descriptors that
@@ -22,7 +24,7 @@ mod check;
 
 use super::prepare::{self, DeviceCsr, Preprocess};
 use super::spmm::check::sample_rows;
-use super::spmm::data::{self, Precision, Values};
+use super::spmm::data::{self, Layout, Precision, Values};
 use super::spmm::{gib, POISON_BYTE};
 use super::{MatrixOp, OpConfig};
 use crate::api::{Lib, MmArgs, MmDescrs, R_32F, SDDMM_DEFAULT};
@@ -31,7 +33,7 @@ use crate::device::DevBuf;
 use crate::matrix::{Csr, Matrix};
 use crate::report::{Check, NO_PREPROCESS};
 use crate::Result;
-use check::{Reference, A_LAYOUT, B_LAYOUT};
+use check::Reference;
 
 pub const SDDMM: &str = "SDDMM";
 pub const OP: MatrixOp = MatrixOp { name: SDDMM, skip, cases };
@@ -45,11 +47,57 @@ const B_SEED: u64 = 0x5DD_B000;
 /// FP32 throughout; FP16 A and B (C and compute FP32).
 const PRECISIONS: [Precision; 2] = [Precision::F32, Precision::F16];
 
+/// How A (m x K) and B (K x n) are stored, opA = opB = N for both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SddmmLayout {
+    /// A row-major, B column-major: cuSPARSE's fast layout, the default.
+    Fast,
+    /// A and B row-major, as PyTorch's `sampled_addmm` (and the published comparisons) pass them.
+    Row,
+}
+
+impl SddmmLayout {
+    pub const ALL: [SddmmLayout; 2] = [SddmmLayout::Fast, SddmmLayout::Row];
+
+    /// The name `--sddmm-layouts` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            SddmmLayout::Fast => "fast",
+            SddmmLayout::Row => "row",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<SddmmLayout> {
+        Self::ALL.into_iter().find(|l| l.name().eq_ignore_ascii_case(s))
+    }
+
+    pub fn a(self) -> Layout {
+        Layout::Row
+    }
+
+    pub fn b(self) -> Layout {
+        match self {
+            SddmmLayout::Fast => Layout::Col,
+            SddmmLayout::Row => Layout::Row,
+        }
+    }
+
+    /// What the variant and the summary groups append: nothing for the default layout, so that
+    /// its records stay comparable with those before the option.
+    fn suffix(self) -> &'static str {
+        match self {
+            SddmmLayout::Fast => "",
+            SddmmLayout::Row => ", B row-major",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Config {
     /// A's and B's precision.
     p: Precision,
     k: usize,
+    layout: SddmmLayout,
 }
 
 impl Config {
@@ -75,21 +123,35 @@ fn ks(cfg: &OpConfig) -> &[usize] {
     }
 }
 
+fn layouts(cfg: &OpConfig) -> &[SddmmLayout] {
+    if cfg.sddmm_layouts.is_empty() {
+        &[SddmmLayout::Fast]
+    } else {
+        &cfg.sddmm_layouts
+    }
+}
+
 fn skip(rows: u64, cols: u64, _max_nnz: u64, cfg: &OpConfig) -> Option<String> {
-    let smallest = ks(cfg).iter().map(|&k| Config { p: Precision::F16, k }.dense_bytes(rows, cols)).min().unwrap_or(0);
+    let smallest =
+        ks(cfg).iter().map(|&k| Config { p: Precision::F16, k, layout: SddmmLayout::Fast }.dense_bytes(rows, cols)).min().unwrap_or(0);
     (smallest > cfg.dense_cap_bytes)
         .then(|| format!("even the smallest A and B take {} > the cap of {} (--dense-cap-gib)", gib(smallest), gib(cfg.dense_cap_bytes)))
 }
 
-/// The chart series of an FP32 case: "K=128". The usual K's are spelled out; another (from
-/// `--sddmm-k`) is leaked, a few bytes per matrix.
-fn k_label(k: usize) -> &'static str {
-    match k {
-        32 => "K=32",
-        64 => "K=64",
-        128 => "K=128",
-        256 => "K=256",
-        _ => Box::leak(format!("K={k}").into_boxed_str()),
+/// The chart series of an FP32 case: "K=128", "K=128, B row". The usual K's are spelled out;
+/// another (from `--sddmm-k`) is leaked, a few bytes per matrix.
+fn k_label(k: usize, layout: SddmmLayout) -> &'static str {
+    match (k, layout) {
+        (32, SddmmLayout::Fast) => "K=32",
+        (64, SddmmLayout::Fast) => "K=64",
+        (128, SddmmLayout::Fast) => "K=128",
+        (256, SddmmLayout::Fast) => "K=256",
+        (32, SddmmLayout::Row) => "K=32, B row",
+        (64, SddmmLayout::Row) => "K=64, B row",
+        (128, SddmmLayout::Row) => "K=128, B row",
+        (256, SddmmLayout::Row) => "K=256, B row",
+        (_, SddmmLayout::Fast) => Box::leak(format!("K={k}").into_boxed_str()),
+        (_, SddmmLayout::Row) => Box::leak(format!("K={k}, B row").into_boxed_str()),
     }
 }
 
@@ -110,9 +172,10 @@ fn touched(c: &Csr) -> Touched {
 }
 
 fn cases<'m>(m: &'m Matrix, cfg: &OpConfig) -> Vec<Box<dyn Case + 'm>> {
-    let (ks, touched) = (ks(cfg), touched(&m.csr));
+    let (ks, layouts, touched) = (ks(cfg), layouts(cfg), touched(&m.csr));
     let all_k = (ks.len() > 1).then(|| ks.iter().map(|k| k.to_string()).collect::<Vec<_>>().join("/"));
-    let configs = PRECISIONS.iter().flat_map(|&p| ks.iter().map(move |&k| Config { p, k }));
+    // The layouts of one configuration side by side, measured one after the other.
+    let configs = PRECISIONS.iter().flat_map(|&p| ks.iter().flat_map(move |&k| layouts.iter().map(move |&layout| Config { p, k, layout })));
     configs
         .map(|c| {
             let all_k = all_k.clone();
@@ -151,15 +214,16 @@ impl SddmmCase<'_> {
     fn descrs<'a>(&self, lib: Lib<'a>, o: &Operands) -> Result<MmDescrs<'a>> {
         let c = &self.m.csr;
         let (m, n, k, vt) = (c.rows, c.cols, self.cfg.k, self.cfg.p.value_type());
+        let (al, bl) = (self.cfg.layout.a(), self.cfg.layout.b());
         Ok(MmDescrs {
-            a: lib.create_dn_mat(m as i64, k as i64, A_LAYOUT.ld(m, k) as i64, o.a.ptr, vt, A_LAYOUT.order())?,
-            b: lib.create_dn_mat(k as i64, n as i64, B_LAYOUT.ld(k, n) as i64, o.b.ptr, vt, B_LAYOUT.order())?,
+            a: lib.create_dn_mat(m as i64, k as i64, al.ld(m, k) as i64, o.a.ptr, vt, al.order())?,
+            b: lib.create_dn_mat(k as i64, n as i64, bl.ld(k, n) as i64, o.b.ptr, vt, bl.order())?,
             c: o.c.descr(lib, c, R_32F)?,
         })
     }
 
     /// The floor's bytes: C's FP32 values written, its 32-bit column indices and row offsets
-    /// read, and the touched rows of A and columns of B read, once each.
+    /// read, and the touched rows of A and columns of B read, once each (in either layout).
     fn floor_bytes(&self) -> u64 {
         let c = &self.m.csr;
         let (m, nnz) = (c.rows as u64, c.nnz() as u64);
@@ -171,15 +235,15 @@ impl SddmmCase<'_> {
 impl Case for SddmmCase<'_> {
     fn info(&self) -> Info {
         let c = &self.m.csr;
-        let Config { p, k } = self.cfg;
+        let Config { p, k, layout } = self.cfg;
         let (m, n, nnz) = (c.rows as u64, c.cols as u64, c.nnz() as u64);
-        let name = self.cfg.name();
-        let mut groups: Vec<String> = self.all_k.iter().map(|all| format!("{name} K={all}")).collect();
-        groups.push(format!("{name} K={k}"));
+        let (name, lay) = (self.cfg.name(), layout.suffix());
+        let mut groups: Vec<String> = self.all_k.iter().map(|all| format!("{name} K={all}{lay}")).collect();
+        groups.push(format!("{name} K={k}{lay}"));
         let types = if p == Precision::F16 { "FP16 A/B (FP32 C)" } else { "FP32" };
         Info {
             op: SDDMM,
-            variant: format!("csr {types}, K={k}"),
+            variant: format!("csr {types}, K={k}{lay}"),
             input: self.m.name.clone(),
             group: self.m.group.clone(),
             rows: m,
@@ -190,7 +254,7 @@ impl Case for SddmmCase<'_> {
             flops: 2 * nnz * k as u64,
             set: self.m.set,
             summary_groups: groups,
-            chart_series: (p == Precision::F32).then(|| k_label(k)),
+            chart_series: (p == Precision::F32).then(|| k_label(k, layout)),
         }
     }
 
@@ -210,14 +274,15 @@ impl Case for SddmmCase<'_> {
 
     fn alloc(&mut self, copies: usize) -> Result<()> {
         let c = &self.m.csr;
-        let Config { p, k } = self.cfg;
-        let a = data::dense_b(c.rows, k, A_LAYOUT, p, A_SEED ^ k as u64);
-        let b = data::dense_b(k, c.cols, B_LAYOUT, p, B_SEED ^ k as u64);
+        let Config { p, k, layout } = self.cfg;
+        // The same values in either layout (drawn in row-major order): only their places differ.
+        let a = data::dense_b(c.rows, k, layout.a(), p, A_SEED ^ k as u64);
+        let b = data::dense_b(k, c.cols, layout.b(), p, B_SEED ^ k as u64);
         let sample = sample_rows(c, k);
         self.scope = sample.scope;
         self.reference = Some(match (&a, &b) {
-            (Values::F32(av), Values::F32(bv)) => check::reference(c, av, bv, k, sample.rows),
-            (Values::F16(av), Values::F16(bv)) => check::reference(c, av, bv, k, sample.rows),
+            (Values::F32(av), Values::F32(bv)) => check::reference(c, av, bv, k, layout, sample.rows),
+            (Values::F16(av), Values::F16(bv)) => check::reference(c, av, bv, k, layout, sample.rows),
             _ => unreachable!("A and B share one precision, FP32 or FP16"),
         });
         for _ in 0..copies {

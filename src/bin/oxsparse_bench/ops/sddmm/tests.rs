@@ -44,6 +44,49 @@ fn two_precisions_at_every_k_with_their_groups() {
 }
 
 #[test]
+fn each_layout_beside_the_other_with_its_own_groups() {
+    let m = matrix();
+    let cfg = OpConfig { sddmm_k: vec![32, 128], sddmm_layouts: vec![SddmmLayout::Fast, SddmmLayout::Row], ..OpConfig::with_cap(8 << 30) };
+    let cs = cases(&m, &cfg);
+    let names: Vec<String> = cs.iter().map(|c| c.info().variant).collect();
+    assert_eq!(
+        names,
+        vec![
+            "csr FP32, K=32",
+            "csr FP32, K=32, B row-major",
+            "csr FP32, K=128",
+            "csr FP32, K=128, B row-major",
+            "csr FP16 A/B (FP32 C), K=32",
+            "csr FP16 A/B (FP32 C), K=32, B row-major",
+            "csr FP16 A/B (FP32 C), K=128",
+            "csr FP16 A/B (FP32 C), K=128, B row-major",
+        ]
+    );
+    let (fast, row) = (cs[2].info(), cs[3].info());
+    assert_eq!(fast.summary_groups, vec!["FP32 K=32/128", "FP32 K=128"], "the default layout's groups as before");
+    assert_eq!(row.summary_groups, vec!["FP32 K=32/128, B row-major", "FP32 K=128, B row-major"]);
+    assert_eq!((fast.chart_series, row.chart_series), (Some("K=128"), Some("K=128, B row")));
+    assert_eq!((row.traffic_bytes, row.copy_bytes, row.flops), (fast.traffic_bytes, fast.copy_bytes, fast.flops));
+    assert_eq!(cs[7].info().summary_groups, vec!["FP16 A/B K=32/128, B row-major", "FP16 A/B K=128, B row-major"]);
+    // Row alone: its rows only; the default is the fast layout alone.
+    let cfg = OpConfig { sddmm_k: vec![16], sddmm_layouts: vec![SddmmLayout::Row], ..OpConfig::with_cap(8 << 30) };
+    let cs = cases(&m, &cfg);
+    let i = cs[0].info();
+    assert_eq!((cs.len(), i.variant.as_str(), i.chart_series), (2, "csr FP32, K=16, B row-major", Some("K=16, B row")));
+    assert!(cases(&m, &OpConfig::with_cap(8 << 30)).iter().all(|c| !c.info().variant.contains("row-major")));
+}
+
+#[test]
+fn layouts_store_a_and_b() {
+    assert_eq!((SddmmLayout::Fast.a(), SddmmLayout::Fast.b()), (Layout::Row, Layout::Col));
+    assert_eq!((SddmmLayout::Row.a(), SddmmLayout::Row.b()), (Layout::Row, Layout::Row));
+    for l in SddmmLayout::ALL {
+        assert_eq!(SddmmLayout::parse(l.name()), Some(l), "the option's name parses back");
+    }
+    assert_eq!((SddmmLayout::parse("ROW"), SddmmLayout::parse("col")), (Some(SddmmLayout::Row), None));
+}
+
+#[test]
 fn oxsparse_runs_with_and_without_preprocess_cusparse_with() {
     let m = matrix();
     let cs = cases(&m, &OpConfig::with_cap(8 << 30));
