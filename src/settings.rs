@@ -52,6 +52,19 @@ pub enum TableBuild {
     Gpu,
 }
 
+/// `OXSPARSE_SPMM_BRCV`: whether SpMM preprocess looks for a band in a CSR matrix and runs BRCV's
+/// kernels on it (src/ops/spmm/banded.rs). Off by default: as measured, the per-call refresh of the
+/// band from A's values costs more than the band saves (docs/design/brcv.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BrcvMode {
+    #[default]
+    Off,
+    /// Room and detection by the rule (sizes), the band taken where it fits.
+    Rule,
+    /// Room at any size, the band taken wherever it fits.
+    On,
+}
+
 /// How a plain call chooses between whole short rows and the tiles (`OXSPARSE_SPMM_PLAIN_CHOICE`;
 /// plain_choice.rs).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -106,8 +119,8 @@ pub struct Spmm {
     /// `OXSPARSE_SPMM_ROW_ORDER`: Some(true) `always`, Some(false) `never`.
     pub row_order: Option<bool>,
     pub plain_choice: PlainChoice,
-    /// `OXSPARSE_SPMM_BRCV`: Some(true) `on`, Some(false) `off` (None: `rule`).
-    pub brcv: Option<bool>,
+    /// `OXSPARSE_SPMM_BRCV`: the banded path of preprocess (off unless set).
+    pub brcv: BrcvMode,
 }
 
 /// SpMV's forcing and tuning settings.
@@ -283,8 +296,8 @@ impl Settings {
                 next.spmm.plain_choice = if unset { fresh.spmm.plain_choice } else { one_of(name, v, &choices)? }
             }
             "OXSPARSE_SPMM_BRCV" => {
-                let modes = [("rule", None), ("on", Some(true)), ("off", Some(false))];
-                next.spmm.brcv = if unset { None } else { one_of(name, v, &modes)? }
+                let modes = [("rule", BrcvMode::Rule), ("on", BrcvMode::On), ("off", BrcvMode::Off)];
+                next.spmm.brcv = if unset { BrcvMode::Off } else { one_of(name, v, &modes)? }
             }
             "OXSPARSE_SPMV_KERNEL" => {
                 let kernels = [("tiles", SpmvKernel::Tiles), ("vector", SpmvKernel::Vector), ("split", SpmvKernel::Split)];
@@ -329,7 +342,7 @@ mod tests {
             "OXSPARSE_SPMV_KERNEL" => "split",
             "OXSPARSE_SPMV_COLUMNS" => "sorted",
             "OXSPARSE_SPMV_BAND" => "on",
-            "OXSPARSE_SPMM_BRCV" => "off",
+            "OXSPARSE_SPMM_BRCV" => "rule",
             "OXSPARSE_SDDMM_KERNEL" => "general",
             "OXSPARSE_SDDMM_TILES" => "off",
             "OXSPARSE_MATH_MODE" => "tf32",

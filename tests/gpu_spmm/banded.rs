@@ -99,7 +99,7 @@ fn matrix(c: &BandCase) -> BatchedSparse {
 /// `OXSPARSE_SPMM_BRCV` = `setting`.
 fn handle(setting: Option<&str>) -> CHandle {
     let h = CHandle::unforced();
-    h.set_tuning("OXSPARSE_SPMM_BRCV", setting);
+    h.set_tuning("OXSPARSE_SPMM_BRCV", Some(setting.unwrap_or("rule")));
     h
 }
 
@@ -113,7 +113,7 @@ fn call(h: &CHandle, p: &Problem, pre: &Preprocessed, what: &str) -> Result<Vec<
 }
 
 fn run_banded(h: &CHandle, c: &BandCase) -> Result<(), String> {
-    h.set_tuning("OXSPARSE_SPMM_BRCV", c.setting);
+    h.set_tuning("OXSPARSE_SPMM_BRCV", Some(c.setting.unwrap_or("rule")));
     let mut p = Problem::new(&c.case);
     p.a = matrix(c);
     let a = &p.a.m;

@@ -27,6 +27,7 @@ use crate::kernels::brcv::{self as k, DataLayout, StructureLayout, Totals};
 use crate::kernels::params::brcv::{BrcvFormat, SpmmBrcvParams};
 use crate::kernels::params::spmm::SpmmShape;
 use crate::kernels::spmm::Types;
+use crate::settings::BrcvMode;
 use crate::types::{DataType, IndexType, Operation};
 
 /// Band values the room holds per entry of A. A full band stores about one value an entry (its
@@ -96,10 +97,10 @@ pub fn room(call: &Call, d: &Dims, types: Types, a: ARead, kernel: Kernel) -> Op
     let forced = call.settings.spmm.brcv;
     let nnz = call.a.nnz;
     let sized = match forced {
-        Some(false) => return None,
-        Some(true) => true,
+        BrcvMode::Off => return None,
+        BrcvMode::On => true,
         // A forced CSR kernel (`OXSPARSE_SPMM_KERNEL`) is what the caller wants to measure.
-        None => nnz >= MIN_ENTRIES && d.n >= MIN_N && call.settings.spmm.kernel.is_none(),
+        BrcvMode::Rule => nnz >= MIN_ENTRIES && d.n >= MIN_N && call.settings.spmm.kernel.is_none(),
     };
     let index = call.a.index_type;
     let csr_rows = a == ARead::Rows { csc: false }
@@ -117,7 +118,7 @@ pub fn room(call: &Call, d: &Dims, types: Types, a: ARead, kernel: Kernel) -> Op
     if !(sized && csr_rows && cuda_cores && grid && typed && nnz > 0 && !d.is_empty()) {
         return None;
     }
-    let far = if forced == Some(true) { nnz as u64 } else { nnz as u64 / FAR_SHARE };
+    let far = if forced == BrcvMode::On { nnz as u64 } else { nnz as u64 / FAR_SHARE };
     Some(Room::new(d.m, VALUES_PER_ENTRY * nnz as u64, far, types.ab.size_bytes()))
 }
 
@@ -138,7 +139,7 @@ pub fn detect(h: &Handle, call: &Call, p: &Plan, ws: u64) -> Result<Option<Bande
     }
     let totals = k::measure(h, rows, (d.m, d.k), p.index, &room.structure, at)?;
     super::plan::phase(print, "BRCV detection: bands measured, totals read back (a wait)");
-    Ok(Some(Banded { totals: Some(totals), taken: room.takes(&totals, call.settings.spmm.brcv == Some(true)), ..declined }))
+    Ok(Some(Banded { totals: Some(totals), taken: room.takes(&totals, call.settings.spmm.brcv == BrcvMode::On), ..declined }))
 }
 
 /// A call over preprocess's band: the refresh from A's values now, then the BRCV SpMM.

@@ -45,11 +45,23 @@ fn plan_for(t: DataType, dims: (i64, i64, i64, i64), b: (Order, i64), c: (Order,
 
 pub(super) fn plan_on(
     t: DataType,
+    dims: (i64, i64, i64, i64),
+    b: (Order, i64),
+    c: (Order, i64),
+    math: MathMode,
+    device: &DeviceModel,
+) -> Plan {
+    plan_tuned(t, dims, b, c, math, device, &Settings::default())
+}
+
+fn plan_tuned(
+    t: DataType,
     (m, k, n, nnz): (i64, i64, i64, i64),
     (order_b, ldb): (Order, i64),
     (order_c, ldc): (Order, i64),
     math: MathMode,
     device: &DeviceModel,
+    settings: &Settings,
 ) -> Plan {
     let arrays = SpArrays { offsets: 0x1000_0000, indices: 0x2000_0000, values: 0x3000_0000 };
     let (i32i, base) = (IndexType::OXSPARSE_INDEX_32I, IndexBase::OXSPARSE_INDEX_BASE_ZERO);
@@ -71,7 +83,7 @@ pub(super) fn plan_on(
         reorder: ReorderMode::OXSPARSE_REORDER_NONE,
         a_serial: 0,
         device,
-        settings: &Settings::default(),
+        settings,
     };
     make_plan(&call).unwrap()
 }
@@ -290,13 +302,18 @@ fn plain_calls_of_tensor_core_plans_run_the_cuda_core_plan() {
     }
 }
 
-/// A CSR call keeps room for a band (banded.rs) only from a million entries and 16 columns of C
-/// on, and not on tensor cores; the room lies past the others, inside the workspace.
+/// Under `OXSPARSE_SPMM_BRCV=rule` a CSR call keeps room for a band (banded.rs) only from a
+/// million entries and 16 columns of C on, and not on tensor cores; the room lies past the others,
+/// inside the workspace. By default (off) no call keeps any.
 #[test]
 fn band_room_only_where_the_rule_may_take_it() {
     let (f32, row) = (DataType::CUDA_R_32F, Order::OXSPARSE_ORDER_ROW);
     let math = MathMode::OXSPARSE_DEFAULT_MATH;
     let nnz = 33i64 << 20;
+    assert!(plan_for(f32, (1 << 20, 1 << 20, 64, nnz), (row, 64), (row, 64), math).brcv.is_none(), "off by default");
+    let mut rule = Settings::default();
+    rule.set("OXSPARSE_SPMM_BRCV", Some("rule")).unwrap();
+    let plan_for = |t, dims, b, c, math| plan_tuned(t, dims, b, c, math, &hbm3_132(), &rule);
     let big = plan_for(f32, (1 << 20, 1 << 20, 64, nnz), (row, 64), (row, 64), math);
     let room = big.brcv.expect("room for a band");
     assert_eq!((room.values, room.far), (2 * nnz as u64, nnz as u64 / 10));
