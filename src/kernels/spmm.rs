@@ -440,8 +440,8 @@ pub fn stage_c(h: &Handle, p: &SpmmStageParams, types: Types, batches: u32) -> R
 }
 
 /// The block-row kernel of a BSR or (`ell`) Blocked-ELL A on the path the plan chose
-/// (src/ops/spmm/blocked.rs). CUDA cores: a warp per slice of a block row and 32 x (4, 2 or 1)
-/// columns, 8 warps a block; tensor cores: a block per block row and `SPMM_BLOCKED_TC_COLS`
+/// (src/ops/spmm/blocked.rs). CUDA cores: a group of lanes per slice of a block row and the
+/// group's columns (`blocked_group`); tensor cores: a block per block row and `SPMM_BLOCKED_TC_COLS`
 /// columns. Both stride over the grid's limits.
 pub fn blocked(h: &Handle, p: &SpmmBlockedParams, ell: bool, path: BlockedPath, types: Types, index: IndexType) -> Result<()> {
     let format = if ell { "bell" } else { "bsr" };
@@ -450,9 +450,9 @@ pub fn blocked(h: &Handle, p: &SpmmBlockedParams, ell: bool, path: BlockedPath, 
         BlockedPath::CudaCores { rows } => {
             let name = kernel_name!("oxs_spmm_{format}_{}_{}_r{rows}", types.suffix(), index_suffix(index));
             let slices = (p.row_block.max(1) as u64).div_ceil(rows as u64);
-            let tile = WARP * blocked_chunks(types.compute);
-            let warps = block_rows * slices * (p.shape.n.max(1) as u64).div_ceil(tile);
-            let blocks = warps.div_ceil(BLOCK as u64 / WARP).clamp(1, MAX_GRID) as u32;
+            let (lanes, columns) = blocked_group(types.compute, p.shape.n);
+            let items = block_rows * slices * (p.shape.n.max(1) as u64).div_ceil(lanes * columns);
+            let blocks = items.div_ceil(BLOCK as u64 / lanes).clamp(1, MAX_GRID) as u32;
             launch(h, "spmm_blocked", &name, (blocks, 1, 1), BLOCK, 0, p)
         }
         BlockedPath::TensorCores(precision) => {
@@ -472,20 +472,34 @@ pub fn blocked(h: &Handle, p: &SpmmBlockedParams, ell: bool, path: BlockedPath, 
     }
 }
 
-/// Column chunks of 32 a lane of the CUDA-core block-row kernel holds (`tile_chunks` in
-/// kernels/spmm_blocked.cu): 4 for compute types of 4 bytes, 2 for 8, 1 for 16.
-fn blocked_chunks(compute: DataType) -> u64 {
-    match compute.size_bytes() {
+/// A group of the CUDA-core block-row kernel (kernels/spmm_blocked.cu, `lane_columns` and
+/// `group_lanes`): (lanes, consecutive columns a lane), the columns 4 for compute types of 4
+/// bytes, 2 for 8, 1 for 16, the lanes the fewest (a power of two up to a warp) that cover `n`.
+fn blocked_group(compute: DataType, n: i64) -> (u64, u64) {
+    let columns = match compute.size_bytes() {
         ..=4 => 4,
         8 => 2,
         _ => 1,
+    };
+    let mut lanes = 1;
+    while lanes < WARP && (lanes * columns) < n.max(0) as u64 {
+        lanes *= 2;
     }
+    (lanes, columns)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::types::DataType::*;
+
+    #[test]
+    fn blocked_groups_cover_n_with_the_fewest_lanes() {
+        assert_eq!([0, 1, 4, 5, 32, 33, 64, 128, 129, 4096].map(|n| blocked_group(CUDA_R_32F, n).0), [1, 1, 1, 2, 8, 16, 16, 32, 32, 32]);
+        assert_eq!(blocked_group(CUDA_R_64F, 64), (32, 2));
+        assert_eq!(blocked_group(CUDA_C_64F, 3), (4, 1));
+        assert_eq!(blocked_group(CUDA_R_32F, 32), (8, 4));
+    }
 
     #[test]
     fn rowvec_geometry_matches_the_kernel_shapes() {
