@@ -126,6 +126,30 @@ fn long_rows_and_tall_blocks() {
     sweep_with("spmm blocked: long block rows and tall blocks", &long_rows_and_tall_blocks_cases(), check_twice);
 }
 
+/// The CUDA-core kernel's vector paths: row-major op(B) and C on 16-byte boundaries (no padding),
+/// N a multiple of 4 from one lane group of 1 to several column tiles, FEM-like small blocks
+/// (contiguous aligned rows at 4 x 4 and 2 x 2, unaligned at 3 x 3) and Blocked-ELL's.
+pub fn aligned_narrow_n_cases() -> Vec<Case> {
+    let mut cases = Vec::new();
+    for block in [(3, 3), (4, 4), (2, 2), (6, 6), (16, 16)] {
+        for fmt in formats_for(block) {
+            for t in [F32, (CUDA_R_64F, CUDA_R_64F, CUDA_R_64F), (CUDA_C_32F, CUDA_C_32F, CUDA_C_32F)] {
+                for n in [4, 32, 64, 128, 264] {
+                    let i = cases.len();
+                    let c = case(fmt, block, (9, 12), t, DEFAULT, 400 + i);
+                    cases.push(Case { n, op_b: N, order_b: ROW, order_c: ROW, pad_b: 0, pad_c: 0, ..c });
+                }
+            }
+        }
+    }
+    cases
+}
+
+#[test]
+fn aligned_narrow_n() {
+    sweep_with("spmm blocked: aligned operands, narrow N", &aligned_narrow_n_cases(), check_twice);
+}
+
 /// The kernel a call runs, as preprocess records it (`preprocessed_decision`), for types, math
 /// modes, block shapes and the `cuda_cores` forcing, on a handle free of the environment's
 /// forcing; each call also matches the reference.
