@@ -45,7 +45,12 @@ if [ -n "${DEVICE_SUITE_CONSUMERS_ONLY:-}" ]; then
 else
 echo "=== Rust tests"
 for t in "$dev"/bin/*; do
-    run_rust "$(basename "$t")" "$t"
+    name=$(basename "$t")
+    # DEVICE_SUITE_FROM / DEVICE_SUITE_BEFORE=NAME: only the binaries named from NAME on / before
+    # it, so the suite splits over two calls of ten minutes (e.g. BEFORE=gpu_spmm, then FROM=gpu_spmm).
+    [[ -n "${DEVICE_SUITE_FROM:-}" && "$name" < "$DEVICE_SUITE_FROM" ]] && continue
+    [[ -n "${DEVICE_SUITE_BEFORE:-}" && ! "$name" < "$DEVICE_SUITE_BEFORE" ]] && continue
+    run_rust "$name" "$t"
 done
 # DEVICE_SUITE_QUICK=1 skips the passes with forced kernels and launch paths below (a quick
 # check of a change on a short device budget; the full suite is the record).
