@@ -182,7 +182,8 @@ check "LD_PRELOAD: torch.sparse.mm CSR FP32 no more than 1.10x slower (power-law
 #    the face's extra host time a call (a tiny matrix, 2,000 calls), within the issue's 1 us; then per
 #    case real/face beside oxsparse-bench's predicted speedup when OXSPARSE_DROPIN_BENCH names the
 #    bench (e.g. .device-bench/oxsparse-bench, run here on the same files and R-MAT sizes, FP32 only):
-#    the geometric mean of real/face must reach 0.9 x the predicted one (0.9 without the bench).
+#    each set's geometric mean of real/face must reach the predicted one, from the bench's SpMM
+#    without preprocess as torch calls it (1.0 without the bench).
 if [ -n "${OXSPARSE_DROPIN_MATRICES:-}" ]; then
     sets=$OXSPARSE_DROPIN_MATRICES
     bench_json=
@@ -218,11 +219,11 @@ if [ -n "${OXSPARSE_DROPIN_MATRICES:-}" ]; then
             "$python" c_tests/dropin/py_spmm_sets.py compare "$logs/sets-real.json" "$logs/sets-face.json" $bench_json
     }
     if [ -n "$bench_json" ]; then
-        goal="reaches 0.9 x the bench's predicted speedup"
+        goal="reaches the bench's predicted speedup"
     else
-        goal="at least 0.9 (no bench prediction)"
+        goal="at least 1.0 (no bench prediction)"
     fi
-    check "LD_PRELOAD: torch.sparse.mm real/face on the sets $goal (geometric mean)" sets_compare
+    check "LD_PRELOAD: torch.sparse.mm real/face on each set $goal (geometric mean)" sets_compare
 fi
 
 echo "dropin: $passed passed, $failed failed"

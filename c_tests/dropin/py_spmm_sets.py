@@ -8,7 +8,7 @@
     python py_spmm_sets.py compare REAL FACE [BENCH]
                                                 per case: torch's time without and under the face,
                                                 their ratio, and oxsparse-bench's predicted speedup;
-                                                exits 1 when the geometric means miss the prediction
+                                                exits 1 when a set's geometric mean misses it
 
 Run `run` and `host-run` once without the face and once under LD_PRELOAD, in the same machine
 session (`host-run` without OXSPARSE_REPORT, whose clock reads around every call would count).
@@ -41,9 +41,9 @@ RMAT_ABC = (0.57, 0.19, 0.19)
 HOST_CALLS, HOST_LOOPS = 2000, 5
 # The issue's bound on the face's extra host time per call, in microseconds.
 HOST_LIMIT_US = 1.0
-# A case (and the geometric mean) whose measured speedup is under this share of the bench's
-# predicted one misses the prediction (the rest is noise and the two programs' differences).
-PREDICTION_SLACK = 0.9
+# A case whose measured speedup is under this share of its prediction is flagged (one case is
+# noisy under torch); each set's geometric mean must reach its prediction in full.
+CASE_FLAG = 0.9
 
 
 def matrix_files(folder):
@@ -291,61 +291,76 @@ def predicted_call(real_ms, ox_ms, cu_ms):
 
 
 def compare(real_path, face_path, bench_path=None):
-    """Prints the table; returns whether the geometric means meet the prediction (without a bench
-    JSON: whether torch under the face is, over the set, no more than 1/0.9 times slower)."""
+    """Prints the table; returns whether each set's geometric mean reaches its prediction (without
+    a bench JSON: whether torch under the face is, over each set, no slower than without it).
+
+    The prediction takes the bench's SpMM without preprocess: torch calls cusparseSpMM with fresh
+    descriptors and never calls SpMM_preprocess, so what the bench measures after preprocess is
+    not what a torch call can get; it is printed beside (with-pre) for reference."""
     real = {(c["matrix"], c["n"]): c for c in json.load(open(real_path))["cases"]}
     face = {(c["matrix"], c["n"]): c for c in json.load(open(face_path))["cases"]}
     pred = bench_predictions(bench_path)
     print("  torch.sparse.mm (CSR FP32, row-major B) without the face (real) and under it (face); measured = real/face;")
-    print("  predicted = the speedup of torch's call that oxsparse-bench predicts: the bench's SpMM saves (bench cu ms -")
-    print("  bench ox ms: cuSPARSE's best algorithm, oxsparse after preprocess) of torch's time without the face, the")
-    print("  rest of which (allocations, descriptors, its other kernels: tens of us) both runs pay alike; kernel =")
-    print("  the bench's SpMM speedup alone, no-pre = the same without preprocess, as torch calls. torch calls")
-    print("  cusparseSpMM with its own algorithm and dense layouts and makes fresh descriptors and a buffer query")
-    print("  every call, unlike the bench: the prediction is an estimate; the R-MAT graphs are the same kind and")
-    print("  size as the bench's, drawn by another generator.")
-    print(f"  {'matrix':<40} {'N':>4} {'real ms':>9} {'face ms':>9} {'measured':>8} {'predicted':>9} {'kernel':>7} {'no-pre':>7}"
-          f" {'bench ox ms':>11} {'bench cu ms':>11}")
-    by_set = {}
-    missed = []
+    print("  predicted = the speedup of torch's call that oxsparse-bench predicts: the bench's SpMM without preprocess")
+    print("  (as torch calls it) saves (bench cu ms - bench no-pre ox ms: cuSPARSE's best algorithm against oxsparse's")
+    print("  call with no preprocess) of torch's time without the face, the rest of which (allocations, descriptors,")
+    print("  its other kernels: tens of us) both runs pay alike; with-pre = the same prediction from the bench's time")
+    print("  after preprocess, which torch's calls cannot get; kernel / no-pre = the bench's SpMM speedups. torch calls")
+    print("  cusparseSpMM with its own algorithm and makes fresh descriptors and a buffer query every call, unlike the")
+    print("  bench: the prediction is an estimate; the R-MAT graphs are the same kind and size as the bench's, drawn by")
+    print("  another generator.")
+    print(f"  {'matrix':<40} {'N':>4} {'real ms':>9} {'face ms':>9} {'measured':>8} {'predicted':>9} {'with-pre':>8}"
+          f" {'kernel':>7} {'no-pre':>7} {'bench ox ms':>11} {'bench cu ms':>11}")
+    by_group = {}
+    flagged = []
     for key, r in real.items():
         f = face.get(key)
         if f is None:
             print(f"  {key[0]:<40} {key[1]:>4} {r['ms']:>9.4f}   (no run under the face)")
             continue
         measured = r["ms"] / f["ms"] if f["ms"] > 0 else None
-        p = pred.get(key, (None, None, None, None))
-        call = predicted_call(r["ms"], p[2], p[3])
+        speedup, no_pre, ox_ms, cu_ms = pred.get(key, (None, None, None, None))
+        ox_no_pre_ms = cu_ms / no_pre if cu_ms and no_pre else None
+        call = predicted_call(r["ms"], ox_no_pre_ms, cu_ms)
+        with_pre = predicted_call(r["ms"], ox_ms, cu_ms)
         flag = ""
-        if measured is not None and call is not None and measured < PREDICTION_SLACK * call:
-            flag = f"  << under {PREDICTION_SLACK} x predicted"
-            missed.append(key)
+        if measured is not None and call is not None and measured < CASE_FLAG * call:
+            flag = f"  << under {CASE_FLAG} x predicted"
+            flagged.append(key)
         print(f"  {key[0]:<40} {key[1]:>4} {r['ms']:>9.4f} {f['ms']:>9.4f} {fmt(measured, '.3f'):>8} {fmt(call):>9}"
-              f" {fmt(p[0]):>7} {fmt(p[1]):>7} {fmt(p[2], '.4f'):>11} {fmt(p[3], '.4f'):>11}{flag}")
-        by_set.setdefault((r.get("set", ""), key[1]), []).append((measured, call))
-    ok = True
-    everything = []
+              f" {fmt(with_pre):>8} {fmt(speedup):>7} {fmt(no_pre):>7} {fmt(ox_ms, '.4f'):>11} {fmt(cu_ms, '.4f'):>11}{flag}")
+        by_group.setdefault((r.get("set", ""), key[1]), []).append((measured, call, with_pre))
     print("  geometric means (measured over every case; predicted and measured-where-predicted over the cases the bench ran):")
-    for (group, n), rows in sorted(by_set.items()) + [(("all", "all"), None)]:
-        rows = rows if rows is not None else everything
-        if rows is not everything:
-            everything.extend(rows)
-        m_all = geomean([m for m, _ in rows])
-        both = [(m, p) for m, p in rows if m and p]
-        m_both, p_both = geomean([m for m, _ in both]), geomean([p for _, p in both])
-        line = f"    {group}, N={n}: measured {fmt(m_all)} over {len(rows)} cases"
+    by_set = {}
+    for (group, n), rows in sorted(by_group.items()):
+        by_set.setdefault(group, []).extend(rows)
+        print("    " + group_line(f"{group}, N={n}", rows))
+    ok = True
+    for group, rows in sorted(by_set.items()):
+        both = [(m, p) for m, p, _ in rows if m and p]
         if both:
-            line += f"; where predicted ({len(both)}): measured {fmt(m_both)}, predicted {fmt(p_both)}"
-        print(line)
-        if group == "all":
-            if both:
-                ok = m_both >= PREDICTION_SLACK * p_both
-                print(f"  {'ok' if ok else 'FAIL'}: measured geometric mean {fmt(m_both)} vs {PREDICTION_SLACK} x predicted "
-                      f"{fmt(PREDICTION_SLACK * p_both)}; {len(missed)} of {len(both)} cases under {PREDICTION_SLACK} x their prediction")
-            else:
-                ok = m_all is not None and m_all >= PREDICTION_SLACK
-                print(f"  {'ok' if ok else 'FAIL'}: no bench prediction; measured geometric mean {fmt(m_all)} vs {PREDICTION_SLACK}")
+            m_both, p_both = geomean([m for m, _ in both]), geomean([p for _, p in both])
+            good = m_both >= p_both
+            print(f"  {'ok' if good else 'FAIL'}: {group}, N = {'/'.join(str(n) for n in NS)}: measured geometric mean "
+                  f"{fmt(m_both)} vs predicted {fmt(p_both)}")
+        else:
+            m_all = geomean([m for m, _, _ in rows])
+            good = m_all is not None and m_all >= 1.0
+            print(f"  {'ok' if good else 'FAIL'}: {group}: no bench prediction; measured geometric mean {fmt(m_all)} vs 1.0")
+        ok = ok and good
+    print(f"  {len(flagged)} of {sum(len(r) for r in by_group.values())} cases under {CASE_FLAG} x their prediction")
     return ok
+
+
+def group_line(label, rows):
+    """A group's geometric means: measured over every case, and measured, predicted and with-pre
+    over the cases the bench ran."""
+    line = f"{label}: measured {fmt(geomean([m for m, _, _ in rows]))} over {len(rows)} cases"
+    both = [(m, p, w) for m, p, w in rows if m and p]
+    if both:
+        line += (f"; where predicted ({len(both)}): measured {fmt(geomean([m for m, _, _ in both]))}, predicted "
+                 f"{fmt(geomean([p for _, p, _ in both]))}, with-pre {fmt(geomean([w for _, _, w in both]))}")
+    return line
 
 
 if __name__ == "__main__":
