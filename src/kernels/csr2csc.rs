@@ -11,8 +11,6 @@ const FAMILY: &str = "csr2csc";
 pub const SCAN_CHUNK: i64 = 256 * 8;
 /// Consecutive entries one scatter thread walks (`SCATTER_ITEMS`).
 const SCATTER_ITEMS: u64 = 8;
-/// Columns a sort block takes at a time (`CHUNK_COLUMNS`).
-const CHUNK_COLUMNS: u64 = 32;
 /// Entries a chunk of the long stages aims at (a warp walks a chunk in order, 32 a round).
 const LONG_ENTRIES: i64 = 2048;
 /// Threads of a warp.
@@ -23,6 +21,18 @@ const WARP: u64 = 32;
 /// its chunk cursors in its own slots of the scratch.
 pub fn long_chunks(nnz: i64) -> i64 {
     ((nnz / LONG_ENTRIES).max(1) as u64).next_power_of_two().clamp(256, 4096) as i64
+}
+
+/// Columns a sort block takes at a time (a thread each): all its threads where the average column
+/// is short enough for a thread to sort, fewer as columns grow, so that the columns its warps sort
+/// (a warp a column, one after another) spread over more blocks.
+pub fn sort_chunk(nnz: i64, n: i64) -> i64 {
+    match nnz / n.max(1) {
+        0..=8 => 256,
+        9..=32 => 128,
+        33..=128 => 64,
+        _ => 32,
+    }
 }
 
 /// Scan chunks over the `n + 1` column offsets.
@@ -73,6 +83,6 @@ fn width(value_bytes: u64) -> &'static str {
 /// `p.numeric`, values moved as words of `value_bytes`; writes the long columns' ends.
 pub fn sort_columns(h: &Handle, p: &Csr2cscParams, value_bytes: u64) -> Result<()> {
     let width = width(value_bytes);
-    let grid = (p.n as u64).div_ceil(CHUNK_COLUMNS).clamp(1, MAX_GRID) as u32;
+    let grid = (p.n as u64).div_ceil(p.sort_chunk as u64).clamp(1, MAX_GRID) as u32;
     launch(h, FAMILY, kernel_name!("oxs_c2c_sort_{width}").as_str(), (grid, 1, 1), BLOCK, 0, p)
 }

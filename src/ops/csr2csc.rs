@@ -163,6 +163,7 @@ pub fn csr2csc(h: &Handle, a: &Csr2cscArgs, buffer: u64) -> Result<()> {
         base,
         chunks: 0,
         long_chunks: k::long_chunks(a.nnz),
+        sort_chunk: k::sort_chunk(a.nnz, a.n),
         fill: 0,
         numeric: modes.numeric as i32,
     };
