@@ -15,6 +15,9 @@ const SCATTER_ITEMS: u64 = 8;
 const LONG_ENTRIES: i64 = 2048;
 /// Threads of a warp.
 const WARP: u64 = 32;
+/// Sort blocks the grid aims to give each multiprocessor, and the fewest columns a block takes.
+const SORT_BLOCKS_AN_SM: i64 = 4;
+const MIN_SORT_CHUNK: i64 = 8;
 /// The one-block path's limits and threads (`SMALL_COLUMNS`, `SMALL_ENTRIES`, `SMALL_THREADS` in
 /// `kernels/csr2csc_small.cuh`).
 const SMALL_COLUMNS: i64 = 8192;
@@ -30,14 +33,19 @@ pub fn long_chunks(nnz: i64) -> i64 {
 
 /// Columns a sort block takes at a time (a thread each): all its threads where the average column
 /// is short enough for a thread to sort, fewer as columns grow, so that the columns its warps sort
-/// (a warp a column, one after another) spread over more blocks.
-pub fn sort_chunk(nnz: i64, n: i64) -> i64 {
-    match nnz / n.max(1) {
+/// (a warp a column, one after another) spread over more blocks; and few enough that the grid
+/// gives each of the device's `sm_count` multiprocessors several blocks (a few thousand columns
+/// in blocks of 64 left most of the device idle while each warp sorted eight in turn).
+pub fn sort_chunk(nnz: i64, n: i64, sm_count: u32) -> i64 {
+    let by_length = match nnz / n.max(1) {
         0..=8 => 256,
         9..=32 => 128,
         33..=128 => 64,
         _ => 32,
-    }
+    };
+    let by_grid = (n / (i64::from(sm_count.max(1)) * SORT_BLOCKS_AN_SM)).max(1);
+    let by_grid = 1i64 << (63 - by_grid.leading_zeros()); // a power of two, at most n / blocks
+    by_length.min(by_grid.max(MIN_SORT_CHUNK))
 }
 
 /// Whether one block transposes the matrix (its column counters in shared memory): then one
