@@ -27,7 +27,6 @@
 //                     to 256 slots: a warp each, by rank; up to p.long_chunks: a block, bitonic. A long
 //                     column's cscColPtr[c + 1] becomes its last chunk's cursor, its end.
 //
-// A small matrix takes all of this in one block instead (csr2csc_small.cuh, `oxs_c2c_small_*`).
 // The host launches stages 4 when a column could be long (nnz > p.long_chunks); they return at once when
 // none was marked. Only stages 4c and 6 depend on the value type; values are moved as words of
 // their size (`W`). Steps 2, 4 and 5 skip entries whose column lies outside [0, n), so a bad index
@@ -555,8 +554,6 @@ __device__ void sort_columns(const Csr2cscParams& p) {
     }
 }
 
-#include "csr2csc_small.cuh"
-
 }  // namespace
 
 // ---- instantiations: oxs_c2c_<stage>[_<value>] ----------------------------------------------------
@@ -581,9 +578,6 @@ extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_long_scan(const Csr2
     extern "C" __global__ void __launch_bounds__(BLOCK, LONG_BLOCKS) oxs_c2c_long_scatter_##V(            \
         const Csr2cscParams p) {                                                                        \
         long_scatter<W>(p);                                                                             \
-    }                                                                                                   \
-    extern "C" __global__ void __launch_bounds__(SMALL_THREADS) oxs_c2c_small_##V(const Csr2cscParams p) { \
-        small_transpose<W>(p);                                                                          \
     }
 
 OXS_C2C_SORT(w1, uint8_t)

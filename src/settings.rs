@@ -160,9 +160,6 @@ pub struct Settings {
     pub spmm: Spmm,
     pub spmv: Spmv,
     pub sddmm: Sddmm,
-    /// `OXSPARSE_CSR2CSC_SMALL`: Some(false) `off` (a small matrix takes the multi-kernel
-    /// transpose too), Some(true) `on` (the same as unset: the one-block path wherever it fits).
-    pub csr2csc_small: Option<bool>,
 }
 
 /// Every variable a handle reads, in docs/tuning.md's order.
@@ -195,7 +192,6 @@ pub const NAMES: &[&str] = &[
     "OXSPARSE_SDDMM_UNROLL",
     "OXSPARSE_SDDMM_KERNEL",
     "OXSPARSE_SDDMM_TILES",
-    "OXSPARSE_CSR2CSC_SMALL",
 ];
 
 fn number<T: std::str::FromStr>(name: &str, value: &str) -> Result<T> {
@@ -320,7 +316,6 @@ impl Settings {
             }
             "OXSPARSE_SDDMM_KERNEL" => next.sddmm.lean = on_off("lean", "general")?,
             "OXSPARSE_SDDMM_TILES" => next.sddmm.tiles = on_off("on", "off")?,
-            "OXSPARSE_CSR2CSC_SMALL" => next.csr2csc_small = on_off("on", "off")?,
             _ => invalid!("{name:?} is not a setting oxsparse reads (docs/tuning.md lists them)"),
         }
         *self = next;
@@ -350,7 +345,6 @@ mod tests {
             "OXSPARSE_SPMM_BRCV" => "rule",
             "OXSPARSE_SDDMM_KERNEL" => "general",
             "OXSPARSE_SDDMM_TILES" => "off",
-            "OXSPARSE_CSR2CSC_SMALL" => "off",
             "OXSPARSE_MATH_MODE" => "tf32",
             "OXSPARSE_REORDER" => "data_affinity",
             "OXSPARSE_LAUNCH" => "direct",

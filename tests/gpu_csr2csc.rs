@@ -1,9 +1,8 @@
 //! Csr2cscEx2 on the GPU through the C ABI equals a CPU stable transpose, byte for byte, for every
 //! value type x index base x action x shape (empty, 1 x 1, no entries, odd sizes, a hub row, hub
 //! columns of 10,000+ entries and of a million that take the long-column stages, many long
-//! columns, the last column long, columns of every length class, duplicate entries), on the path
-//! the library chooses and on the multi-kernel path (`OXSPARSE_CSR2CSC_SMALL=off`), and gives the
-//! same bytes twice. Outputs are poisoned (0xFF) before every run; SYMBOLIC must leave
+//! columns, the last column long, columns of every length class, duplicate entries), and
+//! gives the same bytes twice. Outputs are poisoned (0xFF) before every run; SYMBOLIC must leave
 //! cscVal poisoned and slots past the entries are never written.
 
 mod common;
@@ -65,7 +64,7 @@ enum Fill {
     Repeats(usize),
 }
 
-const SHAPES: [(usize, usize, Fill); 21] = [
+const SHAPES: [(usize, usize, Fill); 18] = [
     (0, 0, Fill::Third),
     (0, 5, Fill::Third),
     (5, 0, Fill::Third),
@@ -90,11 +89,6 @@ const SHAPES: [(usize, usize, Fill); 21] = [
     (40_000, 30_000, Fill::Hubs(100_000)),
     (60, 2000, Fill::Third),
     (300, 600, Fill::Third),
-    // The one-block path's limits: 15 long columns (over 4096 entries, with repeats) among 65,000
-    // entries, and 8192 columns of 65,536 entries against 8193 (the multi-kernel path).
-    (5000, 15, Fill::Repeats(65_000)),
-    (100, 8192, Fill::Repeats(65_536)),
-    (100, 8193, Fill::Repeats(65_536)),
 ];
 
 fn positions(rng: &mut Rng, m: usize, n: usize, fill: Fill) -> Vec<(usize, usize)> {
@@ -236,10 +230,7 @@ fn check(h: &CHandle, a: &Csr, t: DataType, action: Action, base: i64) -> Result
 #[test]
 fn csr2csc_equals_stable_transpose() {
     let Some(_h) = gpu("csr2csc") else { return };
-    // The library's choice (small matrices in one block), and the multi-kernel path for all.
     let h = CHandle::new();
-    let multi = CHandle::new();
-    multi.set_tuning("OXSPARSE_CSR2CSC_SMALL", Some("off"));
     let mut rng = Rng::new(0xC5_2C5C);
     let (mut cases, mut failures) = (0, vec![]);
     for shape in SHAPES {
@@ -247,11 +238,9 @@ fn csr2csc_equals_stable_transpose() {
             let a = build(&mut rng, shape, t);
             for base in [0, 1] {
                 for action in ACTIONS {
-                    for (path, h) in [("chosen", &h), ("multi-kernel", &multi)] {
-                        cases += 1;
-                        if let Err(e) = check(h, &a, t, action, base) {
-                            failures.push(format!("{}x{} nnz {} {t:?} base {base} {action:?} {path}: {e}", a.m, a.n, a.col.len()));
-                        }
+                    cases += 1;
+                    if let Err(e) = check(&h, &a, t, action, base) {
+                        failures.push(format!("{}x{} nnz {} {t:?} base {base} {action:?}: {e}", a.m, a.n, a.col.len()));
                     }
                 }
             }
@@ -295,15 +284,12 @@ fn csr2csc_is_deterministic() {
     let Some(_h) = gpu("csr2csc determinism") else { return };
     let h = CHandle::new();
     let mut rng = Rng::new(0xDE7);
-    // A large matrix (the multi-kernel path) and a small one (one block's shared atomics).
-    for shape in [(20_000, 500, Fill::Hubs(200_000)), (3000, 400, Fill::Hubs(40_000))] {
-        let a = build(&mut rng, shape, CUDA_R_32F);
-        let first = run(&h, &a, CUDA_R_32F, Action::OXSPARSE_ACTION_NUMERIC, 0).unwrap();
-        let bytes = |o: &Outputs| (o.ptr.to_vec::<u8>(), o.rows.to_vec::<u8>(), o.vals.to_vec::<u8>());
-        let want = bytes(&first);
-        for _ in 0..3 {
-            assert!(bytes(&run(&h, &a, CUDA_R_32F, Action::OXSPARSE_ACTION_NUMERIC, 0).unwrap()) == want, "a second run differs");
-        }
+    let a = build(&mut rng, (20_000, 500, Fill::Hubs(200_000)), CUDA_R_32F);
+    let first = run(&h, &a, CUDA_R_32F, Action::OXSPARSE_ACTION_NUMERIC, 0).unwrap();
+    let bytes = |o: &Outputs| (o.ptr.to_vec::<u8>(), o.rows.to_vec::<u8>(), o.vals.to_vec::<u8>());
+    let want = bytes(&first);
+    for _ in 0..3 {
+        assert!(bytes(&run(&h, &a, CUDA_R_32F, Action::OXSPARSE_ACTION_NUMERIC, 0).unwrap()) == want, "a second run differs");
     }
 }
 

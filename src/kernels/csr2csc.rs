@@ -18,11 +18,6 @@ const WARP: u64 = 32;
 /// Sort blocks the grid aims to give each multiprocessor, and the fewest columns a block takes.
 const SORT_BLOCKS_AN_SM: i64 = 4;
 const MIN_SORT_CHUNK: i64 = 8;
-/// The one-block path's limits and threads (`SMALL_COLUMNS`, `SMALL_ENTRIES`, `SMALL_THREADS` in
-/// `kernels/csr2csc_small.cuh`).
-const SMALL_COLUMNS: i64 = 8192;
-const SMALL_ENTRIES: i64 = 65536;
-const SMALL_THREADS: u32 = 512;
 
 /// Chunks of the long stages for `nnz` entries: a power of two from the longest column a warp
 /// sorts (256) to the longest a block sorts (4096); a column longer than this is long, and holds
@@ -46,19 +41,6 @@ pub fn sort_chunk(nnz: i64, n: i64, sm_count: u32) -> i64 {
     let by_grid = (n / (i64::from(sm_count.max(1)) * SORT_BLOCKS_AN_SM)).max(1);
     let by_grid = 1i64 << (63 - by_grid.leading_zeros()); // a power of two, at most n / blocks
     by_length.min(by_grid.max(MIN_SORT_CHUNK))
-}
-
-/// Whether one block transposes the matrix (its column counters in shared memory): then one
-/// launch does what the multi-kernel path's ten do, and on a matrix this small the launches
-/// cost more than the work.
-pub fn fits_one_block(nnz: i64, n: i64) -> bool {
-    n <= SMALL_COLUMNS && nnz <= SMALL_ENTRIES
-}
-
-/// The whole transpose of a small matrix ([`fits_one_block`]) in one block: offsets, rows and (when
-/// `p.numeric`) values moved as words of `value_bytes`.
-pub fn small_transpose(h: &Handle, p: &Csr2cscParams, value_bytes: u64) -> Result<()> {
-    launch(h, FAMILY, kernel_name!("oxs_c2c_small_{}", width(value_bytes)).as_str(), (1, 1, 1), SMALL_THREADS, 0, p)
 }
 
 /// Scan chunks over the `n + 1` column offsets.

@@ -177,14 +177,10 @@ pub fn csr2csc(h: &Handle, a: &Csr2cscArgs, buffer: u64) -> Result<()> {
             p.perm = ws + l.perm_at as u64;
             p.chunk_sums = ws + l.chunk_sums_at as u64;
             p.chunks = l.chunks;
-            let value_bytes = modes.value_type.size_bytes();
-            if h.settings.csr2csc_small != Some(false) && k::fits_one_block(a.nnz, a.n) {
-                return k::small_transpose(h, &p, value_bytes);
-            }
             crate::kernels::graph::batched(h, || {
                 k::fill_offsets(h, &p)?;
-                k::place_entries(h, &p, value_bytes)?;
-                k::sort_columns(h, &p, value_bytes)
+                k::place_entries(h, &p, modes.value_type.size_bytes())?;
+                k::sort_columns(h, &p, modes.value_type.size_bytes())
             })
         }
     }
