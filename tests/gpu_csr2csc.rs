@@ -64,7 +64,7 @@ enum Fill {
     Repeats(usize),
 }
 
-const SHAPES: [(usize, usize, Fill); 18] = [
+const SHAPES: [(usize, usize, Fill); 19] = [
     (0, 0, Fill::Third),
     (0, 5, Fill::Third),
     (5, 0, Fill::Third),
@@ -89,6 +89,8 @@ const SHAPES: [(usize, usize, Fill); 18] = [
     (40_000, 30_000, Fill::Hubs(100_000)),
     (60, 2000, Fill::Third),
     (300, 600, Fill::Third),
+    // 15 long columns with repeats: every chunk of the long stages holds entries of each.
+    (5000, 15, Fill::Repeats(65_000)),
 ];
 
 fn positions(rng: &mut Rng, m: usize, n: usize, fill: Fill) -> Vec<(usize, usize)> {
