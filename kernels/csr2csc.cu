@@ -46,7 +46,7 @@ constexpr int WARP = 32;
 constexpr int BLOCK = 256;              // threads of every block
 constexpr int SCAN_ROUNDS = 8;          // scan chunk: BLOCK * SCAN_ROUNDS offsets
 constexpr int SCATTER_ITEMS = 8;        // consecutive entries a scatter thread walks
-constexpr int CHUNK_COLUMNS = 32;       // columns a sort block classifies at a time
+constexpr int THREAD_SLOTS = 12;        // a column this short is sorted by one thread, in registers (16 spills)
 constexpr int WARP_SLOTS = 256;         // a column this short is sorted by one warp (8 keys a lane)
 constexpr int TILE = 4096;              // a column this short is sorted by one block in shared memory
 // The long stages: p.long_chunks chunks of entries, a power of two from WARP_SLOTS to TILE chosen
@@ -58,7 +58,8 @@ constexpr int WARPS = BLOCK / WARP;
 constexpr int SORT_BLOCKS = 5;
 // Blocks an SM holds of long_scatter's chunk warps (at most TILE warps: about 4 blocks an SM).
 constexpr int LONG_BLOCKS = 4;
-static_assert(CHUNK_COLUMNS <= BLOCK, "a sort block's thread a column unmarks its chunk's long columns");
+// Scatter blocks an SM holds: the 8 items in flight at once take about 40 registers.
+constexpr int SCATTER_BLOCKS = 6;
 // A warp's region: WARP_SLOTS entry numbers, then WARP_SLOTS rows (4 bytes each), in the tile.
 static_assert(WARPS * WARP_SLOTS * 2 * 4 <= TILE * 8, "the warps' regions share the block's tile");
 
@@ -153,9 +154,12 @@ __device__ __forceinline__ int32_t column_bound(const Csr2cscParams& p, int64_t 
 }
 
 // Stage 3's last kernel with the marks: chunk_apply of common/scan.cuh, and a column whose count
-// is over p.long_chunks gets the mark and its cursors zeroed (the zeroing thread's column is
-// long, so this is at most a slot an entry).
+// is over p.long_chunks gets the mark and its cursors zeroed (a column this long has a slot for
+// each). The whole block zeroes each round's long columns: a hub-heavy matrix has thousands, and
+// one thread writing a column's p.long_chunks cursors alone held the kernel for 100 us.
 __device__ void scan_apply_and_mark(const Csr2cscParams& p) {
+    __shared__ int32_t long_first[BLOCK];
+    __shared__ int listed;
     int32_t* data = mut_i32(p.csc_col_ptr);
     uint32_t* perm = mut_u32(p.perm);
     const int64_t n = p.n + 1;
@@ -163,19 +167,25 @@ __device__ void scan_apply_and_mark(const Csr2cscParams& p) {
     const int64_t end = min(begin + int64_t(BLOCK) * SCAN_ROUNDS, n);
     int32_t carry = ptr_i32(p.chunk_sums)[blockIdx.x];
     for (int64_t start = begin; start < end; start += BLOCK) {
+        if (threadIdx.x == 0) listed = 0;
         const int64_t i = start + threadIdx.x;
         const int32_t v = i < end ? data[i] : 0;  // data[c + 1]: the count of column c
         int32_t total;
-        const int32_t before = scan::block_exclusive<BLOCK>(v, total);
+        const int32_t before = scan::block_exclusive<BLOCK>(v, total);  // its barriers order listed = 0
         if (i < end) {
             int32_t out = carry + before;
             if (v > p.long_chunks) {
-                for (int64_t j = 0; j < p.long_chunks; ++j) perm[out - p.base + j] = 0;
+                long_first[atomicAdd(&listed, 1)] = out - int32_t(p.base);
                 atomicAdd(long_count_word(p), 1);
                 out |= MARK;
             }
             data[i] = out;
         }
+        __syncthreads();
+        for (int j = 0; j < listed; ++j) {
+            for (int x = threadIdx.x; x < int(p.long_chunks); x += BLOCK) perm[long_first[j] + x] = 0;
+        }
+        __syncthreads();  // every thread has read listed before the next round resets it
         carry += total;
     }
 }
@@ -251,7 +261,8 @@ __device__ void long_scan(const Csr2cscParams& p) {
 
 // 4c. A warp walks its chunk in order, 32 entries a round, claiming each long entry's slot from
 // its column's cursor for this chunk: the claims of a chunk come in entry order, so every slot is
-// the entry's place in the stable order, and the row and value are written there at once.
+// the entry's place in the stable order, and the row and value are written there at once. A round
+// waits on one claim: the next round's columns, marks and rows are read while it is in flight.
 template <typename W>
 __device__ void long_scatter(const Csr2cscParams& p) {
     if (long_columns(p) == 0) return;
@@ -261,18 +272,25 @@ __device__ void long_scatter(const Csr2cscParams& p) {
     for (int64_t chunk = global_thread() / WARP; chunk < p.long_chunks; chunk += thread_count() / WARP) {
         int64_t begin, end;
         chunk_range(p, chunk, begin, end);
-        int64_t r = 0;  // a row at or before the lane's entry: entries only increase
         int32_t next_first = 0;
         int32_t next = long_column_of(p, begin + lane, end, next_first);
+        // The row of the lane's entry when it is long, else a row at or before it (entries only
+        // increase, so it bounds the next search from below).
+        int64_t next_row = begin + lane < end ? row_of(p, begin + lane) : 0;
         for (int64_t k0 = begin; k0 < end; k0 += WARP) {
             const int64_t k = k0 + lane;
-            const int32_t c = next;
-            const int32_t first = next_first;
+            const int32_t c = next, first = next_first;
+            const int64_t r = next_row;
             next = long_column_of(p, k + WARP, end, next_first);
-            const int32_t slot = warp_claim(c, cursors + first + chunk);
+            const unsigned peers = __match_any_sync(0xffffffffu, c);
+            const int leader = __ffs(peers) - 1;
+            int32_t before = 0;
+            if (c >= 0 && lane == leader) before = atomicAdd(cursors + first + chunk, __popc(peers));
+            if (next >= 0) next_row = row_from(p, r, k + WARP);
+            before = __shfl_sync(0xffffffffu, before, leader);
             __syncwarp();  // this round's claims are done before the next round's, from any lane
             if (c < 0) continue;
-            r = row_from(p, r, k);
+            const int32_t slot = before + __popc(peers & ((1u << lane) - 1));
             rows[slot] = int32_t(r + p.base);
             if (p.numeric) reinterpret_cast<W*>(p.csc_val)[slot] = reinterpret_cast<const W*>(p.csr_val)[k];
         }
@@ -281,27 +299,49 @@ __device__ void long_scatter(const Csr2cscParams& p) {
 
 // ---- 5. scatter ---------------------------------------------------------------------------------
 // A thread walks SCATTER_ITEMS consecutive entries: one search finds the row of its first, and the
-// row advances as the entries cross row ends. The warp claims slots together, item by item.
+// row advances as the entries cross row ends. The stages are split so that each issues all its
+// items' memory operations before any waits: the columns, then the marks, then every item's claim
+// (the leaders' atomics), then the claims' results and the stores. Item by item, each waited on
+// three round trips in turn.
 __device__ void scatter(const Csr2cscParams& p) {
     const int32_t* rp = ptr_i32(p.csr_row_ptr);
     int32_t* cp = mut_i32(p.csc_col_ptr);
     uint32_t* perm = mut_u32(p.perm);
     int32_t* rows = mut_i32(p.csc_row_ind);
     const int64_t threads = (p.nnz + SCATTER_ITEMS - 1) / SCATTER_ITEMS;
-    const int64_t lane = threadIdx.x % WARP;
+    const int lane = threadIdx.x % WARP;
     const bool any_long = long_columns(p) != 0;
     for (int64_t t0 = global_thread() - lane; t0 < threads; t0 += thread_count()) {
         const int64_t t = t0 + lane;
         const int64_t first = t * SCATTER_ITEMS;
-        int64_t r = t < threads ? row_of(p, first) : 0;
+        int32_t c[SCATTER_ITEMS];
+#pragma unroll
+        for (int s = 0; s < SCATTER_ITEMS; ++s) c[s] = t < threads ? column_of(p, first + s) : -1;
+        // A long column's entries are placed already; only the mark's sign bit is read, and no
+        // stage changes it while this one runs.
+        if (any_long) {
+            bool skip[SCATTER_ITEMS];
+#pragma unroll
+            for (int s = 0; s < SCATTER_ITEMS; ++s) skip[s] = c[s] >= 0 && marked(cp[c[s] + 1]);
+#pragma unroll
+            for (int s = 0; s < SCATTER_ITEMS; ++s) c[s] = skip[s] ? -1 : c[s];
+        }
+        // warp_claim in two halves: every leader's atomic issued, then each result shared.
+        unsigned peers[SCATTER_ITEMS];
+        int32_t before[SCATTER_ITEMS];
+#pragma unroll
         for (int s = 0; s < SCATTER_ITEMS; ++s) {
+            peers[s] = __match_any_sync(0xffffffffu, c[s]);
+            before[s] = 0;
+            if (c[s] >= 0 && lane == __ffs(peers[s]) - 1) before[s] = atomicAdd(cp + (c[s] + 1), __popc(peers[s]));
+        }
+        int64_t r = t < threads ? row_of(p, first) : 0;
+#pragma unroll
+        for (int s = 0; s < SCATTER_ITEMS; ++s) {
+            const int32_t got = __shfl_sync(peers[s], before[s], __ffs(peers[s]) - 1);
+            if (c[s] < 0) continue;
             const int64_t k = first + s;
-            int32_t c = t < threads ? column_of(p, k) : -1;
-            // A long column's entries are placed already; only the mark's sign bit is read, and
-            // no stage changes it while this one runs.
-            if (any_long && c >= 0 && marked(cp[c + 1])) c = -1;
-            const int32_t slot = claim(cp, c) - int32_t(p.base);
-            if (c < 0) continue;
+            const int32_t slot = got + __popc(peers[s] & ((1u << lane) - 1)) - int32_t(p.base);
             while (r + 1 < p.m && int64_t(rp[r + 1]) - p.base <= k) ++r;
             perm[slot] = uint32_t(k);
             rows[slot] = int32_t(r);
@@ -428,39 +468,87 @@ __device__ __forceinline__ void sort_in_warp(const Csr2cscParams& p, uint32_t* s
     __syncwarp();  // the region is reused by the warp's next column
 }
 
-// Blocks take CHUNK_COLUMNS columns at a time: the warps sort those of up to WARP_SLOTS slots (a
-// warp a column, ranked in registers), then the whole block each longer one up to p.long_chunks in turn
-// (longer ones are in place already).
+// A column of 2 to SLOTS slots by its own thread: the keys in registers, each ranked against the
+// others (keys are distinct, so the ranks are the slots); padding is INT32_MAX, above every key.
+template <typename W, int SLOTS>
+__device__ __forceinline__ void sort_in_thread(const Csr2cscParams& p, int64_t begin, int len) {
+    const uint32_t* perm = reinterpret_cast<const uint32_t*>(p.perm);
+    const int32_t* rows = ptr_i32(p.csc_row_ind);
+    uint32_t k[SLOTS];
+#pragma unroll
+    for (int i = 0; i < SLOTS; ++i) k[i] = i < len ? perm[begin + i] : uint32_t(INT32_MAX);
+    int32_t r[SLOTS];  // all read before any is written: the rows are placed in the same slots
+#pragma unroll
+    for (int i = 0; i < SLOTS; ++i) r[i] = i < len ? rows[begin + i] : 0;
+#pragma unroll
+    for (int i = 0; i < SLOTS; ++i) {
+        int rank = 0;
+#pragma unroll
+        for (int j = 0; j < SLOTS; ++j) rank += below(k[j], k[i]);
+        if (i < len) place<W>(p, begin + rank, k[i], r[i]);
+    }
+}
+
+// A block takes p.sort_chunk columns at a time (at most BLOCK), a thread a column: the thread sorts
+// its column when it has at most THREAD_SLOTS slots (most columns of a mesh: one pass of loads for
+// the whole chunk instead of a warp's round trips a column), and lists it otherwise. The warps
+// then share the listed columns of up to WARP_SLOTS slots (a warp a column, ranked in registers),
+// and the whole block sorts each listed longer one up to p.long_chunks in turn (longer ones are in
+// place already). The host makes chunks narrower where columns are longer on average, so that
+// the warps' columns spread over more blocks.
 template <typename W>
 __device__ void sort_columns(const Csr2cscParams& p) {
     __shared__ __align__(16) uint64_t tile[TILE];
+    __shared__ int32_t listed_begin[BLOCK], listed_len[BLOCK];  // warp tier from the front, block tier from the back
+    __shared__ int listed[2];
     int32_t* cp = mut_i32(p.csc_col_ptr);
     const int lane = threadIdx.x % WARP, warp = threadIdx.x / WARP;
     uint32_t* sk = reinterpret_cast<uint32_t*>(tile) + warp * 2 * WARP_SLOTS;
     uint32_t* sr = sk + WARP_SLOTS;
     auto block_sync = [] { __syncthreads(); };
+    const int per_chunk = int(p.sort_chunk);
     // Column numbers and lengths fit in 32 bits (cscColPtr is int32): fewer live registers.
-    const int chunks = int((p.n + CHUNK_COLUMNS - 1) / CHUNK_COLUMNS);
+    const int chunks = int((p.n + per_chunk - 1) / per_chunk);
     for (int chunk = blockIdx.x; chunk < chunks; chunk += gridDim.x) {
-        const int64_t c0 = int64_t(chunk) * CHUNK_COLUMNS, c1 = min(c0 + CHUNK_COLUMNS, p.n);
-        for (int i = warp; i < int(c1 - c0); i += WARPS) {  // i, not the column, so n near INT32_MAX cannot overflow
-            const int32_t b = column_bound(p, c0 + i), len = column_bound(p, c0 + i + 1) - b;
+        const int64_t c0 = int64_t(chunk) * per_chunk;
+        const int width = int(min(int64_t(per_chunk), p.n - c0));  // columns, not c0 + i, so n near INT32_MAX cannot overflow
+        if (threadIdx.x < 2) listed[threadIdx.x] = 0;
+        __syncthreads();
+        if (int(threadIdx.x) < width) {
+            const int32_t b = column_bound(p, c0 + threadIdx.x), len = column_bound(p, c0 + threadIdx.x + 1) - b;
             const int64_t begin = int64_t(b) - p.base;
-            // Keys a lane: the fewest that hold the column, so short columns compare little padding.
-            if (len == 1 && lane == 0) place<W>(p, begin, uint32_t(mut_u32(p.perm)[begin]), ptr_i32(p.csc_row_ind)[begin]);
-            else if (len > 1 && len <= 32) sort_in_warp<W, 1>(p, sk, sr, begin, len, lane);
-            else if (len > 32 && len <= 64) sort_in_warp<W, 2>(p, sk, sr, begin, len, lane);
-            else if (len > 64 && len <= 128) sort_in_warp<W, 4>(p, sk, sr, begin, len, lane);
-            else if (len > 128 && len <= WARP_SLOTS) sort_in_warp<W, WARP_SLOTS / WARP>(p, sk, sr, begin, len, lane);
+            // Keys a thread or lane: the fewest that hold the column, so short columns compare little padding.
+            if (len == 1) place<W>(p, begin, mut_u32(p.perm)[begin], ptr_i32(p.csc_row_ind)[begin]);
+            else if (len > 1 && len <= 4) sort_in_thread<W, 4>(p, begin, len);
+            else if (len > 4 && len <= 8) sort_in_thread<W, 8>(p, begin, len);
+            else if (len > 8 && len <= THREAD_SLOTS) sort_in_thread<W, THREAD_SLOTS>(p, begin, len);
+            else if (len > THREAD_SLOTS && len <= WARP_SLOTS) {
+                const int at = atomicAdd(&listed[0], 1);
+                listed_begin[at] = int32_t(begin);
+                listed_len[at] = len;
+            } else if (len > WARP_SLOTS && len <= p.long_chunks) {
+                const int at = BLOCK - 1 - atomicAdd(&listed[1], 1);
+                listed_begin[at] = int32_t(begin);
+                listed_len[at] = len;
+            }
         }
         __syncthreads();
-        for (int64_t c = c0; c < c1; ++c) {
-            const int64_t begin = int64_t(column_bound(p, c)) - p.base, len = int64_t(column_bound(p, c + 1)) - p.base - begin;
-            if (len > WARP_SLOTS && len <= p.long_chunks) sort_in_shared<W>(p, tile, begin, len, threadIdx.x, BLOCK, block_sync);
+        for (int i = warp; i < listed[0]; i += WARPS) {
+            const int64_t begin = listed_begin[i];
+            const int len = listed_len[i];
+            if (len <= 32) sort_in_warp<W, 1>(p, sk, sr, begin, len, lane);
+            else if (len <= 64) sort_in_warp<W, 2>(p, sk, sr, begin, len, lane);
+            else if (len <= 128) sort_in_warp<W, 4>(p, sk, sr, begin, len, lane);
+            else sort_in_warp<W, WARP_SLOTS / WARP>(p, sk, sr, begin, len, lane);
         }
         __syncthreads();
-        // A long column's end in place of its mark (CHUNK_COLUMNS <= BLOCK: a thread a column).
-        if (threadIdx.x < c1 - c0 && marked(cp[c0 + threadIdx.x + 1])) {
+        for (int i = 0; i < listed[1]; ++i) {
+            const int at = BLOCK - 1 - i;
+            sort_in_shared<W>(p, tile, listed_begin[at], listed_len[at], threadIdx.x, BLOCK, block_sync);
+        }
+        __syncthreads();  // every thread has read listed[] before the next chunk resets it
+        // A long column's end in place of its mark (a thread a column).
+        if (int(threadIdx.x) < width && marked(cp[c0 + threadIdx.x + 1])) {
             cp[c0 + threadIdx.x + 1] = column_bound(p, c0 + threadIdx.x + 1);
         }
     }
@@ -479,7 +567,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_scan_sums(const Csr2
     scan::exclusive_in_place<BLOCK>(mut_i32(p.chunk_sums), 0, p.chunks, int32_t(p.base));
 }
 extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_scan_apply(const Csr2cscParams p) { scan_apply_and_mark(p); }
-extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_scatter(const Csr2cscParams p) { scatter(p); }
+extern "C" __global__ void __launch_bounds__(BLOCK, SCATTER_BLOCKS) oxs_c2c_scatter(const Csr2cscParams p) { scatter(p); }
 extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_long_count(const Csr2cscParams p) { long_count(p); }
 extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_long_scan(const Csr2cscParams p) { long_scan(p); }
 

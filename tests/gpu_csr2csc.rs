@@ -64,7 +64,7 @@ enum Fill {
     Repeats(usize),
 }
 
-const SHAPES: [(usize, usize, Fill); 15] = [
+const SHAPES: [(usize, usize, Fill); 19] = [
     (0, 0, Fill::Third),
     (0, 5, Fill::Third),
     (5, 0, Fill::Third),
@@ -84,6 +84,13 @@ const SHAPES: [(usize, usize, Fill); 15] = [
     (20_000, 64, Fill::Third),
     // Long columns among short ones, with duplicates: the stable order of repeats in long columns.
     (12_000, 3, Fill::Repeats(30_000)),
+    // Short columns on average, so a sort block takes 256, 128 and 64 columns at a time: most sorted
+    // by their own thread (up to 12 slots), the rest by warps, two long hubs among the first.
+    (40_000, 30_000, Fill::Hubs(100_000)),
+    (60, 2000, Fill::Third),
+    (300, 600, Fill::Third),
+    // 15 long columns with repeats: every chunk of the long stages holds entries of each.
+    (5000, 15, Fill::Repeats(65_000)),
 ];
 
 fn positions(rng: &mut Rng, m: usize, n: usize, fill: Fill) -> Vec<(usize, usize)> {

@@ -11,18 +11,36 @@ const FAMILY: &str = "csr2csc";
 pub const SCAN_CHUNK: i64 = 256 * 8;
 /// Consecutive entries one scatter thread walks (`SCATTER_ITEMS`).
 const SCATTER_ITEMS: u64 = 8;
-/// Columns a sort block takes at a time (`CHUNK_COLUMNS`).
-const CHUNK_COLUMNS: u64 = 32;
 /// Entries a chunk of the long stages aims at (a warp walks a chunk in order, 32 a round).
 const LONG_ENTRIES: i64 = 2048;
 /// Threads of a warp.
 const WARP: u64 = 32;
+/// Sort blocks the grid aims to give each multiprocessor, and the fewest columns a block takes.
+const SORT_BLOCKS_AN_SM: i64 = 4;
+const MIN_SORT_CHUNK: i64 = 8;
 
 /// Chunks of the long stages for `nnz` entries: a power of two from the longest column a warp
 /// sorts (256) to the longest a block sorts (4096); a column longer than this is long, and holds
 /// its chunk cursors in its own slots of the scratch.
 pub fn long_chunks(nnz: i64) -> i64 {
     ((nnz / LONG_ENTRIES).max(1) as u64).next_power_of_two().clamp(256, 4096) as i64
+}
+
+/// Columns a sort block takes at a time (a thread each): all its threads where the average column
+/// is short enough for a thread to sort, fewer as columns grow, so that the columns its warps sort
+/// (a warp a column, one after another) spread over more blocks; and few enough that the grid
+/// gives each of the device's `sm_count` multiprocessors several blocks (a few thousand columns
+/// in blocks of 64 left most of the device idle while each warp sorted eight in turn).
+pub fn sort_chunk(nnz: i64, n: i64, sm_count: u32) -> i64 {
+    let by_length = match nnz / n.max(1) {
+        0..=8 => 256,
+        9..=32 => 128,
+        33..=128 => 64,
+        _ => 32,
+    };
+    let by_grid = (n / (i64::from(sm_count.max(1)) * SORT_BLOCKS_AN_SM)).max(1);
+    let by_grid = 1i64 << (63 - by_grid.leading_zeros()); // a power of two, at most n / blocks
+    by_length.min(by_grid.max(MIN_SORT_CHUNK))
 }
 
 /// Scan chunks over the `n + 1` column offsets.
@@ -73,6 +91,6 @@ fn width(value_bytes: u64) -> &'static str {
 /// `p.numeric`, values moved as words of `value_bytes`; writes the long columns' ends.
 pub fn sort_columns(h: &Handle, p: &Csr2cscParams, value_bytes: u64) -> Result<()> {
     let width = width(value_bytes);
-    let grid = (p.n as u64).div_ceil(CHUNK_COLUMNS).clamp(1, MAX_GRID) as u32;
+    let grid = (p.n as u64).div_ceil(p.sort_chunk as u64).clamp(1, MAX_GRID) as u32;
     launch(h, FAMILY, kernel_name!("oxs_c2c_sort_{width}").as_str(), (grid, 1, 1), BLOCK, 0, p)
 }

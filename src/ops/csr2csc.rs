@@ -163,6 +163,7 @@ pub fn csr2csc(h: &Handle, a: &Csr2cscArgs, buffer: u64) -> Result<()> {
         base,
         chunks: 0,
         long_chunks: k::long_chunks(a.nnz),
+        sort_chunk: k::sort_chunk(a.nnz, a.n, h.device_model.sm_count),
         fill: 0,
         numeric: modes.numeric as i32,
     };
@@ -220,6 +221,15 @@ mod tests {
         assert_eq!(l.chunk_sums_at, align_up(200_000));
         assert_eq!(l.bytes, ALIGN + align_up(200_000) + ALIGN);
         assert_eq!(buffer_size(&args(1000, 3000, 50_000)).unwrap(), l.bytes);
+    }
+
+    #[test]
+    fn sort_chunks_follow_the_average_column_and_fill_the_device() {
+        let chunks: Vec<i64> = [(1_026_264, 258_569), (667_966, 10_312), (2_118_662, 156_317), (10_556, 2708), (90, 10)]
+            .iter()
+            .map(|&(nnz, n)| k::sort_chunk(nnz, n, 132))
+            .collect();
+        assert_eq!(chunks, [256, 16, 128, 8, 8], "mdual, blogcatalog, wave, cora, tiny");
     }
 
     #[test]

@@ -26,6 +26,8 @@ pub struct Csr2cscParams {
     /// Chunks of entries of the long-column stages, a power of two from 256 to 4096; a column of
     /// more entries than this is long.
     pub long_chunks: i64,
+    /// Columns a sort block takes at a time, at most its threads (a thread a column).
+    pub sort_chunk: i64,
     /// What `fill_offsets` writes: 0 before counting, the base for a matrix with no entries.
     pub fill: i32,
     /// 1: cscVal is written (CUSPARSE_ACTION_NUMERIC); 0: it is left untouched.
