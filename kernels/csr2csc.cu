@@ -9,28 +9,30 @@
 //                     cscColPtr[c + 1] is now where column c starts. The last kernel also marks
 //                     the long columns (more than p.long_chunks entries): the sign bit of their
 //                     cscColPtr[c + 1] set (the start is the other 31 bits), their cursors zeroed.
+//                     With one scan chunk (n < 2048) the first two kernels are skipped.
 //   Long columns are placed stably without a sort, in p.long_chunks chunks of consecutive entries,
 //   a warp a chunk; a long column's chunk cursors live in its own first p.long_chunks slots of perm
-//   (it has more slots than that):
-//   4a. long_count    cursor[chunk] += the chunk's entries of the column (over all entries at once)
-//   4b. long_scan     cursors <- the slot where each chunk's entries of the column begin
-//   4c. long_scatter  each chunk's warp walks its entries in order, claiming slots from its
-//                     cursors: in-order claims by one warp, so each slot is the entry's place in
-//                     the stable order, and rows and values go straight there
-//   5. scatter        every entry of a short column claims a slot of its column with an atomic
+//   (it has more slots than that).
+//   4. scatter        every entry of a short column claims a slot of its column with an atomic
 //                     cursor, cscColPtr[c + 1], and writes its entry number k there (perm, the 4
 //                     bytes/entry of scratch) and its row (cscRowInd). After it, cscColPtr[c + 1]
-//                     is where column c ends, so no pass has to shift the array.
+//                     is where column c ends, so no pass has to shift the array. An entry of a
+//                     long column adds 1 to its chunk's cursor instead (counting needs no order).
+//   5a. long_scan     cursors <- the slot where each chunk's entries of the column begin
+//   5b. long_scatter  each chunk's warp walks its entries in order, claiming slots from its
+//                     cursors: in-order claims by one warp, so each slot is the entry's place in
+//                     the stable order, and rows and values go straight there
 //   6. sort_columns   a short column's claims came in any order: its slots are sorted by k (which
 //                     orders them by row too, since CSR rows increase with k), then the rows get
 //                     the base and the values are gathered, cscVal[p] = csrVal[k]. Columns of up
-//                     to 256 slots: a warp each, by rank; up to p.long_chunks: a block, bitonic. A long
-//                     column's cscColPtr[c + 1] becomes its last chunk's cursor, its end.
+//                     to 12 slots: a thread each; up to 256: a warp each, by rank; up to
+//                     p.long_chunks: a block, bitonic. A long column's cscColPtr[c + 1] becomes
+//                     its last chunk's cursor, its end.
 //
-// The host launches stages 4 when a column could be long (nnz > p.long_chunks); they return at once when
-// none was marked. Only stages 4c and 6 depend on the value type; values are moved as words of
-// their size (`W`). Steps 2, 4 and 5 skip entries whose column lies outside [0, n), so a bad index
-// never writes out of bounds.
+// The host launches stages 5 when a column could be long (nnz > p.long_chunks); they return at
+// once when none was marked. Only stages 5b and 6 depend on the value type; values are moved as
+// words of their size (`W`). Steps 2 and 4 skip entries whose column lies outside [0, n), so a bad
+// index never writes out of bounds.
 #include "oxsparse_kernel_params.h"
 #include "common/grid.cuh"
 #include "common/scan.cuh"
@@ -83,8 +85,12 @@ __device__ __forceinline__ int64_t row_of(const Csr2cscParams& p, int64_t k) {
 __device__ void fill_offsets(const Csr2cscParams& p) {
     int32_t* cp = mut_i32(p.csc_col_ptr);
     for (int64_t i = global_thread(); i <= p.n; i += thread_count()) cp[i] = p.fill;
-    // After the chunk sums: the count of long columns.
-    if (p.chunk_sums != 0 && global_thread() == 0) mut_i32(p.chunk_sums)[p.chunks] = 0;
+    // After the chunk sums: the count of long columns. With one scan chunk the host skips the
+    // chunk sums' two kernels: the only sum, its exclusive prefix, is the base.
+    if (p.chunk_sums != 0 && global_thread() == 0) {
+        mut_i32(p.chunk_sums)[p.chunks] = 0;
+        if (p.chunks == 1) mut_i32(p.chunk_sums)[0] = int32_t(p.base);
+    }
 }
 
 // ---- 2. count -----------------------------------------------------------------------------------
@@ -137,7 +143,7 @@ __device__ __forceinline__ int64_t row_from(const Csr2cscParams& p, int64_t r, i
     return lo;
 }
 
-// ---- 4. long columns ----------------------------------------------------------------------------
+// ---- 5. long columns ----------------------------------------------------------------------------
 __device__ __forceinline__ int32_t* long_count_word(const Csr2cscParams& p) { return mut_i32(p.chunk_sums) + p.chunks; }
 __device__ __forceinline__ int32_t long_columns(const Csr2cscParams& p) {
     return p.chunk_sums != 0 && p.nnz > p.long_chunks ? *long_count_word(p) : 0;
@@ -220,24 +226,7 @@ __device__ __forceinline__ int32_t long_column_of(const Csr2cscParams& p, int64_
     return marked(v) ? c : -1;
 }
 
-// 4a. Chunk counts of every long column. Counting needs no order, so this runs over all entries
-// at once, as count() does; the lanes of a warp adding to the same cursor add once.
-__device__ void long_count(const Csr2cscParams& p) {
-    if (long_columns(p) == 0) return;
-    int32_t* cursors = mut_i32(p.perm);
-    const int lane = threadIdx.x % WARP;
-    const int64_t per = (p.nnz + p.long_chunks - 1) / p.long_chunks;
-    for (int64_t k0 = global_thread() - lane; k0 < p.nnz; k0 += thread_count()) {
-        const int64_t k = k0 + lane;
-        int32_t first = 0;
-        const int32_t c = long_column_of(p, k, p.nnz, first);
-        int32_t* at = c >= 0 ? cursors + first + k / per : nullptr;
-        const unsigned peers = __match_any_sync(0xffffffffu, reinterpret_cast<unsigned long long>(at));
-        if (at != nullptr && lane == __ffs(peers) - 1) atomicAdd(at, __popc(peers));
-    }
-}
-
-// 4b. A long column's chunk counts become the slots where its chunks begin, a warp a column.
+// 5a. A long column's chunk counts become the slots where its chunks begin, a warp a column.
 __device__ void long_scan(const Csr2cscParams& p) {
     if (long_columns(p) == 0) return;
     uint32_t* perm = mut_u32(p.perm);
@@ -259,7 +248,7 @@ __device__ void long_scan(const Csr2cscParams& p) {
     }
 }
 
-// 4c. A warp walks its chunk in order, 32 entries a round, claiming each long entry's slot from
+// 5b. A warp walks its chunk in order, 32 entries a round, claiming each long entry's slot from
 // its column's cursor for this chunk: the claims of a chunk come in entry order, so every slot is
 // the entry's place in the stable order, and the row and value are written there at once. A round
 // waits on one claim: the next round's columns, marks and rows are read while it is in flight.
@@ -297,7 +286,7 @@ __device__ void long_scatter(const Csr2cscParams& p) {
     }
 }
 
-// ---- 5. scatter ---------------------------------------------------------------------------------
+// ---- 4. scatter ---------------------------------------------------------------------------------
 // A thread walks SCATTER_ITEMS consecutive entries: one search finds the row of its first, and the
 // row advances as the entries cross row ends. The stages are split so that each issues all its
 // items' memory operations before any waits: the columns, then the marks, then every item's claim
@@ -317,14 +306,20 @@ __device__ void scatter(const Csr2cscParams& p) {
         int32_t c[SCATTER_ITEMS];
 #pragma unroll
         for (int s = 0; s < SCATTER_ITEMS; ++s) c[s] = t < threads ? column_of(p, first + s) : -1;
-        // A long column's entries are placed already; only the mark's sign bit is read, and no
-        // stage changes it while this one runs.
+        // A long column's entry is counted into its chunk's cursor instead: counting
+        // needs no order. Only the mark is read, and no stage changes it while this one runs.
         if (any_long) {
-            bool skip[SCATTER_ITEMS];
+            int32_t v[SCATTER_ITEMS];
 #pragma unroll
-            for (int s = 0; s < SCATTER_ITEMS; ++s) skip[s] = c[s] >= 0 && marked(cp[c[s] + 1]);
+            for (int s = 0; s < SCATTER_ITEMS; ++s) v[s] = c[s] >= 0 ? cp[c[s] + 1] : 0;
+            const int64_t per = (p.nnz + p.long_chunks - 1) / p.long_chunks;
 #pragma unroll
-            for (int s = 0; s < SCATTER_ITEMS; ++s) c[s] = skip[s] ? -1 : c[s];
+            for (int s = 0; s < SCATTER_ITEMS; ++s) {
+                uint32_t* at = marked(v[s]) ? perm + (unmarked(v[s]) - p.base) + (first + s) / per : nullptr;
+                const unsigned peers = __match_any_sync(0xffffffffu, reinterpret_cast<unsigned long long>(at));
+                if (at != nullptr && lane == __ffs(peers) - 1) atomicAdd(at, uint32_t(__popc(peers)));
+                c[s] = marked(v[s]) ? -1 : c[s];
+            }
         }
         // warp_claim in two halves: every leader's atomic issued, then each result shared.
         unsigned peers[SCATTER_ITEMS];
@@ -568,7 +563,6 @@ extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_scan_sums(const Csr2
 }
 extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_scan_apply(const Csr2cscParams p) { scan_apply_and_mark(p); }
 extern "C" __global__ void __launch_bounds__(BLOCK, SCATTER_BLOCKS) oxs_c2c_scatter(const Csr2cscParams p) { scatter(p); }
-extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_long_count(const Csr2cscParams p) { long_count(p); }
 extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_long_scan(const Csr2cscParams p) { long_scan(p); }
 
 #define OXS_C2C_SORT(V, W)                                                                              \
