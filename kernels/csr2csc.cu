@@ -60,26 +60,15 @@ constexpr int WARPS = BLOCK / WARP;
 constexpr int SORT_BLOCKS = 5;
 // Blocks an SM holds of long_scatter's chunk warps (at most TILE warps: about 4 blocks an SM).
 constexpr int LONG_BLOCKS = 4;
-// Scatter blocks an SM holds: the 8 items in flight at once take about 40 registers.
-constexpr int SCATTER_BLOCKS = 6;
+// Scatter blocks an SM holds: the 8 items in flight at once and the warp's row search take about
+// 48 registers (40 spilled).
+constexpr int SCATTER_BLOCKS = 5;
 // A warp's region: WARP_SLOTS entry numbers, then WARP_SLOTS rows (4 bytes each), in the tile.
 static_assert(WARPS * WARP_SLOTS * 2 * 4 <= TILE * 8, "the warps' regions share the block's tile");
 
 __device__ __forceinline__ const int32_t* ptr_i32(uint64_t a) { return reinterpret_cast<const int32_t*>(a); }
 __device__ __forceinline__ int32_t* mut_i32(uint64_t a) { return reinterpret_cast<int32_t*>(a); }
 __device__ __forceinline__ uint32_t* mut_u32(uint64_t a) { return reinterpret_cast<uint32_t*>(a); }
-
-// The row holding entry k (0-based): the last r with rowPtr[r] - base <= k.
-__device__ __forceinline__ int64_t row_of(const Csr2cscParams& p, int64_t k) {
-    const int32_t* rp = ptr_i32(p.csr_row_ptr);
-    int64_t lo = 0, hi = p.m;  // rowPtr[lo] - base <= k < rowPtr[hi] - base
-    while (hi - lo > 1) {
-        const int64_t mid = (lo + hi) / 2;
-        if (int64_t(rp[mid]) - p.base <= k) lo = mid;
-        else hi = mid;
-    }
-    return lo;
-}
 
 // ---- 1. fill_offsets ----------------------------------------------------------------------------
 __device__ void fill_offsets(const Csr2cscParams& p) {
@@ -141,6 +130,41 @@ __device__ __forceinline__ int64_t row_from(const Csr2cscParams& p, int64_t r, i
         else hi = mid;
     }
     return lo;
+}
+
+// The row of each lane's entry k (0 <= k < nnz, increasing with the lane; every lane of the warp
+// calls it). The warp finds lane 0's row by 32 probes a round, each round narrowing the range 33
+// times (about log33(m) dependent reads instead of a binary search's log2(m)), then each lane counts
+// the row starts after it at or before its entry, 32 rows a read, shuffled across the warp. Past
+// WARP_ROW_WINDOWS windows (many empty rows), a lane searches on from the last window by itself.
+constexpr int WARP_ROW_WINDOWS = 2;
+__device__ __forceinline__ int64_t warp_rows_of(const Csr2cscParams& p, int64_t k) {
+    const int32_t* rp = ptr_i32(p.csr_row_ptr);
+    const int lane = threadIdx.x % WARP;
+    const int64_t k0 = __shfl_sync(0xffffffffu, k, 0), k_last = __shfl_sync(0xffffffffu, k, WARP - 1);
+    int64_t lo = 0, hi = p.m;  // rowPtr[lo] - base <= k0 < rowPtr[hi] - base
+    while (hi - lo > 1) {
+        const int64_t pos = lo + (hi - lo) * (lane + 1) / (WARP + 1);  // nondecreasing, in [lo, hi)
+        const bool at_or_before = pos == lo || int64_t(rp[pos]) - p.base <= k0;
+        const unsigned yes = __ballot_sync(0xffffffffu, at_or_before);  // a prefix of the lanes
+        const int last = yes == 0 ? -1 : 31 - __clz(yes);
+        const int64_t new_lo = last < 0 ? lo : __shfl_sync(0xffffffffu, pos, last);
+        const int64_t new_hi = last == WARP - 1 ? hi : __shfl_sync(0xffffffffu, pos, last + 1);
+        lo = new_lo;
+        hi = new_hi;
+    }
+    int64_t r = lo;  // row of k0, at or before every lane's
+    for (int w = 0; w < WARP_ROW_WINDOWS; ++w) {
+        const int64_t i = lo + 1 + lane;  // row starts lo + 1 .. lo + 32 (rowPtr[m] - base = nnz)
+        const int64_t start = i <= p.m ? int64_t(rp[i]) - p.base : INT64_MAX;
+        int below = 0;
+#pragma unroll
+        for (int j = 0; j < WARP; ++j) below += __shfl_sync(0xffffffffu, start, j) <= k;
+        r += below;
+        if (__shfl_sync(0xffffffffu, start, WARP - 1) > k_last) return r;  // the window reached past every entry
+        lo += WARP;
+    }
+    return row_from(p, r, k);
 }
 
 // ---- 5. long columns ----------------------------------------------------------------------------
@@ -265,7 +289,7 @@ __device__ void long_scatter(const Csr2cscParams& p) {
         int32_t next = long_column_of(p, begin + lane, end, next_first);
         // The row of the lane's entry when it is long, else a row at or before it (entries only
         // increase, so it bounds the next search from below).
-        int64_t next_row = begin + lane < end ? row_of(p, begin + lane) : 0;
+        int64_t next_row = warp_rows_of(p, min(begin + lane, p.nnz - 1));
         for (int64_t k0 = begin; k0 < end; k0 += WARP) {
             const int64_t k = k0 + lane;
             const int32_t c = next, first = next_first;
@@ -330,7 +354,7 @@ __device__ void scatter(const Csr2cscParams& p) {
             before[s] = 0;
             if (c[s] >= 0 && lane == __ffs(peers[s]) - 1) before[s] = atomicAdd(cp + (c[s] + 1), __popc(peers[s]));
         }
-        int64_t r = t < threads ? row_of(p, first) : 0;
+        int64_t r = warp_rows_of(p, min(first, p.nnz - 1));
 #pragma unroll
         for (int s = 0; s < SCATTER_ITEMS; ++s) {
             const int32_t got = __shfl_sync(peers[s], before[s], __ffs(peers[s]) - 1);
