@@ -9,28 +9,30 @@
 //                     cscColPtr[c + 1] is now where column c starts. The last kernel also marks
 //                     the long columns (more than p.long_chunks entries): the sign bit of their
 //                     cscColPtr[c + 1] set (the start is the other 31 bits), their cursors zeroed.
+//                     With one scan chunk (n < 2048) the first two kernels are skipped.
 //   Long columns are placed stably without a sort, in p.long_chunks chunks of consecutive entries,
 //   a warp a chunk; a long column's chunk cursors live in its own first p.long_chunks slots of perm
-//   (it has more slots than that):
-//   4a. long_count    cursor[chunk] += the chunk's entries of the column (over all entries at once)
-//   4b. long_scan     cursors <- the slot where each chunk's entries of the column begin
-//   4c. long_scatter  each chunk's warp walks its entries in order, claiming slots from its
-//                     cursors: in-order claims by one warp, so each slot is the entry's place in
-//                     the stable order, and rows and values go straight there
-//   5. scatter        every entry of a short column claims a slot of its column with an atomic
+//   (it has more slots than that).
+//   4. scatter        every entry of a short column claims a slot of its column with an atomic
 //                     cursor, cscColPtr[c + 1], and writes its entry number k there (perm, the 4
 //                     bytes/entry of scratch) and its row (cscRowInd). After it, cscColPtr[c + 1]
-//                     is where column c ends, so no pass has to shift the array.
+//                     is where column c ends, so no pass has to shift the array. An entry of a
+//                     long column adds 1 to its chunk's cursor instead (counting needs no order).
+//   5a. long_scan     cursors <- the slot where each chunk's entries of the column begin
+//   5b. long_scatter  each chunk's warp walks its entries in order, claiming slots from its
+//                     cursors: in-order claims by one warp, so each slot is the entry's place in
+//                     the stable order, and rows and values go straight there
 //   6. sort_columns   a short column's claims came in any order: its slots are sorted by k (which
 //                     orders them by row too, since CSR rows increase with k), then the rows get
 //                     the base and the values are gathered, cscVal[p] = csrVal[k]. Columns of up
-//                     to 256 slots: a warp each, by rank; up to p.long_chunks: a block, bitonic. A long
-//                     column's cscColPtr[c + 1] becomes its last chunk's cursor, its end.
+//                     to 12 slots: a thread each; up to 256: a warp each, by rank; up to
+//                     p.long_chunks: a block, bitonic. A long column's cscColPtr[c + 1] becomes
+//                     its last chunk's cursor, its end.
 //
-// The host launches stages 4 when a column could be long (nnz > p.long_chunks); they return at once when
-// none was marked. Only stages 4c and 6 depend on the value type; values are moved as words of
-// their size (`W`). Steps 2, 4 and 5 skip entries whose column lies outside [0, n), so a bad index
-// never writes out of bounds.
+// The host launches stages 5 when a column could be long (nnz > p.long_chunks); they return at
+// once when none was marked. Only stages 5b and 6 depend on the value type; values are moved as
+// words of their size (`W`). Steps 2 and 4 skip entries whose column lies outside [0, n), so a bad
+// index never writes out of bounds.
 #include "oxsparse_kernel_params.h"
 #include "common/grid.cuh"
 #include "common/scan.cuh"
@@ -58,8 +60,9 @@ constexpr int WARPS = BLOCK / WARP;
 constexpr int SORT_BLOCKS = 5;
 // Blocks an SM holds of long_scatter's chunk warps (at most TILE warps: about 4 blocks an SM).
 constexpr int LONG_BLOCKS = 4;
-// Scatter blocks an SM holds: the 8 items in flight at once take about 40 registers.
-constexpr int SCATTER_BLOCKS = 6;
+// Scatter blocks an SM holds: the 8 items in flight at once and the warp's row search take about
+// 48 registers (40 spilled).
+constexpr int SCATTER_BLOCKS = 5;
 // A warp's region: WARP_SLOTS entry numbers, then WARP_SLOTS rows (4 bytes each), in the tile.
 static_assert(WARPS * WARP_SLOTS * 2 * 4 <= TILE * 8, "the warps' regions share the block's tile");
 
@@ -67,24 +70,16 @@ __device__ __forceinline__ const int32_t* ptr_i32(uint64_t a) { return reinterpr
 __device__ __forceinline__ int32_t* mut_i32(uint64_t a) { return reinterpret_cast<int32_t*>(a); }
 __device__ __forceinline__ uint32_t* mut_u32(uint64_t a) { return reinterpret_cast<uint32_t*>(a); }
 
-// The row holding entry k (0-based): the last r with rowPtr[r] - base <= k.
-__device__ __forceinline__ int64_t row_of(const Csr2cscParams& p, int64_t k) {
-    const int32_t* rp = ptr_i32(p.csr_row_ptr);
-    int64_t lo = 0, hi = p.m;  // rowPtr[lo] - base <= k < rowPtr[hi] - base
-    while (hi - lo > 1) {
-        const int64_t mid = (lo + hi) / 2;
-        if (int64_t(rp[mid]) - p.base <= k) lo = mid;
-        else hi = mid;
-    }
-    return lo;
-}
-
 // ---- 1. fill_offsets ----------------------------------------------------------------------------
 __device__ void fill_offsets(const Csr2cscParams& p) {
     int32_t* cp = mut_i32(p.csc_col_ptr);
     for (int64_t i = global_thread(); i <= p.n; i += thread_count()) cp[i] = p.fill;
-    // After the chunk sums: the count of long columns.
-    if (p.chunk_sums != 0 && global_thread() == 0) mut_i32(p.chunk_sums)[p.chunks] = 0;
+    // After the chunk sums: the count of long columns. With one scan chunk the host skips the
+    // chunk sums' two kernels: the only sum, its exclusive prefix, is the base.
+    if (p.chunk_sums != 0 && global_thread() == 0) {
+        mut_i32(p.chunk_sums)[p.chunks] = 0;
+        if (p.chunks == 1) mut_i32(p.chunk_sums)[0] = int32_t(p.base);
+    }
 }
 
 // ---- 2. count -----------------------------------------------------------------------------------
@@ -137,7 +132,42 @@ __device__ __forceinline__ int64_t row_from(const Csr2cscParams& p, int64_t r, i
     return lo;
 }
 
-// ---- 4. long columns ----------------------------------------------------------------------------
+// The row of each lane's entry k (0 <= k < nnz, increasing with the lane; every lane of the warp
+// calls it). The warp finds lane 0's row by 32 probes a round, each round narrowing the range 33
+// times (about log33(m) dependent reads instead of a binary search's log2(m)), then each lane counts
+// the row starts after it at or before its entry, 32 rows a read, shuffled across the warp. Past
+// WARP_ROW_WINDOWS windows (many empty rows), a lane searches on from the last window by itself.
+constexpr int WARP_ROW_WINDOWS = 2;
+__device__ __forceinline__ int64_t warp_rows_of(const Csr2cscParams& p, int64_t k) {
+    const int32_t* rp = ptr_i32(p.csr_row_ptr);
+    const int lane = threadIdx.x % WARP;
+    const int64_t k0 = __shfl_sync(0xffffffffu, k, 0), k_last = __shfl_sync(0xffffffffu, k, WARP - 1);
+    int64_t lo = 0, hi = p.m;  // rowPtr[lo] - base <= k0 < rowPtr[hi] - base
+    while (hi - lo > 1) {
+        const int64_t pos = lo + (hi - lo) * (lane + 1) / (WARP + 1);  // nondecreasing, in [lo, hi)
+        const bool at_or_before = pos == lo || int64_t(rp[pos]) - p.base <= k0;
+        const unsigned yes = __ballot_sync(0xffffffffu, at_or_before);  // a prefix of the lanes
+        const int last = yes == 0 ? -1 : 31 - __clz(yes);
+        const int64_t new_lo = last < 0 ? lo : __shfl_sync(0xffffffffu, pos, last);
+        const int64_t new_hi = last == WARP - 1 ? hi : __shfl_sync(0xffffffffu, pos, last + 1);
+        lo = new_lo;
+        hi = new_hi;
+    }
+    int64_t r = lo;  // row of k0, at or before every lane's
+    for (int w = 0; w < WARP_ROW_WINDOWS; ++w) {
+        const int64_t i = lo + 1 + lane;  // row starts lo + 1 .. lo + 32 (rowPtr[m] - base = nnz)
+        const int64_t start = i <= p.m ? int64_t(rp[i]) - p.base : INT64_MAX;
+        int below = 0;
+#pragma unroll
+        for (int j = 0; j < WARP; ++j) below += __shfl_sync(0xffffffffu, start, j) <= k;
+        r += below;
+        if (__shfl_sync(0xffffffffu, start, WARP - 1) > k_last) return r;  // the window reached past every entry
+        lo += WARP;
+    }
+    return row_from(p, r, k);
+}
+
+// ---- 5. long columns ----------------------------------------------------------------------------
 __device__ __forceinline__ int32_t* long_count_word(const Csr2cscParams& p) { return mut_i32(p.chunk_sums) + p.chunks; }
 __device__ __forceinline__ int32_t long_columns(const Csr2cscParams& p) {
     return p.chunk_sums != 0 && p.nnz > p.long_chunks ? *long_count_word(p) : 0;
@@ -220,24 +250,7 @@ __device__ __forceinline__ int32_t long_column_of(const Csr2cscParams& p, int64_
     return marked(v) ? c : -1;
 }
 
-// 4a. Chunk counts of every long column. Counting needs no order, so this runs over all entries
-// at once, as count() does; the lanes of a warp adding to the same cursor add once.
-__device__ void long_count(const Csr2cscParams& p) {
-    if (long_columns(p) == 0) return;
-    int32_t* cursors = mut_i32(p.perm);
-    const int lane = threadIdx.x % WARP;
-    const int64_t per = (p.nnz + p.long_chunks - 1) / p.long_chunks;
-    for (int64_t k0 = global_thread() - lane; k0 < p.nnz; k0 += thread_count()) {
-        const int64_t k = k0 + lane;
-        int32_t first = 0;
-        const int32_t c = long_column_of(p, k, p.nnz, first);
-        int32_t* at = c >= 0 ? cursors + first + k / per : nullptr;
-        const unsigned peers = __match_any_sync(0xffffffffu, reinterpret_cast<unsigned long long>(at));
-        if (at != nullptr && lane == __ffs(peers) - 1) atomicAdd(at, __popc(peers));
-    }
-}
-
-// 4b. A long column's chunk counts become the slots where its chunks begin, a warp a column.
+// 5a. A long column's chunk counts become the slots where its chunks begin, a warp a column.
 __device__ void long_scan(const Csr2cscParams& p) {
     if (long_columns(p) == 0) return;
     uint32_t* perm = mut_u32(p.perm);
@@ -259,7 +272,7 @@ __device__ void long_scan(const Csr2cscParams& p) {
     }
 }
 
-// 4c. A warp walks its chunk in order, 32 entries a round, claiming each long entry's slot from
+// 5b. A warp walks its chunk in order, 32 entries a round, claiming each long entry's slot from
 // its column's cursor for this chunk: the claims of a chunk come in entry order, so every slot is
 // the entry's place in the stable order, and the row and value are written there at once. A round
 // waits on one claim: the next round's columns, marks and rows are read while it is in flight.
@@ -276,7 +289,7 @@ __device__ void long_scatter(const Csr2cscParams& p) {
         int32_t next = long_column_of(p, begin + lane, end, next_first);
         // The row of the lane's entry when it is long, else a row at or before it (entries only
         // increase, so it bounds the next search from below).
-        int64_t next_row = begin + lane < end ? row_of(p, begin + lane) : 0;
+        int64_t next_row = warp_rows_of(p, min(begin + lane, p.nnz - 1));
         for (int64_t k0 = begin; k0 < end; k0 += WARP) {
             const int64_t k = k0 + lane;
             const int32_t c = next, first = next_first;
@@ -297,7 +310,7 @@ __device__ void long_scatter(const Csr2cscParams& p) {
     }
 }
 
-// ---- 5. scatter ---------------------------------------------------------------------------------
+// ---- 4. scatter ---------------------------------------------------------------------------------
 // A thread walks SCATTER_ITEMS consecutive entries: one search finds the row of its first, and the
 // row advances as the entries cross row ends. The stages are split so that each issues all its
 // items' memory operations before any waits: the columns, then the marks, then every item's claim
@@ -317,14 +330,20 @@ __device__ void scatter(const Csr2cscParams& p) {
         int32_t c[SCATTER_ITEMS];
 #pragma unroll
         for (int s = 0; s < SCATTER_ITEMS; ++s) c[s] = t < threads ? column_of(p, first + s) : -1;
-        // A long column's entries are placed already; only the mark's sign bit is read, and no
-        // stage changes it while this one runs.
+        // A long column's entry is counted into its chunk's cursor instead: counting
+        // needs no order. Only the mark is read, and no stage changes it while this one runs.
         if (any_long) {
-            bool skip[SCATTER_ITEMS];
+            int32_t v[SCATTER_ITEMS];
 #pragma unroll
-            for (int s = 0; s < SCATTER_ITEMS; ++s) skip[s] = c[s] >= 0 && marked(cp[c[s] + 1]);
+            for (int s = 0; s < SCATTER_ITEMS; ++s) v[s] = c[s] >= 0 ? cp[c[s] + 1] : 0;
+            const int64_t per = (p.nnz + p.long_chunks - 1) / p.long_chunks;
 #pragma unroll
-            for (int s = 0; s < SCATTER_ITEMS; ++s) c[s] = skip[s] ? -1 : c[s];
+            for (int s = 0; s < SCATTER_ITEMS; ++s) {
+                uint32_t* at = marked(v[s]) ? perm + (unmarked(v[s]) - p.base) + (first + s) / per : nullptr;
+                const unsigned peers = __match_any_sync(0xffffffffu, reinterpret_cast<unsigned long long>(at));
+                if (at != nullptr && lane == __ffs(peers) - 1) atomicAdd(at, uint32_t(__popc(peers)));
+                c[s] = marked(v[s]) ? -1 : c[s];
+            }
         }
         // warp_claim in two halves: every leader's atomic issued, then each result shared.
         unsigned peers[SCATTER_ITEMS];
@@ -335,7 +354,7 @@ __device__ void scatter(const Csr2cscParams& p) {
             before[s] = 0;
             if (c[s] >= 0 && lane == __ffs(peers[s]) - 1) before[s] = atomicAdd(cp + (c[s] + 1), __popc(peers[s]));
         }
-        int64_t r = t < threads ? row_of(p, first) : 0;
+        int64_t r = warp_rows_of(p, min(first, p.nnz - 1));
 #pragma unroll
         for (int s = 0; s < SCATTER_ITEMS; ++s) {
             const int32_t got = __shfl_sync(peers[s], before[s], __ffs(peers[s]) - 1);
@@ -568,7 +587,6 @@ extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_scan_sums(const Csr2
 }
 extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_scan_apply(const Csr2cscParams p) { scan_apply_and_mark(p); }
 extern "C" __global__ void __launch_bounds__(BLOCK, SCATTER_BLOCKS) oxs_c2c_scatter(const Csr2cscParams p) { scatter(p); }
-extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_long_count(const Csr2cscParams p) { long_count(p); }
 extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2c_long_scan(const Csr2cscParams p) { long_scan(p); }
 
 #define OXS_C2C_SORT(V, W)                                                                              \

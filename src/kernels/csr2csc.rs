@@ -56,24 +56,27 @@ pub fn fill_offsets(h: &Handle, p: &Csr2cscParams) -> Result<()> {
 /// Counts, scans and scatters: afterwards `cscColPtr` is final, the entries of long columns are in
 /// place (rows and values), and every slot of a short column holds an entry number (scratch) and
 /// its row (`cscRowInd`), in the order the slots were claimed; long columns are still marked in
-/// `cscColPtr` (the sort unmarks them). The long stages run when a column can hold more than
-/// `p.long_chunks` entries, and return at once when the scan marked none.
+/// `cscColPtr` (the sort unmarks them). The scatter also counts the long columns' chunks; the long
+/// stages run when a column can hold more than `p.long_chunks` entries, and return at once when
+/// the scan marked none. One scan chunk needs no chunk sums (`fill_offsets` writes its prefix).
 pub fn place_entries(h: &Handle, p: &Csr2cscParams, value_bytes: u64) -> Result<()> {
     let chunks = p.chunks as u32;
     let columns = grid_for(p.n as u64, BLOCK);
     let long_columns = p.nnz > p.long_chunks;
     launch(h, FAMILY, "oxs_c2c_count", (grid_for(p.nnz as u64, BLOCK), 1, 1), BLOCK, 0, p)?;
-    launch(h, FAMILY, "oxs_c2c_scan_reduce", (chunks, 1, 1), BLOCK, 0, p)?;
-    launch(h, FAMILY, "oxs_c2c_scan_sums", (1, 1, 1), BLOCK, 0, p)?;
+    if chunks > 1 {
+        launch(h, FAMILY, "oxs_c2c_scan_reduce", (chunks, 1, 1), BLOCK, 0, p)?;
+        launch(h, FAMILY, "oxs_c2c_scan_sums", (1, 1, 1), BLOCK, 0, p)?;
+    }
     launch(h, FAMILY, "oxs_c2c_scan_apply", (chunks, 1, 1), BLOCK, 0, p)?;
+    let scatter_threads = (p.nnz as u64).div_ceil(SCATTER_ITEMS);
+    launch(h, FAMILY, "oxs_c2c_scatter", (grid_for(scatter_threads, BLOCK), 1, 1), BLOCK, 0, p)?;
     if long_columns {
         let warps = grid_for(p.long_chunks as u64 * WARP, BLOCK);
-        launch(h, FAMILY, "oxs_c2c_long_count", (grid_for(p.nnz as u64, BLOCK), 1, 1), BLOCK, 0, p)?;
         launch(h, FAMILY, "oxs_c2c_long_scan", (columns, 1, 1), BLOCK, 0, p)?;
         launch(h, FAMILY, kernel_name!("oxs_c2c_long_scatter_{}", width(value_bytes)).as_str(), (warps, 1, 1), BLOCK, 0, p)?;
     }
-    let scatter_threads = (p.nnz as u64).div_ceil(SCATTER_ITEMS);
-    launch(h, FAMILY, "oxs_c2c_scatter", (grid_for(scatter_threads, BLOCK), 1, 1), BLOCK, 0, p)
+    Ok(())
 }
 
 /// The kernel suffix for values moved as words of `value_bytes`.
