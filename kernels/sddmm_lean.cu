@@ -6,8 +6,8 @@
 //   1. per chunk, each lane's row and column: the ends of the 32 rows from the chunk's first row
 //      in one load, each lane's row by a search over them with shuffles (a longer span, from empty
 //      rows, by a search of the offsets);
-//   2. groups of G lanes take G consecutive values of the chunk, one per round, the B vectors of
-//      several rounds loaded at once, A's vectors again only when the row changes;
+//   2. groups of G lanes take G consecutive values of the chunk, one per round, the A and B
+//      vectors of several rounds loaded at once, none of the loads predicated;
 //   3. the G partial sums of each lane are summed over the group by recursive halving, which
 //      pairs the same lanes as the general kernel's butterfly (the same bits) with G - 1 shuffles
 //      instead of G log2 G, and leaves each lane with its own value;
@@ -15,12 +15,13 @@
 // per value (V >= 4): a group takes one value a step (its row followed from the last), and sums
 // its products by a butterfly.
 #include "common/sddmm.cuh"
+#include <type_traits>
 
 namespace {
 
 using namespace sddmm_shared;
 
-// Rounds whose B vectors are loaded before any is used: 8 vectors (32 registers) in flight a lane.
+// Vectors a lane loads before any is used: 8 (32 registers) in flight, half of A and half of B.
 constexpr int vectors_in_flight = 8;
 
 template <typename I>
@@ -115,7 +116,9 @@ struct LeanOperands {
 // counted in it: nnz + base fits); G: lanes per value; V: 16-byte vectors a lane reads per line.
 template <typename T, typename TC, typename C, typename I, int G, int V>
 __device__ void sddmm_lean_chunked(const SddmmParams& p) {
-    constexpr int IN_FLIGHT = V >= vectors_in_flight ? 1 : (vectors_in_flight / V < G ? vectors_in_flight / V : G);
+    using U = typename std::make_unsigned<I>::type;
+    constexpr int ROUNDS = vectors_in_flight / (2 * V);
+    constexpr int IN_FLIGHT = ROUNDS < 1 ? 1 : (ROUNDS < G ? ROUNDS : G);
     const int lane = threadIdx.x % WARP, sub = lane % G, group_first = lane - sub;
     const LeanOperands<T, TC, C, I> o(p);
     if (!o.live) return;  // the whole warp
@@ -125,13 +128,22 @@ __device__ void sddmm_lean_chunked(const SddmmParams& p) {
     const uint32_t lda32 = uint32_t(p.a.ld * int64_t(sizeof(T)) / VECTOR_BYTES);
     const uint32_t ldb32 = uint32_t(p.b.ld * int64_t(sizeof(T)) / VECTOR_BYTES);
     const auto end = [&](I r) { return o.end(r); };
-    const uint4* const a = o.a;
-    const uint4* const b = o.b;
-    const I rows = o.rows, n = o.n;
-    const int vectors = o.vectors;
+    // This lane's vectors of a line: v < V where sub + v G < vectors. Loads are never predicated
+    // (a vector past the line reads the line's first instead and is not summed): a predicated load
+    // made the compiler copy each result into place, which waited for the load and serialised the
+    // rounds.
+    const uint4* const a_lane = o.a + sub;
+    const uint4* const b_lane = o.b + sub;
+    bool has[V];
+    int at[V];
+#pragma unroll
+    for (int v = 0; v < V; ++v) {
+        has[v] = sub + v * G < o.vectors;
+        at[v] = has[v] ? v * G : -sub;
+    }
+    const I rows = o.rows;
+    const U n = U(o.n);
     I row = o.row;
-    I a_row = -1;
-    uint4 av[V];
 
     for (I chunk = o.first; chunk < o.last; chunk += WARP) {
         const I q = chunk + I(lane);
@@ -143,39 +155,35 @@ __device__ void sddmm_lean_chunked(const SddmmParams& p) {
             const I my_col = live ? I(o.cols[q] - o.base) : I(-1);
             row = shfl_index(my_row, WARP - 1);  // the next chunk starts in or after it
 
-            // 2. The group's values, IN_FLIGHT rounds at a time.
+            // 2. The group's values, IN_FLIGHT rounds at a time: the A and B vectors of every
+            //    round of the batch loaded, then the products. A's vectors are loaded each round
+            //    (mostly from L1), not kept across rounds: a load that only happened when the row
+            //    changed made the compiler copy its result into place and serialise the rounds.
             C d[G];
 #pragma unroll
             for (int t = 0; t < G; ++t) d[t] = zero<C>();
 #pragma unroll
             for (int t0 = 0; t0 < G; t0 += IN_FLIGHT) {
-                uint4 bv[IN_FLIGHT][V];
-                I rr[IN_FLIGHT];
+                uint4 av[IN_FLIGHT][V], bv[IN_FLIGHT][V];
                 bool ok[IN_FLIGHT];
 #pragma unroll
                 for (int u = 0; u < IN_FLIGHT; ++u) {
                     const I j = shfl_index(my_col, group_first + t0 + u);
-                    rr[u] = shfl_index(my_row, group_first + t0 + u);
-                    ok[u] = j >= 0 && j < n;
-                    const uint4* bl = b + uint32_t(ok[u] ? j : 0) * ldb32;
+                    const I r = shfl_index(my_row, group_first + t0 + u);
+                    ok[u] = U(j) < n;
+                    const uint4* al = a_lane + uint32_t(r) * lda32;
+                    const uint4* bl = b_lane + (ok[u] ? uint32_t(j) : 0u) * ldb32;
 #pragma unroll
-                    for (int v = 0; v < V; ++v)
-                        if (ok[u] && sub + v * G < vectors) bv[u][v] = __ldg(bl + sub + v * G);
-                }
-#pragma unroll
-                for (int u = 0; u < IN_FLIGHT; ++u) {
-                    if (!ok[u]) continue;
-                    if (rr[u] != a_row) {
-                        const uint4* al = a + uint32_t(rr[u]) * lda32;
-#pragma unroll
-                        for (int v = 0; v < V; ++v)
-                            if (sub + v * G < vectors) av[v] = __ldg(al + sub + v * G);
-                        a_row = rr[u];
+                    for (int v = 0; v < V; ++v) {
+                        av[u][v] = __ldg(al + at[v]);
+                        bv[u][v] = __ldg(bl + at[v]);
                     }
+                }
+#pragma unroll
+                for (int u = 0; u < IN_FLIGHT; ++u)
 #pragma unroll
                     for (int v = 0; v < V; ++v)
-                        if (sub + v * G < vectors) d[t0 + u] = dot16<T, C>(d[t0 + u], av[v], bv[u][v]);
-                }
+                        if (ok[u] && has[v]) d[t0 + u] = dot16<T, C>(d[t0 + u], av[u][v], bv[u][v]);
             }
             // 3. Each lane's own value, summed over its group.
             sum = transposed_group_sum<C, G>(d, sub);
