@@ -1,7 +1,7 @@
 // SDDMM's kernels for CSR C whose lines of A and B start on 16 bytes and hold whole 16-byte vectors
 // (k * element size a multiple of 16): the common case, with the general kernel's bookkeeping cut
 // to what it needs. G lanes share a value; each reads V of a line's 16-byte vectors (sub, sub + G,
-// ..., the order the general kernel sums in, so all give the same bits). Two forms, by V:
+// ..., the order the general kernel sums in, so all give the same bits). Three forms, by V:
 // chunked (V <= 2): a warp takes its run of C's values in chunks of 32, one value per lane:
 //   1. per chunk, each lane's row and column: the ends of the 32 rows from the chunk's first row
 //      in one load, each lane's row by a search over them with shuffles (a longer span, from empty
@@ -12,8 +12,9 @@
 //      pairs the same lanes as the general kernel's butterfly (the same bits) with G - 1 shuffles
 //      instead of G log2 G, and leaves each lane with its own value;
 //   4. each lane writes its value as alpha * dot + beta * C (C unread when beta is 0), coalesced.
-// per value (V >= 4): a group takes one value a step (its row followed from the last), and sums
-// its products by a butterfly.
+// stepped (V = 4): chunks as above, a group taking one value a step and summing its products by
+// a butterfly; per value (V = 8): a group takes one value a step (its row followed from the last),
+// and sums its products by a butterfly.
 #include "common/sddmm.cuh"
 #include <type_traits>
 
@@ -193,7 +194,77 @@ __device__ void sddmm_lean_chunked(const SddmmParams& p) {
     }
 }
 
-// The kernel for lanes of 4 or more vectors: a group takes one value a step, loads its B vectors,
+// The kernel for lanes of 4 vectors: a warp takes its run in chunks of 32 values, their rows and
+// columns found as in the chunked form; then a group takes one value a step (G steps),
+// loads its B vectors (unpredicated, as there), A's again only when the row changes, sums its
+// products by a butterfly, and hands the sum to the lane that writes it, so that each lane
+// writes its own value of the chunk, coalesced. Template parameters as for sddmm_lean_chunked.
+template <typename T, typename TC, typename C, typename I, int G, int V>
+__device__ void sddmm_lean_stepped(const SddmmParams& p) {
+    using U = typename std::make_unsigned<I>::type;
+    constexpr int PER_STEP = WARP / G;
+    const int lane = threadIdx.x % WARP, sub = lane % G, slot = lane / G;
+    // 1. The warp's run and the row of its first value.
+    const LeanOperands<T, TC, C, I> o(p);
+    if (!o.live) return;  // the whole warp
+    // Lines' strides in 16-byte vectors.
+    const int64_t lda = p.a.ld * int64_t(sizeof(T)) / VECTOR_BYTES, ldb = p.b.ld * int64_t(sizeof(T)) / VECTOR_BYTES;
+    const auto end = [&](I r) { return o.end(r); };
+    bool has[V];
+    int at[V];
+#pragma unroll
+    for (int t = 0; t < V; ++t) {
+        has[t] = sub + t * G < o.vectors;
+        at[t] = sub + (has[t] ? t * G : -sub);
+    }
+    const U n = U(o.n);
+    I row = o.row;
+    I a_row = -1;
+    uint4 av[V];
+
+    for (I chunk = o.first; chunk < o.last; chunk += WARP) {
+        const I q = chunk + I(lane);
+        const bool live = q < o.last;
+        C mine = zero<C>();  // this lane's value of the chunk
+        if (o.products) {
+            // 2. Each lane's value: its row and column (-1 where the lane has none).
+            const I my_row = row_in_chunk(end, o.rows, row, live ? q : I(chunk), lane);
+            const I my_col = live ? I(o.cols[q] - o.base) : I(-1);
+            row = shfl_index(my_row, WARP - 1);
+#pragma unroll
+            for (int s = 0; s < G; ++s) {
+                // 3. This group's value of the step: value s PER_STEP + slot of the chunk.
+                const int src = s * PER_STEP + slot;
+                const I j = shfl_index(my_col, src);
+                const I r = shfl_index(my_row, src);
+                const bool ok = U(j) < n;
+                if (r != a_row) {
+                    const uint4* al = o.a + int64_t(r) * lda;
+#pragma unroll
+                    for (int t = 0; t < V; ++t) av[t] = __ldg(al + at[t]);
+                    a_row = r;
+                }
+                const uint4* bl = o.b + int64_t(ok ? j : I(0)) * ldb;
+                uint4 bv[V];
+#pragma unroll
+                for (int t = 0; t < V; ++t) bv[t] = __ldg(bl + at[t]);
+                C dot = zero<C>();
+#pragma unroll
+                for (int t = 0; t < V; ++t)
+                    if (ok && has[t]) dot = dot16<T, C>(dot, av[t], bv[t]);
+                // 4. The group's sum, handed to the lane of its value (lanes s PER_STEP .. take
+                //    the sums of groups 0 .. PER_STEP - 1).
+                dot = group_sum(dot, G);
+                const C got = shfl_from(dot, (lane % PER_STEP) * G);
+                if (lane / PER_STEP == s) mine = got;
+            }
+        }
+        // 5. The value.
+        if (live) o.write(q, mine);
+    }
+}
+
+// The kernel for lanes of 8 vectors: a group takes one value a step, loads its B vectors,
 // and sums them by a butterfly (group_sum). Template parameters as for sddmm_lean_chunked.
 template <typename T, typename TC, typename C, typename I, int G, int V>
 __device__ void sddmm_lean_per_value(const SddmmParams& p) {
@@ -242,14 +313,19 @@ __device__ void sddmm_lean_per_value(const SddmmParams& p) {
     }
 }
 
-// The chunked kernel holds G sums and several rounds' B vectors a lane; from 4 vectors a lane its
-// registers halve the resident warps and it ran slower than the per-value kernel (K = 128 in FP32),
-// below that it ran faster (K = 32, and 16-bit K = 128). Both give the same bits.
+// The chunked kernel holds G sums and several rounds' vectors a lane; from 4 vectors a lane its
+// registers halve the resident warps and it ran slower than a group taking one value a step (K =
+// 128 in FP32), below that it ran faster (K = 32, and 16-bit K = 128). Finding the chunk's rows
+// and columns at once (stepped) took 0.84x the time of following them a value at a time (per value)
+// at 4 vectors a lane (FP32 K = 128, 16-bit K = 256), but 1.5x more at 8 (FP32 K = 256). All give
+// the same bits.
 template <typename T, typename TC, typename C, typename I, int G, int V>
 __device__ void sddmm_lean(const SddmmParams& p) {
     if (tiles_run(p)) return;  // kernels/sddmm_tiles.cu runs instead
     if constexpr (V <= 2)
         sddmm_lean_chunked<T, TC, C, I, G, V>(p);
+    else if constexpr (V == 4)
+        sddmm_lean_stepped<T, TC, C, I, G, V>(p);
     else
         sddmm_lean_per_value<T, TC, C, I, G, V>(p);
 }

@@ -29,6 +29,10 @@ __device__ __forceinline__ float shfl_xor(float v, int m) { return __shfl_xor_sy
 __device__ __forceinline__ double shfl_xor(double v, int m) { return __shfl_xor_sync(0xffffffffu, v, m); }
 __device__ __forceinline__ float2 shfl_xor(float2 v, int m) { return make_float2(shfl_xor(v.x, m), shfl_xor(v.y, m)); }
 __device__ __forceinline__ double2 shfl_xor(double2 v, int m) { return make_double2(shfl_xor(v.x, m), shfl_xor(v.y, m)); }
+__device__ __forceinline__ float shfl_from(float v, int src) { return __shfl_sync(0xffffffffu, v, src); }
+__device__ __forceinline__ double shfl_from(double v, int src) { return __shfl_sync(0xffffffffu, v, src); }
+__device__ __forceinline__ float2 shfl_from(float2 v, int src) { return make_float2(shfl_from(v.x, src), shfl_from(v.y, src)); }
+__device__ __forceinline__ double2 shfl_from(double2 v, int src) { return make_double2(shfl_from(v.x, src), shfl_from(v.y, src)); }
 
 // The sum of `v` over the calling lane's group of `group` lanes (a power of two), on every lane of
 // the group, bitwise the same (each level adds the same two values). Every lane of the warp calls it.
