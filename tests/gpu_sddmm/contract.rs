@@ -12,7 +12,8 @@ use oxsparse::ffi::descr_sparse_access::oxsparseSpMatSetValues;
 use oxsparse::ffi::sddmm::preprocessed_decision;
 use oxsparse::types::DataType::*;
 
-/// Preprocess, SDDMM; new scalars and new values of A, B and C written in place, SDDMM; A and B
+/// Preprocess, SDDMM; new scalars and new values of A, B and C written in place, SDDMM; new values
+/// again, the same arguments, SDDMM (sent again as the last call sent it); A and B
 /// moved to buffers where they start one element past 16 bytes and C's values to a fresh buffer,
 /// with new values again, SDDMM. The decision preprocess kept stays, the same, throughout.
 fn preprocess_contract(h: &CHandle, case: &Case) -> Result<(), String> {
@@ -43,6 +44,13 @@ fn preprocess_contract(h: &CHandle, case: &Case) -> Result<(), String> {
     expect(unsafe { args.sddmm(h, ws_ptr(&ws)) }, "SDDMM")?;
     p.check(&g.c_values()).map_err(|e| format!("after new scalars and values: {e}"))?;
     same_decision("after new values")?;
+
+    // The same arguments again, new values in place: the call sends the last one's launches again
+    // (src/ops/sddmm/replay.rs), which read the new values.
+    p.renew_values(case.seed ^ 0xC33);
+    g.rewrite(&p);
+    expect(unsafe { args.sddmm(h, ws_ptr(&ws)) }, "SDDMM")?;
+    p.check(&g.c_values()).map_err(|e| format!("after new values, the same arguments: {e}"))?;
 
     // New values at new addresses.
     p.renew_values(case.seed ^ 0xB22);

@@ -49,7 +49,7 @@ mod words;
 
 pub use batch::{batched, batched_for_replay, flush, fresh_word, overlap_next, record};
 pub use cache::LaunchGraphs;
-pub use replay::{send_again, Replay};
+pub use replay::{send_again, Replay, Slot};
 pub(crate) use words::ParamWords;
 
 use cudarc::driver::{result, sys, DriverError};

@@ -5,6 +5,7 @@ use super::recorded::{send, Recorded};
 use super::{capturing, enabled};
 use crate::context::Handle;
 use crate::error::Result;
+use std::sync::Mutex;
 
 /// A call's launches as its batch sent them, to be sent again as they are by a later call with
 /// the same arguments (src/ops/spmm/replay.rs), which then skips its checks, plan and parameter
@@ -42,4 +43,65 @@ pub fn send_again(h: &Handle, replay: &mut Replay, mut fresh: impl FnMut() -> u6
     }
     send(h, context_id, &mut replay.launches)?;
     Ok(true)
+}
+
+/// What the last call on a preprocessed state sent, with the arguments `K` its launches were made
+/// of, for the next call with equal arguments (src/ops/spmm/replay.rs, src/ops/sddmm/replay.rs).
+/// Cloning it leaves it behind, and it takes no part in comparing two states.
+pub struct Slot<K>(Mutex<Option<Box<Kept<K>>>>);
+
+struct Kept<K> {
+    key: K,
+    launches: Replay,
+    /// Preprocess's state must still lie in the allocation it was made in.
+    check_allocation: bool,
+}
+
+impl<K> Default for Slot<K> {
+    fn default() -> Slot<K> {
+        Slot(Mutex::new(None))
+    }
+}
+
+impl<K> Clone for Slot<K> {
+    fn clone(&self) -> Slot<K> {
+        Slot::default()
+    }
+}
+
+impl<K> PartialEq for Slot<K> {
+    fn eq(&self, _: &Slot<K>) -> bool {
+        true
+    }
+}
+
+impl<K> std::fmt::Debug for Slot<K> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("replay::Slot")
+    }
+}
+
+impl<K: PartialEq> Slot<K> {
+    /// Sends again what was kept, when `key()` equals the kept key and, where the kept launches
+    /// need it, `same_allocation()` holds. Ok(false): nothing kept, other arguments, or the
+    /// launches cannot go as they are ([`send_again`]); the caller takes the whole path.
+    pub fn again(
+        &self,
+        h: &Handle,
+        key: impl FnOnce() -> Result<K>,
+        same_allocation: impl FnOnce() -> bool,
+        fresh: impl FnMut() -> u64,
+    ) -> Result<bool> {
+        let mut kept = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let Some(k) = kept.as_mut() else { return Ok(false) };
+        if k.key != key()? || (k.check_allocation && !same_allocation()) {
+            return Ok(false);
+        }
+        send_again(h, &mut k.launches, fresh)
+    }
+
+    /// Keeps what a call with `key` sent, for the next call.
+    pub fn keep(&self, key: K, launches: Replay, check_allocation: bool) {
+        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = Some(Box::new(Kept { key, launches, check_allocation }));
+    }
 }

@@ -3,6 +3,7 @@
 //! * `check`: the arguments, in the API's order, and what cuSPARSE supports.
 //! * `plan`: how A and B are read, how entries are dealt to warps, the workspace (host facts only).
 //! * `tiles`: where the dense-tile kernel may run, and the survey of C that decides on the GPU.
+//! * `replay`: a preprocessed call with the last call's arguments sends its launches again.
 //! * here: the three entry points and the launches in order: the copies of A and B that are not
 //!   laid out for the kernel (plan.rs), then the kernel, one dot product per stored value.
 //!
@@ -15,6 +16,7 @@
 
 pub mod check;
 pub mod plan;
+pub mod replay;
 pub mod tiles;
 
 use crate::context::Handle;
@@ -76,6 +78,8 @@ pub struct ActiveBuffer {
     pub buffer: u64,
     pub signature: Signature,
     pub decision: Decision,
+    /// What the last call with this buffer sent (replay.rs).
+    pub replay: replay::Slot,
 }
 
 /// Everything that must be equal for a preprocessed decision to be reused: all arguments except
@@ -143,11 +147,17 @@ pub fn preprocess(h: &Handle, call: &Call, buffer: u64, deactivate: impl FnOnce(
     deactivate();
     let decision = Decision { plan: p, tiles };
     crate::ops::workspace::report(call.settings.print_plan, "SDDMM", "preprocess", &decision);
-    Ok(Some(ActiveBuffer { buffer, signature: signature(call), decision }))
+    Ok(Some(ActiveBuffer { buffer, signature: signature(call), decision, replay: Default::default() }))
 }
 
 /// `oxsparseSDDMM`.
 pub fn sddmm(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>) -> Result<()> {
+    if let Some(a) = active.filter(|_| !call.settings.print_plan) {
+        // The kept launches were made from this buffer's decision, and their key holds the buffer.
+        if a.replay.again(h, || replay::Key::of(h, call, buffer), || true, crate::ops::new_token)? {
+            return Ok(());
+        }
+    }
     let kept = active.filter(|a| a.buffer == buffer && a.signature == signature(call));
     let p = match kept {
         Some(a) => {
@@ -165,8 +175,13 @@ pub fn sddmm(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>
     // SAFETY: the FFI layer checked alpha and beta are non-NULL; in host mode they point to a
     // value of the compute type (the API's contract).
     let (alpha, beta) = unsafe { (kernels::scalar(h, call.alpha, call.compute)?, kernels::scalar(h, call.beta, call.compute)?) };
-    // The copies and the kernel go out as one graph (kernels/graph/).
-    kernels::graph::batched(h, || {
+    // The copies and the kernel go out as one graph (kernels/graph/); a preprocessed call keeps
+    // it for the next call with the same arguments (replay.rs).
+    let key = match kept {
+        Some(_) if !call.settings.print_plan => Some(replay::Key::of(h, call, buffer)?),
+        _ => None,
+    };
+    let ((), sent) = kernels::graph::batched_for_replay(h, || {
         for (x, lines) in [(call.a, &p.a), (call.b, &p.b)] {
             if let Some(copy) = lines.copy {
                 k::copy_lines(h, x.values, lines, ws + copy.at as u64, copy.ld, p.types.ab.size_bytes() as u32)?;
@@ -197,7 +212,11 @@ pub fn sddmm(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>
             k::sddmm_tiles(h, call, &p, ws, (alpha, beta), run)?;
         }
         Ok(())
-    })
+    })?;
+    if let (Some(a), Some(key), Some(sent)) = (kept, key, sent) {
+        a.replay.keep(key, sent, false);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

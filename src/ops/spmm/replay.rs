@@ -24,41 +24,13 @@ use crate::descr::{DnMat, SpMat};
 use crate::error::Result;
 use crate::kernels::{self, graph, params::Scalar};
 use crate::types::{DataType, MathMode, Operation, ReorderMode, SpMMAlg};
-use std::sync::Mutex;
 
-/// What the last preprocessed call on an `ActiveBuffer` sent, with its arguments. Cloning an
-/// `ActiveBuffer` leaves it behind, and it takes no part in comparing two of them.
-#[derive(Default)]
-pub struct Slot(Mutex<Option<Box<Kept>>>);
-
-impl Clone for Slot {
-    fn clone(&self) -> Slot {
-        Slot::default()
-    }
-}
-
-impl PartialEq for Slot {
-    fn eq(&self, _: &Slot) -> bool {
-        true
-    }
-}
-
-impl std::fmt::Debug for Slot {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("replay::Slot")
-    }
-}
-
-struct Kept {
-    key: Key,
-    launches: graph::Replay,
-    /// Preprocess's state must still lie in the allocation it was made in (`reusable`).
-    check_allocation: bool,
-}
+/// What the last preprocessed call on an `ActiveBuffer` sent, with its arguments.
+pub type Slot = graph::Slot<Key>;
 
 /// Everything a call's launches are made of (see the module notes).
 #[derive(PartialEq)]
-pub(super) struct Key {
+pub struct Key {
     handle: usize,
     buffer: u64,
     ops: (Operation, Operation),
@@ -93,18 +65,14 @@ impl Key {
 /// Ok(false): nothing kept, other arguments, or the launches cannot go as they are; the caller
 /// takes the whole path.
 pub(super) fn again(h: &Handle, call: &Call, buffer: u64, active: &ActiveBuffer) -> Result<bool> {
-    let mut kept = active.replay.0.lock().unwrap_or_else(|p| p.into_inner());
-    let Some(k) = kept.as_mut() else { return Ok(false) };
-    if call.settings.print_plan || k.key != Key::of(h, call, buffer)? {
+    if call.settings.print_plan {
         return Ok(false);
     }
-    if k.check_allocation && crate::ops::allocation_id(h, buffer) != active.allocation {
-        return Ok(false);
-    }
-    graph::send_again(h, &mut k.launches, crate::ops::new_token)
+    let same_allocation = || crate::ops::allocation_id(h, buffer) == active.allocation;
+    active.replay.again(h, || Key::of(h, call, buffer), same_allocation, crate::ops::new_token)
 }
 
 /// Keeps what a preprocessed call with `key` sent, for the next call on `active`.
 pub(super) fn keep(active: &ActiveBuffer, key: Key, launches: graph::Replay, check_allocation: bool) {
-    *active.replay.0.lock().unwrap_or_else(|p| p.into_inner()) = Some(Box::new(Kept { key, launches, check_allocation }));
+    active.replay.keep(key, launches, check_allocation);
 }
