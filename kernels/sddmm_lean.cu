@@ -313,12 +313,8 @@ __device__ void sddmm_lean_per_value(const SddmmParams& p) {
     }
 }
 
-// The chunked kernel holds G sums and several rounds' vectors a lane; from 4 vectors a lane its
-// registers halve the resident warps and it ran slower than a group taking one value a step (K =
-// 128 in FP32), below that it ran faster (K = 32, and 16-bit K = 128). Finding the chunk's rows
-// and columns at once (stepped) took 0.84x the time of following them a value at a time (per value)
-// at 4 vectors a lane (FP32 K = 128, 16-bit K = 256), but 1.5x more at 8 (FP32 K = 256). All give
-// the same bits.
+// The form by vectors a lane: each measured fastest at its V (docs/design/sddmm.md; the chunked
+// form's registers cost it from V = 4). All give the same bits.
 template <typename T, typename TC, typename C, typename I, int G, int V>
 __device__ void sddmm_lean(const SddmmParams& p) {
     if (tiles_run(p)) return;  // kernels/sddmm_tiles.cu runs instead
