@@ -13,11 +13,19 @@
 // entries below the chunk), and a boundary's thread writes only the parts of its run outside such
 // chunks, at most 2 * CHUNK - 2 offsets.
 //
-// csr2coo: a warp takes a contiguous range of whole TILEs of entries (tiles aligned so that its
-// stores are 16-byte), finds the row of its first entry by one warp search of the offsets, then
-// walks with a window of 32 row ends in shared memory (one coalesced load, kept while it covers
-// the entries: long rows load one for many tiles, a tile crossing many short rows loads several):
-// each lane finds the rows of its 8 entries in the window, and the tile goes out in 16-byte stores.
+// csr2coo, two forms (the launcher chooses by size):
+// - streaming: a warp takes a contiguous range of whole TILEs of entries (tiles aligned so that
+//   its stores are 16-byte), finds the row of its first entry by one warp search of the offsets,
+//   then walks with a window of 32 row ends in shared memory (one coalesced load, kept while it
+//   covers the entries: long rows load one for many tiles, a tile crossing many short rows loads
+//   several): each lane finds the rows of its 8 entries in the window, and the tile goes out in
+//   16-byte stores. Any size, but each warp waits on a few dependent loads in turn.
+// - probe: a block takes PROBE_TILE entries in two reads: the offsets of every ROWS-th row (all
+//   of them, at most COARSE + 1), which name the blocks of ROWS rows the tile crosses, then those
+//   rows' offsets (at most SPAN blocks of rows); each thread finds its entries' rows in shared
+//   memory and writes them 16 bytes at a time. A tile crossing more than SPAN blocks of rows
+//   (mostly empty rows) searches each block of rows in memory instead. Balanced whatever the
+//   rows, two round trips before the stores: for up to COARSE * ROWS rows.
 //
 // For sorted input every offset or index is written once, by one thread: no atomics, no scratch,
 // the same result on every run. Unsorted or out-of-range input gives unspecified values (as
@@ -34,6 +42,12 @@ constexpr int BLOCK = 256;
 constexpr int WARPS = BLOCK / 32;
 constexpr int64_t CHUNK = 256;
 constexpr int64_t TILE = 256;
+// csr2coo's probe form: entries a block, rows a block of rows, blocks of rows the coarse offsets
+// cover, blocks of rows a tile's fine offsets cover.
+constexpr int64_t PROBE_TILE = 4 * BLOCK;
+constexpr int ROWS = 256;
+constexpr int COARSE = 2048;
+constexpr int SPAN = 4;
 
 __device__ __forceinline__ int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 __device__ __forceinline__ int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
@@ -136,6 +150,17 @@ __device__ void coo2csr(const Coo2CsrParams& p) {
 
 // ---- csr2coo ------------------------------------------------------------------------------------
 
+// Group kg .. kg + 3 of out (16-byte aligned): whole, or the entries inside [k0, k1).
+__device__ __forceinline__ void write_group(int32_t* out, int64_t kg, int64_t k0, int64_t k1, const int32_t (&v)[4]) {
+    if (kg >= k0 && kg + 4 <= k1) {
+        *reinterpret_cast<int4*>(out + kg) = make_int4(v[0], v[1], v[2], v[3]);
+    } else {
+#pragma unroll
+        for (int s = 0; s < 4; ++s)
+            if (kg + s >= k0 && kg + s < k1) out[kg + s] = v[s];
+    }
+}
+
 __device__ void csr2coo(const Csr2CooParams& p) {
     __shared__ int64_t ends_sh[WARPS][32];
     __shared__ __align__(16) int32_t tile_sh[WARPS][TILE];
@@ -201,6 +226,79 @@ __device__ void csr2coo(const Csr2CooParams& p) {
     }
 }
 
+// The largest j in [0, n) with a[j] <= k (0 if none), n <= 2 * top: a binary search of a
+// sorted array (any array: the result stays in range).
+template <typename A>
+__device__ __forceinline__ int last_at_or_before(A a, int n, int64_t k, int top) {
+    int j = 0;
+    for (int s = top; s > 0; s /= 2)
+        if (j + s < n && a(j + s) <= k) j += s;
+    return j;
+}
+
+// Offset i less the base, clamped to 0..nnz so that garbage offsets keep every write in bounds.
+__device__ __forceinline__ int32_t start_of(const Csr2CooParams& p, int64_t i) {
+    return int32_t(clamp(int64_t(reinterpret_cast<const int32_t*>(p.csr_offsets)[i]) - p.base, 0, p.nnz));
+}
+
+__device__ void csr2coo_probe(const Csr2CooParams& p) {
+    __shared__ int32_t coarse[COARSE + 1];
+    __shared__ int32_t fine[SPAN * ROWS + 1];
+    int32_t* out = reinterpret_cast<int32_t*>(p.coo_rows);
+    // The tile: groups g0.., group g holding entries 4g - mis .. + 3 (16-byte aligned in out).
+    const int64_t mis = int64_t((p.coo_rows >> 2) & 3);
+    const int64_t g0 = int64_t(blockIdx.x) * (PROBE_TILE / 4);
+    const int64_t k0 = max64(4 * g0 - mis, 0), k1 = min64(4 * g0 + PROBE_TILE - mis, p.nnz);
+    // Read 1: coarse[j] = where block of rows j starts (coarse[blocks] = nnz's end).
+    const int blocks = int((p.m + ROWS - 1) / ROWS);
+    for (int j = threadIdx.x; j <= blocks; j += BLOCK) coarse[j] = start_of(p, min64(int64_t(j) * ROWS, p.m));
+    __syncthreads();
+    auto in_coarse = [&](int j) { return int64_t(coarse[j]); };
+    const int ja = last_at_or_before(in_coarse, blocks, k0, COARSE);
+    const int jb = max(ja, last_at_or_before(in_coarse, blocks, k1 - 1, COARSE));
+    const int64_t r0 = int64_t(ja) * ROWS;
+    const int64_t g1 = min64(g0 + PROBE_TILE / 4, (p.nnz + mis + 3) / 4);
+    if (jb - ja < SPAN) {
+        // Read 2: the rows' offsets; fine[i] = where row r0 + i starts.
+        const int rows = int(min64(int64_t(jb - ja + 1) * ROWS, p.m - r0));
+        for (int i = threadIdx.x; i <= rows; i += BLOCK) fine[i] = start_of(p, r0 + i);
+        __syncthreads();
+        auto in_fine = [&](int i) { return int64_t(fine[i]); };
+        for (int64_t g = g0 + threadIdx.x; g < g1; g += BLOCK) {
+            const int64_t kg = 4 * g - mis;
+            int i = last_at_or_before(in_fine, rows, max64(kg, k0), SPAN * ROWS / 2);
+            int32_t v[4];
+#pragma unroll
+            for (int s = 0; s < 4; ++s) {
+                while (i + 1 < rows && fine[i + 1] <= kg + s) ++i;
+                v[s] = int32_t(r0 + i + p.base);
+            }
+            write_group(out, kg, k0, k1, v);
+        }
+        return;
+    }
+    // Mostly empty rows: each entry's block of rows from coarse, its row by a search of that
+    // block's offsets in memory (a fresh search only where the entry leaves the last one's row).
+    for (int64_t g = g0 + threadIdx.x; g < g1; g += BLOCK) {
+        const int64_t kg = 4 * g - mis;
+        int64_t row = -1, row_end = 0;
+        int32_t v[4];
+#pragma unroll
+        for (int s = 0; s < 4; ++s) {
+            const int64_t k = clamp(kg + s, k0, k1 - 1);
+            if (row < 0 || k >= row_end) {
+                const int j = last_at_or_before(in_coarse, blocks, k, COARSE);
+                const int64_t lo = int64_t(j) * ROWS;
+                const int n = int(min64(ROWS, p.m - lo));
+                row = lo + last_at_or_before([&](int i) { return int64_t(start_of(p, lo + i)); }, n, k, ROWS / 2);
+                row_end = start_of(p, row + 1);
+            }
+            v[s] = int32_t(row + p.base);
+        }
+        write_group(out, kg, k0, k1, v);
+    }
+}
+
 // ---- identity permutation -----------------------------------------------------------------------
 // Four values a store where p is 16-byte aligned: a scalar head up to the first aligned element,
 // int4 stores, a scalar tail.
@@ -225,4 +323,5 @@ __device__ void identity(const IdentityParams& p) {
 
 extern "C" __global__ void __launch_bounds__(BLOCK) oxs_coo2csr_i32(const Coo2CsrParams p) { coo2csr(p); }
 extern "C" __global__ void __launch_bounds__(BLOCK) oxs_csr2coo_i32(const Csr2CooParams p) { csr2coo(p); }
+extern "C" __global__ void __launch_bounds__(BLOCK) oxs_csr2coo_probe_i32(const Csr2CooParams p) { csr2coo_probe(p); }
 extern "C" __global__ void oxs_identity_permutation_i32(const IdentityParams p) { identity(p); }

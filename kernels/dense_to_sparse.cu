@@ -8,10 +8,11 @@
 //                     line is contiguous and aligned, a ballot per 32 elements otherwise)
 //             scan    exclusive prefix sums of offsets[0, lines] plus the base (common/scan.cuh):
 //                     offsets[line] is where the line starts, offsets[lines] is base + nnz
-//   convert:  compact one warp a line again, from the bitmap: each nonzero word in turn, its set
-//                     bits' elements read from A (zeros are never read again) and written at the
-//                     line's cursor + the set bits before them, so entries come out in increasing
-//                     minor index; no atomics, deterministic
+//   convert:  compact one warp a line again, guided by the bitmap: only A's loads holding a
+//                     nonzero are issued (16 bytes a lane where the line is contiguous and A not
+//                     sparse, else an element a lane for each nonzero word), each nonzero written
+//                     at the line's cursor + the nonzeros before it, so entries come out in
+//                     increasing minor index; no atomics, deterministic
 //   Blocked-ELL: only values are written, from A at the block columns the user gave (padding
 //                     slots, block column -1, get zeros).
 //
@@ -77,6 +78,14 @@ __device__ __forceinline__ W element(const DenseToSparseParams& p, int64_t line,
 // ---- analysis: count ----------------------------------------------------------------------------
 // Whether line `line` is contiguous in A (row of a row-major A, column of a column-major one).
 __device__ __forceinline__ bool contiguous(const DenseToSparseParams& p) { return bool(p.row_major) != bool(p.csc); }
+
+// Whether every line can be read 16 bytes a lane: contiguous, its start on 16 bytes, its length
+// whole loads.
+template <typename W>
+__device__ __forceinline__ bool is_wide(const DenseToSparseParams& p) {
+    constexpr int E = 16 / int(sizeof(W));
+    return contiguous(p) && p.dense % 16 == 0 && p.ld % E == 0 && p.line_len % E == 0;
+}
 
 // Elements [j0, j1) of a contiguous line read 16 bytes a lane: E elements a load, G = 32 / E lanes
 // a bitmap word. Needs the line's start 16-byte aligned and its length a multiple of E (the caller
@@ -162,11 +171,10 @@ __device__ void zero_offsets(const DenseToSparseParams& p) {
 template <typename Z, typename I>
 __device__ void count(const DenseToSparseParams& p) {
     using W = typename Z::W;
-    constexpr int E = 16 / int(sizeof(W));
     I* offsets = reinterpret_cast<I*>(p.offsets);
     uint32_t* bitmap = reinterpret_cast<uint32_t*>(p.bitmap);
     const int lane = threadIdx.x % WARP;
-    const bool wide = contiguous(p) && p.dense % 16 == 0 && p.ld % E == 0 && p.line_len % E == 0;
+    const bool wide = is_wide<W>(p);
     const int64_t segments = p.line_len > SEGMENT ? (p.line_len + SEGMENT - 1) / SEGMENT : 1;
     if (global_thread() == 0) offsets[p.lines] = 0;
     // A warp a segment of a line, the segments of a line on consecutive warps.
@@ -180,7 +188,82 @@ __device__ void count(const DenseToSparseParams& p) {
 }
 
 // ---- convert: compact ---------------------------------------------------------------------------
+// Where the analysis read the line 16 bytes a lane (contiguous, aligned) and A is not sparse:
+// rounds of 32 loads, a lane's load issued only where its E bits in the bitmap hold a nonzero, its
+// nonzeros written at the line's cursor plus those of the lanes before it (a warp scan). A's zero
+// vectors are never read again, and the nonzero ones come 16 bytes a load.
 template <typename Z, typename I>
+__device__ void compact_line_wide(const DenseToSparseParams& p, int64_t line, int64_t cursor, const uint32_t* bits, I* major,
+                                  I* minor, typename Z::W* values, int lane) {
+    using W = typename Z::W;
+    constexpr int E = 16 / int(sizeof(W)), G = WARP / E;
+    constexpr uint32_t LOAD_BITS = E == 32 ? ~0u : (1u << E) - 1;
+    const uint4* from = reinterpret_cast<const uint4*>(reinterpret_cast<const W*>(p.dense) + line * p.ld);
+    const int64_t loads = p.line_len / E;
+    for (int64_t v0 = 0; v0 < loads; v0 += WARP * UNROLL) {
+        uint32_t mask[UNROLL];
+        uint4 x[UNROLL];
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) {
+            const int64_t v = v0 + u * WARP + lane;
+            mask[u] = v < loads ? (bits[v / G] >> (E * (v % G))) & LOAD_BITS : 0u;
+        }
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u)
+            if (mask[u] != 0) x[u] = from[v0 + u * WARP + lane];
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) {
+            const int n = __popc(mask[u]);
+            int upto = n;  // nonzeros of lanes 0..lane
+#pragma unroll
+            for (int o = 1; o < WARP; o *= 2) {
+                const int y = __shfl_up_sync(FULL_MASK, upto, o);
+                if (lane >= o) upto += y;
+            }
+            int64_t at = cursor + upto - n;
+            const W* e = reinterpret_cast<const W*>(&x[u]);
+            const int64_t j0 = (v0 + u * WARP + lane) * E;
+            // The set bits only: a warp steps as often as its fullest lane's vector has nonzeros.
+            for (uint32_t todo = mask[u]; todo != 0; todo &= todo - 1, ++at) {
+                const int i = __ffs(todo) - 1;
+                minor[at] = I(j0 + i + p.base);
+                values[at] = e[i];
+                if (major) major[at] = I(line + p.base);
+            }
+            cursor += __shfl_sync(FULL_MASK, upto, WARP - 1);
+        }
+    }
+}
+
+// Any other line, or a sparse one: a lane holds one of 32 bitmap words; the warp then takes the
+// nonzero ones in order, lane l owning element l of each (zero words cost nothing).
+template <typename Z, typename I>
+__device__ void compact_line_words(const DenseToSparseParams& p, int64_t line, int64_t cursor, const uint32_t* bits, I* major,
+                                   I* minor, typename Z::W* values, int lane) {
+    using W = typename Z::W;
+    const unsigned before = (1u << lane) - 1;
+    for (int64_t w0 = 0; w0 < p.words; w0 += WARP) {
+        const uint32_t mine = w0 + lane < p.words ? bits[w0 + lane] : 0u;
+        for (unsigned todo = __ballot_sync(FULL_MASK, mine != 0); todo != 0; todo &= todo - 1) {
+            const int k = __ffs(todo) - 1;
+            const uint32_t word = __shfl_sync(FULL_MASK, mine, k);
+            if ((word >> lane) & 1u) {
+                const int64_t j = (w0 + k) * WARP + lane;
+                const int64_t at = cursor + __popc(word & before);
+                minor[at] = I(j + p.base);
+                values[at] = element<W>(p, line, j);
+                if (major) major[at] = I(line + p.base);
+            }
+            cursor += __popc(word);
+        }
+    }
+}
+
+// A warp a line; an empty line reads nothing, not even its bitmap. `vectors`: the launcher found
+// at least 1 element in DENSE_LINE nonzero, where vectors pay (else skipping zero words costs
+// less than visiting every vector); a kernel of its own, as the vector path's registers would cost
+// the word path occupancy.
+template <typename Z, typename I, bool vectors>
 __device__ void compact(const DenseToSparseParams& p) {
     using W = typename Z::W;
     const I* offsets = reinterpret_cast<const I*>(p.offsets);
@@ -189,28 +272,13 @@ __device__ void compact(const DenseToSparseParams& p) {
     I* minor = reinterpret_cast<I*>(p.minor);
     W* values = reinterpret_cast<W*>(p.values);
     const int lane = threadIdx.x % WARP;
-    const unsigned before = (1u << lane) - 1;
+    const bool wide = vectors && is_wide<W>(p);
     for (int64_t line = global_thread() / WARP; line < p.lines; line += thread_count() / WARP) {
-        int64_t cursor = int64_t(offsets[line]) - p.base;
-        if (int64_t(offsets[line + 1]) - p.base == cursor) continue;  // an empty line: no bitmap read
+        const int64_t cursor = int64_t(offsets[line]) - p.base;
+        if (int64_t(offsets[line + 1]) - p.base == cursor) continue;
         const uint32_t* bits = bitmap + line * p.words;
-        // A lane holds one of 32 words; the warp then takes the nonzero ones in order, lane l
-        // owning element l of each.
-        for (int64_t w0 = 0; w0 < p.words; w0 += WARP) {
-            const uint32_t mine = w0 + lane < p.words ? bits[w0 + lane] : 0u;
-            for (unsigned todo = __ballot_sync(FULL_MASK, mine != 0); todo != 0; todo &= todo - 1) {
-                const int k = __ffs(todo) - 1;
-                const uint32_t word = __shfl_sync(FULL_MASK, mine, k);
-                if ((word >> lane) & 1u) {
-                    const int64_t j = (w0 + k) * WARP + lane;
-                    const int64_t at = cursor + __popc(word & before);
-                    minor[at] = I(j + p.base);
-                    values[at] = element<W>(p, line, j);
-                    if (major) major[at] = I(line + p.base);
-                }
-                cursor += __popc(word);
-            }
-        }
+        if (wide) compact_line_wide<Z, I>(p, line, cursor, bits, major, minor, values, lane);
+        else compact_line_words<Z, I>(p, line, cursor, bits, major, minor, values, lane);
     }
 }
 
@@ -250,7 +318,10 @@ __device__ void fill_bell(const DenseToSparseParams& p) {
 #define OXS_D2S_STAGES(V, Z, IS, I)                                                                                       \
     extern "C" __global__ void __launch_bounds__(BLOCK) oxs_d2s_count_##V##_##IS(const DenseToSparseParams p) { count<Z, I>(p); } \
     extern "C" __global__ void __launch_bounds__(BLOCK) oxs_d2s_compact_##V##_##IS(const DenseToSparseParams p) {           \
-        compact<Z, I>(p);                                                                                                  \
+        compact<Z, I, false>(p);                                                                                           \
+    }                                                                                                                      \
+    extern "C" __global__ void __launch_bounds__(BLOCK) oxs_d2s_compact_vectors_##V##_##IS(const DenseToSparseParams p) {   \
+        compact<Z, I, true>(p);                                                                                            \
     }                                                                                                                      \
     extern "C" __global__ void __launch_bounds__(BLOCK) oxs_d2s_bell_##V##_##IS(const DenseToSparseParams p) { fill_bell<Z, I>(p); }
 

@@ -148,6 +148,13 @@ pub struct Sddmm {
     pub tiles: Option<bool>,
 }
 
+/// The conversions' forcing settings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Convert {
+    /// `OXSPARSE_CSR2COO_KERNEL`: Some(true) `probe` (wherever it fits), Some(false) `stream`.
+    pub csr2coo_probe: Option<bool>,
+}
+
 /// Everything a handle's planners and launchers may be told.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Settings {
@@ -160,6 +167,7 @@ pub struct Settings {
     pub spmm: Spmm,
     pub spmv: Spmv,
     pub sddmm: Sddmm,
+    pub convert: Convert,
 }
 
 /// Every variable a handle reads, in docs/tuning.md's order.
@@ -192,6 +200,7 @@ pub const NAMES: &[&str] = &[
     "OXSPARSE_SDDMM_UNROLL",
     "OXSPARSE_SDDMM_KERNEL",
     "OXSPARSE_SDDMM_TILES",
+    "OXSPARSE_CSR2COO_KERNEL",
 ];
 
 fn number<T: std::str::FromStr>(name: &str, value: &str) -> Result<T> {
@@ -316,6 +325,7 @@ impl Settings {
             }
             "OXSPARSE_SDDMM_KERNEL" => next.sddmm.lean = on_off("lean", "general")?,
             "OXSPARSE_SDDMM_TILES" => next.sddmm.tiles = on_off("on", "off")?,
+            "OXSPARSE_CSR2COO_KERNEL" => next.convert.csr2coo_probe = on_off("probe", "stream")?,
             _ => invalid!("{name:?} is not a setting oxsparse reads (docs/tuning.md lists them)"),
         }
         *self = next;
@@ -345,6 +355,7 @@ mod tests {
             "OXSPARSE_SPMM_BRCV" => "rule",
             "OXSPARSE_SDDMM_KERNEL" => "general",
             "OXSPARSE_SDDMM_TILES" => "off",
+            "OXSPARSE_CSR2COO_KERNEL" => "probe",
             "OXSPARSE_MATH_MODE" => "tf32",
             "OXSPARSE_REORDER" => "data_affinity",
             "OXSPARSE_LAUNCH" => "direct",

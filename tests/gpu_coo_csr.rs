@@ -2,9 +2,11 @@
 //! ABI: `oxsparseXcoo2csr`, `oxsparseXcsr2coo` and `oxsparseCreateIdentityPermutation`.
 //!
 //! Row patterns: empty, 1 x 1, odd sizes, uniform, runs of empty rows (millions of rows for a few
-//! entries), hub rows of 10,000 to 300,000 entries among short ones, all entries in the last row;
-//! both index bases. Outputs are poisoned (0xFF, i.e. -1) with a poisoned tail past their end that
-//! must come back untouched; every status and the synchronisation after each call are checked.
+//! entries; runs of 1 to 600 rows between short ones), hub rows of 10,000 to 300,000 entries among
+//! short ones, all entries in the last row; both index bases; arrays on 16 bytes and shifted off
+//! them; csr2coo under each of its kernels. Outputs are poisoned (0xFF, i.e. -1) with poison before
+//! and past their ends that must come back untouched; every status and the synchronisation after
+//! each call are checked.
 
 mod common;
 
@@ -48,21 +50,40 @@ fn patterns(rng: &mut Rng) -> Vec<(String, usize, Vec<i32>)> {
         mixed.extend(std::iter::repeat_n(r, len as usize));
     }
     add("mixed lengths", 30_011, mixed);
+    // Short rows between runs of empty rows of every length from 1 to past two chunks of coo2csr's
+    // offsets (runs a lane writes alone, runs its warp writes, runs holding whole chunks).
+    let (mut gaps, mut r) = (Vec::new(), 0i32);
+    while gaps.len() < 40_000 {
+        gaps.extend(std::iter::repeat_n(r, 1 + rng.below(4) as usize));
+        r += 1 + if rng.below(3) == 0 { rng.below(600) } else { rng.below(6) } as i32;
+    }
+    add("runs of empty rows", r as usize, gaps);
     out
 }
 
-/// A poisoned output of `len` ints and its slack.
-fn output(len: usize) -> DevBuf {
-    DevBuf::poisoned((len + SLACK) * 4, 0xFF)
+/// A poisoned output of `len` ints starting `skew` ints into its buffer (16-byte alignment
+/// shifted), and its slack.
+fn output(len: usize, skew: usize) -> DevBuf {
+    DevBuf::poisoned((skew + len + SLACK) * 4, 0xFF)
 }
 
-/// The output's `len` ints, after checking its slack is still poison.
-fn read(buf: &DevBuf, len: usize, what: &str) -> Result<Vec<i32>, String> {
+/// The output's `len` ints, after checking the poison before and after them is untouched.
+fn read(buf: &DevBuf, len: usize, skew: usize, what: &str) -> Result<Vec<i32>, String> {
     let all: Vec<i32> = buf.to_vec();
-    if all[len..].iter().any(|&v| v != -1) {
+    if all[..skew].iter().any(|&v| v != -1) {
+        return Err(format!("{what}: wrote before the start of its {len} ints"));
+    }
+    if all[skew + len..].iter().any(|&v| v != -1) {
         return Err(format!("{what}: wrote past the end of its {len} ints"));
     }
-    Ok(all[..len].to_vec())
+    Ok(all[skew..skew + len].to_vec())
+}
+
+/// `values` on the device, `skew` ints into a poisoned buffer.
+fn input(values: &[i32], skew: usize) -> DevBuf {
+    let mut all = vec![-1; skew];
+    all.extend_from_slice(values);
+    DevBuf::from_slice(&all)
 }
 
 fn first_difference(got: &[i32], want: &[i32]) -> Option<String> {
@@ -76,51 +97,71 @@ fn first_difference(got: &[i32], want: &[i32]) -> Option<String> {
     ))
 }
 
-fn check_pattern(h: &CHandle, name: &str, m: usize, rows: &[i32], base: i32) -> Result<(), String> {
+/// csr2coo's kernels, each forced on a handle of its own, and the library's choice.
+const CSR2COO_FORMS: [Option<&str>; 3] = [None, Some("probe"), Some("stream")];
+
+fn check_pattern(handles: &[CHandle], name: &str, m: usize, rows: &[i32], base: i32, skew: usize) -> Result<(), String> {
     let based: Vec<i32> = rows.iter().map(|r| r + base).collect();
     let want_offsets = reference::coo2csr(&based, m, base);
-    let rows_in = DevBuf::from_slice(&based);
-    let offsets = output(m + 1);
-    let s = unsafe { oxsparseXcoo2csr(h.0, rows_in.ptr as *const c_int, rows.len() as c_int, m as c_int, offsets.ptr as *mut c_int, base) };
+    let rows_in = input(&based, skew);
+    let at = |buf: &DevBuf| buf.ptr + 4 * skew as u64;
+    let offsets = output(m + 1, skew);
+    let s = unsafe {
+        oxsparseXcoo2csr(handles[0].0, at(&rows_in) as *const c_int, rows.len() as c_int, m as c_int, at(&offsets) as *mut c_int, base)
+    };
     expect(s, "oxsparseXcoo2csr")?;
     sync();
-    let got = read(&offsets, m + 1, "coo2csr")?;
+    let got = read(&offsets, m + 1, skew, "coo2csr")?;
     if let Some(d) = first_difference(&got, &want_offsets) {
-        return Err(format!("{name}, base {base}: coo2csr: {d}"));
+        return Err(format!("{name}, base {base}, skew {skew}: coo2csr: {d}"));
     }
 
     // csr2coo from the reference's offsets (independent of coo2csr's result), then back.
-    let offsets_in = DevBuf::from_slice(&want_offsets);
-    let rows_out = output(rows.len());
-    let s =
-        unsafe { oxsparseXcsr2coo(h.0, offsets_in.ptr as *const c_int, rows.len() as c_int, m as c_int, rows_out.ptr as *mut c_int, base) };
-    expect(s, "oxsparseXcsr2coo")?;
-    sync();
-    let got = read(&rows_out, rows.len(), "csr2coo")?;
     let want = reference::csr2coo(&want_offsets, base);
     assert_eq!(want, based, "the reference round-trips");
-    if let Some(d) = first_difference(&got, &want) {
-        return Err(format!("{name}, base {base}: csr2coo: {d}"));
+    let offsets_in = input(&want_offsets, skew);
+    for (h, form) in handles.iter().zip(CSR2COO_FORMS) {
+        let rows_out = output(rows.len(), skew);
+        let s = unsafe {
+            oxsparseXcsr2coo(h.0, at(&offsets_in) as *const c_int, rows.len() as c_int, m as c_int, at(&rows_out) as *mut c_int, base)
+        };
+        expect(s, "oxsparseXcsr2coo")?;
+        sync();
+        let got = read(&rows_out, rows.len(), skew, "csr2coo")?;
+        if let Some(d) = first_difference(&got, &want) {
+            return Err(format!("{name}, base {base}, skew {skew}, kernel {}: csr2coo: {d}", form.unwrap_or("chosen")));
+        }
     }
     Ok(())
 }
 
+/// Every pattern in both bases, the arrays 16-byte aligned or shifted by 1 or 3 ints, csr2coo under
+/// each of its kernels.
 #[test]
 fn coo2csr_and_csr2coo_equal_the_reference() {
     let Some(_gpu) = gpu("coo2csr / csr2coo") else { return };
-    let h = CHandle::new();
+    let handles: Vec<CHandle> = CSR2COO_FORMS
+        .iter()
+        .map(|form| {
+            let h = CHandle::unforced();
+            h.set_tuning("OXSPARSE_CSR2COO_KERNEL", *form);
+            h
+        })
+        .collect();
     let mut rng = Rng::new(0x57_c00c);
     let mut failures = Vec::new();
     let cases = patterns(&mut rng);
+    let mut checked = 0;
     for (name, m, rows) in &cases {
-        for base in [0, 1] {
-            if let Err(e) = check_pattern(&h, name, *m, rows, base) {
+        for (base, skew) in [(0, 0), (1, 0), (0, 1), (1, 3)] {
+            checked += 1;
+            if let Err(e) = check_pattern(&handles, name, *m, rows, base, skew) {
                 failures.push(e);
             }
         }
     }
-    assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len() * 2, failures.join("\n"));
-    println!("coo2csr / csr2coo: {} patterns x 2 bases equal the reference", cases.len());
+    assert!(failures.is_empty(), "{} of {checked} cases failed:\n{}", failures.len(), failures.join("\n"));
+    println!("coo2csr / csr2coo: {} patterns x 4 (base, alignment), csr2coo under 3 kernel choices, equal the reference", cases.len());
 }
 
 /// The same conversion twice gives the same bits (no atomics, no races).
@@ -133,7 +174,7 @@ fn conversions_are_deterministic() {
     let rows_in = DevBuf::from_slice(&rows);
     let runs: Vec<Vec<i32>> = (0..3)
         .map(|_| {
-            let out = output(m + 1);
+            let out = output(m + 1, 0);
             let s =
                 unsafe { oxsparseXcoo2csr(h.0, rows_in.ptr as *const c_int, rows.len() as c_int, m as c_int, out.ptr as *mut c_int, 0) };
             expect(s, "oxsparseXcoo2csr").unwrap();
@@ -150,7 +191,7 @@ fn conversions_are_deterministic() {
 fn empty_problems() {
     let Some(_gpu) = gpu("coo2csr / csr2coo empty") else { return };
     let h = CHandle::new();
-    let out = output(4);
+    let out = output(4, 0);
     let null = std::ptr::null_mut();
     unsafe {
         expect(oxsparseXcoo2csr(h.0, null, 0, 0, null, 0), "coo2csr m = 0, NULL arrays").unwrap();
@@ -164,7 +205,7 @@ fn empty_problems() {
     for base in [0, 1] {
         unsafe { expect(oxsparseXcoo2csr(h.0, null, 0, 3, out.ptr as *mut c_int, base), "coo2csr nnz = 0").unwrap() };
         sync();
-        assert_eq!(read(&out, 4, "coo2csr nnz = 0").unwrap(), [base; 4]);
+        assert_eq!(read(&out, 4, 0, "coo2csr nnz = 0").unwrap(), [base; 4]);
         out.poison(0xFF);
     }
 }

@@ -1,6 +1,6 @@
-//! Launchers for `kernels/coo_csr.cu`: COO row indices to CSR offsets and back (streaming
-//! kernels: a thread per 8 entries plus a warp per whole chunk of offsets inside one run for
-//! coo2csr, a warp per range of tiles for csr2coo), and the identity permutation.
+//! Launchers for `kernels/coo_csr.cu`: COO row indices to CSR offsets and back (coo2csr: a thread
+//! per 8 entries plus a warp per whole chunk of offsets inside one run; csr2coo: a block per 1024
+//! entries on small matrices, else a warp per range of tiles), and the identity permutation.
 
 use super::params::coo_csr::*;
 use super::{grid_for, launch, BLOCK};
@@ -15,6 +15,19 @@ const WARPS: u64 = CONVERSION_BLOCK as u64 / 32;
 const CHUNK: u64 = 256;
 /// Entries a tile of csr2coo (TILE in the .cu).
 const TILE: u64 = 256;
+/// csr2coo's probe form (PROBE_TILE, ROWS and COARSE in the .cu): entries a block, rows a block
+/// of rows, and the most blocks of rows it can read the starts of at once.
+const PROBE_TILE: u64 = 1024;
+const PROBE_ROWS: i64 = 256;
+const PROBE_COARSE: i64 = 2048;
+/// Where the probe form is taken by default: up to PROBE_ANY_NNZ entries, and up to
+/// PROBE_SHORT_NNZ where rows average fewer than PROBE_SHORT_ROW entries. Its blocks hold their
+/// two reads' latency for 1024 entries each, so from a few hundred thousand entries on it falls
+/// behind the streaming kernel, except on short rows, where the streaming warps reload their
+/// window of 32 rows several times a tile.
+const PROBE_ANY_NNZ: i64 = 1 << 17;
+const PROBE_SHORT_NNZ: i64 = 1 << 19;
+const PROBE_SHORT_ROW: i64 = 16;
 /// Most warps csr2coo starts: a few per SM slot on any current GPU, each then walking several
 /// tiles so that its one search is paid once.
 const CSR2COO_WARPS: u64 = 6144;
@@ -34,6 +47,27 @@ fn csr2coo_blocks(nnz: u64) -> u32 {
     tiles.min(CSR2COO_WARPS).div_ceil(WARPS).max(1) as u32
 }
 
+/// The two kernels of csr2coo.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Csr2CooForm {
+    /// A block per PROBE_TILE entries, their rows found in two reads of the offsets.
+    Probe,
+    /// A warp per range of tiles of entries, found by searching the offsets.
+    Stream,
+}
+
+/// csr2coo's kernel for `m` rows and `nnz` entries: the probe form where its coarse offsets fit
+/// (m up to 2048 x 256 rows) and the sizes above favour it, else streaming; `forced`
+/// (`OXSPARSE_CSR2COO_KERNEL`: Some(true) probe wherever it fits, Some(false) stream) overrides.
+pub fn csr2coo_form(m: i64, nnz: i64, forced: Option<bool>) -> Csr2CooForm {
+    let fits = m <= PROBE_COARSE * PROBE_ROWS;
+    let favoured = nnz <= PROBE_ANY_NNZ || (nnz <= PROBE_SHORT_NNZ && nnz < PROBE_SHORT_ROW * m);
+    match forced.unwrap_or(favoured) && fits {
+        true => Csr2CooForm::Probe,
+        false => Csr2CooForm::Stream,
+    }
+}
+
 /// `m + 1` offsets from `nnz` sorted row indices (m > 0).
 pub fn coo2csr(h: &Handle, coo_rows: u64, nnz: i64, m: i64, csr_offsets: u64, base: i64) -> Result<()> {
     let p = Coo2CsrParams { coo_rows, csr_offsets, nnz, m, base };
@@ -41,9 +75,13 @@ pub fn coo2csr(h: &Handle, coo_rows: u64, nnz: i64, m: i64, csr_offsets: u64, ba
 }
 
 /// `nnz` row indices from `m + 1` offsets (m, nnz > 0).
-pub fn csr2coo(h: &Handle, csr_offsets: u64, nnz: i64, m: i64, coo_rows: u64, base: i64) -> Result<()> {
+pub fn csr2coo(h: &Handle, form: Csr2CooForm, csr_offsets: u64, nnz: i64, m: i64, coo_rows: u64, base: i64) -> Result<()> {
     let p = Csr2CooParams { csr_offsets, coo_rows, nnz, m, base };
-    launch(h, FAMILY, "oxs_csr2coo_i32", (csr2coo_blocks(nnz as u64), 1, 1), CONVERSION_BLOCK, 0, &p)
+    let (kernel, blocks) = match form {
+        Csr2CooForm::Probe => ("oxs_csr2coo_probe_i32", (nnz as u64 + 3).div_ceil(PROBE_TILE) as u32),
+        Csr2CooForm::Stream => ("oxs_csr2coo_i32", csr2coo_blocks(nnz as u64)),
+    };
+    launch(h, FAMILY, kernel, (blocks, 1, 1), CONVERSION_BLOCK, 0, &p)
 }
 
 /// `p[i] = i` for `i < n` (n > 0): four values a thread's store.
@@ -65,5 +103,19 @@ mod tests {
         assert_eq!(coo2csr_blocks(8 * 256 + 1, 10), 2);
         assert_eq!(csr2coo_blocks(1), 1);
         assert_eq!(csr2coo_blocks(11_000_000), (CSR2COO_WARPS / WARPS) as u32);
+    }
+
+    #[test]
+    fn csr2coo_takes_the_probe_form_where_it_fits_unless_forced() {
+        let most_rows = PROBE_COARSE * PROBE_ROWS;
+        assert_eq!(csr2coo_form(10, 1, None), Csr2CooForm::Probe);
+        assert_eq!(csr2coo_form(10, PROBE_ANY_NNZ, None), Csr2CooForm::Probe);
+        assert_eq!(csr2coo_form(5_000, PROBE_ANY_NNZ + 1, None), Csr2CooForm::Stream, "long rows");
+        assert_eq!(csr2coo_form(100_000, PROBE_SHORT_NNZ, None), Csr2CooForm::Probe, "short rows");
+        assert_eq!(csr2coo_form(100_000, PROBE_SHORT_NNZ + 1, None), Csr2CooForm::Stream);
+        assert_eq!(csr2coo_form(most_rows + 1, 1, None), Csr2CooForm::Stream, "too many rows for the coarse offsets");
+        assert_eq!(csr2coo_form(10, 1, Some(false)), Csr2CooForm::Stream);
+        assert_eq!(csr2coo_form(10, 1 << 30, Some(true)), Csr2CooForm::Probe);
+        assert_eq!(csr2coo_form(most_rows + 1, 1, Some(true)), Csr2CooForm::Stream, "forced only where it fits");
     }
 }

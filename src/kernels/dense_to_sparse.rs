@@ -48,10 +48,17 @@ pub fn count_and_scan(h: &Handle, p: &DenseToSparseParams, value: DataType, inde
     launch(h, FAMILY, &kernel_name!("oxs_d2s_scan_apply_{ix}"), (chunks, 1, 1), BLOCK, 0, p)
 }
 
-/// Writes every line's nonzeros at its offset.
-pub fn compact(h: &Handle, p: &DenseToSparseParams, value: DataType, index: IndexType) -> Result<()> {
+/// A's density from which convert reads contiguous lines 16 bytes a lane: 1 element in
+/// DENSE_LINE nonzero. Below it, most 16-byte vectors hold no nonzero and visiting each costs more
+/// than taking the nonzero bitmap words one by one (docs/design/conversions.md has the times).
+const DENSE_LINE: i64 = 40;
+
+/// Writes every line's nonzeros (`nnz` in all) at its offset.
+pub fn compact(h: &Handle, p: &DenseToSparseParams, nnz: i64, value: DataType, index: IndexType) -> Result<()> {
     let warps = grid_for(p.lines as u64 * WARP, BLOCK);
-    launch(h, FAMILY, &name("compact", value, index), (warps, 1, 1), BLOCK, 0, p)
+    let dense = nnz as i128 * DENSE_LINE as i128 >= p.lines as i128 * p.line_len as i128;
+    let stage = if dense { "compact_vectors" } else { "compact" };
+    launch(h, FAMILY, &name(stage, value, index), (warps, 1, 1), BLOCK, 0, p)
 }
 
 /// Blocked-ELL: fills the `rows x ell_cols` values from A.

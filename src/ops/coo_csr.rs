@@ -72,7 +72,8 @@ pub fn coo2csr(h: &Handle, coo_rows: u64, nnz: i32, m: i32, csr_offsets: u64, ba
 /// `Xcsr2coo`: `cooRowInd[k]` = base + the row whose offsets hold entry k.
 pub fn csr2coo(h: &Handle, csr_offsets: u64, nnz: i32, m: i32, coo_rows: u64, base: IndexBase) -> Result<()> {
     if plan_csr2coo(csr_offsets, nnz, m, coo_rows)? == Plan::Launch {
-        k::csr2coo(h, csr_offsets, nnz as i64, m as i64, coo_rows, base.offset())?;
+        let form = k::csr2coo_form(m as i64, nnz as i64, h.settings.convert.csr2coo_probe);
+        k::csr2coo(h, form, csr_offsets, nnz as i64, m as i64, coo_rows, base.offset())?;
     }
     Ok(())
 }

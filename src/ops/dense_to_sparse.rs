@@ -212,7 +212,7 @@ pub fn convert(h: &Handle, a: &DnMat, b: &SpMat, alg: DenseToSparseAlg, buffer: 
     let kp = params(a, b, &p, ws);
     match p.target {
         Target::BlockedEll { ell_cols, .. } if a.rows * ell_cols > 0 => k::fill_blocked_ell(h, &kp, a.value_type, b.index_type),
-        Target::Lines { .. } if b.nnz > 0 && p.lines > 0 => k::compact(h, &kp, a.value_type, b.index_type),
+        Target::Lines { .. } if b.nnz > 0 && p.lines > 0 => k::compact(h, &kp, b.nnz, a.value_type, b.index_type),
         _ => Ok(()),
     }
 }
