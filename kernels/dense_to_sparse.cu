@@ -33,6 +33,9 @@ constexpr unsigned FULL_MASK = 0xffffffffu;
 constexpr int BLOCK = 256;
 constexpr int SCAN_ROUNDS = 8;
 constexpr int UNROLL = 4;  // rounds of 32 loads a warp has in flight at once
+// The analysis's contiguous lines: rounds of 16-byte loads in flight, read once (streaming loads,
+// so that A does not push the offsets and bitmap out of L2).
+constexpr int COUNT_UNROLL = 8;
 // Elements of a line one analysis warp reads (a multiple of 32 * 16, so segments start at whole
 // bitmap words and whole 16-byte loads): long lines are cut so that the last wave of warps is
 // short whatever the number of lines.
@@ -97,15 +100,15 @@ __device__ int64_t count_line_wide(const typename Z::W* line, int64_t j0, int64_
     const int64_t loads = j1 / E;
     const uint4* from = reinterpret_cast<const uint4*>(line);
     int64_t n = 0;
-    for (int64_t v0 = j0 / E; v0 < loads; v0 += WARP * UNROLL) {
-        uint4 x[UNROLL];
+    for (int64_t v0 = j0 / E; v0 < loads; v0 += WARP * COUNT_UNROLL) {
+        uint4 x[COUNT_UNROLL];
 #pragma unroll
-        for (int u = 0; u < UNROLL; ++u) {
+        for (int u = 0; u < COUNT_UNROLL; ++u) {
             const int64_t v = v0 + u * WARP + lane;
-            x[u] = v < loads ? from[v] : make_uint4(0, 0, 0, 0);
+            x[u] = v < loads ? __ldcs(from + v) : make_uint4(0, 0, 0, 0);
         }
 #pragma unroll
-        for (int u = 0; u < UNROLL; ++u) {
+        for (int u = 0; u < COUNT_UNROLL; ++u) {
             const W* e = reinterpret_cast<const W*>(&x[u]);
             uint32_t mine = 0;
 #pragma unroll
