@@ -51,7 +51,7 @@ fn patterns(rng: &mut Rng) -> Vec<(String, usize, Vec<i32>)> {
     }
     add("mixed lengths", 30_011, mixed);
     // Short rows between runs of empty rows of every length from 1 to past two chunks of coo2csr's
-    // offsets (runs a lane writes alone, runs its warp writes, runs holding whole chunks).
+    // offsets (runs inside a chunk, runs crossing chunk edges, runs holding whole chunks).
     let (mut gaps, mut r) = (Vec::new(), 0i32);
     while gaps.len() < 40_000 {
         gaps.extend(std::iter::repeat_n(r, 1 + rng.below(4) as usize));
