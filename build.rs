@@ -35,6 +35,8 @@ fn main() {
     let no_kernels = env::var("OXSPARSE_NO_KERNELS").map(|v| v == "1").unwrap_or(false);
     if no_kernels {
         println!("cargo:warning=OXSPARSE_NO_KERNELS=1: building without GPU kernels");
+        // The empty fatbins must not pass for fresh ones when kernels are built here next.
+        let _ = fs::remove_file(out.join("fatbins.gencode"));
         for f in &families {
             fs::write(out.join(format!("{f}.fatbin")), b"").unwrap();
         }
@@ -134,12 +136,27 @@ fn compile_fatbins(nvcc: &Path, root: &Path, out: &Path, families: &[String]) {
     }
     gencode.push("-gencode=arch=compute_90,code=compute_90".into());
 
-    // One nvcc per family, all at once: families are independent translation units.
-    let children: Vec<_> = families
+    // A family is compiled again only when its fatbin is older than its source, than any shared
+    // header (kernels/common/, the params header, which cbindgen rewrites only when it changes),
+    // or was built for other architectures: a kernel edit then costs one nvcc, not all of them.
+    let stamp = out.join("fatbins.gencode");
+    let same_archs = fs::read_to_string(&stamp).is_ok_and(|s| s == gencode.join(" "));
+    let shared = newest(&root.join("kernels/common")).max(modified(&out.join("oxsparse_kernel_params.h")));
+    let stale: Vec<&String> = families
         .iter()
+        .filter(|f| {
+            let built = modified(&out.join(format!("{f}.fatbin")));
+            !same_archs || built.is_none() || built < shared.max(modified(&root.join("kernels").join(format!("{f}.cu"))))
+        })
+        .collect();
+
+    // One nvcc per family, all at once: families are independent translation units. Each writes
+    // a temporary file renamed on success, so an interrupted build leaves no fatbin that looks new.
+    let children: Vec<_> = stale
+        .into_iter()
         .map(|f| {
             let src = root.join("kernels").join(format!("{f}.cu"));
-            let dst = out.join(format!("{f}.fatbin"));
+            let dst = out.join(format!("{f}.fatbin.tmp"));
             let child = Command::new(nvcc)
                 .arg("-fatbin")
                 .args(["-O3", "-std=c++17", "--threads", "0", "-lineinfo"])
@@ -158,12 +175,36 @@ fn compile_fatbins(nvcc: &Path, root: &Path, out: &Path, families: &[String]) {
             (f.clone(), child)
         })
         .collect();
+    let mut failed = None;
     for (f, mut child) in children {
         let status = child.wait().expect("nvcc");
-        if !status.success() {
-            panic!("oxsparse: nvcc failed on kernels/{f}.cu");
+        let tmp = out.join(format!("{f}.fatbin.tmp"));
+        if status.success() {
+            fs::rename(&tmp, out.join(format!("{f}.fatbin"))).expect("rename a fatbin into place");
+        } else {
+            let _ = fs::remove_file(&tmp);
+            failed.get_or_insert(f);
         }
     }
+    if let Some(f) = failed {
+        panic!("oxsparse: nvcc failed on kernels/{f}.cu");
+    }
+    fs::write(&stamp, gencode.join(" ")).expect("write the fatbins' architectures");
+}
+
+/// A file's modification time, None when it is missing.
+fn modified(p: &Path) -> Option<std::time::SystemTime> {
+    fs::metadata(p).and_then(|m| m.modified()).ok()
+}
+
+/// The newest modification time of the files under `dir`.
+fn newest(dir: &Path) -> Option<std::time::SystemTime> {
+    let mut t = modified(dir);
+    for e in fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        t = t.max(if p.is_dir() { newest(&p) } else { modified(&p) });
+    }
+    t
 }
 
 fn write_fatbin_index(out: &Path, families: &[String]) {

@@ -121,6 +121,9 @@ pub struct Spmm {
     pub plain_choice: PlainChoice,
     /// `OXSPARSE_SPMM_BRCV`: the banded path of preprocess (off unless set).
     pub brcv: BrcvMode,
+    /// `OXSPARSE_SPMM_BLOCKED_COPIES`: Some(true) `async` (wherever the operands fit), Some(false)
+    /// `staged` (the 16-bit block-format tensor-core kernels).
+    pub blocked_async: Option<bool>,
 }
 
 /// SpMV's forcing and tuning settings.
@@ -192,6 +195,7 @@ pub const NAMES: &[&str] = &[
     "OXSPARSE_SPMM_ROW_ORDER",
     "OXSPARSE_SPMM_PLAIN_CHOICE",
     "OXSPARSE_SPMM_BRCV",
+    "OXSPARSE_SPMM_BLOCKED_COPIES",
     "OXSPARSE_SPMV_KERNEL",
     "OXSPARSE_SPMV_TILE",
     "OXSPARSE_SPMV_COLUMNS",
@@ -308,6 +312,7 @@ impl Settings {
                 let modes = [("rule", BrcvMode::Rule), ("on", BrcvMode::On), ("off", BrcvMode::Off)];
                 next.spmm.brcv = if unset { BrcvMode::Off } else { one_of(name, v, &modes)? }
             }
+            "OXSPARSE_SPMM_BLOCKED_COPIES" => next.spmm.blocked_async = on_off("async", "staged")?,
             "OXSPARSE_SPMV_KERNEL" => {
                 let kernels = [("tiles", SpmvKernel::Tiles), ("vector", SpmvKernel::Vector), ("split", SpmvKernel::Split)];
                 next.spmv.kernel = if unset { None } else { Some(one_of(name, v, &kernels)?) }
@@ -356,6 +361,7 @@ mod tests {
             "OXSPARSE_SDDMM_KERNEL" => "general",
             "OXSPARSE_SDDMM_TILES" => "off",
             "OXSPARSE_CSR2COO_KERNEL" => "probe",
+            "OXSPARSE_SPMM_BLOCKED_COPIES" => "staged",
             "OXSPARSE_MATH_MODE" => "tf32",
             "OXSPARSE_REORDER" => "data_affinity",
             "OXSPARSE_LAUNCH" => "direct",

@@ -1,7 +1,8 @@
 //! Launchers for `kernels/spmm.cu` (row kernels and the long-row schedule),
 //! `kernels/spmm_tiles.cu` (the tile kernel), `kernels/spmm_short_rows.cu` (the short-row kernel
 //! and preprocess's longest-row measure), `kernels/spmm_warp_rows.cu` (a warp per row piece) and
-//! `kernels/spmm_blocked.cu` and `kernels/spmm_blocked_tc.cu` (BSR, Blocked-ELL). The
+//! `kernels/spmm_blocked.cu`, `kernels/spmm_blocked_tc.cu` and `kernels/spmm_blocked_tc_async.cu`
+//! (BSR, Blocked-ELL). The
 //! plan (src/ops/spmm/plan.rs) has already chosen the kernel and filled the parameter blocks;
 //! these functions only pick the instantiation's name and the grid. The short-row kernel's group
 //! shapes (`RowShape`) are in spmm_row_shape.rs.
@@ -455,6 +456,21 @@ pub fn blocked(h: &Handle, p: &SpmmBlockedParams, ell: bool, path: BlockedPath, 
             let blocks = items.div_ceil(BLOCK as u64 / lanes).clamp(1, MAX_GRID) as u32;
             launch(h, "spmm_blocked", &name, (blocks, 1, 1), BLOCK, 0, p)
         }
+        BlockedPath::TensorCores(TcPrecision::Half) if h.settings.spmm.blocked_async != Some(false) && copies_whole(p) => {
+            // Blocks of 16 or 32 rows take the instantiation staging 32 rows (its `Tiling`).
+            let rows = if p.row_block <= 32 { 32 } else { SPMM_BLOCKED_TC_MAX_ROWS };
+            let name = kernel_name!(
+                "oxs_spmm_{format}_tca_{}_{}_{}_r{rows}",
+                types.ab.kernel_suffix(),
+                types.c.kernel_suffix(),
+                index_suffix(index)
+            );
+            let tiles = (p.shape.n.max(1) as u64).div_ceil(SPMM_BLOCKED_TCA_COLS as u64);
+            // One wave: a thread block walks many block rows, its setup paid once.
+            let wave = super::resident_blocks(h, "spmm_blocked_tc_async", &name, BLOCK)?.max(1) as u64 * u64::from(h.device_model.sm_count);
+            let grid = (block_rows.min(wave.div_ceil(tiles)).min(MAX_GRID) as u32, tiles.min(MAX_GRID) as u32, 1);
+            launch(h, "spmm_blocked_tc_async", &name, grid, BLOCK, 0, p)
+        }
         BlockedPath::TensorCores(precision) => {
             let operands = match precision {
                 TcPrecision::Half => types.ab.kernel_suffix(),
@@ -470,6 +486,28 @@ pub fn blocked(h: &Handle, p: &SpmmBlockedParams, ell: bool, path: BlockedPath, 
             launch(h, "spmm_blocked_tc", &name, grid, BLOCK, 0, p)
         }
     }
+}
+
+/// Whether a 16-bit tensor-core call's operands reach shared memory 16 bytes at a time as they lie
+/// (`kernels/spmm_blocked_tc_async.cu`): A's block rows row-major (Blocked-ELL, or BSR with
+/// row-major blocks) from a 16-byte boundary, op(B) row-major with rows on 16-byte boundaries,
+/// N a multiple of 8 (a copy lies wholly inside or past N), blocks of a power of two columns (16
+/// or more: A's rows of a block start on 16 bytes) and k of whole blocks under 2^31 (no copy of A
+/// crosses k; positions along a block row are 32-bit), B's rows under 2^31 bytes apart.
+fn copies_whole(p: &SpmmBlockedParams) -> bool {
+    const VEC: i64 = 8;
+    let b = &p.b;
+    p.col_major_blocks == 0
+        && p.values % 16 == 0
+        && p.col_block >= 2 * VEC
+        && (p.col_block as u64).is_power_of_two()
+        && p.shape.k % p.col_block == 0
+        && p.shape.k < 1 << 31
+        && b.col_stride == 1
+        && b.row_stride % VEC == 0
+        && b.row_stride < 1 << 30
+        && b.values % 16 == 0
+        && p.shape.n % VEC == 0
 }
 
 /// A group of the CUDA-core block-row kernel (kernels/spmm_blocked.cu, `lane_columns` and

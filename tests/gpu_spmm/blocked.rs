@@ -4,7 +4,8 @@
 //! FP32-accurate mode (within FP32's bound). Blocks of 1 to 64 rows, square and rectangular, and
 //! 128-row ones; N = 1, 7, 33, 130; row- and column-major B and C; opB N and T; beta zero (C
 //! poisoned with NaN) or not; BSR block rows without blocks and Blocked-ELL empty slots; block
-//! rows long enough for many k chunks. Against the float64 reference, with C's padding checked;
+//! rows long enough for many k chunks; operands that copy 16 bytes at a time (the asynchronous
+//! tensor-core kernel). Against the float64 reference, with C's padding checked;
 //! every case runs twice and must repeat bit for bit.
 
 use super::harness::*;
@@ -148,6 +149,64 @@ pub fn aligned_narrow_n_cases() -> Vec<Case> {
 #[test]
 fn aligned_narrow_n() {
     sweep_with("spmm blocked: aligned operands, narrow N", &aligned_narrow_n_cases(), check_twice);
+}
+
+/// The asynchronous tensor-core kernel (kernels/spmm_blocked_tc_async.cu): 16-bit blocks of whole
+/// fragments whose operands copy 16 bytes at a time (row-major blocks, op(B) row-major on 16-byte
+/// rows, N a multiple of 8, k of whole blocks), block rows of one to many chunks (and empty ones),
+/// N from one n tile to several column tiles; column-major BSR blocks and padded B beside them
+/// take the staged kernel in the same sweep.
+pub fn async_copies_cases() -> Vec<Case> {
+    let mut cases = Vec::new();
+    let shapes: [((i64, i64), (i64, i64)); 8] = [
+        ((16, 16), (7, 9)),
+        ((32, 32), (6, 7)),
+        ((64, 64), (5, 4)),
+        ((128, 128), (3, 3)),
+        ((16, 32), (9, 6)),
+        ((32, 16), (5, 12)),
+        ((16, 64), (8, 5)),
+        ((16, 16), (40, 40)),
+    ];
+    for (block, (brows, bcols)) in shapes {
+        for fmt in formats_for(block) {
+            for t in HALF {
+                let i = cases.len();
+                let c = case(fmt, block, (brows, bcols), t, DEFAULT, 600 + i);
+                // op(B) row-major either way: B row-major, or column-major and transposed.
+                let (op_b, order_b) = if i % 3 == 2 { (T, COL) } else { (N, ROW) };
+                let n = pick(&[8, 32, 64, 128, 136, 264], i);
+                cases.push(Case { k: bcols * block.1, n, op_b, order_b, pad_b: 8 * (i as i64 % 2), ..c });
+            }
+        }
+    }
+    cases
+}
+
+/// The reference comparison under the asynchronous kernel (the library's choice) and under the
+/// staged one (`OXSPARSE_SPMM_BLOCKED_COPIES=staged`): both sum each k step of 16 into the same
+/// accumulators in the same order, so their results must agree bit for bit.
+fn check_both_kernels(h: &CHandle, case: &Case) -> Result<(), String> {
+    let p = Problem::new(case);
+    let g = Gpu::upload(&p)?;
+    h.set_tuning("OXSPARSE_SPMM_BLOCKED_COPIES", None);
+    let chosen = run(h, &p, &g, case.preprocess)?;
+    p.check(&chosen)?;
+    h.set_tuning("OXSPARSE_SPMM_BLOCKED_COPIES", Some("staged"));
+    let staged = run(h, &p, &g, case.preprocess);
+    h.set_tuning("OXSPARSE_SPMM_BLOCKED_COPIES", None);
+    if staged? != chosen {
+        return Err("the staged kernel's result differs bitwise".into());
+    }
+    if run(h, &p, &g, case.preprocess)? != chosen {
+        return Err("a second call differs bitwise".into());
+    }
+    Ok(())
+}
+
+#[test]
+fn async_copies() {
+    sweep_with("spmm blocked: tensor cores, asynchronous copies", &async_copies_cases(), check_both_kernels);
 }
 
 /// The kernel a call runs, as preprocess records it (`preprocessed_decision`), for types, math

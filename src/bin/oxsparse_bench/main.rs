@@ -182,6 +182,12 @@ fn run(opts: Options) -> i32 {
         bench.progress.matrix(i, vector_ops.len(), op.name);
         bench.progress.matrix_line("generated inputs");
         for mut c in (op.cases)(opts.quick) {
+            if let Some(only) = &opts.only {
+                let info = c.info();
+                if !info.variant.contains(only.as_str()) && !info.input.contains(only.as_str()) {
+                    continue;
+                }
+            }
             bench.measure(c.as_mut());
         }
     }

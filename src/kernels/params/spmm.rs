@@ -206,6 +206,9 @@ pub struct SpmmBlockedParams {
 pub const SPMM_BLOCKED_TC_COLS: u32 = 64;
 /// The largest block row the tensor-core kernel stages (8 slices of 16 rows).
 pub const SPMM_BLOCKED_TC_MAX_ROWS: u32 = 128;
+/// The asynchronous tensor-core kernel's tile (`kernels/spmm_blocked_tc_async.cu`): a thread block
+/// takes one block row and this many columns of C, so that A is read once for N up to 128.
+pub const SPMM_BLOCKED_TCA_COLS: u32 = 128;
 
 /// `oxs_spmm_stage_*`: copies a `rows x cols` matrix between a strided operand and a row-major
 /// scratch in the workspace, through shared-memory tiles so both sides are read and written

@@ -62,6 +62,8 @@ Measuring:
                            case whose A and B do (default 8)
   --spmm-precisions P,...  only SpMM's configurations of these precisions (fp32, fp64, fp16;
                            default all)
+  --only TEXT              only the generated-input cases (the --ops that make their own inputs)
+                           whose variant or input contains TEXT, e.g. BLOCKED_ELL (default all)
   --sddmm-k K,...          SDDMM's inner dimension, A m x K and B K x n, each K measured in FP32
                            and with FP16 A and B (default 32,64,128,256)
   --sddmm-layouts L,...    SDDMM's layouts of A and B, opA = opB = N, each measured for both
@@ -102,6 +104,8 @@ pub struct Options {
     pub dense_cap_bytes: u64,
     /// SpMM's precisions to measure (upper-case names, as `FP16`); empty for all.
     pub spmm_precisions: Vec<&'static str>,
+    /// Only the generated-input cases whose variant or input contains this text.
+    pub only: Option<String>,
     /// SDDMM's K's; empty for the default ones.
     pub sddmm_k: Vec<usize>,
     /// SDDMM's layouts of A and B; empty for the default (fast) one.
@@ -139,6 +143,7 @@ pub fn parse_args(args: &[String]) -> Result<Option<Options>> {
         passes: 1,
         dense_cap_bytes: 8 << 30,
         spmm_precisions: vec![],
+        only: None,
         sddmm_k: vec![],
         sddmm_layouts: vec![],
         spmv: ops::SPMV_DEFAULT_SCALARS,
@@ -241,6 +246,7 @@ pub fn parse_args(args: &[String]) -> Result<Option<Options>> {
                     v.parse().ok().filter(|g: &f64| g.is_finite() && *g > 0.0).ok_or(format!("{a}: {v:?} is not a positive number"))?;
                 o.dense_cap_bytes = (gib * (1u64 << 30) as f64) as u64;
             }
+            "--only" => o.only = Some(value(&mut i, a)?),
             "--spmm-precisions" => {
                 for name in value(&mut i, a)?.split(',').filter(|s| !s.is_empty()) {
                     let p = ["FP32", "FP64", "FP16"].into_iter().find(|k| k.eq_ignore_ascii_case(name));

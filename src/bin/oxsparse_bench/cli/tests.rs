@@ -74,6 +74,13 @@ fn spmm_precisions() {
 }
 
 #[test]
+fn only() {
+    assert_eq!(parse_args(&[]).unwrap().unwrap().only, None);
+    assert_eq!(parse_args(&args("--only BLOCKED_ELL")).unwrap().unwrap().only.as_deref(), Some("BLOCKED_ELL"));
+    assert!(parse_args(&args("--only")).unwrap_err().contains("--only"));
+}
+
+#[test]
 fn math_mode() {
     assert_eq!(parse_args(&[]).unwrap().unwrap().math_mode, MathMode::OXSPARSE_DEFAULT_MATH);
     for (arg, want) in [

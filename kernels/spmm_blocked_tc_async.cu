@@ -1,0 +1,282 @@
+// SpMM with a block-format A (opA = N) on tensor cores, FP16 or BF16 operands (mma m16n8k16,
+// exact products, FP32 sums), where every operand reaches shared memory 16 bytes at a time as it
+// lies: A's block rows row-major (Blocked-ELL, or BSR with row-major blocks), op(B) row-major with
+// rows on 16-byte boundaries, N a multiple of 8 and k a multiple of the block's columns
+// (src/kernels/spmm.rs `blocked_async` checks; everything else runs kernels/spmm_blocked_tc.cu).
+//
+// A thread block takes one block row and COLS (128) columns of C, so A is read once for N up to
+// 128. It walks the block row's k range KC columns a stage, STAGES stages in flight (`Tiling`):
+//   fetch     the block columns the stage's copies need, a chunk ahead of its issue
+//   issue     the stage's rb x KC values of A and KC rows x COLS of op(B) by cp.async, zeros
+//             where a slot is empty (the copy's source size 0); no thread waits on its copies
+//   wait      the oldest stage's copies, then one barrier
+//   multiply  per k step of 16: the warp's A fragment (ldmatrix) times each of its n tiles' B
+//             fragments (ldmatrix.trans of the row-major rows)
+// With S = rb / 16 slices, warp w takes slice w / (8 / S) and the n tiles w % (8 / S) + i (8 / S):
+// interleaved, so that a narrow N still spreads its tiles over the slice's warps. Each k step's
+// product is added to FP32 accumulators with a rounded add (the mma's own accumulation truncates,
+// bench/notes/tensor-cores.md), in a fixed order: results are reproducible.
+#include "common/spmm.cuh"
+#include "common/blocked.cuh"
+#include "common/tc_step.cuh"
+
+using namespace spmm;
+
+namespace {
+
+constexpr int COLS = SPMM_BLOCKED_TCA_COLS;
+constexpr int WARPS = BLOCK / WARP;
+constexpr int VEC = 8;               // 16-bit elements a 16-byte copy
+constexpr int B_STRIDE = COLS + VEC;  // padded rows: an ldmatrix's 8 row reads fall in distinct banks
+static_assert(COLS / 8 % WARPS == 0, "every slice's warps take the same number of n tiles");
+
+// One stage of ROWS rows of A and KC rows of op(B), as 16-bit bits.
+template <int ROWS, int KC>
+struct Stage {
+    static constexpr int A_STRIDE = KC + VEC;
+    uint16_t a[ROWS * A_STRIDE];
+    uint16_t b[KC * B_STRIDE];
+};
+
+__device__ __forceinline__ uint32_t shared_at(const void* p) { return uint32_t(__cvta_generic_to_shared(p)); }
+
+// 16 bytes into shared memory, or 16 zeros when !valid (no byte of src is read).
+__device__ __forceinline__ void copy16(void* dst, const void* src, bool valid) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(shared_at(dst)), "l"(src), "r"(valid ? 16 : 0) : "memory");
+}
+__device__ __forceinline__ void commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int PENDING>
+__device__ __forceinline__ void wait_stages() {
+    asm volatile("cp.async.wait_group %0;" ::"n"(PENDING) : "memory");
+}
+
+__device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], const void* p) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(shared_at(p))
+                 : "memory");
+}
+__device__ __forceinline__ void ldmatrix_x2_trans(uint32_t (&r)[2], const void* p) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(shared_at(p)) : "memory");
+}
+
+// The walk of one block row: where each of a thread's 16-byte pieces of a chunk comes from. A
+// thread's pieces are every BLOCK-th of A's ROWS x KC and of op(B)'s KC x COLS, the same in every
+// chunk; what changes from chunk to chunk is the block they lie in. Positions along the block row
+// and columns are 32-bit (the launcher keeps k under 2^31); blocks have 2^cb_shift columns.
+template <typename T, typename I, int ROWS, int KC>
+struct Walk {
+    using St = Stage<ROWS, KC>;
+    static constexpr int A = (ROWS * KC / VEC + BLOCK - 1) / BLOCK, B = KC * COLS / VEC / BLOCK;
+    const I* col_ind;     // the block row's first block's
+    const T* a_row[A];    // A piece i's row at the block row's first block
+    const T* b_col[B];    // op(B) piece i's column, row 0
+    int a_block;          // elements from a block's row to the next block's (ELL cb, BSR rb x cb)
+    int ldb_bytes, base, kblocks, blocks, rows, live, cb_shift;  // live: the tile's n tiles inside N
+
+    __device__ static int a_row_of(int i) { return (threadIdx.x + i * BLOCK) / (KC / VEC); }
+    __device__ static int a_col_of(int i) { return (threadIdx.x + i * BLOCK) % (KC / VEC) * VEC; }
+    __device__ static int b_row_of(int i) { return (threadIdx.x + i * BLOCK) / (COLS / VEC); }
+    __device__ static int b_col_of(int i) { return (threadIdx.x + i * BLOCK) % (COLS / VEC) * VEC; }
+
+    // Block j's first column from its stored index, or -1 for none (past the block row, an empty
+    // slot, outside k).
+    __device__ int col0(int j, I stored) const {
+        const int64_t c = int64_t(stored) - base;
+        return j < blocks && uint64_t(c) < uint64_t(kblocks) ? int(c) << cb_shift : -1;
+    }
+
+    struct Indices {
+        I a[A], b[B];  // the stored block-column index of each piece's block
+    };
+
+    // fetch: the stored indices of chunk ch's blocks, taken a chunk ahead of its issue and only
+    // read there, so that the loads of several chunks are in flight at once and issuing never
+    // waits on them. Every load is made (clamped to the block row's last block; the caller
+    // fetches only from block rows with blocks) so that none waits behind a branch.
+    __device__ Indices fetch(int ch) const {
+        Indices f;
+#pragma unroll
+        for (int i = 0; i < A; ++i) f.a[i] = col_ind[min((ch * KC + a_col_of(i)) >> cb_shift, blocks - 1)];
+#pragma unroll
+        for (int i = 0; i < B; ++i) f.b[i] = col_ind[min((ch * KC + b_row_of(i)) >> cb_shift, blocks - 1)];
+        return f;
+    }
+
+    // issue: chunk ch's copies into st, from its fetched indices.
+    __device__ void issue(St& st, int ch, const Indices& f) const {
+        const int cmask = (1 << cb_shift) - 1;
+#pragma unroll
+        for (int i = 0; i < A; ++i) {
+            if (a_row_of(i) >= rows) break;
+            const int pos = ch * KC + a_col_of(i), j = pos >> cb_shift;
+            const bool ok = col0(j, f.a[i]) >= 0;
+            const T* src = a_row[i] + mul_wide(j, a_block) + (pos & cmask);
+            copy16(&st.a[a_row_of(i) * St::A_STRIDE + a_col_of(i)], ok ? src : a_row[i], ok);
+        }
+#pragma unroll
+        for (int i = 0; i < B; ++i) {
+            if (b_col_of(i) >= live * 8) continue;  // never multiplied
+            const int pos = ch * KC + b_row_of(i), c0 = col0(pos >> cb_shift, f.b[i]);
+            const T* src = row_at(b_col[i], c0 + (pos & cmask), ldb_bytes);
+            copy16(&st.b[b_row_of(i) * B_STRIDE + b_col_of(i)], c0 >= 0 ? src : b_col[i], c0 >= 0);
+        }
+    }
+};
+
+// multiply: the stage's k steps of 16 into the warp's accumulators.
+template <typename T, int ROWS, int KC, int TILES>
+__device__ __forceinline__ void multiply(float (&acc)[TILES][4], const Stage<ROWS, KC>& st, int slice, int wi, int per_slice, int live) {
+    const int lane = threadIdx.x % WARP;
+#pragma unroll
+    for (int ks = 0; ks < KC; ks += 16) {
+        uint32_t af[4];
+        ldmatrix_x4(af, &st.a[(slice * 16 + lane % 16) * Stage<ROWS, KC>::A_STRIDE + ks + lane / 16 * 8]);
+#pragma unroll
+        for (int i = 0; i < TILES; ++i) {
+            const int nt = wi + i * per_slice;
+            if (nt >= live) break;
+            uint32_t bf[2];
+            ldmatrix_x2_trans(bf, &st.b[(ks + lane % 16) * B_STRIDE + nt * 8]);
+            float d[4] = {0.f, 0.f, 0.f, 0.f};
+            tc::mma_16<T>(d, af, bf);
+#pragma unroll
+            for (int e = 0; e < 4; ++e) acc[i][e] += d[e];
+        }
+    }
+}
+
+// C(r, j) and C(r, j + 1) (j even) = alpha acc + beta C as write_out computes them, stored as one
+// access where C's rows are contiguous and pairs aligned (`paired`).
+template <typename O>
+__device__ __forceinline__ void write_two(const Dense<O>& c, bool paired, int64_t r, int64_t j, float x0, float x1, float alpha,
+                                          float beta, bool read_c) {
+    if (!paired) {
+        write_out(c, r, j, x0, alpha, beta, read_c);
+        write_out(c, r, j + 1, x1, alpha, beta, read_c);
+        return;
+    }
+    Vec<O, 2>* p = reinterpret_cast<Vec<O, 2>*>(c.at(r, j));
+    float v0 = alpha * x0, v1 = alpha * x1;
+    if (read_c) {
+        const Vec<O, 2> old = *p;
+        v0 = v0 + beta * to_compute<float>(old.v[0]);
+        v1 = v1 + beta * to_compute<float>(old.v[1]);
+    }
+    *p = Vec<O, 2>{{from_compute<O>(v0), from_compute<O>(v1)}};
+}
+
+// The tilings, by the tallest block row an instantiation stages (32: blocks of 16 or 32 rows;
+// 128: up to 128): k columns a stage, stages (all within 48 KB of shared memory) and thread
+// blocks a multiprocessor holds (which bounds the registers).
+template <int ROWS>
+struct Tiling;
+template <>
+struct Tiling<32> {
+    static constexpr int KC = 32, STAGES = 4, MIN_BLOCKS = 4;
+};
+template <>
+struct Tiling<128> {
+    static constexpr int KC = 32, STAGES = 2, MIN_BLOCKS = 2;
+};
+
+template <typename T, typename O, typename I, bool ELL, int ROWS>
+__device__ void block_rows_tca(const SpmmBlockedParams& p) {
+    constexpr int KC = Tiling<ROWS>::KC, STAGES = Tiling<ROWS>::STAGES;
+    constexpr int TILES = ROWS / 16 * (COLS / 8) / WARPS;  // a warp's n tiles at most
+    __shared__ __align__(16) Stage<ROWS, KC> sh[STAGES];
+    const blocked::BlockRows<T, I, ELL> a(p);
+    const Dense<O> c(p.c, 0);
+    const float alpha = load_scalar<float>(p.shape.alpha), beta = load_scalar<float>(p.shape.beta);
+    const bool read_c = !is_zero(beta);
+    const bool paired = c.col_stride == 1 && c.row_stride % 2 == 0 && reinterpret_cast<uintptr_t>(c.values) % (2 * sizeof(O)) == 0;
+    const int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
+    const int rows = int(p.row_block), per_slice = WARPS / (rows / 16);
+    const int slice = warp / per_slice, wi = warp % per_slice;
+    const int64_t n = p.shape.n, brows = p.shape.m / p.row_block, tiles = (n + COLS - 1) / COLS;
+    const int cb_shift = __ffs(int(p.col_block)) - 1;
+    using W = Walk<T, I, ROWS, KC>;
+    W w;
+    w.a_block = int(ELL ? p.col_block : p.row_block * p.col_block);
+    w.ldb_bytes = int(p.b.row_stride * int64_t(sizeof(T)));
+    w.base = int(a.base);
+    w.kblocks = int(p.shape.k >> cb_shift);
+    w.rows = rows;
+    w.cb_shift = cb_shift;
+    for (int64_t ct = blockIdx.y; ct < tiles; ct += gridDim.y) {
+        const int64_t j0 = ct * COLS;
+#pragma unroll
+        for (int i = 0; i < W::B; ++i) w.b_col[i] = reinterpret_cast<const T*>(p.b.values) + j0 + W::b_col_of(i);
+        w.live = int(min(int64_t(COLS), n - j0) / 8);
+        for (int64_t br = blockIdx.x; br < brows; br += gridDim.x) {
+            const int64_t begin = a.begin(br);
+            w.col_ind = a.col_ind + begin;
+#pragma unroll
+            for (int i = 0; i < W::A; ++i) w.a_row[i] = a.at(br, begin, min(W::a_row_of(i), rows - 1));
+            w.blocks = int(a.end(br) - begin);
+            const int chunks = (w.blocks * int(p.col_block) + KC - 1) / KC;
+            float acc[TILES][4];
+#pragma unroll
+            for (int i = 0; i < TILES; ++i)
+#pragma unroll
+                for (int e = 0; e < 4; ++e) acc[i][e] = 0.f;
+            // Every iteration commits one group (empty past the last chunk), so waiting for all
+            // but STAGES - 2 groups is waiting for chunk ch. The prologue fetches the columns of
+            // its STAGES - 1 chunks before issuing any, one wait on the indices for all of them.
+            typename W::Indices f[STAGES - 1];
+            if (chunks > 0) {
+#pragma unroll
+                for (int s = 0; s < STAGES - 1; ++s) f[s] = w.fetch(s);
+            }
+#pragma unroll
+            for (int s = 0; s < STAGES - 1; ++s) {
+                if (s < chunks) w.issue(sh[s], s, f[s]);
+                commit();
+            }
+            if (chunks > 0) f[0] = w.fetch(STAGES - 1);
+            for (int ch = 0; ch < chunks; ++ch) {
+                wait_stages<STAGES - 2>();
+                __syncthreads();  // chunk ch is in; every warp is done with chunk ch - 1's stage
+                multiply<T>(acc, sh[ch % STAGES], slice, wi, per_slice, w.live);
+                const int next = ch + STAGES - 1;
+                if (next < chunks) {
+                    w.issue(sh[next % STAGES], next, f[0]);
+                    f[0] = w.fetch(next + 1);
+                }
+                commit();
+            }
+            wait_stages<0>();
+            __syncthreads();  // the next block row's copies overwrite stages still being read
+            // Lane (g, t) holds rows g and g + 8 of its slice, columns 2t and 2t + 1 of each n tile.
+            const int64_t row = br * p.row_block + slice * 16 + lane / 4;
+#pragma unroll
+            for (int i = 0; i < TILES; ++i) {
+                const int nt = wi + i * per_slice;
+                if (nt >= w.live) break;
+                const int64_t j = j0 + nt * 8 + 2 * (lane % 4);
+                write_two(c, paired, row, j, acc[i][0], acc[i][1], alpha, beta, read_c);
+                write_two(c, paired, row + 8, j, acc[i][2], acc[i][3], alpha, beta, read_c);
+            }
+        }
+    }
+}
+
+}  // namespace
+
+#define OXS_KERNEL(name, rows, body) \
+    extern "C" __global__ void __launch_bounds__(BLOCK, Tiling<rows>::MIN_BLOCKS) name(const SpmmBlockedParams p) { body; }
+
+// (operands, C's type): the kernels' names end in the operands' and C's suffixes, the index type,
+// then the tallest block row they stage.
+#define OXS_BLOCKED_TCA_R(sfx, T, O, R)                                                          \
+    OXS_KERNEL(oxs_spmm_bsr_tca_##sfx##_i32_r##R, R, (block_rows_tca<T, O, int32_t, false, R>(p)))  \
+    OXS_KERNEL(oxs_spmm_bsr_tca_##sfx##_i64_r##R, R, (block_rows_tca<T, O, int64_t, false, R>(p)))  \
+    OXS_KERNEL(oxs_spmm_bell_tca_##sfx##_i32_r##R, R, (block_rows_tca<T, O, int32_t, true, R>(p)))  \
+    OXS_KERNEL(oxs_spmm_bell_tca_##sfx##_i64_r##R, R, (block_rows_tca<T, O, int64_t, true, R>(p)))
+
+#define OXS_BLOCKED_TCA(sfx, T, O) OXS_BLOCKED_TCA_R(sfx, T, O, 32) OXS_BLOCKED_TCA_R(sfx, T, O, 128)
+
+OXS_BLOCKED_TCA(f16_f16, __half, __half)
+OXS_BLOCKED_TCA(f16_f32, __half, float)
+OXS_BLOCKED_TCA(bf16_bf16, __nv_bfloat16, __nv_bfloat16)
+OXS_BLOCKED_TCA(bf16_f32, __nv_bfloat16, float)
