@@ -151,13 +151,14 @@ __device__ void coo2csr(const Coo2CsrParams& p) {
 // ---- csr2coo ------------------------------------------------------------------------------------
 
 // Group kg .. kg + 3 of out (16-byte aligned): whole, or the entries inside [k0, k1).
-__device__ __forceinline__ void write_group(int32_t* out, int64_t kg, int64_t k0, int64_t k1, const int32_t (&v)[4]) {
+__device__ __forceinline__ void write_group(int32_t* out, int64_t kg, int64_t k0, int64_t k1, int4 v) {
     if (kg >= k0 && kg + 4 <= k1) {
-        *reinterpret_cast<int4*>(out + kg) = make_int4(v[0], v[1], v[2], v[3]);
+        *reinterpret_cast<int4*>(out + kg) = v;
     } else {
+        const int32_t e[4] = {v.x, v.y, v.z, v.w};
 #pragma unroll
         for (int s = 0; s < 4; ++s)
-            if (kg + s >= k0 && kg + s < k1) out[kg + s] = v[s];
+            if (kg + s >= k0 && kg + s < k1) out[kg + s] = e[s];
     }
 }
 
@@ -213,15 +214,7 @@ __device__ void csr2coo(const Csr2CooParams& p) {
             load();
         }
 #pragma unroll
-        for (int g = lane; g < TILE / 4; g += 32) {
-            const int64_t k0 = kt + 4 * g;
-            if (k0 >= lo && k0 + 4 <= hi) {
-                *reinterpret_cast<int4*>(out + k0) = *reinterpret_cast<const int4*>(tile + 4 * g);
-            } else {
-                for (int s = 0; s < 4; ++s)
-                    if (k0 + s >= lo && k0 + s < hi) out[k0 + s] = tile[4 * g + s];
-            }
-        }
+        for (int g = lane; g < TILE / 4; g += 32) write_group(out, kt + 4 * g, lo, hi, *reinterpret_cast<const int4*>(tile + 4 * g));
         __syncwarp();
     }
 }
@@ -273,7 +266,7 @@ __device__ void csr2coo_probe(const Csr2CooParams& p) {
                 while (i + 1 < rows && fine[i + 1] <= kg + s) ++i;
                 v[s] = int32_t(r0 + i + p.base);
             }
-            write_group(out, kg, k0, k1, v);
+            write_group(out, kg, k0, k1, make_int4(v[0], v[1], v[2], v[3]));
         }
         return;
     }
@@ -295,7 +288,7 @@ __device__ void csr2coo_probe(const Csr2CooParams& p) {
             }
             v[s] = int32_t(row + p.base);
         }
-        write_group(out, kg, k0, k1, v);
+        write_group(out, kg, k0, k1, make_int4(v[0], v[1], v[2], v[3]));
     }
 }
 
