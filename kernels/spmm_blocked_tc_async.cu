@@ -2,10 +2,12 @@
 // exact products, FP32 sums), where every operand reaches shared memory 16 bytes at a time as it
 // lies: A's block rows row-major (Blocked-ELL, or BSR with row-major blocks), op(B) row-major with
 // rows on 16-byte boundaries, N a multiple of 8 and k a multiple of the block's columns
-// (src/kernels/spmm.rs `blocked_async` checks; everything else runs kernels/spmm_blocked_tc.cu).
+// (src/kernels/spmm.rs `copies_whole` checks; everything else runs kernels/spmm_blocked_tc.cu).
 //
 // A thread block takes one block row and COLS (128) columns of C, so A is read once for N up to
 // 128. It walks the block row's k range KC columns a stage, STAGES stages in flight (`Tiling`):
+//   deal      once a column tile: which 16-byte pieces of a chunk each thread copies (`Walk`, or
+//             under N = 128 `DealtWalk`, whose pieces skip the columns past N)
 //   fetch     the block columns the stage's copies need, a chunk ahead of its issue
 //   issue     the stage's rb x KC values of A and KC rows x COLS of op(B) by cp.async, zeros
 //             where a slot is empty (the copy's source size 0); no thread waits on its copies
@@ -62,10 +64,22 @@ __device__ __forceinline__ void ldmatrix_x2_trans(uint32_t (&r)[2], const void* 
 
 // The walk of one block row: where each of a thread's 16-byte pieces of a chunk comes from. A
 // thread's pieces are every BLOCK-th of A's ROWS x KC and of op(B)'s KC x COLS, the same in every
-// chunk; what changes from chunk to chunk is the block they lie in. Positions along the block row
+// chunk; what changes from chunk to chunk is the block they lie in. This walk serves N of whole
+// tiles; `DealtWalk` a narrower N. Positions along the block row
 // and columns are 32-bit (the launcher keeps k under 2^31); blocks have 2^cb_shift columns.
 template <typename T, typename I, int ROWS, int KC>
 struct Walk {
+    // The column tile from j0 of op(B) (b: element (0, 0); after `live` is set); the block row
+    // whose first block's element (0, 0) is first, A's rows row_step apart.
+    __device__ void start_tile(const T* b, int64_t j0) {
+#pragma unroll
+        for (int i = 0; i < B; ++i) b_col[i] = b + j0 + b_col_of(i);
+    }
+    __device__ void start_row(const T* first, int64_t row_step) {
+#pragma unroll
+        for (int i = 0; i < A; ++i) a_row[i] = first + min(a_row_of(i), rows - 1) * row_step;
+    }
+
     using St = Stage<ROWS, KC>;
     static constexpr int A = (ROWS * KC / VEC + BLOCK - 1) / BLOCK, B = KC * COLS / VEC / BLOCK;
     const I* col_ind;     // the block row's first block's
@@ -120,6 +134,87 @@ struct Walk {
             const int pos = ch * KC + b_row_of(i), c0 = col0(pos >> cb_shift, f.b[i]);
             const T* src = row_at(b_col[i], c0 + (pos & cmask), ldb_bytes);
             copy16(&st.b[b_row_of(i) * B_STRIDE + b_col_of(i)], c0 >= 0 ? src : b_col[i], c0 >= 0);
+        }
+    }
+};
+
+// The walk for N under COLS, the pieces dealt: A chunk's pieces are A's rows x KC / 8, then
+// op(B)'s KC rows x the tile's live columns / 8 (only those: at N = 32 a quarter of the tile),
+// numbered in that order and dealt to the threads every BLOCK-th; both counts are multiples of
+// 32, so a warp's pieces are all of A or all of op(B) and no thread carries a dead column's
+// piece. A thread's pieces are the same in every chunk of a tile (`start_tile` places them).
+template <typename T, typename I, int ROWS, int KC>
+struct DealtWalk {
+    using St = Stage<ROWS, KC>;
+    static constexpr int SLOTS = (ROWS * KC / VEC + KC * COLS / VEC + BLOCK - 1) / BLOCK;
+    const I* col_ind;     // the block row's first block's
+    const T* at[SLOTS];   // A: the piece's row at the block row's first block; op(B): its column, row 0
+    // The piece's element in a stage (low 16 bits) and, above, A: its column in the chunk;
+    // op(B): its row in the chunk.
+    int place[SLOTS];
+    unsigned of_a, used;  // bit i: slot i holds a piece of A; holds a piece at all
+    int a_block;          // elements from a block's row to the next block's (ELL cb, BSR rb x cb)
+    int ldb_bytes, base, kblocks, blocks, rows, live, cb_shift;  // live: the tile's n tiles inside N
+
+    // Places the thread's pieces for the column tile from j0 (after `live` is set); b: op(B)'s
+    // element (0, 0).
+    __device__ void start_tile(const T* b, int64_t j0) {
+        const int na = rows * (KC / VEC), nb = KC * live;
+        of_a = used = 0;
+#pragma unroll
+        for (int i = 0; i < SLOTS; ++i) {
+            const int v = threadIdx.x + i * BLOCK;
+            if (v < na) {
+                of_a |= 1u << i;
+                const int e = v % (KC / VEC) * VEC;
+                place[i] = e << 16 | (v / (KC / VEC) * St::A_STRIDE + e);
+            } else if (v < na + nb) {
+                const int w = v - na, e = w % live * VEC, kr = w / live;
+                place[i] = kr << 16 | (int(offsetof(St, b) / sizeof(uint16_t)) + kr * B_STRIDE + e);
+                at[i] = b + j0 + e;
+            }
+            if (v < na + nb) used |= 1u << i;
+        }
+    }
+    // The block row whose first block's element (0, 0) is first, A's rows row_step apart.
+    __device__ void start_row(const T* first, int64_t row_step) {
+#pragma unroll
+        for (int i = 0; i < SLOTS; ++i)
+            if (of_a >> i & 1) at[i] = first + mul_wide((threadIdx.x + i * BLOCK) / (KC / VEC), int(row_step));
+    }
+
+    // Block j's first column from its stored index, or -1 for none (past the block row, an empty
+    // slot, outside k).
+    __device__ int col0(int j, I stored) const {
+        const int64_t c = int64_t(stored) - base;
+        return j < blocks && uint64_t(c) < uint64_t(kblocks) ? int(c) << cb_shift : -1;
+    }
+
+    struct Indices {
+        I v[SLOTS];  // the stored block-column index of each piece's block
+    };
+
+    // fetch: the stored indices of chunk ch's blocks, taken a chunk ahead of its issue and only
+    // read there, so that the loads of several chunks are in flight at once and issuing never
+    // waits on them. Every load is made (clamped to the block row's last block; the caller
+    // fetches only from block rows with blocks) so that none waits behind a branch.
+    __device__ Indices fetch(int ch) const {
+        Indices f;
+#pragma unroll
+        for (int i = 0; i < SLOTS; ++i) f.v[i] = col_ind[min((ch * KC + (place[i] >> 16)) >> cb_shift, blocks - 1)];
+        return f;
+    }
+
+    // issue: chunk ch's copies into st, from its fetched indices.
+    __device__ void issue(St& st, int ch, const Indices& f) const {
+        const int cmask = (1 << cb_shift) - 1;
+        uint16_t* stage = reinterpret_cast<uint16_t*>(&st);
+#pragma unroll
+        for (int i = 0; i < SLOTS; ++i) {
+            if (!(used >> i & 1)) break;
+            const int pos = ch * KC + (place[i] >> 16), j = pos >> cb_shift, c0 = col0(j, f.v[i]);
+            const T* src = of_a >> i & 1 ? at[i] + mul_wide(j, a_block) + (pos & cmask) : row_at(at[i], c0 + (pos & cmask), ldb_bytes);
+            copy16(stage + (place[i] & 0xffff), c0 >= 0 ? src : at[i], c0 >= 0);
         }
     }
 };
@@ -180,7 +275,8 @@ struct Tiling<128> {
     static constexpr int KC = 32, STAGES = 2, MIN_BLOCKS = 2;
 };
 
-template <typename T, typename O, typename I, bool ELL, int ROWS>
+// DEALT: the walk whose pieces are dealt to the threads (N under COLS), else the plain one.
+template <typename T, typename O, typename I, bool ELL, int ROWS, bool DEALT>
 __device__ void block_rows_tca(const SpmmBlockedParams& p) {
     constexpr int KC = Tiling<ROWS>::KC, STAGES = Tiling<ROWS>::STAGES;
     constexpr int TILES = ROWS / 16 * (COLS / 8) / WARPS;  // a warp's n tiles at most
@@ -195,7 +291,7 @@ __device__ void block_rows_tca(const SpmmBlockedParams& p) {
     const int slice = warp / per_slice, wi = warp % per_slice;
     const int64_t n = p.shape.n, brows = p.shape.m / p.row_block, tiles = (n + COLS - 1) / COLS;
     const int cb_shift = __ffs(int(p.col_block)) - 1;
-    using W = Walk<T, I, ROWS, KC>;
+    using W = std::conditional_t<DEALT, DealtWalk<T, I, ROWS, KC>, Walk<T, I, ROWS, KC>>;
     W w;
     w.a_block = int(ELL ? p.col_block : p.row_block * p.col_block);
     w.ldb_bytes = int(p.b.row_stride * int64_t(sizeof(T)));
@@ -205,14 +301,12 @@ __device__ void block_rows_tca(const SpmmBlockedParams& p) {
     w.cb_shift = cb_shift;
     for (int64_t ct = blockIdx.y; ct < tiles; ct += gridDim.y) {
         const int64_t j0 = ct * COLS;
-#pragma unroll
-        for (int i = 0; i < W::B; ++i) w.b_col[i] = reinterpret_cast<const T*>(p.b.values) + j0 + W::b_col_of(i);
         w.live = int(min(int64_t(COLS), n - j0) / 8);
+        w.start_tile(reinterpret_cast<const T*>(p.b.values), j0);
         for (int64_t br = blockIdx.x; br < brows; br += gridDim.x) {
             const int64_t begin = a.begin(br);
             w.col_ind = a.col_ind + begin;
-#pragma unroll
-            for (int i = 0; i < W::A; ++i) w.a_row[i] = a.at(br, begin, min(W::a_row_of(i), rows - 1));
+            w.start_row(a.at(br, begin, 0), a.row_step());
             w.blocks = int(a.end(br) - begin);
             const int chunks = (w.blocks * int(p.col_block) + KC - 1) / KC;
             float acc[TILES][4];
@@ -267,14 +361,16 @@ __device__ void block_rows_tca(const SpmmBlockedParams& p) {
     extern "C" __global__ void __launch_bounds__(BLOCK, Tiling<rows>::MIN_BLOCKS) name(const SpmmBlockedParams p) { body; }
 
 // (operands, C's type): the kernels' names end in the operands' and C's suffixes, the index type,
-// then the tallest block row they stage.
-#define OXS_BLOCKED_TCA_R(sfx, T, O, R)                                                          \
-    OXS_KERNEL(oxs_spmm_bsr_tca_##sfx##_i32_r##R, R, (block_rows_tca<T, O, int32_t, false, R>(p)))  \
-    OXS_KERNEL(oxs_spmm_bsr_tca_##sfx##_i64_r##R, R, (block_rows_tca<T, O, int64_t, false, R>(p)))  \
-    OXS_KERNEL(oxs_spmm_bell_tca_##sfx##_i32_r##R, R, (block_rows_tca<T, O, int32_t, true, R>(p)))  \
-    OXS_KERNEL(oxs_spmm_bell_tca_##sfx##_i64_r##R, R, (block_rows_tca<T, O, int64_t, true, R>(p)))
+// the tallest block row they stage, then _d where the pieces are dealt (N under 128).
+#define OXS_BLOCKED_TCA_W(sfx, T, O, R, D, dsfx)                                                                 \
+    OXS_KERNEL(oxs_spmm_bsr_tca_##sfx##_i32_r##R##dsfx, R, (block_rows_tca<T, O, int32_t, false, R, D>(p)))  \
+    OXS_KERNEL(oxs_spmm_bsr_tca_##sfx##_i64_r##R##dsfx, R, (block_rows_tca<T, O, int64_t, false, R, D>(p)))  \
+    OXS_KERNEL(oxs_spmm_bell_tca_##sfx##_i32_r##R##dsfx, R, (block_rows_tca<T, O, int32_t, true, R, D>(p)))  \
+    OXS_KERNEL(oxs_spmm_bell_tca_##sfx##_i64_r##R##dsfx, R, (block_rows_tca<T, O, int64_t, true, R, D>(p)))
 
-#define OXS_BLOCKED_TCA(sfx, T, O) OXS_BLOCKED_TCA_R(sfx, T, O, 32) OXS_BLOCKED_TCA_R(sfx, T, O, 128)
+#define OXS_BLOCKED_TCA(sfx, T, O)                                                                          \
+    OXS_BLOCKED_TCA_W(sfx, T, O, 32, false, ) OXS_BLOCKED_TCA_W(sfx, T, O, 128, false, )                \
+    OXS_BLOCKED_TCA_W(sfx, T, O, 32, true, _d) OXS_BLOCKED_TCA_W(sfx, T, O, 128, true, _d)
 
 OXS_BLOCKED_TCA(f16_f16, __half, __half)
 OXS_BLOCKED_TCA(f16_f32, __half, float)

@@ -459,8 +459,11 @@ pub fn blocked(h: &Handle, p: &SpmmBlockedParams, ell: bool, path: BlockedPath, 
         BlockedPath::TensorCores(TcPrecision::Half) if h.settings.spmm.blocked_async != Some(false) && copies_whole(p) => {
             // Blocks of 16 or 32 rows take the instantiation staging 32 rows (its `Tiling`).
             let rows = if p.row_block <= 32 { 32 } else { SPMM_BLOCKED_TC_MAX_ROWS };
+            // Under a whole tile of columns the copies are dealt so that no thread carries a
+            // column past N (1.1x-1.3x at N = 32 and 64); over it, that walk ran 5%-8% slower.
+            let dealt = if p.shape.n < SPMM_BLOCKED_TCA_COLS as i64 { "_d" } else { "" };
             let name = kernel_name!(
-                "oxs_spmm_{format}_tca_{}_{}_{}_r{rows}",
+                "oxs_spmm_{format}_tca_{}_{}_{}_r{rows}{dealt}",
                 types.ab.kernel_suffix(),
                 types.c.kernel_suffix(),
                 index_suffix(index)
