@@ -62,13 +62,40 @@ __device__ __forceinline__ void ldmatrix_x2_trans(uint32_t (&r)[2], const void* 
     asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(shared_at(p)) : "memory");
 }
 
+// What both walks know of the block row they walk. Positions along the block row and columns are
+// 32-bit (the launcher keeps k under 2^31); blocks have 2^cb_shift columns.
+template <typename I>
+struct BlockRowWalk {
+    const I* col_ind;  // the block row's first block's
+    int a_block;       // elements from a block's row to the next block's (ELL cb, BSR rb x cb)
+    int ldb_bytes, base, kblocks, blocks, rows, live, cb_shift;  // live: the tile's n tiles inside N
+
+    // Block j's first column from its stored index, or -1 for none (past the block row, an empty
+    // slot, outside k).
+    __device__ int col0(int j, I stored) const {
+        const int64_t c = int64_t(stored) - base;
+        return j < blocks && uint64_t(c) < uint64_t(kblocks) ? int(c) << cb_shift : -1;
+    }
+};
+
 // The walk of one block row: where each of a thread's 16-byte pieces of a chunk comes from. A
 // thread's pieces are every BLOCK-th of A's ROWS x KC and of op(B)'s KC x COLS, the same in every
 // chunk; what changes from chunk to chunk is the block they lie in. This walk serves N of whole
-// tiles; `DealtWalk` a narrower N. Positions along the block row
-// and columns are 32-bit (the launcher keeps k under 2^31); blocks have 2^cb_shift columns.
+// tiles; `DealtWalk` a narrower N.
 template <typename T, typename I, int ROWS, int KC>
-struct Walk {
+struct Walk : BlockRowWalk<I> {
+    using St = Stage<ROWS, KC>;
+    using BlockRowWalk<I>::col_ind, BlockRowWalk<I>::a_block, BlockRowWalk<I>::ldb_bytes, BlockRowWalk<I>::blocks,
+        BlockRowWalk<I>::rows, BlockRowWalk<I>::live, BlockRowWalk<I>::cb_shift, BlockRowWalk<I>::col0;
+    static constexpr int A = (ROWS * KC / VEC + BLOCK - 1) / BLOCK, B = KC * COLS / VEC / BLOCK;
+    const T* a_row[A];  // A piece i's row at the block row's first block
+    const T* b_col[B];  // op(B) piece i's column, row 0
+
+    __device__ static int a_row_of(int i) { return (threadIdx.x + i * BLOCK) / (KC / VEC); }
+    __device__ static int a_col_of(int i) { return (threadIdx.x + i * BLOCK) % (KC / VEC) * VEC; }
+    __device__ static int b_row_of(int i) { return (threadIdx.x + i * BLOCK) / (COLS / VEC); }
+    __device__ static int b_col_of(int i) { return (threadIdx.x + i * BLOCK) % (COLS / VEC) * VEC; }
+
     // The column tile from j0 of op(B) (b: element (0, 0); after `live` is set); the block row
     // whose first block's element (0, 0) is first, A's rows row_step apart.
     __device__ void start_tile(const T* b, int64_t j0) {
@@ -78,26 +105,6 @@ struct Walk {
     __device__ void start_row(const T* first, int64_t row_step) {
 #pragma unroll
         for (int i = 0; i < A; ++i) a_row[i] = first + min(a_row_of(i), rows - 1) * row_step;
-    }
-
-    using St = Stage<ROWS, KC>;
-    static constexpr int A = (ROWS * KC / VEC + BLOCK - 1) / BLOCK, B = KC * COLS / VEC / BLOCK;
-    const I* col_ind;     // the block row's first block's
-    const T* a_row[A];    // A piece i's row at the block row's first block
-    const T* b_col[B];    // op(B) piece i's column, row 0
-    int a_block;          // elements from a block's row to the next block's (ELL cb, BSR rb x cb)
-    int ldb_bytes, base, kblocks, blocks, rows, live, cb_shift;  // live: the tile's n tiles inside N
-
-    __device__ static int a_row_of(int i) { return (threadIdx.x + i * BLOCK) / (KC / VEC); }
-    __device__ static int a_col_of(int i) { return (threadIdx.x + i * BLOCK) % (KC / VEC) * VEC; }
-    __device__ static int b_row_of(int i) { return (threadIdx.x + i * BLOCK) / (COLS / VEC); }
-    __device__ static int b_col_of(int i) { return (threadIdx.x + i * BLOCK) % (COLS / VEC) * VEC; }
-
-    // Block j's first column from its stored index, or -1 for none (past the block row, an empty
-    // slot, outside k).
-    __device__ int col0(int j, I stored) const {
-        const int64_t c = int64_t(stored) - base;
-        return j < blocks && uint64_t(c) < uint64_t(kblocks) ? int(c) << cb_shift : -1;
     }
 
     struct Indices {
@@ -144,17 +151,16 @@ struct Walk {
 // 32, so a warp's pieces are all of A or all of op(B) and no thread carries a dead column's
 // piece. A thread's pieces are the same in every chunk of a tile (`start_tile` places them).
 template <typename T, typename I, int ROWS, int KC>
-struct DealtWalk {
+struct DealtWalk : BlockRowWalk<I> {
     using St = Stage<ROWS, KC>;
+    using BlockRowWalk<I>::col_ind, BlockRowWalk<I>::a_block, BlockRowWalk<I>::ldb_bytes, BlockRowWalk<I>::blocks,
+        BlockRowWalk<I>::rows, BlockRowWalk<I>::live, BlockRowWalk<I>::cb_shift, BlockRowWalk<I>::col0;
     static constexpr int SLOTS = (ROWS * KC / VEC + KC * COLS / VEC + BLOCK - 1) / BLOCK;
-    const I* col_ind;     // the block row's first block's
     const T* at[SLOTS];   // A: the piece's row at the block row's first block; op(B): its column, row 0
     // The piece's element in a stage (low 16 bits) and, above, A: its column in the chunk;
     // op(B): its row in the chunk.
     int place[SLOTS];
     unsigned of_a, used;  // bit i: slot i holds a piece of A; holds a piece at all
-    int a_block;          // elements from a block's row to the next block's (ELL cb, BSR rb x cb)
-    int ldb_bytes, base, kblocks, blocks, rows, live, cb_shift;  // live: the tile's n tiles inside N
 
     // Places the thread's pieces for the column tile from j0 (after `live` is set); b: op(B)'s
     // element (0, 0).
@@ -181,13 +187,6 @@ struct DealtWalk {
 #pragma unroll
         for (int i = 0; i < SLOTS; ++i)
             if (of_a >> i & 1) at[i] = first + mul_wide((threadIdx.x + i * BLOCK) / (KC / VEC), int(row_step));
-    }
-
-    // Block j's first column from its stored index, or -1 for none (past the block row, an empty
-    // slot, outside k).
-    __device__ int col0(int j, I stored) const {
-        const int64_t c = int64_t(stored) - base;
-        return j < blocks && uint64_t(c) < uint64_t(kblocks) ? int(c) << cb_shift : -1;
     }
 
     struct Indices {
