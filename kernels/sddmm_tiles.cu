@@ -198,13 +198,6 @@ __device__ void dense_tile(TileShared<T, I>& s, const T* a, const T* b, int64_t 
         }
 }
 
-__device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], const void* row) {
-    const uint32_t at = uint32_t(__cvta_generic_to_shared(row));
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(at));
-}
-
 // Stage 3a in FP16 / BF16: each warp's 16 x 16 piece by two mma a step of 16 (A's rows by one
 // ldmatrix, B's columns, stored k-contiguous as the mma's "col" operand wants, by another), then
 // `write` for each present entry of the accumulators (lane (g, t) holds rows g and g + 8,
@@ -220,8 +213,8 @@ __device__ void dense_tile_mma(TileShared<T, I>& s, const T* a, const T* b, int6
         stage_slice<T, I>(s, a, b, lda, ldb, row0, rows, s.tile, n, k0, len);
         for (int x = 0; x < len; x += MMA_K) {
             uint32_t af[4], bf[4];
-            ldmatrix_x4(af, &s.a[m0 + lane % 16][x + (lane / 16) * 8]);
-            ldmatrix_x4(bf, &s.b[n0 + lane % 8 + (lane / 16) * 8][x + ((lane / 8) % 2) * 8]);
+            tc::ldmatrix_x4(af, &s.a[m0 + lane % 16][x + (lane / 16) * 8]);
+            tc::ldmatrix_x4(bf, &s.b[n0 + lane % 8 + (lane / 16) * 8][x + ((lane / 8) % 2) * 8]);
             { const uint32_t b0[2] = {bf[0], bf[1]}; tc::mma_16<T>(acc[0], af, b0); }
             { const uint32_t b1[2] = {bf[2], bf[3]}; tc::mma_16<T>(acc[1], af, b1); }
         }

@@ -40,7 +40,7 @@ struct Stage {
     uint16_t b[KC * B_STRIDE];
 };
 
-__device__ __forceinline__ uint32_t shared_at(const void* p) { return uint32_t(__cvta_generic_to_shared(p)); }
+using tc::shared_at;
 
 // 16 bytes into shared memory, or 16 zeros when !valid (no byte of src is read).
 __device__ __forceinline__ void copy16(void* dst, const void* src, bool valid) {
@@ -52,12 +52,6 @@ __device__ __forceinline__ void wait_stages() {
     asm volatile("cp.async.wait_group %0;" ::"n"(PENDING) : "memory");
 }
 
-__device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], const void* p) {
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(shared_at(p))
-                 : "memory");
-}
 __device__ __forceinline__ void ldmatrix_x2_trans(uint32_t (&r)[2], const void* p) {
     asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(shared_at(p)) : "memory");
 }
@@ -225,7 +219,7 @@ __device__ __forceinline__ void multiply(float (&acc)[TILES][4], const Stage<ROW
 #pragma unroll
     for (int ks = 0; ks < KC; ks += 16) {
         uint32_t af[4];
-        ldmatrix_x4(af, &st.a[(slice * 16 + lane % 16) * Stage<ROWS, KC>::A_STRIDE + ks + lane / 16 * 8]);
+        tc::ldmatrix_x4(af, &st.a[(slice * 16 + lane % 16) * Stage<ROWS, KC>::A_STRIDE + ks + lane / 16 * 8]);
 #pragma unroll
         for (int i = 0; i < TILES; ++i) {
             const int nt = wi + i * per_slice;

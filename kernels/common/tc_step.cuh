@@ -92,6 +92,17 @@ OXS_MMA(mma_f16, "m16n8k16.row.col.f32.f16.f16.f32")
 OXS_MMA(mma_bf16, "m16n8k16.row.col.f32.bf16.bf16.f32")
 #undef OXS_MMA
 
+// ---- fragments from shared memory ----------------------------------------------------------------
+__device__ __forceinline__ uint32_t shared_at(const void* p) { return uint32_t(__cvta_generic_to_shared(p)); }
+
+// Four 8x8 matrices of 16-bit elements; lane l gives the address of row l % 8 of matrix l / 8.
+__device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], const void* row) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(shared_at(row))
+                 : "memory");
+}
+
 template <bool ACCURATE>
 struct Tf32 {
     static constexpr int TILES = 1;

@@ -460,7 +460,7 @@ pub fn blocked(h: &Handle, p: &SpmmBlockedParams, ell: bool, path: BlockedPath, 
             // Blocks of 16 or 32 rows take the instantiation staging 32 rows (its `Tiling`).
             let rows = if p.row_block <= 32 { 32 } else { SPMM_BLOCKED_TC_MAX_ROWS };
             // Under a whole tile of columns the copies are dealt so that no thread carries a
-            // column past N (1.1x-1.3x at N = 32 and 64); over it, that walk ran 5%-8% slower.
+            // column past N; for whole tiles the plain walk is leaner (docs/design/blocked-spmm.md).
             let dealt = if p.shape.n < SPMM_BLOCKED_TCA_COLS as i64 { "_d" } else { "" };
             let name = kernel_name!(
                 "oxs_spmm_{format}_tca_{}_{}_{}_r{rows}{dealt}",
