@@ -23,11 +23,12 @@ using namespace spmm;
 
 namespace {
 
-// Consecutive columns of C a lane holds: 4 for 4-byte compute types, fewer for wider ones
-// (registers). Mirrored by `blocked_group` in src/kernels/spmm.rs.
+// Consecutive columns of C a lane holds: 4 up to 8-byte compute types (FP64 at 2 columns a lane
+// took twice as many warps, each with half the loads in flight), 1 for 16-byte ones (registers).
+// Mirrored by `blocked_group` in src/kernels/spmm.rs.
 template <typename C>
 __host__ __device__ constexpr int lane_columns() {
-    return sizeof(C) <= 4 ? 4 : sizeof(C) == 8 ? 2 : 1;
+    return sizeof(C) <= 8 ? 4 : 1;
 }
 
 // Lanes of a group: the fewest, a power of two up to a warp, whose T columns each cover n
@@ -195,15 +196,21 @@ __device__ void block_rows(const SpmmBlockedParams& p) {
 }  // namespace
 
 // Slices of R = 1 (blocks of one row), 4 (2 to 4 rows) or 8 rows (taller blocks are cut into
-// slices of 8), chosen by src/ops/spmm/blocked.rs.
+// slices of 8), chosen by src/ops/spmm/blocked.rs (`slice_rows`), which never names r8 for 8-byte
+// compute types: theirs are the r4 walk, which spares compiling a kernel that spills.
+template <typename C, int R>
+__host__ __device__ constexpr int slice_rows() {
+    return sizeof(C) == 8 && R > 4 ? 4 : R;
+}
+
 #define OXS_KERNEL(name, body) \
     extern "C" __global__ void __launch_bounds__(BLOCK, 2) name(const SpmmBlockedParams p) { body; }
 
-#define OXS_BLOCKED_R(sfx, V, O, C, R)                                                           \
-    OXS_KERNEL(oxs_spmm_bsr_##sfx##_i32_r##R, (block_rows<V, O, C, int32_t, false, R>(p)))     \
-    OXS_KERNEL(oxs_spmm_bsr_##sfx##_i64_r##R, (block_rows<V, O, C, int64_t, false, R>(p)))     \
-    OXS_KERNEL(oxs_spmm_bell_##sfx##_i32_r##R, (block_rows<V, O, C, int32_t, true, R>(p)))     \
-    OXS_KERNEL(oxs_spmm_bell_##sfx##_i64_r##R, (block_rows<V, O, C, int64_t, true, R>(p)))
+#define OXS_BLOCKED_R(sfx, V, O, C, R)                                                                        \
+    OXS_KERNEL(oxs_spmm_bsr_##sfx##_i32_r##R, (block_rows<V, O, C, int32_t, false, slice_rows<C, R>()>(p)))   \
+    OXS_KERNEL(oxs_spmm_bsr_##sfx##_i64_r##R, (block_rows<V, O, C, int64_t, false, slice_rows<C, R>()>(p)))   \
+    OXS_KERNEL(oxs_spmm_bell_##sfx##_i32_r##R, (block_rows<V, O, C, int32_t, true, slice_rows<C, R>()>(p)))   \
+    OXS_KERNEL(oxs_spmm_bell_##sfx##_i64_r##R, (block_rows<V, O, C, int64_t, true, slice_rows<C, R>()>(p)))
 
 #define OXS_BLOCKED(sfx, V, O, C) OXS_BLOCKED_R(sfx, V, O, C, 1) OXS_BLOCKED_R(sfx, V, O, C, 4) OXS_BLOCKED_R(sfx, V, O, C, 8)
 

@@ -518,8 +518,7 @@ fn copies_whole(p: &SpmmBlockedParams) -> bool {
 /// bytes, 2 for 8, 1 for 16, the lanes the fewest (a power of two up to a warp) that cover `n`.
 fn blocked_group(compute: DataType, n: i64) -> (u64, u64) {
     let columns = match compute.size_bytes() {
-        ..=4 => 4,
-        8 => 2,
+        ..=8 => 4,
         _ => 1,
     };
     let mut lanes = 1;
@@ -537,7 +536,7 @@ mod tests {
     #[test]
     fn blocked_groups_cover_n_with_the_fewest_lanes() {
         assert_eq!([0, 1, 4, 5, 32, 33, 64, 128, 129, 4096].map(|n| blocked_group(CUDA_R_32F, n).0), [1, 1, 1, 2, 8, 16, 16, 32, 32, 32]);
-        assert_eq!(blocked_group(CUDA_R_64F, 64), (32, 2));
+        assert_eq!(blocked_group(CUDA_R_64F, 64), (16, 4));
         assert_eq!(blocked_group(CUDA_C_64F, 3), (4, 1));
         assert_eq!(blocked_group(CUDA_R_32F, 32), (8, 4));
     }

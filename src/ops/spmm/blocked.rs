@@ -49,17 +49,19 @@ pub fn path(t: Types, math: MathMode, forced: Option<ForcedKernel>, (rb, cb): (i
     let cols_fit = matches!(cb, 16 | 32) || (cb > 0 && cb % 64 == 0);
     match precision {
         Some(p) if rows_fit && cols_fit && forced != Some(ForcedKernel::CudaCores) => BlockedPath::TensorCores(p),
-        _ => BlockedPath::CudaCores { rows: slice_rows(rb) },
+        _ => BlockedPath::CudaCores { rows: slice_rows(rb, t.compute.size_bytes()) },
     }
 }
 
 /// A warp's rows on CUDA cores: one for blocks of one row, 4 for blocks of 2 to 4 (a 2-row block
 /// leaves half of the tile idle, against one more kernel), 8 for taller blocks, cut into slices
-/// of 8 (8 rows x 4 columns of FP32 is 32 accumulators a lane).
-pub fn slice_rows(rb: i64) -> u8 {
+/// of 8 (8 rows x 4 columns of FP32 is 32 accumulators a lane). Compute types of 8 bytes (FP64,
+/// complex FP32) stop at slices of 4: their 8 x 4 accumulators spill.
+pub fn slice_rows(rb: i64, compute_bytes: u64) -> u8 {
     match rb {
         ..=1 => 1,
         2..=4 => 4,
+        _ if compute_bytes == 8 => 4,
         _ => 8,
     }
 }
@@ -102,18 +104,21 @@ mod tests {
             BlockedPath::TensorCores(TcPrecision::Tf32x3)
         );
         assert_eq!(path(f32, MathMode::OXSPARSE_TF32_TENSOR_OP_MATH, None, (4, 4)), BlockedPath::CudaCores { rows: 4 });
-        for t in [
-            types(CUDA_R_64F, CUDA_R_64F, CUDA_R_64F),
-            types(CUDA_C_32F, CUDA_C_32F, CUDA_C_32F),
-            types(CUDA_R_8I, CUDA_R_32I, CUDA_R_32I),
-            types(CUDA_C_16F, CUDA_C_16F, CUDA_C_32F),
+        for (t, rows) in [
+            (types(CUDA_R_64F, CUDA_R_64F, CUDA_R_64F), 4),
+            (types(CUDA_C_32F, CUDA_C_32F, CUDA_C_32F), 4),
+            (types(CUDA_R_8I, CUDA_R_32I, CUDA_R_32I), 8),
+            (types(CUDA_C_16F, CUDA_C_16F, CUDA_C_32F), 4),
+            (types(CUDA_C_64F, CUDA_C_64F, CUDA_C_64F), 8),
         ] {
-            assert_eq!(path(t, MathMode::OXSPARSE_TF32_TENSOR_OP_MATH, None, (16, 16)), BlockedPath::CudaCores { rows: 8 }, "{t:?}");
+            assert_eq!(path(t, MathMode::OXSPARSE_TF32_TENSOR_OP_MATH, None, (16, 16)), BlockedPath::CudaCores { rows }, "{t:?}");
         }
     }
 
     #[test]
     fn cuda_core_slices_follow_the_block_rows() {
-        assert_eq!([1, 2, 3, 4, 5, 8, 9, 64].map(slice_rows), [1, 4, 4, 4, 8, 8, 8, 8]);
+        assert_eq!([1, 2, 3, 4, 5, 8, 9, 64].map(|rb| slice_rows(rb, 4)), [1, 4, 4, 4, 8, 8, 8, 8]);
+        assert_eq!([1, 2, 3, 4, 5, 8, 9, 64].map(|rb| slice_rows(rb, 8)), [1, 4, 4, 4, 4, 4, 4, 4]);
+        assert_eq!([1, 4, 5, 64].map(|rb| slice_rows(rb, 16)), [1, 4, 8, 8]);
     }
 }
