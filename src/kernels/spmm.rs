@@ -514,8 +514,8 @@ fn copies_whole(p: &SpmmBlockedParams) -> bool {
 }
 
 /// A group of the CUDA-core block-row kernel (kernels/spmm_blocked.cu, `lane_columns` and
-/// `group_lanes`): (lanes, consecutive columns a lane), the columns 4 for compute types of 4
-/// bytes, 2 for 8, 1 for 16, the lanes the fewest (a power of two up to a warp) that cover `n`.
+/// `group_lanes`): (lanes, consecutive columns a lane), the columns 4 for compute types of up to 8
+/// bytes, 1 for 16, the lanes the fewest (a power of two up to a warp) that cover `n`.
 fn blocked_group(compute: DataType, n: i64) -> (u64, u64) {
     let columns = match compute.size_bytes() {
         ..=8 => 4,
