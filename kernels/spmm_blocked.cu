@@ -1,6 +1,7 @@
 // SpMM with a block-format A (opA = N), BSR and Blocked-ELL, on CUDA cores:
 // C = alpha * A * op(B) + beta * C. (FP16, BF16 and, in the TF32 math modes, FP32 blocks of 16
-// rows or more run on tensor cores instead: kernels/spmm_blocked_tc.cu.)
+// rows or more run on tensor cores instead: kernels/spmm_blocked_tc_async.cu and
+// kernels/spmm_blocked_tc.cu.)
 //
 // A group of G lanes takes a slice of up to R rows of one block row and G * T columns of C (lane
 // l of the group holds T consecutive columns; an R x T register tile). G is the fewest lanes, a

@@ -1,7 +1,9 @@
 // SpMM with a block-format A (opA = N), BSR and Blocked-ELL, on tensor cores: blocks of 16, 32,
 // 64 or 128 rows and 16, 32 or a multiple of 64 columns (src/ops/spmm/blocked.rs decides), with
 // FP16 or BF16 A and B (mma m16n8k16, exact products, FP32 sums) or FP32 A and B in the TF32 math
-// modes (m16n8k8; three mmas on TF32 heads and tails in the FP32-accurate mode).
+// modes (m16n8k8; three mmas on TF32 heads and tails in the FP32-accurate mode). Where the
+// operands copy 16 bytes at a time as they lie, the 16-bit and TF32 calls take
+// kernels/spmm_blocked_tc_async.cu instead, which gives the same bits.
 //
 // A thread block takes one block row and COLS (64) columns of C. It walks the block row's k range
 // (its blocks' columns, blocks in stored order) a chunk of KC columns at a time:

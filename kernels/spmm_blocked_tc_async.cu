@@ -1,23 +1,27 @@
 // SpMM with a block-format A (opA = N) on tensor cores, FP16 or BF16 operands (mma m16n8k16,
-// exact products, FP32 sums), where every operand reaches shared memory 16 bytes at a time as it
+// exact products, FP32 sums) or FP32 ones in the TF32 math mode (m16n8k8 on operands rounded to
+// TF32), where every operand reaches shared memory 16 bytes at a time as it
 // lies: A's block rows row-major (Blocked-ELL, or BSR with row-major blocks), op(B) row-major with
 // rows on 16-byte boundaries, N a multiple of 8 and k a multiple of the block's columns
 // (src/kernels/spmm.rs `copies_whole` checks; everything else runs kernels/spmm_blocked_tc.cu).
 //
 // A thread block takes one block row and COLS (128) columns of C, so A is read once for N up to
-// 128. It walks the block row's k range KC columns a stage, STAGES stages in flight (`Tiling`):
+// 128. It walks the block row's k range KC columns (64 bytes of a row) a stage, STAGES stages in
+// flight (`Tiling`):
 //   deal      once a column tile: which 16-byte pieces of a chunk each thread copies (`Walk`, or
 //             under N = 128 `DealtWalk`, whose pieces skip the columns past N)
 //   fetch     the block columns the stage's copies need, a chunk ahead of its issue
 //   issue     the stage's rb x KC values of A and KC rows x COLS of op(B) by cp.async, zeros
 //             where a slot is empty (the copy's source size 0); no thread waits on its copies
 //   wait      the oldest stage's copies, then one barrier
-//   multiply  per k step of 16: the warp's A fragment (ldmatrix) times each of its n tiles' B
-//             fragments (ldmatrix.trans of the row-major rows)
+//   multiply  per k step (16 for 16-bit operands, 8 for TF32): the warp's A fragment (ldmatrix)
+//             times each of its n tiles' B fragments (16-bit: ldmatrix.trans of the row-major rows;
+//             TF32: two loads a lane, which ldmatrix cannot give for 32-bit elements)
 // With S = rb / 16 slices, warp w takes slice w / (8 / S) and the n tiles w % (8 / S) + i (8 / S):
-// interleaved, so that a narrow N still spreads its tiles over the slice's warps. Each k step's
-// product is added to FP32 accumulators with a rounded add (the mma's own accumulation truncates,
-// bench/notes/tensor-cores.md), in a fixed order: results are reproducible.
+// interleaved, so that a narrow N still spreads its tiles over the slice's warps. Each 16-bit k
+// step's product is added to FP32 accumulators with a rounded add (the mma's own accumulation
+// truncates, bench/notes/tensor-cores.md); TF32 steps accumulate in the mma, as the staged kernel's
+// do. Either way in a fixed order: results are reproducible and equal the staged kernel's.
 #include "common/spmm.cuh"
 #include "common/blocked.cuh"
 #include "common/tc_step.cuh"
@@ -28,16 +32,22 @@ namespace {
 
 constexpr int COLS = SPMM_BLOCKED_TCA_COLS;
 constexpr int WARPS = BLOCK / WARP;
-constexpr int VEC = 8;               // 16-bit elements a 16-byte copy
-constexpr int B_STRIDE = COLS + VEC;  // padded rows: an ldmatrix's 8 row reads fall in distinct banks
 static_assert(COLS / 8 % WARPS == 0, "every slice's warps take the same number of n tiles");
 
-// One stage of ROWS rows of A and KC rows of op(B), as 16-bit bits.
-template <int ROWS, int KC>
+// Elements of T a 16-byte copy carries.
+template <typename T>
+constexpr int PER_COPY = 16 / int(sizeof(T));
+
+// One stage of ROWS rows of A and KC rows of op(B), as T's bits. Rows are padded so that the
+// fragment loads fall in distinct banks: A's by one copy (an ldmatrix's 8 row reads), op(B)'s by 8
+// elements (16-bit: ldmatrix.trans's row reads; TF32: lane (g, t) reads rows t and t + 4 at column
+// g, banks 8t + g).
+template <typename T, int ROWS, int KC>
 struct Stage {
-    static constexpr int A_STRIDE = KC + VEC;
-    uint16_t a[ROWS * A_STRIDE];
-    uint16_t b[KC * B_STRIDE];
+    using S = std::conditional_t<sizeof(T) == 2, uint16_t, uint32_t>;
+    static constexpr int A_STRIDE = KC + PER_COPY<T>, B_STRIDE = COLS + 8;
+    S a[ROWS * A_STRIDE];
+    S b[KC * B_STRIDE];
 };
 
 using tc::shared_at;
@@ -78,7 +88,8 @@ struct BlockRowWalk {
 // tiles; `DealtWalk` a narrower N.
 template <typename T, typename I, int ROWS, int KC>
 struct Walk : BlockRowWalk<I> {
-    using St = Stage<ROWS, KC>;
+    using St = Stage<T, ROWS, KC>;
+    static constexpr int VEC = PER_COPY<T>, B_STRIDE = St::B_STRIDE;
     using BlockRowWalk<I>::col_ind, BlockRowWalk<I>::a_block, BlockRowWalk<I>::ldb_bytes, BlockRowWalk<I>::blocks,
         BlockRowWalk<I>::rows, BlockRowWalk<I>::live, BlockRowWalk<I>::cb_shift, BlockRowWalk<I>::col0;
     static constexpr int A = (ROWS * KC / VEC + BLOCK - 1) / BLOCK, B = KC * COLS / VEC / BLOCK;
@@ -139,14 +150,16 @@ struct Walk : BlockRowWalk<I> {
     }
 };
 
-// The walk for N under COLS, the pieces dealt: A chunk's pieces are A's rows x KC / 8, then
-// op(B)'s KC rows x the tile's live columns / 8 (only those: at N = 32 a quarter of the tile),
+// The walk for N under COLS, the pieces dealt: A chunk's pieces are A's rows x KC / VEC, then
+// op(B)'s KC rows x the tile's live columns / VEC (only those: at N = 32 a quarter of the tile),
 // numbered in that order and dealt to the threads every BLOCK-th; both counts are multiples of
 // 32, so a warp's pieces are all of A or all of op(B) and no thread carries a dead column's
 // piece. A thread's pieces are the same in every chunk of a tile (`start_tile` places them).
 template <typename T, typename I, int ROWS, int KC>
 struct DealtWalk : BlockRowWalk<I> {
-    using St = Stage<ROWS, KC>;
+    using St = Stage<T, ROWS, KC>;
+    using S = typename St::S;
+    static constexpr int VEC = PER_COPY<T>;
     using BlockRowWalk<I>::col_ind, BlockRowWalk<I>::a_block, BlockRowWalk<I>::ldb_bytes, BlockRowWalk<I>::blocks,
         BlockRowWalk<I>::rows, BlockRowWalk<I>::live, BlockRowWalk<I>::cb_shift, BlockRowWalk<I>::col0;
     static constexpr int SLOTS = (ROWS * KC / VEC + KC * COLS / VEC + BLOCK - 1) / BLOCK;
@@ -159,7 +172,7 @@ struct DealtWalk : BlockRowWalk<I> {
     // Places the thread's pieces for the column tile from j0 (after `live` is set); b: op(B)'s
     // element (0, 0).
     __device__ void start_tile(const T* b, int64_t j0) {
-        const int na = rows * (KC / VEC), nb = KC * live;
+        const int per_row = live * (8 / VEC), na = rows * (KC / VEC), nb = KC * per_row;
         of_a = used = 0;
 #pragma unroll
         for (int i = 0; i < SLOTS; ++i) {
@@ -169,8 +182,8 @@ struct DealtWalk : BlockRowWalk<I> {
                 const int e = v % (KC / VEC) * VEC;
                 place[i] = e << 16 | (v / (KC / VEC) * St::A_STRIDE + e);
             } else if (v < na + nb) {
-                const int w = v - na, e = w % live * VEC, kr = w / live;
-                place[i] = kr << 16 | (int(offsetof(St, b) / sizeof(uint16_t)) + kr * B_STRIDE + e);
+                const int w = v - na, e = w % per_row * VEC, kr = w / per_row;
+                place[i] = kr << 16 | (int(offsetof(St, b) / sizeof(S)) + kr * St::B_STRIDE + e);
                 at[i] = b + j0 + e;
             }
             if (v < na + nb) used |= 1u << i;
@@ -201,7 +214,7 @@ struct DealtWalk : BlockRowWalk<I> {
     // issue: chunk ch's copies into st, from its fetched indices.
     __device__ void issue(St& st, int ch, const Indices& f) const {
         const int cmask = (1 << cb_shift) - 1;
-        uint16_t* stage = reinterpret_cast<uint16_t*>(&st);
+        S* stage = reinterpret_cast<S*>(&st);
 #pragma unroll
         for (int i = 0; i < SLOTS; ++i) {
             if (!(used >> i & 1)) break;
@@ -212,24 +225,48 @@ struct DealtWalk : BlockRowWalk<I> {
     }
 };
 
-// multiply: the stage's k steps of 16 into the warp's accumulators.
+// multiply: the stage's k steps into the warp's accumulators.
 template <typename T, int ROWS, int KC, int TILES>
-__device__ __forceinline__ void multiply(float (&acc)[TILES][4], const Stage<ROWS, KC>& st, int slice, int wi, int per_slice, int live) {
+__device__ __forceinline__ void multiply(float (&acc)[TILES][4], const Stage<T, ROWS, KC>& st, int slice, int wi, int per_slice, int live) {
+    using St = Stage<T, ROWS, KC>;
     const int lane = threadIdx.x % WARP;
+    // Lane l gives the address of row l % 16 of the slice, the step's columns from l / 16 copies:
+    // for 16-bit elements the m16n8k16 A fragment; for 32-bit ones each 8 x 8 matrix of 16-bit
+    // halves is an 8 x 4 tile of which lane l gets element (l / 4, l % 4), the m16n8k8 one.
+    const auto* a_lane = &st.a[(slice * 16 + lane % 16) * St::A_STRIDE + lane / 16 * PER_COPY<T>];
+    if constexpr (sizeof(T) == 2) {
 #pragma unroll
-    for (int ks = 0; ks < KC; ks += 16) {
-        uint32_t af[4];
-        tc::ldmatrix_x4(af, &st.a[(slice * 16 + lane % 16) * Stage<ROWS, KC>::A_STRIDE + ks + lane / 16 * 8]);
+        for (int ks = 0; ks < KC; ks += 16) {
+            uint32_t af[4];
+            tc::ldmatrix_x4(af, a_lane + ks);
 #pragma unroll
-        for (int i = 0; i < TILES; ++i) {
-            const int nt = wi + i * per_slice;
-            if (nt >= live) break;
-            uint32_t bf[2];
-            ldmatrix_x2_trans(bf, &st.b[(ks + lane % 16) * B_STRIDE + nt * 8]);
-            float d[4] = {0.f, 0.f, 0.f, 0.f};
-            tc::mma_16<T>(d, af, bf);
+            for (int i = 0; i < TILES; ++i) {
+                const int nt = wi + i * per_slice;
+                if (nt >= live) break;
+                uint32_t bf[2];
+                ldmatrix_x2_trans(bf, &st.b[(ks + lane % 16) * St::B_STRIDE + nt * 8]);
+                float d[4] = {0.f, 0.f, 0.f, 0.f};
+                tc::mma_16<T>(d, af, bf);
 #pragma unroll
-            for (int e = 0; e < 4; ++e) acc[i][e] += d[e];
+                for (int e = 0; e < 4; ++e) acc[i][e] += d[e];
+            }
+        }
+    } else {
+        const int g = lane / 4, t = lane % 4;
+#pragma unroll
+        for (int ks = 0; ks < KC; ks += 8) {
+            uint32_t af[4];
+            tc::ldmatrix_x4(af, a_lane + ks);
+#pragma unroll
+            for (int e = 0; e < 4; ++e) af[e] = tc::to_tf32(__uint_as_float(af[e]));
+#pragma unroll
+            for (int i = 0; i < TILES; ++i) {
+                const int nt = wi + i * per_slice;
+                if (nt >= live) break;
+                const uint32_t* b = &st.b[(ks + t) * St::B_STRIDE + nt * 8 + g];
+                const uint32_t bf[2] = {tc::to_tf32(__uint_as_float(b[0])), tc::to_tf32(__uint_as_float(b[4 * St::B_STRIDE]))};
+                tc::mma_tf32(acc[i], af, bf);
+            }
         }
     }
 }
@@ -255,25 +292,26 @@ __device__ __forceinline__ void write_two(const Dense<O>& c, bool paired, int64_
 }
 
 // The tilings, by the tallest block row an instantiation stages (32: blocks of 16 or 32 rows;
-// 128: up to 128): k columns a stage, stages (all within 48 KB of shared memory) and thread
-// blocks a multiprocessor holds (which bounds the registers).
+// 128: up to 128): bytes of a row of A a stage (KC = 32 16-bit columns, 16 TF32 ones: the same
+// copies), stages (all within 48 KB of shared memory) and thread blocks a multiprocessor holds
+// (which bounds the registers).
 template <int ROWS>
 struct Tiling;
 template <>
 struct Tiling<32> {
-    static constexpr int KC = 32, STAGES = 4, MIN_BLOCKS = 4;
+    static constexpr int KC_BYTES = 64, STAGES = 4, MIN_BLOCKS = 4;
 };
 template <>
 struct Tiling<128> {
-    static constexpr int KC = 32, STAGES = 2, MIN_BLOCKS = 2;
+    static constexpr int KC_BYTES = 64, STAGES = 2, MIN_BLOCKS = 2;
 };
 
 // DEALT: the walk whose pieces are dealt to the threads (N under COLS), else the plain one.
 template <typename T, typename O, typename I, bool ELL, int ROWS, bool DEALT>
 __device__ void block_rows_tca(const SpmmBlockedParams& p) {
-    constexpr int KC = Tiling<ROWS>::KC, STAGES = Tiling<ROWS>::STAGES;
+    constexpr int KC = Tiling<ROWS>::KC_BYTES / int(sizeof(T)), STAGES = Tiling<ROWS>::STAGES;
     constexpr int TILES = ROWS / 16 * (COLS / 8) / WARPS;  // a warp's n tiles at most
-    __shared__ __align__(16) Stage<ROWS, KC> sh[STAGES];
+    __shared__ __align__(16) Stage<T, ROWS, KC> sh[STAGES];
     const blocked::BlockRows<T, I, ELL> a(p);
     const Dense<O> c(p.c, 0);
     const float alpha = load_scalar<float>(p.shape.alpha), beta = load_scalar<float>(p.shape.beta);
@@ -369,3 +407,4 @@ OXS_BLOCKED_TCA(f16_f16, __half, __half)
 OXS_BLOCKED_TCA(f16_f32, __half, float)
 OXS_BLOCKED_TCA(bf16_bf16, __nv_bfloat16, __nv_bfloat16)
 OXS_BLOCKED_TCA(bf16_f32, __nv_bfloat16, float)
+OXS_BLOCKED_TCA(tf32_f32, float, float)

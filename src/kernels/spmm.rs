@@ -456,18 +456,16 @@ pub fn blocked(h: &Handle, p: &SpmmBlockedParams, ell: bool, path: BlockedPath, 
             let blocks = items.div_ceil(BLOCK as u64 / lanes).clamp(1, MAX_GRID) as u32;
             launch(h, "spmm_blocked", &name, (blocks, 1, 1), BLOCK, 0, p)
         }
-        BlockedPath::TensorCores(TcPrecision::Half) if h.settings.spmm.blocked_async != Some(false) && copies_whole(p) => {
+        BlockedPath::TensorCores(precision @ (TcPrecision::Half | TcPrecision::Tf32))
+            if h.settings.spmm.blocked_async != Some(false) && copies_whole(p, types.ab.size_bytes() as i64) =>
+        {
             // Blocks of 16 or 32 rows take the instantiation staging 32 rows (its `Tiling`).
             let rows = if p.row_block <= 32 { 32 } else { SPMM_BLOCKED_TC_MAX_ROWS };
             // Under a whole tile of columns the copies are dealt so that no thread carries a
             // column past N; for whole tiles the plain walk is leaner (docs/design/blocked-spmm.md).
             let dealt = if p.shape.n < SPMM_BLOCKED_TCA_COLS as i64 { "_d" } else { "" };
-            let name = kernel_name!(
-                "oxs_spmm_{format}_tca_{}_{}_{}_r{rows}{dealt}",
-                types.ab.kernel_suffix(),
-                types.c.kernel_suffix(),
-                index_suffix(index)
-            );
+            let operands = if precision == TcPrecision::Tf32 { "tf32" } else { types.ab.kernel_suffix() };
+            let name = kernel_name!("oxs_spmm_{format}_tca_{operands}_{}_{}_r{rows}{dealt}", types.c.kernel_suffix(), index_suffix(index));
             let tiles = (p.shape.n.max(1) as u64).div_ceil(SPMM_BLOCKED_TCA_COLS as u64);
             // One wave: a thread block walks many block rows, its setup paid once.
             let wave = super::resident_blocks(h, "spmm_blocked_tc_async", &name, BLOCK)?.max(1) as u64 * u64::from(h.device_model.sm_count);
@@ -491,26 +489,27 @@ pub fn blocked(h: &Handle, p: &SpmmBlockedParams, ell: bool, path: BlockedPath, 
     }
 }
 
-/// Whether a 16-bit tensor-core call's operands reach shared memory 16 bytes at a time as they lie
-/// (`kernels/spmm_blocked_tc_async.cu`): A's block rows row-major (Blocked-ELL, or BSR with
-/// row-major blocks) from a 16-byte boundary, op(B) row-major with rows on 16-byte boundaries,
-/// N a multiple of 8 (a copy lies wholly inside or past N), blocks of a power of two columns (16
-/// or more: A's rows of a block start on 16 bytes) and k of whole blocks under 2^31 (no copy of A
-/// crosses k; positions along a block row are 32-bit), B's rows under 2^31 bytes apart.
-fn copies_whole(p: &SpmmBlockedParams) -> bool {
-    const VEC: i64 = 8;
+/// Whether a tensor-core call's operands (of `elem` bytes: 16-bit, or FP32 for TF32) reach shared
+/// memory 16 bytes at a time as they lie (`kernels/spmm_blocked_tc_async.cu`): A's block rows
+/// row-major (Blocked-ELL, or BSR with row-major blocks) from a 16-byte boundary, op(B) row-major
+/// with rows of a multiple of 8 elements on 16-byte boundaries, N a multiple of 8 (a copy lies
+/// wholly inside or past N, an n tile wholly inside), blocks of a power of two columns (16 or more:
+/// A's rows of a block start on 16 bytes, and a stage's chunk holds whole blocks or lies in one)
+/// and k of whole blocks under 2^31 (no copy of A crosses k; positions along a block row are
+/// 32-bit), B's rows under 2^31 bytes apart.
+fn copies_whole(p: &SpmmBlockedParams, elem: i64) -> bool {
     let b = &p.b;
     p.col_major_blocks == 0
         && p.values % 16 == 0
-        && p.col_block >= 2 * VEC
+        && p.col_block >= 16
         && (p.col_block as u64).is_power_of_two()
         && p.shape.k % p.col_block == 0
         && p.shape.k < 1 << 31
         && b.col_stride == 1
-        && b.row_stride % VEC == 0
-        && b.row_stride < 1 << 30
+        && b.row_stride % 8 == 0
+        && b.row_stride.saturating_mul(elem) < 1 << 31
         && b.values % 16 == 0
-        && p.shape.n % VEC == 0
+        && p.shape.n % 8 == 0
 }
 
 /// A group of the CUDA-core block-row kernel (kernels/spmm_blocked.cu, `lane_columns` and

@@ -151,9 +151,10 @@ fn aligned_narrow_n() {
     sweep_with("spmm blocked: aligned operands, narrow N", &aligned_narrow_n_cases(), check_twice);
 }
 
-/// The asynchronous tensor-core kernel (kernels/spmm_blocked_tc_async.cu): 16-bit blocks of whole
-/// fragments whose operands copy 16 bytes at a time (row-major blocks, op(B) row-major on 16-byte
-/// rows, N a multiple of 8, k of whole blocks), block rows of one to many chunks (and empty ones),
+/// The asynchronous tensor-core kernel (kernels/spmm_blocked_tc_async.cu): 16-bit blocks, and FP32
+/// ones in the TF32 mode, of whole fragments whose operands copy 16 bytes at a time (row-major
+/// blocks, op(B) row-major on 16-byte rows, N a multiple of 8, k of whole blocks), block rows of
+/// one to many chunks (and empty ones),
 /// N from one n tile to several column tiles (under and over 128, so both of its walks); B row-major
 /// or column-major and transposed, padded or not; column-major BSR blocks in the same sweep take
 /// the staged kernel.
@@ -171,9 +172,9 @@ pub fn async_copies_cases() -> Vec<Case> {
     ];
     for (block, (brows, bcols)) in shapes {
         for fmt in formats_for(block) {
-            for t in HALF {
+            for (t, math) in HALF.map(|t| (t, DEFAULT)).into_iter().chain([(F32, TF32)]) {
                 let i = cases.len();
-                let c = case(fmt, block, (brows, bcols), t, DEFAULT, 600 + i);
+                let c = case(fmt, block, (brows, bcols), t, math, 600 + i);
                 // op(B) row-major either way: B row-major, or column-major and transposed.
                 let (op_b, order_b) = if i % 3 == 2 { (T, COL) } else { (N, ROW) };
                 let n = pick(&[8, 32, 64, 128, 136, 264], i);
@@ -185,8 +186,9 @@ pub fn async_copies_cases() -> Vec<Case> {
 }
 
 /// The reference comparison under the asynchronous kernel (the library's choice) and under the
-/// staged one (`OXSPARSE_SPMM_BLOCKED_COPIES=staged`): both sum each k step of 16 into the same
-/// accumulators in the same order, so their results must agree bit for bit.
+/// staged one (`OXSPARSE_SPMM_BLOCKED_COPIES=staged`): both sum each k step (16 for 16-bit
+/// operands, 8 for TF32) into the same accumulators in the same order, so their results must
+/// agree bit for bit.
 fn check_both_kernels(h: &CHandle, case: &Case) -> Result<(), String> {
     let p = Problem::new(case);
     let g = Gpu::upload(&p)?;
