@@ -540,6 +540,36 @@ mod tests {
         assert_eq!(blocked_group(CUDA_R_32F, 32), (8, 4));
     }
 
+    /// Each condition of `copies_whole` refuses alone; B's row distance is bounded in bytes, so
+    /// FP32 (TF32) operands reach it at half the elements of 16-bit ones.
+    #[test]
+    fn whole_copies_need_every_condition() {
+        let mut ok = SpmmBlockedParams { values: 256, row_block: 32, col_block: 32, ..Default::default() };
+        ok.shape = SpmmShape { m: 64, k: 128, n: 64, ..Default::default() };
+        ok.b = SpmmDense { values: 512, row_stride: 64, col_stride: 1, ..Default::default() };
+        assert!(copies_whole(&ok, 2) && copies_whole(&ok, 4));
+        let refused: [fn(&mut SpmmBlockedParams); 10] = [
+            |p| p.col_major_blocks = 1,
+            |p| p.values += 8,
+            |p| p.col_block = 8,
+            |p| p.col_block = 48,
+            |p| p.shape.k = 112,
+            |p| p.b.col_stride = 2,
+            |p| p.b.row_stride = 68,
+            |p| p.b.values += 4,
+            |p| p.shape.n = 60,
+            |p| p.b.row_stride = 1 << 30,
+        ];
+        for (i, change) in refused.iter().enumerate() {
+            let mut p = ok;
+            change(&mut p);
+            assert!(!copies_whole(&p, 2) && !copies_whole(&p, 4), "condition {i}");
+        }
+        let mut wide = ok;
+        wide.b.row_stride = 1 << 29;
+        assert!(copies_whole(&wide, 2) && !copies_whole(&wide, 4));
+    }
+
     #[test]
     fn rowvec_geometry_matches_the_kernel_shapes() {
         // f32: 4 per vector. 32 columns -> 8 lanes; 256 -> 32 lanes x 2 vectors.
