@@ -225,47 +225,40 @@ struct DealtWalk : BlockRowWalk<I> {
     }
 };
 
-// multiply: the stage's k steps into the warp's accumulators.
+// multiply: the stage's k steps (16 for 16-bit operands, 8 for TF32) into the warp's accumulators.
 template <typename T, int ROWS, int KC, int TILES>
 __device__ __forceinline__ void multiply(float (&acc)[TILES][4], const Stage<T, ROWS, KC>& st, int slice, int wi, int per_slice, int live) {
     using St = Stage<T, ROWS, KC>;
-    const int lane = threadIdx.x % WARP;
+    constexpr bool TF32 = sizeof(T) == 4;
+    const int lane = threadIdx.x % WARP, g = lane / 4, t = lane % 4;
     // Lane l gives the address of row l % 16 of the slice, the step's columns from l / 16 copies:
     // for 16-bit elements the m16n8k16 A fragment; for 32-bit ones each 8 x 8 matrix of 16-bit
     // halves is an 8 x 4 tile of which lane l gets element (l / 4, l % 4), the m16n8k8 one.
     const auto* a_lane = &st.a[(slice * 16 + lane % 16) * St::A_STRIDE + lane / 16 * PER_COPY<T>];
-    if constexpr (sizeof(T) == 2) {
 #pragma unroll
-        for (int ks = 0; ks < KC; ks += 16) {
-            uint32_t af[4];
-            tc::ldmatrix_x4(af, a_lane + ks);
+    for (int ks = 0; ks < KC; ks += TF32 ? 8 : 16) {
+        uint32_t af[4];
+        tc::ldmatrix_x4(af, a_lane + ks);
+        if constexpr (TF32) {
 #pragma unroll
-            for (int i = 0; i < TILES; ++i) {
-                const int nt = wi + i * per_slice;
-                if (nt >= live) break;
+            for (int e = 0; e < 4; ++e) af[e] = tc::to_tf32(__uint_as_float(af[e]));
+        }
+#pragma unroll
+        for (int i = 0; i < TILES; ++i) {
+            const int nt = wi + i * per_slice;
+            if (nt >= live) break;
+            if constexpr (TF32) {
+                // Rows t and t + 4 of column g; the mma accumulates, as the staged kernel's does.
+                const uint32_t* b = &st.b[(ks + t) * St::B_STRIDE + nt * 8 + g];
+                const uint32_t bf[2] = {tc::to_tf32(__uint_as_float(b[0])), tc::to_tf32(__uint_as_float(b[4 * St::B_STRIDE]))};
+                tc::mma_tf32(acc[i], af, bf);
+            } else {
                 uint32_t bf[2];
                 ldmatrix_x2_trans(bf, &st.b[(ks + lane % 16) * St::B_STRIDE + nt * 8]);
                 float d[4] = {0.f, 0.f, 0.f, 0.f};
                 tc::mma_16<T>(d, af, bf);
 #pragma unroll
                 for (int e = 0; e < 4; ++e) acc[i][e] += d[e];
-            }
-        }
-    } else {
-        const int g = lane / 4, t = lane % 4;
-#pragma unroll
-        for (int ks = 0; ks < KC; ks += 8) {
-            uint32_t af[4];
-            tc::ldmatrix_x4(af, a_lane + ks);
-#pragma unroll
-            for (int e = 0; e < 4; ++e) af[e] = tc::to_tf32(__uint_as_float(af[e]));
-#pragma unroll
-            for (int i = 0; i < TILES; ++i) {
-                const int nt = wi + i * per_slice;
-                if (nt >= live) break;
-                const uint32_t* b = &st.b[(ks + t) * St::B_STRIDE + nt * 8 + g];
-                const uint32_t bf[2] = {tc::to_tf32(__uint_as_float(b[0])), tc::to_tf32(__uint_as_float(b[4 * St::B_STRIDE]))};
-                tc::mma_tf32(acc[i], af, bf);
             }
         }
     }

@@ -154,10 +154,9 @@ fn aligned_narrow_n() {
 /// The asynchronous tensor-core kernel (kernels/spmm_blocked_tc_async.cu): 16-bit blocks, and FP32
 /// ones in the TF32 mode, of whole fragments whose operands copy 16 bytes at a time (row-major
 /// blocks, op(B) row-major on 16-byte rows, N a multiple of 8, k of whole blocks), block rows of
-/// one to many chunks (and empty ones),
-/// N from one n tile to several column tiles (under and over 128, so both of its walks); B row-major
-/// or column-major and transposed, padded or not; column-major BSR blocks in the same sweep take
-/// the staged kernel.
+/// one to many chunks (and empty ones), N from one n tile to several column tiles (under and over
+/// 128, so both of its walks); B row-major or column-major and transposed, padded or not;
+/// column-major BSR blocks in the same sweep take the staged kernel.
 pub fn async_copies_cases() -> Vec<Case> {
     let mut cases = Vec::new();
     let shapes: [((i64, i64), (i64, i64)); 8] = [
