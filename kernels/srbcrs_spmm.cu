@@ -8,13 +8,15 @@
 //              stride block's row-major V x stride tile; the tail up to the stride repeats the last
 //              column with zero values (vec_val is zeroed before)
 //
-// SpMM, C = alpha * rowScale * A * B + beta * C, one warp per (vector row, TILE_N columns of B
-// and C). The vector row is the mma's n side (V of its 8 columns) and B's columns its m side, so
-// the product is formed transposed, C^T = B^T A^T, with exact int32 accumulation. For each stride
-// block of the vector row:
-//   load_stage        the sparse fragment (the mma's B operand, straight from the block's tile),
-//                     the lane's k's columns (16-byte loads) and B's row at each k over the
-//                     lane's 8 columns (one load of 8 elements)
+// SpMM, C = alpha * rowScale * A * B + beta * C, `splits` warps per (vector row, TILE_N columns
+// of B and C), each taking every splits-th stride block of the row (the planner picks splits from
+// the blocks a row holds and the device's size, so that long rows still fill the GPU). The
+// vector row is the mma's n side (V of its 8 columns) and B's columns its m side, so the product
+// is formed transposed, C^T = B^T A^T, with exact int32 accumulation. For each stride block of a
+// warp's share:
+//   load_columns      the lane's k's columns (16-byte loads), a block ahead of their use
+//   load_stage        the sparse fragment (the mma's B operand, straight from the block's tile)
+//                     and B's row at each k over the lane's 8 columns (one load of 8 elements)
 //   split / widen     int16 operands become a signed high and an unsigned low byte, int4 dense
 //                     values become bytes when A is wider (all in registers)
 //   dense_fragments   the online transpose of the dense operand in registers (byte or nibble
@@ -22,20 +24,29 @@
 //   mma               one per 16 columns and part: m16n8k32 s8/u8 (L = 8, 16) or m16n8k64 s4
 //                     (L = 4; on sm_90, two s8 mmas of widened nibbles); int16 runs one mma
 //                     per pair of byte halves, combined by shifts
-// with the next block's loads issued before this block's mmas; then store.
+// with the next block's loads issued before this block's mmas; then
+//   store_direct      one warp a row: its sums (int16 parts combined) straight to C, a row's 8
+//                     columns of a lane in two 16-byte stores where C allows
+//   stash, store      split rows: each warp's sums into shared memory, then the row's warps'
+//                     sums added (int32, wrapping: any order gives the same bits) and written a
+//                     C row (row-major) or column (column-major) at a time
 #include "oxsparse_kernel_params.h"
 #include "common/grid.cuh"
 #include "common/scalar.cuh"
 #include <stdint.h>
+#include <type_traits>
 
 namespace {
 
 // Tiling, in one place (the launcher mirrors these in src/kernels/srbcrs.rs).
 constexpr int MAX_V = 8;                 // the mma's n: the longest vector
 constexpr int WARP = 32;
-constexpr int WARPS = 4;                 // warps per SpMM block, one vector row each
+constexpr int WARPS = 8;                 // most warps per SpMM block (blockDim.x / 32 of them, a
+                                         // multiple of splits: blockDim.x / 32 / splits vector rows)
 constexpr int M_TILES = 4;               // 16-column slices of B and C per warp
 constexpr int TILE_N = 16 * M_TILES;     // columns of B and C per warp
+constexpr int STASH_PITCH = TILE_N + 1;  // a stashed C row (padded: a stash store hits 16 banks)
+constexpr int STORE_WIDTH = 4;           // C elements a lane stores at once (16 bytes)
 constexpr int BUILD_BLOCK = 256;         // threads of a build block
 
 // Vectors per stride block: the k depth of the mma the sparse values feed (int16 is split into
@@ -270,15 +281,22 @@ __device__ __forceinline__ void sparse_fragment(const SrBcrsSpmmParams& p, int64
 // B's row k at columns n .. n + 7 as bytes in column order (int16: high and low bytes); columns
 // past N read as zero. WHOLE: the warp's columns all lie inside B and its rows are aligned to 8
 // elements (one load).
+// Where B's row k holds column n, for whole-tile loads: B's rows lie under 2^31 bytes apart (the
+// launcher's b_aligned says so), so one 32 x 32 -> 64-bit multiply-add finds it.
+template <int R>
+__device__ __forceinline__ const uint8_t* dense_row_at(const SrBcrsSpmmParams& p, int32_t k, int64_t n) {
+    const uint32_t row_bytes = uint32_t(p.b_row_stride * R / 8);
+    return reinterpret_cast<const uint8_t*>(p.b) + n * R / 8 + uint64_t(uint32_t(k)) * row_bytes;
+}
+
 template <int R, bool WHOLE>
 __device__ __forceinline__ void dense_chunk(const SrBcrsSpmmParams& p, int32_t k, int64_t n, uint2 out[]) {
-    const int64_t e = k * p.b_row_stride + n;
     if constexpr (WHOLE && R == 8) {
-        out[0] = *reinterpret_cast<const uint2*>(reinterpret_cast<const int8_t*>(p.b) + e);
+        out[0] = *reinterpret_cast<const uint2*>(dense_row_at<R>(p, k, n));
     } else if constexpr (WHOLE && R == 4) {
-        out[0] = widen_nibbles(*reinterpret_cast<const uint32_t*>(reinterpret_cast<const uint8_t*>(p.b) + e / 2));
+        out[0] = widen_nibbles(*reinterpret_cast<const uint32_t*>(dense_row_at<R>(p, k, n)));
     } else if constexpr (WHOLE && R == 16) {
-        const uint4 q = *reinterpret_cast<const uint4*>(reinterpret_cast<const int16_t*>(p.b) + e);
+        const uint4 q = *reinterpret_cast<const uint4*>(dense_row_at<R>(p, k, n));
         out[0] = make_uint2(high_bytes(q.x, q.y), high_bytes(q.z, q.w));
         out[1] = make_uint2(low_bytes(q.x, q.y), low_bytes(q.z, q.w));
     } else {
@@ -294,12 +312,23 @@ __device__ __forceinline__ void dense_chunk(const SrBcrsSpmmParams& p, int32_t k
     }
 }
 
-template <int L, int R, bool WHOLE>
-__device__ __forceinline__ void load_stage(const SrBcrsSpmmParams& p, int64_t block, int64_t n_lane, Lane l, Stage8<L, R>& s) {
-    sparse_fragment<L, R>(p, block, l, s);
-    // The columns of this lane's k's: 4 thread + i, then 16 + 4 thread + i.
+// The columns of a lane's k's in a stride block, loaded a block ahead of the B rows they address.
+template <int WORDS>
+struct Columns {
+    int4 w[WORDS];
+};
+
+// int8 mma path: k = 4 thread + i, then 16 + 4 thread + i.
+__device__ __forceinline__ Columns<2> load_columns8(const SrBcrsSpmmParams& p, int64_t block, Lane l) {
     const int4* c = reinterpret_cast<const int4*>(reinterpret_cast<const int32_t*>(p.vec_col) + block * 32);
-    const int4 c0 = c[l.thread], c1 = c[4 + l.thread];
+    return {{c[l.thread], c[4 + l.thread]}};
+}
+
+template <int L, int R, bool WHOLE>
+__device__ __forceinline__ void load_stage(const SrBcrsSpmmParams& p, int64_t block, const Columns<2>& cols, int64_t n_lane, Lane l,
+                                           Stage8<L, R>& s) {
+    sparse_fragment<L, R>(p, block, l, s);
+    const int4 c0 = cols.w[0], c1 = cols.w[1];
     const int32_t k[8] = {c0.x, c0.y, c0.z, c0.w, c1.x, c1.y, c1.z, c1.w};
 #pragma unroll
     for (int j = 0; j < 8; ++j) {
@@ -361,8 +390,14 @@ struct Stage4 {
     uint32_t dense[16];  // B's row at each k over the lane's 8 columns, nibble c = column c
 };
 
+// int4 mma path: k = 8 thread .. + 7, then 32 + 8 thread .. + 7.
+__device__ __forceinline__ Columns<4> load_columns4(const SrBcrsSpmmParams& p, int64_t block, Lane l) {
+    const int4* c = reinterpret_cast<const int4*>(reinterpret_cast<const int32_t*>(p.vec_col) + block * 64);
+    return {{c[2 * l.thread], c[2 * l.thread + 1], c[8 + 2 * l.thread], c[9 + 2 * l.thread]}};
+}
+
 template <bool WHOLE>
-__device__ __forceinline__ void load_stage4(const SrBcrsSpmmParams& p, int64_t block, int64_t n_lane, Lane l, Stage4& s) {
+__device__ __forceinline__ void load_stage4(const SrBcrsSpmmParams& p, int64_t block, const Columns<4>& cols, int64_t n_lane, Lane l, Stage4& s) {
     if (l.group < p.vector_length) {
         const uint8_t* row = reinterpret_cast<const uint8_t*>(p.vec_val) + block * 32 * p.vector_length + l.group * 32;
         s.sparse[0] = *reinterpret_cast<const uint32_t*>(row + 4 * l.thread);
@@ -370,13 +405,12 @@ __device__ __forceinline__ void load_stage4(const SrBcrsSpmmParams& p, int64_t b
     } else {
         s.sparse[0] = s.sparse[1] = 0;
     }
-    const int4* c = reinterpret_cast<const int4*>(reinterpret_cast<const int32_t*>(p.vec_col) + block * 64);
-    const int4 c0 = c[2 * l.thread], c1 = c[2 * l.thread + 1], c2 = c[8 + 2 * l.thread], c3 = c[9 + 2 * l.thread];
+    const int4 c0 = cols.w[0], c1 = cols.w[1], c2 = cols.w[2], c3 = cols.w[3];
     const int32_t k[16] = {c0.x, c0.y, c0.z, c0.w, c1.x, c1.y, c1.z, c1.w, c2.x, c2.y, c2.z, c2.w, c3.x, c3.y, c3.z, c3.w};
 #pragma unroll
     for (int j = 0; j < 16; ++j) {
         if constexpr (WHOLE) {
-            s.dense[j] = *reinterpret_cast<const uint32_t*>(reinterpret_cast<const uint8_t*>(p.b) + (k[j] * p.b_row_stride + n_lane) / 2);
+            s.dense[j] = *reinterpret_cast<const uint32_t*>(dense_row_at<4>(p, k[j], n_lane));
         } else {
             uint32_t w = 0;
             for (int i = 0; i < 8 && n_lane + i < p.n; ++i) w |= (uint32_t(dense_element<4>(p, k[j], n_lane + i)) & 0xF) << (4 * i);
@@ -423,32 +457,53 @@ __device__ __forceinline__ void block_mmas4(const Stage4& s, int32_t acc[][M_TIL
 template <int L, int R>
 struct Path {
     using Stage = Stage8<L, R>;
+    using Cols = Columns<2>;
     static constexpr int ACC = Bytes<L, R>::ACC;
+    __device__ static Cols columns(const SrBcrsSpmmParams& p, int64_t b, Lane l) { return load_columns8(p, b, l); }
     template <bool WHOLE>
-    __device__ static void load(const SrBcrsSpmmParams& p, int64_t b, int64_t n, Lane l, Stage& s) { load_stage<L, R, WHOLE>(p, b, n, l, s); }
+    __device__ static void load(const SrBcrsSpmmParams& p, int64_t b, const Cols& c, int64_t n, Lane l, Stage& s) {
+        load_stage<L, R, WHOLE>(p, b, c, n, l, s);
+    }
     __device__ static void mmas(const Stage& s, int32_t acc[][M_TILES][4]) { block_mmas<L, R>(s, acc); }
 };
 template <>
 struct Path<4, 4> {
     using Stage = Stage4;
+    using Cols = Columns<4>;
     static constexpr int ACC = 1;
+    __device__ static Cols columns(const SrBcrsSpmmParams& p, int64_t b, Lane l) { return load_columns4(p, b, l); }
     template <bool WHOLE>
-    __device__ static void load(const SrBcrsSpmmParams& p, int64_t b, int64_t n, Lane l, Stage& s) { load_stage4<WHOLE>(p, b, n, l, s); }
+    __device__ static void load(const SrBcrsSpmmParams& p, int64_t b, const Cols& c, int64_t n, Lane l, Stage& s) {
+        load_stage4<WHOLE>(p, b, c, n, l, s);
+    }
     __device__ static void mmas(const Stage& s, int32_t acc[][M_TILES][4]) { block_mmas4(s, acc); }
 };
 
-// The stride blocks first .. stop - 1 in order, the next one's loads issued before the current
-// one's mmas (double buffering in registers).
+// The stride blocks first, first + step, ... before stop, in order: the next block's values and
+// B rows are loaded before the current block's mmas (double buffering in registers), and the
+// columns a block further on, so that the B loads never wait on the column loads that address
+// them.
 template <int L, int R, bool WHOLE>
-__device__ __forceinline__ void accumulate(const SrBcrsSpmmParams& p, int64_t first, int64_t stop, int64_t n_lane, Lane l, int32_t acc[][M_TILES][4]) {
+__device__ __forceinline__ void accumulate(const SrBcrsSpmmParams& p, int64_t first, int64_t stop, int step, int64_t n_lane, Lane l,
+                                           int32_t acc[][M_TILES][4]) {
     using P = Path<L, R>;
-    typename P::Stage current, next;
-    if (first < stop) P::template load<WHOLE>(p, first, n_lane, l, current);
-    for (int64_t block = first; block < stop; ++block) {
-        const bool more = block + 1 < stop;
-        if (more) P::template load<WHOLE>(p, block + 1, n_lane, l, next);
-        P::mmas(current, acc);
-        if (more) current = next;
+    typename P::Stage even, odd;  // the stages of alternate blocks (two steps a turn: no copies)
+    typename P::Cols ahead;
+    // Loads block b's stage from the columns loaded a block before, then the columns after it.
+    const auto load = [&](int64_t b, typename P::Stage& s) {
+        P::template load<WHOLE>(p, b, ahead, n_lane, l, s);
+        if (b + step < stop) ahead = P::columns(p, b + step, l);
+    };
+    if (first >= stop) return;
+    ahead = P::columns(p, first, l);
+    load(first, even);
+    for (int64_t block = first;; block += 2 * step) {
+        if (block + step < stop) load(block + step, odd);
+        P::mmas(even, acc);
+        if (block + step >= stop) break;
+        if (block + 2 * step < stop) load(block + 2 * step, even);
+        P::mmas(odd, acc);
+        if (block + 2 * step >= stop) break;
     }
 }
 
@@ -485,18 +540,102 @@ struct Epilogue<float> {
     }
 };
 
-// D's entries of tile i: d[0], d[1] at vector entries 2 thread, 2 thread + 1 of mma row g (B
-// column 8 g + i); d[2], d[3] the same at row g + 8 (column 8 g + 4 + i).
+// A warp alone on its vector row (splits 1) stores its sums straight from its registers: lane
+// (g, t) holds rows 2 t and 2 t + 1 at the tile's columns 8 g .. 8 g + 7 (register i = 2 q + h of
+// tile j is row 2 t + h, column 8 g + 4 q + j), so each row's 8 columns go out as two 16-byte
+// stores when C is row-major with 16-byte aligned rows and they lie inside C; else one by one.
 template <typename T, int PARTS>
-__device__ __forceinline__ void store(const SrBcrsSpmmParams& p, const Epilogue<T>& e, int64_t g, int64_t n_lane, int tile, Lane l, const int32_t (&acc)[PARTS][M_TILES][4]) {
-    T* c = reinterpret_cast<T*>(p.c);
-    for (int i = 0; i < 4; ++i) {
-        const int r = 2 * l.thread + (i & 1);
+__device__ __forceinline__ void store_direct(const SrBcrsSpmmParams& p, const Epilogue<T>& e, int64_t g, int64_t n_lane, Lane l,
+                                             const int32_t (&acc)[PARTS][M_TILES][4]) {
+    using Word = typename std::conditional<std::is_same<T, float>::value, float4, int4>::type;
+    static_assert(M_TILES == STORE_WIDTH, "a lane's 4 tiles are 4 adjacent columns");
+    const bool whole = p.c_rows_aligned && n_lane + 8 <= p.n;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+        const int r = 2 * l.thread + h;
         const int64_t row = g * p.vector_length + r;
-        const int64_t col = n_lane + (i >= 2 ? 4 : 0) + tile;
-        if (r >= p.vector_length || row >= p.m || col >= p.n) continue;
-        T* at = c + row * p.c_row_stride + col * p.c_col_stride;
-        *at = e(combine<PARTS>(acc, tile, i), row, at);
+        if (r >= p.vector_length || row >= p.m) continue;
+        T* out = reinterpret_cast<T*>(p.c) + row * p.c_row_stride;
+#pragma unroll
+        for (int q = 0; q < 2; ++q) {
+            if (whole) {
+                Word* at = reinterpret_cast<Word*>(out + n_lane + 4 * q);
+                const Word old = e.beta != T(0) ? *at : Word{};  // beta == 0 never reads C
+                const T olds[STORE_WIDTH] = {old.x, old.y, old.z, old.w};
+                T v[STORE_WIDTH];
+#pragma unroll
+                for (int j = 0; j < STORE_WIDTH; ++j) v[j] = e(combine<PARTS>(acc, j, 2 * q + h), row, &olds[j]);
+                *at = Word{v[0], v[1], v[2], v[3]};
+            } else {
+#pragma unroll
+                for (int j = 0; j < M_TILES; ++j) {
+                    const int64_t col = n_lane + 4 * q + j;
+                    if (col >= p.n) continue;
+                    T* at = out + col * p.c_col_stride;
+                    *at = e(combine<PARTS>(acc, j, 2 * q + h), row, at);
+                }
+            }
+        }
+    }
+}
+
+// A warp's sums, combined, into its stash (MAX_V rows x TILE_N columns of the warp's C tile).
+// D's entries of tile t: d[0], d[1] at vector entries 2 thread, 2 thread + 1 of mma row g (tile
+// column 8 g + t); d[2], d[3] the same at row g + 8 (column 8 g + 4 + t). Entries past V are zero.
+template <int PARTS>
+__device__ __forceinline__ void stash(const int32_t (&acc)[PARTS][M_TILES][4], Lane l, int32_t (*out)[STASH_PITCH]) {
+#pragma unroll
+    for (int t = 0; t < M_TILES; ++t) {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) out[2 * l.thread + (i & 1)][8 * l.group + (i >= 2 ? 4 : 0) + t] = combine<PARTS>(acc, t, i);
+    }
+}
+
+// Vector row g's C tile from the stashes of its `splits` warps (`first` the lowest), shared among
+// them, the stashes added and stored along C's contiguous side.
+//   store_rows  row-major C, 16-byte aligned rows, the tile inside C: a lane takes 4 adjacent
+//               columns of a row (one 16-byte store), the tile in 4 unrolled steps a warp
+//   store_any   every other case: entry e is row e / TILE_N, column e % TILE_N when C is
+//               row-major, else row e % MAX_V, column e / MAX_V, each checked against C's edges
+__device__ __forceinline__ uint32_t stashed_sum(const int32_t (*first)[MAX_V][STASH_PITCH], int splits, int r, int col) {
+    uint32_t sum = 0;
+    for (int s = 0; s < splits; ++s) sum += uint32_t(first[s][r][col]);
+    return sum;
+}
+
+template <typename T>
+__device__ __forceinline__ void store_rows(const SrBcrsSpmmParams& p, const Epilogue<T>& e, int64_t g, int64_t n_first,
+                                           const int32_t (*first)[MAX_V][STASH_PITCH], int splits, int split, int lane) {
+    constexpr int PER_ROW = TILE_N / STORE_WIDTH, STEPS = MAX_V * PER_ROW / WARP;
+    using Word = typename std::conditional<std::is_same<T, float>::value, float4, int4>::type;
+#pragma unroll
+    for (int step = 0; step < STEPS; ++step) {
+        const int at = (split + step * splits) * WARP + lane;
+        const int r = at / PER_ROW, col = STORE_WIDTH * (at % PER_ROW);
+        const int64_t row = g * p.vector_length + r;
+        if (at >= MAX_V * PER_ROW || r >= p.vector_length || row >= p.m) continue;
+        T* out = reinterpret_cast<T*>(p.c) + row * p.c_row_stride + n_first + col;
+        T v[STORE_WIDTH];
+        const Word old = e.beta != T(0) ? *reinterpret_cast<const Word*>(out) : Word{};  // beta == 0 never reads C
+        const T olds[STORE_WIDTH] = {old.x, old.y, old.z, old.w};
+#pragma unroll
+        for (int i = 0; i < STORE_WIDTH; ++i) v[i] = e(int32_t(stashed_sum(first, splits, r, col + i)), row, &olds[i]);
+        *reinterpret_cast<Word*>(out) = Word{v[0], v[1], v[2], v[3]};
+    }
+}
+
+template <typename T>
+__device__ __forceinline__ void store_any(const SrBcrsSpmmParams& p, const Epilogue<T>& e, int64_t g, int64_t n_first,
+                                          const int32_t (*first)[MAX_V][STASH_PITCH], int splits, int split, int lane) {
+    T* c = reinterpret_cast<T*>(p.c);
+    const bool row_major = p.c_col_stride == 1;
+#pragma unroll 4
+    for (int at = split * WARP + lane; at < MAX_V * TILE_N; at += splits * WARP) {
+        const int r = row_major ? at / TILE_N : at % MAX_V, col = row_major ? at % TILE_N : at / MAX_V;
+        const int64_t row = g * p.vector_length + r;
+        if (r >= p.vector_length || row >= p.m || n_first + col >= p.n) continue;
+        T* out = c + row * p.c_row_stride + (n_first + col) * p.c_col_stride;
+        *out = e(int32_t(stashed_sum(first, splits, r, col)), row, out);
     }
 }
 
@@ -511,24 +650,36 @@ __device__ Epilogue<float> epilogue(const SrBcrsSpmmParams& p) {
     return {load_scalar<float>(p.alpha), load_scalar<float>(p.beta), reinterpret_cast<const float*>(p.row_scale)};
 }
 
-// A warp per (vector row, TILE_N columns).
+// `p.splits` warps per (vector row, TILE_N columns): blockDim.x / 32 / splits vector rows a block;
+// split rows add their sums in stashes of MAX_V x STASH_PITCH words a warp (dynamic shared memory).
+// Every lane of a warp takes the same branches (the mma needs all of them).
 template <int L, int R, typename T>
 __device__ void spmm(const SrBcrsSpmmParams& p) {
-    const int64_t g = int64_t(blockIdx.x) * WARPS + threadIdx.x / WARP;
-    if (g >= p.vector_rows) return;  // the whole warp: the mma needs all its lanes
-    const int lane = threadIdx.x % WARP;
+    extern __shared__ int32_t stash_words[];
+    auto stashes = reinterpret_cast<int32_t (*)[MAX_V][STASH_PITCH]>(stash_words);
+    const int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
+    const int splits = p.splits, split = warp % splits;
+    const int64_t g = int64_t(blockIdx.x) * (blockDim.x / WARP / splits) + warp / splits;
     const Lane l{lane / 4, lane % 4};
     const int64_t n_first = int64_t(blockIdx.y) * TILE_N, n_lane = n_first + 8 * l.group;
-    const int32_t* vec_ptr = reinterpret_cast<const int32_t*>(p.vec_ptr);
-    const int64_t first = vec_ptr[g] / stride_of(L), stop = vec_ptr[g + 1] / stride_of(L);
 
     constexpr int PARTS = Path<L, R>::ACC;
     int32_t acc[PARTS][M_TILES][4] = {};
-    if (p.b_aligned && n_first + TILE_N <= p.n) accumulate<L, R, true>(p, first, stop, n_lane, l, acc);
-    else accumulate<L, R, false>(p, first, stop, n_lane, l, acc);
-    const Epilogue<T> e = epilogue<T>(p);
-#pragma unroll
-    for (int t = 0; t < M_TILES; ++t) store<T, PARTS>(p, e, g, n_lane, t, l, acc);
+    if (g < p.vector_rows) {  // the whole warp: the mma needs all its lanes
+        const int32_t* vec_ptr = reinterpret_cast<const int32_t*>(p.vec_ptr);
+        const int64_t first = vec_ptr[g] / stride_of(L) + split, stop = vec_ptr[g + 1] / stride_of(L);
+        if (p.b_aligned && n_first + TILE_N <= p.n) accumulate<L, R, true>(p, first, stop, splits, n_lane, l, acc);
+        else accumulate<L, R, false>(p, first, stop, splits, n_lane, l, acc);
+    }
+    if (splits == 1) {  // the same for the whole block
+        if (g < p.vector_rows) store_direct<T, PARTS>(p, epilogue<T>(p), g, n_lane, l, acc);
+        return;
+    }
+    stash<PARTS>(acc, l, stashes[warp]);
+    __syncthreads();
+    if (g >= p.vector_rows) return;
+    if (p.c_rows_aligned && n_first + TILE_N <= p.n) store_rows<T>(p, epilogue<T>(p), g, n_first, stashes + (warp - split), splits, split, lane);
+    else store_any<T>(p, epilogue<T>(p), g, n_first, stashes + (warp - split), splits, split, lane);
 }
 
 }  // namespace

@@ -158,6 +158,13 @@ pub struct Convert {
     pub csr2coo_probe: Option<bool>,
 }
 
+/// The SR-BCRS SpMM's tuning settings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Srbcrs {
+    /// `OXSPARSE_SRBCRS_SPLITS`: warps sharing a vector row (1, 2, 4 or 8).
+    pub splits: Option<u32>,
+}
+
 /// Everything a handle's planners and launchers may be told.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Settings {
@@ -170,6 +177,7 @@ pub struct Settings {
     pub spmm: Spmm,
     pub spmv: Spmv,
     pub sddmm: Sddmm,
+    pub srbcrs: Srbcrs,
     pub convert: Convert,
 }
 
@@ -204,6 +212,7 @@ pub const NAMES: &[&str] = &[
     "OXSPARSE_SDDMM_UNROLL",
     "OXSPARSE_SDDMM_KERNEL",
     "OXSPARSE_SDDMM_TILES",
+    "OXSPARSE_SRBCRS_SPLITS",
     "OXSPARSE_CSR2COO_KERNEL",
 ];
 
@@ -330,6 +339,10 @@ impl Settings {
             }
             "OXSPARSE_SDDMM_KERNEL" => next.sddmm.lean = on_off("lean", "general")?,
             "OXSPARSE_SDDMM_TILES" => next.sddmm.tiles = on_off("on", "off")?,
+            "OXSPARSE_SRBCRS_SPLITS" => {
+                let splits = [("1", 1), ("2", 2), ("4", 4), ("8", 8)];
+                next.srbcrs.splits = if unset { None } else { Some(one_of(name, v, &splits)?) }
+            }
             "OXSPARSE_CSR2COO_KERNEL" => next.convert.csr2coo_probe = on_off("probe", "stream")?,
             _ => invalid!("{name:?} is not a setting oxsparse reads (docs/tuning.md lists them)"),
         }
@@ -389,6 +402,7 @@ mod tests {
             ("OXSPARSE_SPMM_PIECE", "0"),
             ("OXSPARSE_SPMM_ROW_ORDER", "sometimes"),
             ("OXSPARSE_SPMM_BRCV", "yes"),
+            ("OXSPARSE_SRBCRS_SPLITS", "3"),
             ("NOT_A_SETTING", "1"),
         ] {
             assert!(s.set(name, Some(value)).is_err(), "{name}={value}");

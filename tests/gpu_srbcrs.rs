@@ -201,6 +201,8 @@ struct Case {
     scalars: (i32, i32),
     /// An FP32 scale per row (FP32 output only).
     row_scale: bool,
+    /// Warps per vector row forced through `OXSPARSE_SRBCRS_SPLITS` (None: the planner's).
+    splits: Option<u32>,
 }
 
 fn case(v: i32, (m, k, n): (usize, usize, usize), sparsity: u64) -> Case {
@@ -220,6 +222,7 @@ fn case(v: i32, (m, k, n): (usize, usize, usize), sparsity: u64) -> Case {
         mode: PointerMode::OXSPARSE_POINTER_MODE_HOST,
         scalars: (-2, 3),
         row_scale: false,
+        splits: None,
     }
 }
 
@@ -267,6 +270,28 @@ fn cases() -> Vec<Case> {
     all.push(case(4, (0, 5, 3), 50));
     all.push(case(8, (4, 5, 0), 50));
     all.extend(pair_cases());
+    all.extend(split_cases());
+    all
+}
+
+/// Vector rows shared by 1 to 8 warps: rows of 15 to 90 stride blocks (shares that differ by
+/// one), a partial last vector row, rows without blocks, both C orders (the split warps' sums
+/// are stored along C's contiguous side), an edge column tile, int16 parts and int4's stride of
+/// 64.
+fn split_cases() -> Vec<Case> {
+    let mut all = vec![];
+    for (i, splits) in [1, 2, 4, 8].into_iter().enumerate() {
+        let mut c = case([8, 4, 2, 8][i], (41, 3000, 200), [50, 70, 90, 98][i]);
+        c.splits = Some(splits);
+        c.orders = [(ROW, ROW), (ROW, COL), (COL, ROW), (COL, COL)][i];
+        c.out = if i % 2 == 0 { R32I } else { R32F };
+        c.scalars = [(-2, 3), (1, 0), (3, -1), (2, 1)][i];
+        all.push(c);
+        all.push(Case { bits: [(16, 16), (4, 4), (16, 8), (8, 4)][i], pad: 8, ..case([4, 8, 2, 8][i], (19, 2500, 70), 60) });
+        let last = all.len() - 1;
+        all[last].splits = Some(splits);
+    }
+    all.push(Case { splits: Some(8), ..case(4, (77, 300, 20), 100) });
     all
 }
 
@@ -358,6 +383,7 @@ fn download_object(s: oxsparseSrBcrs_t, bits: usize) -> (SrBcrsHost, i64) {
 
 fn run(h: &CHandle, c: &Case, seed: u64) -> Result<(), String> {
     let mut rng = Rng::new(seed);
+    h.set_tuning("OXSPARSE_SRBCRS_SPLITS", c.splits.map(|s| s.to_string()).as_deref());
     let (l_bits, r_bits) = c.bits;
     let a = random_csr(&mut rng, (c.m, c.k), c.sparsity, c.vectors.then_some(c.v as usize), l_bits);
     let (da, a_bufs) = upload(&a, c.index, c.base, int_type(l_bits));

@@ -9,10 +9,12 @@ use crate::types::DataType;
 const FAMILY: &str = "srbcrs_spmm";
 /// Threads of a build block (`BUILD_BLOCK`).
 const BUILD_BLOCK: u32 = 256;
-/// Warps of an SpMM block, one vector row each (`WARPS`).
-const WARPS: u32 = 4;
+/// Warps of an SpMM block (`WARPS`): `WARPS / splits` vector rows.
+pub const WARPS: u32 = 8;
 /// Columns of B and C one warp covers (`TILE_N`).
 pub const TILE_N: i64 = 64;
+/// Shared memory a warp stashes its sums in: `MAX_V` x `STASH_PITCH` int32.
+const STASH_BYTES: u32 = 8 * (TILE_N as u32 + 1) * 4;
 /// The most blocks along a grid's y extent (the driver's limit).
 pub const MAX_GRID_Y: i64 = 65_535;
 
@@ -29,8 +31,8 @@ pub fn fill(h: &Handle, p: &SrBcrsBuildParams) -> Result<()> {
 
 /// C = alpha rowScale A B + beta C for A of `a_bits` bits and B of type `b` (a pair the kernel
 /// file instantiates: B at most as wide as A); `out` is C's type (CUDA_R_32I or CUDA_R_32F). The
-/// caller checked that the grid fits (`n <= TILE_N * MAX_GRID_Y`, `vector_rows <= WARPS * (2^31 -
-/// 1)`).
+/// caller checked that the grid fits (`n <= TILE_N * MAX_GRID_Y`, `vector_rows <= WARPS / splits *
+/// (2^31 - 1)`).
 pub fn spmm(h: &Handle, p: &SrBcrsSpmmParams, a_bits: i32, b: DataType, out: DataType) -> Result<()> {
     let b_bits = match b {
         DataType::CUDA_R_4I => 4,
@@ -38,9 +40,12 @@ pub fn spmm(h: &Handle, p: &SrBcrsSpmmParams, a_bits: i32, b: DataType, out: Dat
         _ => 8,
     };
     let name = format!("oxs_srbcrs_spmm_l{a_bits}r{b_bits}_{}", out.kernel_suffix());
-    let grid_x = (p.vector_rows as u64).div_ceil(WARPS as u64) as u32;
+    let (warps, splits) = (p.block_warps as u32, p.splits as u32);
+    let grid_x = (p.vector_rows as u64).div_ceil((warps / splits) as u64) as u32;
     let grid_y = (p.n as u64).div_ceil(TILE_N as u64) as u32;
-    launch(h, FAMILY, &name, (grid_x, grid_y, 1), WARPS * 32, 0, p)
+    // A warp alone on its vector row stores from its registers: no stash.
+    let shared = if splits == 1 { 0 } else { warps * STASH_BYTES };
+    launch(h, FAMILY, &name, (grid_x, grid_y, 1), warps * 32, shared, p)
 }
 
 /// A model of one warp of `oxs_srbcrs_spmm_*` on the CPU, for every (A bits, B bits) pair: the
@@ -138,8 +143,9 @@ mod warp_model {
 
     /// The kernel's C (rows x n, row-major, every entry written once, int32 as the kernel wraps it)
     /// for B row-major (ld = n) of `r_bits` bits; `native_s4`: int4 on m16n8k64 s4 (before sm_90)
-    /// or on two m16n8k32 s8 of widened nibbles (sm_90).
-    fn warp_product(s: &SrBcrsHost, b: &[i16], n: usize, r_bits: usize, native_s4: bool) -> Vec<i64> {
+    /// or on two m16n8k32 s8 of widened nibbles (sm_90); `splits` warps per vector row, each
+    /// taking every splits-th stride block, their stashed sums added.
+    fn warp_product(s: &SrBcrsHost, b: &[i16], n: usize, r_bits: usize, native_s4: bool, splits: usize) -> Vec<i64> {
         let (v, l_bits, st) = (s.vector_length, s.value_bits, stride(s.value_bits));
         let b_elem = |k: usize, col: usize| -> u32 {
             if col < n {
@@ -151,116 +157,128 @@ mod warp_model {
         let mut c = vec![i64::MIN; s.rows * n];
         for g in 0..s.vec_ptr.len() - 1 {
             for n0 in (0..n).step_by(super::TILE_N as usize) {
-                // acc[part][tile][lane]: parts by weight, as the kernel keeps them.
-                let mut acc = [[[[0i64; 4]; 32]; 4]; 3];
-                for block in s.vec_ptr[g] as usize / st..s.vec_ptr[g + 1] as usize / st {
-                    // Per lane: sparse parts (signed high or whole; unsigned low), dense parts' A
-                    // fragments per tile.
-                    let mut sparse = [[[0u32; 2]; 32]; 2];
-                    let mut dense = [[[[0u32; 4]; 32]; 4]; 2];
-                    for lane in 0..32 {
-                        let (grp, t) = (lane / 4, lane % 4);
-                        let n_lane = n0 + 8 * grp;
-                        let row = (block * st * v + grp * st) * l_bits / 8; // the tile row, in bytes
-                        if grp < v {
-                            match l_bits {
-                                16 => {
-                                    let (x, y) = (
-                                        (word(&s.vec_val, row + 8 * t), word(&s.vec_val, row + 8 * t + 4)),
-                                        (word(&s.vec_val, row + 32 + 8 * t), word(&s.vec_val, row + 36 + 8 * t)),
-                                    );
-                                    sparse[0][lane] = [high_bytes(x.0, x.1), high_bytes(y.0, y.1)];
-                                    sparse[1][lane] = [low_bytes(x.0, x.1), low_bytes(y.0, y.1)];
+                // The vector row's tile: 8 rows x TILE_N columns, the warps' stashes added.
+                let mut tile_sum = vec![[0u32; super::TILE_N as usize]; 8];
+                for split in 0..splits {
+                    // acc[part][tile][lane]: parts by weight, as the kernel keeps them.
+                    let mut acc = [[[[0i64; 4]; 32]; 4]; 3];
+                    for block in (s.vec_ptr[g] as usize / st + split..s.vec_ptr[g + 1] as usize / st).step_by(splits) {
+                        // Per lane: sparse parts (signed high or whole; unsigned low), dense parts' A
+                        // fragments per tile.
+                        let mut sparse = [[[0u32; 2]; 32]; 2];
+                        let mut dense = [[[[0u32; 4]; 32]; 4]; 2];
+                        for lane in 0..32 {
+                            let (grp, t) = (lane / 4, lane % 4);
+                            let n_lane = n0 + 8 * grp;
+                            let row = (block * st * v + grp * st) * l_bits / 8; // the tile row, in bytes
+                            if grp < v {
+                                match l_bits {
+                                    16 => {
+                                        let (x, y) = (
+                                            (word(&s.vec_val, row + 8 * t), word(&s.vec_val, row + 8 * t + 4)),
+                                            (word(&s.vec_val, row + 32 + 8 * t), word(&s.vec_val, row + 36 + 8 * t)),
+                                        );
+                                        sparse[0][lane] = [high_bytes(x.0, x.1), high_bytes(y.0, y.1)];
+                                        sparse[1][lane] = [low_bytes(x.0, x.1), low_bytes(y.0, y.1)];
+                                    }
+                                    _ => sparse[0][lane] = [word(&s.vec_val, row + 4 * t), word(&s.vec_val, row + 16 + 4 * t)],
                                 }
-                                _ => sparse[0][lane] = [word(&s.vec_val, row + 4 * t), word(&s.vec_val, row + 16 + 4 * t)],
                             }
-                        }
-                        if l_bits == 4 {
+                            if l_bits == 4 {
+                                let ks: Vec<usize> = (0..16)
+                                    .map(|j| s.vec_col[block * 64 + if j < 8 { 8 * t + j } else { 24 + 8 * t + j }] as usize)
+                                    .collect();
+                                let chunk = |k: usize| -> u32 { (0..8).map(|i| (b_elem(k, n_lane + i) & 0xF) << (4 * i)).sum() };
+                                let mut first: [u32; 8] = std::array::from_fn(|j| chunk(ks[j]));
+                                let mut last: [u32; 8] = std::array::from_fn(|j| chunk(ks[8 + j]));
+                                transpose8_nibbles(&mut first);
+                                transpose8_nibbles(&mut last);
+                                for i in 0..4 {
+                                    dense[0][i][lane] = [first[i], first[4 + i], last[i], last[4 + i]];
+                                }
+                                continue;
+                            }
                             let ks: Vec<usize> =
-                                (0..16).map(|j| s.vec_col[block * 64 + if j < 8 { 8 * t + j } else { 24 + 8 * t + j }] as usize).collect();
-                            let chunk = |k: usize| -> u32 { (0..8).map(|i| (b_elem(k, n_lane + i) & 0xF) << (4 * i)).sum() };
-                            let mut first: [u32; 8] = std::array::from_fn(|j| chunk(ks[j]));
-                            let mut last: [u32; 8] = std::array::from_fn(|j| chunk(ks[8 + j]));
-                            transpose8_nibbles(&mut first);
-                            transpose8_nibbles(&mut last);
-                            for i in 0..4 {
-                                dense[0][i][lane] = [first[i], first[4 + i], last[i], last[4 + i]];
+                                (0..8).map(|j| s.vec_col[block * 32 + if j < 4 { 4 * t + j } else { 12 + 4 * t + j }] as usize).collect();
+                            // B's row k over the lane's 8 columns, as the kernel's 8-element load
+                            // gives it and its parts' bytes.
+                            let parts = |k: usize| -> [[u32; 2]; 2] {
+                                let raw: Vec<u32> = (0..8).map(|i| b_elem(k, n_lane + i)).collect();
+                                match r_bits {
+                                    4 => [widen_nibbles((0..8).map(|i| (raw[i] & 0xF) << (4 * i)).sum()), [0, 0]],
+                                    8 => [[0, 1].map(|h| (0..4).map(|i| (raw[4 * h + i] & 0xFF) << (8 * i)).sum()), [0, 0]],
+                                    _ => {
+                                        let q: Vec<u32> = (0..4).map(|w| (raw[2 * w] & 0xFFFF) | (raw[2 * w + 1] << 16)).collect();
+                                        [[high_bytes(q[0], q[1]), high_bytes(q[2], q[3])], [low_bytes(q[0], q[1]), low_bytes(q[2], q[3])]]
+                                    }
+                                }
+                            };
+                            let chunks: Vec<[[u32; 2]; 2]> = ks.iter().map(|&k| parts(k)).collect();
+                            for h in 0..2 {
+                                let t0 = transpose4([0, 1, 2, 3].map(|j| chunks[j][h][0]));
+                                let t1 = transpose4([0, 1, 2, 3].map(|j| chunks[j][h][1]));
+                                let t2 = transpose4([4, 5, 6, 7].map(|j| chunks[j][h][0]));
+                                let t3 = transpose4([4, 5, 6, 7].map(|j| chunks[j][h][1]));
+                                for i in 0..4 {
+                                    dense[h][i][lane] = [t0[i], t1[i], t2[i], t3[i]];
+                                }
                             }
-                            continue;
                         }
-                        let ks: Vec<usize> =
-                            (0..8).map(|j| s.vec_col[block * 32 + if j < 4 { 4 * t + j } else { 12 + 4 * t + j }] as usize).collect();
-                        // B's row k over the lane's 8 columns, as the kernel's 8-element load
-                        // gives it and its parts' bytes.
-                        let parts = |k: usize| -> [[u32; 2]; 2] {
-                            let raw: Vec<u32> = (0..8).map(|i| b_elem(k, n_lane + i)).collect();
-                            match r_bits {
-                                4 => [widen_nibbles((0..8).map(|i| (raw[i] & 0xF) << (4 * i)).sum()), [0, 0]],
-                                8 => [[0, 1].map(|h| (0..4).map(|i| (raw[4 * h + i] & 0xFF) << (8 * i)).sum()), [0, 0]],
+                        for tile in 0..4 {
+                            match (l_bits, r_bits) {
+                                (4, _) if native_s4 => mma(&mut acc[0][tile], &dense[0][tile], &sparse[0], 4, (true, true)),
+                                (4, _) => {
+                                    // sm_90: each half of the k's widened to bytes, two s8 mmas.
+                                    for (a_at, b_at) in [(0, 0), (2, 1)] {
+                                        let a: [[u32; 4]; 32] = std::array::from_fn(|lane| {
+                                            let (f, f4) =
+                                                (widen_nibbles(dense[0][tile][lane][a_at]), widen_nibbles(dense[0][tile][lane][a_at + 1]));
+                                            [f[0], f4[0], f[1], f4[1]]
+                                        });
+                                        let b: [[u32; 2]; 32] = std::array::from_fn(|lane| widen_nibbles(sparse[0][lane][b_at]));
+                                        mma(&mut acc[0][tile], &a, &b, 8, (true, true));
+                                    }
+                                }
+                                (8, _) => mma(&mut acc[0][tile], &dense[0][tile], &sparse[0], 8, (true, true)),
+                                (_, 16) => {
+                                    mma(&mut acc[0][tile], &dense[0][tile], &sparse[0], 8, (true, true));
+                                    mma(&mut acc[1][tile], &dense[0][tile], &sparse[1], 8, (true, false));
+                                    mma(&mut acc[1][tile], &dense[1][tile], &sparse[0], 8, (false, true));
+                                    mma(&mut acc[2][tile], &dense[1][tile], &sparse[1], 8, (false, false));
+                                }
                                 _ => {
-                                    let q: Vec<u32> = (0..4).map(|w| (raw[2 * w] & 0xFFFF) | (raw[2 * w + 1] << 16)).collect();
-                                    [[high_bytes(q[0], q[1]), high_bytes(q[2], q[3])], [low_bytes(q[0], q[1]), low_bytes(q[2], q[3])]]
+                                    mma(&mut acc[0][tile], &dense[0][tile], &sparse[0], 8, (true, true));
+                                    mma(&mut acc[1][tile], &dense[0][tile], &sparse[1], 8, (true, false));
                                 }
-                            }
-                        };
-                        let chunks: Vec<[[u32; 2]; 2]> = ks.iter().map(|&k| parts(k)).collect();
-                        for h in 0..2 {
-                            let t0 = transpose4([0, 1, 2, 3].map(|j| chunks[j][h][0]));
-                            let t1 = transpose4([0, 1, 2, 3].map(|j| chunks[j][h][1]));
-                            let t2 = transpose4([4, 5, 6, 7].map(|j| chunks[j][h][0]));
-                            let t3 = transpose4([4, 5, 6, 7].map(|j| chunks[j][h][1]));
-                            for i in 0..4 {
-                                dense[h][i][lane] = [t0[i], t1[i], t2[i], t3[i]];
                             }
                         }
                     }
+                    let shifts: &[u32] = match (l_bits, r_bits) {
+                        (16, 16) => &[16, 8, 0],
+                        (16, _) => &[8, 0],
+                        _ => &[0],
+                    };
+                    // stash: each lane's combined sums at (row, tile column) of the warp's tile.
                     for tile in 0..4 {
-                        match (l_bits, r_bits) {
-                            (4, _) if native_s4 => mma(&mut acc[0][tile], &dense[0][tile], &sparse[0], 4, (true, true)),
-                            (4, _) => {
-                                // sm_90: each half of the k's widened to bytes, two s8 mmas.
-                                for (a_at, b_at) in [(0, 0), (2, 1)] {
-                                    let a: [[u32; 4]; 32] = std::array::from_fn(|lane| {
-                                        let (f, f4) =
-                                            (widen_nibbles(dense[0][tile][lane][a_at]), widen_nibbles(dense[0][tile][lane][a_at + 1]));
-                                        [f[0], f4[0], f[1], f4[1]]
-                                    });
-                                    let b: [[u32; 2]; 32] = std::array::from_fn(|lane| widen_nibbles(sparse[0][lane][b_at]));
-                                    mma(&mut acc[0][tile], &a, &b, 8, (true, true));
-                                }
-                            }
-                            (8, _) => mma(&mut acc[0][tile], &dense[0][tile], &sparse[0], 8, (true, true)),
-                            (_, 16) => {
-                                mma(&mut acc[0][tile], &dense[0][tile], &sparse[0], 8, (true, true));
-                                mma(&mut acc[1][tile], &dense[0][tile], &sparse[1], 8, (true, false));
-                                mma(&mut acc[1][tile], &dense[1][tile], &sparse[0], 8, (false, true));
-                                mma(&mut acc[2][tile], &dense[1][tile], &sparse[1], 8, (false, false));
-                            }
-                            _ => {
-                                mma(&mut acc[0][tile], &dense[0][tile], &sparse[0], 8, (true, true));
-                                mma(&mut acc[1][tile], &dense[0][tile], &sparse[1], 8, (true, false));
-                            }
-                        }
-                    }
-                }
-                let shifts: &[u32] = match (l_bits, r_bits) {
-                    (16, 16) => &[16, 8, 0],
-                    (16, _) => &[8, 0],
-                    _ => &[0],
-                };
-                for tile in 0..4 {
-                    for lane in 0..32 {
-                        let (grp, t) = (lane / 4, lane % 4);
-                        for i in 0..4 {
-                            let (r, col) = (2 * t + (i & 1), n0 + 8 * grp + if i >= 2 { 4 } else { 0 } + tile);
-                            if r < v && g * v + r < s.rows && col < n {
-                                assert_eq!(c[(g * v + r) * n + col], i64::MIN, "C({}, {col}) written twice", g * v + r);
+                        for lane in 0..32 {
+                            let (grp, t) = (lane / 4, lane % 4);
+                            for i in 0..4 {
+                                let (r, col) = (2 * t + (i & 1), 8 * grp + if i >= 2 { 4 } else { 0 } + tile);
                                 let sum = shifts
                                     .iter()
                                     .enumerate()
                                     .fold(0u32, |x, (p, &sh)| x.wrapping_add((acc[p][tile][lane][i] as i32 as u32) << sh));
-                                c[(g * v + r) * n + col] = sum as i32 as i64;
+                                tile_sum[r][col] = tile_sum[r][col].wrapping_add(sum);
                             }
+                        }
+                    }
+                }
+                // store: the tile's entries inside C.
+                for (r, row) in tile_sum.iter().enumerate() {
+                    for (col, &sum) in row.iter().enumerate() {
+                        if r < v && g * v + r < s.rows && n0 + col < n {
+                            assert_eq!(c[(g * v + r) * n + n0 + col], i64::MIN, "C({}, {}) written twice", g * v + r, n0 + col);
+                            c[(g * v + r) * n + n0 + col] = sum as i32 as i64;
                         }
                     }
                 }
@@ -298,9 +316,10 @@ mod warp_model {
                     .map(|&x| x as i32 as i64)
                     .collect();
                 for v in [2, 4, 8] {
-                    for native_s4 in [true, false] {
-                        let got = warp_product(&SrBcrsHost::from_csr(&a, v, l_bits), &b, n, r_bits, native_s4);
-                        assert_eq!(got, want, "L{l_bits}-R{r_bits} {rows}x{cols}, n = {n}, V = {v}, native s4 {native_s4}");
+                    for (native_s4, splits) in [(true, 1), (false, 1), (false, 2), (true, 8)] {
+                        let got = warp_product(&SrBcrsHost::from_csr(&a, v, l_bits), &b, n, r_bits, native_s4, splits);
+                        let what = format!("L{l_bits}-R{r_bits} {rows}x{cols}, n = {n}, V = {v}, native s4 {native_s4}, {splits} splits");
+                        assert_eq!(got, want, "{what}");
                     }
                 }
             }

@@ -9,6 +9,7 @@
 
 use crate::context::{DeviceMemory, Handle};
 use crate::descr::{DnMat, FormatInfo, SpMat};
+use crate::device::DeviceModel;
 use crate::error::{invalid, unsupported, Error, Result};
 use crate::kernels::params::srbcrs::{SrBcrsBuildParams, SrBcrsSpmmParams};
 use crate::kernels::srbcrs::{self as launch, MAX_GRID_Y, TILE_N};
@@ -29,6 +30,38 @@ pub fn value_bits(t: DataType) -> Option<i32> {
         DataType::CUDA_R_16I => Some(16),
         _ => None,
     }
+}
+
+/// Warps per vector row of the SpMM: doubled (up to a block's 8) while the doubled grid stays
+/// within a quarter of the device's warp slots and each warp would still get two stride blocks on
+/// average, so that a few long vector rows do not run as a few long chains of dependent loads;
+/// past that, the stash and the barrier cost more than the shorter chains save (as measured on
+/// the H200: 2048 warps of ten blocks each ran 1.5x faster unsplit than split four ways). Never
+/// so many that the grid's x extent (vector rows over `WARPS / splits`) passes 2^31 - 1.
+fn splits_for(model: &DeviceModel, vector_rows: i64, blocks: i64, column_tiles: i64) -> i32 {
+    let slots = (model.sm_count as i64 * model.threads_per_sm as i64 / 32 / 4).max(1);
+    let per_row = blocks / vector_rows.max(1);
+    let mut splits = 1i64;
+    while splits < launch::WARPS as i64
+        && vector_rows * column_tiles * 2 * splits <= slots
+        && per_row >= 4 * splits
+        && crate::ops::ceil_div(vector_rows, launch::WARPS as i64 / (2 * splits)) <= i32::MAX as i64
+    {
+        splits *= 2;
+    }
+    splits as i32
+}
+
+/// Warps per block of the SpMM: a block's most (8), halved down to `splits` while the grid would
+/// give fewer than two blocks a multiprocessor, so that a small problem spreads over the device
+/// instead of filling a few multiprocessors.
+fn block_warps_for(model: &DeviceModel, vector_rows: i64, column_tiles: i64, splits: i32) -> i32 {
+    let mut warps = launch::WARPS as i64;
+    let blocks = |warps: i64| crate::ops::ceil_div(vector_rows, warps / splits as i64) * column_tiles;
+    while warps > splits as i64 && blocks(warps) < 2 * model.sm_count as i64 {
+        warps /= 2;
+    }
+    warps as i32
 }
 
 pub struct SrBcrs {
@@ -236,12 +269,18 @@ impl SrBcrs {
         if b.batch_count != 1 || c.batch_count != 1 {
             unsupported!("B and C must be single matrices (batches {} and {})", b.batch_count, c.batch_count);
         }
-        if self.vector_rows > 4 * i32::MAX as i64 {
-            unsupported!("A has more than {} vector rows", 4 * i32::MAX as i64);
+        if self.vector_rows > launch::WARPS as i64 * i32::MAX as i64 {
+            unsupported!("A has more than {} vector rows", launch::WARPS as i64 * i32::MAX as i64);
         }
         if b.cols > TILE_N * MAX_GRID_Y {
             unsupported!("N ({}) is larger than {}", b.cols, TILE_N * MAX_GRID_Y);
         }
+        let column_tiles = crate::ops::ceil_div(b.cols, TILE_N);
+        let splits = h
+            .settings
+            .srbcrs
+            .splits
+            .map_or_else(|| splits_for(&h.device_model, self.vector_rows, self.vectors / self.stride, column_tiles), |s| s as i32);
         let strides = |d: &DnMat| match d.order {
             Order::OXSPARSE_ORDER_ROW => (d.ld, 1),
             Order::OXSPARSE_ORDER_COL => (1, d.ld),
@@ -263,7 +302,13 @@ impl SrBcrs {
             c_col_stride,
             vector_length: self.vector_length,
             // Eight elements of `b_bits` bits are `b_bits` bytes.
-            b_aligned: (b.order == Order::OXSPARSE_ORDER_ROW && b.values % b_bits as u64 == 0 && b.ld % 8 == 0) as i32,
+            b_aligned: (b.order == Order::OXSPARSE_ORDER_ROW
+                && b.values % b_bits as u64 == 0
+                && b.ld % 8 == 0
+                && b.ld * b_bits as i64 / 8 <= i32::MAX as i64) as i32,
+            c_rows_aligned: (c.order == Order::OXSPARSE_ORDER_ROW && c.values % 16 == 0 && c.ld % 4 == 0) as i32,
+            splits,
+            block_warps: block_warps_for(&h.device_model, self.vector_rows, column_tiles, splits),
             ..Default::default()
         })
     }
@@ -298,5 +343,42 @@ impl SrBcrs {
         }
         let (alpha, beta) = (crate::kernels::scalar(h, alpha, compute)?, crate::kernels::scalar(h, beta, compute)?);
         launch::spmm(h, &SrBcrsSpmmParams { alpha, beta, ..p }, self.value_bits, b.value_type, compute)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_vector_rows_are_shared_among_warps_until_the_grid_fills() {
+        let h200 = DeviceModel::sized(132, 60, 4800);
+        // 64 vector rows of 43 blocks, 4 column tiles: 256 warps alone, 2048 at 8 splits (a
+        // quarter of the H200's 8448 warp slots is 2112).
+        assert_eq!(splits_for(&h200, 64, 64 * 43, 4), 8);
+        // 128 rows of 39 blocks: 512 warps, 2048 at 4 splits; 8 would pass the quarter.
+        assert_eq!(splits_for(&h200, 128, 128 * 39, 4), 4);
+        // 15 blocks a row: an eighth warp would get fewer than two.
+        assert_eq!(splits_for(&h200, 64, 64 * 15, 4), 4);
+        // A block a row, or a grid past the quarter already: one warp a row.
+        assert_eq!(splits_for(&h200, 512, 512, 4), 1);
+        assert_eq!(splits_for(&h200, 512, 512 * 10, 4), 1);
+        assert_eq!(splits_for(&h200, 0, 0, 1), 1);
+        // The grid's x extent stays within 2^31 - 1 blocks.
+        let huge = 4 * i32::MAX as i64;
+        assert_eq!(splits_for(&DeviceModel::sized(u32::MAX, 60, 4800), huge, huge * 64, 1), 2);
+    }
+
+    #[test]
+    fn small_grids_take_smaller_blocks() {
+        let h200 = DeviceModel::sized(132, 60, 4800);
+        // 128 vector rows, 4 column tiles, one warp a row: 64 blocks of 8 warps would leave half
+        // the device idle; 512 blocks of one warp do not.
+        assert_eq!(block_warps_for(&h200, 128, 4, 1), 1);
+        assert_eq!(block_warps_for(&h200, 128, 4, 2), 2);
+        // Enough rows: full blocks; never fewer warps than the splits.
+        assert_eq!(block_warps_for(&h200, 4096, 4, 1), 8);
+        assert_eq!(block_warps_for(&h200, 16, 1, 8), 8);
+        assert_eq!(block_warps_for(&h200, 0, 1, 1), 1);
     }
 }

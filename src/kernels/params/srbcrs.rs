@@ -57,6 +57,14 @@ pub struct SrBcrsSpmmParams {
     pub c_col_stride: i64,
     pub vector_length: i32,
     /// 1 when eight elements of a B row can be read at once (row-major, its leading dimension a
-    /// multiple of 8 and its address of 8 elements' size); else B is read element by element.
+    /// multiple of 8 and its address of 8 elements' size, rows under 2^31 bytes apart); else B is
+    /// read element by element.
     pub b_aligned: i32,
+    /// Warps sharing a vector row's stride blocks (1, 2, 4 or 8: a divisor of a block's warps).
+    pub splits: i32,
+    /// Warps of a block (1, 2, 4 or 8, a multiple of `splits`; the launch's, read by the launcher).
+    pub block_warps: i32,
+    /// 1 when C is row-major with 16-byte aligned rows (its address and leading dimension): whole
+    /// column tiles are stored 4 elements a lane.
+    pub c_rows_aligned: i32,
 }
