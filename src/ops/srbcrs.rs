@@ -35,9 +35,9 @@ pub fn value_bits(t: DataType) -> Option<i32> {
 /// Warps per vector row of the SpMM: doubled (up to a block's 8) while the doubled grid stays
 /// within a quarter of the device's warp slots and each warp would still get two stride blocks on
 /// average, so that a few long vector rows do not run as a few long chains of dependent loads;
-/// past that, the stash and the barrier cost more than the shorter chains save (as measured on
-/// the H200: 2048 warps of ten blocks each ran 1.5x faster unsplit than split four ways). Never
-/// so many that the grid's x extent (vector rows over `WARPS / splits`) passes 2^31 - 1.
+/// past that, the stash and the barrier cost more than the shorter chains save
+/// (docs/design/srbcrs.md). Never so many that the grid's x extent (vector rows over `WARPS /
+/// splits`) passes 2^31 - 1.
 fn splits_for(model: &DeviceModel, vector_rows: i64, blocks: i64, column_tiles: i64) -> i32 {
     let slots = (model.sm_count as i64 * model.threads_per_sm as i64 / 32 / 4).max(1);
     let per_row = blocks / vector_rows.max(1);
