@@ -198,6 +198,20 @@ __device__ __forceinline__ uint2 widen_nibbles(uint32_t w) {
     return make_uint2(__byte_perm(even, odd, 0x5140), __byte_perm(even, odd, 0x7362));
 }
 
+// Eight int4 as eight bytes of 16 times their values (each nibble in its byte's high half): exact
+// and cheaper than sign extension; the sums come out 16 (or, both operands so, 256) times too
+// large and are shifted back after the loop (`descale`), exact while they stay under 2^31.
+__device__ __forceinline__ uint2 widen_nibbles_scaled(uint32_t w) {
+    const uint32_t even = (w << 4) & 0xF0F0F0F0u, odd = w & 0xF0F0F0F0u;
+    return make_uint2(__byte_perm(even, odd, 0x5140), __byte_perm(even, odd, 0x7362));
+}
+
+template <bool SCALED>
+__device__ __forceinline__ uint2 widen(uint32_t w) {
+    if constexpr (SCALED) return widen_nibbles_scaled(w);
+    else return widen_nibbles(w);
+}
+
 // The signed high bytes and the unsigned low bytes of four int16 (in two words).
 __device__ __forceinline__ uint32_t high_bytes(uint32_t x, uint32_t y) { return __byte_perm(x, y, 0x7531); }
 __device__ __forceinline__ uint32_t low_bytes(uint32_t x, uint32_t y) { return __byte_perm(x, y, 0x6420); }
@@ -289,12 +303,12 @@ __device__ __forceinline__ const uint8_t* dense_row_at(const SrBcrsSpmmParams& p
     return reinterpret_cast<const uint8_t*>(p.b) + n * R / 8 + uint64_t(uint32_t(k)) * row_bytes;
 }
 
-template <int R, bool WHOLE>
+template <int R, bool WHOLE, bool SCALED>
 __device__ __forceinline__ void dense_chunk(const SrBcrsSpmmParams& p, int32_t k, int64_t n, uint2 out[]) {
     if constexpr (WHOLE && R == 8) {
         out[0] = *reinterpret_cast<const uint2*>(dense_row_at<R>(p, k, n));
     } else if constexpr (WHOLE && R == 4) {
-        out[0] = widen_nibbles(*reinterpret_cast<const uint32_t*>(dense_row_at<R>(p, k, n)));
+        out[0] = widen<SCALED>(*reinterpret_cast<const uint32_t*>(dense_row_at<R>(p, k, n)));
     } else if constexpr (WHOLE && R == 16) {
         const uint4 q = *reinterpret_cast<const uint4*>(dense_row_at<R>(p, k, n));
         out[0] = make_uint2(high_bytes(q.x, q.y), high_bytes(q.z, q.w));
@@ -304,7 +318,7 @@ __device__ __forceinline__ void dense_chunk(const SrBcrsSpmmParams& p, int32_t k
         for (int i = 0; i < 8; ++i) {
             if (n + i >= p.n) break;
             const uint32_t v = uint32_t(dense_element<R>(p, k, n + i));
-            w[0][i / 4] |= ((R == 16 ? v >> 8 : v) & 0xFF) << (8 * (i % 4));
+            w[0][i / 4] |= ((R == 16 ? v >> 8 : R == 4 && SCALED ? v << 4 : v) & 0xFF) << (8 * (i % 4));
             w[1][i / 4] |= (v & 0xFF) << (8 * (i % 4));
         }
         out[0] = make_uint2(w[0][0], w[0][1]);
@@ -324,7 +338,7 @@ __device__ __forceinline__ Columns<2> load_columns8(const SrBcrsSpmmParams& p, i
     return {{c[l.thread], c[4 + l.thread]}};
 }
 
-template <int L, int R, bool WHOLE>
+template <int L, int R, bool WHOLE, bool SCALED>
 __device__ __forceinline__ void load_stage(const SrBcrsSpmmParams& p, int64_t block, const Columns<2>& cols, int64_t n_lane, Lane l,
                                            Stage8<L, R>& s) {
     sparse_fragment<L, R>(p, block, l, s);
@@ -333,7 +347,7 @@ __device__ __forceinline__ void load_stage(const SrBcrsSpmmParams& p, int64_t bl
 #pragma unroll
     for (int j = 0; j < 8; ++j) {
         uint2 chunk[Bytes<L, R>::DENSE];
-        dense_chunk<R, WHOLE>(p, k[j], n_lane, chunk);
+        dense_chunk<R, WHOLE, SCALED>(p, k[j], n_lane, chunk);
 #pragma unroll
         for (int h = 0; h < Bytes<L, R>::DENSE; ++h) s.dense[h][j] = chunk[h];
     }
@@ -423,6 +437,7 @@ __device__ __forceinline__ void load_stage4(const SrBcrsSpmmParams& p, int64_t b
 // transposed nibbles are widened to bytes and run as two m16n8k32 s8 mmas. Which k a register
 // slot stands for is free while both operands agree: in the first mma, slot 4 t + i is k 8 t + i
 // and slot 16 + 4 t + i is k 8 t + 4 + i (one widened word each); the second is the same at k + 32.
+template <bool SCALED>
 __device__ __forceinline__ void block_mmas4(const Stage4& s, int32_t acc[][M_TILES][4]) {
     uint32_t first[8], last[8];
 #pragma unroll
@@ -435,10 +450,10 @@ __device__ __forceinline__ void block_mmas4(const Stage4& s, int32_t acc[][M_TIL
 #if __CUDA_ARCH__ >= 900
 #pragma unroll
     for (int t = 0; t < M_TILES; ++t) {
-        const uint2 s0 = widen_nibbles(s.sparse[0]), s1 = widen_nibbles(s.sparse[1]);
+        const uint2 s0 = widen<SCALED>(s.sparse[0]), s1 = widen<SCALED>(s.sparse[1]);
         const uint32_t b0[2] = {s0.x, s0.y}, b1[2] = {s1.x, s1.y};
-        const uint2 f = widen_nibbles(first[t]), f4 = widen_nibbles(first[4 + t]);
-        const uint2 l = widen_nibbles(last[t]), l4 = widen_nibbles(last[4 + t]);
+        const uint2 f = widen<SCALED>(first[t]), f4 = widen<SCALED>(first[4 + t]);
+        const uint2 l = widen<SCALED>(last[t]), l4 = widen<SCALED>(last[4 + t]);
         const uint32_t a0[4] = {f.x, f4.x, f.y, f4.y}, a1[4] = {l.x, l4.x, l.y, l4.y};
         mma_k32<true, true>(acc[0][t], a0, b0);
         mma_k32<true, true>(acc[0][t], a1, b1);
@@ -454,39 +469,47 @@ __device__ __forceinline__ void block_mmas4(const Stage4& s, int32_t acc[][M_TIL
 
 // ---- the pipeline and the epilogue ----
 
-template <int L, int R>
+// SCALED: int4 values widened to 16 times themselves (widen_nibbles_scaled); DESCALE is the shift
+// that takes the sums back (0 where nothing was scaled).
+template <int L, int R, bool SCALED>
 struct Path {
     using Stage = Stage8<L, R>;
     using Cols = Columns<2>;
     static constexpr int ACC = Bytes<L, R>::ACC;
+    static constexpr int DESCALE = SCALED && R == 4 ? 4 : 0;
     __device__ static Cols columns(const SrBcrsSpmmParams& p, int64_t b, Lane l) { return load_columns8(p, b, l); }
     template <bool WHOLE>
     __device__ static void load(const SrBcrsSpmmParams& p, int64_t b, const Cols& c, int64_t n, Lane l, Stage& s) {
-        load_stage<L, R, WHOLE>(p, b, c, n, l, s);
+        load_stage<L, R, WHOLE, SCALED>(p, b, c, n, l, s);
     }
     __device__ static void mmas(const Stage& s, int32_t acc[][M_TILES][4]) { block_mmas<L, R>(s, acc); }
 };
-template <>
-struct Path<4, 4> {
+template <bool SCALED>
+struct Path<4, 4, SCALED> {
     using Stage = Stage4;
     using Cols = Columns<4>;
     static constexpr int ACC = 1;
+#if __CUDA_ARCH__ >= 900
+    static constexpr int DESCALE = SCALED ? 8 : 0;  // both operands widened (two s8 mmas)
+#else
+    static constexpr int DESCALE = 0;  // the s4 mma takes the nibbles as they are
+#endif
     __device__ static Cols columns(const SrBcrsSpmmParams& p, int64_t b, Lane l) { return load_columns4(p, b, l); }
     template <bool WHOLE>
     __device__ static void load(const SrBcrsSpmmParams& p, int64_t b, const Cols& c, int64_t n, Lane l, Stage& s) {
         load_stage4<WHOLE>(p, b, c, n, l, s);
     }
-    __device__ static void mmas(const Stage& s, int32_t acc[][M_TILES][4]) { block_mmas4(s, acc); }
+    __device__ static void mmas(const Stage& s, int32_t acc[][M_TILES][4]) { block_mmas4<SCALED>(s, acc); }
 };
 
 // The stride blocks first, first + step, ... before stop, in order: the next block's values and
 // B rows are loaded before the current block's mmas (double buffering in registers), and the
 // columns a block further on, so that the B loads never wait on the column loads that address
 // them.
-template <int L, int R, bool WHOLE>
+template <int L, int R, bool SCALED, bool WHOLE>
 __device__ __forceinline__ void accumulate(const SrBcrsSpmmParams& p, int64_t first, int64_t stop, int step, int64_t n_lane, Lane l,
                                            int32_t acc[][M_TILES][4]) {
-    using P = Path<L, R>;
+    using P = Path<L, R, SCALED>;
     typename P::Stage even, odd;  // the stages of alternate blocks (two steps a turn: no copies)
     typename P::Cols ahead;
     // Loads block b's stage from the columns loaded a block before, then the columns after it.
@@ -653,7 +676,7 @@ __device__ Epilogue<float> epilogue(const SrBcrsSpmmParams& p) {
 // `p.splits` warps per (vector row, TILE_N columns): blockDim.x / 32 / splits vector rows a block;
 // split rows add their sums in stashes of MAX_V x STASH_PITCH words a warp (dynamic shared memory).
 // Every lane of a warp takes the same branches (the mma needs all of them).
-template <int L, int R, typename T>
+template <int L, int R, bool SCALED, typename T>
 __device__ void spmm(const SrBcrsSpmmParams& p) {
     extern __shared__ int32_t stash_words[];
     auto stashes = reinterpret_cast<int32_t (*)[MAX_V][STASH_PITCH]>(stash_words);
@@ -663,13 +686,22 @@ __device__ void spmm(const SrBcrsSpmmParams& p) {
     const Lane l{lane / 4, lane % 4};
     const int64_t n_first = int64_t(blockIdx.y) * TILE_N, n_lane = n_first + 8 * l.group;
 
-    constexpr int PARTS = Path<L, R>::ACC;
+    using P = Path<L, R, SCALED>;
+    constexpr int PARTS = P::ACC;
     int32_t acc[PARTS][M_TILES][4] = {};
     if (g < p.vector_rows) {  // the whole warp: the mma needs all its lanes
         const int32_t* vec_ptr = reinterpret_cast<const int32_t*>(p.vec_ptr);
         const int64_t first = vec_ptr[g] / stride_of(L) + split, stop = vec_ptr[g + 1] / stride_of(L);
-        if (p.b_aligned && n_first + TILE_N <= p.n) accumulate<L, R, true>(p, first, stop, splits, n_lane, l, acc);
-        else accumulate<L, R, false>(p, first, stop, splits, n_lane, l, acc);
+        if (p.b_aligned && n_first + TILE_N <= p.n) accumulate<L, R, SCALED, true>(p, first, stop, splits, n_lane, l, acc);
+        else accumulate<L, R, SCALED, false>(p, first, stop, splits, n_lane, l, acc);
+    }
+    if constexpr (P::DESCALE > 0) {  // exact: the launcher takes SCALED only while every sum fits
+#pragma unroll
+        for (int a = 0; a < PARTS; ++a)
+#pragma unroll
+            for (int t = 0; t < M_TILES; ++t)
+#pragma unroll
+                for (int i = 0; i < 4; ++i) acc[a][t][i] >>= P::DESCALE;
     }
     if (splits == 1) {  // the same for the whole block
         if (g < p.vector_rows) store_direct<T, PARTS>(p, epilogue<T>(p), g, n_lane, l, acc);
@@ -687,17 +719,24 @@ __device__ void spmm(const SrBcrsSpmmParams& p) {
 extern "C" __global__ void __launch_bounds__(BUILD_BLOCK) oxs_srbcrs_count(const SrBcrsBuildParams p) { count(p); }
 extern "C" __global__ void __launch_bounds__(BUILD_BLOCK) oxs_srbcrs_fill(const SrBcrsBuildParams p) { fill(p); }
 
-// oxs_srbcrs_spmm_l{L}r{R}_{C}: the supported (sparse bits, dense bits) pairs, C int32 or FP32.
-#define OXS_SRBCRS_SPMM(L, R)                                                                                              \
-    extern "C" __global__ void __launch_bounds__(WARPS * WARP) oxs_srbcrs_spmm_l##L##r##R##_i32(const SrBcrsSpmmParams p) { \
-        spmm<L, R, int32_t>(p);                                                                                            \
-    }                                                                                                                      \
-    extern "C" __global__ void __launch_bounds__(WARPS * WARP) oxs_srbcrs_spmm_l##L##r##R##_f32(const SrBcrsSpmmParams p) { \
-        spmm<L, R, float>(p);                                                                                              \
+// oxs_srbcrs_spmm_l{L}r{R}[s]_{C}: the supported (sparse bits, dense bits) pairs, C int32 or FP32;
+// `s`: int4 widened scaled (vector rows of at most MAX_SCALED_VECTORS vectors).
+#define OXS_SRBCRS_SPMM_KERNEL(L, R, SCALED, SUFFIX, C, T)                                                               \
+    extern "C" __global__ void __launch_bounds__(WARPS * WARP) oxs_srbcrs_spmm_l##L##r##R##SUFFIX##_##C(const SrBcrsSpmmParams p) { \
+        spmm<L, R, SCALED, T>(p);                                                                                        \
     }
+#define OXS_SRBCRS_SPMM(L, R)                        \
+    OXS_SRBCRS_SPMM_KERNEL(L, R, false, , i32, int32_t) \
+    OXS_SRBCRS_SPMM_KERNEL(L, R, false, , f32, float)
+#define OXS_SRBCRS_SPMM_SCALED(L, R)                 \
+    OXS_SRBCRS_SPMM_KERNEL(L, R, true, s, i32, int32_t) \
+    OXS_SRBCRS_SPMM_KERNEL(L, R, true, s, f32, float)
 OXS_SRBCRS_SPMM(4, 4)
 OXS_SRBCRS_SPMM(8, 4)
 OXS_SRBCRS_SPMM(8, 8)
 OXS_SRBCRS_SPMM(16, 4)
 OXS_SRBCRS_SPMM(16, 8)
 OXS_SRBCRS_SPMM(16, 16)
+OXS_SRBCRS_SPMM_SCALED(4, 4)
+OXS_SRBCRS_SPMM_SCALED(8, 4)
+OXS_SRBCRS_SPMM_SCALED(16, 4)

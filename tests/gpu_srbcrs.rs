@@ -292,6 +292,11 @@ fn split_cases() -> Vec<Case> {
         all[last].splits = Some(splits);
     }
     all.push(Case { splits: Some(8), ..case(4, (77, 300, 20), 100) });
+    // Vector rows longer than the scaled int4 kernels take (2^16 vectors): the int4 pairs fall
+    // back to sign-extended widening.
+    for (i, bits) in [(4, 4), (8, 4), (16, 4)].into_iter().enumerate() {
+        all.push(Case { bits, out: [R32I, R32F, R32I][i], ..case([2, 4, 8][i], (5, 70_000, 17), 0) });
+    }
     all
 }
 

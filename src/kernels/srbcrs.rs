@@ -29,17 +29,25 @@ pub fn fill(h: &Handle, p: &SrBcrsBuildParams) -> Result<()> {
     launch(h, FAMILY, "oxs_srbcrs_fill", (grid_for(p.vector_rows as u64, BUILD_BLOCK), 1, 1), BUILD_BLOCK, 0, p)
 }
 
+/// The longest vector row (in stored vectors) the scaled int4 kernels take: with int4 widened to
+/// 16 times its value (256 for int4 x int4), a product is under 2^15 in magnitude, so 2^16 of them
+/// sum exactly in int32 before the shift back.
+pub const MAX_SCALED_VECTORS: i64 = 1 << 16;
+
 /// C = alpha rowScale A B + beta C for A of `a_bits` bits and B of type `b` (a pair the kernel
-/// file instantiates: B at most as wide as A); `out` is C's type (CUDA_R_32I or CUDA_R_32F). The
+/// file instantiates: B at most as wide as A); `out` is C's type (CUDA_R_32I or CUDA_R_32F);
+/// `scaled`: int4 B (and int4 A) widened scaled, for vector rows of at most
+/// [`MAX_SCALED_VECTORS`] vectors (the cheaper widening; the kernels without it take any). The
 /// caller checked that the grid fits (`n <= TILE_N * MAX_GRID_Y`, `vector_rows <= WARPS / splits *
 /// (2^31 - 1)`).
-pub fn spmm(h: &Handle, p: &SrBcrsSpmmParams, a_bits: i32, b: DataType, out: DataType) -> Result<()> {
+pub fn spmm(h: &Handle, p: &SrBcrsSpmmParams, a_bits: i32, b: DataType, out: DataType, scaled: bool) -> Result<()> {
     let b_bits = match b {
         DataType::CUDA_R_4I => 4,
         DataType::CUDA_R_16I => 16,
         _ => 8,
     };
-    let name = format!("oxs_srbcrs_spmm_l{a_bits}r{b_bits}_{}", out.kernel_suffix());
+    let scaled = if scaled && b_bits == 4 { "s" } else { "" };
+    let name = format!("oxs_srbcrs_spmm_l{a_bits}r{b_bits}{scaled}_{}", out.kernel_suffix());
     let (warps, splits) = (p.block_warps as u32, p.splits as u32);
     let grid_x = (p.vector_rows as u64).div_ceil((warps / splits) as u64) as u32;
     let grid_y = (p.n as u64).div_ceil(TILE_N as u64) as u32;
@@ -86,6 +94,11 @@ mod warp_model {
             w[j] = (a & 0x0F0F0F0F) | ((b << 4) & 0xF0F0F0F0);
             w[j + 1] = ((a >> 4) & 0x0F0F0F0F) | (b & 0xF0F0F0F0);
         }
+    }
+
+    fn widen_nibbles_scaled(w: u32) -> [u32; 2] {
+        let (even, odd) = ((w << 4) & 0xF0F0F0F0, w & 0xF0F0F0F0);
+        [byte_perm(even, odd, 0x5140), byte_perm(even, odd, 0x7362)]
     }
 
     fn widen_nibbles(w: u32) -> [u32; 2] {
@@ -144,8 +157,15 @@ mod warp_model {
     /// The kernel's C (rows x n, row-major, every entry written once, int32 as the kernel wraps it)
     /// for B row-major (ld = n) of `r_bits` bits; `native_s4`: int4 on m16n8k64 s4 (before sm_90)
     /// or on two m16n8k32 s8 of widened nibbles (sm_90); `splits` warps per vector row, each
-    /// taking every splits-th stride block, their stashed sums added.
-    fn warp_product(s: &SrBcrsHost, b: &[i16], n: usize, r_bits: usize, native_s4: bool, splits: usize) -> Vec<i64> {
+    /// taking every splits-th stride block, their stashed sums added; `scaled`: int4 widened to 16
+    /// times its value, the sums shifted back after the loop (the `s` kernels).
+    fn warp_product(s: &SrBcrsHost, b: &[i16], n: usize, r_bits: usize, native_s4: bool, splits: usize, scaled: bool) -> Vec<i64> {
+        let widen = |w: u32| if scaled { widen_nibbles_scaled(w) } else { widen_nibbles(w) };
+        let descale = match (scaled, s.value_bits, r_bits) {
+            (true, 4, _) if !native_s4 => 8,
+            (true, 8 | 16, 4) => 4,
+            _ => 0,
+        };
         let (v, l_bits, st) = (s.vector_length, s.value_bits, stride(s.value_bits));
         let b_elem = |k: usize, col: usize| -> u32 {
             if col < n {
@@ -205,7 +225,7 @@ mod warp_model {
                             let parts = |k: usize| -> [[u32; 2]; 2] {
                                 let raw: Vec<u32> = (0..8).map(|i| b_elem(k, n_lane + i)).collect();
                                 match r_bits {
-                                    4 => [widen_nibbles((0..8).map(|i| (raw[i] & 0xF) << (4 * i)).sum()), [0, 0]],
+                                    4 => [widen((0..8).map(|i| (raw[i] & 0xF) << (4 * i)).sum()), [0, 0]],
                                     8 => [[0, 1].map(|h| (0..4).map(|i| (raw[4 * h + i] & 0xFF) << (8 * i)).sum()), [0, 0]],
                                     _ => {
                                         let q: Vec<u32> = (0..4).map(|w| (raw[2 * w] & 0xFFFF) | (raw[2 * w + 1] << 16)).collect();
@@ -231,11 +251,10 @@ mod warp_model {
                                     // sm_90: each half of the k's widened to bytes, two s8 mmas.
                                     for (a_at, b_at) in [(0, 0), (2, 1)] {
                                         let a: [[u32; 4]; 32] = std::array::from_fn(|lane| {
-                                            let (f, f4) =
-                                                (widen_nibbles(dense[0][tile][lane][a_at]), widen_nibbles(dense[0][tile][lane][a_at + 1]));
+                                            let (f, f4) = (widen(dense[0][tile][lane][a_at]), widen(dense[0][tile][lane][a_at + 1]));
                                             [f[0], f4[0], f[1], f4[1]]
                                         });
-                                        let b: [[u32; 2]; 32] = std::array::from_fn(|lane| widen_nibbles(sparse[0][lane][b_at]));
+                                        let b: [[u32; 2]; 32] = std::array::from_fn(|lane| widen(sparse[0][lane][b_at]));
                                         mma(&mut acc[0][tile], &a, &b, 8, (true, true));
                                     }
                                 }
@@ -252,6 +271,10 @@ mod warp_model {
                                 }
                             }
                         }
+                    }
+                    // descale: each int32 sum shifted back (exact: no sum here nears 2^31).
+                    for x in acc.iter_mut().flatten().flatten().flatten() {
+                        *x = ((*x as i32) >> descale) as i64;
                     }
                     let shifts: &[u32] = match (l_bits, r_bits) {
                         (16, 16) => &[16, 8, 0],
@@ -316,9 +339,13 @@ mod warp_model {
                     .map(|&x| x as i32 as i64)
                     .collect();
                 for v in [2, 4, 8] {
-                    for (native_s4, splits) in [(true, 1), (false, 1), (false, 2), (true, 8)] {
-                        let got = warp_product(&SrBcrsHost::from_csr(&a, v, l_bits), &b, n, r_bits, native_s4, splits);
-                        let what = format!("L{l_bits}-R{r_bits} {rows}x{cols}, n = {n}, V = {v}, native s4 {native_s4}, {splits} splits");
+                    for (native_s4, splits, scaled) in
+                        [(true, 1, false), (false, 1, false), (false, 2, true), (true, 8, true), (false, 1, true)]
+                    {
+                        let got = warp_product(&SrBcrsHost::from_csr(&a, v, l_bits), &b, n, r_bits, native_s4, splits, scaled);
+                        let what = format!(
+                            "L{l_bits}-R{r_bits} {rows}x{cols}, n = {n}, V = {v}, native s4 {native_s4}, {splits} splits, scaled {scaled}"
+                        );
                         assert_eq!(got, want, "{what}");
                     }
                 }
@@ -331,6 +358,8 @@ mod warp_model {
         let w = 0x8F70_1E29u32; // nibbles 9, 2, E, 1, 0, 7, F, 8 from the lowest
         let bytes: Vec<i8> = widen_nibbles(w).iter().flat_map(|x| x.to_le_bytes()).map(|x| x as i8).collect();
         assert_eq!(bytes, vec![-7, 2, -2, 1, 0, 7, -1, -8]);
+        let scaled: Vec<i8> = widen_nibbles_scaled(w).iter().flat_map(|x| x.to_le_bytes()).map(|x| x as i8).collect();
+        assert_eq!(scaled, bytes.iter().map(|&x| x * 16).collect::<Vec<_>>());
         let mut m: [u32; 8] = std::array::from_fn(|j| (0..8).map(|c| ((j * 8 + c) as u32 & 0xF) << (4 * c)).sum());
         let orig = m;
         transpose8_nibbles(&mut m);

@@ -79,6 +79,8 @@ pub struct SrBcrs {
     pub vector_rows: i64,
     /// Stored vectors, padding included: a multiple of the stride per vector row.
     pub vectors: i64,
+    /// The most stored vectors of one vector row.
+    pub longest_row: i64,
     pub vec_ptr: u64,
     pub vec_col: u64,
     pub vec_val: u64,
@@ -135,10 +137,12 @@ impl SrBcrs {
         let stride = if bits == 4 { 64 } else { 32 };
         let counts = Self::count(h, &mut p, a.nnz)?;
         let mut vec_ptr = Vec::with_capacity(counts.len() + 1);
-        let mut total = 0i64;
+        let (mut total, mut longest_row) = (0i64, 0i64);
         vec_ptr.push(0i32);
         for &n in &counts {
-            total += crate::ops::ceil_div(n as i64, stride) * stride;
+            let stored = crate::ops::ceil_div(n as i64, stride) * stride;
+            longest_row = longest_row.max(stored);
+            total += stored;
             if total > i32::MAX as i64 {
                 return Err(Error::InsufficientResources(format!("more than {} vectors after padding", i32::MAX)));
             }
@@ -169,6 +173,7 @@ impl SrBcrs {
             stride,
             vector_rows,
             vectors: total,
+            longest_row,
             vec_ptr: vec_ptr_at,
             vec_col,
             vec_val,
@@ -342,7 +347,8 @@ impl SrBcrs {
             return Ok(());
         }
         let (alpha, beta) = (crate::kernels::scalar(h, alpha, compute)?, crate::kernels::scalar(h, beta, compute)?);
-        launch::spmm(h, &SrBcrsSpmmParams { alpha, beta, ..p }, self.value_bits, b.value_type, compute)
+        let scaled = self.longest_row <= launch::MAX_SCALED_VECTORS;
+        launch::spmm(h, &SrBcrsSpmmParams { alpha, beta, ..p }, self.value_bits, b.value_type, compute, scaled)
     }
 }
 
