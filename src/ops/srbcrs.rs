@@ -36,20 +36,24 @@ pub fn value_bits(t: DataType) -> Option<i32> {
 /// within a quarter of the device's warp slots and each warp would still get two stride blocks on
 /// average, so that a few long vector rows do not run as a few long chains of dependent loads;
 /// past that, the stash and the barrier cost more than the shorter chains save
-/// (docs/design/srbcrs.md). Never so many that the grid's x extent (vector rows over `WARPS /
-/// splits`) passes 2^31 - 1.
+/// (docs/design/srbcrs.md).
 fn splits_for(model: &DeviceModel, vector_rows: i64, blocks: i64, column_tiles: i64) -> i32 {
     let slots = (model.sm_count as i64 * model.threads_per_sm as i64 / 32 / 4).max(1);
     let per_row = blocks / vector_rows.max(1);
     let mut splits = 1i64;
-    while splits < launch::WARPS as i64
-        && vector_rows * column_tiles * 2 * splits <= slots
-        && per_row >= 4 * splits
-        && crate::ops::ceil_div(vector_rows, launch::WARPS as i64 / (2 * splits)) <= i32::MAX as i64
-    {
+    while splits < launch::WARPS as i64 && vector_rows * column_tiles * 2 * splits <= slots && per_row >= 4 * splits {
         splits *= 2;
     }
     splits as i32
+}
+
+/// `splits` (the rule's or a forced value), halved while the grid's x extent (vector rows over
+/// `WARPS / splits`) would pass 2^31 - 1.
+fn fitting_splits(vector_rows: i64, mut splits: i32) -> i32 {
+    while splits > 1 && crate::ops::ceil_div(vector_rows, launch::WARPS as i64 / splits as i64) > i32::MAX as i64 {
+        splits /= 2;
+    }
+    splits
 }
 
 /// Warps per block of the SpMM: a block's most (8), halved down to `splits` while the grid would
@@ -281,11 +285,11 @@ impl SrBcrs {
             unsupported!("N ({}) is larger than {}", b.cols, TILE_N * MAX_GRID_Y);
         }
         let column_tiles = crate::ops::ceil_div(b.cols, TILE_N);
-        let splits = h
-            .settings
-            .srbcrs
-            .splits
-            .map_or_else(|| splits_for(&h.device_model, self.vector_rows, self.vectors / self.stride, column_tiles), |s| s as i32);
+        let splits = h.settings.srbcrs.splits.map_or_else(
+            || splits_for(&h.device_model, self.vector_rows, self.vectors / self.stride, column_tiles),
+            |forced| forced as i32,
+        );
+        let splits = fitting_splits(self.vector_rows, splits);
         let strides = |d: &DnMat| match d.order {
             Order::OXSPARSE_ORDER_ROW => (d.ld, 1),
             Order::OXSPARSE_ORDER_COL => (1, d.ld),
@@ -370,9 +374,11 @@ mod tests {
         assert_eq!(splits_for(&h200, 512, 512, 4), 1);
         assert_eq!(splits_for(&h200, 512, 512 * 10, 4), 1);
         assert_eq!(splits_for(&h200, 0, 0, 1), 1);
-        // The grid's x extent stays within 2^31 - 1 blocks.
+        // The grid's x extent stays within 2^31 - 1 blocks, whatever chose the splits.
         let huge = 4 * i32::MAX as i64;
-        assert_eq!(splits_for(&DeviceModel::sized(u32::MAX, 60, 4800), huge, huge * 64, 1), 2);
+        assert_eq!(splits_for(&DeviceModel::sized(u32::MAX, 60, 4800), huge, huge * 64, 1), 8);
+        assert_eq!(fitting_splits(huge, 8), 2);
+        assert_eq!(fitting_splits(1000, 8), 8);
     }
 
     #[test]
