@@ -292,9 +292,6 @@ __device__ __forceinline__ void sparse_fragment(const SrBcrsSpmmParams& p, int64
     }
 }
 
-// B's row k at columns n .. n + 7 as bytes in column order (int16: high and low bytes); columns
-// past N read as zero. WHOLE: the warp's columns all lie inside B and its rows are aligned to 8
-// elements (one load).
 // Where B's row k holds column n, for whole-tile loads: B's rows lie under 2^31 bytes apart (the
 // launcher's b_aligned says so), so one 32 x 32 -> 64-bit multiply-add finds it.
 template <int R>
@@ -303,6 +300,9 @@ __device__ __forceinline__ const uint8_t* dense_row_at(const SrBcrsSpmmParams& p
     return reinterpret_cast<const uint8_t*>(p.b) + n * R / 8 + uint64_t(uint32_t(k)) * row_bytes;
 }
 
+// B's row k at columns n .. n + 7 as bytes in column order (int16: high and low bytes); columns
+// past N read as zero. WHOLE: the warp's columns all lie inside B and its rows are aligned to 8
+// elements (one load).
 template <int R, bool WHOLE, bool SCALED>
 __device__ __forceinline__ void dense_chunk(const SrBcrsSpmmParams& p, int32_t k, int64_t n, uint2 out[]) {
     if constexpr (WHOLE && R == 8) {
@@ -563,6 +563,20 @@ struct Epilogue<float> {
     }
 };
 
+// Four adjacent C elements from their sums, read (only when beta is not 0) and written as one
+// 16-byte word.
+template <typename T>
+__device__ __forceinline__ void store4(const Epilogue<T>& e, T* out, int64_t row, const int32_t (&sums)[STORE_WIDTH]) {
+    using Word = typename std::conditional<std::is_same<T, float>::value, float4, int4>::type;
+    Word* at = reinterpret_cast<Word*>(out);
+    const Word old = e.beta != T(0) ? *at : Word{};  // beta == 0 never reads C
+    const T olds[STORE_WIDTH] = {old.x, old.y, old.z, old.w};
+    T v[STORE_WIDTH];
+#pragma unroll
+    for (int j = 0; j < STORE_WIDTH; ++j) v[j] = e(sums[j], row, &olds[j]);
+    *at = Word{v[0], v[1], v[2], v[3]};
+}
+
 // A warp alone on its vector row (splits 1) stores its sums straight from its registers: lane
 // (g, t) holds rows 2 t and 2 t + 1 at the tile's columns 8 g .. 8 g + 7 (register i = 2 q + h of
 // tile j is row 2 t + h, column 8 g + 4 q + j), so each row's 8 columns go out as two 16-byte
@@ -570,7 +584,6 @@ struct Epilogue<float> {
 template <typename T, int PARTS>
 __device__ __forceinline__ void store_direct(const SrBcrsSpmmParams& p, const Epilogue<T>& e, int64_t g, int64_t n_lane, Lane l,
                                              const int32_t (&acc)[PARTS][M_TILES][4]) {
-    using Word = typename std::conditional<std::is_same<T, float>::value, float4, int4>::type;
     static_assert(M_TILES == STORE_WIDTH, "a lane's 4 tiles are 4 adjacent columns");
     const bool whole = p.c_rows_aligned && n_lane + 8 <= p.n;
 #pragma unroll
@@ -582,13 +595,10 @@ __device__ __forceinline__ void store_direct(const SrBcrsSpmmParams& p, const Ep
 #pragma unroll
         for (int q = 0; q < 2; ++q) {
             if (whole) {
-                Word* at = reinterpret_cast<Word*>(out + n_lane + 4 * q);
-                const Word old = e.beta != T(0) ? *at : Word{};  // beta == 0 never reads C
-                const T olds[STORE_WIDTH] = {old.x, old.y, old.z, old.w};
-                T v[STORE_WIDTH];
+                int32_t sums[STORE_WIDTH];
 #pragma unroll
-                for (int j = 0; j < STORE_WIDTH; ++j) v[j] = e(combine<PARTS>(acc, j, 2 * q + h), row, &olds[j]);
-                *at = Word{v[0], v[1], v[2], v[3]};
+                for (int j = 0; j < STORE_WIDTH; ++j) sums[j] = combine<PARTS>(acc, j, 2 * q + h);
+                store4<T>(e, out + n_lane + 4 * q, row, sums);
             } else {
 #pragma unroll
                 for (int j = 0; j < M_TILES; ++j) {
@@ -614,36 +624,35 @@ __device__ __forceinline__ void stash(const int32_t (&acc)[PARTS][M_TILES][4], L
     }
 }
 
-// Vector row g's C tile from the stashes of its `splits` warps (`first` the lowest), shared among
-// them, the stashes added and stored along C's contiguous side.
+// Entry (r, col) of a vector row's C tile: its `splits` warps' stashes (`first` the lowest) added,
+// wrapping as int32.
+__device__ __forceinline__ int32_t stashed_sum(const int32_t (*first)[MAX_V][STASH_PITCH], int splits, int r, int col) {
+    uint32_t sum = 0;
+    for (int s = 0; s < splits; ++s) sum += uint32_t(first[s][r][col]);
+    return int32_t(sum);
+}
+
+// Vector row g's C tile from the stashes of its `splits` warps, shared among them and stored along
+// C's contiguous side.
 //   store_rows  row-major C, 16-byte aligned rows, the tile inside C: a lane takes 4 adjacent
 //               columns of a row (one 16-byte store), the tile in 4 unrolled steps a warp
 //   store_any   every other case: entry e is row e / TILE_N, column e % TILE_N when C is
 //               row-major, else row e % MAX_V, column e / MAX_V, each checked against C's edges
-__device__ __forceinline__ uint32_t stashed_sum(const int32_t (*first)[MAX_V][STASH_PITCH], int splits, int r, int col) {
-    uint32_t sum = 0;
-    for (int s = 0; s < splits; ++s) sum += uint32_t(first[s][r][col]);
-    return sum;
-}
 
 template <typename T>
 __device__ __forceinline__ void store_rows(const SrBcrsSpmmParams& p, const Epilogue<T>& e, int64_t g, int64_t n_first,
                                            const int32_t (*first)[MAX_V][STASH_PITCH], int splits, int split, int lane) {
     constexpr int PER_ROW = TILE_N / STORE_WIDTH, STEPS = MAX_V * PER_ROW / WARP;
-    using Word = typename std::conditional<std::is_same<T, float>::value, float4, int4>::type;
 #pragma unroll
     for (int step = 0; step < STEPS; ++step) {
         const int at = (split + step * splits) * WARP + lane;
         const int r = at / PER_ROW, col = STORE_WIDTH * (at % PER_ROW);
         const int64_t row = g * p.vector_length + r;
         if (at >= MAX_V * PER_ROW || r >= p.vector_length || row >= p.m) continue;
-        T* out = reinterpret_cast<T*>(p.c) + row * p.c_row_stride + n_first + col;
-        T v[STORE_WIDTH];
-        const Word old = e.beta != T(0) ? *reinterpret_cast<const Word*>(out) : Word{};  // beta == 0 never reads C
-        const T olds[STORE_WIDTH] = {old.x, old.y, old.z, old.w};
+        int32_t sums[STORE_WIDTH];
 #pragma unroll
-        for (int i = 0; i < STORE_WIDTH; ++i) v[i] = e(int32_t(stashed_sum(first, splits, r, col + i)), row, &olds[i]);
-        *reinterpret_cast<Word*>(out) = Word{v[0], v[1], v[2], v[3]};
+        for (int i = 0; i < STORE_WIDTH; ++i) sums[i] = stashed_sum(first, splits, r, col + i);
+        store4<T>(e, reinterpret_cast<T*>(p.c) + row * p.c_row_stride + n_first + col, row, sums);
     }
 }
 
@@ -658,7 +667,7 @@ __device__ __forceinline__ void store_any(const SrBcrsSpmmParams& p, const Epilo
         const int64_t row = g * p.vector_length + r;
         if (r >= p.vector_length || row >= p.m || n_first + col >= p.n) continue;
         T* out = c + row * p.c_row_stride + (n_first + col) * p.c_col_stride;
-        *out = e(int32_t(stashed_sum(first, splits, r, col)), row, out);
+        *out = e(stashed_sum(first, splits, r, col), row, out);
     }
 }
 
