@@ -38,8 +38,8 @@ pub const MAX_SCALED_VECTORS: i64 = 1 << 16;
 /// file instantiates: B at most as wide as A); `out` is C's type (CUDA_R_32I or CUDA_R_32F);
 /// `scaled`: int4 B (and int4 A) widened scaled, for vector rows of at most
 /// [`MAX_SCALED_VECTORS`] vectors (the cheaper widening; the kernels without it take any). The
-/// caller checked that the grid fits (`n <= TILE_N * MAX_GRID_Y`, `vector_rows <= WARPS / splits *
-/// (2^31 - 1)`).
+/// caller checked that the grid fits (`n <= TILE_N * MAX_GRID_Y`, `vector_rows <= block_warps /
+/// splits * (2^31 - 1)`).
 pub fn spmm(h: &Handle, p: &SrBcrsSpmmParams, a_bits: i32, b: DataType, out: DataType, scaled: bool) -> Result<()> {
     let b_bits = match b {
         DataType::CUDA_R_4I => 4,
