@@ -156,6 +156,8 @@ pub struct Sddmm {
 pub struct Convert {
     /// `OXSPARSE_CSR2COO_KERNEL`: Some(true) `probe` (wherever it fits), Some(false) `stream`.
     pub csr2coo_probe: Option<bool>,
+    /// `OXSPARSE_CSR2CSC_METHOD`: Some(true) `radix` (wherever its arrays allow), Some(false) `atomic`.
+    pub csr2csc_radix: Option<bool>,
 }
 
 /// The SR-BCRS SpMM's tuning settings.
@@ -214,6 +216,7 @@ pub const NAMES: &[&str] = &[
     "OXSPARSE_SDDMM_TILES",
     "OXSPARSE_SRBCRS_SPLITS",
     "OXSPARSE_CSR2COO_KERNEL",
+    "OXSPARSE_CSR2CSC_METHOD",
 ];
 
 fn number<T: std::str::FromStr>(name: &str, value: &str) -> Result<T> {
@@ -344,6 +347,7 @@ impl Settings {
                 next.srbcrs.splits = if unset { None } else { Some(one_of(name, v, &splits)?) }
             }
             "OXSPARSE_CSR2COO_KERNEL" => next.convert.csr2coo_probe = on_off("probe", "stream")?,
+            "OXSPARSE_CSR2CSC_METHOD" => next.convert.csr2csc_radix = on_off("radix", "atomic")?,
             _ => invalid!("{name:?} is not a setting oxsparse reads (docs/tuning.md lists them)"),
         }
         *self = next;
@@ -374,6 +378,7 @@ mod tests {
             "OXSPARSE_SDDMM_KERNEL" => "general",
             "OXSPARSE_SDDMM_TILES" => "off",
             "OXSPARSE_CSR2COO_KERNEL" => "probe",
+            "OXSPARSE_CSR2CSC_METHOD" => "radix",
             "OXSPARSE_SPMM_BLOCKED_COPIES" => "staged",
             "OXSPARSE_MATH_MODE" => "tf32",
             "OXSPARSE_REORDER" => "data_affinity",

@@ -1,8 +1,9 @@
 //! Csr2cscEx2 on the GPU through the C ABI equals a CPU stable transpose, byte for byte, for every
 //! value type x index base x action x shape (empty, 1 x 1, no entries, odd sizes, a hub row, hub
 //! columns of 10,000+ entries and of a million that take the long-column stages, many long
-//! columns, the last column long, columns of every length class, duplicate entries), and
-//! gives the same bytes twice. Outputs are poisoned (0xFF) before every run; SYMBOLIC must leave
+//! columns, the last column long, columns of every length class, duplicate entries, over 65,536
+//! columns), under the library's choice of method and each method forced, and gives the same
+//! bytes twice. Outputs are poisoned (0xFF) before every run; SYMBOLIC must leave
 //! cscVal poisoned and slots past the entries are never written.
 
 mod common;
@@ -64,7 +65,11 @@ enum Fill {
     Repeats(usize),
 }
 
-const SHAPES: [(usize, usize, Fill); 19] = [
+/// The library's choice, then each method forced (`OXSPARSE_CSR2CSC_METHOD`; radix only where its
+/// arrays allow, the atomic path elsewhere).
+const METHODS: [Option<&str>; 3] = [None, Some("radix"), Some("atomic")];
+
+const SHAPES: [(usize, usize, Fill); 20] = [
     (0, 0, Fill::Third),
     (0, 5, Fill::Third),
     (5, 0, Fill::Third),
@@ -91,6 +96,8 @@ const SHAPES: [(usize, usize, Fill); 19] = [
     (300, 600, Fill::Third),
     // 15 long columns with repeats: every chunk of the long stages holds entries of each.
     (5000, 15, Fill::Repeats(65_000)),
+    // Over 65,536 columns: three radix passes, runs of empty columns between the random entries.
+    (2000, 70_000, Fill::Hubs(50_000)),
 ];
 
 fn positions(rng: &mut Rng, m: usize, n: usize, fill: Fill) -> Vec<(usize, usize)> {
@@ -232,7 +239,11 @@ fn check(h: &CHandle, a: &Csr, t: DataType, action: Action, base: i64) -> Result
 #[test]
 fn csr2csc_equals_stable_transpose() {
     let Some(_h) = gpu("csr2csc") else { return };
-    let h = CHandle::new();
+    let handles = METHODS.map(|method| {
+        let h = CHandle::unforced();
+        h.set_tuning("OXSPARSE_CSR2CSC_METHOD", method);
+        h
+    });
     let mut rng = Rng::new(0xC5_2C5C);
     let (mut cases, mut failures) = (0, vec![]);
     for shape in SHAPES {
@@ -240,9 +251,11 @@ fn csr2csc_equals_stable_transpose() {
             let a = build(&mut rng, shape, t);
             for base in [0, 1] {
                 for action in ACTIONS {
-                    cases += 1;
-                    if let Err(e) = check(&h, &a, t, action, base) {
-                        failures.push(format!("{}x{} nnz {} {t:?} base {base} {action:?}: {e}", a.m, a.n, a.col.len()));
+                    for (h, method) in handles.iter().zip(METHODS) {
+                        cases += 1;
+                        if let Err(e) = check(h, &a, t, action, base) {
+                            failures.push(format!("{}x{} nnz {} {t:?} base {base} {action:?} {method:?}: {e}", a.m, a.n, a.col.len()));
+                        }
                     }
                 }
             }
@@ -264,15 +277,21 @@ fn csr2csc_equals_stable_transpose() {
 #[test]
 fn csr2csc_million_entry_columns() {
     let Some(_h) = gpu("csr2csc million-entry columns") else { return };
-    let h = CHandle::new();
+    let handles = METHODS.map(|method| {
+        let h = CHandle::unforced();
+        h.set_tuning("OXSPARSE_CSR2CSC_METHOD", method);
+        h
+    });
     let mut rng = Rng::new(0x1E6);
     let mut failures = vec![];
     for t in [CUDA_R_8I, CUDA_R_32F, CUDA_C_64F] {
         let a = build(&mut rng, (1_000_003, 2000, Fill::Hubs(800_000)), t);
         for base in [0, 1] {
             for action in ACTIONS {
-                if let Err(e) = check(&h, &a, t, action, base) {
-                    failures.push(format!("nnz {} {t:?} base {base} {action:?}: {e}", a.col.len()));
+                for (h, method) in handles.iter().zip(METHODS) {
+                    if let Err(e) = check(h, &a, t, action, base) {
+                        failures.push(format!("nnz {} {t:?} base {base} {action:?} {method:?}: {e}", a.col.len()));
+                    }
                 }
             }
         }
@@ -280,18 +299,22 @@ fn csr2csc_million_entry_columns() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// The atomics claim slots in a different order each run; the output must not show it.
+/// The atomics claim slots in a different order each run; the output must not show it (nor the
+/// radix method's, whose places are all counted).
 #[test]
 fn csr2csc_is_deterministic() {
     let Some(_h) = gpu("csr2csc determinism") else { return };
-    let h = CHandle::new();
     let mut rng = Rng::new(0xDE7);
     let a = build(&mut rng, (20_000, 500, Fill::Hubs(200_000)), CUDA_R_32F);
-    let first = run(&h, &a, CUDA_R_32F, Action::OXSPARSE_ACTION_NUMERIC, 0).unwrap();
-    let bytes = |o: &Outputs| (o.ptr.to_vec::<u8>(), o.rows.to_vec::<u8>(), o.vals.to_vec::<u8>());
-    let want = bytes(&first);
-    for _ in 0..3 {
-        assert!(bytes(&run(&h, &a, CUDA_R_32F, Action::OXSPARSE_ACTION_NUMERIC, 0).unwrap()) == want, "a second run differs");
+    for method in ["atomic", "radix"] {
+        let h = CHandle::unforced();
+        h.set_tuning("OXSPARSE_CSR2CSC_METHOD", Some(method));
+        let first = run(&h, &a, CUDA_R_32F, Action::OXSPARSE_ACTION_NUMERIC, 0).unwrap();
+        let bytes = |o: &Outputs| (o.ptr.to_vec::<u8>(), o.rows.to_vec::<u8>(), o.vals.to_vec::<u8>());
+        let want = bytes(&first);
+        for _ in 0..3 {
+            assert!(bytes(&run(&h, &a, CUDA_R_32F, Action::OXSPARSE_ACTION_NUMERIC, 0).unwrap()) == want, "{method}: a second run differs");
+        }
     }
 }
 

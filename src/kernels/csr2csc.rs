@@ -80,7 +80,7 @@ pub fn place_entries(h: &Handle, p: &Csr2cscParams, value_bytes: u64) -> Result<
 }
 
 /// The kernel suffix for values moved as words of `value_bytes`.
-fn width(value_bytes: u64) -> &'static str {
+pub(crate) fn width(value_bytes: u64) -> &'static str {
     match value_bytes {
         1 => "w1",
         2 => "w2",

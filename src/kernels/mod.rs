@@ -9,6 +9,7 @@
 pub mod brcv;
 pub mod coo_csr;
 pub mod csr2csc;
+pub mod csr2csc_radix;
 pub mod dense_to_sparse;
 pub mod graph;
 pub mod module;

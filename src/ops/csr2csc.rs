@@ -1,21 +1,22 @@
 //! Csr2cscEx2: the CSC form of a CSR matrix (equally, the CSR form of its transpose), stable.
 //!
-//! Stages on the handle's stream (kernels/csr2csc.cu): zero the column offsets, count the entries
-//! of each column into them, scan them; place the entries of long columns (over 256 to 4096, by
-//! nnz) stably,
-//! chunk by chunk, from per-chunk cursors; scatter every other entry into a slot of its column (an
-//! atomic cursor per column, the offsets themselves), then sort each short column's slots by entry
-//! number and gather the values. The only scratch is one u32 entry number per stored entry plus
-//! one i32 per 2048 columns for the scan (and a word): 4 bytes per entry where cuSPARSE asks
-//! for about 16. Every slot's final contents are computed from sorted keys or in-order claims, so
-//! the result never depends on the order the atomics were served in. docs/design/conversions.md
-//! says why.
+//! Two methods ([`method`]), both deterministic and with the same scratch: one u32 entry number per
+//! stored entry plus one i32 per 2048 columns (and a word), where cuSPARSE asks for about 16
+//! bytes an entry (docs/design/conversions.md says why each is built as it is).
+//! - radix (kernels/csr2csc_radix.cu), wherever its arrays allow: a stable LSD radix sort of the
+//!   entry numbers by column, 8 bits a pass, then the rows, values and offsets from the sorted
+//!   order; its cost does not depend on how long the columns are.
+//! - atomic (kernels/csr2csc.cu): count each column's entries and scan; place the entries of long
+//!   columns stably, chunk by chunk, from per-chunk cursors; scatter every other entry into a slot
+//!   of its column (an atomic cursor per column), then sort each short column's slots by entry
+//!   number and gather the values.
 
 use crate::context::Handle;
 use crate::descr::check_aligned;
 use crate::error::{invalid, unsupported, Result};
 use crate::kernels::csr2csc as k;
-use crate::kernels::params::csr2csc::Csr2cscParams;
+use crate::kernels::csr2csc_radix as radix;
+use crate::kernels::params::csr2csc::{Csr2cscParams, Csr2cscRadixParams};
 use crate::ops::workspace::{align_up, ALIGN};
 use crate::types::{Action, Csr2CscAlg, DataType, IndexBase};
 
@@ -62,8 +63,50 @@ impl Layout {
     fn of(nnz: i64, n: i64) -> Layout {
         let chunks = k::scan_chunks(n);
         let chunk_sums_at = align_up(nnz as usize * 4);
-        // The chunk sums, then the count of long columns.
+        // The chunk sums, then the count of long columns (the atomic method; the radix method
+        // keeps its counts in the output arrays).
         Layout { perm_at: 0, chunk_sums_at, chunks, bytes: ALIGN + chunk_sums_at + align_up((chunks as usize + 1) * 4) }
+    }
+}
+
+/// How the transpose is computed (docs/design/conversions.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Atomic cursors per column, then each short column's slots sorted (kernels/csr2csc.cu).
+    Atomic,
+    /// A stable radix sort of the entry numbers by column (kernels/csr2csc_radix.cu); the passes
+    /// after the first keep their digit counts at `later_counts` (cscVal or cscColPtr).
+    Radix { later_counts: u64 },
+}
+
+/// Where the radix passes after the first can keep their counts and totals ([`radix::room`]), if
+/// anywhere: cscVal (NUMERIC, 4-byte aligned, large enough) or cscColPtr (when they fit its n + 1
+/// words). One pass needs neither (its counts lie in cscRowInd).
+fn radix_room(a: &Csr2cscArgs, modes: &Modes) -> Option<u64> {
+    let counts = radix::room(a.nnz);
+    if counts > a.nnz {
+        return None; // the first pass keeps them in an array of nnz words
+    }
+    if radix::passes(a.n) == 1 {
+        return Some(0);
+    }
+    let value_bytes = a.nnz as u128 * modes.value_type.size_bytes() as u128;
+    if modes.numeric && a.csc_val % 4 == 0 && value_bytes >= counts as u128 * 4 {
+        Some(a.csc_val)
+    } else if counts <= a.n + 1 {
+        Some(a.csc_col_ptr)
+    } else {
+        None
+    }
+}
+
+/// The method for a call: radix wherever its arrays allow (`OXSPARSE_CSR2CSC_METHOD` = `atomic`
+/// forces the other). The radix method was as fast or faster on every matrix measured, down to
+/// 2,077 entries (docs/design/conversions.md).
+pub fn method(a: &Csr2cscArgs, modes: &Modes, forced: Option<bool>) -> Method {
+    match radix_room(a, modes) {
+        Some(later_counts) if forced != Some(false) => Method::Radix { later_counts },
+        _ => Method::Atomic,
     }
 }
 
@@ -173,16 +216,39 @@ pub fn csr2csc(h: &Handle, a: &Csr2cscArgs, buffer: u64) -> Result<()> {
             p.fill = base as i32;
             k::fill_offsets(h, &p)
         }
-        Plan::Transpose(l) => {
-            p.perm = ws + l.perm_at as u64;
-            p.chunk_sums = ws + l.chunk_sums_at as u64;
-            p.chunks = l.chunks;
-            crate::kernels::graph::batched(h, || {
-                k::fill_offsets(h, &p)?;
-                k::place_entries(h, &p, modes.value_type.size_bytes())?;
-                k::sort_columns(h, &p, modes.value_type.size_bytes())
-            })
-        }
+        Plan::Transpose(l) => match method(a, &modes, h.settings.convert.csr2csc_radix) {
+            Method::Radix { later_counts } => {
+                crate::ops::workspace::report(h.settings.print_plan, "Csr2cscEx2", "method", &"radix");
+                let q = Csr2cscRadixParams {
+                    csr_row_ptr: a.csr_row_ptr,
+                    csr_col_ind: a.csr_col_ind,
+                    csr_val: a.csr_val,
+                    csc_val: a.csc_val,
+                    csc_col_ptr: a.csc_col_ptr,
+                    csc_row_ind: a.csc_row_ind,
+                    m: a.m,
+                    n: a.n,
+                    nnz: a.nnz,
+                    base,
+                    hint_stride: radix::hint_stride(a.nnz, a.n),
+                    hints: crate::ops::ceil_div(a.nnz, radix::hint_stride(a.nnz, a.n)),
+                    numeric: modes.numeric as i32,
+                    ..Default::default()
+                };
+                let arrays = radix::Arrays { perm: ws + l.perm_at as u64, later_counts };
+                crate::kernels::graph::batched(h, || radix::transpose(h, &q, arrays, modes.value_type.size_bytes()))
+            }
+            Method::Atomic => {
+                p.perm = ws + l.perm_at as u64;
+                p.chunk_sums = ws + l.chunk_sums_at as u64;
+                p.chunks = l.chunks;
+                crate::kernels::graph::batched(h, || {
+                    k::fill_offsets(h, &p)?;
+                    k::place_entries(h, &p, modes.value_type.size_bytes())?;
+                    k::sort_columns(h, &p, modes.value_type.size_bytes())
+                })
+            }
+        },
     }
 }
 
@@ -236,6 +302,28 @@ mod tests {
     fn long_chunks_aim_at_2048_entries_within_the_sort_tiers() {
         let chunks: Vec<i64> = [0, 5000, 380_000, 1_000_000, 5_890_944, 15_000_000].iter().map(|&z| k::long_chunks(z)).collect();
         assert_eq!(chunks, [256, 256, 256, 512, 4096, 4096]);
+    }
+
+    #[test]
+    fn radix_wherever_its_counts_have_room() {
+        let modes = |numeric| Modes {
+            value_type: DataType::CUDA_R_16F,
+            numeric,
+            base: IndexBase::OXSPARSE_INDEX_BASE_ZERO,
+            alg: Csr2CscAlg::OXSPARSE_CSR2CSC_ALG_DEFAULT,
+        };
+        let big = args(100_000, 200_000, 1 << 17);
+        assert_eq!(method(&big, &modes(true), None), Method::Radix { later_counts: big.csc_val }, "counts in cscVal");
+        assert_eq!(method(&big, &modes(false), None), Method::Radix { later_counts: big.csc_col_ptr }, "SYMBOLIC: in cscColPtr");
+        let mut odd = big;
+        odd.csc_val += 2;
+        assert_eq!(method(&odd, &modes(true), None), Method::Radix { later_counts: big.csc_col_ptr }, "cscVal not 4-byte aligned");
+        let narrow = args(100_000, 300, 1 << 17);
+        assert_eq!(method(&narrow, &modes(false), None), Method::Atomic, "no room: 16,896 words of counts and totals, 301 offsets");
+        let small = args(1000, 200, 3000);
+        assert_eq!(method(&small, &modes(true), None), Method::Radix { later_counts: 0 }, "one pass");
+        assert_eq!(method(&big, &modes(true), Some(false)), Method::Atomic);
+        assert_eq!(method(&args(10, 300, 100), &modes(true), Some(true)), Method::Atomic, "256 counts for 100 entries");
     }
 
     #[test]

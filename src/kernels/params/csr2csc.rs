@@ -33,3 +33,42 @@ pub struct Csr2cscParams {
     /// 1: cscVal is written (CUSPARSE_ACTION_NUMERIC); 0: it is left untouched.
     pub numeric: i32,
 }
+
+/// Parameter block of the radix transpose (`kernels/csr2csc_radix.cu`): a stable LSD radix sort
+/// of the entry numbers by column, 8 bits a pass, then the rows, values and column offsets
+/// written from the sorted entry numbers. The launcher sets the pass's arrays and digit.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Csr2cscRadixParams {
+    pub csr_row_ptr: u64,
+    pub csr_col_ind: u64,
+    pub csr_val: u64,
+    pub csc_val: u64,
+    pub csc_col_ptr: u64,
+    pub csc_row_ind: u64,
+    /// The entry numbers a kernel reads, u32: the previous pass's order (0 for the first pass:
+    /// CSR order, the identity); for the rows and the finish, the sorted order.
+    pub src: u64,
+    /// Where a pass writes its entry numbers, u32.
+    pub dst: u64,
+    /// The pass's digit counts, i32 `counts[d * tiles + t]`, scanned in place into output starts.
+    pub counts: u64,
+    /// Where the next pass keeps its 256 digit totals (i32), which this pass's scan clears (0: no
+    /// next pass); the clearing kernel clears the first pass's. A pass keeps its own after its
+    /// counts, in one of two sets by the pass's parity, so that a pass never clears its own.
+    pub next_totals: u64,
+    pub m: i64,
+    pub n: i64,
+    pub nnz: i64,
+    pub base: i64,
+    /// Tiles of consecutive entries a pass cuts its input into (a block each).
+    pub tiles: i64,
+    /// Row hints, kept in cscColPtr before the finish writes it: hint j is the row of entry
+    /// `j * hint_stride`; `hints` of them.
+    pub hint_stride: i64,
+    pub hints: i64,
+    /// The pass's digit: bits `shift .. shift + 8` of the column.
+    pub shift: i32,
+    /// 1: cscVal is written (CUSPARSE_ACTION_NUMERIC); 0: it is left untouched.
+    pub numeric: i32,
+}

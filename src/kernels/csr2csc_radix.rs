@@ -1,0 +1,108 @@
+//! Launchers for `kernels/csr2csc_radix.cu`: the transpose as a stable LSD radix sort of the entry
+//! numbers by column, then the rows, values and column offsets from the sorted order.
+
+use super::params::csr2csc::Csr2cscRadixParams;
+use super::{grid_for, launch, BLOCK};
+use crate::context::Handle;
+use crate::error::Result;
+use crate::kernel_name;
+
+const FAMILY: &str = "csr2csc_radix";
+/// Digit bits a pass (`BITS`), and the digits.
+const BITS: u32 = 8;
+const RADIX: i64 = 1 << BITS;
+/// Entries a pass's block takes (`TILE`: 256 threads, 8 rounds).
+const TILE: i64 = 2048;
+
+/// Passes for `n` columns: enough digits for every key, 0 to n (n stands for a column outside
+/// the matrix).
+pub fn passes(n: i64) -> u32 {
+    let bits = 64 - (n.max(1) as u64).leading_zeros();
+    bits.div_ceil(BITS)
+}
+
+/// Tiles a pass cuts `nnz` entries into.
+pub fn tiles(nnz: i64) -> i64 {
+    crate::ops::ceil_div(nnz, TILE)
+}
+
+/// Digit counts of a pass: a count per digit per tile (i32 each).
+pub fn counts(nnz: i64) -> i64 {
+    tiles(nnz) * RADIX
+}
+
+/// i32 words a pass's counts take in the array that holds them: a count per digit per tile, then
+/// two sets of the digits' totals (a pass uses the set of its parity).
+pub fn room(nnz: i64) -> i64 {
+    counts(nnz) + 2 * RADIX
+}
+
+/// Entries between row hints, so that the hints fit cscColPtr's `n + 1` words.
+pub fn hint_stride(nnz: i64, n: i64) -> i64 {
+    crate::ops::ceil_div(nnz, n + 1).max(1)
+}
+
+/// Where a transpose keeps what it sorts (device addresses).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Arrays {
+    /// `nnz` u32 of the workspace: the last pass writes the sorted entry numbers here.
+    pub perm: u64,
+    /// Room for a pass's counts while both `perm` and cscRowInd hold entry numbers (passes after
+    /// the first): cscVal or cscColPtr, neither written before the finish.
+    pub later_counts: u64,
+}
+
+/// Enqueues the whole transpose. `p` holds the matrix, the outputs and the sizes; the passes
+/// alternate between `arrays.perm` and cscRowInd so that the last ends in `perm`, and keep their
+/// counts and totals in [`room`] words of the other one (the first pass) or of
+/// `arrays.later_counts`. Three launches a pass.
+pub fn transpose(h: &Handle, p: &Csr2cscRadixParams, arrays: Arrays, value_bytes: u64) -> Result<()> {
+    let passes = passes(p.n);
+    let tiles = tiles(p.nnz);
+    let pass_grid = (tiles as u32, 1, 1);
+    let dst_of = |pass: u32| if (passes - 1 - pass) % 2 == 0 { arrays.perm } else { p.csc_row_ind };
+    let counts_of = |pass: u32| match pass {
+        0 if dst_of(0) == arrays.perm => p.csc_row_ind,
+        0 => arrays.perm,
+        _ => arrays.later_counts,
+    };
+    // Where pass `pass` keeps its totals (the kernels' `totals`).
+    let totals_of = |pass: u32| counts_of(pass) + 4 * (counts(p.nnz) + i64::from(pass % 2) * RADIX) as u64;
+    let first = Csr2cscRadixParams { next_totals: totals_of(0), ..*p };
+    launch(h, FAMILY, "oxs_c2cr_clear_totals", (1, 1, 1), BLOCK, 0, &first)?;
+    let mut src = 0;
+    for pass in 0..passes {
+        let dst = dst_of(pass);
+        let next_totals = if pass + 1 < passes { totals_of(pass + 1) } else { 0 };
+        let q = Csr2cscRadixParams { src, dst, counts: counts_of(pass), tiles, next_totals, shift: (pass * BITS) as i32, ..*p };
+        launch(h, FAMILY, "oxs_c2cr_histogram", pass_grid, BLOCK, 0, &q)?;
+        launch(h, FAMILY, "oxs_c2cr_scan", (RADIX as u32, 1, 1), BLOCK, 0, &q)?;
+        launch(h, FAMILY, "oxs_c2cr_scatter", pass_grid, BLOCK, 0, &q)?;
+        src = dst;
+    }
+    let q = Csr2cscRadixParams { src: arrays.perm, tiles, ..*p };
+    launch(h, FAMILY, "oxs_c2cr_row_hints", (grid_for(p.hints as u64, BLOCK), 1, 1), BLOCK, 0, &q)?;
+    let entries = (grid_for(p.nnz as u64, BLOCK), 1, 1);
+    launch(h, FAMILY, "oxs_c2cr_rows", entries, BLOCK, 0, &q)?;
+    launch(h, FAMILY, kernel_name!("oxs_c2cr_finish_{}", super::csr2csc::width(value_bytes)).as_str(), entries, BLOCK, 0, &q)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passes_cover_every_column_and_the_outside_one() {
+        let got: Vec<u32> = [0, 1, 255, 256, 65_535, 65_536, 1_138_499, i32::MAX as i64].iter().map(|&n| passes(n)).collect();
+        assert_eq!(got, [1, 1, 1, 2, 2, 3, 3, 4]);
+    }
+
+    #[test]
+    fn hints_fit_the_column_offsets() {
+        for (nnz, n) in [(5_890_944, 1_138_499), (998_905, 4267), (10, 1000), (4096, 0)] {
+            let s = hint_stride(nnz, n);
+            assert!(crate::ops::ceil_div(nnz, s) <= n + 1, "{nnz} {n}");
+        }
+        assert_eq!(counts(2049), 512);
+    }
+}
