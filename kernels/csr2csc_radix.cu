@@ -18,7 +18,8 @@
 //                 change: every offset is written once, by the first entry of a later column
 //
 // A column outside [0, n) sorts as column n, after every valid one: its entries land past
-// cscColPtr[n], inside the arrays, and no write leaves them.
+// cscColPtr[n], inside the arrays. Offsets that are not a CSR's (not increasing, not ending at
+// nnz) give unspecified rows, but every read and write stays inside the arrays.
 #include "oxsparse_kernel_params.h"
 #include "common/grid.cuh"
 #include "common/scan.cuh"
@@ -36,7 +37,7 @@ constexpr int BITS = 8;                 // digit bits a pass
 constexpr int RADIX = 1 << BITS;
 constexpr int BLOCK = RADIX;            // thread d of a block looks after digit d
 constexpr int WARPS = BLOCK / WARP;
-constexpr int ROUNDS = 8;               // a tile: ROUNDS rounds of BLOCK consecutive entries
+constexpr int ROUNDS = 8;               // entries a thread takes in a tile (a warp: WARP * ROUNDS in a run)
 constexpr int TILE = BLOCK * ROUNDS;
 constexpr unsigned FULL = 0xffffffffu;
 constexpr unsigned NO_DIGIT = RADIX;    // a lane past the last entry
@@ -205,8 +206,8 @@ __device__ void row_hints(const Params& p) {
         const int64_t r = r0 + lane;
         int64_t from = 0, to = -1;
         if (r < p.m) {
-            from = (int64_t(rp[r]) - p.base + s - 1) / s;
-            to = (int64_t(rp[r + 1]) - p.base + s - 1) / s - 1;
+            from = max(int64_t(rp[r]) - p.base + s - 1, int64_t(0)) / s;
+            to = min((int64_t(rp[r + 1]) - p.base + s - 1) / s, p.hints) - 1;
         }
         fill_range(mut_i32(p.csc_col_ptr), from, to, int32_t(r));
     }
@@ -221,8 +222,10 @@ __device__ void rows(const Params& p) {
     for (int64_t q = global_thread(); q < p.nnz; q += thread_count()) {
         const uint32_t k = sorted[q];
         const uint32_t j = k / stride;
-        int32_t lo = hint[j];
-        int32_t hi = int64_t(j) + 1 < p.hints ? hint[j + 1] : int32_t(p.m - 1);
+        // Clamped: a hint that bad offsets left unwritten holds whatever the passes left there.
+        const int32_t last = int32_t(p.m - 1);
+        int32_t lo = min(max(hint[j], 0), last);
+        int32_t hi = int64_t(j) + 1 < p.hints ? min(max(hint[j + 1], lo), last) : last;
         while (lo < hi) {
             const int32_t mid = lo + (hi - lo + 1) / 2;
             if (int64_t(rp[mid]) - p.base <= int64_t(k)) lo = mid;

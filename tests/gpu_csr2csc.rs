@@ -318,6 +318,31 @@ fn csr2csc_is_deterministic() {
     }
 }
 
+/// Columns outside [0, n) are the caller's error: the result is unspecified, but the call must
+/// not fail or write outside the arrays (the slots past them stay poisoned), under either method.
+#[test]
+fn csr2csc_bad_columns_stay_inside_the_arrays() {
+    let Some(_h) = gpu("csr2csc bad columns") else { return };
+    let mut rng = Rng::new(0xBAD_C01);
+    let mut a = build(&mut rng, (3000, 700, Fill::Third), CUDA_R_32F);
+    let n = a.n as i64;
+    for (i, bad) in [n, n + 7, -1, -3, i32::MAX as i64 - 1].iter().cycle().take(40).enumerate() {
+        let k = (i * 7919) % a.col.len();
+        a.col[k] = *bad;
+    }
+    for method in ["atomic", "radix"] {
+        let h = CHandle::unforced();
+        h.set_tuning("OXSPARSE_CSR2CSC_METHOD", Some(method));
+        for base in [0, 1] {
+            let out = run(&h, &a, CUDA_R_32F, Action::OXSPARSE_ACTION_NUMERIC, base).unwrap_or_else(|e| panic!("{method}: {e}"));
+            let nnz = a.col.len();
+            assert_eq!(out.ptr.to_vec::<i32>()[a.n + 1], -1, "{method} base {base}: wrote past cscColPtr[n]");
+            assert_eq!(out.rows.to_vec::<i32>()[nnz], -1, "{method} base {base}: wrote past cscRowInd");
+            assert!(out.vals.to_vec::<u8>()[nnz * 4..].iter().all(|&b| b == 0xFF), "{method} base {base}: wrote past cscVal");
+        }
+    }
+}
+
 /// The C path's refusals: a refused call writes nothing.
 #[test]
 fn csr2csc_refuses_bad_arguments_without_writing() {
