@@ -10,7 +10,9 @@
 //                 the digits below it, then its tiles): each becomes the output start of
 //                 (digit d, tile t)
 //     scatter     dst[start + rank] <- k, the rank counted among the tile's entries of digit d
-//                 in entry order, so each pass is stable and the passes sort by the whole column
+//                 in entry order, so each pass is stable and the passes sort by the whole column;
+//                 where they fit 32 bits, the column's digits still to sort ride above k, so the
+//                 next passes read them instead of gathering the column through k
 //   row_hints     cscColPtr[j] <- the row of entry j * hint_stride (cscColPtr is free until the
 //                 finish; the hints bound each row search to a few rows)
 //   rows          cscRowInd[q] <- the row of the q-th sorted entry, plus the base
@@ -65,20 +67,41 @@ __device__ __forceinline__ int32_t* totals(const Params& p) {
     return mut_i32(p.counts) + p.tiles * RADIX + (p.shift / BITS) % 2 * RADIX;
 }
 
+// Bits of the key (0 to n) and of an entry number (below nnz).
+__device__ __forceinline__ int key_bits(const Params& p) { return 64 - __clzll(max(p.n, int64_t(1))); }
+__device__ __forceinline__ int entry_bits(const Params& p) { return 64 - __clzll(max(p.nnz - 1, int64_t(1))); }
+
+// Whether pass `pass` writes, above each entry number, the key's digits that later passes sort by
+// (where they fit 32 bits), so that those passes read them instead of gathering the column again.
+// The last pass writes plain entry numbers (the rows and the finish read them).
+__device__ __forceinline__ bool carries(const Params& p, int pass) {
+    const int passes = (key_bits(p) + BITS - 1) / BITS;
+    return pass + 1 < passes && entry_bits(p) + max(key_bits(p) - (pass + 1) * BITS, 0) <= 32;
+}
+
 // The tile's entries, a thread's ROUNDS of them: warp w takes the tile's w-th run of WARP * ROUNDS
 // consecutive entries, a round of 32 at a time (entry order: warp, then round, then lane), all
-// loaded before any is used so that their gathers overlap.
-__device__ __forceinline__ void load_tile(const Params& p, uint32_t (&k)[ROUNDS], unsigned (&d)[ROUNDS]) {
+// loaded before any is used so that their gathers overlap. Each comes back as its digit and the
+// word this pass writes for it: the entry number, with the key's remaining digits above it when
+// the pass carries them.
+__device__ __forceinline__ void load_tile(const Params& p, uint32_t (&w)[ROUNDS], unsigned (&d)[ROUNDS]) {
     const int64_t begin = int64_t(blockIdx.x) * TILE + (threadIdx.x / WARP) * (WARP * ROUNDS) + threadIdx.x % WARP;
+    const int pass = p.shift / BITS, kb = entry_bits(p);
+    const bool carried = pass > 0 && carries(p, pass - 1), carry = carries(p, pass);
+    const uint32_t entry_mask = (1u << kb) - 1;
 #pragma unroll
     for (int r = 0; r < ROUNDS; ++r) {
         const int64_t i = begin + int64_t(r) * WARP;
-        k[r] = i < p.nnz ? entry_at(p, i) : 0;
+        w[r] = i < p.nnz ? entry_at(p, i) : 0;
     }
 #pragma unroll
     for (int r = 0; r < ROUNDS; ++r) {
-        const int64_t i = begin + int64_t(r) * WARP;
-        d[r] = i < p.nnz ? digit_of(p, key_of(p, k[r])) : NO_DIGIT;
+        const bool in = begin + int64_t(r) * WARP < p.nnz;
+        // The key from this pass's digit up: carried in the word, or gathered.
+        const uint32_t high = carried ? w[r] >> kb : in ? key_of(p, w[r]) >> p.shift : 0;
+        const uint32_t k = carried ? w[r] & entry_mask : w[r];
+        d[r] = in ? high & (RADIX - 1) : NO_DIGIT;
+        w[r] = carry ? (high >> BITS) << kb | k : k;
     }
 }
 
@@ -101,9 +124,9 @@ __device__ void histogram(const Params& p) {
     __shared__ unsigned count[RADIX];
     const int lane = threadIdx.x % WARP;
     count[threadIdx.x] = 0;
-    uint32_t k[ROUNDS];
+    uint32_t w[ROUNDS];
     unsigned d[ROUNDS];
-    load_tile(p, k, d);
+    load_tile(p, w, d);
     __syncthreads();
 #pragma unroll
     for (int r = 0; r < ROUNDS; ++r) {
@@ -144,9 +167,9 @@ __device__ void scatter(const Params& p) {
 #pragma unroll
     for (int w = 0; w < WARPS; ++w) warp_count[w][threadIdx.x] = 0;
     const int32_t tile_start = ptr_i32(p.counts)[int64_t(threadIdx.x) * p.tiles + blockIdx.x];
-    uint32_t k[ROUNDS];
+    uint32_t w[ROUNDS];
     unsigned d[ROUNDS];
-    load_tile(p, k, d);
+    load_tile(p, w, d);
     __syncthreads();
     int32_t placed[ROUNDS];  // rank << 9 | digit: one register an entry (ranks < TILE)
     int32_t* mine = warp_count[warp];
@@ -174,7 +197,7 @@ __device__ void scatter(const Params& p) {
 #pragma unroll
     for (int r = 0; r < ROUNDS; ++r) {
         const unsigned digit = placed[r] & ((2u << BITS) - 1);
-        if (digit != NO_DIGIT) dst[mine[digit] + (placed[r] >> (BITS + 1))] = k[r];
+        if (digit != NO_DIGIT) dst[mine[digit] + (placed[r] >> (BITS + 1))] = w[r];
     }
 }
 
