@@ -48,11 +48,12 @@ pub struct Arrays {
     /// `nnz` u32 of the workspace: the last pass writes the sorted entry numbers here.
     pub perm: u64,
     /// Room for a pass's counts while both `perm` and cscRowInd hold entry numbers (passes after
-    /// the first): cscVal or cscColPtr, neither written before the finish.
+    /// the first): cscVal or cscColPtr, neither written before the passes end.
     pub later_counts: u64,
 }
 
-/// Enqueues the whole transpose. `p` holds the matrix, the outputs and the sizes; the passes
+/// Enqueues the whole transpose. `p` holds the matrix, the outputs and the sizes (the launcher
+/// sets the rest: each pass's arrays and digit, the row hints); the passes
 /// alternate between `arrays.perm` and cscRowInd so that the last ends in `perm`, and keep their
 /// counts and totals in [`room`] words of the other one (the first pass) or of
 /// `arrays.later_counts`. Three launches a pass.
@@ -80,8 +81,10 @@ pub fn transpose(h: &Handle, p: &Csr2cscRadixParams, arrays: Arrays, value_bytes
         launch(h, FAMILY, "oxs_c2cr_scatter", pass_grid, BLOCK, 0, &q)?;
         src = dst;
     }
-    let q = Csr2cscRadixParams { src: arrays.perm, tiles, ..*p };
-    launch(h, FAMILY, "oxs_c2cr_row_hints", (grid_for(p.hints as u64, BLOCK), 1, 1), BLOCK, 0, &q)?;
+    let hint_stride = hint_stride(p.nnz, p.n);
+    let hints = crate::ops::ceil_div(p.nnz, hint_stride);
+    let q = Csr2cscRadixParams { src: arrays.perm, tiles, hint_stride, hints, ..*p };
+    launch(h, FAMILY, "oxs_c2cr_row_hints", (grid_for(p.m as u64, BLOCK), 1, 1), BLOCK, 0, &q)?;
     let entries = (grid_for(p.nnz as u64, BLOCK), 1, 1);
     launch(h, FAMILY, "oxs_c2cr_rows", entries, BLOCK, 0, &q)?;
     launch(h, FAMILY, kernel_name!("oxs_c2cr_finish_{}", super::csr2csc::width(value_bytes)).as_str(), entries, BLOCK, 0, &q)

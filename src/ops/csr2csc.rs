@@ -230,8 +230,6 @@ pub fn csr2csc(h: &Handle, a: &Csr2cscArgs, buffer: u64) -> Result<()> {
                     n: a.n,
                     nnz: a.nnz,
                     base,
-                    hint_stride: radix::hint_stride(a.nnz, a.n),
-                    hints: crate::ops::ceil_div(a.nnz, radix::hint_stride(a.nnz, a.n)),
                     numeric: modes.numeric as i32,
                     ..Default::default()
                 };
