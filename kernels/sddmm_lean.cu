@@ -12,8 +12,8 @@
 //      pairs the same lanes as the general kernel's butterfly (the same bits) with G - 1 shuffles
 //      instead of G log2 G, and leaves each lane with its own value;
 //   4. each lane writes its value as alpha * dot + beta * C (C unread when beta is 0), coalesced.
-// stepped (V = 4): chunks as above, a group taking one value a step and summing its products by
-// a butterfly; per value (V = 8): a group takes one value a step (its row followed from the last),
+// stepped (V = 4): chunks as above, a group taking one value a step (up to the run's last value)
+// and summing its products by a butterfly; per value (V = 8): a group takes one value a step (its row followed from the last),
 // and sums its products by a butterfly.
 #include "common/sddmm.cuh"
 #include <type_traits>
@@ -231,9 +231,8 @@ __device__ void sddmm_lean_stepped(const SddmmParams& p) {
             const I my_row = row_in_chunk(end, o.rows, row, live ? q : I(chunk), lane);
             const I my_col = live ? I(o.cols[q] - o.base) : I(-1);
             row = shfl_index(my_row, WARP - 1);
-#pragma unroll
-            for (int s = 0; s < G; ++s) {
-                // 3. This group's value of the step: value s PER_STEP + slot of the chunk.
+            // 3. This group's value of step s: value s PER_STEP + slot of the chunk.
+            const auto step = [&](int s) {
                 const int src = s * PER_STEP + slot;
                 const I j = shfl_index(my_col, src);
                 const I r = shfl_index(my_row, src);
@@ -257,6 +256,20 @@ __device__ void sddmm_lean_stepped(const SddmmParams& p) {
                 dot = group_sum(dot, G);
                 const C got = shfl_from(dot, (lane % PER_STEP) * G);
                 if (lane / PER_STEP == s) mine = got;
+            };
+            // A run shorter than a chunk (a small C: runs of a few values spread over every warp
+            // the device holds) stops at the step of its last value; a whole chunk keeps the
+            // loop without exits, which schedules better.
+            const I values = o.last - chunk;
+            if (values >= I(WARP)) {
+#pragma unroll
+                for (int s = 0; s < G; ++s) step(s);
+            } else {
+#pragma unroll
+                for (int s = 0; s < G; ++s) {
+                    if (I(s * PER_STEP) >= values) break;
+                    step(s);
+                }
             }
         }
         // 5. The value.
