@@ -13,8 +13,9 @@
 //      instead of G log2 G, and leaves each lane with its own value;
 //   4. each lane writes its value as alpha * dot + beta * C (C unread when beta is 0), coalesced.
 // stepped (V = 4): chunks as above, a group taking one value a step (up to the run's last value)
-// and summing its products by a butterfly; per value (V = 8): a group takes one value a step (its row followed from the last),
-// and sums its products by a butterfly.
+// and summing its products by a butterfly; per value (V = 8): a group takes one value a step (its
+// row followed from the last), its B loads unpredicated as above, and sums its products by a
+// butterfly.
 #include "common/sddmm.cuh"
 #include <type_traits>
 
@@ -289,7 +290,17 @@ __device__ void sddmm_lean_per_value(const SddmmParams& p) {
     // Lines' strides in 16-byte vectors.
     const int64_t lda = p.a.ld * int64_t(sizeof(T)) / VECTOR_BYTES, ldb = p.b.ld * int64_t(sizeof(T)) / VECTOR_BYTES;
     const auto end = [&](I r) { return o.end(r); };
-    const int vectors = o.vectors;
+    using U = typename std::make_unsigned<I>::type;
+    const U n = U(o.n);
+    // This lane's vectors of a line (as in the chunked form: a vector past the line reads one of
+    // the line's and is not summed, so no B load waits on a predicate).
+    bool has[V];
+    int at[V];
+#pragma unroll
+    for (int t = 0; t < V; ++t) {
+        has[t] = sub + t * G < o.vectors;
+        at[t] = sub + (has[t] ? t * G : -sub);
+    }
     I row = o.row;
     I a_row = -1;
     uint4 av[V];
@@ -302,24 +313,21 @@ __device__ void sddmm_lean_per_value(const SddmmParams& p) {
         if (live && o.products) {
             row = advance(end, o.rows, row, q);
             const I j = o.cols[q] - o.base;
-            if (j >= 0 && j < o.n) {
-                if (row != a_row) {
-                    const uint4* al = o.a + int64_t(row) * lda;
+            const bool ok = U(j) < n;
+            if (row != a_row) {
+                const uint4* al = o.a + int64_t(row) * lda;
 #pragma unroll
-                    for (int t = 0; t < V; ++t)
-                        if (sub + t * G < vectors) av[t] = __ldg(al + sub + t * G);
-                    a_row = row;
-                }
-                // 3. The products.
-                const uint4* bl = o.b + int64_t(j) * ldb;
-                uint4 bv[V];
-#pragma unroll
-                for (int t = 0; t < V; ++t)
-                    if (sub + t * G < vectors) bv[t] = __ldg(bl + sub + t * G);
-#pragma unroll
-                for (int t = 0; t < V; ++t)
-                    if (sub + t * G < vectors) dot = dot16<T, C>(dot, av[t], bv[t]);
+                for (int t = 0; t < V; ++t) av[t] = __ldg(al + at[t]);
+                a_row = row;
             }
+            // 3. The products (a column out of range reads line 0 and sums nothing).
+            const uint4* bl = o.b + int64_t(ok ? j : I(0)) * ldb;
+            uint4 bv[V];
+#pragma unroll
+            for (int t = 0; t < V; ++t) bv[t] = __ldg(bl + at[t]);
+#pragma unroll
+            for (int t = 0; t < V; ++t)
+                if (ok && has[t]) dot = dot16<T, C>(dot, av[t], bv[t]);
         }
         dot = group_sum(dot, G);
         if (live && sub == 0) o.write(q, dot);
