@@ -114,6 +114,22 @@ struct LeanOperands {
     }
 };
 
+// A lane's vectors of a line for the stepped and per-value forms: vector t is `at[t]` (sub + t G
+// where `has[t]`, the line's vector sub - sub = 0 otherwise), so that every load reads a valid
+// vector unpredicated and only `has[t]` ones are summed (as in the chunked form).
+template <int G, int V>
+struct LaneVectors {
+    bool has[V];
+    int at[V];
+    __device__ LaneVectors(int sub, int vectors) {
+#pragma unroll
+        for (int t = 0; t < V; ++t) {
+            has[t] = sub + t * G < vectors;
+            at[t] = sub + (has[t] ? t * G : -sub);
+        }
+    }
+};
+
 // T: A's and B's storage type; TC: C's; C: the compute type; I: C's index type (positions are
 // counted in it: nnz + base fits); G: lanes per value; V: 16-byte vectors a lane reads per line.
 template <typename T, typename TC, typename C, typename I, int G, int V>
@@ -211,13 +227,9 @@ __device__ void sddmm_lean_stepped(const SddmmParams& p) {
     // Lines' strides in 16-byte vectors.
     const int64_t lda = p.a.ld * int64_t(sizeof(T)) / VECTOR_BYTES, ldb = p.b.ld * int64_t(sizeof(T)) / VECTOR_BYTES;
     const auto end = [&](I r) { return o.end(r); };
-    bool has[V];
-    int at[V];
-#pragma unroll
-    for (int t = 0; t < V; ++t) {
-        has[t] = sub + t * G < o.vectors;
-        at[t] = sub + (has[t] ? t * G : -sub);
-    }
+    const LaneVectors<G, V> lv(sub, o.vectors);
+    const auto& has = lv.has;
+    const auto& at = lv.at;
     const U n = U(o.n);
     I row = o.row;
     I a_row = -1;
@@ -292,15 +304,9 @@ __device__ void sddmm_lean_per_value(const SddmmParams& p) {
     const auto end = [&](I r) { return o.end(r); };
     using U = typename std::make_unsigned<I>::type;
     const U n = U(o.n);
-    // This lane's vectors of a line (as in the chunked form: a vector past the line reads one of
-    // the line's and is not summed, so no B load waits on a predicate).
-    bool has[V];
-    int at[V];
-#pragma unroll
-    for (int t = 0; t < V; ++t) {
-        has[t] = sub + t * G < o.vectors;
-        at[t] = sub + (has[t] ? t * G : -sub);
-    }
+    const LaneVectors<G, V> lv(sub, o.vectors);
+    const auto& has = lv.has;
+    const auto& at = lv.at;
     I row = o.row;
     I a_row = -1;
     uint4 av[V];
