@@ -114,9 +114,9 @@ struct LeanOperands {
     }
 };
 
-// A lane's vectors of a line for the stepped and per-value forms: vector t is `at[t]` (sub + t G
-// where `has[t]`, the line's vector sub - sub = 0 otherwise), so that every load reads a valid
-// vector unpredicated and only `has[t]` ones are summed (as in the chunked form).
+// A lane's vectors of a line for the stepped and per-value forms: vector t is at `at[t]` (sub + t G
+// where `has[t]`, the line's first vector otherwise), so that every load reads a valid vector
+// unpredicated and only the `has[t]` ones are summed (as in the chunked form).
 template <int G, int V>
 struct LaneVectors {
     bool has[V];
