@@ -8,13 +8,15 @@
 //                 the digit's total over the tiles (an atomic add a block and digit)
 //     scan        exclusive prefix sums of counts, digit-major, a block a digit (the totals of
 //                 the digits below it, then its tiles): each becomes the output start of
-//                 (digit d, tile t)
+//                 (digit d, tile t); with few tiles no scan kernel runs, each scatter block
+//                 summing the counts it needs itself
 //     scatter     dst[start + rank] <- k, the rank counted among the tile's entries of digit d
 //                 in entry order, so each pass is stable and the passes sort by the whole column;
 //                 where they fit 32 bits, the column's digits still to sort ride above k, so the
 //                 next passes read them instead of gathering the column through k
 //   row_hints     cscColPtr[j] <- the row of entry j * hint_stride (cscColPtr is free until the
-//                 finish; the hints bound each row search to a few rows)
+//                 finish; the hints bound each row search to a few rows); done by the first
+//                 histogram where no pass keeps its counts in cscColPtr
 //   rows          cscRowInd[q] <- the row of the q-th sorted entry, plus the base
 //   finish        cscVal[q] <- csrVal[k] (NUMERIC), and cscColPtr from where the sorted columns
 //                 change: every offset is written once, by the first entry of a later column
@@ -43,6 +45,9 @@ constexpr int ROUNDS = 8;               // entries a thread takes in a tile (a w
 constexpr int TILE = BLOCK * ROUNDS;
 constexpr unsigned FULL = 0xffffffffu;
 constexpr unsigned NO_DIGIT = RADIX;    // a lane past the last entry
+// Up to this many tiles a pass has no scan kernel: each scatter block sums the counts it needs
+// itself (2 * tiles loads a thread), which costs less than a launch.
+constexpr int64_t SCAN_IN_SCATTER_TILES = CSR2CSC_RADIX_SCAN_IN_SCATTER_TILES;
 
 __device__ __forceinline__ const int32_t* ptr_i32(uint64_t a) { return reinterpret_cast<const int32_t*>(a); }
 __device__ __forceinline__ int32_t* mut_i32(uint64_t a) { return reinterpret_cast<int32_t*>(a); }
@@ -136,7 +141,7 @@ __device__ void histogram(const Params& p) {
     __syncthreads();
     const unsigned c = count[threadIdx.x];
     mut_i32(p.counts)[int64_t(threadIdx.x) * p.tiles + blockIdx.x] = int32_t(c);
-    if (c != 0) atomicAdd(totals(p) + threadIdx.x, int32_t(c));
+    if (c != 0 && p.tiles > SCAN_IN_SCATTER_TILES) atomicAdd(totals(p) + threadIdx.x, int32_t(c));
 }
 
 // Block d: the start of digit d (the totals of the digits below it), then its tiles' counts turned
@@ -155,6 +160,22 @@ __device__ void scan_digit(const Params& p) {
 
 __device__ void clear_totals(const Params& p) { mut_i32(p.next_totals)[threadIdx.x] = 0; }
 
+// Where the output of (digit threadIdx.x, this tile) starts: the scan kernel's result, or, with
+// few tiles (no scan kernel), the counts of the digits below over every tile plus those of this
+// digit in the tiles before. Every thread of the block calls it.
+__device__ __forceinline__ int32_t start_of_tile(const Params& p) {
+    const int32_t* mine = ptr_i32(p.counts) + int64_t(threadIdx.x) * p.tiles;
+    if (p.tiles > SCAN_IN_SCATTER_TILES) return mine[blockIdx.x];
+    int32_t before = 0, all = 0;
+    for (int64_t t = 0; t < p.tiles; ++t) {
+        const int32_t c = mine[t];
+        all += c;
+        before += t < int64_t(blockIdx.x) ? c : 0;
+    }
+    int32_t digits;
+    return scan::block_exclusive<BLOCK>(all, digits) + before;
+}
+
 // Each warp ranks its run's entries among those of equal digit, round by round, in a count per
 // digit of its own (the lowest lane of each digit adds the round's share); then thread d turns
 // the warps' counts of digit d into their starts, earlier warps first, from the tile's output
@@ -166,7 +187,7 @@ __device__ void scatter(const Params& p) {
     uint32_t* dst = reinterpret_cast<uint32_t*>(p.dst);
 #pragma unroll
     for (int w = 0; w < WARPS; ++w) warp_count[w][threadIdx.x] = 0;
-    const int32_t tile_start = ptr_i32(p.counts)[int64_t(threadIdx.x) * p.tiles + blockIdx.x];
+    const int32_t tile_start = start_of_tile(p);
     uint32_t w[ROUNDS];
     unsigned d[ROUNDS];
     load_tile(p, w, d);
@@ -291,7 +312,12 @@ __device__ void finish(const Params& p) {
 }  // namespace
 
 // ---- instantiations: oxs_c2cr_<stage>[_<value>] ---------------------------------------------------
-extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2cr_histogram(const Params p) { histogram(p); }
+// The first pass's histogram also writes the row hints where the launcher gives it their stride
+// (cscColPtr holds no counts in any pass then): a launch fewer.
+extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2cr_histogram(const Params p) {
+    histogram(p);
+    if (p.hint_stride != 0) row_hints(p);
+}
 extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2cr_scatter(const Params p) { scatter(p); }
 extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2cr_scan(const Params p) { scan_digit(p); }
 extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2cr_clear_totals(const Params p) { clear_totals(p); }

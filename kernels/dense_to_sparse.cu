@@ -191,6 +191,36 @@ __device__ void count(const DenseToSparseParams& p) {
 }
 
 // ---- convert: compact ---------------------------------------------------------------------------
+// One round of a vector path: each lane's 16-byte vector `x` holds elements j0.. of the line, the
+// set bits of `mask` its nonzeros; they are written at the cursor plus the nonzeros of the lanes
+// before (a warp scan), in increasing minor index, and the cursor moves past the round's.
+template <typename Z, typename I>
+__device__ __forceinline__ void place_vector(const DenseToSparseParams& p, int64_t line, int64_t j0, uint32_t mask, const uint4& x,
+                                             int64_t& cursor, I* major, I* minor, typename Z::W* values, int lane) {
+    using W = typename Z::W;
+    const int n = __popc(mask);
+    int upto = n;  // nonzeros of lanes 0..lane
+#pragma unroll
+    for (int o = 1; o < WARP; o *= 2) {
+        const int y = __shfl_up_sync(FULL_MASK, upto, o);
+        if (lane >= o) upto += y;
+    }
+    int64_t at = cursor + upto - n;
+    const W* e = reinterpret_cast<const W*>(&x);
+    // The set bits only: a warp steps as often as its fullest lane's vector has nonzeros.
+    for (uint32_t todo = mask; todo != 0; todo &= todo - 1, ++at) {
+        const int i = __ffs(todo) - 1;
+        // Element i picked by compares: an index into the vector would put it in local memory.
+        W v = e[0];
+#pragma unroll
+        for (int k = 1; k < 16 / int(sizeof(W)); ++k) v = i == k ? e[k] : v;
+        minor[at] = I(j0 + i + p.base);
+        values[at] = v;
+        if (major) major[at] = I(line + p.base);
+    }
+    cursor += __shfl_sync(FULL_MASK, upto, WARP - 1);
+}
+
 // Where the analysis read the line 16 bytes a lane (contiguous, aligned) and A is not sparse:
 // rounds of 32 loads, a lane's load issued only where its E bits in the bitmap hold a nonzero, its
 // nonzeros written at the line's cursor plus those of the lanes before it (a warp scan). A's zero
@@ -216,24 +246,7 @@ __device__ void compact_line_wide(const DenseToSparseParams& p, int64_t line, in
             if (mask[u] != 0) x[u] = from[v0 + u * WARP + lane];
 #pragma unroll
         for (int u = 0; u < UNROLL; ++u) {
-            const int n = __popc(mask[u]);
-            int upto = n;  // nonzeros of lanes 0..lane
-#pragma unroll
-            for (int o = 1; o < WARP; o *= 2) {
-                const int y = __shfl_up_sync(FULL_MASK, upto, o);
-                if (lane >= o) upto += y;
-            }
-            int64_t at = cursor + upto - n;
-            const W* e = reinterpret_cast<const W*>(&x[u]);
-            const int64_t j0 = (v0 + u * WARP + lane) * E;
-            // The set bits only: a warp steps as often as its fullest lane's vector has nonzeros.
-            for (uint32_t todo = mask[u]; todo != 0; todo &= todo - 1, ++at) {
-                const int i = __ffs(todo) - 1;
-                minor[at] = I(j0 + i + p.base);
-                values[at] = e[i];
-                if (major) major[at] = I(line + p.base);
-            }
-            cursor += __shfl_sync(FULL_MASK, upto, WARP - 1);
+            place_vector<Z, I>(p, line, (v0 + u * WARP + lane) * E, mask[u], x[u], cursor, major, minor, values, lane);
         }
     }
 }

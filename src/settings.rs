@@ -158,6 +158,17 @@ pub struct Convert {
     pub csr2coo_probe: Option<bool>,
     /// `OXSPARSE_CSR2CSC_METHOD`: Some(true) `radix` (wherever its arrays allow), Some(false) `atomic`.
     pub csr2csc_radix: Option<bool>,
+    /// `OXSPARSE_D2S_CONVERT`: DenseToSparse's convert kernel, whatever A's density.
+    pub d2s_convert: Option<D2sConvert>,
+}
+
+/// DenseToSparse's convert kernels (src/kernels/dense_to_sparse.rs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum D2sConvert {
+    /// `words`: the nonzero bitmap words one by one, an element a lane.
+    Words,
+    /// `vectors`: 16-byte loads only where the bitmap shows a nonzero (lines contiguous in A).
+    Vectors,
 }
 
 /// The SR-BCRS SpMM's tuning settings.
@@ -217,6 +228,7 @@ pub const NAMES: &[&str] = &[
     "OXSPARSE_SRBCRS_SPLITS",
     "OXSPARSE_CSR2COO_KERNEL",
     "OXSPARSE_CSR2CSC_METHOD",
+    "OXSPARSE_D2S_CONVERT",
 ];
 
 fn number<T: std::str::FromStr>(name: &str, value: &str) -> Result<T> {
@@ -348,6 +360,10 @@ impl Settings {
             }
             "OXSPARSE_CSR2COO_KERNEL" => next.convert.csr2coo_probe = on_off("probe", "stream")?,
             "OXSPARSE_CSR2CSC_METHOD" => next.convert.csr2csc_radix = on_off("radix", "atomic")?,
+            "OXSPARSE_D2S_CONVERT" => {
+                let kernels = [("words", D2sConvert::Words), ("vectors", D2sConvert::Vectors)];
+                next.convert.d2s_convert = if unset { None } else { Some(one_of(name, v, &kernels)?) }
+            }
             _ => invalid!("{name:?} is not a setting oxsparse reads (docs/tuning.md lists them)"),
         }
         *self = next;
@@ -379,6 +395,7 @@ mod tests {
             "OXSPARSE_SDDMM_TILES" => "off",
             "OXSPARSE_CSR2COO_KERNEL" => "probe",
             "OXSPARSE_CSR2CSC_METHOD" => "radix",
+            "OXSPARSE_D2S_CONVERT" => "words",
             "OXSPARSE_SPMM_BLOCKED_COPIES" => "staged",
             "OXSPARSE_MATH_MODE" => "tf32",
             "OXSPARSE_REORDER" => "data_affinity",

@@ -1,7 +1,8 @@
 //! DenseToSparse on the GPU through the C ABI, in the CUDALibrarySamples pattern (a target made
 //! with no entries, `_analysis`, `SpMatGetSize` for nnz, arrays allocated and set, `_convert`),
 //! equals a CPU reference for every target (CSR, CSC, COO, Blocked-ELL) x value type x index type
-//! x index base x A order x leading-dimension padding x shape, and gives the same bytes twice.
+//! x index base x A order x leading-dimension padding x shape x convert kernel, and gives the same
+//! bytes twice.
 //!
 //! Values are copied, so "equal" is exact. A's padding between the logical matrix and `ld` holds
 //! nonzero bytes, so reading it would show as extra entries; negative zeros must be dropped like
@@ -62,7 +63,8 @@ const SHAPES: [(usize, usize, bool); 13] = [
 /// them negative zeros; in 32- and 64-bit types a few NaN, which is not zero), every fifth row empty unless it is the hub
 /// row, every seventh about 1 in 200 nonzero, and A's element count of zeros when `all_zero`.
 /// Shapes of more than 500,000 elements have every row at about 1 in 200 (but the hub's): under
-/// 1 in 40 overall, convert takes its sparse kernel, elsewhere its vector kernel.
+/// 1 in 40 overall, the library's choice is the words kernel there and the vectors kernel elsewhere;
+/// every case also runs with each kernel forced.
 fn dense_values(rng: &mut Rng, (m, n, hub): (usize, usize, bool), t: DataType, all_zero: bool) -> Vec<(f64, f64)> {
     let draws = random(rng, t, m * n);
     (0..m * n)
@@ -294,7 +296,17 @@ fn check(h: &CHandle, rng: &mut Rng, c: &Case, stored: &Stored) -> Result<(), St
 
 fn sweep(target: Target) {
     let Some(_h) = gpu(&format!("dense_to_sparse {target:?}")) else { return };
-    let h = CHandle::new();
+    // Every case through each convert kernel (`OXSPARSE_D2S_CONVERT`) and the library's choice;
+    // Blocked-ELL has one kernel.
+    let kernels: &[Option<&str>] = if target == Target::BlockedEll { &[None] } else { &[None, Some("words"), Some("vectors")] };
+    let handles: Vec<(Option<&str>, CHandle)> = kernels
+        .iter()
+        .map(|k| {
+            let h = CHandle::unforced();
+            h.set_tuning("OXSPARSE_D2S_CONVERT", *k);
+            (*k, h)
+        })
+        .collect();
     let mut rng = Rng::new(0xD25_0000 + target as u64);
     let (mut cases, mut failures) = (0, vec![]);
     for (m, n, hub) in SHAPES {
@@ -308,10 +320,14 @@ fn sweep(target: Target) {
                     for order in ORDERS {
                         let pads: &[usize] = if m * n > 10_000 { &[0, 5] } else { &[0, 3] };
                         for &pad in pads {
-                            cases += 1;
-                            let c = Case { shape: (m, n), t, it, base, order, pad, target };
-                            if let Err(e) = check(&h, &mut rng, &c, &stored) {
-                                failures.push(format!("{target:?} {m}x{n} {t:?} {it:?} base {base} {order:?} pad {pad}: {e}"));
+                            for (kernel, h) in &handles {
+                                cases += 1;
+                                let c = Case { shape: (m, n), t, it, base, order, pad, target };
+                                if let Err(e) = check(h, &mut rng, &c, &stored) {
+                                    failures.push(format!(
+                                        "{target:?} {m}x{n} {t:?} {it:?} base {base} {order:?} pad {pad} convert {kernel:?}: {e}"
+                                    ));
+                                }
                             }
                         }
                     }
@@ -345,7 +361,8 @@ fn blocked_ell_equals_reference() {
     sweep(Target::BlockedEll);
 }
 
-/// Two runs on a large matrix give the same bytes.
+/// Two runs on a large matrix give the same bytes, in either order of A (a row-major A's rows are
+/// read 16 bytes a lane and, at this density, converted by the vectors kernel).
 #[test]
 fn dense_to_sparse_is_deterministic() {
     let Some(_h) = gpu("dense_to_sparse determinism") else { return };
@@ -353,28 +370,21 @@ fn dense_to_sparse_is_deterministic() {
     let mut rng = Rng::new(0xD25_DE7);
     let shape = (1500, 1300);
     let values = dense_values(&mut rng, (shape.0, shape.1, true), CUDA_R_32F, false);
-    let (bytes, ld) = lay_out(&Stored::new(&values, CUDA_R_32F), shape, Order::OXSPARSE_ORDER_COL, 1);
-    let abuf = DevBuf::from_slice(&bytes);
-    let mut a: oxsparseDnMatDescr_t = null_mut();
-    unsafe {
-        assert_eq!(
-            oxsparseCreateDnMat(&mut a, 1500, 1300, ld as i64, abuf.ptr as _, CUDA_R_32F as i32, Order::OXSPARSE_ORDER_COL as i32),
-            0
-        );
-        let c = Case {
-            shape,
-            t: CUDA_R_32F,
-            it: IndexType::OXSPARSE_INDEX_64I,
-            base: 1,
-            order: Order::OXSPARSE_ORDER_COL,
-            pad: 1,
-            target: Target::Csr,
-        };
-        let first = run_lines(&h, &c, a).unwrap();
-        for _ in 0..2 {
-            assert!(run_lines(&h, &c, a).unwrap() == first, "a second run differs");
+    for order in ORDERS {
+        // No padding in the row-major case, so that its rows are whole 16-byte vectors.
+        let pad = if order == Order::OXSPARSE_ORDER_ROW { 0 } else { 1 };
+        let (bytes, ld) = lay_out(&Stored::new(&values, CUDA_R_32F), shape, order, pad);
+        let abuf = DevBuf::from_slice(&bytes);
+        let mut a: oxsparseDnMatDescr_t = null_mut();
+        unsafe {
+            assert_eq!(oxsparseCreateDnMat(&mut a, 1500, 1300, ld as i64, abuf.ptr as _, CUDA_R_32F as i32, order as i32), 0);
+            let c = Case { shape, t: CUDA_R_32F, it: IndexType::OXSPARSE_INDEX_64I, base: 1, order, pad, target: Target::Csr };
+            let first = run_lines(&h, &c, a).unwrap();
+            for _ in 0..2 {
+                assert!(run_lines(&h, &c, a).unwrap() == first, "a second run differs ({order:?})");
+            }
+            assert_eq!(oxsparseDestroyDnMat(a), 0);
         }
-        assert_eq!(oxsparseDestroyDnMat(a), 0);
     }
 }
 

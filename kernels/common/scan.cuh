@@ -99,7 +99,11 @@ __device__ void chunk_reduce(const T* data, int64_t n, T* sums) {
     const int64_t begin = int64_t(blockIdx.x) * BLOCK * ROUNDS;
     const int64_t end = min(begin + int64_t(BLOCK) * ROUNDS, n);
     T partial = 0;
-    for (int64_t i = begin + threadIdx.x; i < end; i += BLOCK) partial += data[i];
+#pragma unroll
+    for (int r = 0; r < ROUNDS; ++r) {
+        const int64_t i = begin + threadIdx.x + int64_t(r) * BLOCK;
+        partial += i < end ? data[i] : T(0);
+    }
     T total;
     block_exclusive<BLOCK>(partial, total);
     if (threadIdx.x == 0) sums[blockIdx.x] = total;
@@ -111,12 +115,32 @@ __device__ void sums_in_place(T* sums, int64_t blocks) {
     exclusive_in_place<BLOCK>(sums, 0, blocks, T(0));
 }
 
+// data[begin, begin + BLOCK * ROUNDS) (within n) <- carry + their exclusive prefix sums, by one
+// block; returns carry plus their sum. Every round's value is loaded before the first is scanned,
+// so a chunk costs one memory trip, not one a round.
+template <int BLOCK, int ROUNDS, typename T>
+__device__ T scan_chunk(T* data, int64_t begin, int64_t n, T carry) {
+    T v[ROUNDS];
+#pragma unroll
+    for (int r = 0; r < ROUNDS; ++r) {
+        const int64_t i = begin + threadIdx.x + int64_t(r) * BLOCK;
+        v[r] = i < n ? data[i] : T(0);
+    }
+#pragma unroll
+    for (int r = 0; r < ROUNDS; ++r) {
+        const int64_t i = begin + threadIdx.x + int64_t(r) * BLOCK;
+        T total;
+        const T before = block_exclusive<BLOCK>(v[r], total);
+        if (i < n) data[i] = carry + before;
+        carry += total;
+    }
+    return carry;
+}
+
 // Stage 3: the block's chunk becomes its exclusive prefix sums, offset by the chunk's start.
 template <int BLOCK, int ROUNDS, typename T>
 __device__ void chunk_apply(T* data, int64_t n, const T* sums) {
-    const int64_t begin = int64_t(blockIdx.x) * BLOCK * ROUNDS;
-    const int64_t end = min(begin + int64_t(BLOCK) * ROUNDS, n);
-    exclusive_in_place<BLOCK>(data, begin, end, sums[blockIdx.x]);
+    scan_chunk<BLOCK, ROUNDS>(data, int64_t(blockIdx.x) * BLOCK * ROUNDS, n, sums[blockIdx.x]);
 }
 
 }  // namespace scan

@@ -1,7 +1,7 @@
 //! Launchers for `kernels/csr2csc_radix.cu`: the transpose as a stable LSD radix sort of the entry
 //! numbers by column, then the rows, values and column offsets from the sorted order.
 
-use super::params::csr2csc::Csr2cscRadixParams;
+use super::params::csr2csc::{Csr2cscRadixParams, CSR2CSC_RADIX_SCAN_IN_SCATTER_TILES};
 use super::{grid_for, launch, BLOCK};
 use crate::context::Handle;
 use crate::error::Result;
@@ -24,6 +24,12 @@ pub fn passes(n: i64) -> u32 {
 /// Tiles a pass cuts `nnz` entries into.
 pub fn tiles(nnz: i64) -> i64 {
     crate::ops::ceil_div(nnz, TILE)
+}
+
+/// Whether a pass over `nnz` entries has so few tiles that each scatter block sums the digit
+/// counts it needs itself: no totals to clear, no scan kernel (a launch each costs more).
+pub fn scan_in_scatter(nnz: i64) -> bool {
+    tiles(nnz) <= i64::from(CSR2CSC_RADIX_SCAN_IN_SCATTER_TILES)
 }
 
 /// Digit counts of a pass: a count per digit per tile (i32 each).
@@ -56,7 +62,7 @@ pub struct Arrays {
 /// sets the rest: each pass's arrays and digit, the row hints); the passes
 /// alternate between `arrays.perm` and cscRowInd so that the last ends in `perm`, and keep their
 /// counts and totals in [`room`] words of the other one (the first pass) or of
-/// `arrays.later_counts`. Three launches a pass.
+/// `arrays.later_counts`. Three launches a pass (two with few tiles).
 pub fn transpose(h: &Handle, p: &Csr2cscRadixParams, arrays: Arrays, value_bytes: u64) -> Result<()> {
     let passes = passes(p.n);
     let tiles = tiles(p.nnz);
@@ -69,22 +75,36 @@ pub fn transpose(h: &Handle, p: &Csr2cscRadixParams, arrays: Arrays, value_bytes
     };
     // Where pass `pass` keeps its totals (the kernels' `totals`).
     let totals_of = |pass: u32| counts_of(pass) + 4 * (counts(p.nnz) + i64::from(pass % 2) * RADIX) as u64;
-    let first = Csr2cscRadixParams { next_totals: totals_of(0), ..*p };
-    launch(h, FAMILY, "oxs_c2cr_clear_totals", (1, 1, 1), BLOCK, 0, &first)?;
+    // Few tiles: no digit totals and no scan kernel (the scatter sums the counts it needs).
+    let scanned = !scan_in_scatter(p.nnz);
+    if scanned {
+        let first = Csr2cscRadixParams { next_totals: totals_of(0), ..*p };
+        launch(h, FAMILY, "oxs_c2cr_clear_totals", (1, 1, 1), BLOCK, 0, &first)?;
+    }
+    let hint_stride = hint_stride(p.nnz, p.n);
+    let hints = crate::ops::ceil_div(p.nnz, hint_stride);
+    // The row hints go to cscColPtr: in the first histogram unless the later passes keep their
+    // counts there (the hints must outlive the passes).
+    let hints_first = (0..passes).all(|pass| counts_of(pass) != p.csc_col_ptr);
     let mut src = 0;
     for pass in 0..passes {
         let dst = dst_of(pass);
         let next_totals = if pass + 1 < passes { totals_of(pass + 1) } else { 0 };
-        let q = Csr2cscRadixParams { src, dst, counts: counts_of(pass), tiles, next_totals, shift: (pass * BITS) as i32, ..*p };
+        let mut q = Csr2cscRadixParams { src, dst, counts: counts_of(pass), tiles, next_totals, shift: (pass * BITS) as i32, ..*p };
+        if pass == 0 && hints_first {
+            (q.hint_stride, q.hints) = (hint_stride, hints);
+        }
         launch(h, FAMILY, "oxs_c2cr_histogram", pass_grid, BLOCK, 0, &q)?;
-        launch(h, FAMILY, "oxs_c2cr_scan", (RADIX as u32, 1, 1), BLOCK, 0, &q)?;
+        if scanned {
+            launch(h, FAMILY, "oxs_c2cr_scan", (RADIX as u32, 1, 1), BLOCK, 0, &q)?;
+        }
         launch(h, FAMILY, "oxs_c2cr_scatter", pass_grid, BLOCK, 0, &q)?;
         src = dst;
     }
-    let hint_stride = hint_stride(p.nnz, p.n);
-    let hints = crate::ops::ceil_div(p.nnz, hint_stride);
     let q = Csr2cscRadixParams { src: arrays.perm, tiles, hint_stride, hints, ..*p };
-    launch(h, FAMILY, "oxs_c2cr_row_hints", (grid_for(p.m as u64, BLOCK), 1, 1), BLOCK, 0, &q)?;
+    if !hints_first {
+        launch(h, FAMILY, "oxs_c2cr_row_hints", (grid_for(p.m as u64, BLOCK), 1, 1), BLOCK, 0, &q)?;
+    }
     let entries = (grid_for(p.nnz as u64, BLOCK), 1, 1);
     launch(h, FAMILY, "oxs_c2cr_rows", entries, BLOCK, 0, &q)?;
     launch(h, FAMILY, kernel_name!("oxs_c2cr_finish_{}", super::csr2csc::width(value_bytes)).as_str(), entries, BLOCK, 0, &q)
@@ -107,5 +127,11 @@ mod tests {
             assert!(crate::ops::ceil_div(nnz, s) <= n + 1, "{nnz} {n}");
         }
         assert_eq!(counts(2049), 512);
+    }
+
+    #[test]
+    fn few_tiles_scan_in_the_scatter() {
+        assert!(scan_in_scatter(2048 * 40));
+        assert!(!scan_in_scatter(2048 * 40 + 1));
     }
 }

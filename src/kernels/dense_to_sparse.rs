@@ -7,6 +7,7 @@ use super::{grid_for, launch, BLOCK};
 use crate::context::Handle;
 use crate::error::{Error, Result};
 use crate::kernel_name;
+use crate::settings::D2sConvert;
 use crate::types::{DataType, IndexType};
 
 const FAMILY: &str = "dense_to_sparse";
@@ -33,9 +34,18 @@ fn name(stage: &str, value: DataType, index: IndexType) -> KernelName {
     kernel_name!("oxs_d2s_{stage}_{}_{}", value.kernel_suffix(), index_suffix(index))
 }
 
+/// Segments of SEGMENT elements a line of `line_len` is cut into.
+fn segments(line_len: i64) -> i64 {
+    if line_len > SEGMENT {
+        crate::ops::ceil_div(line_len, SEGMENT)
+    } else {
+        1
+    }
+}
+
 /// offsets[0..=lines] <- base + the nonzeros of the lines before each, and the bitmap.
 pub fn count_and_scan(h: &Handle, p: &DenseToSparseParams, value: DataType, index: IndexType) -> Result<()> {
-    let segments = if p.line_len > SEGMENT { crate::ops::ceil_div(p.line_len, SEGMENT) } else { 1 };
+    let segments = segments(p.line_len);
     let ix = index_suffix(index);
     if segments > 1 {
         launch(h, FAMILY, &kernel_name!("oxs_d2s_zero_{ix}"), (grid_for(p.lines as u64 + 1, BLOCK), 1, 1), BLOCK, 0, p)?;
@@ -49,16 +59,24 @@ pub fn count_and_scan(h: &Handle, p: &DenseToSparseParams, value: DataType, inde
 }
 
 /// A's density from which convert reads contiguous lines 16 bytes a lane: 1 element in
-/// DENSE_LINE nonzero. Below it, most 16-byte vectors hold no nonzero and visiting each costs more
+/// VECTORS_FROM nonzero. Below it, most 16-byte vectors hold no nonzero and visiting each costs more
 /// than taking the nonzero bitmap words one by one (docs/design/conversions.md has the times).
-const DENSE_LINE: i64 = 40;
+const VECTORS_FROM: i64 = 40;
 
-/// Writes every line's nonzeros (`nnz` in all) at its offset.
+/// The convert kernel for A with `nnz` nonzeros of `lines * line_len` (the vectors kernel takes
+/// the words path for lines not contiguous in A): `forced` (`OXSPARSE_D2S_CONVERT`) or by density.
+pub fn convert_kernel(nnz: i64, lines: i64, line_len: i64, forced: Option<D2sConvert>) -> D2sConvert {
+    let dense = nnz as i128 * VECTORS_FROM as i128 >= lines as i128 * line_len as i128;
+    forced.unwrap_or(if dense { D2sConvert::Vectors } else { D2sConvert::Words })
+}
+
+/// Writes every line's nonzeros (`nnz` in all) at its offset, a warp a line.
 pub fn compact(h: &Handle, p: &DenseToSparseParams, nnz: i64, value: DataType, index: IndexType) -> Result<()> {
-    let warps = grid_for(p.lines as u64 * WARP, BLOCK);
-    let dense = nnz as i128 * DENSE_LINE as i128 >= p.lines as i128 * p.line_len as i128;
-    let stage = if dense { "compact_vectors" } else { "compact" };
-    launch(h, FAMILY, &name(stage, value, index), (warps, 1, 1), BLOCK, 0, p)
+    let stage = match convert_kernel(nnz, p.lines, p.line_len, h.settings.convert.d2s_convert) {
+        D2sConvert::Words => "compact",
+        D2sConvert::Vectors => "compact_vectors",
+    };
+    launch(h, FAMILY, &name(stage, value, index), (grid_for(p.lines as u64 * WARP, BLOCK), 1, 1), BLOCK, 0, p)
 }
 
 /// Blocked-ELL: fills the `rows x ell_cols` values from A.
@@ -82,4 +100,21 @@ pub fn read_index_and_wait(h: &Handle, at: u64, index: IndexType) -> Result<i64>
         cudarc::driver::result::stream::synchronize(stream).map_err(|e| Error::from_driver("cuStreamSynchronize", e))?;
     }
     Ok(if n == 8 { i64::from_le_bytes(bytes) } else { i32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) as i64 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn convert_kernels_follow_the_density_unless_forced() {
+        let n = 16_384;
+        let by = |nnz| convert_kernel(nnz, n, n, None);
+        assert_eq!(by(n * n / 100), D2sConvert::Words, "1%");
+        assert_eq!(by((n * n + 39) / 40), D2sConvert::Vectors, "2.5%");
+        assert_eq!(by(n * n / 10), D2sConvert::Vectors, "10%");
+        assert_eq!(convert_kernel(n * n / 10, n, n, Some(D2sConvert::Words)), D2sConvert::Words);
+        assert_eq!(segments(4096), 1);
+        assert_eq!(segments(4097), 2);
+    }
 }

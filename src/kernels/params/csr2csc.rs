@@ -34,6 +34,10 @@ pub struct Csr2cscParams {
     pub numeric: i32,
 }
 
+/// Up to this many tiles a radix pass runs no scan kernel: each scatter block sums the digit counts
+/// it needs itself (exported to the generated header for `kernels/csr2csc_radix.cu`).
+pub const CSR2CSC_RADIX_SCAN_IN_SCATTER_TILES: u32 = 40;
+
 /// Parameter block of the radix transpose (`kernels/csr2csc_radix.cu`): a stable LSD radix sort
 /// of the entry numbers by column, 8 bits a pass, then the rows, values and column offsets
 /// written from the sorted entry numbers. The launcher sets the pass's arrays and digit.
@@ -51,7 +55,8 @@ pub struct Csr2cscRadixParams {
     pub src: u64,
     /// Where a pass writes its entry numbers, u32.
     pub dst: u64,
-    /// The pass's digit counts, i32 `counts[d * tiles + t]`, scanned in place into output starts.
+    /// The pass's digit counts, i32 `counts[d * tiles + t]`, scanned in place into output starts
+    /// (with at most `CSR2CSC_RADIX_SCAN_IN_SCATTER_TILES` tiles, read as counts by the scatter).
     pub counts: u64,
     /// Where the next pass keeps its 256 digit totals (i32), which this pass's scan clears (0: no
     /// next pass); the clearing kernel clears the first pass's. A pass keeps its own after its
