@@ -233,21 +233,30 @@ __device__ void compact_line_wide(const DenseToSparseParams& p, int64_t line, in
     constexpr uint32_t LOAD_BITS = E == 32 ? ~0u : (1u << E) - 1;
     const uint4* from = reinterpret_cast<const uint4*>(reinterpret_cast<const W*>(p.dense) + line * p.ld);
     const int64_t loads = p.line_len / E;
-    for (int64_t v0 = 0; v0 < loads; v0 += WARP * UNROLL) {
-        uint32_t mask[UNROLL];
-        uint4 x[UNROLL];
+    // The rounds' bitmap masks; the next step's are loaded while this step's vectors are out, so
+    // a step waits on one memory trip, not two.
+    auto masks_at = [&](int64_t v0, uint32_t (&mask)[UNROLL]) {
 #pragma unroll
         for (int u = 0; u < UNROLL; ++u) {
             const int64_t v = v0 + u * WARP + lane;
             mask[u] = v < loads ? (bits[v / G] >> (E * (v % G))) & LOAD_BITS : 0u;
         }
+    };
+    uint32_t mask[UNROLL];
+    masks_at(0, mask);
+    for (int64_t v0 = 0; v0 < loads; v0 += WARP * UNROLL) {
+        uint4 x[UNROLL];
 #pragma unroll
         for (int u = 0; u < UNROLL; ++u)
             if (mask[u] != 0) x[u] = from[v0 + u * WARP + lane];
+        uint32_t next[UNROLL];
+        masks_at(v0 + WARP * UNROLL, next);
 #pragma unroll
         for (int u = 0; u < UNROLL; ++u) {
             place_vector<Z, I>(p, line, (v0 + u * WARP + lane) * E, mask[u], x[u], cursor, major, minor, values, lane);
         }
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) mask[u] = next[u];
     }
 }
 
