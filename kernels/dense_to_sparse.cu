@@ -284,10 +284,10 @@ __device__ void compact_line_words(const DenseToSparseParams& p, int64_t line, i
     }
 }
 
-// A warp a line; an empty line reads nothing, not even its bitmap. `vectors`: the launcher found
-// at least 1 element in DENSE_LINE nonzero, where vectors pay (else skipping zero words costs
-// less than visiting every vector); a kernel of its own, as the vector path's registers would cost
-// the word path occupancy.
+// A warp a line; an empty line reads nothing, not even its bitmap. `vectors`: the launcher chose
+// the vector kernel (A has at least 1 element in VECTORS_FROM nonzero, where vectors pay, else
+// skipping zero words costs less than visiting every vector; or OXSPARSE_D2S_CONVERT); a kernel of
+// its own, as the vector path's registers would cost the word path occupancy.
 template <typename Z, typename I, bool vectors>
 __device__ void compact(const DenseToSparseParams& p) {
     using W = typename Z::W;
