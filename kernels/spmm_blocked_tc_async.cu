@@ -25,6 +25,7 @@
 #include "common/spmm.cuh"
 #include "common/blocked.cuh"
 #include "common/tc_step.cuh"
+#include "common/blocked_tc.cuh"
 
 using namespace spmm;
 
@@ -50,7 +51,9 @@ struct Stage {
     S b[KC * B_STRIDE];
 };
 
+using tc::ldmatrix_x2_trans;
 using tc::shared_at;
+using blocked::write_two;
 
 // 16 bytes into shared memory, or 16 zeros when !valid (no byte of src is read).
 __device__ __forceinline__ void copy16(void* dst, const void* src, bool valid) {
@@ -62,9 +65,6 @@ __device__ __forceinline__ void wait_stages() {
     asm volatile("cp.async.wait_group %0;" ::"n"(PENDING) : "memory");
 }
 
-__device__ __forceinline__ void ldmatrix_x2_trans(uint32_t (&r)[2], const void* p) {
-    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(shared_at(p)) : "memory");
-}
 
 // What both walks know of the block row they walk. Positions along the block row and columns are
 // 32-bit (the launcher keeps k under 2^31); blocks have 2^cb_shift columns.
@@ -262,26 +262,6 @@ __device__ __forceinline__ void multiply(float (&acc)[TILES][4], const Stage<T, 
             }
         }
     }
-}
-
-// C(r, j) and C(r, j + 1) (j even) = alpha acc + beta C as write_out computes them, stored as one
-// access where C's rows are contiguous and pairs aligned (`paired`).
-template <typename O>
-__device__ __forceinline__ void write_two(const Dense<O>& c, bool paired, int64_t r, int64_t j, float x0, float x1, float alpha,
-                                          float beta, bool read_c) {
-    if (!paired) {
-        write_out(c, r, j, x0, alpha, beta, read_c);
-        write_out(c, r, j + 1, x1, alpha, beta, read_c);
-        return;
-    }
-    Vec<O, 2>* p = reinterpret_cast<Vec<O, 2>*>(c.at(r, j));
-    float v0 = alpha * x0, v1 = alpha * x1;
-    if (read_c) {
-        const Vec<O, 2> old = *p;
-        v0 = v0 + beta * to_compute<float>(old.v[0]);
-        v1 = v1 + beta * to_compute<float>(old.v[1]);
-    }
-    *p = Vec<O, 2>{{from_compute<O>(v0), from_compute<O>(v1)}};
 }
 
 // The tilings, by the tallest block row an instantiation stages (32: blocks of 16 or 32 rows;

@@ -121,9 +121,21 @@ pub struct Spmm {
     pub plain_choice: PlainChoice,
     /// `OXSPARSE_SPMM_BRCV`: the banded path of preprocess (off unless set).
     pub brcv: BrcvMode,
-    /// `OXSPARSE_SPMM_BLOCKED_COPIES`: Some(true) `async` (wherever the operands fit), Some(false)
-    /// `staged` (the 16-bit block-format tensor-core kernels).
-    pub blocked_async: Option<bool>,
+    /// `OXSPARSE_SPMM_BLOCKED_COPIES`: how the block-format tensor-core kernels bring their
+    /// operands into shared memory.
+    pub blocked_copies: Option<BlockedCopies>,
+}
+
+/// The block-format tensor-core kernels' copies (src/kernels/spmm.rs `blocked`), each taken
+/// wherever the operands fit it and the next one down elsewhere.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockedCopies {
+    /// `tma`: boxes by sm_90's tensor memory accelerator (16-bit operands, blocks of 16 or 32 rows).
+    Tma,
+    /// `async`: 16-byte `cp.async` copies, several stages in flight.
+    Async,
+    /// `staged`: element by element, one chunk at a time (any layout).
+    Staged,
 }
 
 /// SpMV's forcing and tuning settings.
@@ -336,7 +348,10 @@ impl Settings {
                 let modes = [("rule", BrcvMode::Rule), ("on", BrcvMode::On), ("off", BrcvMode::Off)];
                 next.spmm.brcv = if unset { BrcvMode::Off } else { one_of(name, v, &modes)? }
             }
-            "OXSPARSE_SPMM_BLOCKED_COPIES" => next.spmm.blocked_async = on_off("async", "staged")?,
+            "OXSPARSE_SPMM_BLOCKED_COPIES" => {
+                let copies = [("tma", BlockedCopies::Tma), ("async", BlockedCopies::Async), ("staged", BlockedCopies::Staged)];
+                next.spmm.blocked_copies = if unset { None } else { Some(one_of(name, v, &copies)?) }
+            }
             "OXSPARSE_SPMV_KERNEL" => {
                 let kernels = [("tiles", SpmvKernel::Tiles), ("vector", SpmvKernel::Vector), ("split", SpmvKernel::Split)];
                 next.spmv.kernel = if unset { None } else { Some(one_of(name, v, &kernels)?) }

@@ -103,6 +103,11 @@ __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], const void* row) {
                  : "memory");
 }
 
+// Two 8x8 matrices of 16-bit elements, transposed; lanes 0-15 give the addresses of their rows.
+__device__ __forceinline__ void ldmatrix_x2_trans(uint32_t (&r)[2], const void* p) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(shared_at(p)) : "memory");
+}
+
 template <bool ACCURATE>
 struct Tf32 {
     static constexpr int TILES = 1;

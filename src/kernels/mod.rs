@@ -22,6 +22,7 @@ pub mod sparse_to_dense;
 pub mod spmm;
 mod spmm_row_shape;
 pub mod spmm_tc;
+mod spmm_tma;
 pub mod spmv;
 pub mod spmv_columns;
 pub mod srbcrs;

@@ -11,11 +11,13 @@ use super::module::{KernelKey, Site};
 use super::name::Suffixes;
 use super::params::spmm::*;
 pub use super::spmm_row_shape::RowShape;
+use super::spmm_tma;
 use super::{launch, launch_keyed, MAX_GRID};
 use crate::context::Handle;
 use crate::error::{Error, Result};
 use crate::kernel_name;
 use crate::ops::spmm::blocked::{BlockedPath, TcPrecision};
+use crate::settings::BlockedCopies;
 use crate::types::{DataType, IndexType};
 use cudarc::driver::result;
 
@@ -48,7 +50,7 @@ fn key(site: Site, variant: u8, types: Types, index: IndexType) -> KernelKey {
     KernelKey::new(site, &[variant, types.ab as u8, types.c as u8, types.compute as u8, index as u8])
 }
 
-fn index_suffix(t: IndexType) -> &'static str {
+pub(super) fn index_suffix(t: IndexType) -> &'static str {
     match t {
         IndexType::OXSPARSE_INDEX_64I => "i64",
         _ => "i32",
@@ -444,8 +446,9 @@ pub fn stage_c(h: &Handle, p: &SpmmStageParams, types: Types, batches: u32) -> R
 /// (src/ops/spmm/blocked.rs). CUDA cores: a group of lanes per slice of a block row and the
 /// group's columns (`blocked_group`); tensor cores: a block per block row and `SPMM_BLOCKED_TC_COLS`
 /// columns. Both stride over the grid's limits.
-pub fn blocked(h: &Handle, p: &SpmmBlockedParams, ell: bool, path: BlockedPath, types: Types, index: IndexType) -> Result<()> {
+pub fn blocked(h: &Handle, p: &SpmmBlockedParams, ell: bool, path: BlockedPath, types: Types, index: IndexType, bnnz: i64) -> Result<()> {
     let format = if ell { "bell" } else { "bsr" };
+    let copies = h.settings.spmm.blocked_copies;
     let block_rows = (p.shape.m / p.row_block.max(1)).max(1) as u64;
     match path {
         BlockedPath::CudaCores { rows } => {
@@ -456,8 +459,15 @@ pub fn blocked(h: &Handle, p: &SpmmBlockedParams, ell: bool, path: BlockedPath, 
             let blocks = items.div_ceil(BLOCK as u64 / lanes).clamp(1, MAX_GRID) as u32;
             launch(h, "spmm_blocked", &name, (blocks, 1, 1), BLOCK, 0, p)
         }
+        BlockedPath::TensorCores(TcPrecision::Half)
+            if matches!(copies, None | Some(BlockedCopies::Tma))
+                && copies_whole(p, types.ab.size_bytes() as i64)
+                && spmm_tma::fits(h, p, ell, types.ab, bnnz) =>
+        {
+            spmm_tma::blocked(h, p, ell, types.ab, types.c, index, bnnz)
+        }
         BlockedPath::TensorCores(precision @ (TcPrecision::Half | TcPrecision::Tf32))
-            if h.settings.spmm.blocked_async != Some(false) && copies_whole(p, types.ab.size_bytes() as i64) =>
+            if copies != Some(BlockedCopies::Staged) && copies_whole(p, types.ab.size_bytes() as i64) =>
         {
             // Blocks of 16 or 32 rows take the instantiation staging 32 rows (its `Tiling`).
             let rows = if p.row_block <= 32 { 32 } else { SPMM_BLOCKED_TC_MAX_ROWS };

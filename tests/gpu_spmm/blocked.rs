@@ -151,7 +151,8 @@ fn aligned_narrow_n() {
     sweep_with("spmm blocked: aligned operands, narrow N", &aligned_narrow_n_cases(), check_twice);
 }
 
-/// The asynchronous tensor-core kernel (kernels/spmm_blocked_tc_async.cu): 16-bit blocks, and FP32
+/// The copying tensor-core kernels (kernels/spmm_blocked_tc_tma.cu for 16-bit blocks of 16 or 32
+/// rows on sm_90, kernels/spmm_blocked_tc_async.cu): 16-bit blocks, and FP32
 /// ones in the TF32 mode, of whole fragments whose operands copy 16 bytes at a time (row-major
 /// blocks, op(B) row-major on 16-byte rows, N a multiple of 8, k of whole blocks), block rows of
 /// one to many chunks (and empty ones), N from one n tile to several column tiles (under and over
@@ -184,21 +185,23 @@ pub fn async_copies_cases() -> Vec<Case> {
     cases
 }
 
-/// The reference comparison under the asynchronous kernel (the library's choice) and under the
-/// staged one (`OXSPARSE_SPMM_BLOCKED_COPIES=staged`): both sum each k step (16 for 16-bit
-/// operands, 8 for TF32) into the same accumulators in the same order, so their results must
-/// agree bit for bit.
+/// The reference comparison under the library's choice (on sm_90 the TMA kernel for 16-bit blocks
+/// of 16 or 32 rows, else the asynchronous one) and under each copy kernel forced
+/// (`OXSPARSE_SPMM_BLOCKED_COPIES`): all sum each k step (16 for 16-bit operands, 8 for TF32) into
+/// the same accumulators in the same order, so their results must agree bit for bit.
 fn check_both_kernels(h: &CHandle, case: &Case) -> Result<(), String> {
     let p = Problem::new(case);
     let g = Gpu::upload(&p)?;
     h.set_tuning("OXSPARSE_SPMM_BLOCKED_COPIES", None);
     let chosen = run(h, &p, &g, case.preprocess)?;
     p.check(&chosen)?;
-    h.set_tuning("OXSPARSE_SPMM_BLOCKED_COPIES", Some("staged"));
-    let staged = run(h, &p, &g, case.preprocess);
-    h.set_tuning("OXSPARSE_SPMM_BLOCKED_COPIES", None);
-    if staged? != chosen {
-        return Err("the staged kernel's result differs bitwise".into());
+    for copies in ["tma", "async", "staged"] {
+        h.set_tuning("OXSPARSE_SPMM_BLOCKED_COPIES", Some(copies));
+        let forced = run(h, &p, &g, case.preprocess);
+        h.set_tuning("OXSPARSE_SPMM_BLOCKED_COPIES", None);
+        if forced? != chosen {
+            return Err(format!("the {copies} copies' result differs bitwise"));
+        }
     }
     if run(h, &p, &g, case.preprocess)? != chosen {
         return Err("a second call differs bitwise".into());

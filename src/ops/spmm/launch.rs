@@ -457,11 +457,11 @@ pub(super) fn launch(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
             launch_vectorised(h, call, p, (ws, token), (tc, row_kernel), shape, (stage_b, stage_c))
         }
         Kernel::Bsr(path) | Kernel::BlockedEll(path) => {
-            let (row_block, col_block, ell_slots, col_major) = match a.format {
-                FormatInfo::Bsr { row_block, col_block, block_order, .. } => {
-                    (row_block, col_block, 0, block_order == Order::OXSPARSE_ORDER_COL)
+            let (row_block, col_block, ell_slots, col_major, bnnz) = match a.format {
+                FormatInfo::Bsr { row_block, col_block, block_order, bnnz, .. } => {
+                    (row_block, col_block, 0, block_order == Order::OXSPARSE_ORDER_COL, bnnz)
                 }
-                FormatInfo::BlockedEll { block_size, ell_cols } => (block_size, block_size, ell_cols / block_size, false),
+                FormatInfo::BlockedEll { block_size, ell_cols } => (block_size, block_size, ell_cols / block_size, false, 0),
                 _ => unreachable!("a block format"),
             };
             let bp = SpmmBlockedParams {
@@ -479,7 +479,7 @@ pub(super) fn launch(h: &Handle, call: &Call, p: &Plan, (ws, token): (u64, u64),
                 pad: 0,
             };
             let ell = matches!(a.format, FormatInfo::BlockedEll { .. });
-            k::blocked(h, &bp, ell, path, p.types, p.index)
+            k::blocked(h, &bp, ell, path, p.types, p.index, bnnz)
         }
     }
 }

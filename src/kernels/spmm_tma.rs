@@ -1,0 +1,126 @@
+//! Launcher for `kernels/spmm_blocked_tc_tma.cu`: BSR and Blocked-ELL SpMM on tensor cores with
+//! 16-bit operands, copied by sm_90's tensor memory accelerator (docs/design/blocked-spmm.md). The
+//! kernel reads A's values and op(B) through two tensor maps, which this file encodes on the host
+//! for every call (`cuTensorMapEncodeTiled` only fills 128 bytes; no device work).
+
+use super::params::spmm::{SpmmBlockedParams, SPMM_BLOCKED_TCA_COLS};
+use super::{launch, resident_blocks, MAX_GRID};
+use crate::context::Handle;
+use crate::error::{Error, Result};
+use crate::kernel_name;
+use crate::types::{DataType, IndexType};
+use cudarc::driver::sys;
+
+/// Threads of a thread block: 8 warps multiply and one copies (`THREADS` in the kernel).
+const THREADS: u32 = 288;
+/// An mma's k: A's boxes are this many columns wide and op(B)'s this many rows tall.
+const KSTEP: u32 = 16;
+/// op(B)'s boxes are this many columns wide: 128 bytes, the widest swizzle's row.
+const BOX_COLS: u32 = 64;
+/// Coordinates of a box are 32-bit signed, and the kernel places empty blocks' boxes at negative
+/// rows: every row and column of a tensor must stay under this.
+const COORD_LIMIT: i64 = i32::MAX as i64 - 256;
+
+/// A `CUtensorMap` as the kernel takes it: 128 opaque bytes on 64-byte boundaries.
+#[repr(C, align(64))]
+#[derive(Clone, Copy)]
+struct TensorMap([u64; 16]);
+
+/// The kernel's one parameter (`BlockedTmaParams` in the kernel): the maps first, so that the
+/// block-row parameters start at byte 256 on either side.
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct BlockedTmaParams {
+    a: TensorMap,
+    b: TensorMap,
+    p: SpmmBlockedParams,
+}
+
+/// Whether a call whose operands copy whole (`super::spmm::copies_whole`) can take the TMA
+/// kernel: a device of sm_90 or newer, 16-bit operands, blocks of 16 or 32 rows, and every box
+/// coordinate inside a 32-bit int. `bnnz`: BSR's stored blocks (A's values are `bnnz x rb` rows of
+/// `cb`); Blocked-ELL's are `m` rows of `slots x cb`.
+pub fn fits(h: &Handle, p: &SpmmBlockedParams, ell: bool, ab: DataType, bnnz: i64) -> bool {
+    let value_rows = if ell { p.shape.m } else { bnnz.saturating_mul(p.row_block) };
+    let value_cols = if ell { p.ell_slots.saturating_mul(p.col_block) } else { p.col_block };
+    h.device_model.arch.0 >= 9
+        && matches!(ab, DataType::CUDA_R_16F | DataType::CUDA_R_16BF)
+        && matches!(p.row_block, 16 | 32)
+        && [value_rows, value_cols, p.shape.k, p.shape.n].iter().all(|&d| (1..COORD_LIMIT).contains(&d))
+}
+
+/// Encodes the 2-D tiled map of the 16-bit `rows x cols` matrix at `base` whose rows lie
+/// `row_bytes` apart, read in boxes of `box_rows x box_cols` swizzled by `swizzle`; boxes reaching
+/// outside the matrix read zeros there.
+fn encode(
+    base: u64,
+    rows: i64,
+    cols: i64,
+    row_bytes: i64,
+    box_rows: u32,
+    box_cols: u32,
+    swizzle: sys::CUtensorMapSwizzle,
+) -> Result<TensorMap> {
+    let dims = [cols as u64, rows as u64];
+    let strides = [row_bytes as u64];
+    let boxes = [box_cols, box_rows];
+    let element_strides = [1u32, 1];
+    // SAFETY: zeroed bytes are a valid CUtensorMap (an opaque array), which the call overwrites.
+    let mut map: sys::CUtensorMap = unsafe { std::mem::zeroed() };
+    // SAFETY: every array holds the rank's entries (strides one fewer); the driver only reads them
+    // and writes `map`; `base` is a device address it records, not dereferenced here.
+    unsafe {
+        sys::cuTensorMapEncodeTiled(
+            &mut map,
+            sys::CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_UINT16,
+            2,
+            base as *mut std::ffi::c_void,
+            dims.as_ptr(),
+            strides.as_ptr(),
+            boxes.as_ptr(),
+            element_strides.as_ptr(),
+            sys::CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE,
+            swizzle,
+            sys::CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+            sys::CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
+        )
+    }
+    .result()
+    .map_err(|e| Error::from_driver("cuTensorMapEncodeTiled", e))?;
+    Ok(TensorMap(map.opaque))
+}
+
+/// Launches the TMA kernel for a call that `fits`: a thread block per block row (a grid of one
+/// wave, each block walking many) and `SPMM_BLOCKED_TCA_COLS` columns of C.
+pub fn blocked(h: &Handle, p: &SpmmBlockedParams, ell: bool, ab: DataType, c: DataType, index: IndexType, bnnz: i64) -> Result<()> {
+    use sys::CUtensorMapSwizzle::*;
+    let (format, index) = (if ell { "bell" } else { "bsr" }, super::spmm::index_suffix(index));
+    let (rows, cols, row_bytes) = if ell {
+        let cols = p.ell_slots * p.col_block;
+        (p.shape.m, cols, cols * 2)
+    } else {
+        (bnnz * p.row_block, p.col_block, p.col_block * 2)
+    };
+    // A's boxes: a block's rb rows x 16 columns (32-byte rows); op(B)'s: 16 rows x 64 columns.
+    let a = encode(p.values, rows, cols, row_bytes, p.row_block as u32, KSTEP, CU_TENSOR_MAP_SWIZZLE_32B)?;
+    let b = encode(p.b.values, p.shape.k, p.shape.n, p.b.row_stride * 2, KSTEP, BOX_COLS, CU_TENSOR_MAP_SWIZZLE_128B)?;
+    let params = BlockedTmaParams { a, b, p: *p };
+    let name = kernel_name!("oxs_spmm_{format}_tma_{}_{}_{index}_r{}", ab.kernel_suffix(), c.kernel_suffix(), p.row_block);
+    let block_rows = (p.shape.m / p.row_block).max(1) as u64;
+    let tiles = (p.shape.n.max(1) as u64).div_ceil(SPMM_BLOCKED_TCA_COLS as u64);
+    let wave = resident_blocks(h, "spmm_blocked_tc_tma", &name, THREADS)?.max(1) as u64 * u64::from(h.device_model.sm_count);
+    let grid = (block_rows.min(wave.div_ceil(tiles)).min(MAX_GRID) as u32, tiles.min(MAX_GRID) as u32, 1);
+    launch(h, "spmm_blocked_tc_tma", &name, grid, THREADS, 0, &params)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_parameter_lays_out_as_the_kernel_reads_it() {
+        assert_eq!(std::mem::offset_of!(BlockedTmaParams, b), 128);
+        assert_eq!(std::mem::offset_of!(BlockedTmaParams, p), 256);
+        assert_eq!(std::mem::align_of::<BlockedTmaParams>(), 64);
+    }
+}
