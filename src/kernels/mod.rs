@@ -123,19 +123,33 @@ fn enqueue<P: Copy>(
 /// occupancy, from the driver, by the kernel's registers and shared memory). Asked once per device
 /// and kernel, then cached: planners ask on every call.
 pub fn resident_blocks(h: &Handle, family: &'static str, name: &str, block: u32) -> Result<i64> {
+    resident_blocks_sharing(h, family, name, block, 0)
+}
+
+/// [`resident_blocks`] for a kernel launched with `shared` bytes of dynamic shared memory, which
+/// it first allows the kernel (above 48 KB a kernel must be allowed them). Asked once per context
+/// and kernel: the allowance belongs to the context's copy of the kernel.
+pub fn resident_blocks_sharing(h: &Handle, family: &'static str, name: &str, block: u32, shared: u32) -> Result<i64> {
     use std::collections::HashMap;
     use std::sync::Mutex;
-    type Key = (i32, &'static str, String, u32);
+    type Key = (u64, &'static str, String, u32, u32);
     static BLOCKS: once_cell::sync::Lazy<Mutex<HashMap<Key, i64>>> = once_cell::sync::Lazy::new(Default::default);
-    let key = (h.device, family, name.to_string(), block);
+    let _bound = h.bind()?;
+    // SAFETY: the handle keeps its context alive and `_bound` made it current.
+    let context_id = unsafe { module::context_id(h.context())? };
+    let key = (context_id, family, name.to_string(), block, shared);
     if let Some(&n) = BLOCKS.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
         return Ok(n);
     }
-    let _bound = h.bind()?;
-    // SAFETY: the handle keeps its context alive and `_bound` made it current; `f` is a kernel of it.
+    // SAFETY: as above; `f` is a kernel of the current context.
     let blocks = unsafe {
-        let f = module::function(module::context_id(h.context())?, family, name)?;
-        cudarc::driver::result::occupancy::max_active_block_per_multiprocessor(f, block as i32, 0)
+        let f = module::function(context_id, family, name)?;
+        if shared > 0 {
+            use cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES;
+            cudarc::driver::result::function::set_function_attribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared as i32)
+                .map_err(|e| Error::from_driver("cuFuncSetAttribute", e))?;
+        }
+        cudarc::driver::result::occupancy::max_active_block_per_multiprocessor(f, block as i32, shared as usize)
     }
     .map_err(|e| Error::from_driver("cuOccupancyMaxActiveBlocksPerMultiprocessor", e))?;
     let n = blocks.max(1) as i64;

@@ -3,8 +3,8 @@
 //! kernel reads A's values and op(B) through two tensor maps, which this file encodes on the host
 //! for every call (`cuTensorMapEncodeTiled` only fills 128 bytes; no device work).
 
-use super::params::spmm::{SpmmBlockedParams, SPMM_BLOCKED_TCA_COLS};
-use super::{launch, resident_blocks, MAX_GRID};
+use super::params::spmm::{SpmmBlockedParams, SPMM_BLOCKED_TCA_COLS, SPMM_BLOCKED_TMA_STAGE};
+use super::{launch, resident_blocks_sharing, MAX_GRID};
 use crate::context::Handle;
 use crate::error::{Error, Result};
 use crate::kernel_name;
@@ -13,10 +13,15 @@ use cudarc::driver::sys;
 
 /// Threads of a thread block: 8 warps multiply and one copies (`THREADS` in the kernel).
 const THREADS: u32 = 288;
-/// An mma's k: A's boxes are this many columns wide and op(B)'s this many rows tall.
-const KSTEP: u32 = 16;
+/// The widest piece (`Pieces` in the kernel): a stage's 32 k columns in pieces of the blocks'
+/// columns up to this.
+const PIECE_MAX: i64 = 32;
 /// op(B)'s boxes are this many columns wide: 128 bytes, the widest swizzle's row.
 const BOX_COLS: u32 = 64;
+/// Thread blocks a multiprocessor holds (`MIN_BLOCKS` in the kernel: its registers allow 3).
+const BLOCKS_PER_SM: u32 = 3;
+/// The most stages the kernel keeps (`MAX_STAGES`).
+const MAX_STAGES: u32 = 16;
 /// Coordinates of a box are 32-bit signed, and the kernel places empty blocks' boxes at negative
 /// rows: every row and column of a tensor must stay under this.
 const COORD_LIMIT: i64 = i32::MAX as i64 - 256;
@@ -90,8 +95,18 @@ fn encode(
     Ok(TensorMap(map.opaque))
 }
 
-/// Launches the TMA kernel for a call that `fits`: a thread block per block row (a grid of one
-/// wave, each block walking many) and `SPMM_BLOCKED_TCA_COLS` columns of C.
+/// Dynamic shared memory for the stages in flight: what leaves room for `BLOCKS_PER_SM` thread
+/// blocks a multiprocessor (each also holds 1 KB the driver reserves and 1 KB of its own barriers
+/// and alignment), at least two stages and at most `MAX_STAGES`, and 1 KB to place the first on a
+/// 1 KB boundary.
+fn stage_bytes(h: &Handle) -> u32 {
+    const KB: u32 = 1024;
+    let per_block = (h.device_model.shared_per_sm / BLOCKS_PER_SM).min(h.device_model.shared_per_block);
+    (per_block.saturating_sub(3 * KB) / KB * KB).clamp(2 * SPMM_BLOCKED_TMA_STAGE, MAX_STAGES * SPMM_BLOCKED_TMA_STAGE) + KB
+}
+
+/// Launches the TMA kernel for a call that `fits`: a grid of one wave, each thread block walking a
+/// range of consecutive block rows and `SPMM_BLOCKED_TCA_COLS` columns of C.
 pub fn blocked(h: &Handle, p: &SpmmBlockedParams, ell: bool, ab: DataType, c: DataType, index: IndexType, bnnz: i64) -> Result<()> {
     use sys::CUtensorMapSwizzle::*;
     let (format, index) = (if ell { "bell" } else { "bsr" }, super::spmm::index_suffix(index));
@@ -101,16 +116,25 @@ pub fn blocked(h: &Handle, p: &SpmmBlockedParams, ell: bool, ab: DataType, c: Da
     } else {
         (bnnz * p.row_block, p.col_block, p.col_block * 2)
     };
-    // A's boxes: a block's rb rows x 16 columns (32-byte rows); op(B)'s: 16 rows x 64 columns.
-    let a = encode(p.values, rows, cols, row_bytes, p.row_block as u32, KSTEP, CU_TENSOR_MAP_SWIZZLE_32B)?;
-    let b = encode(p.b.values, p.shape.k, p.shape.n, p.b.row_stride * 2, KSTEP, BOX_COLS, CU_TENSOR_MAP_SWIZZLE_128B)?;
+    // A piece: 16 k columns, or for N up to 64 the blocks' columns up to 32, copied as a box of a
+    // block's rb rows x the piece's columns (rows of 32 or 64 bytes, swizzled as wide) and boxes of
+    // op(B)'s piece rows x 64 columns. Pieces of 32 halve the copying warp's work a k column, which
+    // bounds narrow N (32 x 32 blocks at N = 32: 0.266 -> 0.226 ms); at N = 128 they ran slower
+    // (0.377 -> 0.43 ms), where L2's traffic bounds (docs/design/blocked-spmm.md).
+    let piece = if p.shape.n > 64 { 16 } else { p.col_block.min(PIECE_MAX) as u32 };
+    let a_swizzle = if piece == 32 { CU_TENSOR_MAP_SWIZZLE_64B } else { CU_TENSOR_MAP_SWIZZLE_32B };
+    let a = encode(p.values, rows, cols, row_bytes, p.row_block as u32, piece, a_swizzle)?;
+    let b = encode(p.b.values, p.shape.k, p.shape.n, p.b.row_stride * 2, piece, BOX_COLS, CU_TENSOR_MAP_SWIZZLE_128B)?;
     let params = BlockedTmaParams { a, b, p: *p };
-    let name = kernel_name!("oxs_spmm_{format}_tma_{}_{}_{index}_r{}", ab.kernel_suffix(), c.kernel_suffix(), p.row_block);
+    let name = kernel_name!("oxs_spmm_{format}_tma_{}_{}_{index}_r{}_p{piece}", ab.kernel_suffix(), c.kernel_suffix(), p.row_block);
     let block_rows = (p.shape.m / p.row_block).max(1) as u64;
     let tiles = (p.shape.n.max(1) as u64).div_ceil(SPMM_BLOCKED_TCA_COLS as u64);
-    let wave = resident_blocks(h, "spmm_blocked_tc_tma", &name, THREADS)?.max(1) as u64 * u64::from(h.device_model.sm_count);
+    let shared = stage_bytes(h);
+    let wave =
+        resident_blocks_sharing(h, "spmm_blocked_tc_tma", &name, THREADS, shared)?.max(1) as u64 * u64::from(h.device_model.sm_count);
+    // Each thread block walks a range of consecutive block rows (their B rows shared in its slots).
     let grid = (block_rows.min(wave.div_ceil(tiles)).min(MAX_GRID) as u32, tiles.min(MAX_GRID) as u32, 1);
-    launch(h, "spmm_blocked_tc_tma", &name, grid, THREADS, 0, &params)
+    launch(h, "spmm_blocked_tc_tma", &name, grid, THREADS, shared, &params)
 }
 
 #[cfg(test)]

@@ -209,6 +209,10 @@ pub const SPMM_BLOCKED_TC_MAX_ROWS: u32 = 128;
 /// The asynchronous tensor-core kernel's tile (`kernels/spmm_blocked_tc_async.cu`): a thread block
 /// takes one block row and this many columns of C, so that A is read once for N up to 128.
 pub const SPMM_BLOCKED_TCA_COLS: u32 = 128;
+/// The TMA tensor-core kernel's stage (`kernels/spmm_blocked_tc_tma.cu`): two k steps of a block's
+/// rows (1 KB each) and of op(B)'s rows (two boxes of 16 x 64, 2 KB each). The launcher gives it
+/// dynamic shared memory for its stages, and the kernel keeps that many in flight.
+pub const SPMM_BLOCKED_TMA_STAGE: u32 = 10_240;
 
 /// `oxs_spmm_stage_*`: copies a `rows x cols` matrix between a strided operand and a row-major
 /// scratch in the workspace, through shared-memory tiles so both sides are read and written
