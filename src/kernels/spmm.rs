@@ -2,7 +2,7 @@
 //! `kernels/spmm_tiles.cu` (the tile kernel), `kernels/spmm_short_rows.cu` (the short-row kernel
 //! and preprocess's longest-row measure), `kernels/spmm_warp_rows.cu` (a warp per row piece) and
 //! `kernels/spmm_blocked.cu`, `kernels/spmm_blocked_tc.cu` and `kernels/spmm_blocked_tc_async.cu`
-//! (BSR, Blocked-ELL). The
+//! (BSR, Blocked-ELL; the TMA kernel `kernels/spmm_blocked_tc_tma.cu` in spmm_tma.rs). The
 //! plan (src/ops/spmm/plan.rs) has already chosen the kernel and filled the parameter blocks;
 //! these functions only pick the instantiation's name and the grid. The short-row kernel's group
 //! shapes (`RowShape`) are in spmm_row_shape.rs.
@@ -445,7 +445,9 @@ pub fn stage_c(h: &Handle, p: &SpmmStageParams, types: Types, batches: u32) -> R
 /// The block-row kernel of a BSR or (`ell`) Blocked-ELL A on the path the plan chose
 /// (src/ops/spmm/blocked.rs). CUDA cores: a group of lanes per slice of a block row and the
 /// group's columns (`blocked_group`); tensor cores: a block per block row and `SPMM_BLOCKED_TC_COLS`
-/// columns. Both stride over the grid's limits.
+/// columns. Both stride over the grid's limits. The tensor-core copies (`OXSPARSE_SPMM_BLOCKED_COPIES`)
+/// are TMA boxes where `spmm_tma::fits` (16-bit blocks of 16 or 32 rows on sm_90), else `cp.async`
+/// where `copies_whole`, else staged. `bnnz`: BSR's stored blocks (the TMA kernel's map of A).
 pub fn blocked(h: &Handle, p: &SpmmBlockedParams, ell: bool, path: BlockedPath, types: Types, index: IndexType, bnnz: i64) -> Result<()> {
     let format = if ell { "bell" } else { "bsr" };
     let copies = h.settings.spmm.blocked_copies;
