@@ -208,19 +208,13 @@ __device__ __forceinline__ void multiply(float (&acc)[TILES][4], uint32_t stage,
         // Step i: piece i / (PIECE / 16), its k step i % (PIECE / 16).
         const uint32_t piece = stage + i / (PIECE / KSTEP) * P::BYTES, k = i % (PIECE / KSTEP);
         uint32_t af[4], bf[TILES][2];
-        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
-                     : "=r"(af[0]), "=r"(af[1]), "=r"(af[2]), "=r"(af[3])
-                     : "r"(swizzled<P::A_SWIZZLE>(piece + P::A_AT + a_lane + k * KSTEP * 2))
-                     : "memory");
+        tc::ldmatrix_x4(af, swizzled<P::A_SWIZZLE>(piece + P::A_AT + a_lane + k * KSTEP * 2));
 #pragma unroll
         for (int t = 0; t < TILES; ++t) {
             const int nt = wi + t * per_slice;
             if (!WHOLE && nt >= live) break;
             const uint32_t row = piece + (nt / 8) * P::HALF + k * KSTEP * BOX_COLS * 2 + b_row;
-            asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];"
-                         : "=r"(bf[t][0]), "=r"(bf[t][1])
-                         : "r"(swizzled<7>(row + (nt % 8) * 16))
-                         : "memory");
+            tc::ldmatrix_x2_trans(bf[t], swizzled<7>(row + (nt % 8) * 16));
         }
         float d[TILES][4];
 #pragma unroll

@@ -95,18 +95,21 @@ OXS_MMA(mma_bf16, "m16n8k16.row.col.f32.bf16.bf16.f32")
 // ---- fragments from shared memory ----------------------------------------------------------------
 __device__ __forceinline__ uint32_t shared_at(const void* p) { return uint32_t(__cvta_generic_to_shared(p)); }
 
-// Four 8x8 matrices of 16-bit elements; lane l gives the address of row l % 8 of matrix l / 8.
-__device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], const void* row) {
+// Four 8x8 matrices of 16-bit elements; lane l gives the address of row l % 8 of matrix l / 8 (as a
+// shared-memory address, or a pointer).
+__device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], uint32_t row) {
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(shared_at(row))
+                 : "r"(row)
                  : "memory");
 }
+__device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], const void* row) { ldmatrix_x4(r, shared_at(row)); }
 
 // Two 8x8 matrices of 16-bit elements, transposed; lanes 0-15 give the addresses of their rows.
-__device__ __forceinline__ void ldmatrix_x2_trans(uint32_t (&r)[2], const void* p) {
-    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(shared_at(p)) : "memory");
+__device__ __forceinline__ void ldmatrix_x2_trans(uint32_t (&r)[2], uint32_t row) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(row) : "memory");
 }
+__device__ __forceinline__ void ldmatrix_x2_trans(uint32_t (&r)[2], const void* row) { ldmatrix_x2_trans(r, shared_at(row)); }
 
 template <bool ACCURATE>
 struct Tf32 {

@@ -134,14 +134,14 @@ pub fn resident_blocks_sharing(h: &Handle, family: &'static str, name: &str, blo
     use std::sync::Mutex;
     type Key = (u64, &'static str, String, u32, u32);
     static BLOCKS: once_cell::sync::Lazy<Mutex<HashMap<Key, i64>>> = once_cell::sync::Lazy::new(Default::default);
-    let _bound = h.bind()?;
-    // SAFETY: the handle keeps its context alive and `_bound` made it current.
+    // SAFETY: the handle keeps its context alive.
     let context_id = unsafe { module::context_id(h.context())? };
     let key = (context_id, family, name.to_string(), block, shared);
     if let Some(&n) = BLOCKS.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
         return Ok(n);
     }
-    // SAFETY: as above; `f` is a kernel of the current context.
+    let _bound = h.bind()?;
+    // SAFETY: as above, and `_bound` made the context current; `f` is a kernel of it.
     let blocks = unsafe {
         let f = module::function(context_id, family, name)?;
         if shared > 0 {
