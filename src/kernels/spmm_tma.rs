@@ -119,8 +119,8 @@ pub fn blocked(h: &Handle, p: &SpmmBlockedParams, ell: bool, ab: DataType, c: Da
     // A piece: 16 k columns, or for N up to 64 the blocks' columns up to 32, copied as a box of a
     // block's rb rows x the piece's columns (rows of 32 or 64 bytes, swizzled as wide) and boxes of
     // op(B)'s piece rows x 64 columns. Pieces of 32 halve the copying warp's work a k column, which
-    // bounds narrow N (32 x 32 blocks at N = 32: 0.266 -> 0.226 ms); at N = 128 they ran slower
-    // (0.377 -> 0.43 ms), where L2's traffic bounds (docs/design/blocked-spmm.md).
+    // bounds N up to 64; at N = 128, where L2's traffic bounds, they measured slower
+    // (docs/design/blocked-spmm.md).
     let piece = if p.shape.n > 64 { 16 } else { p.col_block.min(PIECE_MAX) as u32 };
     let a_swizzle = if piece == 32 { CU_TENSOR_MAP_SWIZZLE_64B } else { CU_TENSOR_MAP_SWIZZLE_32B };
     let a = encode(p.values, rows, cols, row_bytes, p.row_block as u32, piece, a_swizzle)?;
