@@ -12,14 +12,19 @@
 // the GPU by both this kernel and the lean one, launched in the same graph, which agree which of
 // them computes C (sddmm_shared::tiles_run). Either way the same structure gets the same kernel.
 //
-// Stages of a block, per tile:
+// Stages of a block, per tile (each a single round trip to memory at most: a block is a chain of
+// dependent steps, so the loads of a step are all issued before any is used):
 //   1. the tile: the least next column of its rows, rounded down to TILE_COLS;
-//   2. its entries: each row's run of columns inside the tile (rows' columns are sorted: the
-//      survey requires it), their positions in a TILE_ROWS x TILE_COLS map (-1: no entry);
+//   2. its entries: each row's run of columns inside the tile (rows' columns are sorted and
+//      distinct: the survey requires it, so a row has at most TILE_COLS of them in a tile, read by
+//      one load a lane for all of a warp's rows), their positions in a TILE_ROWS x TILE_COLS map
+//      (-1: no entry);
 //   3a. dense (at least DENSE_ENTRIES): for each slice of SLICE_K of k, A's rows and B's columns
-//       into shared memory, then the products (FMA or mma); then each present value written;
+//       into shared memory by cp.async (A's once a block where one slice holds k), then the
+//       products (FMA or mma); then each present value written;
 //   3b. sparse: each entry's dot product by one lane, A's and B's lines read from global memory.
 #include "common/sddmm.cuh"
+#include "common/cp_async.cuh"
 #include "common/tc_step.cuh"  // mma_16
 
 namespace {
@@ -41,28 +46,22 @@ static_assert(THREAD_ROWS * THREAD_COLS == TILE_BLOCK, "one register tile a thre
 constexpr int WARP_ROWS = 16, WARP_COLS = 16, MMA_K = 16;
 static_assert((TILE_ROWS / WARP_ROWS) * (TILE_COLS / WARP_COLS) == WARPS, "one piece a warp");
 
-// How a slice is staged: FP32 as floats, a float after each line (conflict-free column reads);
-// 16-bit as it is, 8 elements after each line (rows stay on 16 bytes for ldmatrix, and the 8 rows
-// an ldmatrix reads fall in distinct banks).
+// How a slice is staged: as it is, 16 bytes after each line, so lines stay on 16 bytes for
+// cp.async, float4 reads and ldmatrix, and the 8 lines a quarter warp's float4 reads or an
+// ldmatrix touches fall in distinct banks.
 template <typename T>
 struct Staged {
-    using S = T;
-    static constexpr int PAD = 8;
-};
-template <>
-struct Staged<float> {
-    using S = float;
-    static constexpr int PAD = 1;
+    static constexpr int PAD = VECTOR_BYTES / sizeof(T);
 };
 
 template <typename T, typename I>
 struct TileShared {
-    using S = typename Staged<T>::S;
-    alignas(16) S a[TILE_ROWS][SLICE_K + Staged<T>::PAD];
-    alignas(16) S b[TILE_COLS][SLICE_K + Staged<T>::PAD];
+    alignas(16) T a[TILE_ROWS][SLICE_K + Staged<T>::PAD];
+    alignas(16) T b[TILE_COLS][SLICE_K + Staged<T>::PAD];
     I at[TILE_ROWS][TILE_COLS];  // the position of entry (row, column) of the tile, or -1
     I cursor[TILE_ROWS];         // each row's first entry not yet computed
-    I next[TILE_ROWS];           // its column (or `none`)
+    I end[TILE_ROWS];            // the row's end (0 for rows past C's)
+    I next[TILE_ROWS];           // the column at the cursor (or `none`)
     I tile;                      // the current tile's first column
     int entries;                 // the tile's entries
 };
@@ -94,70 +93,83 @@ __device__ void find_tile(S& s) {
 }
 
 // Stage 2: each warp's rows' entries inside the tile: their positions into the map, the cursors
-// and next columns moved past them, the count added to s.entries.
+// and next columns moved past them, the count added to s.entries. A row's entries in the tile are
+// a prefix of its next TILE_COLS (sorted, distinct columns), so one load a lane for each of the
+// warp's rows finds them all; only a row whose TILE_COLS next entries all fall inside loads its
+// next column after.
 template <typename S, typename I>
-__device__ void gather_entries(S& s, const I* cols, const I* offsets, I base, I first_row, I rows) {
+__device__ void gather_entries(S& s, const I* cols, I base) {
+    static_assert(TILE_COLS == 2 * WARP, "a row's candidates: two a lane");
     const int lane = threadIdx.x % WARP, warp = threadIdx.x / WARP;
-    const I end_col = s.tile + I(TILE_COLS);
-    int count = 0;
-    for (int i = warp * ROWS_PER_WARP; i < (warp + 1) * ROWS_PER_WARP; ++i) {
-        const I row = first_row + I(i);
-        if (row >= rows) break;
-        const I row_end = I(offsets[row + 1] - base);
-        I cur = s.cursor[i];
-        I next = none<I>();
-        while (true) {
-            const I q = cur + I(lane);
-            const I col = q < row_end ? I(cols[q] - base) : none<I>();
-            const bool inside = col < end_col;
-            if (inside) s.at[i][col - s.tile] = q;
-            const unsigned in_mask = __ballot_sync(0xffffffffu, inside);
-            const int taken = __popc(in_mask);  // a prefix: the row's columns are sorted
-            count += taken;
-            cur += I(taken);
-            if (taken < WARP) {
-                next = __shfl_sync(0xffffffffu, col, taken);
-                break;
-            }
-        }
-        if (lane == 0) {
-            s.cursor[i] = cur;
-            s.next[i] = next;
+    const I tile = s.tile, end_col = tile + I(TILE_COLS);
+    I cur[ROWS_PER_WARP], col[ROWS_PER_WARP][2];
+#pragma unroll
+    for (int r = 0; r < ROWS_PER_WARP; ++r) {
+        const int i = warp * ROWS_PER_WARP + r;
+        cur[r] = s.cursor[i];
+        const I end = s.end[i];
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const I q = cur[r] + I(h * WARP + lane);
+            col[r][h] = q < end ? I(cols[q] - base) : none<I>();
         }
     }
-    if (lane == 0) atomicAdd(&s.entries, count);
+    int count = 0;
+    I next[ROWS_PER_WARP];
+    bool full[ROWS_PER_WARP];
+#pragma unroll
+    for (int r = 0; r < ROWS_PER_WARP; ++r) {
+        const int i = warp * ROWS_PER_WARP + r;
+        int taken = 0;
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const bool inside = col[r][h] < end_col;
+            if (inside) s.at[i][col[r][h] - tile] = cur[r] + I(h * WARP + lane);
+            taken += __popc(__ballot_sync(0xffffffffu, inside));
+        }
+        const I first_out0 = __shfl_sync(0xffffffffu, col[r][0], taken % WARP);
+        const I first_out1 = __shfl_sync(0xffffffffu, col[r][1], taken % WARP);
+        next[r] = taken < WARP ? first_out0 : first_out1;
+        full[r] = taken == TILE_COLS;
+        cur[r] += I(taken);
+        count += taken;
+    }
+#pragma unroll
+    for (int r = 0; r < ROWS_PER_WARP; ++r)
+        if (full[r]) next[r] = cur[r] < s.end[warp * ROWS_PER_WARP + r] ? I(cols[cur[r]] - base) : none<I>();
+    if (lane == 0) {
+#pragma unroll
+        for (int r = 0; r < ROWS_PER_WARP; ++r) {
+            s.cursor[warp * ROWS_PER_WARP + r] = cur[r];
+            s.next[warp * ROWS_PER_WARP + r] = next[r];
+        }
+        atomicAdd(&s.entries, count);
+    }
     __syncthreads();
 }
 
-// Stage 3a, one slice: lines [row0, row0 + TILE_ROWS) of A and [col0, col0 + TILE_COLS) of B,
-// elements [k0, k0 + len), into shared memory (zero past the operand's lines, and 16-bit slices
-// zero-padded to whole mma steps).
+// Stage 3a, one slice: lines [row0, row0 + TILE_ROWS) of A (unless `with_a` is false: they are
+// in place) and [col0, col0 + TILE_COLS) of B, elements [k0, k0 + len), into shared memory by
+// cp.async (zeros past the operand's lines, and 16-bit slices zero-padded to whole mma steps).
 template <typename T, typename I>
 __device__ void stage_slice(TileShared<T, I>& s, const T* a, const T* b, int64_t lda, int64_t ldb, I row0, I rows, I col0,
-                            I n, int k0, int len) {
+                            I n, int k0, int len, bool with_a) {
     constexpr int E = VECTOR_BYTES / sizeof(T);
     constexpr bool wide = std::is_same<T, float>::value;
     const int real = len / E;
     const int vectors = wide ? real : (len + MMA_K - 1) / MMA_K * (MMA_K / E);
-    for (int i = threadIdx.x; i < (TILE_ROWS + TILE_COLS) * vectors; i += TILE_BLOCK) {
+    const int first = with_a ? 0 : TILE_ROWS * vectors;
+    for (int i = first + int(threadIdx.x); i < (TILE_ROWS + TILE_COLS) * vectors; i += TILE_BLOCK) {
         const int line = i / vectors, v = i % vectors;
         const bool is_a = line < TILE_ROWS;
         const I which = is_a ? I(row0 + line) : I(col0 + (line - TILE_ROWS));
-        const bool inside = is_a ? which < rows : which < n;
-        uint4 raw = make_uint4(0, 0, 0, 0);
-        if (inside && v < real) {
-            const T* from = (is_a ? a + int64_t(which) * lda : b + int64_t(which) * ldb) + k0 + v * E;
-            raw = __ldg(reinterpret_cast<const uint4*>(from));
-        }
-        auto* to = is_a ? &s.a[line][v * E] : &s.b[line - TILE_ROWS][v * E];
-        if constexpr (wide) {
-            const float* e = reinterpret_cast<const float*>(&raw);
-#pragma unroll
-            for (int x = 0; x < E; ++x) to[x] = e[x];
-        } else {
-            *reinterpret_cast<uint4*>(to) = raw;
-        }
+        const bool valid = (is_a ? which < rows : which < n) && v < real;
+        const T* from = valid ? (is_a ? a + int64_t(which) * lda : b + int64_t(which) * ldb) + k0 + v * E : a;
+        T* to = is_a ? &s.a[line][v * E] : &s.b[line - TILE_ROWS][v * E];
+        cp_async::copy16(to, from, valid);
     }
+    cp_async::commit();
+    cp_async::wait_groups<0>();
     __syncthreads();
 }
 
@@ -165,7 +177,7 @@ __device__ void stage_slice(TileShared<T, I>& s, const T* a, const T* b, int64_t
 // `write(q, dot)` for each present entry.
 template <typename T, typename I, typename Write>
 __device__ void dense_tile(TileShared<T, I>& s, const T* a, const T* b, int64_t lda, int64_t ldb, I row0, I rows, I n,
-                           int k, const Write& write) {
+                           int k, bool& a_staged, const Write& write) {
     const int tc = threadIdx.x % THREAD_COLS, tr = threadIdx.x / THREAD_COLS;
     float acc[TR][TC];
 #pragma unroll
@@ -174,18 +186,26 @@ __device__ void dense_tile(TileShared<T, I>& s, const T* a, const T* b, int64_t 
         for (int j = 0; j < TC; ++j) acc[i][j] = 0.0f;
     for (int k0 = 0; k0 < k; k0 += SLICE_K) {
         const int len = min(SLICE_K, k - k0);
-        stage_slice<T, I>(s, a, b, lda, ldb, row0, rows, s.tile, n, k0, len);
-#pragma unroll 4
-        for (int x = 0; x < len; ++x) {
-            float av[TR], bv[TC];
+        stage_slice<T, I>(s, a, b, lda, ldb, row0, rows, s.tile, n, k0, len, !a_staged);
+        a_staged = k <= SLICE_K;  // one slice holds k: A's lines stay for the block's next tiles
+        // Four elements of k a step (lines hold whole 16-byte vectors), each product still added
+        // in k's order.
+#pragma unroll 2
+        for (int x = 0; x < len; x += 4) {
+            float4 av[TR], bv[TC];
 #pragma unroll
-            for (int i = 0; i < TR; ++i) av[i] = s.a[tr + THREAD_ROWS * i][x];
+            for (int i = 0; i < TR; ++i) av[i] = *reinterpret_cast<const float4*>(&s.a[tr + THREAD_ROWS * i][x]);
 #pragma unroll
-            for (int j = 0; j < TC; ++j) bv[j] = s.b[tc + THREAD_COLS * j][x];
+            for (int j = 0; j < TC; ++j) bv[j] = *reinterpret_cast<const float4*>(&s.b[tc + THREAD_COLS * j][x]);
 #pragma unroll
             for (int i = 0; i < TR; ++i)
 #pragma unroll
-                for (int j = 0; j < TC; ++j) acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);
+                for (int j = 0; j < TC; ++j) {
+                    acc[i][j] = fmaf(av[i].x, bv[j].x, acc[i][j]);
+                    acc[i][j] = fmaf(av[i].y, bv[j].y, acc[i][j]);
+                    acc[i][j] = fmaf(av[i].z, bv[j].z, acc[i][j]);
+                    acc[i][j] = fmaf(av[i].w, bv[j].w, acc[i][j]);
+                }
         }
         __syncthreads();
     }
@@ -204,13 +224,14 @@ __device__ void dense_tile(TileShared<T, I>& s, const T* a, const T* b, int64_t 
 // columns 2t and 2t + 1 of each n8 half).
 template <typename T, typename I, typename Write>
 __device__ void dense_tile_mma(TileShared<T, I>& s, const T* a, const T* b, int64_t lda, int64_t ldb, I row0, I rows, I n,
-                               int k, const Write& write) {
+                               int k, bool& a_staged, const Write& write) {
     const int lane = threadIdx.x % WARP, warp = threadIdx.x / WARP;
     const int m0 = (warp % (TILE_ROWS / WARP_ROWS)) * WARP_ROWS, n0 = (warp / (TILE_ROWS / WARP_ROWS)) * WARP_COLS;
     float acc[2][4] = {};
     for (int k0 = 0; k0 < k; k0 += SLICE_K) {
         const int len = min(SLICE_K, k - k0);
-        stage_slice<T, I>(s, a, b, lda, ldb, row0, rows, s.tile, n, k0, len);
+        stage_slice<T, I>(s, a, b, lda, ldb, row0, rows, s.tile, n, k0, len, !a_staged);
+        a_staged = k <= SLICE_K;
         for (int x = 0; x < len; x += MMA_K) {
             uint32_t af[4], bf[4];
             tc::ldmatrix_x4(af, &s.a[m0 + lane % 16][x + (lane / 16) * 8]);
@@ -266,23 +287,26 @@ __device__ void sddmm_tiles(const SddmmParams& p) {
         out[q] = from_compute<TC_>(v);
     };
 
-    // Each row's cursor at its first entry, and that entry's column.
+    // Each row's cursor at its first entry, its end, and the first entry's column.
     if (threadIdx.x < TILE_ROWS) {
         const I row = row0 + I(threadIdx.x);
-        I cur = 0, next = none<I>();
+        I cur = 0, end = 0, next = none<I>();
         if (row < rows) {
             cur = I(offsets[row] - base);
-            if (cur < I(offsets[row + 1] - base)) next = I(cols[cur] - base);
+            end = I(offsets[row + 1] - base);
+            if (cur < end) next = I(cols[cur] - base);
         }
         s.cursor[threadIdx.x] = cur;
+        s.end[threadIdx.x] = end;
         s.next[threadIdx.x] = next;
     }
+    bool a_staged = false;  // A's lines of the block are in shared memory (k in one slice)
     const int lane = threadIdx.x % WARP, warp = threadIdx.x / WARP;
     while (true) {
         // 1-2. The next tile and its entries.
         find_tile(s);
         if (s.tile == none<I>()) break;
-        gather_entries(s, cols, offsets, base, row0, rows);
+        gather_entries(s, cols, base);
         const I tile = s.tile;
         if (!products) {
             for (int i = threadIdx.x; i < TILE_ROWS * TILE_COLS; i += TILE_BLOCK) {
@@ -292,9 +316,9 @@ __device__ void sddmm_tiles(const SddmmParams& p) {
         } else if (s.entries >= DENSE_ENTRIES) {
             // 3a. Dense.
             if constexpr (std::is_same<T, float>::value)
-                dense_tile<T, I>(s, a, b, p.a.ld, p.b.ld, row0, rows, n, k, write);
+                dense_tile<T, I>(s, a, b, p.a.ld, p.b.ld, row0, rows, n, k, a_staged, write);
             else
-                dense_tile_mma<T, I>(s, a, b, p.a.ld, p.b.ld, row0, rows, n, k, write);
+                dense_tile_mma<T, I>(s, a, b, p.a.ld, p.b.ld, row0, rows, n, k, a_staged, write);
         } else {
             // 3b. Sparse: each warp its rows' entries, a lane each.
             for (int i = warp * ROWS_PER_WARP; i < (warp + 1) * ROWS_PER_WARP; ++i) {

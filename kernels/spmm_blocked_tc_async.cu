@@ -26,6 +26,7 @@
 #include "common/blocked.cuh"
 #include "common/tc_step.cuh"
 #include "common/blocked_tc.cuh"
+#include "common/cp_async.cuh"
 
 using namespace spmm;
 
@@ -55,16 +56,8 @@ using tc::ldmatrix_x2_trans;
 using tc::shared_at;
 using blocked::write_two;
 
-// 16 bytes into shared memory, or 16 zeros when !valid (no byte of src is read).
-__device__ __forceinline__ void copy16(void* dst, const void* src, bool valid) {
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(shared_at(dst)), "l"(src), "r"(valid ? 16 : 0) : "memory");
-}
-__device__ __forceinline__ void commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
-template <int PENDING>
-__device__ __forceinline__ void wait_stages() {
-    asm volatile("cp.async.wait_group %0;" ::"n"(PENDING) : "memory");
-}
-
+using cp_async::commit;
+using cp_async::copy16;
 
 // What both walks know of the block row they walk. Positions along the block row and columns are
 // 32-bit (the launcher keeps k under 2^31); blocks have 2^cb_shift columns.
@@ -333,7 +326,7 @@ __device__ void block_rows_tca(const SpmmBlockedParams& p) {
             }
             if (chunks > 0) f[0] = w.fetch(STAGES - 1);
             for (int ch = 0; ch < chunks; ++ch) {
-                wait_stages<STAGES - 2>();
+                cp_async::wait_groups<STAGES - 2>();
                 __syncthreads();  // chunk ch is in; every warp is done with chunk ch - 1's stage
                 multiply<T>(acc, sh[ch % STAGES], slice, wi, per_slice, w.live);
                 const int next = ch + STAGES - 1;
@@ -343,7 +336,7 @@ __device__ void block_rows_tca(const SpmmBlockedParams& p) {
                 }
                 commit();
             }
-            wait_stages<0>();
+            cp_async::wait_groups<0>();
             __syncthreads();  // the next block row's copies overwrite stages still being read
             // Lane (g, t) holds rows g and g + 8 of its slice, columns 2t and 2t + 1 of each n tile.
             const int64_t row = br * p.row_block + slice * 16 + lane / 4;
