@@ -95,14 +95,14 @@ __device__ void find_tile(S& s) {
 // Stage 2: each warp's rows' entries inside the tile: their positions into the map, the cursors
 // and next columns moved past them, the count added to s.entries. A row's entries in the tile are
 // a prefix of its next TILE_COLS (sorted, distinct columns), so one load a lane for each of the
-// warp's rows finds them all; only a row whose TILE_COLS next entries all fall inside loads its
-// next column after.
+// warp's rows finds them all, and one more (the same address on every lane) the column after them
+// where all TILE_COLS fall inside, as they do inside wide windows and dense blocks.
 template <typename S, typename I>
 __device__ void gather_entries(S& s, const I* cols, I base) {
     static_assert(TILE_COLS == 2 * WARP, "a row's candidates: two a lane");
     const int lane = threadIdx.x % WARP, warp = threadIdx.x / WARP;
     const I tile = s.tile, end_col = tile + I(TILE_COLS);
-    I cur[ROWS_PER_WARP], col[ROWS_PER_WARP][2];
+    I cur[ROWS_PER_WARP], col[ROWS_PER_WARP][2], after[ROWS_PER_WARP];
 #pragma unroll
     for (int r = 0; r < ROWS_PER_WARP; ++r) {
         const int i = warp * ROWS_PER_WARP + r;
@@ -113,10 +113,11 @@ __device__ void gather_entries(S& s, const I* cols, I base) {
             const I q = cur[r] + I(h * WARP + lane);
             col[r][h] = q < end ? I(cols[q] - base) : none<I>();
         }
+        const I q = cur[r] + I(TILE_COLS);
+        after[r] = q < end ? I(cols[q] - base) : none<I>();
     }
     int count = 0;
     I next[ROWS_PER_WARP];
-    bool full[ROWS_PER_WARP];
 #pragma unroll
     for (int r = 0; r < ROWS_PER_WARP; ++r) {
         const int i = warp * ROWS_PER_WARP + r;
@@ -129,14 +130,11 @@ __device__ void gather_entries(S& s, const I* cols, I base) {
         }
         const I first_out0 = __shfl_sync(0xffffffffu, col[r][0], taken % WARP);
         const I first_out1 = __shfl_sync(0xffffffffu, col[r][1], taken % WARP);
-        next[r] = taken < WARP ? first_out0 : first_out1;
-        full[r] = taken == TILE_COLS;
+        next[r] = taken < WARP ? first_out0 : taken < TILE_COLS ? first_out1 : after[r];
         cur[r] += I(taken);
         count += taken;
     }
-#pragma unroll
-    for (int r = 0; r < ROWS_PER_WARP; ++r)
-        if (full[r]) next[r] = cur[r] < s.end[warp * ROWS_PER_WARP + r] ? I(cols[cur[r]] - base) : none<I>();
+    __syncwarp();  // every lane has read the cursors
     if (lane == 0) {
 #pragma unroll
         for (int r = 0; r < ROWS_PER_WARP; ++r) {
