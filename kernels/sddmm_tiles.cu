@@ -336,56 +336,75 @@ __device__ void sddmm_tiles(const SddmmParams& p) {
 // [0, n), entries in row blocks dense enough (their entries fill at least half of the tiles
 // they touch), all entries, the longest row. A block surveys TILE_ROWS rows; the tiles they touch
 // are marked in a bitmap of n / TILE_COLS bits (the plan keeps n within SURVEY_BITS tiles).
+//
+// A plain call surveys every time, so the survey reads the block's entries as one range, every
+// thread SURVEY_UNROLL of them at once, whatever the rows' lengths (a warp a row at a time waited
+// on each of its loads in turn, and a hub row held its warp long after the others). Each entry is
+// compared with the one before it in the range; only where its column does not follow that one's
+// does it look up whether it starts a row.
 constexpr int SURVEY_BITS = 1 << 16;
+constexpr int SURVEY_UNROLL = 4;
 
 template <typename I>
 __device__ void survey(const SddmmSurveyParams& p) {
     __shared__ unsigned touched[SURVEY_BITS / 32];
-    __shared__ unsigned long long block_entries, block_tiles;
-    __shared__ unsigned long long block_bad, block_longest;
+    __shared__ I start[TILE_ROWS + 1];  // the block's rows' first entries, and the last row's end
+    __shared__ unsigned long long block_tiles, block_bad, block_longest;
     const I base = I(p.base), rows = I(p.rows), n = I(p.n);
     const I* offsets = reinterpret_cast<const I*>(p.offsets);
     const I* cols = reinterpret_cast<const I*>(p.cols);
     const int words = int((p.n + TILE_COLS * 32 - 1) / (TILE_COLS * 32));
-    for (int w = threadIdx.x; w < words; w += BLOCK) touched[w] = 0;
-    if (threadIdx.x == 0) block_entries = block_tiles = block_bad = block_longest = 0;
-    __syncthreads();
-    constexpr int SURVEY_ROWS_PER_WARP = TILE_ROWS / (BLOCK / WARP);
-    const int lane = threadIdx.x % WARP, warp = threadIdx.x / WARP;
     const I row0 = I(int64_t(blockIdx.x) * TILE_ROWS);
-    unsigned long long bad = 0, entries = 0, longest = 0;
-    for (int i = warp * SURVEY_ROWS_PER_WARP; i < (warp + 1) * SURVEY_ROWS_PER_WARP; ++i) {
-        const I row = row0 + I(i);
-        if (row >= rows) break;
-        const I begin = I(offsets[row] - base), end = I(offsets[row + 1] - base);
-        entries += (unsigned long long)(end - begin);
-        longest = max(longest, (unsigned long long)(end - begin));
-        for (I q = begin + I(lane); q < end; q += WARP) {
-            const I col = I(cols[q] - base);
-            const bool ok = col >= 0 && col < n && (q == begin || col > I(cols[q - 1] - base));
-            if (!ok) ++bad;
-            // One mark per run of lanes in the same tile (rows are sorted where it matters):
-            // 32 lanes on one word would queue.
-            const int64_t t = (col >= 0 && col < n) ? int64_t(col) / TILE_COLS : -1;
-            const int64_t before = __shfl_up_sync(__activemask(), t, 1);
-            if (t >= 0 && (lane == 0 || t != before)) atomicOr(&touched[t / 32], 1u << (t % 32));
+    const int count = int(min(I(TILE_ROWS), rows - row0));
+    for (int w = threadIdx.x; w < words; w += BLOCK) touched[w] = 0;
+    if (threadIdx.x <= count) start[threadIdx.x] = I(offsets[row0 + I(threadIdx.x)] - base);
+    if (threadIdx.x == 0) block_tiles = block_bad = block_longest = 0;
+    __syncthreads();
+    if (threadIdx.x < count) atomicMax(&block_longest, (unsigned long long)(start[threadIdx.x + 1] - start[threadIdx.x]));
+    const I first = start[0], last = start[count];
+    // Whether position q starts one of the block's rows (the starts are non-decreasing).
+    const auto starts_row = [&](I q) {
+        int lo = 0, hi = count;  // the first row whose start is >= q
+        while (lo < hi) {
+            const int mid = (lo + hi) / 2;
+            if (start[mid] < q) lo = mid + 1; else hi = mid;
+        }
+        return lo < count && start[lo] == q;
+    };
+    unsigned long long bad = 0;
+    for (I q0 = first + I(threadIdx.x); q0 < last; q0 += I(BLOCK * SURVEY_UNROLL)) {
+        I col[SURVEY_UNROLL], before[SURVEY_UNROLL];
+#pragma unroll
+        for (int u = 0; u < SURVEY_UNROLL; ++u) {
+            const I q = q0 + I(u * BLOCK);
+            col[u] = q < last ? I(cols[q] - base) : I(-1);
+            before[u] = q < last && q > first ? I(cols[q - 1] - base) : I(-1);
+        }
+#pragma unroll
+        for (int u = 0; u < SURVEY_UNROLL; ++u) {
+            const I q = q0 + I(u * BLOCK);
+            if (q >= last) break;
+            const bool inside = col[u] >= 0 && col[u] < n;
+            if (!inside || (col[u] <= before[u] && !starts_row(q))) ++bad;
+            // One mark per run of entries in the same tile (a block's mark of a tile is what
+            // counts; rows are sorted where it matters): neighbouring threads on one word queue.
+            const int64_t t = inside ? int64_t(col[u]) / TILE_COLS : -1;
+            const bool before_inside = before[u] >= 0 && before[u] < n;
+            if (t >= 0 && (!before_inside || int64_t(before[u]) / TILE_COLS != t)) atomicOr(&touched[t / 32], 1u << (t % 32));
         }
     }
-    if (lane == 0) {
-        atomicAdd(&block_entries, entries);
-        atomicMax(&block_longest, longest);
-    }
-    atomicAdd(&block_bad, bad);
+    if (bad) atomicAdd(&block_bad, bad);
     __syncthreads();
     unsigned long long tiles = 0;
     for (int w = threadIdx.x; w < words; w += BLOCK) tiles += __popc(touched[w]);
-    atomicAdd(&block_tiles, tiles);
+    if (tiles) atomicAdd(&block_tiles, tiles);
     __syncthreads();
     if (threadIdx.x == 0) {
+        const unsigned long long entries = (unsigned long long)(last - first);
         unsigned long long* c = reinterpret_cast<unsigned long long*>(p.survey);
         if (block_bad) atomicAdd(&c[SURVEY_BAD], block_bad);
-        if (block_entries * 2 >= block_tiles * TILE_ROWS * TILE_COLS) atomicAdd(&c[SURVEY_DENSE], block_entries);
-        atomicAdd(&c[SURVEY_ENTRIES], block_entries);
+        if (entries * 2 >= block_tiles * TILE_ROWS * TILE_COLS) atomicAdd(&c[SURVEY_DENSE], entries);
+        atomicAdd(&c[SURVEY_ENTRIES], entries);
         atomicMax(&c[SURVEY_LONGEST], block_longest);
     }
 }
