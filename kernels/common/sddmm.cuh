@@ -83,9 +83,10 @@ constexpr unsigned long long TILES_LONGEST_ROW = 8192;
 // Whether the tile kernel runs (and the lean kernel returns at once): the survey at `at` (0: none)
 // found every row sorted and in range, no row past TILES_LONGEST_ROW, and at least half the entries
 // in dense row blocks. The same answer for every thread of both kernels.
+// The counters were written by the survey, an earlier kernel, so plain loads see them.
 __device__ __forceinline__ bool tiles_chosen(uint64_t at) {
     if (at == 0) return false;
-    const volatile unsigned long long* c = reinterpret_cast<const volatile unsigned long long*>(at);
+    const unsigned long long* c = reinterpret_cast<const unsigned long long*>(at);
     return c[SURVEY_BAD] == 0 && c[SURVEY_ENTRIES] > 0 && c[SURVEY_DENSE] * 2 >= c[SURVEY_ENTRIES] &&
            c[SURVEY_LONGEST] <= TILES_LONGEST_ROW;
 }
@@ -94,9 +95,15 @@ __device__ __forceinline__ bool tiles_chosen(uint64_t at) {
 // plain call, or preprocess under capture), or the tiles alone (preprocess read the verdict).
 constexpr int TILES_NONE = 0, TILES_SURVEY = 1, TILES_RUN = 2;
 
-// Whether the tile kernel computes C (else the lean kernel does).
+// Whether the tile kernel computes C (else the lean kernel does). Every thread of the block calls
+// it, first thing: one thread reads the survey's verdict for the block (every warp reading the
+// same line queued on it in L2).
 __device__ __forceinline__ bool tiles_run(const SddmmParams& p) {
-    return p.tiles == TILES_RUN || (p.tiles == TILES_SURVEY && tiles_chosen(p.survey));
+    if (p.tiles != TILES_SURVEY) return p.tiles == TILES_RUN;
+    __shared__ int chosen;
+    if (threadIdx.x == 0) chosen = tiles_chosen(p.survey);
+    __syncthreads();
+    return chosen != 0;
 }
 
 }  // namespace sddmm_shared
