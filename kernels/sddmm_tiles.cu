@@ -50,14 +50,12 @@ static_assert((TILE_ROWS / WARP_ROWS) * (TILE_COLS / WARP_COLS) == WARPS, "one p
 // cp.async, float4 reads and ldmatrix, and the 8 lines a quarter warp's float4 reads or an
 // ldmatrix touches fall in distinct banks.
 template <typename T>
-struct Staged {
-    static constexpr int PAD = VECTOR_BYTES / sizeof(T);
-};
+constexpr int PAD = VECTOR_BYTES / int(sizeof(T));
 
 template <typename T, typename I>
 struct TileShared {
-    alignas(16) T a[TILE_ROWS][SLICE_K + Staged<T>::PAD];
-    alignas(16) T b[TILE_COLS][SLICE_K + Staged<T>::PAD];
+    alignas(16) T a[TILE_ROWS][SLICE_K + PAD<T>];
+    alignas(16) T b[TILE_COLS][SLICE_K + PAD<T>];
     I at[TILE_ROWS][TILE_COLS];  // the position of entry (row, column) of the tile, or -1
     I cursor[TILE_ROWS];         // each row's first entry not yet computed
     I end[TILE_ROWS];            // the row's end (0 for rows past C's)
