@@ -1464,9 +1464,13 @@ oxsparseStatus_t oxsparseSpMV_preprocess(oxsparseHandle_t handle, oxsparseOperat
 oxsparseStatus_t oxsparseSpMV(oxsparseHandle_t handle, oxsparseOperation_t opA, const void *alpha, oxsparseConstSpMatDescr_t matA, oxsparseConstDnVecDescr_t vecX, const void *beta, oxsparseDnVecDescr_t vecY, cudaDataType computeType, oxsparseSpMVAlg_t alg, void *externalBuffer);
 
 /**
- * Builds the SR-BCRS form of `matA`: CSR, integer values (`CUDA_R_4I`: two to a byte, the lower
- * entry in the low nibble; `CUDA_R_8I`; `CUDA_R_16I`), 32- or 64-bit offsets and indices, each
- * row's columns strictly increasing. Rows are grouped `vectorLength` at a time (2, 4 or 8; the
+ * Builds the SR-BCRS form of `matA`, on the GPU: CSR or Blocked-ELL, integer values
+ * (`CUDA_R_4I`: two to a byte, the lower entry in the low nibble; `CUDA_R_8I`; `CUDA_R_16I`),
+ * 32- or 64-bit offsets and indices. CSR: each row's columns strictly increasing. Blocked-ELL:
+ * each block row's block columns strictly increasing (a negative one, -1, is an empty slot,
+ * anywhere in the row); every element of a stored block is an entry, zeros included (the blocks
+ * are the structure), but for the columns of a last block past the matrix's. Rows are grouped
+ * `vectorLength` at a time (2, 4 or 8; the
  * last group may be partial); every column any row of a group holds becomes one vector of the
  * group's values (zero where a row has no entry); each group's vectors are padded with zero
  * vectors to a multiple of the stride, the k depth of the `mma` the values feed: 64 for int4
@@ -1475,8 +1479,9 @@ oxsparseStatus_t oxsparseSpMV(oxsparseHandle_t handle, oxsparseOperation_t opA, 
  * is refused under stream capture (its size is read back).
  *
  * NOT_SUPPORTED for other formats, value types, batches, 16-bit indices or 2^31 columns or more;
- * INVALID_VALUE for int16 values not 2-byte aligned, a vector length other than 2, 4 or 8, or
- * rows whose columns are unsorted, repeated or outside `[0, cols)`.
+ * INVALID_VALUE for int16 values not 2-byte aligned, a vector length other than 2, 4 or 8, rows
+ * whose columns are unsorted, repeated or outside `[0, cols)`, or block rows whose block columns
+ * are unsorted, repeated or start at or past `cols`.
  *
  * # Safety
  * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.
@@ -1484,7 +1489,8 @@ oxsparseStatus_t oxsparseSpMV(oxsparseHandle_t handle, oxsparseOperation_t opA, 
 oxsparseStatus_t oxsparseCreateSrBcrs(oxsparseHandle_t handle, oxsparseConstSpMatDescr_t matA, int vectorLength, oxsparseSrBcrs_t *srBcrs);
 
 /**
- * What the object holds: A's rows, columns and CSR entries; the vector length and the stride (64
+ * What the object holds: A's rows, columns and entries as its descriptor counted them (CSR: nnz;
+ * Blocked-ELL: rows x ellCols); the vector length and the stride (64
  * for int4, 32 for int8 and int16); the stored vectors, padding included; and its device arrays
  * (read-only, valid while the object lives): `vectorOffsets` (int32, rows / vectorLength rounded
  * up, plus one: where each group's vectors start, multiples of the stride), `vectorColumns` (int32
@@ -1594,27 +1600,32 @@ oxsparseStatus_t oxsparseSDDMM_srBcrs_preprocess(oxsparseHandle_t handle, const 
 /**
  * SDDMM with the object as the mask: for every slot the object stores (each vector's
  * `vectorLength` rows at its column), `vecC[slot] = alpha * (A * B)(row, column) + beta *
- * vecC[slot]`. A is int8 (`CUDA_R_8I`), the object's rows x K; B is int8, K x the object's
- * columns; either may be row- or column-major with any leading dimension (A row-major and B
- * column-major, with 16-byte aligned addresses and leading dimensions, are read 16 bytes at a
- * time; other layouts by bytes, much slower). `vecC` holds `vectors x vectorLength` values of
- * `computeType` (`oxsparseSrBcrsGetInfo`'s counts) in the object's value order: slot (vector p,
- * row r of its group) at `(p / 32) * 32 * vectorLength + r * 32 + p % 32`. `CUDA_R_32I`: alpha
- * and beta int32, the result wraps as two's complement int32; `CUDA_R_32F`: alpha and beta float,
- * applied to the exact product. The slots of padding vectors, and of the missing rows of a
- * partial last group, are set to 0. The mask is vector-wise: a row of a group gets a value at
- * every column any row of its group holds. The object's values and row scale are not read, but
- * it must be an int8 object (SDDMM is int8 only). A * B is accumulated exactly in int32 on
- * integer tensor cores (`mma` m16n8k32, sm_80 and newer): exact while no partial sum leaves
- * int32 (K up to 131,071; 131,072 products of -128 by -128 reach 2^31). With beta == 0, vecC is
+ * vecC[slot]`. A is the object's rows x K, B is K x the object's columns, both of integer types
+ * with A at least as wide as B (A bits - B bits: 4-4, 8-4, 8-8, 16-4, 16-8, 16-16; `CUDA_R_4I`
+ * two to a byte in the order of the element index, low nibble first); either may be row- or
+ * column-major with any leading dimension (A row-major and B column-major with 16-byte aligned
+ * lines, addresses and leading dimensions in bytes multiples of 16, are read in 16-byte loads;
+ * other layouts element by element, much slower). `vecC` holds `vectors x vectorLength` values of `computeType`
+ * (`oxsparseSrBcrsGetInfo`'s counts) in the object's value order: slot (vector p, row r of its
+ * group) at `(p / S) * S * vectorLength + r * S + p % S`, S the object's stride (64 for an int4
+ * object, 32 otherwise), so the result is laid out as an object of that type's values.
+ * `CUDA_R_32I`: alpha and beta int32, the result wraps as two's complement int32;
+ * `CUDA_R_32F`: alpha and beta float, applied to the exact product. The slots of padding
+ * vectors, and of the missing rows of a partial last group, are set to 0. The mask is
+ * vector-wise: a row of a group gets a value at every column any row of its group holds. The
+ * object's values and row scale are not read; its value type only sets the order. A * B is
+ * accumulated exactly in int32 on integer tensor cores (`mma` m16n8k32, sm_80 and newer; int4
+ * widened to bytes, int16 split into a signed high and an unsigned low byte with one mma per
+ * pair of halves, the partial sums combined by shifts): exact while no partial sum leaves int32
+ * (K up to 131,071 for int4 and int8; 32,768 when an operand is int16). With beta == 0, vecC is
  * not read.
  * Asynchronous on the handle's stream; alpha and beta in the handle's pointer mode;
  * `externalBuffer` may be NULL (no workspace).
  *
  * INVALID_VALUE when the shapes do not match (A: the object's rows x K; B: K x its columns) or
- * vecC's size is not the object's slot count; NOT_SUPPORTED for an object of int4 or int16 values,
- * A or B of another type, a vecC type other than `computeType`, a compute type other than
- * `CUDA_R_32I` or `CUDA_R_32F`, or batches.
+ * vecC's size is not the object's slot count; NOT_SUPPORTED for A or B of a non-integer type, B
+ * wider than A, a vecC type other than `computeType`, a compute type other than `CUDA_R_32I` or
+ * `CUDA_R_32F`, or batches.
  *
  * # Safety
  * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names.

@@ -1,136 +1,234 @@
-// SR-BCRS int8 SDDMM (docs/design/srbcrs.md, "SDDMM"): out = alpha * (A B) at the object's stored
-// slots + beta * out, A (m x k) and B (k x cols) int8 dense, on mma.m16n8k32 s8 with exact int32
-// accumulation. The object's stored vectors are the mask; `out` is laid out as its values.
+// SR-BCRS integer SDDMM (docs/design/srbcrs.md, "SDDMM"): out = alpha * (A B) at the object's
+// stored slots + beta * out, A (m x k) of LA bits and B (k x cols) of LB bits (int4, int8 or
+// int16, LA >= LB), on mma.m16n8k32 s8/u8 with exact int32 accumulation. The object's stored
+// vectors are the mask; `out` is laid out as its values (its stride: 32, or 64 for int4 objects).
 //
-// A warp per stride block: 32 vectors of one vector row, i.e. V rows of A against 32 columns of
-// B. The product is formed transposed, out^T = B^T A^T: the block's vectors are the mma's m side
-// (two 16-vector tiles) and the vector row's V rows its n side (V of its 8 columns). Every k is
-// read from a line (a row of A, a column of B), so for each step of 64 k's:
-//   load_stage   the lane's 16 bytes of its A row (the mma's B operand) and of its four vectors'
-//                B columns (the A operand): 16-byte loads when the lines are k-contiguous and
-//                aligned, bytes otherwise (and for the last, partial step)
-//   mma_s8       two per tile, one per 32 k's
+// A warp per 32 vectors of one vector row (a stride block of int8 and int16 objects, half of
+// one of int4's), i.e. V rows of A against 32 columns of B. The product is formed transposed,
+// out^T = B^T A^T: the warp's vectors are the mma's m side (two 16-vector tiles) and the vector
+// row's V rows its n side (V of its 8 columns). Every k is read from a line (a row of A, a column
+// of B), so for each step of 4 ELEMS k's:
+//   load_stage   the lane's ELEMS elements of its A row (the mma's B operand) and of its four
+//                vectors' B columns (the A operand), as stored: 16-byte loads when the lines are
+//                k-contiguous and aligned, elements one by one otherwise (and for the last,
+//                partial step)
+//   to_parts     int4 widened to bytes, int16 split into signed high and unsigned low bytes
+//   mma_stage    ELEMS / 8 mmas per tile and pair of parts into the accumulator of the pair's
+//                weight (1, 256 or 65536)
 // with the next step's loads issued before this step's mmas; then store: alpha * acc + beta * out
-// at the slots of real vectors and rows < m; 0 at padding vectors and at the missing rows of a
-// partial last vector row.
+// (the parts' sums combined by shifts, modulo 2^32) at the slots of real vectors and rows < m;
+// 0 at padding vectors and at the missing rows of a partial last vector row.
 //
 // Which physical k an mma k slot stands for is ours to choose, provided both operands agree: lane
 // (group g, thread t) holds slots 4 t .. 4 t + 3 and 16 + 4 t .. + 3 of both fragments, and here
-// they are k0 + 16 t + 8 s + 0 .. 3 and + 4 .. 7 for the step's mma s. So a lane's k's for the
-// whole step are 16 contiguous bytes of each line.
+// they stand for the lane's ELEMS contiguous k's of the step, k0 + ELEMS t + ..., in the order
+// the pair's parts hold them (k order, or even / odd k's for the int4 pairs that can take it
+// cheaply). So a lane reads whole 16-byte pieces of each line and every type becomes byte words.
 #include "oxsparse_kernel_params.h"
+#include "common/int_mma.cuh"
 #include "common/scalar.cuh"
 #include <stdint.h>
 
 namespace {
 
 // Tiling, in one place (the launcher mirrors these in src/kernels/srbcrs_sddmm.rs).
-constexpr int STRIDE = 32;            // vectors per stride block (the object's layout)
+constexpr int WARP_VECTORS = 32;         // vectors per warp (object strides are multiples of it)
 constexpr int WARP = 32;
-constexpr int WARPS = 2;              // warps per block, one stride block each (small blocks spread
-                                      // the few warps of a small mask over more SMs)
-constexpr int TILES = STRIDE / 16;    // 16-vector mma tiles per stride block
-constexpr int K_STEP = 64;            // k's per step: 16 bytes of each line per lane
+constexpr int WARPS = 2;                 // warps per block (small blocks spread the few warps of
+                                         // a small mask over more SMs)
+constexpr int TILES = WARP_VECTORS / 16; // 16-vector mma tiles per warp
+
+// Elements of each line a lane takes per step: 16 (int8: one 16-byte load), 32 for the pairs with
+// an int4 operand (its 16 bytes, so that int4 halves the steps and their loads, not their bytes).
+template <int LA, int LB>
+constexpr int ELEMS = LA == 4 || LB == 4 ? 32 : 16;
+// Parts in even / odd k order (int4's cheapest widening; int8's side takes two byte permutes) or
+// in k order (int16's split keeps it; its int4 partner then interleaves).
+template <int LA, int LB>
+constexpr bool EVEN_ODD = LA <= 8 && LB == 4;
 
 struct Lane {
     int group;   // the mma's groupID: a vector (row of the A fragment), a row of A (column of B)
-    int thread;  // its threadID_in_group: which 16 k's of the step
+    int thread;  // its threadID_in_group: which ELEMS k's of the step
 };
 
-// A row of A or a column of B: element k at base[k * step]. A null base reads as zeros (rows past
-// V or past m).
+// A row of A or a column of B: element k at element index first + k * step of `array` (int4 two
+// to a byte, the lower index in the low nibble; int16 little-endian). A null array reads as zeros
+// (rows past V or past m).
 struct Line {
-    const int8_t* base;
+    const uint8_t* array;
+    int64_t first;
     int64_t step;
 };
 
-// What one step gives a lane: 16 bytes of its A row, and of the B columns of vectors
-// 16 i + group + 8 h (cols[i][h]), bytes in k order from the low byte of x.
-struct Stage {
-    uint4 row;
-    uint4 cols[TILES][2];
+// N consecutive elements of a line as stored (int4 nibbles, int8 bytes, int16 halves); element
+// i at bits BITS i .. BITS (i + 1) - 1 of the words taken as one little-endian number.
+template <int BITS, int N>
+struct Raw {
+    uint32_t w[N * BITS / 32];
 };
 
-// The vector row holding stride block `block`: the last g with vec_ptr[g] <= 32 block (empty
-// vector rows hold no blocks, so their offsets repeat).
-__device__ int64_t vector_row_of(const SrBcrsSddmmParams& p, int64_t block) {
-    const int32_t* vec_ptr = reinterpret_cast<const int32_t*>(p.vec_ptr);
-    const int64_t at = block * STRIDE;
-    int64_t lo = 0, hi = p.vector_rows;  // vec_ptr[lo] <= at < vec_ptr[hi]
-    while (hi - lo > 1) {
-        const int64_t mid = (lo + hi) / 2;
-        if (vec_ptr[mid] <= at) lo = mid;
-        else hi = mid;
-    }
-    return lo;
+// The same N elements as the int8 mma takes them: N / 4 byte words per part, one part (int4
+// widened to bytes, int8) or two (int16: the signed high bytes, the unsigned low).
+template <int BITS, int N>
+struct Parts {
+    static constexpr int COUNT = BITS == 16 ? 2 : 1;
+    uint32_t w[COUNT][N / 4];
+};
+
+// Element e's stored bits (zero-extended).
+template <int BITS>
+__device__ __forceinline__ uint32_t element_bits(const uint8_t* array, int64_t e) {
+    if constexpr (BITS == 4) return (array[e >> 1] >> (4 * (e & 1))) & 0xFu;
+    else if constexpr (BITS == 8) return array[e];
+    else return array[2 * e] | uint32_t(array[2 * e + 1]) << 8;
 }
 
-// 16 elements of a line from k0 by bytes, zero at k or past. Out of line: it is the edge path,
-// and inlined five times over its 16 loads would crowd the wide path's registers.
-__device__ __noinline__ uint4 line_bytes(Line line, int64_t k0, int64_t k) {
-    uint32_t w[4] = {0, 0, 0, 0};
+// N elements of a line from k0 one at a time, zero at k or past. Out of line: it is the edge
+// path, and inlined five times over its loads would crowd the wide path's registers.
+template <int BITS, int N>
+__device__ __noinline__ Raw<BITS, N> line_elements(Line line, int64_t k0, int64_t k) {
+    Raw<BITS, N> r = {};
 #pragma unroll
-    for (int i = 0; i < 16; ++i)
-        if (k0 + i < k) w[i / 4] |= uint32_t(uint8_t(line.base[(k0 + i) * line.step])) << (8 * (i % 4));
-    return make_uint4(w[0], w[1], w[2], w[3]);
+    for (int i = 0; i < N; ++i)
+        if (k0 + i < k) r.w[i * BITS / 32] |= element_bits<BITS>(line.array, line.first + (k0 + i) * line.step) << (i * BITS % 32);
+    return r;
 }
 
-// 16 elements of a line from k0: one 16-byte load (WIDE: the line is k-contiguous, 16-byte
-// aligned, and k0 + 16 <= k), else bytes.
-template <bool WIDE>
-__device__ __forceinline__ uint4 line16(Line line, int64_t k0, int64_t k) {
-    if (line.base == nullptr) return make_uint4(0, 0, 0, 0);
-    if (WIDE) return *reinterpret_cast<const uint4*>(line.base + k0);
-    return line_bytes(line, k0, k);
+// N elements of a line from k0: 16-byte loads (WIDE: the line is k-contiguous, 16-byte aligned,
+// and k0 + N <= k), else one by one.
+template <int BITS, int N, bool WIDE>
+__device__ __forceinline__ Raw<BITS, N> line_load(Line line, int64_t k0, int64_t k) {
+    if (line.array == nullptr) return Raw<BITS, N>{};
+    if constexpr (WIDE) {
+        const uint4* at = reinterpret_cast<const uint4*>(line.array + (line.first + k0) * BITS / 8);
+        Raw<BITS, N> r;
+#pragma unroll
+        for (int j = 0; j < N * BITS / 128; ++j) {
+            const uint4 x = at[j];
+            r.w[4 * j] = x.x;
+            r.w[4 * j + 1] = x.y;
+            r.w[4 * j + 2] = x.z;
+            r.w[4 * j + 3] = x.w;
+        }
+        return r;
+    } else {
+        return line_elements<BITS, N>(line, k0, k);
+    }
 }
 
-template <bool WIDE>
-__device__ __forceinline__ void load_stage(const SrBcrsSddmmParams& p, Line row, const Line cols[TILES][2], int64_t k0, Lane l, Stage& s) {
-    const int64_t at = k0 + 16 * l.thread;
-    s.row = line16<WIDE>(row, at, p.k);
+// int4 nibble word -> two byte words: even / odd k's (SCALED: 16 times the value, three
+// operations; else sign-extended), or in k order (the shared widening, with its interleave).
+template <bool ORDER_EVEN_ODD, bool SCALED>
+__device__ __forceinline__ uint2 widen_word(uint32_t w) {
+    if constexpr (!ORDER_EVEN_ODD) return widen<SCALED>(w);
+    if constexpr (SCALED) return make_uint2((w << 4) & 0xF0F0F0F0u, w & 0xF0F0F0F0u);
+    const auto sign = [](uint32_t x) { return ((x ^ 0x08080808u) + 0x78787878u) ^ 0x80808080u; };
+    return make_uint2(sign(w & 0x0F0F0F0Fu), sign((w >> 4) & 0x0F0F0F0Fu));
+}
+
+template <int BITS, int N, bool ORDER_EVEN_ODD, bool SCALED>
+__device__ __forceinline__ Parts<BITS, N> to_parts(const Raw<BITS, N>& r) {
+    Parts<BITS, N> p;
+#pragma unroll
+    for (int j = 0; j < N / 8; ++j) {  // eight elements a time: k 8 j .. 8 j + 7
+        if constexpr (BITS == 4) {
+            const uint2 b = widen_word<ORDER_EVEN_ODD, SCALED>(r.w[j]);
+            p.w[0][2 * j] = b.x;
+            p.w[0][2 * j + 1] = b.y;
+        } else if constexpr (BITS == 8 && ORDER_EVEN_ODD) {
+            p.w[0][2 * j] = low_bytes(r.w[2 * j], r.w[2 * j + 1]);  // bytes 0, 2 of each: even k's
+            p.w[0][2 * j + 1] = high_bytes(r.w[2 * j], r.w[2 * j + 1]);
+        } else if constexpr (BITS == 8) {
+            p.w[0][2 * j] = r.w[2 * j];
+            p.w[0][2 * j + 1] = r.w[2 * j + 1];
+        } else {
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                p.w[0][2 * j + h] = high_bytes(r.w[4 * j + 2 * h], r.w[4 * j + 2 * h + 1]);
+                p.w[1][2 * j + h] = low_bytes(r.w[4 * j + 2 * h], r.w[4 * j + 2 * h + 1]);
+            }
+        }
+    }
+    return p;
+}
+
+// What one step gives a lane, as loaded: its A row's elements, and those of the B columns of
+// vectors 16 i + group + 8 h (cols[i][h]).
+template <int LA, int LB>
+struct Stage {
+    Raw<LA, ELEMS<LA, LB>> row;
+    Raw<LB, ELEMS<LA, LB>> cols[TILES][2];
+};
+
+// Accumulators, one per weight: set s sums the products of parts whose weights multiply to 256^s
+// (an int16 operand's high bytes weigh 256, every other part 1).
+template <int LA, int LB>
+constexpr int SETS = 1 + (LA == 16) + (LB == 16);
+template <int LA, int LB, int PA, int PB>
+constexpr int SET_OF = (LA == 16 && PA == 0) + (LB == 16 && PB == 0);
+
+template <int LA, int LB, bool WIDE>
+__device__ __forceinline__ void load_stage(const SrBcrsSddmmParams& p, Line row, const Line cols[TILES][2], int64_t k0, Lane l, Stage<LA, LB>& s) {
+    constexpr int N = ELEMS<LA, LB>;
+    const int64_t at = k0 + N * l.thread;
+    s.row = line_load<LA, N, WIDE>(row, at, p.k);
 #pragma unroll
     for (int i = 0; i < TILES; ++i)
 #pragma unroll
-        for (int h = 0; h < 2; ++h) s.cols[i][h] = line16<WIDE>(cols[i][h], at, p.k);
+        for (int h = 0; h < 2; ++h) s.cols[i][h] = line_load<LB, N, WIDE>(cols[i][h], at, p.k);
 }
 
-__device__ __forceinline__ void mma_s8(int32_t d[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t b0, uint32_t b1) {
-    asm volatile(
-        "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-        : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
-        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
-}
-
-// The step's two mmas per tile: A fragment {vector g, vector g + 8 at the first four k's of the
-// slot pair; the same at the next four}, B fragment the A row's same k's.
-__device__ __forceinline__ void mma_stage(const Stage& s, int32_t acc[TILES][4]) {
+// The mmas of part PB of tile i's vectors (the A fragment: vector g, vector g + 8 at a word's
+// four k's, the same at the next word's) by part PA of the A row (the B fragment), a pair of
+// words each.
+template <int LA, int LB, int PA, int PB>
+__device__ __forceinline__ void mma_parts(const Parts<LA, ELEMS<LA, LB>>& row, const Parts<LB, ELEMS<LA, LB>>& v0,
+                                          const Parts<LB, ELEMS<LA, LB>>& v8, int32_t d[4]) {
 #pragma unroll
-    for (int i = 0; i < TILES; ++i) {
-        const uint4 &v0 = s.cols[i][0], &v8 = s.cols[i][1];
-        mma_s8(acc[i], v0.x, v8.x, v0.y, v8.y, s.row.x, s.row.y);
-        mma_s8(acc[i], v0.z, v8.z, v0.w, v8.w, s.row.z, s.row.w);
+    for (int s = 0; s < ELEMS<LA, LB> / 8; ++s) {
+        const uint32_t a[4] = {v0.w[PB][2 * s], v8.w[PB][2 * s], v0.w[PB][2 * s + 1], v8.w[PB][2 * s + 1]};
+        const uint32_t b[2] = {row.w[PA][2 * s], row.w[PA][2 * s + 1]};
+        mma_k32<PB == 0, PA == 0>(d, a, b);
     }
 }
 
-// The steps from k0 (a multiple of K_STEP) up to `stop`. WIDE: the next one's loads are issued
-// before the current one's mmas (double buffering in registers); bytes: one step at a time (the
-// edge, or lines the wide loads cannot read, where registers matter more than latency).
-template <bool WIDE>
-__device__ __forceinline__ void accumulate(const SrBcrsSddmmParams& p, Line row, const Line cols[TILES][2], int64_t k0, int64_t stop, Lane l, int32_t acc[TILES][4]) {
-    Stage current, next;
+template <int LA, int LB, bool SCALED>
+__device__ __forceinline__ void mma_stage(const Stage<LA, LB>& s, int32_t acc[SETS<LA, LB>][TILES][4]) {
+    constexpr int N = ELEMS<LA, LB>;
+    constexpr bool EO = EVEN_ODD<LA, LB>;
+    const Parts<LA, N> row = to_parts<LA, N, EO, SCALED>(s.row);
+#pragma unroll
+    for (int i = 0; i < TILES; ++i) {
+        const Parts<LB, N> v0 = to_parts<LB, N, EO, SCALED>(s.cols[i][0]), v8 = to_parts<LB, N, EO, SCALED>(s.cols[i][1]);
+        mma_parts<LA, LB, 0, 0>(row, v0, v8, acc[SET_OF<LA, LB, 0, 0>][i]);
+        if constexpr (LA == 16) mma_parts<LA, LB, 1, 0>(row, v0, v8, acc[SET_OF<LA, LB, 1, 0>][i]);
+        if constexpr (LB == 16) mma_parts<LA, LB, 0, 1>(row, v0, v8, acc[SET_OF<LA, LB, 0, 1>][i]);
+        if constexpr (LA == 16 && LB == 16) mma_parts<LA, LB, 1, 1>(row, v0, v8, acc[SET_OF<LA, LB, 1, 1>][i]);
+    }
+}
+
+// The steps from k0 (a multiple of the step) up to `stop`. WIDE: the next one's loads are issued
+// before the current one's mmas (double buffering in registers); one by one: a step at a time
+// (the edge, or lines the wide loads cannot read, where registers matter more than latency).
+template <int LA, int LB, bool SCALED, bool WIDE>
+__device__ __forceinline__ void accumulate(const SrBcrsSddmmParams& p, Line row, const Line cols[TILES][2], int64_t k0, int64_t stop, Lane l,
+                                           int32_t acc[SETS<LA, LB>][TILES][4]) {
+    constexpr int K_STEP = 4 * ELEMS<LA, LB>;
+    Stage<LA, LB> current, next;
     if (!WIDE) {
 #pragma unroll 1
         for (; k0 < stop; k0 += K_STEP) {
-            load_stage<false>(p, row, cols, k0, l, current);
-            mma_stage(current, acc);
+            load_stage<LA, LB, false>(p, row, cols, k0, l, current);
+            mma_stage<LA, LB, SCALED>(current, acc);
         }
         return;
     }
-    if (k0 < stop) load_stage<true>(p, row, cols, k0, l, current);
+    if (k0 < stop) load_stage<LA, LB, true>(p, row, cols, k0, l, current);
     for (; k0 < stop; k0 += K_STEP) {
         const bool more = k0 + K_STEP < stop;
-        if (more) load_stage<true>(p, row, cols, k0 + K_STEP, l, next);
-        mma_stage(current, acc);
+        if (more) load_stage<LA, LB, true>(p, row, cols, k0 + K_STEP, l, next);
+        mma_stage<LA, LB, SCALED>(current, acc);
         if (more) current = next;
     }
 }
@@ -158,62 +256,95 @@ struct Epilogue<float> {
     }
 };
 
+// The product's int32 value modulo 2^32: each set shifted back by the scaling of its int4
+// operands (exact: the scaled sums are multiples of it and stayed in int32), then weighted by
+// 256^s (shifts wrap, as the sums do).
+template <int LA, int LB, bool SCALED>
+__device__ __forceinline__ int32_t combined(const int32_t acc[SETS<LA, LB>][TILES][4], int i, int j) {
+    constexpr int DESCALE = SCALED ? 4 * ((LA == 4) + (LB == 4)) : 0;
+    uint32_t v = 0;
+#pragma unroll
+    for (int s = 0; s < SETS<LA, LB>; ++s) v += uint32_t(acc[s][i][j] >> DESCALE) << (8 * s);
+    return int32_t(v);
+}
+
 // D's entries of tile i: d[0], d[1] at rows 2 thread, 2 thread + 1 of the vector row for vector
-// 16 i + group; d[2], d[3] the same for vector 16 i + group + 8. Slot (vector, r) of the block is
-// out[block * 32 V + r * 32 + vector % 32], the object's value order.
-template <typename T>
-__device__ __forceinline__ void store(const SrBcrsSddmmParams& p, const Epilogue<T>& e, int64_t block, int64_t g, Lane l, const bool real[TILES][2], const int32_t acc[TILES][4]) {
-    T* out = reinterpret_cast<T*>(p.out) + block * STRIDE * p.vector_length;
+// 16 i + group; d[2], d[3] the same for vector 16 i + group + 8. Slot (vector q, row r) is at
+// (q / S) S V + r S + q % S in the object's value order (S its stride, a power of two).
+template <int LA, int LB, bool SCALED, typename T>
+__device__ __forceinline__ void store(const SrBcrsSddmmParams& p, const Epilogue<T>& e, int64_t first, int64_t g, Lane l, const bool real[TILES][2],
+                                      const int32_t acc[SETS<LA, LB>][TILES][4]) {
+    const int64_t stride = p.stride, in_block = first & (stride - 1);
+    T* out = reinterpret_cast<T*>(p.out) + (first - in_block) * p.vector_length + in_block;
 #pragma unroll
     for (int i = 0; i < TILES; ++i)
 #pragma unroll
         for (int j = 0; j < 4; ++j) {
             const int r = 2 * l.thread + (j & 1), h = j >> 1;
             if (r >= p.vector_length) continue;
-            T* at = out + r * STRIDE + 16 * i + 8 * h + l.group;
+            T* at = out + r * stride + 16 * i + 8 * h + l.group;
             const bool live = real[i][h] && g * p.vector_length + r < p.m;
-            *at = live ? e(acc[i][j], at) : T(0);
+            *at = live ? e(combined<LA, LB, SCALED>(acc, i, j), at) : T(0);
         }
 }
 
-template <typename T>
+template <int LA, int LB, bool SCALED, typename T>
 __device__ void sddmm(const SrBcrsSddmmParams& p) {
-    const int64_t block = int64_t(blockIdx.x) * WARPS + threadIdx.x / WARP;
-    if (block >= p.blocks) return;  // the whole warp: the mma needs all its lanes
+    const int64_t warp = int64_t(blockIdx.x) * WARPS + threadIdx.x / WARP;
+    if (warp >= p.warps) return;  // the whole warp: the mma needs all its lanes
     const int lane = threadIdx.x % WARP;
     const Lane l{lane / 4, lane % 4};
-    const int64_t g = vector_row_of(p, block);
+    const int64_t first = warp * WARP_VECTORS;
+    // The object records each 32 vectors' vector row (a table lookup, not a search).
+    const int64_t g = reinterpret_cast<const int32_t*>(p.warp_row)[warp];
     const int32_t* vec_ptr = reinterpret_cast<const int32_t*>(p.vec_ptr);
     const int32_t* vec_col = reinterpret_cast<const int32_t*>(p.vec_col);
-    const int8_t* a = reinterpret_cast<const int8_t*>(p.a);
-    const int8_t* b = reinterpret_cast<const int8_t*>(p.b);
+    const uint8_t* a = reinterpret_cast<const uint8_t*>(p.a);
+    const uint8_t* b = reinterpret_cast<const uint8_t*>(p.b);
 
     // The lane's A row (none past V or m) and its four vectors' B columns. Padding vectors repeat
     // the vector row's last column; a real vector's column is larger than the one before it.
     const int64_t row = g * p.vector_length + l.group;
     const bool has_row = l.group < p.vector_length && row < p.m;
-    const Line a_row{has_row ? a + row * p.a_row_stride : nullptr, p.a_col_stride};
+    const Line a_row{has_row ? a : nullptr, row * p.a_row_stride, p.a_col_stride};
     Line cols[TILES][2];
     bool real[TILES][2];
 #pragma unroll
     for (int i = 0; i < TILES; ++i)
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
-            const int64_t v = block * STRIDE + 16 * i + 8 * h + l.group;
+            const int64_t v = first + 16 * i + 8 * h + l.group;
             const int32_t c = vec_col[v];
             real[i][h] = v == vec_ptr[g] || c != vec_col[v - 1];
-            cols[i][h] = Line{b + c * p.b_col_stride, p.b_row_stride};
+            cols[i][h] = Line{b, c * p.b_col_stride, p.b_row_stride};
         }
 
-    int32_t acc[TILES][4] = {};
-    const int64_t wide = p.lines16 ? p.k / K_STEP * K_STEP : 0;
-    accumulate<true>(p, a_row, cols, 0, wide, l, acc);
-    accumulate<false>(p, a_row, cols, wide, p.k, l, acc);
+    int32_t acc[SETS<LA, LB>][TILES][4] = {};
+    constexpr int K_STEP = 4 * ELEMS<LA, LB>;
+    const int64_t wide = p.wide_lines ? p.k / K_STEP * K_STEP : 0;
+    accumulate<LA, LB, SCALED, true>(p, a_row, cols, 0, wide, l, acc);
+    accumulate<LA, LB, SCALED, false>(p, a_row, cols, wide, p.k, l, acc);
     const Epilogue<T> e{load_scalar<T>(p.alpha), load_scalar<T>(p.beta)};
-    store<T>(p, e, block, g, l, real, acc);
+    store<LA, LB, SCALED, T>(p, e, first, g, l, real, acc);
 }
 
 }  // namespace
 
-extern "C" __global__ void __launch_bounds__(WARPS * WARP) oxs_srbcrs_sddmm_i8_i32(const SrBcrsSddmmParams p) { sddmm<int32_t>(p); }
-extern "C" __global__ void __launch_bounds__(WARPS * WARP) oxs_srbcrs_sddmm_i8_f32(const SrBcrsSddmmParams p) { sddmm<float>(p); }
+// One kernel per pair (A's bits, B's bits), widening (`s`: int4 scaled by 16, for K up to 65,536)
+// and output type.
+#define OXS_SRBCRS_SDDMM(LA, LB, SCALED, NAME)                                                                                \
+    extern "C" __global__ void __launch_bounds__(WARPS * WARP) oxs_srbcrs_sddmm_##NAME##_i32(const SrBcrsSddmmParams p) { \
+        sddmm<LA, LB, SCALED, int32_t>(p);                                                                                     \
+    }                                                                                                                          \
+    extern "C" __global__ void __launch_bounds__(WARPS * WARP) oxs_srbcrs_sddmm_##NAME##_f32(const SrBcrsSddmmParams p) { \
+        sddmm<LA, LB, SCALED, float>(p);                                                                                       \
+    }
+OXS_SRBCRS_SDDMM(4, 4, true, l4r4s)
+OXS_SRBCRS_SDDMM(4, 4, false, l4r4)
+OXS_SRBCRS_SDDMM(8, 4, true, l8r4s)
+OXS_SRBCRS_SDDMM(8, 4, false, l8r4)
+OXS_SRBCRS_SDDMM(16, 4, true, l16r4s)
+OXS_SRBCRS_SDDMM(16, 4, false, l16r4)
+OXS_SRBCRS_SDDMM(8, 8, false, l8r8)
+OXS_SRBCRS_SDDMM(16, 8, false, l16r8)
+OXS_SRBCRS_SDDMM(16, 16, false, l16r16)

@@ -1,7 +1,8 @@
 // SR-BCRS (docs/design/srbcrs.md): the build from CSR and the integer SpMM on tensor cores, for
 // int4, int8 and int16 sparse values (L) times int4, int8 or int16 dense values (R), L >= R.
 //
-// Build, one thread per vector row (V consecutive rows), merging the V rows' sorted columns:
+// Build, one thread per vector row (V consecutive rows), merging the V rows' sorted columns (of a
+// CSR matrix, or of a Blocked-ELL one: every element of its stored blocks):
 //   1. count   the distinct columns of each vector row (and a flag for unsorted or bad columns)
 //   (the host scans the counts, each rounded up to the stride, into vec_ptr)
 //   2. fill    every distinct column becomes a vector: its column in vec_col, its V values in the
@@ -32,6 +33,7 @@
 //                     C row (row-major) or column (column-major) at a time
 #include "oxsparse_kernel_params.h"
 #include "common/grid.cuh"
+#include "common/int_mma.cuh"
 #include "common/scalar.cuh"
 #include <stdint.h>
 #include <type_traits>
@@ -69,35 +71,79 @@ __device__ __forceinline__ int32_t load_value(uint64_t array, int64_t i, int bit
     return reinterpret_cast<const int8_t*>(array)[i];
 }
 
+// A source row as positions at .. end: CSR entries row_ptr[row] .. row_ptr[row + 1]; Blocked-ELL
+// elements row * ell_cols .. (row + 1) * ell_cols (the value's index), where an empty slot (a
+// negative block column) and the part of a block past the matrix's last column hold no entries.
+struct SourceRow {
+    int64_t row, at, end;
+};
+
+__device__ __forceinline__ int64_t ell_block_column(const SrBcrsBuildParams& p, int64_t row, int64_t in_row) {
+    const int64_t b = p.ell_block;
+    return load_index(p.col_ind, (row / b) * (p.ell_cols / b) + in_row / b, p.indices_64) - p.base;
+}
+
+// The column at position `at` of the row.
+__device__ __forceinline__ int64_t column_at(const SrBcrsBuildParams& p, const SourceRow& s) {
+    if (p.ell_block == 0) return load_index(p.col_ind, s.at, p.indices_64) - p.base;
+    const int64_t in_row = s.at - s.row * p.ell_cols;
+    return ell_block_column(p, s.row, in_row) * p.ell_block + in_row % p.ell_block;
+}
+
+// Moves `at` to the row's next entry: past empty slots and the columns of a block beyond the
+// matrix (a block that starts beyond it stays, for the merge to refuse).
+__device__ __forceinline__ void settle(const SrBcrsBuildParams& p, SourceRow& s) {
+    if (p.ell_block == 0) return;
+    const int64_t b = p.ell_block;
+    while (s.at < s.end) {
+        const int64_t in_row = s.at - s.row * p.ell_cols, bc = ell_block_column(p, s.row, in_row);
+        if (bc >= 0 && (bc * b + in_row % b < p.cols || bc * b >= p.cols)) return;
+        s.at += b - in_row % b;
+    }
+}
+
+__device__ __forceinline__ SourceRow source_row(const SrBcrsBuildParams& p, int64_t row, bool real) {
+    SourceRow s{row, 0, 0};
+    if (!real) return s;
+    if (p.ell_block == 0) {
+        s.at = load_index(p.row_ptr, row, p.offsets_64) - p.base;
+        s.end = load_index(p.row_ptr, row + 1, p.offsets_64) - p.base;
+    } else {
+        s.at = row * p.ell_cols;
+        s.end = s.at + p.ell_cols;
+        settle(p, s);
+    }
+    return s;
+}
+
 // Visits vector row g's distinct columns in increasing order: emit(s, c, -1, 0) once per column
 // (s counts them from 0), then emit(s, c, r, v) for each of its rows r holding an entry there.
 // Returns the number of columns, or -1 when a row's columns are not strictly increasing or one lies
 // outside [0, cols).
 template <typename Emit>
 __device__ int64_t merge_vector_row(const SrBcrsBuildParams& p, int64_t g, Emit emit) {
-    int64_t at[MAX_V], end[MAX_V];  // unrolled loops keep the cursors in registers
+    SourceRow src[MAX_V];  // unrolled loops keep the cursors in registers
 #pragma unroll
     for (int r = 0; r < MAX_V; ++r) {
         const int64_t row = g * p.vector_length + r;
-        const bool real = r < p.vector_length && row < p.rows;
-        at[r] = real ? load_index(p.row_ptr, row, p.offsets_64) - p.base : 0;
-        end[r] = real ? load_index(p.row_ptr, row + 1, p.offsets_64) - p.base : 0;
+        src[r] = source_row(p, row, r < p.vector_length && row < p.rows);
     }
     int64_t s = 0;
     for (;;) {
         int64_t c = INT64_MAX;
 #pragma unroll
         for (int r = 0; r < MAX_V; ++r)
-            if (at[r] < end[r]) c = min(c, load_index(p.col_ind, at[r], p.indices_64) - p.base);
+            if (src[r].at < src[r].end) c = min(c, column_at(p, src[r]));
         if (c == INT64_MAX) return s;
         if (c < 0 || c >= p.cols) return -1;
         emit(s, c, -1, 0);
 #pragma unroll
         for (int r = 0; r < MAX_V; ++r) {
-            if (at[r] >= end[r] || load_index(p.col_ind, at[r], p.indices_64) - p.base != c) continue;
-            emit(s, c, r, load_value(p.values, at[r], p.value_bits));
-            ++at[r];
-            if (at[r] < end[r] && load_index(p.col_ind, at[r], p.indices_64) - p.base <= c) return -1;
+            if (src[r].at >= src[r].end || column_at(p, src[r]) != c) continue;
+            emit(s, c, r, load_value(p.values, src[r].at, p.value_bits));
+            ++src[r].at;
+            settle(p, src[r]);
+            if (src[r].at < src[r].end && column_at(p, src[r]) <= c) return -1;
         }
         ++s;
     }
@@ -188,46 +234,6 @@ __device__ __forceinline__ void transpose8_nibbles(uint32_t w[8]) {
         w[j] = (a & 0x0F0F0F0Fu) | ((b << 4) & 0xF0F0F0F0u);
         w[j + 1] = ((a >> 4) & 0x0F0F0F0Fu) | (b & 0xF0F0F0F0u);
     }
-}
-
-// Eight int4 (nibble i = element i) as eight sign-extended bytes (byte i = element i).
-__device__ __forceinline__ uint2 widen_nibbles(uint32_t w) {
-    // Per byte, 0..15 -> -8..7: flip the sign bit, add 0x78 (no carry out of a byte), flip bit 7.
-    const auto sign = [](uint32_t x) { return ((x ^ 0x08080808u) + 0x78787878u) ^ 0x80808080u; };
-    const uint32_t even = sign(w & 0x0F0F0F0Fu), odd = sign((w >> 4) & 0x0F0F0F0Fu);
-    return make_uint2(__byte_perm(even, odd, 0x5140), __byte_perm(even, odd, 0x7362));
-}
-
-// Eight int4 as eight bytes of 16 times their values (each nibble in its byte's high half): exact
-// and cheaper than sign extension; the sums come out 16 (or, both operands so, 256) times too
-// large and are shifted back after the loop (`descale`), exact while they stay under 2^31.
-__device__ __forceinline__ uint2 widen_nibbles_scaled(uint32_t w) {
-    const uint32_t even = (w << 4) & 0xF0F0F0F0u, odd = w & 0xF0F0F0F0u;
-    return make_uint2(__byte_perm(even, odd, 0x5140), __byte_perm(even, odd, 0x7362));
-}
-
-template <bool SCALED>
-__device__ __forceinline__ uint2 widen(uint32_t w) {
-    if constexpr (SCALED) return widen_nibbles_scaled(w);
-    else return widen_nibbles(w);
-}
-
-// The signed high bytes and the unsigned low bytes of four int16 (in two words).
-__device__ __forceinline__ uint32_t high_bytes(uint32_t x, uint32_t y) { return __byte_perm(x, y, 0x7531); }
-__device__ __forceinline__ uint32_t low_bytes(uint32_t x, uint32_t y) { return __byte_perm(x, y, 0x6420); }
-
-template <bool A_SIGNED, bool B_SIGNED>
-__device__ __forceinline__ void mma_k32(int32_t d[4], const uint32_t a[4], const uint32_t b[2]) {
-#define OXS_MMA_K32(AT, BT)                                                                                          \
-    asm volatile("mma.sync.aligned.m16n8k32.row.col.s32." AT "." BT ".s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, " \
-                 "{%0,%1,%2,%3};"                                                                                    \
-                 : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])                                                    \
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]))
-    if constexpr (A_SIGNED && B_SIGNED) OXS_MMA_K32("s8", "s8");
-    else if constexpr (A_SIGNED) OXS_MMA_K32("s8", "u8");
-    else if constexpr (B_SIGNED) OXS_MMA_K32("u8", "s8");
-    else OXS_MMA_K32("u8", "u8");
-#undef OXS_MMA_K32
 }
 
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ < 900  // sm_90 has no int4 tensor cores (block_mmas4)

@@ -15,6 +15,7 @@
 
 mod common;
 use common::capi::*;
+use common::srbcrs::{download_object, int_type};
 use common::*;
 use oxsparse::ffi::descr_dense::*;
 use oxsparse::ffi::descr_sparse::*;
@@ -45,14 +46,6 @@ struct Csr {
 impl Csr {
     fn view(&self) -> CsrInt<'_> {
         CsrInt { rows: self.rows, cols: self.cols, row_ptr: &self.ptr, col_ind: &self.ind, values: &self.val }
-    }
-}
-
-fn int_type(bits: usize) -> DataType {
-    match bits {
-        4 => R4I,
-        8 => R8I,
-        _ => R16I,
     }
 }
 
@@ -351,39 +344,6 @@ impl ScalarArg {
     fn ptr(&self) -> *const c_void {
         self.1.as_ref().map_or(self.0.as_ptr() as *const c_void, |d| d.ptr as *const c_void)
     }
-}
-
-fn download_object(s: oxsparseSrBcrs_t, bits: usize) -> (SrBcrsHost, i64) {
-    let (mut rows, mut cols, mut nnz, mut v, mut stride, mut vectors) = (0i64, 0i64, 0i64, 0, 0, 0i64);
-    let (mut offs, mut colp, mut valp) = (null(), null(), null());
-    let st = unsafe {
-        oxsparseSrBcrsGetInfo(s, &mut rows, &mut cols, &mut nnz, &mut v, &mut stride, &mut vectors, &mut offs, &mut colp, &mut valp)
-    };
-    assert_eq!(st, OK, "oxsparseSrBcrsGetInfo");
-    assert_eq!(stride as usize, oxsparse::reference::srbcrs::stride(bits));
-    let mut vt = -1;
-    assert_eq!(unsafe { oxsparseSrBcrsGetValueType(s, &mut vt) }, OK, "oxsparseSrBcrsGetValueType");
-    assert_eq!(vt, int_type(bits) as i32);
-    let groups = (rows as usize).div_ceil(v as usize);
-    let read = |p: *const c_void, bytes: usize| -> Vec<u8> {
-        let mut out = vec![0u8; bytes];
-        sync();
-        if bytes > 0 {
-            unsafe { cudarc::driver::result::memcpy_dtoh_sync(&mut out, p as u64) }.expect("cuMemcpyDtoH");
-        }
-        out
-    };
-    let words = |b: Vec<u8>| b.chunks_exact(4).map(|w| i32::from_le_bytes([w[0], w[1], w[2], w[3]])).collect::<Vec<_>>();
-    let host = SrBcrsHost {
-        rows: rows as usize,
-        cols: cols as usize,
-        vector_length: v as usize,
-        value_bits: bits,
-        vec_ptr: words(read(offs, 4 * (groups + 1))),
-        vec_col: words(read(colp, 4 * vectors as usize)),
-        vec_val: read(valp, vectors as usize * v as usize * bits / 8),
-    };
-    (host, nnz)
 }
 
 fn run(h: &CHandle, c: &Case, seed: u64) -> Result<(), String> {

@@ -1,16 +1,17 @@
-//! `oxsparseSDDMM_srBcrs` through the exported C functions: the int8 SDDMM on an SR-BCRS object's
-//! stored slots against the exact i64 reference (`oxsparse::reference::srbcrs_sddmm`) with the
-//! API's int32 and FP32 epilogues, compared exactly slot for slot (padding slots 0), and the
-//! status of every refused call (objects of int4 and int16 values among them; the output
-//! untouched).
+//! `oxsparseSDDMM_srBcrs` through the exported C functions: the integer SDDMM on an SR-BCRS
+//! object's stored slots against the exact i64 reference (`oxsparse::reference::srbcrs_sddmm`)
+//! with the API's int32 and FP32 epilogues, compared exactly slot for slot (padding slots 0), and
+//! the status of every refused call (the output untouched).
 //!
-//! Cases cross V in {2, 4, 8}, sparsity 50% to 98% (unstructured, and vector-structured with rows
-//! dropped from groups), M and N from 1 to 1,023 (M not a multiple of V), K from 1 to 1,024 (K not
-//! a multiple of the kernel's 64-k step, nor of 16), A and B each row- or column-major with padded
-//! leading dimensions (A row-major and B column-major with 16-byte aligned lines: the wide path,
-//! whole and with a partial last step; other layouts and odd leading dimensions: the byte path),
-//! both pointer modes, alpha and beta of both signs, and beta 0 over a poisoned output (0xFF:
-//! int32 -1, FP32 NaN). Values are seeded random int8 over the full range (never all ones).
+//! Cases cross every pair of A's and B's bits (4-4, 8-4, 8-8, 16-4, 16-8, 16-16), objects of
+//! int4, int8 and int16 values (strides 64 and 32: the output's order), V in {2, 4, 8}, sparsity
+//! 50% to 98% (unstructured, and vector-structured with rows dropped from groups), M and N from 1
+//! to 1,023 (M not a multiple of V), K from 1 to 1,024 (K not a multiple of the kernel's 64-k
+//! step, nor of 16), A and B each row- or column-major with padded leading dimensions (A
+//! row-major and B column-major with aligned lines: the wide path, whole and with a partial last
+//! step; other layouts and odd leading dimensions: element by element), both pointer modes,
+//! alpha and beta of both signs, and beta 0 over a poisoned output (0xFF: int32 -1, FP32 NaN).
+//! Values are seeded random over each type's full range (never all ones).
 
 mod common;
 use common::capi::*;
@@ -61,26 +62,26 @@ fn random_csr(rng: &mut Rng, (rows, cols): (usize, usize), sparsity: u64, vector
     (ptr, ind, val)
 }
 
-/// The int8 object made from a CSR upload (the CSR's arrays and descriptor freed after it).
-fn make_object(h: &CHandle, mask: &(Vec<i64>, Vec<i64>, Vec<i8>), shape: (usize, usize), v: i32) -> oxsparseSrBcrs_t {
-    make_typed_object(h, mask, shape, v, R8I)
+/// The integer type of `bits` bits.
+fn int_type(bits: usize) -> DataType {
+    match bits {
+        4 => DataType::CUDA_R_4I,
+        16 => DataType::CUDA_R_16I,
+        _ => R8I,
+    }
 }
 
-/// The object of the mask's values as `t` (CUDA_R_4I, CUDA_R_8I or CUDA_R_16I; int4 keeps each
-/// value's low nibble).
-fn make_typed_object(
+/// The object of the mask's values as `bits`-bit integers (int4 keeps each value's low nibble),
+/// made from a CSR upload (the CSR's arrays and descriptor freed after it).
+fn make_object(
     h: &CHandle,
     (ptr, ind, val): &(Vec<i64>, Vec<i64>, Vec<i8>),
     (rows, cols): (usize, usize),
     v: i32,
-    t: DataType,
+    bits: usize,
 ) -> oxsparseSrBcrs_t {
     let i32s = |x: &[i64]| x.iter().map(|&y| y as i32).collect::<Vec<_>>();
-    let bits = match t {
-        DataType::CUDA_R_4I => 4,
-        DataType::CUDA_R_16I => 16,
-        _ => 8,
-    };
+    let t = int_type(bits);
     let values = encode(&val.iter().map(|&x| x as i16).collect::<Vec<_>>(), bits);
     let bufs = [DevBuf::from_slice(&i32s(ptr)), DevBuf::from_slice(&i32s(ind)), DevBuf::from_slice(&values)];
     let mut d = null_mut();
@@ -108,36 +109,35 @@ fn make_typed_object(
 }
 
 /// The object's stored vectors.
-fn vectors(obj: oxsparseSrBcrs_t) -> i64 {
+fn vectors_of(obj: oxsparseSrBcrs_t) -> i64 {
     let (mut n, z) = (0i64, null_mut());
     let s = unsafe { oxsparseSrBcrsGetInfo(obj, z, z, z, null_mut(), null_mut(), &mut n, null_mut(), null_mut(), null_mut()) };
     assert_eq!(s, OK, "oxsparseSrBcrsGetInfo");
     n
 }
 
-/// A dense int8 matrix on the device: its descriptor, buffer and host copy (element (i, j) at
+/// A dense integer matrix on the device: its descriptor, buffer and host copy (element (i, j) at
 /// `i * row_stride + j * col_stride`).
 struct Dense {
     d: oxsparseDnMatDescr_t,
     _buf: DevBuf,
-    /// The int8 values, widened as the reference takes them.
+    /// The values, widened as the reference takes them.
     host: Vec<i16>,
     row_stride: usize,
     col_stride: usize,
 }
 
 impl Dense {
-    fn random(rng: &mut Rng, (rows, cols): (usize, usize), order: Order, pad: usize) -> Dense {
+    /// Random `bits`-bit values over the full range, stored as `encode` stores them.
+    fn random(rng: &mut Rng, (rows, cols): (usize, usize), bits: usize, order: Order, pad: usize) -> Dense {
         let ld = if order == ROW { cols } else { rows } + pad;
         let (row_stride, col_stride) = if order == ROW { (ld, 1) } else { (1, ld) };
         let count = if order == ROW { rows * ld } else { cols * ld };
-        let bytes: Vec<i8> = (0..count.max(1)).map(|_| rng.next_u64() as u8 as i8).collect();
-        let buf = DevBuf::from_slice(&bytes);
-        let host = bytes.iter().map(|&x| x as i16).collect();
+        let host: Vec<i16> = (0..count.max(1)).map(|_| (rng.below(1 << bits) as i64 - (1 << (bits - 1))) as i16).collect();
+        let buf = DevBuf::from_slice(&encode(&host, bits));
         let mut d = null_mut();
-        let s = unsafe {
-            oxsparseCreateDnMat(&mut d, rows as i64, cols as i64, ld.max(1) as i64, buf.ptr as *mut c_void, R8I as i32, order as i32)
-        };
+        let t = int_type(bits) as i32;
+        let s = unsafe { oxsparseCreateDnMat(&mut d, rows as i64, cols as i64, ld.max(1) as i64, buf.ptr as *mut c_void, t, order as i32) };
         assert_eq!(s, OK, "oxsparseCreateDnMat");
         Dense { d, _buf: buf, host, row_stride, col_stride }
     }
@@ -175,6 +175,9 @@ impl Drop for Out {
 
 #[derive(Clone, Copy, Debug)]
 struct Case {
+    /// Bits of A's and B's values, and of the object's (its stride: the output's order).
+    pair: (usize, usize),
+    object_bits: usize,
     v: i32,
     m: usize,
     k: usize,
@@ -191,8 +194,24 @@ struct Case {
 }
 
 fn case(v: i32, (m, k, n): (usize, usize, usize), sparsity: u64) -> Case {
-    Case { v, m, k, n, sparsity, vectors: false, orders: (ROW, COL), pads: (0, 0), out: R32I, mode: HOST, scalars: (-2, 3) }
+    Case {
+        pair: (8, 8),
+        object_bits: 8,
+        v,
+        m,
+        k,
+        n,
+        sparsity,
+        vectors: false,
+        orders: (ROW, COL),
+        pads: (0, 0),
+        out: R32I,
+        mode: HOST,
+        scalars: (-2, 3),
+    }
 }
+
+const PAIRS: [(usize, usize); 6] = [(4, 4), (8, 4), (8, 8), (16, 4), (16, 8), (16, 16)];
 
 fn cases() -> Vec<Case> {
     let mut all = vec![];
@@ -221,13 +240,26 @@ fn cases() -> Vec<Case> {
             c.out = if t % 3 == 2 { R32F } else { R32I };
             c.mode = if t % 4 == 1 { DEVICE } else { HOST };
             c.scalars = [(-2, 3), (1, 0), (3, -1), (-1, 0), (2, 1)][t % 5];
-            all.push(c);
+            c.object_bits = [8, 4, 16, 8][t % 4];
+            // Every pair on every shape.
+            for pair in PAIRS {
+                all.push(Case { pair, ..c });
+            }
         }
     }
-    // The wide path with K a multiple of 16 but not of 64 (a byte-read last step), and whole steps.
+    // The wide path with K not a multiple of the step (an element-read last step), and whole steps.
+    // (Leading dimensions of 1,024 elements: 16-byte aligned lines in every type.)
     for (i, v) in [2, 4, 8].into_iter().enumerate() {
-        all.push(Case { vectors: i != 1, pads: (8, 8), ..case(v, (301, 1000, 257), [60, 80, 95][i]) });
-        all.push(Case { vectors: i == 1, out: R32F, mode: DEVICE, scalars: (3, -2), ..case(v, (77, 512, 200), 90) });
+        for pair in PAIRS {
+            let object_bits = [4, 8, 16][i];
+            all.push(Case { pair, object_bits, vectors: i != 1, pads: (24, 24), ..case(v, (301, 1000, 257), [60, 80, 95][i]) });
+            all.push(Case { pair, vectors: i == 1, out: R32F, mode: DEVICE, scalars: (3, -2), ..case(v, (77, 512, 200), 90) });
+        }
+    }
+    // K past the scaled int4 kernels' 65,536: the sign-extending ones (int32 output: the sums
+    // leave int32 and wrap as the reference does).
+    for pair in [(4, 4), (8, 4), (16, 4)] {
+        all.push(Case { pair, pads: (16, 16), ..case(4, (9, 70_000, 20), 50) });
     }
     // Dense and empty extremes: a full mask, no entries, no rows, no columns.
     all.push(Case { vectors: true, ..case(8, (50, 64, 70), 0) });
@@ -262,17 +294,17 @@ impl ScalarArg {
 fn run(h: &CHandle, c: &Case, seed: u64) -> Result<(), String> {
     let mut rng = Rng::new(seed);
     let mask = random_csr(&mut rng, (c.m, c.n), c.sparsity, c.vectors.then_some(c.v as usize));
-    let obj = make_object(h, &mask, (c.m, c.n), c.v);
+    let obj = make_object(h, &mask, (c.m, c.n), c.v, c.object_bits);
     let values: Vec<i16> = mask.2.iter().map(|&x| x as i16).collect();
     let csr = CsrInt { rows: c.m, cols: c.n, row_ptr: &mask.0, col_ind: &mask.1, values: &values };
-    let layout = SrBcrsHost::from_csr(&csr, c.v as usize, 8);
+    let layout = SrBcrsHost::from_csr(&csr, c.v as usize, c.object_bits);
     let result = (|| {
-        let slots = vectors(obj) as usize * c.v as usize;
+        let slots = vectors_of(obj) as usize * c.v as usize;
         if slots != layout.vec_col.len() * c.v as usize {
             return Err(format!("the object stores {slots} slots, the reference layout {}", layout.vec_col.len() * c.v as usize));
         }
-        let a = Dense::random(&mut rng, (c.m, c.k), c.orders.0, c.pads.0);
-        let b = Dense::random(&mut rng, (c.k, c.n), c.orders.1, c.pads.1);
+        let a = Dense::random(&mut rng, (c.m, c.k), c.pair.0, c.orders.0, c.pads.0);
+        let b = Dense::random(&mut rng, (c.k, c.n), c.pair.1, c.orders.1, c.pads.1);
         let old: Vec<i32> = (0..slots).map(|_| rng.below(2001) as i32 - 1000).collect();
         let bytes: Vec<u8> = if c.out == R32I {
             old.iter().flat_map(|x| x.to_le_bytes()).collect()
@@ -346,16 +378,16 @@ fn srbcrs_sddmm_refuses_bad_arguments() {
     let (inv, uns) = (status(Status::OXSPARSE_STATUS_INVALID_VALUE), status(Status::OXSPARSE_STATUS_NOT_SUPPORTED));
     let mut rng = Rng::new(78);
     let mask = random_csr(&mut rng, (10, 40), 60, None);
-    let obj = make_object(&h, &mask, (10, 40), 4);
-    let slots = vectors(obj) as usize * 4;
-    // The same mask as int4 and int16 objects: the SDDMM takes int8 objects only.
-    let obj4 = make_typed_object(&h, &mask, (10, 40), 4, DataType::CUDA_R_4I);
-    let obj16 = make_typed_object(&h, &mask, (10, 40), 4, DataType::CUDA_R_16I);
-    let a = Dense::random(&mut rng, (10, 64), ROW, 0);
-    let b = Dense::random(&mut rng, (64, 40), COL, 0);
-    let a9 = Dense::random(&mut rng, (9, 64), ROW, 0);
-    let b63 = Dense::random(&mut rng, (63, 40), COL, 0);
-    let b41 = Dense::random(&mut rng, (64, 41), COL, 0);
+    let obj = make_object(&h, &mask, (10, 40), 4, 8);
+    let slots = vectors_of(obj) as usize * 4;
+    let a = Dense::random(&mut rng, (10, 64), 8, ROW, 0);
+    let b = Dense::random(&mut rng, (64, 40), 8, COL, 0);
+    let a9 = Dense::random(&mut rng, (9, 64), 8, ROW, 0);
+    let b63 = Dense::random(&mut rng, (63, 40), 8, COL, 0);
+    let b41 = Dense::random(&mut rng, (64, 41), 8, COL, 0);
+    // Pairs with B wider than A.
+    let a4 = Dense::random(&mut rng, (10, 64), 4, ROW, 0);
+    let b16 = Dense::random(&mut rng, (64, 40), 16, COL, 0);
     let af_buf = DevBuf::zeroed(10 * 64 * 4);
     let mut af = null_mut();
     assert_eq!(unsafe { oxsparseCreateDnMat(&mut af, 10, 64, 64, af_buf.ptr as *mut c_void, R32F as i32, ROW as i32) }, OK);
@@ -384,11 +416,11 @@ fn srbcrs_sddmm_refuses_bad_arguments() {
         ("compute float, vecC int32", call(h.0, a.d, b.d, obj, out.d, R32F), uns),
         ("compute int32, vecC float", call(h.0, a.d, b.d, obj, outf.d, R32I), uns),
         ("compute int8", call(h.0, a.d, b.d, obj, out.d, R8I), uns),
-        ("object of int4 values", call(h.0, a.d, b.d, obj4, out.d, R32I), uns),
-        ("object of int16 values", call(h.0, a.d, b.d, obj16, out.d, R32I), uns),
+        ("A int4, B int8", call(h.0, a4.d, b.d, obj, out.d, R32I), uns),
+        ("A int8, B int16", call(h.0, a.d, b16.d, obj, out.d, R32I), uns),
         (
-            "bufferSize, object of int16 values",
-            unsafe { oxsparseSDDMM_srBcrs_bufferSize(h.0, al, a.d, b.d, be, obj16, out.d, R32I as i32, &mut 0) },
+            "bufferSize, A int8, B int16",
+            unsafe { oxsparseSDDMM_srBcrs_bufferSize(h.0, al, a.d, b16.d, be, obj, out.d, R32I as i32, &mut 0) },
             uns,
         ),
         ("compute 99", unsafe { oxsparseSDDMM_srBcrs(h.0, al, a.d, b.d, be, obj, out.d, 99, null_mut()) }, inv),
@@ -405,8 +437,6 @@ fn srbcrs_sddmm_refuses_bad_arguments() {
     }
     // The object destroyed: refused, nothing written.
     assert_eq!(unsafe { oxsparseDestroySrBcrs(obj) }, OK);
-    unsafe { oxsparseDestroySrBcrs(obj4) };
-    unsafe { oxsparseDestroySrBcrs(obj16) };
     let dead = call(h.0, a.d, b.d, obj, out.d, R32I);
     unsafe { oxsparseDestroyDnMat(af) };
     let mut wrong: Vec<String> = rows
@@ -418,4 +448,68 @@ fn srbcrs_sddmm_refuses_bad_arguments() {
         wrong.push(format!("destroyed object: {}", status_name(dead)));
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// Throughput of every pair on the same masks (ignored: a measurement, run by hand on a GPU with
+/// `--ignored --nocapture`): a 4096 x 4096 mask, V = 8, vector-structured and unstructured, at
+/// 70/90/98% sparsity, K = 256 and 1,024; A row-major, B column-major (the wide path), int32
+/// output, 20 calls after 3 untimed ones. Each narrower pair reads fewer bytes for the same (or
+/// less) mma work.
+#[test]
+#[ignore]
+fn srbcrs_sddmm_pair_throughput() {
+    let Some(_gpu) = gpu("SR-BCRS SDDMM pair throughput") else { return };
+    let h = CHandle::new();
+    let (m, n, v) = (4096, 4096, 8);
+    for vectors in [true, false] {
+        for sparsity in [70, 90, 98] {
+            let mut rng = Rng::new(sparsity + vectors as u64);
+            let mask = random_csr(&mut rng, (m, n), sparsity, vectors.then_some(v as usize));
+            let obj = make_object(&h, &mask, (m, n), v, 8);
+            let slots = vectors_of(obj) as usize * v as usize;
+            for k in [256, 1024] {
+                let mut times = vec![];
+                for (la, lb) in PAIRS {
+                    let a = Dense::random(&mut rng, (m, k), la, ROW, 0);
+                    let b = Dense::random(&mut rng, (k, n), lb, COL, 0);
+                    let out = Out::new(slots, R32I, &vec![0u8; 4 * slots]);
+                    let (one, zero) = (1i32.to_le_bytes(), 0i32.to_le_bytes());
+                    let call = || unsafe {
+                        oxsparseSDDMM_srBcrs(
+                            h.0,
+                            one.as_ptr() as *const c_void,
+                            a.d,
+                            b.d,
+                            zero.as_ptr() as *const c_void,
+                            obj,
+                            out.d,
+                            R32I as i32,
+                            null_mut(),
+                        )
+                    };
+                    for _ in 0..3 {
+                        assert_eq!(call(), OK);
+                    }
+                    sync();
+                    let reps = 20;
+                    let start = std::time::Instant::now();
+                    for _ in 0..reps {
+                        call();
+                    }
+                    sync();
+                    times.push(start.elapsed().as_secs_f64() / reps as f64);
+                }
+                let line: Vec<String> = PAIRS
+                    .iter()
+                    .zip(&times)
+                    .map(|((l, r), t)| {
+                        format!("L{l}-R{r} {:.1} us ({:.1} TOP/s)", t * 1e6, 2.0 * mask.1.len() as f64 * k as f64 / t / 1e12)
+                    })
+                    .collect();
+                let kind = if vectors { "vectors     " } else { "unstructured" };
+                println!("{kind} sparsity {sparsity}% K={k}: {}", line.join(", "));
+            }
+            unsafe { oxsparseDestroySrBcrs(obj) };
+        }
+    }
 }

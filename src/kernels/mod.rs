@@ -12,6 +12,8 @@ pub mod csr2csc;
 pub mod csr2csc_radix;
 pub mod dense_to_sparse;
 pub mod graph;
+#[cfg(test)]
+mod int_mma_model;
 pub mod module;
 pub mod name;
 pub mod params;

@@ -71,7 +71,7 @@ fn block_warps_for(model: &DeviceModel, vector_rows: i64, column_tiles: i64, spl
 pub struct SrBcrs {
     pub rows: i64,
     pub cols: i64,
-    /// CSR entries it was made from.
+    /// Entries of the matrix it was made from (CSR: nnz; Blocked-ELL: rows x ellCols).
     pub nnz: i64,
     pub vector_length: i32,
     /// A's value type (`CUDA_R_4I`, `CUDA_R_8I` or `CUDA_R_16I`) and its bits.
@@ -86,6 +86,8 @@ pub struct SrBcrs {
     /// The most stored vectors of one vector row.
     pub longest_row: i64,
     pub vec_ptr: u64,
+    /// i32 per 32 stored vectors: the vector row they belong to (the SDDMM's warps look it up).
+    pub warp_row: u64,
     pub vec_col: u64,
     pub vec_val: u64,
     pub device: i32,
@@ -96,11 +98,14 @@ pub struct SrBcrs {
 
 impl SrBcrs {
     /// Builds the object from a CSR matrix of int4, int8 or int16 values with sorted, unique
-    /// columns per row.
+    /// columns per row, or from a Blocked-ELL one with increasing block columns per block row
+    /// (every element of a stored block an entry).
     pub fn create(h: &Handle, a: &SpMat, vector_length: i32) -> Result<SrBcrs> {
-        if a.format != FormatInfo::Csr {
-            unsupported!("an SR-BCRS object is made from CSR, not {:?}", a.format_enum());
-        }
+        let (ell_block, ell_cols) = match a.format {
+            FormatInfo::Csr => (0, 0),
+            FormatInfo::BlockedEll { block_size, ell_cols } => (block_size, ell_cols),
+            _ => unsupported!("an SR-BCRS object is made from CSR or Blocked-ELL, not {:?}", a.format_enum()),
+        };
         let Some(bits) = value_bits(a.value_type) else {
             unsupported!("an SR-BCRS object holds int4, int8 or int16 values (CUDA_R_4I, CUDA_R_8I, CUDA_R_16I), not {:?}", a.value_type)
         };
@@ -132,6 +137,8 @@ impl SrBcrs {
             cols: a.cols,
             vector_rows,
             base: a.index_base.offset(),
+            ell_block,
+            ell_cols,
             vector_length,
             offsets_64: (a.offset_type == IndexType::OXSPARSE_INDEX_64I) as i32,
             indices_64: (a.index_type == IndexType::OXSPARSE_INDEX_64I) as i32,
@@ -152,13 +159,20 @@ impl SrBcrs {
             }
             vec_ptr.push(total as i32);
         }
-        let col_at = align(4 * vec_ptr.len() as u64);
+        // Each 32 vectors' vector row (every row's count is a multiple of 32).
+        let warp_row: Vec<i32> =
+            vec_ptr.windows(2).enumerate().flat_map(|(g, w)| std::iter::repeat_n(g as i32, ((w[1] - w[0]) / 32) as usize)).collect();
+        let row_at = align(4 * vec_ptr.len() as u64);
+        let col_at = align(row_at + 4 * warp_row.len() as u64);
         let val_at = align(col_at + 4 * total as u64);
         // Whole bytes: int4 vector rows hold multiples of 64 vectors.
         let value_bytes = (total * v * bits as i64 / 8) as usize;
         let memory = DeviceMemory::alloc(h, val_at as usize + value_bytes)?;
         let (vec_ptr_at, vec_col, vec_val) = (memory.ptr, memory.ptr + col_at, memory.ptr + val_at);
-        let bytes: Vec<u8> = vec_ptr.iter().flat_map(|x| x.to_le_bytes()).collect();
+        // The offsets and the warps' rows in one copy.
+        let mut bytes: Vec<u8> = vec_ptr.iter().flat_map(|x| x.to_le_bytes()).collect();
+        bytes.resize(row_at as usize, 0);
+        bytes.extend(warp_row.iter().flat_map(|x| x.to_le_bytes()));
         copy_to_device_and_wait(h, vec_ptr_at, &bytes)?;
         if total > 0 {
             zero_device(h, vec_val, value_bytes)?;
@@ -179,6 +193,7 @@ impl SrBcrs {
             vectors: total,
             longest_row,
             vec_ptr: vec_ptr_at,
+            warp_row: memory.ptr + row_at,
             vec_col,
             vec_val,
             device: h.device,
@@ -228,6 +243,12 @@ impl SrBcrs {
         let mut bytes = vec![0u8; 4 * (g + 1)];
         copy_to_host_and_wait(h, scratch.ptr, &mut bytes)?;
         let counts: Vec<i32> = bytes.chunks_exact(4).map(|w| i32::from_le_bytes([w[0], w[1], w[2], w[3]])).collect();
+        if counts[g] != 0 && p.ell_block > 0 {
+            invalid!(
+                "matA's block rows must hold strictly increasing block columns below {} (unsorted, repeated or out of range)",
+                crate::ops::ceil_div(p.cols, p.ell_block)
+            );
+        }
         if counts[g] != 0 {
             invalid!("matA's rows must hold strictly increasing columns in [0, {}) (unsorted, repeated or out of range)", p.cols);
         }

@@ -1,10 +1,11 @@
 //! SDDMM on the native SR-BCRS object (issue 60): at every slot the object stores, out = alpha *
-//! (A B) + beta * out, A and B int8 dense, int32 accumulation on integer tensor cores, out int32
-//! or FP32 in the object's value order (docs/design/srbcrs.md, "SDDMM"). The object's stored
-//! vectors are the mask (every row of a vector at its column); its values and row scale are not
-//! read. The object must hold int8 values (int4 and int16 objects are refused).
+//! (A B) + beta * out, A and B int4, int8 or int16 dense (A at least as wide as B), int32
+//! accumulation on integer tensor cores, out int32 or FP32 in the object's value order
+//! (docs/design/srbcrs.md, "SDDMM"). The object's stored vectors are the mask (every row of a
+//! vector at its column); its values and row scale are not read, and its value type only sets
+//! the output's order (its stride).
 
-use super::srbcrs::SrBcrs;
+use super::srbcrs::{value_bits, SrBcrs};
 use crate::context::Handle;
 use crate::descr::{DnMat, DnVec};
 use crate::error::{invalid, unsupported, Result};
@@ -21,15 +22,18 @@ fn strides(d: &DnMat) -> (i64, i64) {
     }
 }
 
+/// Whether every line of `d` (rows when row-major, columns when column-major) starts 16-byte
+/// aligned, so that a lane reads its elements in 16-byte loads.
+fn wide_lines(d: &DnMat, bits: i32) -> bool {
+    d.values % 16 == 0 && (d.ld * bits as i64) % 128 == 0
+}
+
 impl SrBcrs {
-    /// Checks A, B, the output and the compute type; fills everything but the scalars.
-    fn sddmm_plan(&self, h: &Handle, a: &DnMat, b: &DnMat, c: &DnVec, compute: DataType) -> Result<SrBcrsSddmmParams> {
+    /// Checks A, B, the output and the compute type; fills everything but the scalars, and gives
+    /// the pair of A's and B's bits.
+    fn sddmm_plan(&self, h: &Handle, a: &DnMat, b: &DnMat, c: &DnVec, compute: DataType) -> Result<(SrBcrsSddmmParams, (i32, i32))> {
         if h.device != self.device {
             invalid!("the object lives on device {}, the handle on device {}", self.device, h.device);
-        }
-        // The kernel walks stride-32 blocks of byte vectors: int8 objects only for now.
-        if self.value_type != DataType::CUDA_R_8I {
-            unsupported!("the SR-BCRS SDDMM takes an object of int8 values (CUDA_R_8I), not {:?}", self.value_type);
         }
         if a.rows != self.rows || b.cols != self.cols || a.cols != b.rows {
             invalid!(
@@ -48,9 +52,15 @@ impl SrBcrs {
         if c.size != slots {
             invalid!("vecC holds {} values, the object {} slots (vectors x vectorLength)", c.size, slots);
         }
-        if a.value_type != DataType::CUDA_R_8I || b.value_type != DataType::CUDA_R_8I {
-            unsupported!("A and B must be int8 (CUDA_R_8I), not {:?} and {:?}", a.value_type, b.value_type);
-        }
+        let (a_bits, b_bits) = match (value_bits(a.value_type), value_bits(b.value_type)) {
+            (Some(l), Some(r)) if l >= r => (l, r),
+            _ => unsupported!(
+                "A and B must be int4, int8 or int16 (CUDA_R_4I, CUDA_R_8I, CUDA_R_16I) with A at least as wide as B \
+                 (pairs 4-4, 8-4, 8-8, 16-4, 16-8, 16-16), not {:?} and {:?}",
+                a.value_type,
+                b.value_type
+            ),
+        };
         if !matches!(compute, DataType::CUDA_R_32I | DataType::CUDA_R_32F) || c.value_type != compute {
             unsupported!(
                 "vecC and the compute type must both be CUDA_R_32I or both CUDA_R_32F (vecC {:?}, compute {:?})",
@@ -62,30 +72,29 @@ impl SrBcrs {
             unsupported!("A and B must be single matrices (batches {} and {})", a.batch_count, b.batch_count);
         }
         let ((a_row_stride, a_col_stride), (b_row_stride, b_col_stride)) = (strides(a), strides(b));
-        // A's rows and B's columns read 16 bytes at a time: k-contiguous lines, 16-byte aligned.
-        let lines16 = a.order == Order::OXSPARSE_ORDER_ROW
-            && b.order == Order::OXSPARSE_ORDER_COL
-            && (a.values | b.values) % 16 == 0
-            && a.ld % 16 == 0
-            && b.ld % 16 == 0;
-        Ok(SrBcrsSddmmParams {
+        // A's rows and B's columns read in vector loads: k-contiguous, aligned lines.
+        let wide =
+            a.order == Order::OXSPARSE_ORDER_ROW && b.order == Order::OXSPARSE_ORDER_COL && wide_lines(a, a_bits) && wide_lines(b, b_bits);
+        let p = SrBcrsSddmmParams {
             vec_ptr: self.vec_ptr,
+            warp_row: self.warp_row,
             vec_col: self.vec_col,
             out: c.values,
             a: a.values,
             b: b.values,
             m: self.rows,
             k: a.cols,
-            vector_rows: self.vector_rows,
-            blocks: self.vectors / self.stride,
+            warps: self.vectors / launch::WARP_VECTORS,
             a_row_stride,
             a_col_stride,
             b_row_stride,
             b_col_stride,
             vector_length: self.vector_length,
-            lines16: lines16 as i32,
+            stride: self.stride as i32,
+            wide_lines: wide as i32,
             ..Default::default()
-        })
+        };
+        Ok((p, (a_bits, b_bits)))
     }
 
     /// The workspace an SDDMM needs: none (after the same checks as the call).
@@ -114,11 +123,11 @@ impl SrBcrs {
         c: &DnVec,
         compute: DataType,
     ) -> Result<()> {
-        let p = self.sddmm_plan(h, a, b, c, compute)?;
-        if p.blocks == 0 {
+        let (p, pair) = self.sddmm_plan(h, a, b, c, compute)?;
+        if p.warps == 0 {
             return Ok(());
         }
         let (alpha, beta) = (crate::kernels::scalar(h, alpha, compute)?, crate::kernels::scalar(h, beta, compute)?);
-        launch::sddmm(h, &SrBcrsSddmmParams { alpha, beta, ..p }, compute)
+        launch::sddmm(h, &SrBcrsSddmmParams { alpha, beta, ..p }, pair, compute)
     }
 }

@@ -5,8 +5,8 @@
 //! (sparse matrices assembled from drawn entries), `hubs` (the hub-row CSR fixture), `capi`
 //! (handle, scalars, statuses and workspace through the C ABI), `descr` (descriptors made through
 //! the C ABI), `compare` (tolerances against the float64 references, determinism), `sweep` (the
-//! parameters SpMM and SpMV cases share, and running a group of cases) and `legacy_bsr` (the
-//! legacy BSR tests' matrices and outputs).
+//! parameters SpMM and SpMV cases share, and running a group of cases), `legacy_bsr` (the
+//! legacy BSR tests' matrices and outputs) and `srbcrs` (SR-BCRS objects read back).
 #![allow(dead_code)]
 
 pub mod bytes;
@@ -16,6 +16,7 @@ pub mod descr;
 pub mod gen;
 pub mod hubs;
 pub mod legacy_bsr;
+pub mod srbcrs;
 pub mod sweep;
 pub mod values;
 

@@ -1,11 +1,13 @@
 //! Parameter blocks of the SR-BCRS kernels (`kernels/srbcrs_spmm.cu`): the build from CSR and the
 //! integer SpMM. The layout they share is docs/design/srbcrs.md's.
 
-/// The CSR source and the SR-BCRS arrays, as both build stages read them.
+/// The CSR or Blocked-ELL source and the SR-BCRS arrays, as both build stages read them.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SrBcrsBuildParams {
-    /// CSR row offsets (`rows + 1`), column indices and values (the descriptor's arrays).
+    /// CSR row offsets (`rows + 1`), column indices and values (the descriptor's arrays); a
+    /// Blocked-ELL source has no offsets, its block columns in `col_ind` (negative: an empty
+    /// slot) and its `rows x ell_cols` row-major values in `values`.
     pub row_ptr: u64,
     pub col_ind: u64,
     pub values: u64,
@@ -23,6 +25,9 @@ pub struct SrBcrsBuildParams {
     pub vector_rows: i64,
     /// Subtracted from every CSR offset and index read (0 or 1).
     pub base: i64,
+    /// A Blocked-ELL source's block size and element columns (`ellCols`); 0 for CSR.
+    pub ell_block: i64,
+    pub ell_cols: i64,
     pub vector_length: i32,
     /// 1 when the CSR offsets are 64-bit (else 32-bit); likewise for the column indices.
     pub offsets_64: i32,

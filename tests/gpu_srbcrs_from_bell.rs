@@ -1,0 +1,211 @@
+//! `oxsparseCreateSrBcrs` from a Blocked-ELL matrix: the GPU build against the CPU layout of the
+//! same entries as CSR (`oxsparse::reference::srbcrs`, array for array), where the entries are
+//! every element of every stored block (zeros included: the blocks are the structure), and the
+//! refusals of malformed block columns.
+//!
+//! Cases cross int4, int8 and int16 values, V in {2, 4, 8}, block sizes 1 to 16 (dividing V,
+//! equal to it, and larger, so that a vector row spans several block rows or lies inside one),
+//! empty slots (-1) at the ends and between blocks, block rows without blocks, a last block column
+//! past the matrix's columns (its columns beyond are not entries), 32- and 64-bit indices and
+//! bases 0 and 1. Values are seeded random over each type's range.
+
+mod common;
+use common::srbcrs::{download_object, int_type};
+use common::*;
+use oxsparse::ffi::descr_sparse::*;
+use oxsparse::ffi::srbcrs::*;
+use oxsparse::ffi::*;
+use oxsparse::reference::srbcrs::{encode, CsrInt, SrBcrsHost};
+use oxsparse::types::{IndexType, Status};
+use std::ffi::c_void;
+use std::ptr::null_mut;
+
+use common::capi::*;
+
+/// A Blocked-ELL matrix on the host (0-based block columns, -1 for an empty slot) and the same
+/// entries as CSR.
+struct Bell {
+    rows: usize,
+    cols: usize,
+    block: usize,
+    /// Slots a block row: ellCols / block.
+    slots: usize,
+    col_ind: Vec<i64>,
+    /// rows x ellCols, row-major.
+    values: Vec<i16>,
+}
+
+impl Bell {
+    /// `fill` percent of the block columns held by each block row (in increasing order), the
+    /// empty slots spread among them.
+    fn random(rng: &mut Rng, (rows, cols): (usize, usize), block: usize, slots: usize, fill: u64, bits: usize) -> Bell {
+        let block_cols = cols.div_ceil(block);
+        let mut col_ind = vec![];
+        for _ in 0..rows / block {
+            let mut held: Vec<i64> = (0..block_cols as i64).filter(|_| rng.below(100) < fill).take(slots).collect();
+            // Empty slots anywhere in the row, the held ones still in increasing order.
+            while held.len() < slots {
+                let at = rng.below(held.len() as u64 + 1) as usize;
+                held.insert(at, -1);
+            }
+            col_ind.extend(held);
+        }
+        let values = (0..rows * slots * block).map(|_| (rng.below(1 << bits) as i64 - (1 << (bits - 1))) as i16).collect();
+        Bell { rows, cols, block, slots, col_ind, values }
+    }
+
+    /// Every element of every stored block inside the matrix, as CSR.
+    fn csr(&self) -> (Vec<i64>, Vec<i64>, Vec<i16>) {
+        let (b, ell_cols) = (self.block, self.slots * self.block);
+        let (mut ptr, mut ind, mut val) = (vec![0i64], vec![], vec![]);
+        for row in 0..self.rows {
+            for slot in 0..self.slots {
+                let bc = self.col_ind[(row / b) * self.slots + slot];
+                for c in (0..b).filter(|&c| bc >= 0 && bc as usize * b + c < self.cols) {
+                    ind.push((bc as usize * b + c) as i64);
+                    val.push(self.values[row * ell_cols + slot * b + c]);
+                }
+            }
+            ptr.push(ind.len() as i64);
+        }
+        (ptr, ind, val)
+    }
+
+    /// A Blocked-ELL descriptor over device copies (kept alive by the returned buffers).
+    fn upload(&self, it: IndexType, base: i64, bits: usize) -> (oxsparseSpMatDescr_t, [DevBuf; 2]) {
+        let ind: Vec<u8> = self
+            .col_ind
+            .iter()
+            .flat_map(|&c| {
+                let c = if c < 0 { -1 } else { c + base };
+                if it == IndexType::OXSPARSE_INDEX_32I {
+                    (c as i32).to_le_bytes().to_vec()
+                } else {
+                    c.to_le_bytes().to_vec()
+                }
+            })
+            .collect();
+        let bufs = [DevBuf::from_slice(&ind), DevBuf::from_slice(&encode(&self.values, bits))];
+        let mut d = null_mut();
+        let s = unsafe {
+            oxsparseCreateBlockedEll(
+                &mut d,
+                self.rows as i64,
+                self.cols as i64,
+                self.block as i64,
+                (self.slots * self.block) as i64,
+                bufs[0].ptr as *mut c_void,
+                bufs[1].ptr as *mut c_void,
+                it as i32,
+                base as i32,
+                int_type(bits) as i32,
+            )
+        };
+        assert_eq!(s, OK, "oxsparseCreateBlockedEll");
+        (d, bufs)
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Case {
+    bits: usize,
+    v: i32,
+    rows: usize,
+    cols: usize,
+    block: usize,
+    slots: usize,
+    fill: u64,
+    index: IndexType,
+    base: i64,
+}
+
+fn cases() -> Vec<Case> {
+    let mut all = vec![];
+    let shapes = [(1, 1, 1), (2, 8, 2), (3, 30, 4), (4, 70, 9), (8, 64, 5), (16, 100, 3), (2, 1000, 40), (8, 257, 12), (16, 40, 3)];
+    for (i, &(block, cols, slots)) in shapes.iter().enumerate() {
+        for (j, v) in [2, 4, 8].into_iter().enumerate() {
+            let t = i * 3 + j;
+            all.push(Case {
+                bits: [4, 8, 16][t % 3],
+                v,
+                rows: block * [1, 7, 12, 33][t % 4],
+                cols,
+                block,
+                // ellCols <= cols: a block column may still run past the last column.
+                slots: slots.min(cols / block),
+                fill: [100, 60, 30, 0][t % 4],
+                index: if t % 2 == 0 { IndexType::OXSPARSE_INDEX_32I } else { IndexType::OXSPARSE_INDEX_64I },
+                base: (t % 5 == 1) as i64,
+            });
+        }
+    }
+    all
+}
+
+fn run(h: &CHandle, c: &Case, seed: u64) -> Result<(), String> {
+    let mut rng = Rng::new(seed);
+    let bell = Bell::random(&mut rng, (c.rows, c.cols), c.block, c.slots, c.fill, c.bits);
+    let (d, bufs) = bell.upload(c.index, c.base, c.bits);
+    let mut obj = null_mut();
+    let made = unsafe { oxsparseCreateSrBcrs(h.0, d, c.v, &mut obj) };
+    // The object owns its copy: the matrix's arrays and descriptor go before it is read.
+    unsafe { oxsparseDestroySpMat(d) };
+    drop(bufs);
+    expect(made, "oxsparseCreateSrBcrs")?;
+    let (got, nnz) = download_object(obj, c.bits);
+    unsafe { oxsparseDestroySrBcrs(obj) };
+    let (ptr, ind, val) = bell.csr();
+    let want =
+        SrBcrsHost::from_csr(&CsrInt { rows: c.rows, cols: c.cols, row_ptr: &ptr, col_ind: &ind, values: &val }, c.v as usize, c.bits);
+    if nnz != (c.rows * c.slots * c.block) as i64 {
+        return Err(format!("nnz {nnz}, the descriptor's {}", c.rows * c.slots * c.block));
+    }
+    if got != want {
+        let first = (0..want.vec_col.len().min(got.vec_col.len())).find(|&p| got.vec_col[p] != want.vec_col[p]);
+        return Err(format!(
+            "the GPU build differs from the reference layout: vectors {} vs {}, first column difference at {first:?}, offsets equal {}, values equal {}",
+            got.vec_col.len(),
+            want.vec_col.len(),
+            got.vec_ptr == want.vec_ptr,
+            got.vec_val == want.vec_val
+        ));
+    }
+    Ok(())
+}
+
+#[test]
+fn srbcrs_from_blocked_ell_matches_the_reference() {
+    let Some(_gpu) = gpu("SR-BCRS from Blocked-ELL") else { return };
+    let h = CHandle::new();
+    let mut failures = vec![];
+    for (i, c) in cases().iter().enumerate() {
+        if let Err(e) = run(&h, c, 900 + i as u64) {
+            failures.push(format!("{c:?}: {e}"));
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases().len(), failures.join("\n"));
+}
+
+/// Block columns out of order, repeated, or past the matrix: INVALID_VALUE, no object. (A
+/// negative block column is an empty slot, as every Blocked-ELL kernel reads it.)
+#[test]
+fn srbcrs_from_blocked_ell_refuses_bad_block_columns() {
+    let Some(_gpu) = gpu("SR-BCRS from Blocked-ELL, bad block columns") else { return };
+    let h = CHandle::new();
+    let inv = Status::OXSPARSE_STATUS_INVALID_VALUE as i32;
+    let mut rng = Rng::new(91);
+    let good = Bell::random(&mut rng, (8, 64), 4, 3, 100, 8);
+    let mut wrong = vec![];
+    for (what, block_row, slot, col) in [("unsorted", 1, 0, 9), ("repeated", 0, 1, 0), ("past the columns", 1, 2, 16)] {
+        let mut bell = Bell { col_ind: good.col_ind.clone(), values: good.values.clone(), ..good };
+        bell.col_ind[block_row * bell.slots + slot] = col;
+        let (d, _bufs) = bell.upload(IndexType::OXSPARSE_INDEX_32I, 0, 8);
+        let mut obj = null_mut();
+        let s = unsafe { oxsparseCreateSrBcrs(h.0, d, 4, &mut obj) };
+        unsafe { oxsparseDestroySpMat(d) };
+        if s != inv || !obj.is_null() {
+            wrong.push(format!("{what}: {} (object {:?})", status_name(s), obj));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
