@@ -1192,6 +1192,20 @@ module oxsparse
       integer(c_int) :: res
     end function oxsparseCreateSrBcrs
 
+    function oxsparseCreateSrBcrsFromArrays(handle, rows, cols, vectorLength, vectors, vectorOffsets, &
+            vectorColumns, values, valueType, srBcrs) &
+        bind(C, name="oxsparseCreateSrBcrsFromArrays") result(res)
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: handle
+      integer(c_int64_t), value :: rows, cols
+      integer(c_int), value :: vectorLength
+      integer(c_int64_t), value :: vectors
+      type(c_ptr), value :: vectorOffsets, vectorColumns, values
+      integer(c_int), value :: valueType
+      type(c_ptr), intent(out) :: srBcrs
+      integer(c_int) :: res
+    end function oxsparseCreateSrBcrsFromArrays
+
     function oxsparseSrBcrsGetInfo(srBcrs, rows, cols, nnz, vectorLength, stride, vectors, &
             vectorOffsets, vectorColumns, values) &
         bind(C, name="oxsparseSrBcrsGetInfo") result(res)

@@ -1489,6 +1489,28 @@ oxsparseStatus_t oxsparseSpMV(oxsparseHandle_t handle, oxsparseOperation_t opA, 
 oxsparseStatus_t oxsparseCreateSrBcrs(oxsparseHandle_t handle, oxsparseConstSpMatDescr_t matA, int vectorLength, oxsparseSrBcrs_t *srBcrs);
 
 /**
+ * Makes an SR-BCRS object from its arrays, given directly in the layout `oxsparseSrBcrsGetInfo`
+ * describes (device memory, copied into the object: they may be freed after): `vectorOffsets`
+ * (int32, rows / vectorLength rounded up, plus one: from 0 to `vectors`, each vector row's count
+ * a multiple of the stride, 64 for `CUDA_R_4I` and 32 for `CUDA_R_8I` and `CUDA_R_16I`),
+ * `vectorColumns` (int32 per vector: each vector row's columns in `[0, cols)`, strictly
+ * increasing, then its padding repeating the last one), `values` (`vectors x vectorLength` of
+ * `valueType`, each stride block a vectorLength x stride row-major tile; padding vectors' values
+ * zero). The object's nnz counts its real vectors' rows inside the matrix. It waits for the GPU
+ * and is refused under stream capture (the arrays are read back and checked).
+ *
+ * INVALID_VALUE for negative sizes, a vector length other than 2, 4 or 8, `vectors` not a
+ * multiple of the stride, NULL or misaligned arrays (4 bytes; int16 values 2), or arrays that
+ * break the layout (offsets, columns or nonzero padding); NOT_SUPPORTED for other value types or
+ * 2^31 columns or more.
+ *
+ * # Safety
+ * The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names; the
+ * arrays are device memory of the sizes above.
+ */
+oxsparseStatus_t oxsparseCreateSrBcrsFromArrays(oxsparseHandle_t handle, int64_t rows, int64_t cols, int vectorLength, int64_t vectors, const void *vectorOffsets, const void *vectorColumns, const void *values, cudaDataType valueType, oxsparseSrBcrs_t *srBcrs);
+
+/**
  * What the object holds: A's rows, columns and entries as its descriptor counted them (CSR: nnz;
  * Blocked-ELL: rows x ellCols); the vector length and the stride (64
  * for int4, 32 for int8 and int16); the stored vectors, padding included; and its device arrays

@@ -1,13 +1,16 @@
 // SR-BCRS (docs/design/srbcrs.md): the build from CSR and the integer SpMM on tensor cores, for
 // int4, int8 and int16 sparse values (L) times int4, int8 or int16 dense values (R), L >= R.
 //
-// Build, one thread per vector row (V consecutive rows), merging the V rows' sorted columns (of a
-// CSR matrix, or of a Blocked-ELL one: every element of its stored blocks):
-//   1. count   the distinct columns of each vector row (and a flag for unsorted or bad columns)
-//   (the host scans the counts, each rounded up to the stride, into vec_ptr)
-//   2. fill    every distinct column becomes a vector: its column in vec_col, its V values in the
-//              stride block's row-major V x stride tile; the tail up to the stride repeats the last
-//              column with zero values (vec_val is zeroed before)
+// Build, one thread per (vector row of V consecutive rows, chunk of columns), merging the V rows'
+// sorted columns inside the chunk (of a CSR matrix, or of a Blocked-ELL one: every element of its
+// stored blocks):
+//   0. validate  the rows' columns sorted and in range (a flag for bad ones)
+//   1. count     the distinct columns of each chunk of each vector row
+//   (the host scans the counts, each vector row's rounded up to the stride, into vec_ptr and the
+//   chunks' first vectors)
+//   2. fill      every distinct column becomes a vector: its column in vec_col, its V values in the
+//                stride block's row-major V x stride tile (vec_col and vec_val zeroed before)
+//   3. pad       the tail up to the stride repeats the vector row's last column, values zero
 //
 // SpMM, C = alpha * rowScale * A * B + beta * C, `splits` warps per (vector row, TILE_N columns
 // of B and C), each taking every splits-th stride block of the row (the planner picks splits from
@@ -55,7 +58,7 @@ constexpr int BUILD_BLOCK = 256;         // threads of a build block
 // bytes for the int8 mma).
 __host__ __device__ constexpr int stride_of(int bits) { return bits == 4 ? 64 : 32; }
 
-// ---- build: merging a vector row's CSR rows ----------------------------------------------------
+// ---- build: merging a vector row's rows, a chunk of columns at a time ----------------------------
 
 __device__ __forceinline__ int64_t load_index(uint64_t array, int64_t i, int wide) {
     return wide ? reinterpret_cast<const int64_t*>(array)[i] : int64_t(reinterpret_cast<const int32_t*>(array)[i]);
@@ -102,7 +105,32 @@ __device__ __forceinline__ void settle(const SrBcrsBuildParams& p, SourceRow& s)
     }
 }
 
-__device__ __forceinline__ SourceRow source_row(const SrBcrsBuildParams& p, int64_t row, bool real) {
+// The row's first entry at column `lo` or past (rows checked sorted by `validate`): a binary
+// search over CSR columns; over a Blocked-ELL row's slots in order (empty ones break a search).
+__device__ __forceinline__ void seek(const SrBcrsBuildParams& p, SourceRow& s, int64_t lo) {
+    if (lo == 0) return;
+    if (p.ell_block == 0) {
+        int64_t first = s.at, last = s.end;
+        while (first < last) {
+            const int64_t mid = (first + last) / 2;
+            if (load_index(p.col_ind, mid, p.indices_64) - p.base < lo) first = mid + 1;
+            else last = mid;
+        }
+        s.at = first;
+        return;
+    }
+    const int64_t b = p.ell_block;
+    for (; s.at < s.end; s.at += b) {
+        const int64_t bc = ell_block_column(p, s.row, s.at - s.row * p.ell_cols);
+        if (bc >= 0 && (bc + 1) * b > lo) {
+            s.at += max(lo - bc * b, int64_t(0));
+            break;
+        }
+    }
+    settle(p, s);
+}
+
+__device__ __forceinline__ SourceRow source_row(const SrBcrsBuildParams& p, int64_t row, bool real, int64_t lo) {
     SourceRow s{row, 0, 0};
     if (!real) return s;
     if (p.ell_block == 0) {
@@ -113,20 +141,21 @@ __device__ __forceinline__ SourceRow source_row(const SrBcrsBuildParams& p, int6
         s.end = s.at + p.ell_cols;
         settle(p, s);
     }
+    seek(p, s, lo);
     return s;
 }
 
-// Visits vector row g's distinct columns in increasing order: emit(s, c, -1, 0) once per column
-// (s counts them from 0), then emit(s, c, r, v) for each of its rows r holding an entry there.
-// Returns the number of columns, or -1 when a row's columns are not strictly increasing or one lies
-// outside [0, cols).
+// Visits vector row g's distinct columns in [lo, hi) in increasing order: emit(s, c, -1, 0) once
+// per column (s counts them from 0), then emit(s, c, r, v) for each of its rows r holding an entry
+// there. Returns the number of columns, or -1 when a row's columns are not strictly increasing or
+// one lies outside [0, cols) (which `validate` flags first).
 template <typename Emit>
-__device__ int64_t merge_vector_row(const SrBcrsBuildParams& p, int64_t g, Emit emit) {
+__device__ int64_t merge_vector_row(const SrBcrsBuildParams& p, int64_t g, int64_t lo, int64_t hi, Emit emit) {
     SourceRow src[MAX_V];  // unrolled loops keep the cursors in registers
 #pragma unroll
     for (int r = 0; r < MAX_V; ++r) {
         const int64_t row = g * p.vector_length + r;
-        src[r] = source_row(p, row, r < p.vector_length && row < p.rows);
+        src[r] = source_row(p, row, r < p.vector_length && row < p.rows, lo);
     }
     int64_t s = 0;
     for (;;) {
@@ -134,7 +163,7 @@ __device__ int64_t merge_vector_row(const SrBcrsBuildParams& p, int64_t g, Emit 
 #pragma unroll
         for (int r = 0; r < MAX_V; ++r)
             if (src[r].at < src[r].end) c = min(c, column_at(p, src[r]));
-        if (c == INT64_MAX) return s;
+        if (c >= hi) return s;
         if (c < 0 || c >= p.cols) return -1;
         emit(s, c, -1, 0);
 #pragma unroll
@@ -149,43 +178,106 @@ __device__ int64_t merge_vector_row(const SrBcrsBuildParams& p, int64_t g, Emit 
     }
 }
 
+// The flag after the chunks' counts: set when the source is not sorted or in range.
+__device__ __forceinline__ void flag_bad(const SrBcrsBuildParams& p) {
+    atomicExch(reinterpret_cast<int32_t*>(p.counts) + p.vector_rows * p.chunks, 1);
+}
+
+// ---- 0. validate --------------------------------------------------------------------------------
+// CSR: a warp per row, its lanes checking neighbouring columns (strictly increasing, in [0, cols)).
+// Blocked-ELL: a thread per block row, checking its stored block columns (strictly increasing,
+// starting below cols). The chunks' searches rely on it.
+__device__ void validate(const SrBcrsBuildParams& p) {
+    if (p.ell_block == 0) {
+        const int lane = threadIdx.x % 32;
+        for (int64_t row = grid::global_thread() / 32; row < p.rows; row += grid::thread_count() / 32) {
+            const int64_t start = load_index(p.row_ptr, row, p.offsets_64) - p.base;
+            const int64_t end = load_index(p.row_ptr, row + 1, p.offsets_64) - p.base;
+            bool bad = false;
+            for (int64_t e = start + lane; e < end; e += 32) {
+                const int64_t c = load_index(p.col_ind, e, p.indices_64) - p.base;
+                bad |= c < 0 || c >= p.cols || (e + 1 < end && load_index(p.col_ind, e + 1, p.indices_64) - p.base <= c);
+            }
+            if (__any_sync(0xFFFFFFFFu, bad) && lane == 0) flag_bad(p);
+        }
+        return;
+    }
+    const int64_t b = p.ell_block, slots = p.ell_cols / b;
+    for (int64_t br = grid::global_thread(); br < p.rows / b; br += grid::thread_count()) {
+        int64_t previous = -1;
+        for (int64_t j = 0; j < slots; ++j) {
+            const int64_t bc = ell_block_column(p, br * b, j * b);
+            if (bc < 0) continue;
+            if (bc <= previous || bc * b >= p.cols) {
+                flag_bad(p);
+                break;
+            }
+            previous = bc;
+        }
+    }
+}
+
+// Work items of the count and fill stages: (vector row, chunk of `chunk_width` columns).
+__device__ __forceinline__ void chunk_of(const SrBcrsBuildParams& p, int64_t item, int64_t& g, int64_t& lo, int64_t& hi) {
+    g = item / p.chunks;
+    lo = (item % p.chunks) * p.chunk_width;
+    hi = min(lo + p.chunk_width, p.cols);
+}
+
 // ---- 1. count -----------------------------------------------------------------------------------
 __device__ void count(const SrBcrsBuildParams& p) {
     int32_t* counts = reinterpret_cast<int32_t*>(p.counts);
-    for (int64_t g = grid::global_thread(); g < p.vector_rows; g += grid::thread_count()) {
-        const int64_t n = merge_vector_row(p, g, [](int64_t, int64_t, int, int32_t) {});
-        counts[g] = n < 0 ? 0 : int32_t(n);
-        if (n < 0) atomicExch(&counts[p.vector_rows], 1);
+    for (int64_t item = grid::global_thread(); item < p.vector_rows * p.chunks; item += grid::thread_count()) {
+        int64_t g, lo, hi;
+        chunk_of(p, item, g, lo, hi);
+        const int64_t n = merge_vector_row(p, g, lo, hi, [](int64_t, int64_t, int, int32_t) {});
+        counts[item] = n < 0 ? 0 : int32_t(n);
+        if (n < 0) flag_bad(p);
     }
 }
 
 // ---- 2. fill ------------------------------------------------------------------------------------
-// Element `e` of the value tiles. A vector row's tiles belong to its thread alone, so the
-// read-modify-write of an int4 pair races with nobody.
+// Element `e` of the value tiles. A vector row's tiles are written by its chunks' threads: int4
+// pairs of one byte may belong to two chunks, so their nibbles are or-ed in atomically.
 __device__ __forceinline__ void store_value(uint64_t array, int64_t e, int bits, int32_t v) {
-    if (bits == 4) reinterpret_cast<uint8_t*>(array)[e >> 1] |= uint8_t((v & 0xF) << (4 * (e & 1)));
-    else if (bits == 16) reinterpret_cast<int16_t*>(array)[e] = int16_t(v);
-    else reinterpret_cast<int8_t*>(array)[e] = int8_t(v);
+    if (bits == 4) {
+        const uint32_t nibble = uint32_t(v & 0xF) << (4 * (e & 1) + 8 * ((e >> 1) & 3));
+        if (nibble != 0) atomicOr(reinterpret_cast<unsigned int*>(array) + (e >> 3), nibble);
+    } else if (bits == 16) {
+        reinterpret_cast<int16_t*>(array)[e] = int16_t(v);
+    } else {
+        reinterpret_cast<int8_t*>(array)[e] = int8_t(v);
+    }
 }
 
 __device__ void fill(const SrBcrsBuildParams& p) {
-    const int32_t* vec_ptr = reinterpret_cast<const int32_t*>(p.vec_ptr);
+    const int32_t* chunk_start = reinterpret_cast<const int32_t*>(p.chunk_start);
     int32_t* vec_col = reinterpret_cast<int32_t*>(p.vec_col);
     const int V = p.vector_length, stride = stride_of(p.value_bits);
-    for (int64_t g = grid::global_thread(); g < p.vector_rows; g += grid::thread_count()) {
-        const int64_t first = vec_ptr[g], stop = vec_ptr[g + 1];
-        int32_t last = 0;
-        const int64_t n = merge_vector_row(p, g, [&](int64_t s, int64_t c, int r, int32_t v) {
+    for (int64_t item = grid::global_thread(); item < p.vector_rows * p.chunks; item += grid::thread_count()) {
+        int64_t g, lo, hi;
+        chunk_of(p, item, g, lo, hi);
+        const int64_t first = chunk_start[item];
+        merge_vector_row(p, g, lo, hi, [&](int64_t s, int64_t c, int r, int32_t v) {
             const int64_t at = first + s;
-            if (r < 0) {
-                vec_col[at] = int32_t(c);
-                last = int32_t(c);
-            } else {
-                store_value(p.vec_val, (at / stride) * stride * V + r * stride + at % stride, p.value_bits, v);
-            }
+            if (r < 0) vec_col[at] = int32_t(c);
+            else store_value(p.vec_val, (at / stride) * stride * V + r * stride + at % stride, p.value_bits, v);
         });
-        // Padding vectors: a column already read (B's row is in cache), values left zero.
-        for (int64_t at = first + (n < 0 ? 0 : n); at < stop; ++at) vec_col[at] = last;
+    }
+}
+
+// ---- 3. pad -------------------------------------------------------------------------------------
+// A thread per vector row: its padding vectors (vec_col zeroed before, real columns strictly
+// increasing) repeat its last column, already read (B's row is in cache); values stay zero.
+__device__ void pad(const SrBcrsBuildParams& p) {
+    const int32_t* vec_ptr = reinterpret_cast<const int32_t*>(p.vec_ptr);
+    int32_t* vec_col = reinterpret_cast<int32_t*>(p.vec_col);
+    for (int64_t g = grid::global_thread(); g < p.vector_rows; g += grid::thread_count()) {
+        const int64_t start = vec_ptr[g], end = vec_ptr[g + 1];
+        if (start == end) continue;
+        int64_t last = end - 1;
+        while (last > start && vec_col[last] == 0) --last;  // at most a stride of padding
+        for (int64_t at = last + 1; at < end; ++at) vec_col[at] = vec_col[last];
     }
 }
 
@@ -731,8 +823,10 @@ __device__ void spmm(const SrBcrsSpmmParams& p) {
 
 }  // namespace
 
+extern "C" __global__ void __launch_bounds__(BUILD_BLOCK) oxs_srbcrs_validate(const SrBcrsBuildParams p) { validate(p); }
 extern "C" __global__ void __launch_bounds__(BUILD_BLOCK) oxs_srbcrs_count(const SrBcrsBuildParams p) { count(p); }
 extern "C" __global__ void __launch_bounds__(BUILD_BLOCK) oxs_srbcrs_fill(const SrBcrsBuildParams p) { fill(p); }
+extern "C" __global__ void __launch_bounds__(BUILD_BLOCK) oxs_srbcrs_pad(const SrBcrsBuildParams p) { pad(p); }
 
 // oxs_srbcrs_spmm_l{L}r{R}[s]_{C}: the supported (sparse bits, dense bits) pairs, C int32 or FP32;
 // `s`: int4 widened scaled (vector rows of at most MAX_SCALED_VECTORS vectors).

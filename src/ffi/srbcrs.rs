@@ -1,5 +1,6 @@
 //! The native SR-BCRS object (oxsparse only; issue 60): `oxsparseCreateSrBcrs` builds it from an
-//! int4, int8 or int16 CSR or Blocked-ELL matrix on the GPU, `oxsparseSrBcrsGetInfo` and
+//! int4, int8 or int16 CSR or Blocked-ELL matrix on the GPU (`oxsparseCreateSrBcrsFromArrays` from
+//! arrays already in its layout), `oxsparseSrBcrsGetInfo` and
 //! `oxsparseSrBcrsGetValueType` describe it, `oxsparseSrBcrsSetRowScale` gives it an FP32 scale per
 //! row, `oxsparseSpMM_srBcrs` (with its bufferSize and preprocess) multiplies it on integer tensor
 //! cores, `oxsparseDestroySrBcrs` frees it. The core is src/ops/srbcrs.rs; the layout is
@@ -8,6 +9,7 @@
 
 use super::*;
 use crate::ops::srbcrs::SrBcrs;
+use crate::ops::srbcrs_arrays::SrBcrsArrays;
 use crate::types::DataType;
 use std::os::raw::c_void;
 
@@ -44,6 +46,48 @@ pub unsafe extern "C" fn oxsparseCreateSrBcrs(
         let a = &borrow(matA, Kind::SpMat, "matA")?.inner;
         out_ptr(srBcrs, "srBcrs")?;
         let object = SrBcrs::create(&h.inner, a, vectorLength)?;
+        publish(srBcrs, Kind::SrBcrs, oxsparseSrBcrs { inner: object })
+    })
+}
+
+/// Makes an SR-BCRS object from its arrays, given directly in the layout `oxsparseSrBcrsGetInfo`
+/// describes (device memory, copied into the object: they may be freed after): `vectorOffsets`
+/// (int32, rows / vectorLength rounded up, plus one: from 0 to `vectors`, each vector row's count
+/// a multiple of the stride, 64 for `CUDA_R_4I` and 32 for `CUDA_R_8I` and `CUDA_R_16I`),
+/// `vectorColumns` (int32 per vector: each vector row's columns in `[0, cols)`, strictly
+/// increasing, then its padding repeating the last one), `values` (`vectors x vectorLength` of
+/// `valueType`, each stride block a vectorLength x stride row-major tile; padding vectors' values
+/// zero). The object's nnz counts its real vectors' rows inside the matrix. It waits for the GPU
+/// and is refused under stream capture (the arrays are read back and checked).
+///
+/// INVALID_VALUE for negative sizes, a vector length other than 2, 4 or 8, `vectors` not a
+/// multiple of the stride, NULL or misaligned arrays (4 bytes; int16 values 2), or arrays that
+/// break the layout (offsets, columns or nonzero padding); NOT_SUPPORTED for other value types or
+/// 2^31 columns or more.
+///
+/// # Safety
+/// The C ABI's contract (src/ffi/mod.rs): every pointer is NULL or valid for what it names; the
+/// arrays are device memory of the sizes above.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn oxsparseCreateSrBcrsFromArrays(
+    handle: oxsparseHandle_t,
+    rows: i64,
+    cols: i64,
+    vectorLength: c_int,
+    vectors: i64,
+    vectorOffsets: *const c_void,
+    vectorColumns: *const c_void,
+    values: *const c_void,
+    valueType: cudaDataType,
+    srBcrs: *mut oxsparseSrBcrs_t,
+) -> oxsparseStatus_t {
+    guard("oxsparseCreateSrBcrsFromArrays", || {
+        let h = borrow(handle, Kind::Handle, "handle")?;
+        out_ptr(srBcrs, "srBcrs")?;
+        let value_type = decode(valueType, "valueType", DataType::from_raw)?;
+        let arrays = SrBcrsArrays { offsets: vectorOffsets as u64, columns: vectorColumns as u64, values: values as u64 };
+        let object = SrBcrs::from_arrays(&h.inner, (rows, cols), vectorLength, value_type, vectors, &arrays)?;
         publish(srBcrs, Kind::SrBcrs, oxsparseSrBcrs { inner: object })
     })
 }

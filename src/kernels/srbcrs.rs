@@ -18,15 +18,31 @@ const STASH_BYTES: u32 = 8 * (TILE_N as u32 + 1) * 4;
 /// The most blocks along a grid's y extent (the driver's limit).
 pub const MAX_GRID_Y: i64 = 65_535;
 
-/// Writes each vector row's distinct column count into `p.counts`, and 1 into the flag after them
-/// when a row's columns are unsorted, repeated or out of range.
-pub fn count(h: &Handle, p: &SrBcrsBuildParams) -> Result<()> {
-    launch(h, FAMILY, "oxs_srbcrs_count", (grid_for(p.vector_rows as u64, BUILD_BLOCK), 1, 1), BUILD_BLOCK, 0, p)
+/// Sets the flag after `p.counts`' chunk counts to 1 when a source row's columns (a Blocked-ELL
+/// block row's block columns) are unsorted, repeated or out of range: a warp per CSR row, a
+/// thread per block row.
+pub fn validate(h: &Handle, p: &SrBcrsBuildParams) -> Result<()> {
+    let items = if p.ell_block == 0 { 32 * p.rows as u64 } else { (p.rows / p.ell_block) as u64 };
+    launch(h, FAMILY, "oxs_srbcrs_validate", (grid_for(items, BUILD_BLOCK), 1, 1), BUILD_BLOCK, 0, p)
 }
 
-/// Writes the vectors' columns and values (over `p.vec_ptr`; `p.vec_val` must be zeroed).
+/// Writes each (vector row, chunk)'s distinct column count into `p.counts` (setting the flag, as
+/// `validate` does, on a bad row it meets).
+pub fn count(h: &Handle, p: &SrBcrsBuildParams) -> Result<()> {
+    let items = (p.vector_rows * p.chunks) as u64;
+    launch(h, FAMILY, "oxs_srbcrs_count", (grid_for(items, BUILD_BLOCK), 1, 1), BUILD_BLOCK, 0, p)
+}
+
+/// Writes the vectors' columns and values from each chunk's start (`p.chunk_start`; `p.vec_col`
+/// and `p.vec_val` must be zeroed).
 pub fn fill(h: &Handle, p: &SrBcrsBuildParams) -> Result<()> {
-    launch(h, FAMILY, "oxs_srbcrs_fill", (grid_for(p.vector_rows as u64, BUILD_BLOCK), 1, 1), BUILD_BLOCK, 0, p)
+    let items = (p.vector_rows * p.chunks) as u64;
+    launch(h, FAMILY, "oxs_srbcrs_fill", (grid_for(items, BUILD_BLOCK), 1, 1), BUILD_BLOCK, 0, p)
+}
+
+/// Gives each vector row's padding vectors its last column.
+pub fn pad(h: &Handle, p: &SrBcrsBuildParams) -> Result<()> {
+    launch(h, FAMILY, "oxs_srbcrs_pad", (grid_for(p.vector_rows as u64, BUILD_BLOCK), 1, 1), BUILD_BLOCK, 0, p)
 }
 
 /// The longest vector row (in stored vectors) the scaled int4 kernels take: with int4 widened to

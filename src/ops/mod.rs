@@ -12,6 +12,7 @@ pub mod sparse_to_dense;
 pub mod spmm;
 pub mod spmv;
 pub mod srbcrs;
+pub mod srbcrs_arrays;
 pub mod srbcrs_sddmm;
 pub mod vector_ops;
 pub mod workspace;

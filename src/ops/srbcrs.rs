@@ -32,6 +32,18 @@ pub fn value_bits(t: DataType) -> Option<i32> {
     }
 }
 
+/// The build's column chunks per vector row and their width: enough (vector row, chunk) items
+/// for every thread the device holds, so that a few long vector rows do not each run as one
+/// thread's long chain of dependent loads; chunks of at least 64 columns (each costs its rows a
+/// search).
+fn build_chunks(model: &DeviceModel, vector_rows: i64, cols: i64) -> (i64, i64) {
+    const MIN_WIDTH: i64 = 64;
+    let threads = (model.sm_count as i64 * model.threads_per_sm as i64).max(1);
+    let wanted = crate::ops::ceil_div(threads, vector_rows.max(1)).max(1);
+    let width = crate::ops::ceil_div(cols, wanted).max(MIN_WIDTH);
+    (crate::ops::ceil_div(cols, width).max(1), width)
+}
+
 /// Warps per vector row of the SpMM: doubled (up to a block's 8) while the doubled grid stays
 /// within a quarter of the device's warp slots and each warp would still get two stride blocks on
 /// average, so that a few long vector rows do not run as a few long chains of dependent loads;
@@ -146,12 +158,21 @@ impl SrBcrs {
             ..Default::default()
         };
         let stride = if bits == 4 { 64 } else { 32 };
+        (p.chunks, p.chunk_width) = build_chunks(&h.device_model, vector_rows, a.cols);
         let counts = Self::count(h, &mut p, a.nnz)?;
-        let mut vec_ptr = Vec::with_capacity(counts.len() + 1);
+        // Each vector row's vectors start where the previous one's padded count ends; its chunks'
+        // vectors follow one another.
+        let mut vec_ptr = Vec::with_capacity(vector_rows as usize + 1);
+        let mut chunk_start = Vec::with_capacity(counts.len());
         let (mut total, mut longest_row) = (0i64, 0i64);
         vec_ptr.push(0i32);
-        for &n in &counts {
-            let stored = crate::ops::ceil_div(n as i64, stride) * stride;
+        for row in counts.chunks(p.chunks as usize) {
+            let mut at = total;
+            for &n in row {
+                chunk_start.push(at as i32);
+                at += n as i64;
+            }
+            let stored = crate::ops::ceil_div(at - total, stride) * stride;
             longest_row = longest_row.max(stored);
             total += stored;
             if total > i32::MAX as i64 {
@@ -159,6 +180,38 @@ impl SrBcrs {
             }
             vec_ptr.push(total as i32);
         }
+        let object = Self::allocate(h, (a.rows, a.cols, a.nnz), vector_length, a.value_type, &vec_ptr, longest_row)?;
+        if total > 0 {
+            let starts = DeviceMemory::alloc(h, 4 * chunk_start.len())?;
+            let bytes: Vec<u8> = chunk_start.iter().flat_map(|x| x.to_le_bytes()).collect();
+            copy_to_device_and_wait(h, starts.ptr, &bytes)?;
+            zero_device(h, object.vec_col, 4 * total as usize)?;
+            zero_device(h, object.vec_val, object.value_bytes())?;
+            let (vec_ptr, vec_col, vec_val) = (object.vec_ptr, object.vec_col, object.vec_val);
+            p = SrBcrsBuildParams { counts: 0, chunk_start: starts.ptr, vec_ptr, vec_col, vec_val, ..p };
+            launch::fill(h, &p)?;
+            launch::pad(h, &p)?;
+            // The object is complete once it is handed back (usable from any stream), and the
+            // chunks' starts may go.
+            copy_to_host_and_wait(h, vec_ptr, &mut [0u8; 4])?;
+        }
+        Ok(object)
+    }
+
+    /// An object of `vec_ptr`'s vector rows and vectors (`longest_row` the most of one row),
+    /// its device memory laid out (offsets, each 32 vectors' vector row, columns, values, every
+    /// array 256-byte aligned) and the offsets and rows copied in; the columns and values are the
+    /// caller's to write.
+    pub(super) fn allocate(
+        h: &Handle,
+        (rows, cols, nnz): (i64, i64, i64),
+        vector_length: i32,
+        value_type: DataType,
+        vec_ptr: &[i32],
+        longest_row: i64,
+    ) -> Result<SrBcrs> {
+        let bits = value_bits(value_type).unwrap_or(8);
+        let total = *vec_ptr.last().unwrap_or(&0) as i64;
         // Each 32 vectors' vector row (every row's count is a multiple of 32).
         let warp_row: Vec<i32> =
             vec_ptr.windows(2).enumerate().flat_map(|(g, w)| std::iter::repeat_n(g as i32, ((w[1] - w[0]) / 32) as usize)).collect();
@@ -166,40 +219,37 @@ impl SrBcrs {
         let col_at = align(row_at + 4 * warp_row.len() as u64);
         let val_at = align(col_at + 4 * total as u64);
         // Whole bytes: int4 vector rows hold multiples of 64 vectors.
-        let value_bytes = (total * v * bits as i64 / 8) as usize;
+        let value_bytes = (total * vector_length as i64 * bits as i64 / 8) as usize;
         let memory = DeviceMemory::alloc(h, val_at as usize + value_bytes)?;
-        let (vec_ptr_at, vec_col, vec_val) = (memory.ptr, memory.ptr + col_at, memory.ptr + val_at);
         // The offsets and the warps' rows in one copy.
         let mut bytes: Vec<u8> = vec_ptr.iter().flat_map(|x| x.to_le_bytes()).collect();
         bytes.resize(row_at as usize, 0);
         bytes.extend(warp_row.iter().flat_map(|x| x.to_le_bytes()));
-        copy_to_device_and_wait(h, vec_ptr_at, &bytes)?;
-        if total > 0 {
-            zero_device(h, vec_val, value_bytes)?;
-            p = SrBcrsBuildParams { counts: 0, vec_ptr: vec_ptr_at, vec_col, vec_val, ..p };
-            launch::fill(h, &p)?;
-            // The object is complete once it is handed back (usable from any stream).
-            copy_to_host_and_wait(h, vec_ptr_at, &mut [0u8; 4])?;
-        }
+        copy_to_device_and_wait(h, memory.ptr, &bytes)?;
         Ok(SrBcrs {
-            rows: a.rows,
-            cols: a.cols,
-            nnz: a.nnz,
+            rows,
+            cols,
+            nnz,
             vector_length,
-            value_type: a.value_type,
+            value_type,
             value_bits: bits,
-            stride,
-            vector_rows,
+            stride: if bits == 4 { 64 } else { 32 },
+            vector_rows: vec_ptr.len() as i64 - 1,
             vectors: total,
             longest_row,
-            vec_ptr: vec_ptr_at,
+            vec_ptr: memory.ptr,
             warp_row: memory.ptr + row_at,
-            vec_col,
-            vec_val,
+            vec_col: memory.ptr + col_at,
+            vec_val: memory.ptr + val_at,
             device: h.device,
             _memory: memory,
             row_scale: None,
         })
+    }
+
+    /// Bytes of the values array: `vector_length` values per vector, int4 two to a byte.
+    pub fn value_bytes(&self) -> usize {
+        (self.vectors * self.vector_length as i64 * self.value_bits as i64 / 8) as usize
     }
 
     /// Gives the object a copy of `rows` FP32 scales at device address `scale` (0: none), applied
@@ -230,15 +280,17 @@ impl SrBcrs {
         self.row_scale.is_some()
     }
 
-    /// Distinct columns per vector row, counted on the GPU (all zero without entries).
+    /// Distinct columns per (vector row, chunk), counted on the GPU after the source is checked
+    /// sorted and in range (all zero without entries).
     fn count(h: &Handle, p: &mut SrBcrsBuildParams, nnz: i64) -> Result<Vec<i32>> {
-        let g = p.vector_rows as usize;
+        let g = (p.vector_rows * p.chunks) as usize;
         if nnz == 0 || g == 0 {
             return Ok(vec![0; g]);
         }
         let scratch = DeviceMemory::alloc(h, 4 * (g + 1))?;
         zero_device(h, scratch.ptr, 4 * (g + 1))?;
         p.counts = scratch.ptr;
+        launch::validate(h, p)?;
         launch::count(h, p)?;
         let mut bytes = vec![0u8; 4 * (g + 1)];
         copy_to_host_and_wait(h, scratch.ptr, &mut bytes)?;

@@ -4,9 +4,11 @@
 //! each argument's automatic bad values, and the object's own rows: vector lengths other than 2, 4
 //! or 8, FP32 values, shapes that disagree, B, C and compute types it does not take. The SDDMM's
 //! three entry points on the object (A 8 x 4 int8 row-major, B 4 x 6 int8 column-major, vecC of
-//! int32 over the object's slots): shapes and sizes that disagree, types it does not take, an
-//! object of int16 values (made over the same pattern). Its arrays and descriptors are a `Part` of
-//! the GPU fixture, watched like the rest.
+//! int32 over the object's slots): shapes and sizes that disagree, types it does not take (B
+//! wider than A), an object of int16 values (made over the same pattern: its slots are ordered as
+//! int8's). `oxsparseCreateSrBcrsFromArrays` over the object's own arrays: sizes, vector length,
+//! value type, vector count, offsets and columns that break the layout. Its arrays and
+//! descriptors are a `Part` of the GPU fixture, watched like the rest.
 
 use super::descriptors::{COL, I32, R32F, ROW};
 use super::gpu::Operands;
@@ -47,9 +49,17 @@ pub struct SrBcrsOperands {
     pub sb_3: u64,
     pub vc: u64,
     pub vc_short: u64,
-    /// An object of int16 values over the same pattern (its CSR `a16`), which the SDDMM refuses.
+    /// An object of int16 values over the same pattern (its CSR `a16`).
     pub a16: u64,
     pub obj16: u64,
+    /// SDDMM: B of int16 (4 x 6, column-major), wider than A.
+    pub sb16: u64,
+    /// The object's own arrays (`oxsparseSrBcrsGetInfo`) and stored vectors, for
+    /// `oxsparseCreateSrBcrsFromArrays`.
+    pub offsets: u64,
+    pub columns: u64,
+    pub values: u64,
+    pub vectors: i64,
 }
 
 impl SrBcrsOperands {
@@ -71,6 +81,11 @@ impl SrBcrsOperands {
             vc_short: c,
             a16: a,
             obj16: NEVER_ISSUED,
+            sb16: b,
+            offsets: b,
+            columns: b,
+            values: b,
+            vectors: 32,
         }
     }
 }
@@ -130,6 +145,7 @@ pub fn rows(t: &mut Table, o: &Operands) {
         }
     }
     sddmm_rows(t, o);
+    from_arrays_rows(t, o);
     let args = [("handle", Handle(o.h)), ("srBcrs", Obj(SrBcrs, s.obj)), ("rowScale", Data(s.scale, 4))];
     t.func("oxsparseSrBcrsSetRowScale", &args, |a| unsafe { oxsparseSrBcrsSetRowScale(ptr(a[0]), ptr(a[1]), cptr(a[2])) }).bad(
         "rowScale NULL (no scale)",
@@ -191,7 +207,8 @@ fn sddmm_rows(t: &mut Table, o: &Operands) {
         f.bad("A has 7 rows for the object's 8", &[("matA", s.sa_7)], INVALID)
             .bad("B has 3 rows for A's 4 columns", &[("matB", s.sb_3)], INVALID)
             .bad("vecC one shorter than the slots", &[("vecC", s.vc_short)], INVALID)
-            .bad("an object of int16 values", &[("srBcrs", s.obj16)], UNSUPPORTED)
+            .bad("an object of int16 values (slots in int8's order)", &[("srBcrs", s.obj16)], SUCCESS)
+            .bad("B of int16, wider than A", &[("matB", s.sb16)], UNSUPPORTED)
             .bad("A of FP32", &[("matA", o.c)], UNSUPPORTED)
             .bad("computeType R_32F for int32 vecC", &[("computeType", R32F as u64)], UNSUPPORTED)
             .bad("computeType R_8I", &[("computeType", R8I as u64)], UNSUPPORTED);
@@ -199,6 +216,45 @@ fn sddmm_rows(t: &mut Table, o: &Operands) {
             f.bad("externalBuffer NULL (none needed)", &[("externalBuffer", 0)], SUCCESS);
         }
     }
+}
+
+/// `oxsparseCreateSrBcrsFromArrays` over the object's own arrays (8 x 6, V = 4, int8).
+fn from_arrays_rows(t: &mut Table, o: &Operands) {
+    let s = o.srbcrs;
+    let args = [
+        ("handle", Handle(o.h)),
+        ("rows", Size(8)),
+        ("cols", Size(6)),
+        ("vectorLength", Plain(4)),
+        ("vectors", Size(s.vectors)),
+        ("vectorOffsets", Data(s.offsets, 4)),
+        ("vectorColumns", Data(s.columns, 4)),
+        ("values", Data(s.values, 1)),
+        ("valueType", Enum(R8I, &[])),
+        ("srBcrs", Made(o.slots[0], SrBcrs)),
+    ];
+    t.func("oxsparseCreateSrBcrsFromArrays", &args, |a| unsafe {
+        oxsparseCreateSrBcrsFromArrays(
+            ptr(a[0]),
+            a[1] as i64,
+            a[2] as i64,
+            int(a[3]),
+            a[4] as i64,
+            cptr(a[5]),
+            cptr(a[6]),
+            cptr(a[7]),
+            int(a[8]),
+            ptr(a[9]),
+        )
+    })
+    .bad("vectorLength 3", &[("vectorLength", 3)], INVALID)
+    .bad("valueType R_32F", &[("valueType", R32F as u64)], UNSUPPORTED)
+    .bad("vectors not a multiple of the stride", &[("vectors", s.vectors as u64 - 1)], INVALID)
+    .bad("vectors past the offsets' last", &[("vectors", s.vectors as u64 + 32)], INVALID)
+    .bad("vectorOffsets NULL", &[("vectorOffsets", 0)], INVALID)
+    .bad("values NULL", &[("values", 0)], INVALID)
+    .bad("cols 1: columns past it", &[("cols", 1)], INVALID)
+    .bad("vectorColumns as vectorOffsets: not 0 .. vectors", &[("vectorOffsets", s.columns)], INVALID);
 }
 
 fn ok(s: c_int, what: &str) {
@@ -211,10 +267,10 @@ fn dn(rows: i64, cols: i64, values: u64, vt: c_int) -> u64 {
     d as u64
 }
 
-/// A column-major int8 matrix (leading dimension `rows`).
-fn dn_col(rows: i64, cols: i64, values: u64) -> u64 {
+/// A column-major matrix of `vt` (leading dimension `rows`).
+fn dn_col(rows: i64, cols: i64, values: u64, vt: c_int) -> u64 {
     let mut d = null_mut();
-    ok(unsafe { oxsparseCreateDnMat(&mut d, rows, cols, rows, ptr(values), R8I, COL) }, "CreateDnMat");
+    ok(unsafe { oxsparseCreateDnMat(&mut d, rows, cols, rows, ptr(values), vt, COL) }, "CreateDnMat");
     d as u64
 }
 
@@ -275,6 +331,13 @@ impl Part {
         let obj16 = new_object(h, a16);
         let n = slots(obj);
         let vc = DevBuf::zeroed(4 * n as usize);
+        let sb16_values = DevBuf::from_slice(&(0..24).map(|v| (v * 301 % 4001) as i16 - 2000).collect::<Vec<_>>());
+        let (mut offsets, mut columns, mut values, mut vectors) = (std::ptr::null(), std::ptr::null(), std::ptr::null(), 0i64);
+        let z = null_mut();
+        let info = unsafe {
+            oxsparseSrBcrsGetInfo(cptr(obj), z, z, z, null_mut(), null_mut(), &mut vectors, &mut offsets, &mut columns, &mut values)
+        };
+        ok(info, "SrBcrsGetInfo");
         let operands = SrBcrsOperands {
             obj,
             a8,
@@ -285,12 +348,17 @@ impl Part {
             scale: scale.ptr,
             sa: dn(8, 4, sa_values.ptr, R8I),
             sa_7: dn(7, 4, sa_values.ptr, R8I),
-            sb: dn_col(4, 6, sb_values.ptr),
-            sb_3: dn_col(3, 6, sb_values.ptr),
+            sb: dn_col(4, 6, sb_values.ptr, R8I),
+            sb_3: dn_col(3, 6, sb_values.ptr, R8I),
             vc: dn_vec(n, vc.ptr),
             vc_short: dn_vec(n - 1, vc.ptr),
             a16,
             obj16,
+            sb16: dn_col(4, 6, sb16_values.ptr, R16I),
+            offsets: offsets as u64,
+            columns: columns as u64,
+            values: values as u64,
+            vectors,
         };
         let o = operands;
         Part {
@@ -302,6 +370,7 @@ impl Part {
                 ("SR-BCRS SDDMM A", sa_values),
                 ("SR-BCRS SDDMM B", sb_values),
                 ("SR-BCRS int16 A's values", a16_values),
+                ("SR-BCRS SDDMM int16 B", sb16_values),
             ],
             outputs: vec![("SR-BCRS C", c), ("SR-BCRS SDDMM vecC", vc)],
             descriptors: vec![
@@ -319,6 +388,7 @@ impl Part {
                 (SrBcrs, o.obj),
                 (SpMat, o.a16),
                 (SrBcrs, o.obj16),
+                (DnMat, o.sb16),
             ],
             fresh: Rc::new(move || new_object(h, a8)),
         }

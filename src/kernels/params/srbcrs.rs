@@ -11,9 +11,12 @@ pub struct SrBcrsBuildParams {
     pub row_ptr: u64,
     pub col_ind: u64,
     pub values: u64,
-    /// Count stage: i32 per vector row, its distinct columns; then one i32 flag, set to 1 when a
-    /// row's columns are not strictly increasing or lie outside `[0, cols)`.
+    /// Validate and count stages: i32 per (vector row, chunk), the chunk's distinct columns;
+    /// then one i32 flag, set to 1 when a row's columns are not strictly increasing or lie outside
+    /// `[0, cols)`.
     pub counts: u64,
+    /// Fill stage: i32 per (vector row, chunk), where the chunk's first vector goes.
+    pub chunk_start: u64,
     /// Fill stage: i32 per vector row plus one, where its vectors start (multiples of the stride).
     pub vec_ptr: u64,
     /// Fill stage: i32 column of every stored vector; int8 values, `vector_length` per vector.
@@ -28,6 +31,10 @@ pub struct SrBcrsBuildParams {
     /// A Blocked-ELL source's block size and element columns (`ellCols`); 0 for CSR.
     pub ell_block: i64,
     pub ell_cols: i64,
+    /// Chunks of columns per vector row, each `chunk_width` columns wide (the last may be
+    /// narrower): a thread merges one chunk, so that a few long vector rows still fill the GPU.
+    pub chunks: i64,
+    pub chunk_width: i64,
     pub vector_length: i32,
     /// 1 when the CSR offsets are 64-bit (else 32-bit); likewise for the column indices.
     pub offsets_64: i32,
