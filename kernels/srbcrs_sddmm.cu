@@ -10,8 +10,8 @@
 // of B), so for each step of 4 ELEMS k's:
 //   load_stage   the lane's ELEMS elements of its A row (the mma's B operand) and of its four
 //                vectors' B columns (the A operand), as stored: 16-byte loads when the lines are
-//                k-contiguous and aligned, elements one by one otherwise (and for the last,
-//                partial step)
+//                k-contiguous and aligned (a lane's piece that straddles k is read in one more
+//                step, element by element), elements one by one otherwise
 //   to_parts     int4 widened to bytes, int16 split into signed high and unsigned low bytes
 //   mma_stage    ELEMS / 8 mmas per tile and pair of parts into the accumulator of the pair's
 //                weight (1, 256 or 65536)
@@ -95,12 +95,19 @@ __device__ __noinline__ Raw<BITS, N> line_elements(Line line, int64_t k0, int64_
     return r;
 }
 
-// N elements of a line from k0: 16-byte loads (WIDE: the line is k-contiguous, 16-byte aligned,
-// and k0 + N <= k), else one by one.
-template <int BITS, int N, bool WIDE>
+// How a step reads its lines: WIDE, 16-byte loads (the line is k-contiguous and 16-byte aligned),
+// each lane's piece wholly before k, zeros for a piece that is not (the one that straddles k is
+// then read by a step of ELEMENTS, lane 0's); ELEMENTS, one by one, zeros at k or past.
+enum class Read { WIDE, ELEMENTS };
+
+// N elements of a line from k0, read as R says.
+template <int BITS, int N, Read R>
 __device__ __forceinline__ Raw<BITS, N> line_load(Line line, int64_t k0, int64_t k) {
     if (line.array == nullptr) return Raw<BITS, N>{};
-    if constexpr (WIDE) {
+    if constexpr (R == Read::ELEMENTS) {
+        return line_elements<BITS, N>(line, k0, k);
+    } else {
+        if (k0 + N > k) return Raw<BITS, N>{};
         const uint4* at = reinterpret_cast<const uint4*>(line.array + (line.first + k0) * BITS / 8);
         Raw<BITS, N> r;
 #pragma unroll
@@ -112,8 +119,6 @@ __device__ __forceinline__ Raw<BITS, N> line_load(Line line, int64_t k0, int64_t
             r.w[4 * j + 3] = x.w;
         }
         return r;
-    } else {
-        return line_elements<BITS, N>(line, k0, k);
     }
 }
 
@@ -168,15 +173,15 @@ constexpr int SETS = 1 + (LA == 16) + (LB == 16);
 template <int LA, int LB, int PA, int PB>
 constexpr int SET_OF = (LA == 16 && PA == 0) + (LB == 16 && PB == 0);
 
-template <int LA, int LB, bool WIDE>
+template <int LA, int LB, Read R>
 __device__ __forceinline__ void load_stage(const SrBcrsSddmmParams& p, Line row, const Line cols[TILES][2], int64_t k0, Lane l, Stage<LA, LB>& s) {
     constexpr int N = ELEMS<LA, LB>;
     const int64_t at = k0 + N * l.thread;
-    s.row = line_load<LA, N, WIDE>(row, at, p.k);
+    s.row = line_load<LA, N, R>(row, at, p.k);
 #pragma unroll
     for (int i = 0; i < TILES; ++i)
 #pragma unroll
-        for (int h = 0; h < 2; ++h) s.cols[i][h] = line_load<LB, N, WIDE>(cols[i][h], at, p.k);
+        for (int h = 0; h < 2; ++h) s.cols[i][h] = line_load<LB, N, R>(cols[i][h], at, p.k);
 }
 
 // The mmas of part PB of tile i's vectors (the A fragment: vector g, vector g + 8 at a word's
@@ -209,8 +214,8 @@ __device__ __forceinline__ void mma_stage(const Stage<LA, LB>& s, int32_t acc[SE
 }
 
 // The steps from k0 (a multiple of the step) up to `stop`. WIDE: the next one's loads are issued
-// before the current one's mmas (double buffering in registers); one by one: a step at a time
-// (the edge, or lines the wide loads cannot read, where registers matter more than latency).
+// before the current one's mmas (double buffering in registers); else one by one: a step at a
+// time (lines the wide loads cannot read, where registers matter more than latency).
 template <int LA, int LB, bool SCALED, bool WIDE>
 __device__ __forceinline__ void accumulate(const SrBcrsSddmmParams& p, Line row, const Line cols[TILES][2], int64_t k0, int64_t stop, Lane l,
                                            int32_t acc[SETS<LA, LB>][TILES][4]) {
@@ -219,15 +224,15 @@ __device__ __forceinline__ void accumulate(const SrBcrsSddmmParams& p, Line row,
     if (!WIDE) {
 #pragma unroll 1
         for (; k0 < stop; k0 += K_STEP) {
-            load_stage<LA, LB, false>(p, row, cols, k0, l, current);
+            load_stage<LA, LB, Read::ELEMENTS>(p, row, cols, k0, l, current);
             mma_stage<LA, LB, SCALED>(current, acc);
         }
         return;
     }
-    if (k0 < stop) load_stage<LA, LB, true>(p, row, cols, k0, l, current);
+    if (k0 < stop) load_stage<LA, LB, Read::WIDE>(p, row, cols, k0, l, current);
     for (; k0 < stop; k0 += K_STEP) {
         const bool more = k0 + K_STEP < stop;
-        if (more) load_stage<LA, LB, true>(p, row, cols, k0 + K_STEP, l, next);
+        if (more) load_stage<LA, LB, Read::WIDE>(p, row, cols, k0 + K_STEP, l, next);
         mma_stage<LA, LB, SCALED>(current, acc);
         if (more) current = next;
     }
@@ -321,9 +326,16 @@ __device__ void sddmm(const SrBcrsSddmmParams& p) {
 
     int32_t acc[SETS<LA, LB>][TILES][4] = {};
     constexpr int K_STEP = 4 * ELEMS<LA, LB>;
-    const int64_t wide = p.wide_lines ? p.k / K_STEP * K_STEP : 0;
-    accumulate<LA, LB, SCALED, true>(p, a_row, cols, 0, wide, l, acc);
-    accumulate<LA, LB, SCALED, false>(p, a_row, cols, wide, p.k, l, acc);
+    if (p.wide_lines) {
+        // Every step in vector loads, the last one's pieces past k as zeros; then the piece that
+        // straddles k, if any, one element at a time.
+        constexpr int N = ELEMS<LA, LB>;
+        accumulate<LA, LB, SCALED, true>(p, a_row, cols, 0, p.k, l, acc);
+        const int64_t straddled = p.k / N * N;
+        accumulate<LA, LB, SCALED, false>(p, a_row, cols, straddled, p.k, l, acc);
+    } else {
+        accumulate<LA, LB, SCALED, false>(p, a_row, cols, 0, p.k, l, acc);
+    }
     const Epilogue<T> e{load_scalar<T>(p.alpha), load_scalar<T>(p.beta)};
     store<LA, LB, SCALED, T>(p, e, first, g, l, real, acc);
 }
@@ -332,8 +344,8 @@ __device__ void sddmm(const SrBcrsSddmmParams& p) {
 
 // One kernel per pair (A's bits, B's bits), widening (`s`: int4 scaled by 16, for K up to 65,536)
 // and output type, with its launch bounds: 10 blocks a multiprocessor at the least (at most 96
-// registers, no spills) for 4-4 and 16-8, which the waits on loads bound and occupancy speeds up;
-// the compiler's choice for the others (8-4 fits 96 by itself and measured slower bounded).
+// registers) for 4-4, 8-4 and 16-8, which the waits on loads bound and occupancy speeds up; the
+// compiler's choice for the others (16-4 and 16-16 would spill).
 #define OXS_SRBCRS_SDDMM(LA, LB, SCALED, NAME, ...)                                                                    \
     extern "C" __global__ void __launch_bounds__(__VA_ARGS__) oxs_srbcrs_sddmm_##NAME##_i32(const SrBcrsSddmmParams p) { \
         sddmm<LA, LB, SCALED, int32_t>(p);                                                                               \
@@ -343,8 +355,8 @@ __device__ void sddmm(const SrBcrsSddmmParams& p) {
     }
 OXS_SRBCRS_SDDMM(4, 4, true, l4r4s, WARPS * WARP, 10)
 OXS_SRBCRS_SDDMM(4, 4, false, l4r4, WARPS * WARP, 10)
-OXS_SRBCRS_SDDMM(8, 4, true, l8r4s, WARPS * WARP)
-OXS_SRBCRS_SDDMM(8, 4, false, l8r4, WARPS * WARP)
+OXS_SRBCRS_SDDMM(8, 4, true, l8r4s, WARPS * WARP, 10)
+OXS_SRBCRS_SDDMM(8, 4, false, l8r4, WARPS * WARP, 10)
 OXS_SRBCRS_SDDMM(16, 4, true, l16r4s, WARPS * WARP)
 OXS_SRBCRS_SDDMM(16, 4, false, l16r4, WARPS * WARP)
 OXS_SRBCRS_SDDMM(8, 8, false, l8r8, WARPS * WARP)

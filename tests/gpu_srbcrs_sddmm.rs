@@ -452,7 +452,7 @@ fn srbcrs_sddmm_refuses_bad_arguments() {
 
 /// Throughput of every pair on the same masks (ignored: a measurement, run by hand on a GPU with
 /// `--ignored --nocapture`): a 4096 x 4096 mask, V = 8, vector-structured and unstructured, at
-/// 70/90/98% sparsity, K = 256 and 1,024; A row-major, B column-major (the wide path), int32
+/// 70/90/98% sparsity, K = 64, 256 and 1,024; A row-major, B column-major (the wide path), int32
 /// output, 20 calls after 3 untimed ones. Each narrower pair reads fewer bytes for the same (or
 /// less) mma work.
 #[test]
@@ -467,7 +467,7 @@ fn srbcrs_sddmm_pair_throughput() {
             let mask = random_csr(&mut rng, (m, n), sparsity, vectors.then_some(v as usize));
             let obj = make_object(&h, &mask, (m, n), v, 8);
             let slots = vectors_of(obj) as usize * v as usize;
-            for k in [256, 1024] {
+            for k in [64, 256, 1024] {
                 let mut times = vec![];
                 for (la, lb) in PAIRS {
                     let a = Dense::random(&mut rng, (m, k), la, ROW, 0);
