@@ -15,7 +15,7 @@
 
 mod common;
 use common::capi::*;
-use common::srbcrs::{download_object, int_type};
+use common::srbcrs::{download_object, int_type, seconds_per_call};
 use common::*;
 use oxsparse::ffi::descr_dense::*;
 use oxsparse::ffi::descr_sparse::*;
@@ -685,17 +685,7 @@ fn srbcrs_throughput() {
                             null_mut(),
                         )
                     };
-                    for _ in 0..3 {
-                        assert_eq!(call(), OK);
-                    }
-                    sync();
-                    let reps = 20;
-                    let start = std::time::Instant::now();
-                    for _ in 0..reps {
-                        call();
-                    }
-                    sync();
-                    let seconds = start.elapsed().as_secs_f64() / reps as f64;
+                    let seconds = seconds_per_call(call);
                     let rate = 2.0 * a.val.len() as f64 * n as f64 / seconds / 1e12;
                     let fill = a.val.len() as f64 / (stored as f64 * v as f64);
                     println!(
@@ -751,17 +741,7 @@ fn srbcrs_pair_throughput() {
                             null_mut(),
                         )
                     };
-                    for _ in 0..3 {
-                        assert_eq!(call(), OK);
-                    }
-                    sync();
-                    let reps = 20;
-                    let start = std::time::Instant::now();
-                    for _ in 0..reps {
-                        call();
-                    }
-                    sync();
-                    times.push(start.elapsed().as_secs_f64() / reps as f64);
+                    times.push(seconds_per_call(call));
                     unsafe { oxsparseDestroySrBcrs(obj) };
                     unsafe { oxsparseDestroySpMat(da) };
                 }

@@ -15,6 +15,7 @@
 
 mod common;
 use common::capi::*;
+use common::srbcrs::{int_type, seconds_per_call};
 use common::*;
 use oxsparse::ffi::descr_dense::*;
 use oxsparse::ffi::descr_sparse::*;
@@ -60,15 +61,6 @@ fn random_csr(rng: &mut Rng, (rows, cols): (usize, usize), sparsity: u64, vector
         ptr.push(ind.len() as i64);
     }
     (ptr, ind, val)
-}
-
-/// The integer type of `bits` bits.
-fn int_type(bits: usize) -> DataType {
-    match bits {
-        4 => DataType::CUDA_R_4I,
-        16 => DataType::CUDA_R_16I,
-        _ => R8I,
-    }
 }
 
 /// The object of the mask's values as `bits`-bit integers (int4 keeps each value's low nibble),
@@ -487,17 +479,7 @@ fn srbcrs_sddmm_pair_throughput() {
                             null_mut(),
                         )
                     };
-                    for _ in 0..3 {
-                        assert_eq!(call(), OK);
-                    }
-                    sync();
-                    let reps = 20;
-                    let start = std::time::Instant::now();
-                    for _ in 0..reps {
-                        call();
-                    }
-                    sync();
-                    times.push(start.elapsed().as_secs_f64() / reps as f64);
+                    times.push(seconds_per_call(call));
                 }
                 let line: Vec<String> = PAIRS
                     .iter()

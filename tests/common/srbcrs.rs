@@ -1,5 +1,5 @@
-//! The SR-BCRS object's tests' helpers: the integer type of a width, and an object read back to
-//! the host as the CPU reference lays it out.
+//! The SR-BCRS object's tests' helpers: the integer type of a width, an object read back to the
+//! host as the CPU reference lays it out, and the time of a call for the ignored throughput tests.
 
 use super::capi::OK;
 use super::sync;
@@ -51,4 +51,20 @@ pub fn download_object(s: oxsparseSrBcrs_t, bits: usize) -> (SrBcrsHost, i64) {
         vec_val: read(valp, vectors as usize * v as usize * bits / 8),
     };
     (host, nnz)
+}
+
+/// Seconds per call of `call` (a C entry point that must succeed): 3 untimed calls, then the mean
+/// over 20 back to back, the device synchronised on both sides.
+pub fn seconds_per_call(call: impl Fn() -> i32) -> f64 {
+    for _ in 0..3 {
+        assert_eq!(call(), OK);
+    }
+    sync();
+    let reps = 20;
+    let start = std::time::Instant::now();
+    for _ in 0..reps {
+        call();
+    }
+    sync();
+    start.elapsed().as_secs_f64() / reps as f64
 }
