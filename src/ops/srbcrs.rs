@@ -32,6 +32,16 @@ pub fn value_bits(t: DataType) -> Option<i32> {
     }
 }
 
+/// Vectors per stride block for values of `bits` bits: the k depth of the mma they feed (64 for
+/// int4; 32 for int8 and int16, which is split into bytes).
+pub fn stride_of(bits: i32) -> i64 {
+    if bits == 4 {
+        64
+    } else {
+        32
+    }
+}
+
 /// The build's column chunks per vector row and their width: enough (vector row, chunk) items
 /// for every thread the device holds, so that a few long vector rows do not each run as one
 /// thread's long chain of dependent loads; chunks of at least 64 columns (each costs its rows a
@@ -157,14 +167,14 @@ impl SrBcrs {
             value_bits: bits,
             ..Default::default()
         };
-        let stride = if bits == 4 { 64 } else { 32 };
+        let stride = stride_of(bits);
         (p.chunks, p.chunk_width) = build_chunks(&h.device_model, vector_rows, a.cols);
         let counts = Self::count(h, &mut p, a.nnz)?;
         // Each vector row's vectors start where the previous one's padded count ends; its chunks'
         // vectors follow one another.
         let mut vec_ptr = Vec::with_capacity(vector_rows as usize + 1);
         let mut chunk_start = Vec::with_capacity(counts.len());
-        let (mut total, mut longest_row) = (0i64, 0i64);
+        let mut total = 0i64;
         vec_ptr.push(0i32);
         for row in counts.chunks(p.chunks as usize) {
             let mut at = total;
@@ -172,15 +182,13 @@ impl SrBcrs {
                 chunk_start.push(at as i32);
                 at += n as i64;
             }
-            let stored = crate::ops::ceil_div(at - total, stride) * stride;
-            longest_row = longest_row.max(stored);
-            total += stored;
+            total += crate::ops::ceil_div(at - total, stride) * stride;
             if total > i32::MAX as i64 {
                 return Err(Error::InsufficientResources(format!("more than {} vectors after padding", i32::MAX)));
             }
             vec_ptr.push(total as i32);
         }
-        let object = Self::allocate(h, (a.rows, a.cols, a.nnz), vector_length, a.value_type, &vec_ptr, longest_row)?;
+        let object = Self::allocate(h, (a.rows, a.cols, a.nnz), vector_length, a.value_type, &vec_ptr)?;
         if total > 0 {
             let starts = DeviceMemory::alloc(h, 4 * chunk_start.len())?;
             let bytes: Vec<u8> = chunk_start.iter().flat_map(|x| x.to_le_bytes()).collect();
@@ -198,8 +206,7 @@ impl SrBcrs {
         Ok(object)
     }
 
-    /// An object of `vec_ptr`'s vector rows and vectors (`longest_row` the most of one row),
-    /// its device memory laid out (offsets, each 32 vectors' vector row, columns, values, every
+    /// An object of `vec_ptr`'s vector rows and vectors, its device memory laid out (offsets, each 32 vectors' vector row, columns, values, every
     /// array 256-byte aligned) and the offsets and rows copied in; the columns and values are the
     /// caller's to write.
     pub(super) fn allocate(
@@ -208,10 +215,10 @@ impl SrBcrs {
         vector_length: i32,
         value_type: DataType,
         vec_ptr: &[i32],
-        longest_row: i64,
     ) -> Result<SrBcrs> {
         let bits = value_bits(value_type).unwrap_or(8);
         let total = *vec_ptr.last().unwrap_or(&0) as i64;
+        let longest_row = vec_ptr.windows(2).map(|w| (w[1] - w[0]) as i64).max().unwrap_or(0);
         // Each 32 vectors' vector row (every row's count is a multiple of 32).
         let warp_row: Vec<i32> =
             vec_ptr.windows(2).enumerate().flat_map(|(g, w)| std::iter::repeat_n(g as i32, ((w[1] - w[0]) / 32) as usize)).collect();
@@ -233,7 +240,7 @@ impl SrBcrs {
             vector_length,
             value_type,
             value_bits: bits,
-            stride: if bits == 4 { 64 } else { 32 },
+            stride: stride_of(bits),
             vector_rows: vec_ptr.len() as i64 - 1,
             vectors: total,
             longest_row,

@@ -2,7 +2,7 @@
 //! (docs/design/srbcrs.md, "Layout"), read back, checked on the host and copied into a new
 //! object, as `oxsparseSrBcrsGetInfo` would describe it.
 
-use super::srbcrs::{value_bits, SrBcrs};
+use super::srbcrs::{stride_of, value_bits, SrBcrs};
 use crate::context::Handle;
 use crate::error::{invalid, unsupported, Result};
 use crate::kernels::vector_ops::{copy_to_device_and_wait, copy_to_host_and_wait};
@@ -28,7 +28,6 @@ impl SrBcrs {
     /// steps of whole stride blocks; each vector row's columns in `[0, cols)`, strictly increasing
     /// and then repeating the last one (padding, whose values must be zero). A refused call makes
     /// nothing.
-    #[allow(clippy::too_many_arguments)]
     pub fn from_arrays(
         h: &Handle,
         (rows, cols): (i64, i64),
@@ -49,7 +48,7 @@ impl SrBcrs {
         let Some(bits) = value_bits(value_type) else {
             unsupported!("an SR-BCRS object holds int4, int8 or int16 values (CUDA_R_4I, CUDA_R_8I, CUDA_R_16I), not {value_type:?}")
         };
-        let (v, stride) = (vector_length as i64, if bits == 4 { 64 } else { 32 });
+        let (v, stride) = (vector_length as i64, stride_of(bits));
         if vectors % stride != 0 || vectors > i32::MAX as i64 {
             invalid!("vectors ({vectors}) must be a multiple of the stride ({stride}) below 2^31");
         }
@@ -81,10 +80,9 @@ impl SrBcrs {
 
         // Each vector row: real columns strictly increasing, then padding repeating the last with
         // zero values (vector p's row r at (p / S) S V + r S + p % S).
-        let (mut nnz, mut longest_row) = (0i64, 0i64);
+        let mut nnz = 0i64;
         for g in 0..vector_rows as usize {
             let (start, end) = (vec_ptr[g] as usize, vec_ptr[g + 1] as usize);
-            longest_row = longest_row.max((end - start) as i64);
             let mut padding = false;
             for p in start..end {
                 let c = vec_col[p];
@@ -109,7 +107,7 @@ impl SrBcrs {
             }
         }
 
-        let object = Self::allocate(h, (rows, cols, nnz), vector_length, value_type, &vec_ptr, longest_row)?;
+        let object = Self::allocate(h, (rows, cols, nnz), vector_length, value_type, &vec_ptr)?;
         if vectors > 0 {
             let bytes: Vec<u8> = vec_col.iter().flat_map(|x| x.to_le_bytes()).collect();
             copy_to_device_and_wait(h, object.vec_col, &bytes)?;
