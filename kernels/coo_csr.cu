@@ -6,12 +6,13 @@
 //
 // coo2csr: offset r is the number of entries whose row is below r, so between entries i and i + 1
 // (a "boundary", i in -1..nnz-1, with row(-1) = -1 and row(nnz) = m) the offsets of the rows in
-// (row(i), row(i + 1)] are all i + 1. A thread takes 8 consecutive entries (two 16-byte loads, a
-// scalar head and tail where the array is not 16-byte aligned) and writes the runs of its 8
-// boundaries. A run of empty rows may be long, so the offsets are cut into chunks of CHUNK: a
-// chunk lying wholly inside one run is written by a warp of its own (one warp search for the
-// entries below the chunk), and a boundary's thread writes only the parts of its run outside such
-// chunks, at most 2 * CHUNK - 2 offsets.
+// (row(i), row(i + 1)] are all i + 1. Two forms (the launcher chooses by size): the tile form
+// (below, with its own comment) on large matrices of short rows, and the thread form: a thread
+// takes 8 consecutive entries (two 16-byte loads, a scalar head and tail where the array is not
+// 16-byte aligned) and writes the runs of its 8 boundaries. A run of empty rows may be long, so
+// the offsets are cut into chunks of CHUNK: a chunk lying wholly inside one run is written by a
+// warp of its own (one warp search for the entries below the chunk), and a boundary's thread
+// writes only the parts of its run outside such chunks, at most 2 * CHUNK - 2 offsets.
 //
 // csr2coo, two forms (the launcher chooses by size):
 // - streaming: a warp takes a contiguous range of whole TILEs of entries (tiles aligned so that
@@ -76,8 +77,11 @@ struct Coo {
     const int32_t* rows;
     int32_t* offsets;
     int64_t nnz, m, base;
-    // Entry i's row, clamped to -1..m so that a run never reaches outside offsets[0..=m].
-    __device__ int64_t row(int64_t i) const { return i >= nnz ? m : clamp(int64_t(rows[i]) - base, -1, m); }
+    // Entry i's row, clamped to -1..m so that a run never reaches outside offsets[0..=m]; -1
+    // before the first entry, m after the last.
+    __device__ int64_t row(int64_t i) const {
+        return i < 0 ? -1 : i >= nnz ? m : clamp(int64_t(rows[i]) - base, -1, m);
+    }
     // Boundary i's run: offsets (a, b] are i + 1, less the whole chunks inside it (their warps
     // write those).
     __device__ void run(int64_t i, int64_t a, int64_t b) const {
@@ -97,13 +101,14 @@ struct Coo {
 
 // Chunk c (offsets c * CHUNK .. + CHUNK - 1, all <= m): i = the entries with rows below its first
 // offset; the chunk lies inside boundary i - 1's run when row(i) reaches its last offset.
+template <int64_t SIZE>
 __device__ void coo2csr_chunk(const Coo& c, int64_t chunk) {
     const int lane = threadIdx.x % 32;
-    const int64_t r0 = chunk * CHUNK;
+    const int64_t r0 = chunk * SIZE;
     const int64_t i = warp_search(0, c.nnz, [&](int64_t x) { return c.row(x - 1) < r0; });
-    if (c.row(i) < r0 + CHUNK - 1) return;
+    if (c.row(i) < r0 + SIZE - 1) return;
     const int32_t v = int32_t(i + c.base);
-    for (int64_t r = lane; r < CHUNK; r += 32) c.offsets[r0 + r] = v;
+    for (int64_t r = lane; r < SIZE; r += 32) c.offsets[r0 + r] = v;
 }
 
 __device__ void coo2csr(const Coo2CsrParams& p) {
@@ -113,7 +118,7 @@ __device__ void coo2csr(const Coo2CsrParams& p) {
     const int64_t chunk_blocks = (chunks + WARPS - 1) / WARPS;
     if (int64_t(blockIdx.x) < chunk_blocks) {
         const int64_t chunk = int64_t(blockIdx.x) * WARPS + threadIdx.x / 32;
-        if (chunk < chunks) coo2csr_chunk(c, chunk);
+        if (chunk < chunks) coo2csr_chunk<CHUNK>(c, chunk);
         return;
     }
     const int64_t t = (int64_t(blockIdx.x) - chunk_blocks) * BLOCK + threadIdx.x;
@@ -145,6 +150,137 @@ __device__ void coo2csr(const Coo2CsrParams& p) {
             c.run(e0 + s, a, b);
             a = b;
         }
+    }
+}
+
+// ---- coo2csr, tile form --------------------------------------------------------------------------
+//
+// A block takes tiles of TILE_ENTRIES consecutive entries. The runs of the boundaries e0 - 1 ..
+// e0 + TILE_ENTRIES - 2 tile exactly the offsets (row(e0 - 1), row(e0 + TILE_ENTRIES - 1)], and
+// offset r among them is e0 plus the number of the tile's entries whose row is below r: the block
+// stages the tile's rows in shared memory and each thread finds one offset's count by a binary
+// search there, BLOCK consecutive offsets a step, so the stores are coalesced and a block's work
+// follows its tile's entries and rows, not the longest run among a warp's lanes. A step whose
+// offsets all lie in one run (long runs of empty rows) writes that run to its end at once, less
+// the whole WIDE_CHUNKs inside it, which warps of their own write (as the thread form's chunks), so
+// no block writes more than 2 * WIDE_CHUNK offsets of one run. Blocks stride over the tiles, each
+// loading its next tile's rows before it writes the current one's offsets.
+
+constexpr int ITEMS = 8;
+constexpr int TILE_ENTRIES = BLOCK * ITEMS;
+constexpr int64_t WIDE_CHUNK = 2048;
+
+struct TileShared {
+    int4 rows[TILE_ENTRIES / 4];  // the tile's rows, clamped to -1..m
+    int32_t count_first, count_last;  // the step's first and last offsets' counts
+};
+
+// A thread's ITEMS rows of the tile from e0: entries e0 + t * ITEMS + j (m past the last entry).
+struct TileRows {
+    int32_t row[ITEMS];
+};
+
+__device__ TileRows load_tile_rows(const Coo& c, int64_t e0) {
+    const int64_t first = e0 + int64_t(threadIdx.x) * ITEMS;
+    TileRows s;
+    const bool aligned = ((reinterpret_cast<uintptr_t>(c.rows) >> 2) & 3) == 0;
+    if (aligned && first + ITEMS <= c.nnz) {
+        const int4* v = reinterpret_cast<const int4*>(c.rows + first);
+        const int4 v0 = v[0], v1 = v[1];
+        const int32_t raw[ITEMS] = {v0.x, v0.y, v0.z, v0.w, v1.x, v1.y, v1.z, v1.w};
+#pragma unroll
+        for (int j = 0; j < ITEMS; ++j) s.row[j] = int32_t(clamp(int64_t(raw[j]) - c.base, -1, c.m));
+    } else {
+#pragma unroll
+        for (int j = 0; j < ITEMS; ++j) s.row[j] = int32_t(c.row(first + j));
+    }
+    return s;
+}
+
+// The number of the tile's entries whose row is below r (rows sorted: a lower bound).
+__device__ __forceinline__ int32_t count_below(const int32_t* rows, int32_t r) {
+    int32_t k = 0;
+#pragma unroll
+    for (int step = TILE_ENTRIES / 2; step > 0; step /= 2)
+        if (rows[k + step - 1] < r) k += step;
+    return k + (rows[k] < r ? 1 : 0);
+}
+
+// Offsets [from, to] = v, the block's threads striding.
+__device__ __forceinline__ void fill(const Coo& c, int64_t from, int64_t to, int32_t v) {
+    for (int64_t r = from + threadIdx.x; r <= to; r += BLOCK) c.offsets[r] = v;
+}
+
+// Offsets from .. min(b, hi) lie in the run (a, b]: they get its value, less the whole
+// WIDE_CHUNKs inside the run. Returns the last offset written.
+__device__ int64_t fill_run(const Coo& c, int64_t from, int64_t hi, int64_t a, int64_t b, int32_t v) {
+    const int64_t end = min64(b, hi);
+    const int64_t first = (a + 1 + WIDE_CHUNK - 1) / WIDE_CHUNK * WIDE_CHUNK;
+    const int64_t last = (b + 1) / WIDE_CHUNK * WIDE_CHUNK;
+    if (first < last) {
+        fill(c, from, min64(end, first - 1), v);
+        fill(c, max64(from, last), end, v);
+    } else {
+        fill(c, from, end, v);
+    }
+    return end;
+}
+
+// Writes the offsets of the tile from e0, whose rows are staged, and lo - 1 the row before it.
+__device__ void write_tile(const Coo& c, TileShared& sh, int64_t e0, int64_t lo) {
+    const int32_t* rows = reinterpret_cast<const int32_t*>(sh.rows);
+    const int64_t hi = rows[TILE_ENTRIES - 1];
+    for (int64_t g = lo; g <= hi;) {
+        const int64_t r = g + threadIdx.x;
+        const int32_t k = r <= hi ? count_below(rows, int32_t(r)) : 0;
+        if (r <= hi) c.offsets[r] = int32_t(e0 + k + c.base);
+        if (g + BLOCK - 1 >= hi) break;  // the last step
+        if (threadIdx.x == 0) sh.count_first = k;
+        if (threadIdx.x == BLOCK - 1) sh.count_last = k;
+        __syncthreads();
+        const int32_t k0 = sh.count_first, k1 = sh.count_last;
+        __syncthreads();
+        g += BLOCK;
+        if (k0 == k1) {
+            // The step lay in one run, (row of entry k - 1, row of entry k]: on to its end.
+            const int64_t a = k0 == 0 ? lo - 1 : rows[k0 - 1];
+            const int64_t b = k0 == TILE_ENTRIES ? hi : rows[k0];
+            const int64_t end = fill_run(c, g, hi, a, b, int32_t(e0 + k0 + c.base));
+            g = max64(g, end + 1);
+        }
+    }
+}
+
+__device__ void coo2csr_tile(const Coo2CsrParams& p) {
+    __shared__ TileShared sh;
+    const Coo c{reinterpret_cast<const int32_t*>(p.coo_rows), reinterpret_cast<int32_t*>(p.csr_offsets), p.nnz, p.m, p.base};
+    const int64_t chunks = (p.m + 1) / WIDE_CHUNK;
+    const int64_t chunk_blocks = (chunks + WARPS - 1) / WARPS;
+    if (int64_t(blockIdx.x) < chunk_blocks) {
+        const int64_t chunk = int64_t(blockIdx.x) * WARPS + threadIdx.x / 32;
+        if (chunk < chunks) coo2csr_chunk<WIDE_CHUNK>(c, chunk);
+        return;
+    }
+    const int64_t tiles = p.nnz / TILE_ENTRIES + 1;
+    const int64_t stride = int64_t(gridDim.x) - chunk_blocks;
+    int64_t tile = int64_t(blockIdx.x) - chunk_blocks;
+    TileRows current = load_tile_rows(c, tile * TILE_ENTRIES);
+    int64_t before = c.row(tile * TILE_ENTRIES - 1);
+    for (; tile < tiles; tile += stride) {
+        const int64_t e0 = tile * TILE_ENTRIES;
+        TileRows next = current;
+        int64_t next_before = before;
+        if (tile + stride < tiles) {
+            next = load_tile_rows(c, (tile + stride) * TILE_ENTRIES);
+            next_before = c.row((tile + stride) * TILE_ENTRIES - 1);
+        }
+        sh.rows[2 * threadIdx.x] = make_int4(current.row[0], current.row[1], current.row[2], current.row[3]);
+        sh.rows[2 * threadIdx.x + 1] = make_int4(current.row[4], current.row[5], current.row[6], current.row[7]);
+        __syncthreads();
+        write_tile(c, sh, e0, before + 1);
+        __syncthreads();
+        current = next;
+        before = next_before;
     }
 }
 
@@ -315,6 +451,7 @@ __device__ void identity(const IdentityParams& p) {
 }  // namespace
 
 extern "C" __global__ void __launch_bounds__(BLOCK) oxs_coo2csr_i32(const Coo2CsrParams p) { coo2csr(p); }
+extern "C" __global__ void __launch_bounds__(BLOCK) oxs_coo2csr_tile_i32(const Coo2CsrParams p) { coo2csr_tile(p); }
 extern "C" __global__ void __launch_bounds__(BLOCK) oxs_csr2coo_i32(const Csr2CooParams p) { csr2coo(p); }
 extern "C" __global__ void __launch_bounds__(BLOCK) oxs_csr2coo_probe_i32(const Csr2CooParams p) { csr2coo_probe(p); }
 extern "C" __global__ void oxs_identity_permutation_i32(const IdentityParams p) { identity(p); }

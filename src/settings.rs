@@ -166,6 +166,8 @@ pub struct Sddmm {
 /// The conversions' forcing settings.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Convert {
+    /// `OXSPARSE_COO2CSR_KERNEL`: Some(true) `tile`, Some(false) `thread`.
+    pub coo2csr_tile: Option<bool>,
     /// `OXSPARSE_CSR2COO_KERNEL`: Some(true) `probe` (wherever it fits), Some(false) `stream`.
     pub csr2coo_probe: Option<bool>,
     /// `OXSPARSE_CSR2CSC_METHOD`: Some(true) `radix` (wherever its arrays allow), Some(false) `atomic`.
@@ -238,6 +240,7 @@ pub const NAMES: &[&str] = &[
     "OXSPARSE_SDDMM_KERNEL",
     "OXSPARSE_SDDMM_TILES",
     "OXSPARSE_SRBCRS_SPLITS",
+    "OXSPARSE_COO2CSR_KERNEL",
     "OXSPARSE_CSR2COO_KERNEL",
     "OXSPARSE_CSR2CSC_METHOD",
     "OXSPARSE_D2S_CONVERT",
@@ -373,6 +376,7 @@ impl Settings {
                 let splits = [("1", 1), ("2", 2), ("4", 4), ("8", 8)];
                 next.srbcrs.splits = if unset { None } else { Some(one_of(name, v, &splits)?) }
             }
+            "OXSPARSE_COO2CSR_KERNEL" => next.convert.coo2csr_tile = on_off("tile", "thread")?,
             "OXSPARSE_CSR2COO_KERNEL" => next.convert.csr2coo_probe = on_off("probe", "stream")?,
             "OXSPARSE_CSR2CSC_METHOD" => next.convert.csr2csc_radix = on_off("radix", "atomic")?,
             "OXSPARSE_D2S_CONVERT" => {
@@ -408,6 +412,7 @@ mod tests {
             "OXSPARSE_SPMM_BRCV" => "rule",
             "OXSPARSE_SDDMM_KERNEL" => "general",
             "OXSPARSE_SDDMM_TILES" => "off",
+            "OXSPARSE_COO2CSR_KERNEL" => "tile",
             "OXSPARSE_CSR2COO_KERNEL" => "probe",
             "OXSPARSE_CSR2CSC_METHOD" => "radix",
             "OXSPARSE_D2S_CONVERT" => "words",

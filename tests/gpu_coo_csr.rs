@@ -2,11 +2,11 @@
 //! ABI: `oxsparseXcoo2csr`, `oxsparseXcsr2coo` and `oxsparseCreateIdentityPermutation`.
 //!
 //! Row patterns: empty, 1 x 1, odd sizes, uniform, runs of empty rows (millions of rows for a few
-//! entries; runs of 1 to 600 rows between short ones), hub rows of 10,000 to 300,000 entries among
-//! short ones, all entries in the last row; both index bases; arrays on 16 bytes and shifted off
-//! them; csr2coo under each of its kernels. Outputs are poisoned (0xFF, i.e. -1) with poison before
-//! and past their ends that must come back untouched; every status and the synchronisation after
-//! each call are checked.
+//! entries; runs of 1 to 600 rows between short ones; runs up to 9,000 rows between dense ones),
+//! hub rows of 10,000 to 300,000 entries among short ones, all entries in the last row; both index
+//! bases; arrays on 16 bytes and shifted off them; each conversion under each of its kernels.
+//! Outputs are poisoned (0xFF, i.e. -1) with poison before and past their ends that must come back
+//! untouched; every status and the synchronisation after each call are checked.
 
 mod common;
 
@@ -58,6 +58,13 @@ fn patterns(rng: &mut Rng) -> Vec<(String, usize, Vec<i32>)> {
         r += 1 + if rng.below(3) == 0 { rng.below(600) } else { rng.below(6) } as i32;
     }
     add("runs of empty rows", r as usize, gaps);
+    // Runs up to several of the tile form's 2048-offset chunks and tiles, between dense rows.
+    let (mut long, mut r) = (Vec::new(), 0i32);
+    while long.len() < 60_000 {
+        long.extend(std::iter::repeat_n(r, 1 + rng.below(40) as usize));
+        r += 1 + if rng.below(8) == 0 { rng.below(9000) } else { rng.below(3) } as i32;
+    }
+    add("long runs of empty rows", r as usize, long);
     out
 }
 
@@ -97,30 +104,33 @@ fn first_difference(got: &[i32], want: &[i32]) -> Option<String> {
     ))
 }
 
-/// csr2coo's kernels, each forced on a handle of its own, and the library's choice.
-const CSR2COO_FORMS: [Option<&str>; 3] = [None, Some("probe"), Some("stream")];
+/// Each conversion's kernels, forced on a handle of their own, and the library's choice:
+/// (coo2csr's, csr2coo's).
+const FORMS: [(Option<&str>, Option<&str>); 3] = [(None, None), (Some("tile"), Some("probe")), (Some("thread"), Some("stream"))];
 
 fn check_pattern(handles: &[CHandle], name: &str, m: usize, rows: &[i32], base: i32, skew: usize) -> Result<(), String> {
     let based: Vec<i32> = rows.iter().map(|r| r + base).collect();
     let want_offsets = reference::coo2csr(&based, m, base);
     let rows_in = input(&based, skew);
     let at = |buf: &DevBuf| buf.ptr + 4 * skew as u64;
-    let offsets = output(m + 1, skew);
-    let s = unsafe {
-        oxsparseXcoo2csr(handles[0].0, at(&rows_in) as *const c_int, rows.len() as c_int, m as c_int, at(&offsets) as *mut c_int, base)
-    };
-    expect(s, "oxsparseXcoo2csr")?;
-    sync();
-    let got = read(&offsets, m + 1, skew, "coo2csr")?;
-    if let Some(d) = first_difference(&got, &want_offsets) {
-        return Err(format!("{name}, base {base}, skew {skew}: coo2csr: {d}"));
+    for (h, (form, _)) in handles.iter().zip(FORMS) {
+        let offsets = output(m + 1, skew);
+        let s = unsafe {
+            oxsparseXcoo2csr(h.0, at(&rows_in) as *const c_int, rows.len() as c_int, m as c_int, at(&offsets) as *mut c_int, base)
+        };
+        expect(s, "oxsparseXcoo2csr")?;
+        sync();
+        let got = read(&offsets, m + 1, skew, "coo2csr")?;
+        if let Some(d) = first_difference(&got, &want_offsets) {
+            return Err(format!("{name}, base {base}, skew {skew}, kernel {}: coo2csr: {d}", form.unwrap_or("chosen")));
+        }
     }
 
     // csr2coo from the reference's offsets (independent of coo2csr's result), then back.
     let want = reference::csr2coo(&want_offsets, base);
     assert_eq!(want, based, "the reference round-trips");
     let offsets_in = input(&want_offsets, skew);
-    for (h, form) in handles.iter().zip(CSR2COO_FORMS) {
+    for (h, (_, form)) in handles.iter().zip(FORMS) {
         let rows_out = output(rows.len(), skew);
         let s = unsafe {
             oxsparseXcsr2coo(h.0, at(&offsets_in) as *const c_int, rows.len() as c_int, m as c_int, at(&rows_out) as *mut c_int, base)
@@ -135,16 +145,17 @@ fn check_pattern(handles: &[CHandle], name: &str, m: usize, rows: &[i32], base: 
     Ok(())
 }
 
-/// Every pattern in both bases, the arrays 16-byte aligned or shifted by 1 or 3 ints, csr2coo under
-/// each of its kernels.
+/// Every pattern in both bases, the arrays 16-byte aligned or shifted by 1 or 3 ints, each
+/// conversion under each of its kernels.
 #[test]
 fn coo2csr_and_csr2coo_equal_the_reference() {
     let Some(_gpu) = gpu("coo2csr / csr2coo") else { return };
-    let handles: Vec<CHandle> = CSR2COO_FORMS
+    let handles: Vec<CHandle> = FORMS
         .iter()
-        .map(|form| {
+        .map(|(coo2csr, csr2coo)| {
             let h = CHandle::unforced();
-            h.set_tuning("OXSPARSE_CSR2COO_KERNEL", *form);
+            h.set_tuning("OXSPARSE_COO2CSR_KERNEL", *coo2csr);
+            h.set_tuning("OXSPARSE_CSR2COO_KERNEL", *csr2coo);
             h
         })
         .collect();
@@ -161,28 +172,33 @@ fn coo2csr_and_csr2coo_equal_the_reference() {
         }
     }
     assert!(failures.is_empty(), "{} of {checked} cases failed:\n{}", failures.len(), failures.join("\n"));
-    println!("coo2csr / csr2coo: {} patterns x 4 (base, alignment), csr2coo under 3 kernel choices, equal the reference", cases.len());
+    println!("coo2csr / csr2coo: {} patterns x 4 (base, alignment), each under 3 kernel choices, equal the reference", cases.len());
 }
 
-/// The same conversion twice gives the same bits (no atomics, no races).
+/// The same conversion twice gives the same bits (no atomics, no races), under each of coo2csr's
+/// kernels.
 #[test]
 fn conversions_are_deterministic() {
     let Some(_gpu) = gpu("coo2csr / csr2coo determinism") else { return };
-    let h = CHandle::new();
     let mut rng = Rng::new(7);
     let (_, m, rows) = patterns(&mut rng).pop().unwrap();
     let rows_in = DevBuf::from_slice(&rows);
-    let runs: Vec<Vec<i32>> = (0..3)
-        .map(|_| {
-            let out = output(m + 1, 0);
-            let s =
-                unsafe { oxsparseXcoo2csr(h.0, rows_in.ptr as *const c_int, rows.len() as c_int, m as c_int, out.ptr as *mut c_int, 0) };
-            expect(s, "oxsparseXcoo2csr").unwrap();
-            sync();
-            out.to_vec()
-        })
-        .collect();
-    assert!(runs.windows(2).all(|w| w[0] == w[1]));
+    for form in ["tile", "thread"] {
+        let h = CHandle::unforced();
+        h.set_tuning("OXSPARSE_COO2CSR_KERNEL", Some(form));
+        let runs: Vec<Vec<i32>> = (0..3)
+            .map(|_| {
+                let out = output(m + 1, 0);
+                let s = unsafe {
+                    oxsparseXcoo2csr(h.0, rows_in.ptr as *const c_int, rows.len() as c_int, m as c_int, out.ptr as *mut c_int, 0)
+                };
+                expect(s, "oxsparseXcoo2csr").unwrap();
+                sync();
+                out.to_vec()
+            })
+            .collect();
+        assert!(runs.windows(2).all(|w| w[0] == w[1]), "{form}");
+    }
 }
 
 /// Empty problems write nothing: m = 0 for both, nnz = 0 for csr2coo (NULL arrays accepted); and

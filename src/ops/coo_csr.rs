@@ -64,7 +64,8 @@ pub fn plan_identity(n: i32, p: u64) -> Result<Plan> {
 /// `Xcoo2csr`: `csrRowPtr[r]` = base + the number of entries whose row is below r, for r <= m.
 pub fn coo2csr(h: &Handle, coo_rows: u64, nnz: i32, m: i32, csr_offsets: u64, base: IndexBase) -> Result<()> {
     if plan_coo2csr(coo_rows, nnz, m, csr_offsets)? == Plan::Launch {
-        k::coo2csr(h, coo_rows, nnz as i64, m as i64, csr_offsets, base.offset())?;
+        let form = k::coo2csr_form(m as i64, nnz as i64, h.settings.convert.coo2csr_tile);
+        k::coo2csr(h, form, coo_rows, nnz as i64, m as i64, csr_offsets, base.offset())?;
     }
     Ok(())
 }
