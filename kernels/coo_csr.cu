@@ -111,16 +111,22 @@ __device__ void coo2csr_chunk(const Coo& c, int64_t chunk) {
     for (int64_t r = lane; r < SIZE; r += 32) c.offsets[r0 + r] = v;
 }
 
+// The first blocks of either form write the whole chunks of SIZE offsets, a warp each (the
+// launcher counts them the same); true for those blocks. `chunk_blocks` is their number.
+template <int64_t SIZE>
+__device__ bool write_whole_chunks(const Coo& c, int64_t& chunk_blocks) {
+    const int64_t chunks = (c.m + 1) / SIZE;
+    chunk_blocks = (chunks + WARPS - 1) / WARPS;
+    if (int64_t(blockIdx.x) >= chunk_blocks) return false;
+    const int64_t chunk = int64_t(blockIdx.x) * WARPS + threadIdx.x / 32;
+    if (chunk < chunks) coo2csr_chunk<SIZE>(c, chunk);
+    return true;
+}
+
 __device__ void coo2csr(const Coo2CsrParams& p) {
     const Coo c{reinterpret_cast<const int32_t*>(p.coo_rows), reinterpret_cast<int32_t*>(p.csr_offsets), p.nnz, p.m, p.base};
-    // The first blocks write the whole chunks, a warp each (the launcher counts them the same).
-    const int64_t chunks = (p.m + 1) / CHUNK;
-    const int64_t chunk_blocks = (chunks + WARPS - 1) / WARPS;
-    if (int64_t(blockIdx.x) < chunk_blocks) {
-        const int64_t chunk = int64_t(blockIdx.x) * WARPS + threadIdx.x / 32;
-        if (chunk < chunks) coo2csr_chunk<CHUNK>(c, chunk);
-        return;
-    }
+    int64_t chunk_blocks;
+    if (write_whole_chunks<CHUNK>(c, chunk_blocks)) return;
     const int64_t t = (int64_t(blockIdx.x) - chunk_blocks) * BLOCK + threadIdx.x;
     // Entries head.. are 16-byte aligned; quads of 4 from there, then a tail of up to 3.
     const int64_t head = min64((4 - int64_t((p.coo_rows >> 2) & 3)) & 3, p.nnz);
@@ -254,13 +260,8 @@ __device__ void write_tile(const Coo& c, TileShared& sh, int64_t e0, int64_t lo)
 __device__ void coo2csr_tile(const Coo2CsrParams& p) {
     __shared__ TileShared sh;
     const Coo c{reinterpret_cast<const int32_t*>(p.coo_rows), reinterpret_cast<int32_t*>(p.csr_offsets), p.nnz, p.m, p.base};
-    const int64_t chunks = (p.m + 1) / WIDE_CHUNK;
-    const int64_t chunk_blocks = (chunks + WARPS - 1) / WARPS;
-    if (int64_t(blockIdx.x) < chunk_blocks) {
-        const int64_t chunk = int64_t(blockIdx.x) * WARPS + threadIdx.x / 32;
-        if (chunk < chunks) coo2csr_chunk<WIDE_CHUNK>(c, chunk);
-        return;
-    }
+    int64_t chunk_blocks;
+    if (write_whole_chunks<WIDE_CHUNK>(c, chunk_blocks)) return;
     const int64_t tiles = p.nnz / TILE_ENTRIES + 1;
     const int64_t stride = int64_t(gridDim.x) - chunk_blocks;
     int64_t tile = int64_t(blockIdx.x) - chunk_blocks;
