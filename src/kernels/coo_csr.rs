@@ -1,8 +1,8 @@
 //! Launchers for `kernels/coo_csr.cu`: COO row indices to CSR offsets and back (coo2csr: blocks
-//! over tiles of 2048 entries, each offset found by a search of its tile's rows, or a thread per 8
-//! entries where empty rows are many, each with a warp per whole chunk of offsets inside one run; csr2coo: a
-//! block per 1024 entries on small matrices, else a warp per range of tiles), and the identity
-//! permutation.
+//! over tiles of 2048 entries, each offset found by a search of its tile's rows, on large matrices
+//! of short rows, else a thread per 8 entries; each with a warp per whole chunk of offsets inside
+//! one run; csr2coo: a block per 1024 entries on small matrices, else a warp per range of tiles),
+//! and the identity permutation.
 
 use super::params::coo_csr::*;
 use super::{grid_for, launch, BLOCK};
