@@ -26,6 +26,7 @@
 // order), so results are reproducible.
 #include "common/spmm.cuh"
 #include "common/scan.cuh"
+#include "common/cp_async.cuh"
 #include <limits.h>
 #include <type_traits>
 
@@ -293,9 +294,29 @@ __device__ __forceinline__ void load_vectors(C (&out)[N], const C* p) {
     memcpy(out, raw, sizeof(out));
 }
 
-// a. The chunk's values [t0, t0 + tn) of the block's band, skewed per warp (see the top).
+// a. The chunk's values [t0, t0 + tn) of the block's band, skewed per warp (see the top). Where A's
+// values are of the compute type they are copied asynchronously (the caller waits): thread i takes
+// the block's values i, i + THREADS, ... in stored order (coalesced), each to its skewed place, then
+// stores the skew's zeros (WARP_ROWS - 1 a row: u below the row's first offset or past its last).
+// Elsewhere each value is converted on its way.
 template <typename T, typename V, typename C>
 __device__ __forceinline__ void stage_band(C (*a_s)[T::SPAN][WARP_ROWS], const V* band, int64_t width, int t0, int tn) {
+    if constexpr (std::is_same<V, C>::value) {
+        const int step_rows = THREADS / tn, step_t = THREADS % tn;
+        int row = threadIdx.x / tn, t = threadIdx.x % tn;  // of element i, stepped without a division
+        for (int i = threadIdx.x; i < ROWS * tn; i += THREADS) {
+            const int rho = row % WARP_ROWS;
+            cp_async::copy_part<sizeof(C)>(&a_s[row / WARP_ROWS][t + rho][rho], band + row * width + t0 + t, sizeof(C));
+            t += step_t;
+            row += step_rows;
+            if (t >= tn) t -= tn, ++row;
+        }
+        for (int i = threadIdx.x; i < ROWS * (WARP_ROWS - 1); i += THREADS) {
+            const int row = i / (WARP_ROWS - 1), z = i % (WARP_ROWS - 1), rho = row % WARP_ROWS;
+            a_s[row / WARP_ROWS][z < rho ? z : z + tn][rho] = zero<C>();
+        }
+        return;
+    }
     const int span = WARP_ROWS + tn - 1;
     for (int i = threadIdx.x; i < WARPS * span * WARP_ROWS; i += THREADS) {
         const int rho = i % WARP_ROWS, u = (i / WARP_ROWS) % span, w = i / (WARP_ROWS * span);
@@ -312,29 +333,35 @@ __device__ __forceinline__ bool rows_of_vectors(const Dense<T>& d) {
 }
 
 // b. op(B) rows jb .. jb + rows - 1, columns c0 .. c0 + NT - 1 (zero outside op(B)), read along
-// whichever of B's strides is 1: as vectors (TC values) where B's rows are vectors of the compute
-// type itself, else element by element.
+// whichever of B's strides is 1. Where B holds the compute type itself (and is not conjugated) the
+// copies are asynchronous (the caller waits): a vector of TC values a copy where B's rows are
+// vectors (its bytes past n zeros), else an element a copy; elsewhere each element is converted.
 template <typename T, int VEC, typename V, typename C>
 __device__ __forceinline__ void stage_b(C (*b_s)[T::B_LD], const Dense<const V>& b, int64_t jb, int rows, int64_t c0, int64_t k, int64_t n) {
     constexpr int NT = T::NT, TC = T::TC;
+    const bool along_rows = b.col_stride == 1;
     if constexpr (std::is_same<V, C>::value) {
         if (!b.conj && rows_of_vectors<VEC>(b)) {
             constexpr int PER_ROW = NT / TC;
             for (int i = threadIdx.x; i < rows * PER_ROW; i += THREADS) {
                 const int row = i / PER_ROW, vec = i % PER_ROW;
                 const int64_t j = jb + row, cc = c0 + vec * TC;
-                C* dst = &b_s[row][vec * TC];
-                if (j >= 0 && j < k && cc + TC <= n) {
-                    *reinterpret_cast<Raw<VEC>*>(dst) = __ldg(reinterpret_cast<const Raw<VEC>*>(b.at(j, cc)));
-                } else {
-#pragma unroll
-                    for (int q = 0; q < TC; ++q) dst[q] = (j >= 0 && j < k && cc + q < n) ? b.template read<C>(j, cc + q) : zero<C>();
-                }
+                const int64_t bytes = (j >= 0 && j < k) ? max(int64_t(0), min(int64_t(VEC), (n - cc) * int64_t(sizeof(C)))) : 0;
+                cp_async::copy_part<VEC>(&b_s[row][vec * TC], bytes > 0 ? b.at(j, cc) : b.values, int(bytes));
+            }
+            return;
+        }
+        if (!b.conj) {
+            for (int i = threadIdx.x; i < rows * NT; i += THREADS) {
+                const int row = along_rows ? i / NT : i % rows;
+                const int col = along_rows ? i % NT : i / rows;
+                const int64_t j = jb + row, cc = c0 + col;
+                const bool in = j >= 0 && j < k && cc < n;
+                cp_async::copy_part<sizeof(C)>(&b_s[row][col], in ? b.at(j, cc) : b.values, in ? int(sizeof(C)) : 0);
             }
             return;
         }
     }
-    const bool along_rows = b.col_stride == 1;
     for (int i = threadIdx.x; i < rows * NT; i += THREADS) {
         const int row = along_rows ? i / NT : i % rows;
         const int col = along_rows ? i % NT : i / rows;
@@ -376,6 +403,8 @@ __device__ void spmm_brcv(const SpmmBrcvParams& p) {
         __syncthreads();  // the previous chunk's stages have been read
         stage_band<T, V, C>(a_s, band, width, t0, tn);
         stage_b<T, VEC, V, C>(b_s, b, r0 + lo + t0, ROWS + tn - 1, c0, f.k, p.shape.n);
+        cp_async::commit();
+        cp_async::wait_groups<0>();
         __syncthreads();
         // c. The thread's rows first .. first + 7 meet B rows u = first .. first + tn + 6 (of the
         // warp's span); row first + i takes offset t0 + u - first - i there.
