@@ -295,25 +295,22 @@ __device__ __forceinline__ void load_vectors(C (&out)[N], const C* p) {
 }
 
 // a. The chunk's values [t0, t0 + tn) of the block's band, skewed per warp (see the top). Where A's
-// values are of the compute type they are copied asynchronously (the caller waits): thread i takes
-// the block's values i, i + THREADS, ... in stored order (coalesced), each to its skewed place, then
-// stores the skew's zeros (WARP_ROWS - 1 a row: u below the row's first offset or past its last).
-// Elsewhere each value is converted on its way.
+// values are of the compute type they are copied asynchronously (the caller waits): each warp its
+// own rows, a row at a time, lane l the offsets l and l + 32 (coalesced), and lanes 0-14 the row's
+// WARP_ROWS - 1 zeros of the skew (u below the row's first offset or past its last); the places
+// are compile-time steps from the lane's first. Elsewhere each value is converted on its way.
 template <typename T, typename V, typename C>
 __device__ __forceinline__ void stage_band(C (*a_s)[T::SPAN][WARP_ROWS], const V* band, int64_t width, int t0, int tn) {
     if constexpr (std::is_same<V, C>::value) {
-        const int step_rows = THREADS / tn, step_t = THREADS % tn;
-        int row = threadIdx.x / tn, t = threadIdx.x % tn;  // of element i, stepped without a division
-        for (int i = threadIdx.x; i < ROWS * tn; i += THREADS) {
-            const int rho = row % WARP_ROWS;
-            cp_async::copy_part<sizeof(C)>(&a_s[row / WARP_ROWS][t + rho][rho], band + row * width + t0 + t, sizeof(C));
-            t += step_t;
-            row += step_rows;
-            if (t >= tn) t -= tn, ++row;
-        }
-        for (int i = threadIdx.x; i < ROWS * (WARP_ROWS - 1); i += THREADS) {
-            const int row = i / (WARP_ROWS - 1), z = i % (WARP_ROWS - 1), rho = row % WARP_ROWS;
-            a_s[row / WARP_ROWS][z < rho ? z : z + tn][rho] = zero<C>();
+        static_assert(T::TW <= 2 * WARP, "two offsets a lane cover a chunk");
+        const int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
+        const V* src = band + int64_t(warp) * WARP_ROWS * width + t0 + lane;
+        C* dst = &a_s[warp][lane][0];  // row rho's offset t lies at u = t + rho
+#pragma unroll
+        for (int rho = 0; rho < WARP_ROWS; ++rho, src += width) {
+            if (lane < tn) cp_async::copy_part<sizeof(C)>(dst + rho * (WARP_ROWS + 1), src, sizeof(C));
+            if (T::TW > WARP && lane + WARP < tn) cp_async::copy_part<sizeof(C)>(dst + WARP * WARP_ROWS + rho * (WARP_ROWS + 1), src + WARP, sizeof(C));
+            if (lane < WARP_ROWS - 1) a_s[warp][lane < rho ? lane : lane + tn][rho] = zero<C>();
         }
         return;
     }
@@ -342,12 +339,19 @@ __device__ __forceinline__ void stage_b(C (*b_s)[T::B_LD], const Dense<const V>&
     const bool along_rows = b.col_stride == 1;
     if constexpr (std::is_same<V, C>::value) {
         if (!b.conj && rows_of_vectors<VEC>(b)) {
-            constexpr int PER_ROW = NT / TC;
-            for (int i = threadIdx.x; i < rows * PER_ROW; i += THREADS) {
-                const int row = i / PER_ROW, vec = i % PER_ROW;
-                const int64_t j = jb + row, cc = c0 + vec * TC;
-                const int64_t bytes = (j >= 0 && j < k) ? max(int64_t(0), min(int64_t(VEC), (n - cc) * int64_t(sizeof(C)))) : 0;
-                cp_async::copy_part<VEC>(&b_s[row][vec * TC], bytes > 0 ? b.at(j, cc) : b.values, int(bytes));
+            // A thread keeps one vector column and steps down the rows: its bytes inside n are
+            // fixed, its source advances by a stride.
+            constexpr int PER_ROW = NT / TC, ROW_STEP = THREADS / PER_ROW;
+            static_assert(THREADS % PER_ROW == 0, "whole rows a step");
+            const int vec = threadIdx.x % PER_ROW;
+            const int64_t cc = c0 + vec * TC;
+            const int col_bytes = int(max(int64_t(0), min(int64_t(VEC), (n - cc) * int64_t(sizeof(C)))));
+            int row = threadIdx.x / PER_ROW;
+            const V* src = b.values + (jb + row) * b.row_stride + cc;
+            for (; row < rows; row += ROW_STEP, src += ROW_STEP * b.row_stride) {
+                const int64_t j = jb + row;
+                const bool in = j >= 0 && j < k && col_bytes > 0;
+                cp_async::copy_part<VEC>(&b_s[row][vec * TC], in ? src : b.values, in ? col_bytes : 0);
             }
             return;
         }
