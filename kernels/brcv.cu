@@ -37,6 +37,7 @@ namespace {
 constexpr int ROWS = BRCV_ROWS;
 constexpr int THREADS = BRCV_THREADS;
 constexpr int SCAN_BLOCK = BRCV_SCAN_BLOCK;
+constexpr int REFRESH_THREADS = BRCV_REFRESH_THREADS;
 constexpr int SCAN_ROUNDS = BRCV_SCAN_ROUNDS;
 constexpr int64_t MAX_WIDTH = BRCV_MAX_WIDTH;
 constexpr unsigned long long FAR_COST = BRCV_FAR_COST;
@@ -261,20 +262,57 @@ __device__ void scatter(const BrcvBuildParams& p) {
     for (int64_t r = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; r < p.fmt.m; r += stride) scatter_row<V, C, I>(p.fmt, a, r);
 }
 
-// The transparent path's refresh (src/ops/spmm/banded.rs), before every product: a block of ROWS
-// threads per row block zeroes the block's band (so holes are zeros), then scatters its rows' entries
-// as stage 3 does, from A's values as they are at this call (the bands and far offsets were
-// measured by preprocess; A's structure may not change after it, its values may).
+// The transparent path's refresh (src/ops/spmm/banded.rs), before every product, from A's values as
+// they are at this call (the bands and far offsets were measured by preprocess; A's structure may
+// not change after it, its values may). A block of REFRESH_THREADS per row block, a warp a row at a
+// time: the lanes zero the row's band slots, then take its entries 32 at a time in stored order
+// (coalesced). Band entries add to their slots, far entries go to the row's far slots in stored
+// order (a ballot). A round where two lanes share a slot (a repeated entry) adds lane by lane, so
+// every sum runs in stored order, as in stage 3.
 template <typename V, typename C, typename I>
 __device__ void refresh(const BrcvBuildParams& p) {
     const BrcvFormat& f = p.fmt;
+    const Rows<V, I> a(p.a, 0);
     const int64_t blk = blockIdx.x;
-    V* band = ptr<V>(f.values) + ptr<const uint64_t>(f.start)[blk];
-    const int64_t slots = int64_t(ROWS) * ptr<const uint32_t>(f.width)[blk];
-    for (int64_t i = threadIdx.x; i < slots; i += ROWS) band[i] = from_compute<V>(zero<C>());
-    __syncthreads();
-    const int64_t r = blk * ROWS + threadIdx.x;
-    if (r < f.m) scatter_row<V, C, I>(f, Rows<V, I>(p.a, 0), r);
+    const int64_t lo = ptr<const int64_t>(f.lo)[blk];
+    const int64_t width = ptr<const uint32_t>(f.width)[blk];
+    const uint64_t* far_offsets = ptr<const uint64_t>(f.far_offsets);
+    V* far_values = ptr<V>(f.far_values);
+    int64_t* far_cols = ptr<int64_t>(f.far_cols);
+    const int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
+    for (int rho = warp; rho < ROWS; rho += REFRESH_THREADS / WARP) {
+        const int64_t r = blk * ROWS + rho;
+        V* band = ptr<V>(f.values) + ptr<const uint64_t>(f.start)[blk] + rho * width;
+        for (int64_t t = lane; t < width; t += WARP) band[t] = from_compute<V>(zero<C>());
+        if (r >= f.m) continue;  // rows past m keep zeros (warp-uniform)
+        __syncwarp();
+        uint64_t far = far_offsets[r];
+        const uint64_t far_end = far_offsets[r + 1];
+        const int64_t end = a.end(r);
+        for (int64_t q0 = a.begin(r); q0 < end; q0 += WARP) {
+            const int64_t q = q0 + lane;
+            const int64_t c = q < end ? a.col(q, f.k) : -1;
+            const V v = a.values[q < end ? q : q0];
+            const int64_t t = c - r - lo;
+            const bool in_band = c >= 0 && t >= 0 && t < width;
+            const unsigned far_lanes = __ballot_sync(0xffffffffu, c >= 0 && !in_band);
+            if (c >= 0 && !in_band) {
+                const uint64_t at = far + __popc(far_lanes & ((1u << lane) - 1));
+                if (at < far_end) far_cols[at] = c, far_values[at] = v;
+            }
+            far += __popc(far_lanes);
+            const unsigned same = __match_any_sync(0xffffffffu, in_band ? int(t) : -1);
+            if (__all_sync(0xffffffffu, !in_band || __popc(same) == 1)) {
+                if (in_band) band[t] = from_compute<V>(to_compute<C>(band[t]) + to_compute<C>(v));
+            } else {
+                for (int l = 0; l < WARP; ++l) {
+                    if (lane == l && in_band) band[t] = from_compute<V>(to_compute<C>(band[t]) + to_compute<C>(v));
+                    __syncwarp();
+                }
+            }
+            __syncwarp();
+        }
+    }
 }
 
 // ---- SpMM -------------------------------------------------------------------------------------
@@ -514,10 +552,10 @@ extern "C" __global__ void __launch_bounds__(SCAN_BLOCK) oxs_brcv_scan_apply(con
     extern "C" __global__ void __launch_bounds__(BLOCK) oxs_brcv_scatter_##sfx##_i64(const BrcvBuildParams p) {   \
         scatter<V, C, int64_t>(p);                                                                                    \
     }                                                                                                                 \
-    extern "C" __global__ void __launch_bounds__(ROWS) oxs_brcv_refresh_##sfx##_i32(const BrcvBuildParams p) {    \
+    extern "C" __global__ void __launch_bounds__(REFRESH_THREADS) oxs_brcv_refresh_##sfx##_i32(const BrcvBuildParams p) {    \
         refresh<V, C, int32_t>(p);                                                                                    \
     }                                                                                                                 \
-    extern "C" __global__ void __launch_bounds__(ROWS) oxs_brcv_refresh_##sfx##_i64(const BrcvBuildParams p) {    \
+    extern "C" __global__ void __launch_bounds__(REFRESH_THREADS) oxs_brcv_refresh_##sfx##_i64(const BrcvBuildParams p) {    \
         refresh<V, C, int64_t>(p);                                                                                    \
     }
 OXS_BRCV_SCATTER(f32, float, float)

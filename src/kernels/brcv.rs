@@ -192,12 +192,13 @@ pub fn scatter(h: &Handle, a: SpmmRows, fmt: &BrcvFormat, values_bytes: u64, val
 
 /// The transparent path's refresh before every product (src/ops/spmm/banded.rs): each block's band
 /// zeroed and A's entries, with the values `a` has now, scattered again into the band and far
-/// entries `fmt` (measured by preprocess from the same structure). A block of `BRCV_ROWS` threads
-/// per row block, no memset: it goes out in the call's launch batch.
+/// entries `fmt` (measured by preprocess from the same structure). A block of
+/// `BRCV_REFRESH_THREADS` per row block (a warp a row at a time), no memset: it goes out in the
+/// call's launch batch.
 pub fn refresh(h: &Handle, a: SpmmRows, fmt: &BrcvFormat, value: DataType, index: IndexType) -> Result<()> {
     let p = BrcvBuildParams { a, fmt: *fmt, ..Default::default() };
     let name = kernel_name!("oxs_brcv_refresh_{}_{}", value.kernel_suffix(), index_suffix(index));
-    launch(h, FAMILY, &name, (fmt.blocks as u32, 1, 1), BRCV_ROWS, 0, &p)
+    launch(h, FAMILY, &name, (fmt.blocks as u32, 1, 1), BRCV_REFRESH_THREADS, 0, &p)
 }
 
 /// The SpMM over the whole of C: row blocks x column tiles x `batches` (each at most the grid's

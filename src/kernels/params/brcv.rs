@@ -7,6 +7,8 @@ use super::spmm::{SpmmDense, SpmmRows, SpmmShape};
 pub const BRCV_ROWS: u32 = 64;
 /// Threads per block of the SpMM kernel: 4 warps of 16 rows (2 groups of 8) x 16 column groups.
 pub const BRCV_THREADS: u32 = 128;
+/// Threads per block of the transparent path's refresh: 8 warps, each a row at a time.
+pub const BRCV_REFRESH_THREADS: u32 = 256;
 /// Threads per block of the build's scans.
 pub const BRCV_SCAN_BLOCK: u32 = 256;
 /// Rounds of `BRCV_SCAN_BLOCK` values one scan block walks.
