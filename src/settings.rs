@@ -124,6 +124,8 @@ pub struct Spmm {
     /// `OXSPARSE_SPMM_BLOCKED_COPIES`: how the block-format tensor-core kernels bring their
     /// operands into shared memory.
     pub blocked_copies: Option<BlockedCopies>,
+    /// `OXSPARSE_SPMM_BLOCKED_SMALL=off`: BSR's small blocks on the general block-row kernel.
+    pub small_blocks_off: bool,
 }
 
 /// The block-format tensor-core kernels' copies (src/kernels/spmm.rs `blocked`), each taken
@@ -231,6 +233,7 @@ pub const NAMES: &[&str] = &[
     "OXSPARSE_SPMM_PLAIN_CHOICE",
     "OXSPARSE_SPMM_BRCV",
     "OXSPARSE_SPMM_BLOCKED_COPIES",
+    "OXSPARSE_SPMM_BLOCKED_SMALL",
     "OXSPARSE_SPMV_KERNEL",
     "OXSPARSE_SPMV_TILE",
     "OXSPARSE_SPMV_COLUMNS",
@@ -355,6 +358,7 @@ impl Settings {
                 let copies = [("tma", BlockedCopies::Tma), ("async", BlockedCopies::Async), ("staged", BlockedCopies::Staged)];
                 next.spmm.blocked_copies = if unset { None } else { Some(one_of(name, v, &copies)?) }
             }
+            "OXSPARSE_SPMM_BLOCKED_SMALL" => next.spmm.small_blocks_off = on_off("on", "off")? == Some(false),
             "OXSPARSE_SPMV_KERNEL" => {
                 let kernels = [("tiles", SpmvKernel::Tiles), ("vector", SpmvKernel::Vector), ("split", SpmvKernel::Split)];
                 next.spmv.kernel = if unset { None } else { Some(one_of(name, v, &kernels)?) }
@@ -417,6 +421,7 @@ mod tests {
             "OXSPARSE_CSR2CSC_METHOD" => "radix",
             "OXSPARSE_D2S_CONVERT" => "words",
             "OXSPARSE_SPMM_BLOCKED_COPIES" => "staged",
+            "OXSPARSE_SPMM_BLOCKED_SMALL" => "off",
             "OXSPARSE_MATH_MODE" => "tf32",
             "OXSPARSE_REORDER" => "data_affinity",
             "OXSPARSE_LAUNCH" => "direct",

@@ -2,7 +2,8 @@
 //! `kernels/spmm_tiles.cu` (the tile kernel), `kernels/spmm_short_rows.cu` (the short-row kernel
 //! and preprocess's longest-row measure), `kernels/spmm_warp_rows.cu` (a warp per row piece) and
 //! `kernels/spmm_blocked.cu`, `kernels/spmm_blocked_tc.cu` and `kernels/spmm_blocked_tc_async.cu`
-//! (BSR, Blocked-ELL; the TMA kernel `kernels/spmm_blocked_tc_tma.cu` in spmm_tma.rs). The
+//! (BSR, Blocked-ELL; the TMA kernel `kernels/spmm_blocked_tc_tma.cu` in spmm_tma.rs, BSR's small
+//! blocks `kernels/spmm_bsr_small.cu` in spmm_bsr_small.rs). The
 //! plan (src/ops/spmm/plan.rs) has already chosen the kernel and filled the parameter blocks;
 //! these functions only pick the instantiation's name and the grid. The short-row kernel's group
 //! shapes (`RowShape`) are in spmm_row_shape.rs.
@@ -453,6 +454,7 @@ pub fn blocked(h: &Handle, p: &SpmmBlockedParams, ell: bool, path: BlockedPath, 
     let copies = h.settings.spmm.blocked_copies;
     let block_rows = (p.shape.m / p.row_block.max(1)).max(1) as u64;
     match path {
+        BlockedPath::SmallBlocks { size } => super::spmm_bsr_small::launch_small_blocks(h, p, size, types, index),
         BlockedPath::CudaCores { rows } => {
             let name = kernel_name!("oxs_spmm_{format}_{}_{}_r{rows}", types.suffix(), index_suffix(index));
             let slices = (p.row_block.max(1) as u64).div_ceil(rows as u64);

@@ -214,6 +214,67 @@ fn async_copies() {
     sweep_with("spmm blocked: tensor cores, asynchronous copies", &async_copies_cases(), check_both_kernels);
 }
 
+/// BSR of small square blocks on their own kernel (kernels/spmm_bsr_small.cu): FP32 and FP64,
+/// blocks of 2 to 4 rows in both block orders, block rows short and long (steps of several blocks
+/// with a partial last one, empty block rows), N from half a group's columns to several column
+/// tiles (lanes with part of their columns, or none), op(B) row-major on 16-byte rows either way
+/// (B row-major, or column-major and transposed), padded or not, C in both orders.
+pub fn small_blocks_cases() -> Vec<Case> {
+    let mut cases = Vec::new();
+    for block in [(2, 2), (3, 3), (4, 4)] {
+        for fmt in [Fmt::Bsr(ROW), Fmt::Bsr(COL)] {
+            for t in [F32, (CUDA_R_64F, CUDA_R_64F, CUDA_R_64F)] {
+                for grid in [(9, 12), (40, 40)] {
+                    for _ in 0..3 {
+                        let i = cases.len();
+                        let c = case(fmt, block, grid, t, DEFAULT, 900 + i);
+                        let n = pick(&[17, 32, 36, 64, 100, 128, 264], i);
+                        let (op_b, order_b) = if i % 3 == 2 { (T, COL) } else { (N, ROW) };
+                        // Rows of whole 16-byte vectors: the leading dimension a multiple of 4.
+                        let pad_b = (4 - n % 4) % 4 + 4 * (i as i64 / 2 % 2);
+                        cases.push(Case { n, op_b, order_b, pad_b, preprocess: i % 2 == 0, ..c });
+                    }
+                }
+            }
+        }
+    }
+    cases
+}
+
+/// The reference comparison; the path preprocess records (the small-block kernel); the general
+/// block-row kernel (`OXSPARSE_SPMM_BLOCKED_SMALL=off`) must give the same bits, and so must a
+/// second call.
+fn check_small_blocks(h: &CHandle, case: &Case) -> Result<(), String> {
+    use oxsparse::ops::spmm::blocked::BlockedPath;
+    use oxsparse::ops::spmm::plan::Kernel;
+    let p = Problem::new(case);
+    let g = Gpu::upload(&p)?;
+    h.set_tuning("OXSPARSE_SPMM_BLOCKED_SMALL", None);
+    let pre = preprocessed(h, &p)?;
+    let d = unsafe { oxsparse::ffi::spmm::preprocessed_decision(pre.args.a) }.ok_or("preprocess keeps no decision")?;
+    let want = Kernel::Bsr(BlockedPath::SmallBlocks { size: case.block.map_or(0, |b| b.0) as u8 });
+    if d.plan.kernel != want {
+        return Err(format!("the plan runs {:?}, not {want:?}", d.plan.kernel));
+    }
+    let small = run(h, &p, &g, case.preprocess)?;
+    p.check(&small)?;
+    h.set_tuning("OXSPARSE_SPMM_BLOCKED_SMALL", Some("off"));
+    let general = run(h, &p, &g, case.preprocess);
+    h.set_tuning("OXSPARSE_SPMM_BLOCKED_SMALL", None);
+    if general? != small {
+        return Err("the general block-row kernel's result differs bitwise".into());
+    }
+    if run(h, &p, &g, case.preprocess)? != small {
+        return Err("a second call differs bitwise".into());
+    }
+    Ok(())
+}
+
+#[test]
+fn small_blocks() {
+    sweep_with("spmm blocked: BSR's small blocks", &small_blocks_cases(), check_small_blocks);
+}
+
 /// The kernel a call runs, as preprocess records it (`preprocessed_decision`), for types, math
 /// modes, block shapes and the `cuda_cores` forcing, on a handle free of the environment's
 /// forcing; each call also matches the reference.

@@ -27,6 +27,11 @@ pub enum BlockedPath {
     CudaCores {
         rows: u8,
     },
+    /// CUDA cores, BSR of `size` x `size` blocks (2 to 4): a group of lanes per block row, several
+    /// blocks' loads in flight a step (kernels/spmm_bsr_small.cu).
+    SmallBlocks {
+        size: u8,
+    },
     TensorCores(TcPrecision),
 }
 
@@ -50,6 +55,22 @@ pub fn path(t: Types, math: MathMode, forced: Option<ForcedKernel>, (rb, cb): (i
     match precision {
         Some(p) if rows_fit && cols_fit && forced != Some(ForcedKernel::CudaCores) => BlockedPath::TensorCores(p),
         _ => BlockedPath::CudaCores { rows: slice_rows(rb, t.compute.size_bytes()) },
+    }
+}
+
+/// The small-block kernel for a BSR call that `path` sends to CUDA cores: square blocks of 2 to 4
+/// rows (finite-element meshes), FP32 or FP64 throughout, op(B) rows of whole 16-byte vectors
+/// (`b_vectors`), and N over half a group's columns (a lane holds 16 bytes of a row: 4 FP32, 2
+/// FP64). The general kernel waits on one round trip a block; this one issues a step of blocks'
+/// loads at once. `OXSPARSE_SPMM_BLOCKED_SMALL=off` keeps the general kernel (comparisons).
+pub fn small_blocks(path: BlockedPath, t: Types, (rb, cb): (i64, i64), b_vectors: bool, n: i64, enabled: bool) -> BlockedPath {
+    let real = t.all(CUDA_R_32F) || t.all(CUDA_R_64F);
+    let half_group = 4 * 16 / t.compute.size_bytes() as i64;
+    match path {
+        BlockedPath::CudaCores { .. } if enabled && real && rb == cb && (2..=4).contains(&rb) && b_vectors && n > half_group => {
+            BlockedPath::SmallBlocks { size: rb as u8 }
+        }
+        _ => path,
     }
 }
 
@@ -113,6 +134,30 @@ mod tests {
         ] {
             assert_eq!(path(t, MathMode::OXSPARSE_TF32_TENSOR_OP_MATH, None, (16, 16)), BlockedPath::CudaCores { rows }, "{t:?}");
         }
+    }
+
+    #[test]
+    fn small_square_blocks_of_fp32_and_fp64_take_their_own_kernel() {
+        let (f32, f64) = (types(CUDA_R_32F, CUDA_R_32F, CUDA_R_32F), types(CUDA_R_64F, CUDA_R_64F, CUDA_R_64F));
+        let cuda = BlockedPath::CudaCores { rows: 4 };
+        for (t, block, b_vectors, n, enabled, want) in [
+            (f32, (3, 3), true, 32, true, BlockedPath::SmallBlocks { size: 3 }),
+            (f32, (2, 2), true, 17, true, BlockedPath::SmallBlocks { size: 2 }),
+            (f64, (4, 4), true, 9, true, BlockedPath::SmallBlocks { size: 4 }),
+            (f32, (3, 3), true, 16, true, cuda),
+            (f64, (4, 4), true, 8, true, cuda),
+            (f32, (3, 3), false, 32, true, cuda),
+            (f32, (3, 3), true, 32, false, cuda),
+            (f32, (3, 2), true, 32, true, cuda),
+            (f32, (1, 1), true, 32, true, cuda),
+            (f32, (8, 8), true, 32, true, cuda),
+            (types(CUDA_C_32F, CUDA_C_32F, CUDA_C_32F), (3, 3), true, 32, true, cuda),
+            (types(CUDA_R_16F, CUDA_R_32F, CUDA_R_32F), (3, 3), true, 32, true, cuda),
+        ] {
+            assert_eq!(small_blocks(cuda, t, block, b_vectors, n, enabled), want, "{t:?} {block:?} {b_vectors} {n} {enabled}");
+        }
+        let tc = BlockedPath::TensorCores(TcPrecision::Half);
+        assert_eq!(small_blocks(tc, f32, (4, 4), true, 32, true), tc);
     }
 
     #[test]
