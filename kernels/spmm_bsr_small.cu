@@ -4,7 +4,7 @@
 // several blocks at a time, and A's values arrive once a group in coalesced loads.
 //
 // A group of GROUP lanes takes one block row and GROUP * T columns of C (lane l holds T
-// consecutive columns, one 16-byte load of a B row). The group walks its block row P blocks a
+// consecutive columns, one or two 16-byte loads of a B row). The group walks its block row P blocks a
 // step (a stage of about 48 registers of B a lane):
 //   load_step  the next step's column indices (a lane a block) and A values (the step's P x BS x BS
 //              values, contiguous in BSR, dealt to the lanes in order), issued before this step's
@@ -22,26 +22,26 @@ using namespace spmm;
 namespace {
 
 // ---- tiling ------------------------------------------------------------------------------------
-// Lanes that share a block row (mirrored by `SPMM_BSR_SMALL_GROUP` in src/kernels/params/spmm.rs).
+// Lanes that share a block row (mirrored by `GROUP` in src/kernels/spmm_bsr_small.rs).
 constexpr int GROUP = 8;
 
-// Consecutive columns of C a lane holds: one 16-byte load of a B row (4 FP32, 2 FP64).
-template <typename V>
-__host__ __device__ constexpr int lane_columns() {
-    return 16 / int(sizeof(V));
-}
+// Consecutive columns of C a lane holds (mirrored by `LANE_COLUMNS` in src/kernels/spmm_bsr_small.rs):
+// one 16-byte load of a B row in FP32, two in FP64, so that each A value shuffled in serves 4
+// multiply-adds (at 2 columns FP64 spent as many shuffles as multiply-adds).
+constexpr int LANE_COLUMNS = 4;
 
-// Blocks a step loads together: their B rows take about 48 registers a lane (BS 16-byte rows a
-// block), at most one a lane of the group for the column indices.
-template <int BS>
+// Blocks a step loads together: their B rows take about 48 registers a lane (BS rows of 4 values
+// a block), at least one, at most one a lane of the group for the column indices.
+template <typename V, int BS>
 __host__ __device__ constexpr int step_blocks() {
-    return 48 / (BS * 4) > GROUP ? GROUP : 48 / (BS * 4);
+    constexpr int words = BS * LANE_COLUMNS * int(sizeof(V)) / 4;
+    return 48 / words > GROUP ? GROUP : 48 / words < 1 ? 1 : 48 / words;
 }
 
 // ---- the walk ----------------------------------------------------------------------------------
 template <typename V, typename I, int BS, bool COL_MAJOR>
 struct Walk {
-    static constexpr int T = lane_columns<V>(), P = step_blocks<BS>();
+    static constexpr int T = LANE_COLUMNS, P = step_blocks<V, BS>();
     static constexpr int STEP_VALUES = P * BS * BS;
     // A values a lane holds for a step: value v of the step at lane v % GROUP, register v / GROUP.
     static constexpr int A_REGS = (STEP_VALUES + GROUP - 1) / GROUP;

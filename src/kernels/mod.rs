@@ -22,7 +22,7 @@ pub mod sddmm;
 pub mod sort;
 pub mod sparse_to_dense;
 pub mod spmm;
-mod spmm_bsr_small;
+pub mod spmm_bsr_small;
 mod spmm_row_shape;
 pub mod spmm_tc;
 mod spmm_tma;

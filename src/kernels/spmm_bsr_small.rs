@@ -14,17 +14,16 @@ use crate::types::IndexType;
 /// Lanes that share a block row (`GROUP` in the kernel).
 pub const GROUP: u64 = 8;
 
-/// Consecutive columns of C a lane holds: one 16-byte load of a B row (`lane_columns`).
-pub fn lane_columns(compute_bytes: u64) -> u64 {
-    16 / compute_bytes.max(1)
-}
+/// Consecutive columns of C a lane holds (`lane_columns`): one 16-byte load of a B row in FP32,
+/// two in FP64.
+pub const LANE_COLUMNS: u64 = 4;
 
 /// C = alpha A op(B) + beta C for a BSR A of `size` x `size` blocks; a group per block row and
 /// `GROUP * lane_columns` columns of C, the grid striding over its limit.
 pub fn launch_small_blocks(h: &Handle, p: &SpmmBlockedParams, size: u8, types: Types, index: IndexType) -> Result<()> {
     let order = if p.col_major_blocks != 0 { "col" } else { "row" };
     let name = kernel_name!("oxs_spmm_bsr_small_{}_{}_b{size}_{order}", types.suffix(), index_suffix(index));
-    let width = GROUP * lane_columns(types.compute.size_bytes());
+    let width = GROUP * LANE_COLUMNS;
     let block_rows = (p.shape.m / i64::from(size)).max(0) as u64;
     let items = block_rows * (p.shape.n.max(1) as u64).div_ceil(width);
     let blocks = items.div_ceil(u64::from(BLOCK) / GROUP).clamp(1, MAX_GRID) as u32;

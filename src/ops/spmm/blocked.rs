@@ -59,13 +59,12 @@ pub fn path(t: Types, math: MathMode, forced: Option<ForcedKernel>, (rb, cb): (i
 }
 
 /// The small-block kernel for a BSR call that `path` sends to CUDA cores: square blocks of 2 to 4
-/// rows (finite-element meshes), FP32 or FP64 throughout, op(B) rows of whole 16-byte vectors
-/// (`b_vectors`), and N over half a group's columns (a lane holds 16 bytes of a row: 4 FP32, 2
-/// FP64). The general kernel waits on one round trip a block; this one issues a step of blocks'
+/// rows (finite-element meshes), FP32 or FP64 throughout, op(B) rows of whole vectors of 4 on
+/// 16-byte boundaries (`b_vectors`), and N over half a group's 32 columns. The general kernel waits on one round trip a block; this one issues a step of blocks'
 /// loads at once. `OXSPARSE_SPMM_BLOCKED_SMALL=off` keeps the general kernel (comparisons).
 pub fn small_blocks(path: BlockedPath, t: Types, (rb, cb): (i64, i64), b_vectors: bool, n: i64, enabled: bool) -> BlockedPath {
     let real = t.all(CUDA_R_32F) || t.all(CUDA_R_64F);
-    let half_group = 4 * 16 / t.compute.size_bytes() as i64;
+    let half_group = (crate::kernels::spmm_bsr_small::GROUP * crate::kernels::spmm_bsr_small::LANE_COLUMNS / 2) as i64;
     match path {
         BlockedPath::CudaCores { .. } if enabled && real && rb == cb && (2..=4).contains(&rb) && b_vectors && n > half_group => {
             BlockedPath::SmallBlocks { size: rb as u8 }
@@ -143,9 +142,9 @@ mod tests {
         for (t, block, b_vectors, n, enabled, want) in [
             (f32, (3, 3), true, 32, true, BlockedPath::SmallBlocks { size: 3 }),
             (f32, (2, 2), true, 17, true, BlockedPath::SmallBlocks { size: 2 }),
-            (f64, (4, 4), true, 9, true, BlockedPath::SmallBlocks { size: 4 }),
+            (f64, (4, 4), true, 17, true, BlockedPath::SmallBlocks { size: 4 }),
             (f32, (3, 3), true, 16, true, cuda),
-            (f64, (4, 4), true, 8, true, cuda),
+            (f64, (4, 4), true, 16, true, cuda),
             (f32, (3, 3), false, 32, true, cuda),
             (f32, (3, 3), true, 32, false, cuda),
             (f32, (3, 2), true, 32, true, cuda),

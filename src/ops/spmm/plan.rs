@@ -413,7 +413,7 @@ pub fn plan(call: &Call, d: Dims, types: Types) -> Plan {
             };
             let path = super::blocked::path(types, call.math, call.settings.spmm.kernel, block);
             if a == ARead::Bsr {
-                let b_vectors = rows_are_vectors(&b, 16 / types.compute.size_bytes() as i64, 16, true);
+                let b_vectors = rows_are_vectors(&b, crate::kernels::spmm_bsr_small::LANE_COLUMNS as i64, 16, true);
                 Kernel::Bsr(super::blocked::small_blocks(path, types, block, b_vectors, d.n, !call.settings.spmm.small_blocks_off))
             } else {
                 Kernel::BlockedEll(path)
