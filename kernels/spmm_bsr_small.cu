@@ -4,8 +4,8 @@
 // several blocks at a time, and A's values arrive once a group in coalesced loads.
 //
 // A group of GROUP lanes takes one block row and GROUP * T columns of C (lane l holds T
-// consecutive columns, one or two 16-byte loads of a B row). The group walks its block row P blocks a
-// step (a stage of about 48 registers of B a lane):
+// consecutive columns, one or two 16-byte loads of a B row). The group walks its block row P
+// blocks a step (a stage of about 48 registers of B a lane):
 //   load_step  the next step's column indices (a lane a block) and A values (the step's P x BS x BS
 //              values, contiguous in BSR, dealt to the lanes in order), issued before this step's
 //              products so that they arrive during them
@@ -25,9 +25,10 @@ namespace {
 // Lanes that share a block row (mirrored by `GROUP` in src/kernels/spmm_bsr_small.rs).
 constexpr int GROUP = 8;
 
-// Consecutive columns of C a lane holds (mirrored by `LANE_COLUMNS` in src/kernels/spmm_bsr_small.rs):
-// one 16-byte load of a B row in FP32, two in FP64, so that each A value shuffled in serves 4
-// multiply-adds (at 2 columns FP64 spent as many shuffles as multiply-adds).
+// Consecutive columns of C a lane holds (mirrored by `LANE_COLUMNS` in
+// src/kernels/spmm_bsr_small.rs): one 16-byte load of a B row in FP32, two in FP64, so that each
+// A value shuffled in serves 4 multiply-adds (at 2 columns FP64 spent as many shuffles as
+// multiply-adds).
 constexpr int LANE_COLUMNS = 4;
 
 // Blocks a step loads together: their B rows take about 48 registers a lane (BS rows of 4 values

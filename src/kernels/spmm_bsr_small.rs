@@ -14,12 +14,12 @@ use crate::types::IndexType;
 /// Lanes that share a block row (`GROUP` in the kernel).
 pub const GROUP: u64 = 8;
 
-/// Consecutive columns of C a lane holds (`lane_columns`): one 16-byte load of a B row in FP32,
-/// two in FP64.
+/// Consecutive columns of C a lane holds (`LANE_COLUMNS` in the kernel): one 16-byte load of a B
+/// row in FP32, two in FP64.
 pub const LANE_COLUMNS: u64 = 4;
 
 /// C = alpha A op(B) + beta C for a BSR A of `size` x `size` blocks; a group per block row and
-/// `GROUP * lane_columns` columns of C, the grid striding over its limit.
+/// `GROUP * LANE_COLUMNS` columns of C, the grid striding over its limit.
 pub fn launch_small_blocks(h: &Handle, p: &SpmmBlockedParams, size: u8, types: Types, index: IndexType) -> Result<()> {
     let order = if p.col_major_blocks != 0 { "col" } else { "row" };
     let name = kernel_name!("oxs_spmm_bsr_small_{}_{}_b{size}_{order}", types.suffix(), index_suffix(index));

@@ -60,8 +60,9 @@ pub fn path(t: Types, math: MathMode, forced: Option<ForcedKernel>, (rb, cb): (i
 
 /// The small-block kernel for a BSR call that `path` sends to CUDA cores: square blocks of 2 to 4
 /// rows (finite-element meshes), FP32 or FP64 throughout, op(B) rows of whole vectors of 4 on
-/// 16-byte boundaries (`b_vectors`), and N over half a group's 32 columns. The general kernel waits on one round trip a block; this one issues a step of blocks'
-/// loads at once. `OXSPARSE_SPMM_BLOCKED_SMALL=off` keeps the general kernel (comparisons).
+/// 16-byte boundaries (`b_vectors`), and N over half a group's 32 columns. The general kernel
+/// waits on one round trip a block; this one issues a step of blocks' loads at once.
+/// `OXSPARSE_SPMM_BLOCKED_SMALL=off` keeps the general kernel (comparisons).
 pub fn small_blocks(path: BlockedPath, t: Types, (rb, cb): (i64, i64), b_vectors: bool, n: i64, enabled: bool) -> BlockedPath {
     let real = t.all(CUDA_R_32F) || t.all(CUDA_R_64F);
     let half_group = (crate::kernels::spmm_bsr_small::GROUP * crate::kernels::spmm_bsr_small::LANE_COLUMNS / 2) as i64;
