@@ -217,7 +217,7 @@ fn async_copies() {
 /// BSR of small square blocks on their own kernel (kernels/spmm_bsr_small.cu): FP32 and FP64,
 /// blocks of 2 to 4 rows in both block orders, block rows short and long (steps of several blocks
 /// with a partial last one, empty block rows), N from half a group's columns to several column
-/// tiles (lanes with part of their columns, or none), op(B) row-major on 16-byte rows either way
+/// tiles (lanes with part of their columns, or none), op(B) row-major in vectors of 4 either way
 /// (B row-major, or column-major and transposed), padded or not, C in both orders.
 pub fn small_blocks_cases() -> Vec<Case> {
     let mut cases = Vec::new();
@@ -230,7 +230,7 @@ pub fn small_blocks_cases() -> Vec<Case> {
                         let c = case(fmt, block, grid, t, DEFAULT, 900 + i);
                         let n = pick(&[17, 32, 36, 64, 100, 128, 264], i);
                         let (op_b, order_b) = if i % 3 == 2 { (T, COL) } else { (N, ROW) };
-                        // Rows of whole 16-byte vectors: the leading dimension a multiple of 4.
+                        // Rows of whole vectors of 4 (the kernel's columns a lane): the leading dimension a multiple of 4.
                         let pad_b = (4 - n % 4) % 4 + 4 * (i as i64 / 2 % 2);
                         cases.push(Case { n, op_b, order_b, pad_b, preprocess: i % 2 == 0, ..c });
                     }

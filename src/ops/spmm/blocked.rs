@@ -6,6 +6,7 @@
 use super::plan::ForcedKernel;
 use crate::kernels::params::spmm::SPMM_BLOCKED_TC_MAX_ROWS;
 use crate::kernels::spmm::Types;
+use crate::kernels::spmm_bsr_small::{GROUP, LANE_COLUMNS};
 use crate::types::DataType::*;
 use crate::types::MathMode;
 
@@ -65,7 +66,7 @@ pub fn path(t: Types, math: MathMode, forced: Option<ForcedKernel>, (rb, cb): (i
 /// `OXSPARSE_SPMM_BLOCKED_SMALL=off` keeps the general kernel (comparisons).
 pub fn small_blocks(path: BlockedPath, t: Types, (rb, cb): (i64, i64), b_vectors: bool, n: i64, enabled: bool) -> BlockedPath {
     let real = t.all(CUDA_R_32F) || t.all(CUDA_R_64F);
-    let half_group = (crate::kernels::spmm_bsr_small::GROUP * crate::kernels::spmm_bsr_small::LANE_COLUMNS / 2) as i64;
+    let half_group = (GROUP * LANE_COLUMNS / 2) as i64;
     match path {
         BlockedPath::CudaCores { .. } if enabled && real && rb == cb && (2..=4).contains(&rb) && b_vectors && n > half_group => {
             BlockedPath::SmallBlocks { size: rb as u8 }
