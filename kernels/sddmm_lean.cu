@@ -5,17 +5,19 @@
 // chunked (V <= 2): a warp takes its run of C's values in chunks of 32, one value per lane:
 //   1. per chunk, each lane's row and column: the ends of the 32 rows from the chunk's first row
 //      in one load, each lane's row by a search over them with shuffles (a longer span, from empty
-//      rows, by a search of the offsets);
+//      rows, by a search of the offsets), the columns loaded with the rows' ends;
 //   2. groups of G lanes take G consecutive values of the chunk, one per round, the A and B
 //      vectors of several rounds loaded at once, none of the loads predicated;
 //   3. the G partial sums of each lane are summed over the group by recursive halving, which
 //      pairs the same lanes as the general kernel's butterfly (the same bits) with G - 1 shuffles
 //      instead of G log2 G, and leaves each lane with its own value;
 //   4. each lane writes its value as alpha * dot + beta * C (C unread when beta is 0), coalesced.
-// stepped (V = 4): chunks as above, a group taking one value a step (up to the run's last value)
-// and summing its products by a butterfly; per value (V = 8): a group takes one value a step (its
-// row followed from the last), its B loads unpredicated as above, and sums its products by a
-// butterfly.
+// stepped (V = 4): chunks as above, their columns and rows' ends loaded a chunk ahead, during the
+// products of the chunk before (in the chunked form the registers this holds cost a thread block
+// a multiprocessor, which costs more than the wait); a group takes one value a step (up to the
+// run's last value) and sums its products by a butterfly; per value (V = 8): a group takes one
+// value a step (its row followed from the last), its B loads unpredicated as above, and sums its
+// products by a butterfly.
 #include "common/sddmm.cuh"
 #include <type_traits>
 
@@ -31,14 +33,31 @@ __device__ __forceinline__ I shfl_index(I v, int src) {
     return __shfl_sync(0xffffffffu, v, src);
 }
 
-// The row of value `q` of a chunk whose first value lies in `row`: the ends of rows row .. row + 31
-// are loaded once, one per lane, and each lane finds the first end past its value by a five-step
-// search over them with shuffles; a value past row + 31 (a run of empty rows) searches the offsets.
+// What a chunk of 32 values needs before its products, in two loads issued together: each lane's
+// column (at position q, the last value's for a lane past the run) and the end of row `row + lane`
+// (the last row's for a lane past the rows), as stored. Neither load is predicated (a predicated
+// load made the compiler copy its result into place, which waits for it), so the stepped form can
+// load the next chunk's during this chunk's products.
+template <typename I>
+struct ChunkFetch {
+    I col, end;
+    template <typename O>
+    __device__ __forceinline__ void load(const O& o, I chunk, I row, int lane) {
+        const I q = chunk + I(lane), r = row + I(lane);
+        col = o.cols[q < o.last ? q : I(o.last - 1)];
+        end = o.offsets[(r < o.rows ? r : I(o.rows - 1)) + 1];
+    }
+};
+
+// The row of value `q` of a chunk whose first value lies in `row`, from the ends of rows row ..
+// row + 31 fetched one per lane (`fetched`): each lane finds the first end past its value by a
+// five-step search over them with shuffles; a value past row + 31 (a run of empty rows) searches
+// the offsets.
 template <typename I, typename End>
-__device__ __forceinline__ I row_in_chunk(const End& end, I rows, I row, I q, int lane) {
+__device__ __forceinline__ I row_in_chunk(const End& end, I rows, I row, I q, int lane, I fetched, I base) {
     const I r = row + I(lane);
     const I largest = sizeof(I) == 8 ? I(INT64_MAX) : I(INT32_MAX);
-    const I my_end = r < rows ? end(r) : largest;
+    const I my_end = r < rows ? I(fetched - base) : largest;
     int pos = 0;
 #pragma unroll
     for (int step = WARP / 2; step > 0; step /= 2)
@@ -114,18 +133,21 @@ struct LeanOperands {
     }
 };
 
-// A lane's vectors of a line for the stepped and per-value forms: vector t is at `at[t]` (sub + t G
-// where `has[t]`, the line's first vector otherwise), so that every load reads a valid vector
-// unpredicated and only the `has[t]` ones are summed (as in the chunked form).
+// A lane's vectors of a line: vector t is at `at[t]` (sub + t G where `has[t]`, the line's first
+// vector otherwise), so that every load reads a valid vector unpredicated and only the `has[t]`
+// ones are summed. Unsigned, with line offsets counted in 32 bits (the plan runs the lean kernel
+// only where every line starts within 2^31 vectors of its operand, lines_within_u32_vectors): a
+// vector's address is then one widening multiply-add from its line's, where signed 64-bit
+// offsets took six instructions.
 template <int G, int V>
 struct LaneVectors {
     bool has[V];
-    int at[V];
+    uint32_t at[V];
     __device__ LaneVectors(int sub, int vectors) {
 #pragma unroll
         for (int t = 0; t < V; ++t) {
             has[t] = sub + t * G < vectors;
-            at[t] = sub + (has[t] ? t * G : -sub);
+            at[t] = uint32_t(has[t] ? sub + t * G : 0);
         }
     }
 };
@@ -140,9 +162,7 @@ __device__ void sddmm_lean_chunked(const SddmmParams& p) {
     const int lane = threadIdx.x % WARP, sub = lane % G, group_first = lane - sub;
     const LeanOperands<T, TC, C, I> o(p);
     if (!o.live) return;  // the whole warp
-    // A line's offset in 32 bits, which spares each round's address a 64-bit product: the plan
-    // runs this form only where every line starts within 2^31 vectors of its operand
-    // (lines_within_u32_vectors).
+    // Lines' offsets in 16-byte vectors, in 32 bits (LaneVectors says why).
     const uint32_t lda32 = uint32_t(p.a.ld * int64_t(sizeof(T)) / VECTOR_BYTES);
     const uint32_t ldb32 = uint32_t(p.b.ld * int64_t(sizeof(T)) / VECTOR_BYTES);
     const auto end = [&](I r) { return o.end(r); };
@@ -150,15 +170,9 @@ __device__ void sddmm_lean_chunked(const SddmmParams& p) {
     // (a vector past the line reads the line's first instead and is not summed): a predicated load
     // made the compiler copy each result into place, which waited for the load and serialised the
     // rounds.
-    const uint4* const a_lane = o.a + sub;
-    const uint4* const b_lane = o.b + sub;
-    bool has[V];
-    int at[V];
-#pragma unroll
-    for (int v = 0; v < V; ++v) {
-        has[v] = sub + v * G < o.vectors;
-        at[v] = has[v] ? v * G : -sub;
-    }
+    const LaneVectors<G, V> lv(sub, o.vectors);
+    const auto& has = lv.has;
+    const auto& at = lv.at;
     const I rows = o.rows;
     const U n = U(o.n);
     I row = o.row;
@@ -169,8 +183,10 @@ __device__ void sddmm_lean_chunked(const SddmmParams& p) {
         C sum = zero<C>();
         if (o.products) {
             // 1. This lane's value: its row and column (-1 where the lane has none).
-            const I my_row = row_in_chunk(end, rows, row, live ? q : I(chunk), lane);
-            const I my_col = live ? I(o.cols[q] - o.base) : I(-1);
+            ChunkFetch<I> f;
+            f.load(o, chunk, row, lane);
+            const I my_row = row_in_chunk(end, rows, row, live ? q : I(chunk), lane, f.end, o.base);
+            const I my_col = live ? I(f.col - o.base) : I(-1);
             row = shfl_index(my_row, WARP - 1);  // the next chunk starts in or after it
 
             // 2. The group's values, IN_FLIGHT rounds at a time: the A and B vectors of every
@@ -189,12 +205,12 @@ __device__ void sddmm_lean_chunked(const SddmmParams& p) {
                     const I j = shfl_index(my_col, group_first + t0 + u);
                     const I r = shfl_index(my_row, group_first + t0 + u);
                     ok[u] = U(j) < n;
-                    const uint4* al = a_lane + uint32_t(r) * lda32;
-                    const uint4* bl = b_lane + (ok[u] ? uint32_t(j) : 0u) * ldb32;
+                    const uint32_t al = uint32_t(r) * lda32;
+                    const uint32_t bl = (ok[u] ? uint32_t(j) : 0u) * ldb32;
 #pragma unroll
                     for (int v = 0; v < V; ++v) {
-                        av[u][v] = __ldg(al + at[v]);
-                        bv[u][v] = __ldg(bl + at[v]);
+                        av[u][v] = __ldg(o.a + (al + at[v]));
+                        bv[u][v] = __ldg(o.b + (bl + at[v]));
                     }
                 }
 #pragma unroll
@@ -225,7 +241,8 @@ __device__ void sddmm_lean_stepped(const SddmmParams& p) {
     const LeanOperands<T, TC, C, I> o(p);
     if (!o.live) return;  // the whole warp
     // Lines' strides in 16-byte vectors.
-    const int64_t lda = p.a.ld * int64_t(sizeof(T)) / VECTOR_BYTES, ldb = p.b.ld * int64_t(sizeof(T)) / VECTOR_BYTES;
+    const uint32_t lda32 = uint32_t(p.a.ld * int64_t(sizeof(T)) / VECTOR_BYTES);
+    const uint32_t ldb32 = uint32_t(p.b.ld * int64_t(sizeof(T)) / VECTOR_BYTES);
     const auto end = [&](I r) { return o.end(r); };
     const LaneVectors<G, V> lv(sub, o.vectors);
     const auto& has = lv.has;
@@ -234,16 +251,21 @@ __device__ void sddmm_lean_stepped(const SddmmParams& p) {
     I row = o.row;
     I a_row = -1;
     uint4 av[V];
+    ChunkFetch<I> next;
+    if (o.products) next.load(o, o.first, row, lane);
 
     for (I chunk = o.first; chunk < o.last; chunk += WARP) {
         const I q = chunk + I(lane);
         const bool live = q < o.last;
         C mine = zero<C>();  // this lane's value of the chunk
         if (o.products) {
-            // 2. Each lane's value: its row and column (-1 where the lane has none).
-            const I my_row = row_in_chunk(end, o.rows, row, live ? q : I(chunk), lane);
-            const I my_col = live ? I(o.cols[q] - o.base) : I(-1);
+            // 2. Each lane's value: its row and column (-1 where the lane has none), fetched a
+            //    chunk ahead as in the chunked form.
+            const ChunkFetch<I> f = next;
+            const I my_row = row_in_chunk(end, o.rows, row, live ? q : I(chunk), lane, f.end, o.base);
+            const I my_col = live ? I(f.col - o.base) : I(-1);
             row = shfl_index(my_row, WARP - 1);
+            next.load(o, I(chunk + WARP), row, lane);
             // 3. This group's value of step s: value s PER_STEP + slot of the chunk.
             const auto step = [&](int s) {
                 const int src = s * PER_STEP + slot;
@@ -251,12 +273,12 @@ __device__ void sddmm_lean_stepped(const SddmmParams& p) {
                 const I r = shfl_index(my_row, src);
                 const bool ok = U(j) < n;
                 if (r != a_row) {
-                    const uint4* al = o.a + int64_t(r) * lda;
+                    const uint4* al = o.a + uint32_t(r) * lda32;
 #pragma unroll
                     for (int t = 0; t < V; ++t) av[t] = __ldg(al + at[t]);
                     a_row = r;
                 }
-                const uint4* bl = o.b + int64_t(ok ? j : I(0)) * ldb;
+                const uint4* bl = o.b + (ok ? uint32_t(j) : 0u) * ldb32;
                 uint4 bv[V];
 #pragma unroll
                 for (int t = 0; t < V; ++t) bv[t] = __ldg(bl + at[t]);
@@ -300,7 +322,8 @@ __device__ void sddmm_lean_per_value(const SddmmParams& p) {
     const LeanOperands<T, TC, C, I> o(p);
     if (!o.live) return;  // the whole warp
     // Lines' strides in 16-byte vectors.
-    const int64_t lda = p.a.ld * int64_t(sizeof(T)) / VECTOR_BYTES, ldb = p.b.ld * int64_t(sizeof(T)) / VECTOR_BYTES;
+    const uint32_t lda32 = uint32_t(p.a.ld * int64_t(sizeof(T)) / VECTOR_BYTES);
+    const uint32_t ldb32 = uint32_t(p.b.ld * int64_t(sizeof(T)) / VECTOR_BYTES);
     const auto end = [&](I r) { return o.end(r); };
     using U = typename std::make_unsigned<I>::type;
     const U n = U(o.n);
@@ -321,13 +344,13 @@ __device__ void sddmm_lean_per_value(const SddmmParams& p) {
             const I j = o.cols[q] - o.base;
             const bool ok = U(j) < n;
             if (row != a_row) {
-                const uint4* al = o.a + int64_t(row) * lda;
+                const uint4* al = o.a + uint32_t(row) * lda32;
 #pragma unroll
                 for (int t = 0; t < V; ++t) av[t] = __ldg(al + at[t]);
                 a_row = row;
             }
             // 3. The products (a column out of range reads line 0 and sums nothing).
-            const uint4* bl = o.b + int64_t(ok ? j : I(0)) * ldb;
+            const uint4* bl = o.b + (ok ? uint32_t(j) : 0u) * ldb32;
             uint4 bv[V];
 #pragma unroll
             for (int t = 0; t < V; ++t) bv[t] = __ldg(bl + at[t]);

@@ -187,10 +187,10 @@ pub fn sddmm(h: &Handle, call: &Call, buffer: u64, active: Option<&ActiveBuffer>
                 k::copy_lines(h, x.values, lines, ws + copy.at as u64, copy.ld, p.types.ab.size_bytes() as u32)?;
             }
         }
-        // The lean kernel where the plan has its shape and every line starts on 16 bytes (and, for
-        // its chunked form, within 2^31 vectors of its operand).
+        // The lean kernel where the plan has its shape and every line starts on 16 bytes, within
+        // 2^31 vectors of its operand (it counts line offsets in 32 bits).
         let aligned = k::lines_start_on_vectors(call, &p, ws);
-        let lean = p.lean.is_some_and(|l| !l.chunked() || plan::lines_within_u32_vectors(&p)) && aligned;
+        let lean = p.lean.is_some() && plan::lines_within_u32_vectors(&p) && aligned;
         // Where the lean kernel runs and the tiles may, the survey chooses between them: as
         // preprocess read it back, else on the GPU (a plain call surveys first).
         let run = match (p.tiles.filter(|_| lean), kept.map(|a| a.decision.tiles)) {

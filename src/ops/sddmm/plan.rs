@@ -291,7 +291,7 @@ pub fn plan(call: &super::Call, dims: Dims, types: Types) -> Plan {
 }
 
 /// Whether every line of A and B starts within 2^31 16-byte vectors of its operand's start (in a
-/// batch), so the chunked lean kernel may count line offsets in 32 bits (operands under 32 GiB).
+/// batch), so the lean kernel may count line offsets in 32 bits (operands under 32 GiB).
 pub fn lines_within_u32_vectors(p: &Plan) -> bool {
     let elem = p.types.ab.size_bytes() as i64;
     [&p.a, &p.b].iter().all(|l| {
