@@ -260,7 +260,7 @@ __device__ void sddmm_lean_stepped(const SddmmParams& p) {
         C mine = zero<C>();  // this lane's value of the chunk
         if (o.products) {
             // 2. Each lane's value: its row and column (-1 where the lane has none), fetched a
-            //    chunk ahead as in the chunked form.
+            //    chunk ahead; then the next chunk's fetch, as soon as its first row is known.
             const ChunkFetch<I> f = next;
             const I my_row = row_in_chunk(end, o.rows, row, live ? q : I(chunk), lane, f.end, o.base);
             const I my_col = live ? I(f.col - o.base) : I(-1);
