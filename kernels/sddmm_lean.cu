@@ -13,11 +13,11 @@
 //      instead of G log2 G, and leaves each lane with its own value;
 //   4. each lane writes its value as alpha * dot + beta * C (C unread when beta is 0), coalesced.
 // stepped (V = 4): chunks as above, their columns and rows' ends loaded a chunk ahead, during the
-// products of the chunk before (in the chunked form the registers this holds cost a thread block
-// a multiprocessor, which costs more than the wait); a group takes one value a step (up to the
-// run's last value) and sums its products by a butterfly; per value (V = 8): a group takes one
-// value a step (its row followed from the last), its B loads unpredicated as above, and sums its
-// products by a butterfly.
+// products of the chunk before (measured slower in the chunked form, whose 48 registers it raised
+// to a thread block a multiprocessor fewer); a group takes one value a step (up to the run's last
+// value) and sums its products by a butterfly; per value (V = 8): a group takes one value a step
+// (its row followed from the last), its B loads unpredicated as above, and sums its products by a
+// butterfly.
 #include "common/sddmm.cuh"
 #include <type_traits>
 
