@@ -4,16 +4,18 @@
 // columns are (the atomic path, kernels/csr2csc.cu, pays for hub columns). Stages, on the stream:
 //
 //   per pass, from the lowest digit up (the launcher sets src, dst, counts and shift):
-//     histogram   counts[d * tiles + t] <- the entries of tile t whose column has digit d, and
-//                 the digit's total over the tiles (an atomic add a block and digit)
+//     histogram   counts[d * tiles + t] <- the entries of tile t whose column has digit d (a
+//                 shared atomic an entry), and the digit's total over the tiles (an atomic add a
+//                 block and digit)
 //     scan        exclusive prefix sums of counts, digit-major, a block a digit (the totals of
 //                 the digits below it, then its tiles): each becomes the output start of
 //                 (digit d, tile t); with few tiles no scan kernel runs, each scatter block
 //                 summing the counts it needs itself
 //     scatter     dst[start + rank] <- k, the rank counted among the tile's entries of digit d
-//                 in entry order, so each pass is stable and the passes sort by the whole column;
-//                 where they fit 32 bits, the column's digits still to sort ride above k, so the
-//                 next passes read them instead of gathering the column through k
+//                 in entry order, so each pass is stable and the passes sort by the whole column
+//                 (the tile is sorted by digit in shared memory first, so that its stores run along
+//                 each digit's positions); where they fit 32 bits, the column's digits still to
+//                 sort ride above k, so the next passes read them instead of gathering the column
 //   row_hints     cscColPtr[j] <- the row of entry j * hint_stride (cscColPtr is free until the
 //                 finish; the hints bound each row search to a few rows); done by the first
 //                 histogram where no pass keeps its counts in cscColPtr
@@ -62,8 +64,6 @@ __device__ __forceinline__ uint32_t key_of(const Params& p, uint32_t k) {
     const int64_t c = int64_t(ptr_i32(p.csr_col_ind)[k]) - p.base;
     return c >= 0 && c < p.n ? uint32_t(c) : uint32_t(p.n);
 }
-
-__device__ __forceinline__ unsigned digit_of(const Params& p, uint32_t key) { return (key >> p.shift) & (RADIX - 1); }
 
 // The digits' totals of this pass: after its counts, the first or second set of RADIX by the pass's
 // parity (the launcher leaves room for both), so that passes sharing an array never share a set.
@@ -123,21 +123,28 @@ __device__ __forceinline__ unsigned peers_of(unsigned d) {
     return peers;
 }
 
-// Lanes that share a digit add their count once: a tile whose entries share a few digits (a hub
-// column's) costs a few shared atomics a round, not one an entry.
+// Adds each lane's digit to the block's counts, a shared atomic an entry: the hardware serialises
+// only lanes of one digit, which costs less than the ranking's ballots (the scatter needs ranks, a
+// count needs none). A round whose lanes all share a digit (a hub column's, or the top digit of
+// few columns) adds once. Every lane of the warp calls it.
+__device__ __forceinline__ void count_digit(unsigned* count, unsigned digit, bool in) {
+    const unsigned first = __shfl_sync(FULL, digit, 0);
+    if (__all_sync(FULL, in && digit == first)) {
+        if (threadIdx.x % WARP == 0) atomicAdd(&count[digit], unsigned(WARP));
+    } else if (in) {
+        atomicAdd(&count[digit], 1u);
+    }
+}
+
 __device__ void histogram(const Params& p) {
     __shared__ unsigned count[RADIX];
-    const int lane = threadIdx.x % WARP;
     count[threadIdx.x] = 0;
     uint32_t w[ROUNDS];
     unsigned d[ROUNDS];
     load_tile(p, w, d);
     __syncthreads();
 #pragma unroll
-    for (int r = 0; r < ROUNDS; ++r) {
-        const unsigned peers = peers_of(d[r]);
-        if (d[r] != NO_DIGIT && lane == __ffs(peers) - 1) atomicAdd(&count[d[r]], unsigned(__popc(peers)));
-    }
+    for (int r = 0; r < ROUNDS; ++r) count_digit(count, d[r], d[r] != NO_DIGIT);
     __syncthreads();
     const unsigned c = count[threadIdx.x];
     mut_i32(p.counts)[int64_t(threadIdx.x) * p.tiles + blockIdx.x] = int32_t(c);
@@ -177,11 +184,17 @@ __device__ __forceinline__ int32_t start_of_tile(const Params& p) {
 }
 
 // Each warp ranks its run's entries among those of equal digit, round by round, in a count per
-// digit of its own (the lowest lane of each digit adds the round's share); then thread d turns
-// the warps' counts of digit d into their starts, earlier warps first, from the tile's output
-// start of digit d; then every entry goes to its warp's start plus its rank. Two barriers a tile.
+// digit of its own (the lowest lane of each digit adds the round's share). Thread d then turns the
+// warps' counts of digit d into their places in the tile sorted by digit (earlier warps first,
+// after the tile's entries of lower digits), and every entry goes to its place in shared memory
+// with its output position; the block then writes the sorted tile in order, so a warp's stores
+// fall on a few runs of consecutive positions (a digit's run in the tile) rather than on a sector
+// an entry.
 __device__ void scatter(const Params& p) {
-    __shared__ int32_t warp_count[WARPS][RADIX];  // counts, then starts
+    __shared__ int32_t warp_count[WARPS][RADIX];  // counts, then places in the sorted tile
+    __shared__ int32_t shift[RADIX];              // output position minus place, per digit
+    __shared__ uint32_t staged_word[TILE];
+    __shared__ int32_t staged_at[TILE];
     const int lane = threadIdx.x % WARP, warp = threadIdx.x / WARP;
     const unsigned lanes_below = (1u << lane) - 1;
     uint32_t* dst = reinterpret_cast<uint32_t*>(p.dst);
@@ -207,7 +220,13 @@ __device__ void scatter(const Params& p) {
         __syncwarp();  // this round's counts are in before the next round reads them
     }
     __syncthreads();
-    int32_t next = tile_start;
+    // Column d of the warps' counts is thread d's alone until the next barrier.
+    int32_t total = 0;
+#pragma unroll
+    for (int w = 0; w < WARPS; ++w) total += warp_count[w][threadIdx.x];
+    int32_t entries;
+    int32_t next = scan::block_exclusive<BLOCK>(total, entries);
+    shift[threadIdx.x] = tile_start - next;
 #pragma unroll
     for (int w = 0; w < WARPS; ++w) {
         const int32_t c = warp_count[w][threadIdx.x];
@@ -218,8 +237,14 @@ __device__ void scatter(const Params& p) {
 #pragma unroll
     for (int r = 0; r < ROUNDS; ++r) {
         const unsigned digit = placed[r] & ((2u << BITS) - 1);
-        if (digit != NO_DIGIT) dst[mine[digit] + (placed[r] >> (BITS + 1))] = w[r];
+        if (digit != NO_DIGIT) {
+            const int32_t at = mine[digit] + (placed[r] >> (BITS + 1));
+            staged_word[at] = w[r];
+            staged_at[at] = at + shift[digit];
+        }
     }
+    __syncthreads();
+    for (int i = threadIdx.x; i < entries; i += BLOCK) dst[staged_at[i]] = staged_word[i];
 }
 
 constexpr int64_t LANE_GAP = 8;
@@ -318,7 +343,8 @@ extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2cr_histogram(const Par
     histogram(p);
     if (p.hint_stride != 0) row_hints(p);
 }
-extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2cr_scatter(const Params p) { scatter(p); }
+// Five blocks a multiprocessor: the staging held the kernel at 64 registers otherwise.
+extern "C" __global__ void __launch_bounds__(BLOCK, 5) oxs_c2cr_scatter(const Params p) { scatter(p); }
 extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2cr_scan(const Params p) { scan_digit(p); }
 extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2cr_clear_totals(const Params p) { clear_totals(p); }
 extern "C" __global__ void __launch_bounds__(BLOCK) oxs_c2cr_row_hints(const Params p) { row_hints(p); }
