@@ -94,16 +94,20 @@ __device__ __forceinline__ void load_tile(const Params& p, uint32_t (&w)[ROUNDS]
     const int pass = p.shift / BITS, kb = entry_bits(p);
     const bool carried = pass > 0 && carries(p, pass - 1), carry = carries(p, pass);
     const uint32_t entry_mask = (1u << kb) - 1;
+    const bool sided = pass == 1 && p.side != 0;  // the side array holds the key from this digit up
+    uint32_t above[ROUNDS];
 #pragma unroll
     for (int r = 0; r < ROUNDS; ++r) {
         const int64_t i = begin + int64_t(r) * WARP;
         w[r] = i < p.nnz ? entry_at(p, i) : 0;
+        above[r] = sided && i < p.nnz ? reinterpret_cast<const uint16_t*>(p.side)[i] : 0;
     }
 #pragma unroll
     for (int r = 0; r < ROUNDS; ++r) {
         const bool in = begin + int64_t(r) * WARP < p.nnz;
-        // The key from this pass's digit up: carried in the word, or gathered.
-        const uint32_t high = carried ? w[r] >> kb : in ? key_of(p, w[r]) >> p.shift : 0;
+        // The key from this pass's digit up: carried in the word, read from the side array, or
+        // gathered.
+        const uint32_t high = carried ? w[r] >> kb : sided ? above[r] : in ? key_of(p, w[r]) >> p.shift : 0;
         const uint32_t k = carried ? w[r] & entry_mask : w[r];
         d[r] = in ? high & (RADIX - 1) : NO_DIGIT;
         w[r] = carry ? (high >> BITS) << kb | k : k;
@@ -152,9 +156,21 @@ __device__ void histogram(const Params& p) {
 }
 
 // Block d: the start of digit d (the totals of the digits below it), then its tiles' counts turned
-// into their starts. Also clears the next pass's totals.
+// into their starts. The first SCAN_ROUNDS * BLOCK counts are loaded with the totals, and later
+// ones that many at a time, so a digit of up to 2048 tiles costs one memory trip before its
+// stores, where a round of BLOCK at a time after the totals cost one a round. Also clears the
+// next pass's totals.
+constexpr int SCAN_ROUNDS = 8;
 __device__ void scan_digit(const Params& p) {
     const int d = blockIdx.x;
+    int32_t* counts = mut_i32(p.counts);
+    const int64_t begin = int64_t(d) * p.tiles, end = begin + p.tiles;
+    int32_t v[SCAN_ROUNDS];
+#pragma unroll
+    for (int r = 0; r < SCAN_ROUNDS; ++r) {
+        const int64_t i = begin + threadIdx.x + int64_t(r) * BLOCK;
+        v[r] = i < end ? counts[i] : 0;
+    }
     const int32_t total = totals(p)[threadIdx.x];
     int32_t all;
     const int32_t below = scan::block_exclusive<BLOCK>(total, all);
@@ -162,7 +178,18 @@ __device__ void scan_digit(const Params& p) {
     if (int(threadIdx.x) == d) start = below;
     if (d == 0 && p.next_totals != 0) mut_i32(p.next_totals)[threadIdx.x] = 0;
     __syncthreads();
-    scan::exclusive_in_place<BLOCK>(mut_i32(p.counts), int64_t(d) * p.tiles, int64_t(d + 1) * p.tiles, start);
+    int32_t carry = start;
+#pragma unroll
+    for (int r = 0; r < SCAN_ROUNDS; ++r) {
+        if (begin + int64_t(r) * BLOCK >= end) break;  // the same for the whole block
+        const int64_t i = begin + threadIdx.x + int64_t(r) * BLOCK;
+        int32_t sum;
+        const int32_t before = scan::block_exclusive<BLOCK>(v[r], sum);
+        if (i < end) counts[i] = carry + before;
+        carry += sum;
+    }
+    for (int64_t chunk = begin + int64_t(SCAN_ROUNDS) * BLOCK; chunk < end; chunk += int64_t(SCAN_ROUNDS) * BLOCK)
+        carry = scan::scan_chunk<BLOCK, SCAN_ROUNDS>(counts, chunk, end, carry);
 }
 
 __device__ void clear_totals(const Params& p) { mut_i32(p.next_totals)[threadIdx.x] = 0; }
@@ -195,6 +222,8 @@ __device__ void scatter(const Params& p) {
     __shared__ int32_t shift[RADIX];              // output position minus place, per digit
     __shared__ uint32_t staged_word[TILE];
     __shared__ int32_t staged_at[TILE];
+    __shared__ uint16_t staged_side[TILE];  // the first pass's side words
+    const bool sides = p.shift == 0 && p.side != 0;
     const int lane = threadIdx.x % WARP, warp = threadIdx.x / WARP;
     const unsigned lanes_below = (1u << lane) - 1;
     uint32_t* dst = reinterpret_cast<uint32_t*>(p.dst);
@@ -241,10 +270,15 @@ __device__ void scatter(const Params& p) {
             const int32_t at = mine[digit] + (placed[r] >> (BITS + 1));
             staged_word[at] = w[r];
             staged_at[at] = at + shift[digit];
+            // The first pass reads the columns in order (w is the entry number): no gather.
+            if (sides) staged_side[at] = uint16_t(key_of(p, w[r]) >> BITS);
         }
     }
     __syncthreads();
-    for (int i = threadIdx.x; i < entries; i += BLOCK) dst[staged_at[i]] = staged_word[i];
+    for (int i = threadIdx.x; i < entries; i += BLOCK) {
+        dst[staged_at[i]] = staged_word[i];
+        if (sides) reinterpret_cast<uint16_t*>(p.side)[staged_at[i]] = staged_side[i];
+    }
 }
 
 constexpr int64_t LANE_GAP = 8;

@@ -299,6 +299,35 @@ fn csr2csc_million_entry_columns() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// Eight million columns and 120,000 random entries (repeats kept): 17-bit entry numbers and the
+/// column's 16 bits above the first digit do not fit one word, so the radix method's first pass
+/// writes those bits to a side array in cscVal (NUMERIC, 4-byte values and wider) for the second
+/// pass; SYMBOLIC and 2-byte values gather the columns instead.
+#[test]
+fn csr2csc_side_array_of_the_first_pass() {
+    let Some(_h) = gpu("csr2csc side array") else { return };
+    let handles = METHODS.map(|method| {
+        let h = CHandle::unforced();
+        h.set_tuning("OXSPARSE_CSR2CSC_METHOD", method);
+        h
+    });
+    let mut rng = Rng::new(0x51DE);
+    let mut failures = vec![];
+    for t in [CUDA_R_16F, CUDA_R_32F, CUDA_C_64F] {
+        let a = build(&mut rng, (3000, 8_000_000, Fill::Repeats(120_000)), t);
+        for base in [0, 1] {
+            for action in ACTIONS {
+                for (h, method) in handles.iter().zip(METHODS) {
+                    if let Err(e) = check(h, &a, t, action, base) {
+                        failures.push(format!("nnz {} {t:?} base {base} {action:?} {method:?}: {e}", a.col.len()));
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// The atomics claim slots in a different order each run; the output must not show it (nor the
 /// radix method's, whose places are all counted).
 #[test]

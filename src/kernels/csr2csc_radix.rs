@@ -17,8 +17,7 @@ const TILE: i64 = 2048;
 /// Passes for `n` columns: enough digits for every key, 0 to n (n stands for a column outside
 /// the matrix).
 pub fn passes(n: i64) -> u32 {
-    let bits = 64 - (n.max(1) as u64).leading_zeros();
-    bits.div_ceil(BITS)
+    key_bits(n).div_ceil(BITS)
 }
 
 /// Tiles a pass cuts `nnz` entries into.
@@ -43,6 +42,26 @@ pub fn room(nnz: i64) -> i64 {
     counts(nnz) + 2 * RADIX
 }
 
+/// Bits of a column key (0 to n, n standing for a column outside the matrix), as the kernels count
+/// them.
+fn key_bits(n: i64) -> u32 {
+    64 - (n.max(1) as u64).leading_zeros()
+}
+
+/// Whether the first pass writes the column's digits above its own as a u16 side array (one an
+/// entry) for the second pass to read: where they do not fit above the entry numbers (the first
+/// pass cannot carry them, so the second would gather every column twice) and do fit 16 bits.
+pub fn needs_side(nnz: i64, n: i64) -> bool {
+    let entry_bits = 64 - ((nnz - 1).max(1) as u64).leading_zeros();
+    let rest = key_bits(n).saturating_sub(BITS);
+    passes(n) >= 2 && rest <= 16 && entry_bits + rest > 32
+}
+
+/// i32 words of the side array ([`needs_side`]).
+pub fn side_words(nnz: i64) -> i64 {
+    (nnz + 1) / 2
+}
+
 /// Entries between row hints, so that the hints fit cscColPtr's `n + 1` words.
 pub fn hint_stride(nnz: i64, n: i64) -> i64 {
     crate::ops::ceil_div(nnz, n + 1).max(1)
@@ -56,6 +75,8 @@ pub struct Arrays {
     /// Room for a pass's counts while both `perm` and cscRowInd hold entry numbers (passes after
     /// the first): cscVal or cscColPtr, neither written before the passes end.
     pub later_counts: u64,
+    /// The first two passes' side array (u16 an entry, [`needs_side`]), 0 for none.
+    pub side: u64,
 }
 
 /// Enqueues the whole transpose. `p` holds the matrix, the outputs and the sizes (the launcher
@@ -90,7 +111,8 @@ pub fn transpose(h: &Handle, p: &Csr2cscRadixParams, arrays: Arrays, value_bytes
     for pass in 0..passes {
         let dst = dst_of(pass);
         let next_totals = if pass + 1 < passes { totals_of(pass + 1) } else { 0 };
-        let mut q = Csr2cscRadixParams { src, dst, counts: counts_of(pass), tiles, next_totals, shift: (pass * BITS) as i32, ..*p };
+        let side = if pass < 2 { arrays.side } else { 0 };
+        let mut q = Csr2cscRadixParams { src, dst, counts: counts_of(pass), tiles, next_totals, side, shift: (pass * BITS) as i32, ..*p };
         if pass == 0 && hints_first {
             (q.hint_stride, q.hints) = (hint_stride, hints);
         }
@@ -127,6 +149,15 @@ mod tests {
             assert!(crate::ops::ceil_div(nnz, s) <= n + 1, "{nnz} {n}");
         }
         assert_eq!(counts(2049), 512);
+    }
+
+    #[test]
+    fn a_side_array_where_the_first_pass_cannot_carry() {
+        assert!(needs_side(5_890_944, 1_138_499), "youtube_like: 23-bit entries, 13 more column bits");
+        assert!(!needs_side(2_118_662, 156_317), "wave: 22 + 10 bits fit");
+        assert!(!needs_side(5_890_944, 200), "one pass");
+        assert!(!needs_side(1 << 30, 1 << 30), "the column's rest over 16 bits");
+        assert_eq!(side_words(5), 3);
     }
 
     #[test]

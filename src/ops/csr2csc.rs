@@ -110,6 +110,19 @@ pub fn method(a: &Csr2cscArgs, modes: &Modes, forced: Option<bool>) -> Method {
     }
 }
 
+/// Where the radix method's first pass writes its side array ([`radix::needs_side`]), if it needs
+/// one and cscVal holds it after the later passes' counts (NUMERIC values of 4 bytes or more); 0
+/// otherwise, and the second pass gathers the columns.
+fn side_array(a: &Csr2cscArgs, modes: &Modes, later_counts: u64) -> u64 {
+    let value_words = a.nnz as u128 * modes.value_type.size_bytes() as u128 / 4;
+    let fits = value_words >= (radix::room(a.nnz) + radix::side_words(a.nnz)) as u128;
+    if later_counts == a.csc_val && later_counts != 0 && radix::needs_side(a.nnz, a.n) && fits {
+        later_counts + 4 * radix::room(a.nnz) as u64
+    } else {
+        0
+    }
+}
+
 /// The value types cuSPARSE's Csr2cscEx2 lists (values are moved, never read as numbers).
 fn supported_value(t: DataType) -> bool {
     !matches!(t, DataType::CUDA_R_32I)
@@ -233,7 +246,7 @@ pub fn csr2csc(h: &Handle, a: &Csr2cscArgs, buffer: u64) -> Result<()> {
                     numeric: modes.numeric as i32,
                     ..Default::default()
                 };
-                let arrays = radix::Arrays { perm: ws + l.perm_at as u64, later_counts };
+                let arrays = radix::Arrays { perm: ws + l.perm_at as u64, later_counts, side: side_array(a, &modes, later_counts) };
                 crate::kernels::graph::batched(h, || radix::transpose(h, &q, arrays, modes.value_type.size_bytes()))
             }
             Method::Atomic => {

@@ -72,6 +72,10 @@ pub struct Csr2cscRadixParams {
     /// `j * hint_stride`; `hints` of them.
     pub hint_stride: i64,
     pub hints: i64,
+    /// The column's digits above the first pass's, one u16 an entry in the first pass's output
+    /// order (0: none): the first pass writes them where it cannot carry them above the entry
+    /// numbers, and the second reads them there instead of gathering the column.
+    pub side: u64,
     /// The pass's digit: bits `shift .. shift + 8` of the column.
     pub shift: i32,
     /// 1: cscVal is written (CUSPARSE_ACTION_NUMERIC); 0: it is left untouched.
