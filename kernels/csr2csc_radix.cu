@@ -15,7 +15,9 @@
 //                 in entry order, so each pass is stable and the passes sort by the whole column
 //                 (the tile is sorted by digit in shared memory first, so that its stores run along
 //                 each digit's positions); where they fit 32 bits, the column's digits still to
-//                 sort ride above k, so the next passes read them instead of gathering the column
+//                 sort ride above k, so the next passes read them instead of gathering the column;
+//                 where they do not but fit 16, the first pass writes them to a side array (in
+//                 cscVal) that the second reads
 //   row_hints     cscColPtr[j] <- the row of entry j * hint_stride (cscColPtr is free until the
 //                 finish; the hints bound each row search to a few rows); done by the first
 //                 histogram where no pass keeps its counts in cscColPtr
@@ -88,7 +90,8 @@ __device__ __forceinline__ bool carries(const Params& p, int pass) {
 // consecutive entries, a round of 32 at a time (entry order: warp, then round, then lane), all
 // loaded before any is used so that their gathers overlap. Each comes back as its digit and the
 // word this pass writes for it: the entry number, with the key's remaining digits above it when
-// the pass carries them.
+// the pass carries them. The second pass reads the key's upper digits from the first pass's side
+// array where there is one.
 __device__ __forceinline__ void load_tile(const Params& p, uint32_t (&w)[ROUNDS], unsigned (&d)[ROUNDS]) {
     const int64_t begin = int64_t(blockIdx.x) * TILE + (threadIdx.x / WARP) * (WARP * ROUNDS) + threadIdx.x % WARP;
     const int pass = p.shift / BITS, kb = entry_bits(p);
