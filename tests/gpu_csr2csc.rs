@@ -277,26 +277,7 @@ fn csr2csc_equals_stable_transpose() {
 #[test]
 fn csr2csc_million_entry_columns() {
     let Some(_h) = gpu("csr2csc million-entry columns") else { return };
-    let handles = METHODS.map(|method| {
-        let h = CHandle::unforced();
-        h.set_tuning("OXSPARSE_CSR2CSC_METHOD", method);
-        h
-    });
-    let mut rng = Rng::new(0x1E6);
-    let mut failures = vec![];
-    for t in [CUDA_R_8I, CUDA_R_32F, CUDA_C_64F] {
-        let a = build(&mut rng, (1_000_003, 2000, Fill::Hubs(800_000)), t);
-        for base in [0, 1] {
-            for action in ACTIONS {
-                for (h, method) in handles.iter().zip(METHODS) {
-                    if let Err(e) = check(h, &a, t, action, base) {
-                        failures.push(format!("nnz {} {t:?} base {base} {action:?} {method:?}: {e}", a.col.len()));
-                    }
-                }
-            }
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    one_large_shape(0x1E6, (1_000_003, 2000, Fill::Hubs(800_000)), [CUDA_R_8I, CUDA_R_32F, CUDA_C_64F]);
 }
 
 /// Eight million columns and 120,000 random entries (repeats kept): 17-bit entry numbers and the
@@ -306,15 +287,20 @@ fn csr2csc_million_entry_columns() {
 #[test]
 fn csr2csc_side_array_of_the_first_pass() {
     let Some(_h) = gpu("csr2csc side array") else { return };
+    one_large_shape(0x51DE, (3000, 8_000_000, Fill::Repeats(120_000)), [CUDA_R_16F, CUDA_R_32F, CUDA_C_64F]);
+}
+
+/// One large shape in three value types, both bases and actions, through every method.
+fn one_large_shape(seed: u64, shape: (usize, usize, Fill), types: [DataType; 3]) {
     let handles = METHODS.map(|method| {
         let h = CHandle::unforced();
         h.set_tuning("OXSPARSE_CSR2CSC_METHOD", method);
         h
     });
-    let mut rng = Rng::new(0x51DE);
+    let mut rng = Rng::new(seed);
     let mut failures = vec![];
-    for t in [CUDA_R_16F, CUDA_R_32F, CUDA_C_64F] {
-        let a = build(&mut rng, (3000, 8_000_000, Fill::Repeats(120_000)), t);
+    for t in types {
+        let a = build(&mut rng, shape, t);
         for base in [0, 1] {
             for action in ACTIONS {
                 for (h, method) in handles.iter().zip(METHODS) {
