@@ -35,6 +35,7 @@
 //                     sums added (int32, wrapping: any order gives the same bits) and written a
 //                     C row (row-major) or column (column-major) at a time
 #include "oxsparse_kernel_params.h"
+#include "common/address.cuh"
 #include "common/grid.cuh"
 #include "common/int_mma.cuh"
 #include "common/scalar.cuh"
@@ -293,6 +294,19 @@ struct Lane {
     int thread;  // its threadID_in_group: which k's
 };
 
+// A lane's addresses in stride block 0, set once; block b's are b times a block's bytes further
+// and B's row k is k rows further, each one 32 x 32 -> 64-bit multiply-add (64-bit block indices
+// and products took a fifth of the int8 loop's instructions). Loads through them say global
+// (`__ldg`): an address from inline PTX is generic to the compiler.
+struct LaneAt {
+    bool sparse;               // the lane's group is an entry of the vector (group < V)
+    const uint8_t* val;        // the lane's first sparse word (unused by groups past V)
+    const uint8_t* col;        // its first column index
+    const uint8_t* b;          // B's row 0 at the lane's first column (whole-tile loads)
+    uint32_t val_block_bytes;  // the values of a stride block: S x V elements of L bits
+    uint32_t b_row_bytes;      // B's row stride (under 2^31, the launcher's b_aligned)
+};
+
 // Four words (one per k, four byte columns each) become four words (one per column, four k's
 // each, k ascending from the low byte).
 __device__ __forceinline__ void transpose4(uint32_t w0, uint32_t w1, uint32_t w2, uint32_t w3, uint32_t out[4]) {
@@ -367,22 +381,19 @@ struct Stage8 {
 // The mma's B operand (A^T, 32 k x 8 n) for stride block `block`: entry r = group of the vector
 // takes k = 4 thread .. + 3 and 16 + 4 thread .. + 3, contiguous in the tile. Groups past V: zero.
 template <int L, int R>
-__device__ __forceinline__ void sparse_fragment(const SrBcrsSpmmParams& p, int64_t block, Lane l, Stage8<L, R>& s) {
-    constexpr int S = stride_of(L);
-    if (l.group >= p.vector_length) {
+__device__ __forceinline__ void sparse_fragment(uint32_t block, const LaneAt& at, Stage8<L, R>& s) {
+    if (!at.sparse) {
 #pragma unroll
         for (int h = 0; h < Bytes<L, R>::SPARSE; ++h) s.sparse[h][0] = s.sparse[h][1] = 0;
         return;
     }
-    const int64_t first = block * S * p.vector_length + l.group * S;  // the tile row, in elements
+    const uint8_t* words = row_at(at.val, block, at.val_block_bytes);  // k = 4 thread of the tile row
     if constexpr (L == 8) {
-        const int8_t* row = reinterpret_cast<const int8_t*>(p.vec_val) + first;
-        s.sparse[0][0] = *reinterpret_cast<const uint32_t*>(row + 4 * l.thread);
-        s.sparse[0][1] = *reinterpret_cast<const uint32_t*>(row + 16 + 4 * l.thread);
+        s.sparse[0][0] = __ldg(reinterpret_cast<const uint32_t*>(words));
+        s.sparse[0][1] = __ldg(reinterpret_cast<const uint32_t*>(words + 16));
     } else {
-        const int16_t* row = reinterpret_cast<const int16_t*>(p.vec_val) + first;
-        const uint2 x = *reinterpret_cast<const uint2*>(row + 4 * l.thread);
-        const uint2 y = *reinterpret_cast<const uint2*>(row + 16 + 4 * l.thread);
+        const uint2 x = __ldg(reinterpret_cast<const uint2*>(words));
+        const uint2 y = __ldg(reinterpret_cast<const uint2*>(words + 32));
         s.sparse[0][0] = high_bytes(x.x, x.y);
         s.sparse[0][1] = high_bytes(y.x, y.y);
         s.sparse[1][0] = low_bytes(x.x, x.y);
@@ -390,25 +401,17 @@ __device__ __forceinline__ void sparse_fragment(const SrBcrsSpmmParams& p, int64
     }
 }
 
-// Where B's row k holds column n, for whole-tile loads: B's rows lie under 2^31 bytes apart (the
-// launcher's b_aligned says so), so one 32 x 32 -> 64-bit multiply-add finds it.
-template <int R>
-__device__ __forceinline__ const uint8_t* dense_row_at(const SrBcrsSpmmParams& p, int32_t k, int64_t n) {
-    const uint32_t row_bytes = uint32_t(p.b_row_stride * R / 8);
-    return reinterpret_cast<const uint8_t*>(p.b) + n * R / 8 + uint64_t(uint32_t(k)) * row_bytes;
-}
-
 // B's row k at columns n .. n + 7 as bytes in column order (int16: high and low bytes); columns
 // past N read as zero. WHOLE: the warp's columns all lie inside B and its rows are aligned to 8
 // elements (one load).
 template <int R, bool WHOLE, bool SCALED>
-__device__ __forceinline__ void dense_chunk(const SrBcrsSpmmParams& p, int32_t k, int64_t n, uint2 out[]) {
+__device__ __forceinline__ void dense_chunk(const SrBcrsSpmmParams& p, const LaneAt& at, int32_t k, int64_t n, uint2 out[]) {
     if constexpr (WHOLE && R == 8) {
-        out[0] = *reinterpret_cast<const uint2*>(dense_row_at<R>(p, k, n));
+        out[0] = __ldg(reinterpret_cast<const uint2*>(row_at(at.b, uint32_t(k), at.b_row_bytes)));
     } else if constexpr (WHOLE && R == 4) {
-        out[0] = widen<SCALED>(*reinterpret_cast<const uint32_t*>(dense_row_at<R>(p, k, n)));
+        out[0] = widen<SCALED>(__ldg(reinterpret_cast<const uint32_t*>(row_at(at.b, uint32_t(k), at.b_row_bytes))));
     } else if constexpr (WHOLE && R == 16) {
-        const uint4 q = *reinterpret_cast<const uint4*>(dense_row_at<R>(p, k, n));
+        const uint4 q = __ldg(reinterpret_cast<const uint4*>(row_at(at.b, uint32_t(k), at.b_row_bytes)));
         out[0] = make_uint2(high_bytes(q.x, q.y), high_bytes(q.z, q.w));
         out[1] = make_uint2(low_bytes(q.x, q.y), low_bytes(q.z, q.w));
     } else {
@@ -431,21 +434,21 @@ struct Columns {
 };
 
 // int8 mma path: k = 4 thread + i, then 16 + 4 thread + i.
-__device__ __forceinline__ Columns<2> load_columns8(const SrBcrsSpmmParams& p, int64_t block, Lane l) {
-    const int4* c = reinterpret_cast<const int4*>(reinterpret_cast<const int32_t*>(p.vec_col) + block * 32);
-    return {{c[l.thread], c[4 + l.thread]}};
+__device__ __forceinline__ Columns<2> load_columns8(uint32_t block, const LaneAt& at) {
+    const int4* c = reinterpret_cast<const int4*>(row_at(at.col, block, 32u * 4));  // column 4 thread
+    return {{__ldg(c), __ldg(c + 4)}};
 }
 
 template <int L, int R, bool WHOLE, bool SCALED>
-__device__ __forceinline__ void load_stage(const SrBcrsSpmmParams& p, int64_t block, const Columns<2>& cols, int64_t n_lane, Lane l,
-                                           Stage8<L, R>& s) {
-    sparse_fragment<L, R>(p, block, l, s);
+__device__ __forceinline__ void load_stage(const SrBcrsSpmmParams& p, uint32_t block, const Columns<2>& cols, const LaneAt& at,
+                                           int64_t n_lane, Stage8<L, R>& s) {
+    sparse_fragment<L, R>(block, at, s);
     const int4 c0 = cols.w[0], c1 = cols.w[1];
     const int32_t k[8] = {c0.x, c0.y, c0.z, c0.w, c1.x, c1.y, c1.z, c1.w};
 #pragma unroll
     for (int j = 0; j < 8; ++j) {
         uint2 chunk[Bytes<L, R>::DENSE];
-        dense_chunk<R, WHOLE, SCALED>(p, k[j], n_lane, chunk);
+        dense_chunk<R, WHOLE, SCALED>(p, at, k[j], n_lane, chunk);
 #pragma unroll
         for (int h = 0; h < Bytes<L, R>::DENSE; ++h) s.dense[h][j] = chunk[h];
     }
@@ -503,17 +506,18 @@ struct Stage4 {
 };
 
 // int4 mma path: k = 8 thread .. + 7, then 32 + 8 thread .. + 7.
-__device__ __forceinline__ Columns<4> load_columns4(const SrBcrsSpmmParams& p, int64_t block, Lane l) {
-    const int4* c = reinterpret_cast<const int4*>(reinterpret_cast<const int32_t*>(p.vec_col) + block * 64);
-    return {{c[2 * l.thread], c[2 * l.thread + 1], c[8 + 2 * l.thread], c[9 + 2 * l.thread]}};
+__device__ __forceinline__ Columns<4> load_columns4(uint32_t block, const LaneAt& at) {
+    const int4* c = reinterpret_cast<const int4*>(row_at(at.col, block, 64u * 4));  // column 8 thread
+    return {{__ldg(c), __ldg(c + 1), __ldg(c + 8), __ldg(c + 9)}};
 }
 
 template <bool WHOLE>
-__device__ __forceinline__ void load_stage4(const SrBcrsSpmmParams& p, int64_t block, const Columns<4>& cols, int64_t n_lane, Lane l, Stage4& s) {
-    if (l.group < p.vector_length) {
-        const uint8_t* row = reinterpret_cast<const uint8_t*>(p.vec_val) + block * 32 * p.vector_length + l.group * 32;
-        s.sparse[0] = *reinterpret_cast<const uint32_t*>(row + 4 * l.thread);
-        s.sparse[1] = *reinterpret_cast<const uint32_t*>(row + 16 + 4 * l.thread);
+__device__ __forceinline__ void load_stage4(const SrBcrsSpmmParams& p, uint32_t block, const Columns<4>& cols, const LaneAt& at, int64_t n_lane,
+                                            Stage4& s) {
+    if (at.sparse) {
+        const uint8_t* words = row_at(at.val, block, at.val_block_bytes);  // nibble 8 thread of the tile row
+        s.sparse[0] = __ldg(reinterpret_cast<const uint32_t*>(words));
+        s.sparse[1] = __ldg(reinterpret_cast<const uint32_t*>(words + 16));
     } else {
         s.sparse[0] = s.sparse[1] = 0;
     }
@@ -522,7 +526,7 @@ __device__ __forceinline__ void load_stage4(const SrBcrsSpmmParams& p, int64_t b
 #pragma unroll
     for (int j = 0; j < 16; ++j) {
         if constexpr (WHOLE) {
-            s.dense[j] = *reinterpret_cast<const uint32_t*>(dense_row_at<4>(p, k[j], n_lane));
+            s.dense[j] = __ldg(reinterpret_cast<const uint32_t*>(row_at(at.b, uint32_t(k[j]), at.b_row_bytes)));
         } else {
             uint32_t w = 0;
             for (int i = 0; i < 8 && n_lane + i < p.n; ++i) w |= (uint32_t(dense_element<4>(p, k[j], n_lane + i)) & 0xF) << (4 * i);
@@ -567,6 +571,21 @@ __device__ __forceinline__ void block_mmas4(const Stage4& s, int32_t acc[][M_TIL
 
 // ---- the pipeline and the epilogue ----
 
+// The lane's addresses in block 0 (LaneAt): its sparse words at k = 4 thread of its tile row (8
+// thread nibbles for int4), its columns from 4 thread (8 thread), B's row 0 at its first column.
+template <int L, int R>
+__device__ __forceinline__ LaneAt lane_at(const SrBcrsSpmmParams& p, int64_t n_lane, Lane l) {
+    constexpr int S = stride_of(L), K_PER_THREAD = L == 4 ? 8 : 4;
+    return LaneAt{
+        l.group < p.vector_length,
+        reinterpret_cast<const uint8_t*>(p.vec_val) + (l.group * S + K_PER_THREAD * l.thread) * L / 8,
+        reinterpret_cast<const uint8_t*>(p.vec_col) + K_PER_THREAD * l.thread * 4,
+        reinterpret_cast<const uint8_t*>(p.b) + n_lane * R / 8,
+        uint32_t(S * p.vector_length * L / 8),
+        uint32_t(p.b_row_stride * R / 8),
+    };
+}
+
 // SCALED: int4 values widened to 16 times themselves (widen_nibbles_scaled); DESCALE is the shift
 // that takes the sums back (0 where nothing was scaled).
 template <int L, int R, bool SCALED>
@@ -575,10 +594,10 @@ struct Path {
     using Cols = Columns<2>;
     static constexpr int ACC = Bytes<L, R>::ACC;
     static constexpr int DESCALE = SCALED && R == 4 ? 4 : 0;
-    __device__ static Cols columns(const SrBcrsSpmmParams& p, int64_t b, Lane l) { return load_columns8(p, b, l); }
+    __device__ static Cols columns(uint32_t b, const LaneAt& at) { return load_columns8(b, at); }
     template <bool WHOLE>
-    __device__ static void load(const SrBcrsSpmmParams& p, int64_t b, const Cols& c, int64_t n, Lane l, Stage& s) {
-        load_stage<L, R, WHOLE, SCALED>(p, b, c, n, l, s);
+    __device__ static void load(const SrBcrsSpmmParams& p, uint32_t b, const Cols& c, const LaneAt& at, int64_t n, Stage& s) {
+        load_stage<L, R, WHOLE, SCALED>(p, b, c, at, n, s);
     }
     __device__ static void mmas(const Stage& s, int32_t acc[][M_TILES][4]) { block_mmas<L, R>(s, acc); }
 };
@@ -592,10 +611,10 @@ struct Path<4, 4, SCALED> {
 #else
     static constexpr int DESCALE = 0;  // the s4 mma takes the nibbles as they are
 #endif
-    __device__ static Cols columns(const SrBcrsSpmmParams& p, int64_t b, Lane l) { return load_columns4(p, b, l); }
+    __device__ static Cols columns(uint32_t b, const LaneAt& at) { return load_columns4(b, at); }
     template <bool WHOLE>
-    __device__ static void load(const SrBcrsSpmmParams& p, int64_t b, const Cols& c, int64_t n, Lane l, Stage& s) {
-        load_stage4<WHOLE>(p, b, c, n, l, s);
+    __device__ static void load(const SrBcrsSpmmParams& p, uint32_t b, const Cols& c, const LaneAt& at, int64_t n, Stage& s) {
+        load_stage4<WHOLE>(p, b, c, at, n, s);
     }
     __device__ static void mmas(const Stage& s, int32_t acc[][M_TILES][4]) { block_mmas4<SCALED>(s, acc); }
 };
@@ -605,20 +624,20 @@ struct Path<4, 4, SCALED> {
 // columns a block further on, so that the B loads never wait on the column loads that address
 // them.
 template <int L, int R, bool SCALED, bool WHOLE>
-__device__ __forceinline__ void accumulate(const SrBcrsSpmmParams& p, int64_t first, int64_t stop, int step, int64_t n_lane, Lane l,
-                                           int32_t acc[][M_TILES][4]) {
+__device__ __forceinline__ void accumulate(const SrBcrsSpmmParams& p, uint32_t first, uint32_t stop, uint32_t step, const LaneAt& at,
+                                           int64_t n_lane, int32_t acc[][M_TILES][4]) {
     using P = Path<L, R, SCALED>;
     typename P::Stage even, odd;  // the stages of alternate blocks (two steps a turn: no copies)
     typename P::Cols ahead;
     // Loads block b's stage from the columns loaded a block before, then the columns after it.
-    const auto load = [&](int64_t b, typename P::Stage& s) {
-        P::template load<WHOLE>(p, b, ahead, n_lane, l, s);
-        if (b + step < stop) ahead = P::columns(p, b + step, l);
+    const auto load = [&](uint32_t b, typename P::Stage& s) {
+        P::template load<WHOLE>(p, b, ahead, at, n_lane, s);
+        if (b + step < stop) ahead = P::columns(b + step, at);
     };
     if (first >= stop) return;
-    ahead = P::columns(p, first, l);
+    ahead = P::columns(first, at);
     load(first, even);
-    for (int64_t block = first;; block += 2 * step) {
+    for (uint32_t block = first;; block += 2 * step) {
         if (block + step < stop) load(block + step, odd);
         P::mmas(even, acc);
         if (block + step >= stop) break;
@@ -798,9 +817,11 @@ __device__ void spmm(const SrBcrsSpmmParams& p) {
     int32_t acc[PARTS][M_TILES][4] = {};
     if (g < p.vector_rows) {  // the whole warp: the mma needs all its lanes
         const int32_t* vec_ptr = reinterpret_cast<const int32_t*>(p.vec_ptr);
-        const int64_t first = vec_ptr[g] / stride_of(L) + split, stop = vec_ptr[g + 1] / stride_of(L);
-        if (p.b_aligned && n_first + TILE_N <= p.n) accumulate<L, R, SCALED, true>(p, first, stop, splits, n_lane, l, acc);
-        else accumulate<L, R, SCALED, false>(p, first, stop, splits, n_lane, l, acc);
+        // Stride blocks number under 2^26 (vec_ptr is int32): 32-bit block indices.
+        const uint32_t first = uint32_t(vec_ptr[g]) / stride_of(L) + split, stop = uint32_t(vec_ptr[g + 1]) / stride_of(L);
+        const LaneAt at = lane_at<L, R>(p, n_lane, l);
+        if (p.b_aligned && n_first + TILE_N <= p.n) accumulate<L, R, SCALED, true>(p, first, stop, splits, at, n_lane, acc);
+        else accumulate<L, R, SCALED, false>(p, first, stop, splits, at, n_lane, acc);
     }
     if constexpr (P::DESCALE > 0) {  // exact: the launcher takes SCALED only while every sum fits
 #pragma unroll
