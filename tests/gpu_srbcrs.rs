@@ -748,7 +748,7 @@ fn srbcrs_pair_throughput() {
                 let line: Vec<String> = pairs
                     .iter()
                     .zip(&times)
-                    .map(|((l, r), t)| format!("L{l}-R{r} {:.3} ms ({:.2} TOP/s)", t * 1e3, 2.0 * a.val.len() as f64 * n as f64 / t / 1e12))
+                    .map(|((l, r), t)| format!("L{l}-R{r} {:.1} us ({:.2} TOP/s)", t * 1e6, 2.0 * a.val.len() as f64 * n as f64 / t / 1e12))
                     .collect();
                 println!("{} sparsity {sparsity}% N={n}: {}", if vectors { "vectors     " } else { "unstructured" }, line.join(", "));
             }

@@ -46,6 +46,8 @@ pub enum Site {
     SpmvTiles,
     SpmvVector,
     SpmmStage,
+    SrBcrsSpmm,
+    SrBcrsSddmm,
 }
 
 impl KernelKey {

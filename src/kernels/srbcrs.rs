@@ -1,9 +1,11 @@
 //! Launchers for `kernels/srbcrs_spmm.cu`: the SR-BCRS build stages and the integer SpMM.
 
+use super::module::{KernelKey, Site};
 use super::params::srbcrs::{SrBcrsBuildParams, SrBcrsSpmmParams};
-use super::{grid_for, launch};
+use super::{grid_for, launch, launch_keyed};
 use crate::context::Handle;
 use crate::error::Result;
+use crate::kernel_name;
 use crate::types::DataType;
 
 const FAMILY: &str = "srbcrs_spmm";
@@ -62,14 +64,16 @@ pub fn spmm(h: &Handle, p: &SrBcrsSpmmParams, a_bits: i32, b: DataType, out: Dat
         DataType::CUDA_R_16I => 16,
         _ => 8,
     };
-    let scaled = if scaled && b_bits == 4 { "s" } else { "" };
-    let name = format!("oxs_srbcrs_spmm_l{a_bits}r{b_bits}{scaled}_{}", out.kernel_suffix());
+    let scaled = scaled && b_bits == 4;
+    // Found by key: a call is a few microseconds, and building the name costs a fraction of one.
+    let key = KernelKey::new(Site::SrBcrsSpmm, &[a_bits as u8, b_bits as u8, scaled as u8, out as u8]);
+    let name = || kernel_name!("oxs_srbcrs_spmm_l{a_bits}r{b_bits}{}_{}", if scaled { "s" } else { "" }, out.kernel_suffix());
     let (warps, splits) = (p.block_warps as u32, p.splits as u32);
     let grid_x = (p.vector_rows as u64).div_ceil((warps / splits) as u64) as u32;
     let grid_y = (p.n as u64).div_ceil(TILE_N as u64) as u32;
     // A warp alone on its vector row stores from its registers: no stash.
     let shared = if splits == 1 { 0 } else { warps * STASH_BYTES };
-    launch(h, FAMILY, &name, (grid_x, grid_y, 1), warps * 32, shared, p)
+    launch_keyed(h, FAMILY, key, name, (grid_x, grid_y, 1), warps * 32, shared, p)
 }
 
 /// A model of one warp of `oxs_srbcrs_spmm_*` on the CPU, for every (A bits, B bits) pair: the

@@ -1,9 +1,11 @@
 //! Launcher for `kernels/srbcrs_sddmm.cu`: the integer SDDMM on an SR-BCRS object's stored slots.
 
-use super::launch;
+use super::launch_keyed;
+use super::module::{KernelKey, Site};
 use super::params::srbcrs_sddmm::SrBcrsSddmmParams;
 use crate::context::Handle;
 use crate::error::Result;
+use crate::kernel_name;
 use crate::types::DataType;
 
 const FAMILY: &str = "srbcrs_sddmm";
@@ -21,10 +23,12 @@ pub const MAX_SCALED_K: i64 = 1 << 16;
 /// 16-4, 16-8 or 16-16), `out` the output's type (CUDA_R_32I or CUDA_R_32F). The caller checked
 /// that `p.warps > 0` and the grid fits (`warps / WARPS` below 2^31).
 pub fn sddmm(h: &Handle, p: &SrBcrsSddmmParams, (a_bits, b_bits): (i32, i32), out: DataType) -> Result<()> {
-    let scaled = if b_bits == 4 && p.k <= MAX_SCALED_K { "s" } else { "" };
-    let name = format!("oxs_srbcrs_sddmm_l{a_bits}r{b_bits}{scaled}_{}", out.kernel_suffix());
+    let scaled = b_bits == 4 && p.k <= MAX_SCALED_K;
+    // Found by key: a call is a few microseconds, and building the name costs a fraction of one.
+    let key = KernelKey::new(Site::SrBcrsSddmm, &[a_bits as u8, b_bits as u8, scaled as u8, out as u8]);
+    let name = || kernel_name!("oxs_srbcrs_sddmm_l{a_bits}r{b_bits}{}_{}", if scaled { "s" } else { "" }, out.kernel_suffix());
     let grid_x = (p.warps as u64).div_ceil(WARPS as u64) as u32;
-    launch(h, FAMILY, &name, (grid_x, 1, 1), WARPS * 32, 0, p)
+    launch_keyed(h, FAMILY, key, name, (grid_x, 1, 1), WARPS * 32, 0, p)
 }
 
 /// A model of one warp of `oxs_srbcrs_sddmm_*` on the CPU: the kernel's lines as stored (int4
