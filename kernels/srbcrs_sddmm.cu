@@ -38,8 +38,11 @@ constexpr int WARPS = 2;                 // warps per block (small blocks spread
                                          // a small mask over more SMs)
 constexpr int TILES = WARP_VECTORS / 16; // 16-vector mma tiles per warp
 
-// Elements of each line a lane takes per step: 16 (int8: one 16-byte load), 32 for the pairs with
-// an int4 operand (its 16 bytes, so that int4 halves the steps and their loads, not their bytes).
+// Elements of each line a lane takes per step (the kernels' N): 16 (int8: one 16-byte load), 32 for
+// the pairs with an int4 operand (its 16 bytes, so that int4 halves the steps and their loads, not
+// their bytes); the int4 pairs' half-step kernels take 16 (an 8-byte piece of int4) where K leaves
+// a 128-k step half empty, or its registers cost more than its fewer steps save (the launcher's
+// `half_steps`).
 template <int LA, int LB>
 constexpr int ELEMS = LA == 4 || LB == 4 ? 32 : 16;
 // Parts in even / odd k order (int4's cheapest widening; int8's side takes two byte permutes) or
@@ -108,8 +111,14 @@ __device__ __forceinline__ Raw<BITS, N> line_load(Line line, int64_t k0, int64_t
         return line_elements<BITS, N>(line, k0, k);
     } else {
         if (k0 + N > k) return Raw<BITS, N>{};
-        const uint4* at = reinterpret_cast<const uint4*>(line.array + (line.first + k0) * BITS / 8);
         Raw<BITS, N> r;
+        if constexpr (N * BITS == 64) {  // int4 at 16 elements a lane: one 8-byte load
+            const uint2 x = *reinterpret_cast<const uint2*>(line.array + (line.first + k0) * BITS / 8);
+            r.w[0] = x.x;
+            r.w[1] = x.y;
+            return r;
+        }
+        const uint4* at = reinterpret_cast<const uint4*>(line.array + (line.first + k0) * BITS / 8);
 #pragma unroll
         for (int j = 0; j < N * BITS / 128; ++j) {
             const uint4 x = at[j];
@@ -160,10 +169,10 @@ __device__ __forceinline__ Parts<BITS, N> to_parts(const Raw<BITS, N>& r) {
 
 // What one step gives a lane, as loaded: its A row's elements, and those of the B columns of
 // vectors 16 i + group + 8 h (cols[i][h]).
-template <int LA, int LB>
+template <int LA, int LB, int N>
 struct Stage {
-    Raw<LA, ELEMS<LA, LB>> row;
-    Raw<LB, ELEMS<LA, LB>> cols[TILES][2];
+    Raw<LA, N> row;
+    Raw<LB, N> cols[TILES][2];
 };
 
 // Accumulators, one per weight: set s sums the products of parts whose weights multiply to 256^s
@@ -173,9 +182,9 @@ constexpr int SETS = 1 + (LA == 16) + (LB == 16);
 template <int LA, int LB, int PA, int PB>
 constexpr int SET_OF = (LA == 16 && PA == 0) + (LB == 16 && PB == 0);
 
-template <int LA, int LB, Read R>
-__device__ __forceinline__ void load_stage(const SrBcrsSddmmParams& p, Line row, const Line cols[TILES][2], int64_t k0, Lane l, Stage<LA, LB>& s) {
-    constexpr int N = ELEMS<LA, LB>;
+template <int LA, int LB, int N, Read R>
+__device__ __forceinline__ void load_stage(const SrBcrsSddmmParams& p, Line row, const Line cols[TILES][2], int64_t k0, Lane l,
+                                           Stage<LA, LB, N>& s) {
     const int64_t at = k0 + N * l.thread;
     s.row = line_load<LA, N, R>(row, at, p.k);
 #pragma unroll
@@ -187,53 +196,51 @@ __device__ __forceinline__ void load_stage(const SrBcrsSddmmParams& p, Line row,
 // The mmas of part PB of tile i's vectors (the A fragment: vector g, vector g + 8 at a word's
 // four k's, the same at the next word's) by part PA of the A row (the B fragment), a pair of
 // words each.
-template <int LA, int LB, int PA, int PB>
-__device__ __forceinline__ void mma_parts(const Parts<LA, ELEMS<LA, LB>>& row, const Parts<LB, ELEMS<LA, LB>>& v0,
-                                          const Parts<LB, ELEMS<LA, LB>>& v8, int32_t d[4]) {
+template <int LA, int LB, int N, int PA, int PB>
+__device__ __forceinline__ void mma_parts(const Parts<LA, N>& row, const Parts<LB, N>& v0, const Parts<LB, N>& v8, int32_t d[4]) {
 #pragma unroll
-    for (int s = 0; s < ELEMS<LA, LB> / 8; ++s) {
+    for (int s = 0; s < N / 8; ++s) {
         const uint32_t a[4] = {v0.w[PB][2 * s], v8.w[PB][2 * s], v0.w[PB][2 * s + 1], v8.w[PB][2 * s + 1]};
         const uint32_t b[2] = {row.w[PA][2 * s], row.w[PA][2 * s + 1]};
         mma_k32<PB == 0, PA == 0>(d, a, b);
     }
 }
 
-template <int LA, int LB, bool SCALED>
-__device__ __forceinline__ void mma_stage(const Stage<LA, LB>& s, int32_t acc[SETS<LA, LB>][TILES][4]) {
-    constexpr int N = ELEMS<LA, LB>;
+template <int LA, int LB, int N, bool SCALED>
+__device__ __forceinline__ void mma_stage(const Stage<LA, LB, N>& s, int32_t acc[SETS<LA, LB>][TILES][4]) {
     constexpr bool EO = EVEN_ODD<LA, LB>;
     const Parts<LA, N> row = to_parts<LA, N, EO, SCALED>(s.row);
 #pragma unroll
     for (int i = 0; i < TILES; ++i) {
         const Parts<LB, N> v0 = to_parts<LB, N, EO, SCALED>(s.cols[i][0]), v8 = to_parts<LB, N, EO, SCALED>(s.cols[i][1]);
-        mma_parts<LA, LB, 0, 0>(row, v0, v8, acc[SET_OF<LA, LB, 0, 0>][i]);
-        if constexpr (LA == 16) mma_parts<LA, LB, 1, 0>(row, v0, v8, acc[SET_OF<LA, LB, 1, 0>][i]);
-        if constexpr (LB == 16) mma_parts<LA, LB, 0, 1>(row, v0, v8, acc[SET_OF<LA, LB, 0, 1>][i]);
-        if constexpr (LA == 16 && LB == 16) mma_parts<LA, LB, 1, 1>(row, v0, v8, acc[SET_OF<LA, LB, 1, 1>][i]);
+        mma_parts<LA, LB, N, 0, 0>(row, v0, v8, acc[SET_OF<LA, LB, 0, 0>][i]);
+        if constexpr (LA == 16) mma_parts<LA, LB, N, 1, 0>(row, v0, v8, acc[SET_OF<LA, LB, 1, 0>][i]);
+        if constexpr (LB == 16) mma_parts<LA, LB, N, 0, 1>(row, v0, v8, acc[SET_OF<LA, LB, 0, 1>][i]);
+        if constexpr (LA == 16 && LB == 16) mma_parts<LA, LB, N, 1, 1>(row, v0, v8, acc[SET_OF<LA, LB, 1, 1>][i]);
     }
 }
 
 // The steps from k0 (a multiple of the step) up to `stop`. WIDE: the next one's loads are issued
 // before the current one's mmas (double buffering in registers); else one by one: a step at a
 // time (lines the wide loads cannot read, where registers matter more than latency).
-template <int LA, int LB, bool SCALED, bool WIDE>
+template <int LA, int LB, int N, bool SCALED, bool WIDE>
 __device__ __forceinline__ void accumulate(const SrBcrsSddmmParams& p, Line row, const Line cols[TILES][2], int64_t k0, int64_t stop, Lane l,
                                            int32_t acc[SETS<LA, LB>][TILES][4]) {
-    constexpr int K_STEP = 4 * ELEMS<LA, LB>;
-    Stage<LA, LB> current, next;
+    constexpr int K_STEP = 4 * N;
+    Stage<LA, LB, N> current, next;
     if (!WIDE) {
 #pragma unroll 1
         for (; k0 < stop; k0 += K_STEP) {
-            load_stage<LA, LB, Read::ELEMENTS>(p, row, cols, k0, l, current);
-            mma_stage<LA, LB, SCALED>(current, acc);
+            load_stage<LA, LB, N, Read::ELEMENTS>(p, row, cols, k0, l, current);
+            mma_stage<LA, LB, N, SCALED>(current, acc);
         }
         return;
     }
-    if (k0 < stop) load_stage<LA, LB, Read::WIDE>(p, row, cols, k0, l, current);
+    if (k0 < stop) load_stage<LA, LB, N, Read::WIDE>(p, row, cols, k0, l, current);
     for (; k0 < stop; k0 += K_STEP) {
         const bool more = k0 + K_STEP < stop;
-        if (more) load_stage<LA, LB, Read::WIDE>(p, row, cols, k0 + K_STEP, l, next);
-        mma_stage<LA, LB, SCALED>(current, acc);
+        if (more) load_stage<LA, LB, N, Read::WIDE>(p, row, cols, k0 + K_STEP, l, next);
+        mma_stage<LA, LB, N, SCALED>(current, acc);
         if (more) current = next;
     }
 }
@@ -293,7 +300,7 @@ __device__ __forceinline__ void store(const SrBcrsSddmmParams& p, const Epilogue
         }
 }
 
-template <int LA, int LB, bool SCALED, typename T>
+template <int LA, int LB, bool SCALED, typename T, int N>
 __device__ void sddmm(const SrBcrsSddmmParams& p) {
     const int64_t warp = int64_t(blockIdx.x) * WARPS + threadIdx.x / WARP;
     if (warp >= p.warps) return;  // the whole warp: the mma needs all its lanes
@@ -325,16 +332,14 @@ __device__ void sddmm(const SrBcrsSddmmParams& p) {
         }
 
     int32_t acc[SETS<LA, LB>][TILES][4] = {};
-    constexpr int K_STEP = 4 * ELEMS<LA, LB>;
     if (p.wide_lines) {
         // Every step in vector loads, the last one's pieces past k as zeros; then the piece that
         // straddles k, if any, one element at a time.
-        constexpr int N = ELEMS<LA, LB>;
-        accumulate<LA, LB, SCALED, true>(p, a_row, cols, 0, p.k, l, acc);
+        accumulate<LA, LB, N, SCALED, true>(p, a_row, cols, 0, p.k, l, acc);
         const int64_t straddled = p.k / N * N;
-        accumulate<LA, LB, SCALED, false>(p, a_row, cols, straddled, p.k, l, acc);
+        accumulate<LA, LB, N, SCALED, false>(p, a_row, cols, straddled, p.k, l, acc);
     } else {
-        accumulate<LA, LB, SCALED, false>(p, a_row, cols, 0, p.k, l, acc);
+        accumulate<LA, LB, N, SCALED, false>(p, a_row, cols, 0, p.k, l, acc);
     }
     const Epilogue<T> e{load_scalar<T>(p.alpha), load_scalar<T>(p.beta)};
     store<LA, LB, SCALED, T>(p, e, first, g, l, real, acc);
@@ -346,13 +351,14 @@ __device__ void sddmm(const SrBcrsSddmmParams& p) {
 // and output type, with its launch bounds: 10 blocks a multiprocessor at the least (at most 96
 // registers) for 4-4, 8-4 and 16-8, which the waits on loads bound and occupancy speeds up; the
 // compiler's choice for the others (16-4 and 16-16 would spill).
-#define OXS_SRBCRS_SDDMM(LA, LB, SCALED, NAME, ...)                                                                    \
+#define OXS_SRBCRS_SDDMM_N(LA, LB, SCALED, N, NAME, ...)                                                               \
     extern "C" __global__ void __launch_bounds__(__VA_ARGS__) oxs_srbcrs_sddmm_##NAME##_i32(const SrBcrsSddmmParams p) { \
-        sddmm<LA, LB, SCALED, int32_t>(p);                                                                               \
+        sddmm<LA, LB, SCALED, int32_t, N>(p);                                                                            \
     }                                                                                                                    \
     extern "C" __global__ void __launch_bounds__(__VA_ARGS__) oxs_srbcrs_sddmm_##NAME##_f32(const SrBcrsSddmmParams p) { \
-        sddmm<LA, LB, SCALED, float>(p);                                                                                 \
+        sddmm<LA, LB, SCALED, float, N>(p);                                                                              \
     }
+#define OXS_SRBCRS_SDDMM(LA, LB, SCALED, NAME, ...) OXS_SRBCRS_SDDMM_N(LA, LB, SCALED, (ELEMS<LA, LB>), NAME, __VA_ARGS__)
 OXS_SRBCRS_SDDMM(4, 4, true, l4r4s, WARPS * WARP, 10)
 OXS_SRBCRS_SDDMM(4, 4, false, l4r4, WARPS * WARP, 10)
 OXS_SRBCRS_SDDMM(8, 4, true, l8r4s, WARPS * WARP, 10)
@@ -362,3 +368,8 @@ OXS_SRBCRS_SDDMM(16, 4, false, l16r4, WARPS * WARP)
 OXS_SRBCRS_SDDMM(8, 8, false, l8r8, WARPS * WARP)
 OXS_SRBCRS_SDDMM(16, 8, false, l16r8, WARPS * WARP, 10)
 OXS_SRBCRS_SDDMM(16, 16, false, l16r16, WARPS * WARP)
+// Half steps (`h`): the scaled int4 pairs at 16 elements a lane (64 k's a step, int4's pieces 8
+// bytes), for small K; 92 registers or fewer, so all take the bounds of 10 blocks.
+OXS_SRBCRS_SDDMM_N(4, 4, true, 16, l4r4sh, WARPS * WARP, 10)
+OXS_SRBCRS_SDDMM_N(8, 4, true, 16, l8r4sh, WARPS * WARP, 10)
+OXS_SRBCRS_SDDMM_N(16, 4, true, 16, l16r4sh, WARPS * WARP, 10)

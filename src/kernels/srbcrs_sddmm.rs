@@ -19,14 +19,26 @@ pub const WARP_VECTORS: i64 = 32;
 /// 2^15 a product, int16's unsigned low byte by 16 times an int4 included).
 pub const MAX_SCALED_K: i64 = 1 << 16;
 
+/// Whether an int4 pair takes its half-step kernel (`h`: 16 elements a lane, 64 k's a step) for
+/// this K: where a 128-k step would be half empty or more (K <= 64), and for int16 A up to K = 256,
+/// where the full step's registers (125 against 92) cost more than its fewer steps save
+/// (`h200-2026-12-02-srbcrs-sddmm-half-steps`).
+pub fn half_steps((a_bits, b_bits): (i32, i32), k: i64, scaled: bool) -> bool {
+    scaled && b_bits == 4 && (k <= 64 || (a_bits == 16 && k <= 256))
+}
+
 /// out = alpha A B at the slots + beta out; `pair` the bits of A's and B's values (4-4, 8-4, 8-8,
 /// 16-4, 16-8 or 16-16), `out` the output's type (CUDA_R_32I or CUDA_R_32F). The caller checked
 /// that `p.warps > 0` and the grid fits (`warps / WARPS` below 2^31).
 pub fn sddmm(h: &Handle, p: &SrBcrsSddmmParams, (a_bits, b_bits): (i32, i32), out: DataType) -> Result<()> {
     let scaled = b_bits == 4 && p.k <= MAX_SCALED_K;
     // Found by key: a call is a few microseconds, and building the name costs a fraction of one.
-    let key = KernelKey::new(Site::SrBcrsSddmm, &[a_bits as u8, b_bits as u8, scaled as u8, out as u8]);
-    let name = || kernel_name!("oxs_srbcrs_sddmm_l{a_bits}r{b_bits}{}_{}", if scaled { "s" } else { "" }, out.kernel_suffix());
+    let half = half_steps((a_bits, b_bits), p.k, scaled);
+    let key = KernelKey::new(Site::SrBcrsSddmm, &[a_bits as u8, b_bits as u8, scaled as u8, half as u8, out as u8]);
+    let name = || {
+        let (s, h) = (if scaled { "s" } else { "" }, if half { "h" } else { "" });
+        kernel_name!("oxs_srbcrs_sddmm_l{a_bits}r{b_bits}{s}{h}_{}", out.kernel_suffix())
+    };
     let grid_x = (p.warps as u64).div_ceil(WARPS as u64) as u32;
     launch_keyed(h, FAMILY, key, name, (grid_x, 1, 1), WARPS * 32, 0, p)
 }
@@ -224,6 +236,24 @@ mod warp_model {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn half_steps_go_to_small_k_and_int4_b_only() {
+        for k in [1, 33, 64] {
+            for pair in [(4, 4), (8, 4), (16, 4)] {
+                assert!(super::half_steps(pair, k, true), "{pair:?} at K = {k}");
+                assert!(!super::half_steps(pair, k, false), "{pair:?} at K = {k}, sign-extending");
+            }
+        }
+        for k in [65, 256] {
+            assert!(super::half_steps((16, 4), k, true));
+            assert!(!super::half_steps((8, 4), k, true) && !super::half_steps((4, 4), k, true));
+        }
+        assert!(!super::half_steps((16, 4), 257, true));
+        for pair in [(8, 8), (16, 8), (16, 16)] {
+            assert!(!super::half_steps(pair, 64, true));
         }
     }
 }
