@@ -32,8 +32,8 @@ pub fn half_steps((a_bits, b_bits): (i32, i32), k: i64, scaled: bool) -> bool {
 /// that `p.warps > 0` and the grid fits (`warps / WARPS` below 2^31).
 pub fn sddmm(h: &Handle, p: &SrBcrsSddmmParams, (a_bits, b_bits): (i32, i32), out: DataType) -> Result<()> {
     let scaled = b_bits == 4 && p.k <= MAX_SCALED_K;
-    // Found by key: a call is a few microseconds, and building the name costs a fraction of one.
     let half = half_steps((a_bits, b_bits), p.k, scaled);
+    // Found by key: a call is a few microseconds, and building the name costs a fraction of one.
     let key = KernelKey::new(Site::SrBcrsSddmm, &[a_bits as u8, b_bits as u8, scaled as u8, half as u8, out as u8]);
     let name = || {
         let (s, h) = (if scaled { "s" } else { "" }, if half { "h" } else { "" });
