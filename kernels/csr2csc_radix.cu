@@ -169,11 +169,7 @@ __device__ void scan_digit(const Params& p) {
     int32_t* counts = mut_i32(p.counts);
     const int64_t begin = int64_t(d) * p.tiles, end = begin + p.tiles;
     int32_t v[SCAN_ROUNDS];
-#pragma unroll
-    for (int r = 0; r < SCAN_ROUNDS; ++r) {
-        const int64_t i = begin + threadIdx.x + int64_t(r) * BLOCK;
-        v[r] = i < end ? counts[i] : 0;
-    }
+    scan::load_chunk<BLOCK, SCAN_ROUNDS>(v, counts, begin, end);
     const int32_t total = totals(p)[threadIdx.x];
     int32_t all;
     const int32_t below = scan::block_exclusive<BLOCK>(total, all);
@@ -181,16 +177,7 @@ __device__ void scan_digit(const Params& p) {
     if (int(threadIdx.x) == d) start = below;
     if (d == 0 && p.next_totals != 0) mut_i32(p.next_totals)[threadIdx.x] = 0;
     __syncthreads();
-    int32_t carry = start;
-#pragma unroll
-    for (int r = 0; r < SCAN_ROUNDS; ++r) {
-        if (begin + int64_t(r) * BLOCK >= end) break;  // the same for the whole block
-        const int64_t i = begin + threadIdx.x + int64_t(r) * BLOCK;
-        int32_t sum;
-        const int32_t before = scan::block_exclusive<BLOCK>(v[r], sum);
-        if (i < end) counts[i] = carry + before;
-        carry += sum;
-    }
+    int32_t carry = scan::scan_loaded<BLOCK, SCAN_ROUNDS>(v, counts, begin, end, start);
     for (int64_t chunk = begin + int64_t(SCAN_ROUNDS) * BLOCK; chunk < end; chunk += int64_t(SCAN_ROUNDS) * BLOCK)
         carry = scan::scan_chunk<BLOCK, SCAN_ROUNDS>(counts, chunk, end, carry);
 }

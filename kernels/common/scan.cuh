@@ -115,19 +115,26 @@ __device__ void sums_in_place(T* sums, int64_t blocks) {
     exclusive_in_place<BLOCK>(sums, 0, blocks, T(0));
 }
 
-// data[begin, begin + BLOCK * ROUNDS) (within n) <- carry + their exclusive prefix sums, by one
-// block; returns carry plus their sum. Every round's value is loaded before the first is scanned,
-// so a chunk costs one memory trip, not one a round.
+// A chunk's values for scan_loaded: v[r] <- data[begin + threadIdx.x + r * BLOCK] (0 from n on).
+// Every round's value is loaded before the first is scanned, so a chunk costs one memory trip, not
+// one a round.
 template <int BLOCK, int ROUNDS, typename T>
-__device__ T scan_chunk(T* data, int64_t begin, int64_t n, T carry) {
-    T v[ROUNDS];
+__device__ __forceinline__ void load_chunk(T (&v)[ROUNDS], const T* data, int64_t begin, int64_t n) {
 #pragma unroll
     for (int r = 0; r < ROUNDS; ++r) {
         const int64_t i = begin + threadIdx.x + int64_t(r) * BLOCK;
         v[r] = i < n ? data[i] : T(0);
     }
+}
+
+// data[begin, begin + BLOCK * ROUNDS) (within n) <- carry + the exclusive prefix sums of v (from
+// load_chunk), by one block; returns carry plus their sum. Rounds from n on are skipped (the same
+// for the whole block).
+template <int BLOCK, int ROUNDS, typename T>
+__device__ T scan_loaded(const T (&v)[ROUNDS], T* data, int64_t begin, int64_t n, T carry) {
 #pragma unroll
     for (int r = 0; r < ROUNDS; ++r) {
+        if (begin + int64_t(r) * BLOCK >= n) break;
         const int64_t i = begin + threadIdx.x + int64_t(r) * BLOCK;
         T total;
         const T before = block_exclusive<BLOCK>(v[r], total);
@@ -135,6 +142,15 @@ __device__ T scan_chunk(T* data, int64_t begin, int64_t n, T carry) {
         carry += total;
     }
     return carry;
+}
+
+// data[begin, begin + BLOCK * ROUNDS) (within n) <- carry + their exclusive prefix sums, by one
+// block; returns carry plus their sum.
+template <int BLOCK, int ROUNDS, typename T>
+__device__ T scan_chunk(T* data, int64_t begin, int64_t n, T carry) {
+    T v[ROUNDS];
+    load_chunk<BLOCK, ROUNDS>(v, data, begin, n);
+    return scan_loaded<BLOCK, ROUNDS>(v, data, begin, n, carry);
 }
 
 // Stage 3: the block's chunk becomes its exclusive prefix sums, offset by the chunk's start.
