@@ -6,20 +6,21 @@
 //               count of far entries
 //   2. scans    exclusive prefix sums of the blocks' value counts and of the rows' far counts
 //   3. scatter  a thread per row, in stored order: band entries into the block's dense values
-//               (zeroed by the caller; a repeated (row, column) adds), the others into the far CSR
+//               (offset-major, zeroed by the caller; a repeated (row, column) adds), the others
+//               into the far CSR
 // From CSR SpMM preprocess (src/ops/spmm/banded.rs) 1 and 2 are the detection, after a one-pass
 // `screen` that declines matrices with too many far entries for sure; `refresh` runs 3 before every
-// product (zeroing each block's band itself), from the values A has then.
+// product (each block's band built in shared memory), from the values A has then.
 //
 // SpMM, C = alpha * A * op(B) + beta * C, a block per (row block, tile of NT columns, batch); each
 // warp owns 16 rows of the block, each thread 8 of them (its group's) x TC columns. For every chunk
 // of at most TW offsets of the block's band:
-//   a. stage_band  the chunk's values in shared memory, skewed: a_s[warp][u][rho] is the value of
-//                  the warp's row rho at B row (warp's first row + lo + t0 + u), zero outside the band,
-//                  so that a thread reads its 8 rows' values for one B row as one vector
+//   a. stage_band  the chunk's values in shared memory, offset-major as the format stores them
+//                  (a_s[t][row]), so that a thread reads its 8 rows' values at one offset as vectors
 //   b. stage_b     the rows of op(B) the chunk reaches (ROWS + chunk - 1), zero outside op(B)
-//   c. accumulate  each thread walks its B rows in order: one row of TC values from shared memory
-//                  serves its 8 output rows (the sliding window of the band)
+//   c. accumulate  each thread walks the chunk's offsets in order; its 8 rows meet a window of 8 B
+//                  rows that slides by one row an offset, held in registers: one row of TC values
+//                  from shared memory an offset serves all 8 output rows
 // then d. far      the far entries of the thread's rows, from global memory, and
 //      e. epilogue C = alpha * acc + beta * C, C not read when beta is 0.
 // Each output is summed in a fixed order (band offsets in order, then far entries in stored
@@ -59,8 +60,6 @@ struct Tile {
     static constexpr int TC = VEC / int(sizeof(C));
     static constexpr int NT = TC * COL_GROUPS;
     static constexpr int TW = 192 / int(sizeof(C));
-    // Skewed band values of one warp for one chunk: u over the warp's B rows.
-    static constexpr int SPAN = TW + WARP_ROWS - 1;
     // B rows staged per chunk, and a row's length padded by one vector (fewer bank conflicts when
     // column-major B is staged down its columns).
     static constexpr int B_ROWS = ROWS + TW - 1;
@@ -233,7 +232,8 @@ __device__ __forceinline__ void scatter_row(const BrcvFormat& f, const Rows<V, I
     const int64_t blk = r / ROWS;
     const int64_t lo = ptr<const int64_t>(f.lo)[blk];
     const int64_t width = ptr<const uint32_t>(f.width)[blk];
-    V* band = ptr<V>(f.values) + ptr<const uint64_t>(f.start)[blk] + (r - blk * ROWS) * width;
+    // The block's values are offset-major: offset t of row rho at t * ROWS + rho.
+    V* band = ptr<V>(f.values) + ptr<const uint64_t>(f.start)[blk] + (r - blk * ROWS);
     V* far_values = ptr<V>(f.far_values);
     int64_t* far_cols = ptr<int64_t>(f.far_cols);
     uint64_t far = ptr<const uint64_t>(f.far_offsets)[r];
@@ -244,7 +244,7 @@ __device__ __forceinline__ void scatter_row(const BrcvFormat& f, const Rows<V, I
         const V v = a.values[q];
         const int64_t t = c - r - lo;
         if (t >= 0 && t < width) {
-            band[t] = from_compute<V>(to_compute<C>(band[t]) + to_compute<C>(v));
+            band[t * ROWS] = from_compute<V>(to_compute<C>(band[t * ROWS]) + to_compute<C>(v));
         } else if (far < far_end) {
             far_cols[far] = c;
             far_values[far] = v;
@@ -264,13 +264,23 @@ __device__ void scatter(const BrcvBuildParams& p) {
 
 // The transparent path's refresh (src/ops/spmm/banded.rs), before every product, from A's values as
 // they are at this call (the bands and far offsets were measured by preprocess; A's structure may
-// not change after it, its values may). A block of REFRESH_THREADS per row block, a warp a row at a
-// time: the lanes zero the row's band slots, then take its entries 32 at a time in stored order
-// (coalesced). Band entries add to their slots, far entries go to the row's far slots in stored
-// order (a ballot). A round where two lanes share a slot (a repeated entry) adds lane by lane, so
-// every sum runs in stored order, as in stage 3.
+// not change after it, its values may). A block of REFRESH_THREADS per row block builds its band in
+// shared memory, a window of REFRESH_OFFSETS offsets at a time (a pass; one for bands up to that
+// wide), then writes it out contiguously: the band is offset-major, so a row's slots lie ROWS
+// apart and adding into global memory would scatter. In a pass a warp takes a row at a time, its
+// entries 32 at a time in stored order (coalesced): entries in the window add to their slots, far
+// entries (first pass) go to the row's far slots in stored order (a ballot). A round where two
+// lanes share a slot (a repeated entry) adds lane by lane, so every sum runs in stored order, as
+// in stage 3.
+constexpr int REFRESH_BYTES = 32 * 1024;
 template <typename V, typename C, typename I>
 __device__ void refresh(const BrcvBuildParams& p) {
+    // In shared memory an offset's rows are padded by one slot: a warp's lanes, a row's consecutive
+    // offsets, then add in distinct banks.
+    constexpr int S_LD = ROWS + 1;
+    constexpr int REFRESH_OFFSETS = REFRESH_BYTES / (S_LD * int(sizeof(V)));
+    __shared__ __align__(16) unsigned char s_raw[REFRESH_BYTES];
+    V* const s_band = reinterpret_cast<V*>(s_raw);
     const BrcvFormat& f = p.fmt;
     const Rows<V, I> a(p.a, 0);
     const int64_t blk = blockIdx.x;
@@ -280,38 +290,49 @@ __device__ void refresh(const BrcvBuildParams& p) {
     V* far_values = ptr<V>(f.far_values);
     int64_t* far_cols = ptr<int64_t>(f.far_cols);
     const int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
-    for (int rho = warp; rho < ROWS; rho += REFRESH_THREADS / WARP) {
-        const int64_t r = blk * ROWS + rho;
-        V* band = ptr<V>(f.values) + ptr<const uint64_t>(f.start)[blk] + rho * width;
-        for (int64_t t = lane; t < width; t += WARP) band[t] = from_compute<V>(zero<C>());
-        if (r >= f.m) continue;  // rows past m keep zeros (warp-uniform)
-        __syncwarp();
-        uint64_t far = far_offsets[r];
-        const uint64_t far_end = far_offsets[r + 1];
-        const int64_t end = a.end(r);
-        for (int64_t q0 = a.begin(r); q0 < end; q0 += WARP) {
-            const int64_t q = q0 + lane;
-            const int64_t c = q < end ? a.col(q, f.k) : -1;
-            const V v = a.values[q < end ? q : q0];
-            const int64_t t = c - r - lo;
-            const bool in_band = c >= 0 && t >= 0 && t < width;
-            const unsigned far_lanes = __ballot_sync(0xffffffffu, c >= 0 && !in_band);
-            if (c >= 0 && !in_band) {
-                const uint64_t at = far + __popc(far_lanes & ((1u << lane) - 1));
-                if (at < far_end) far_cols[at] = c, far_values[at] = v;
-            }
-            far += __popc(far_lanes);
-            const unsigned same = __match_any_sync(0xffffffffu, in_band ? int(t) : -1);
-            if (__all_sync(0xffffffffu, !in_band || __popc(same) == 1)) {
-                if (in_band) band[t] = from_compute<V>(to_compute<C>(band[t]) + to_compute<C>(v));
-            } else {
-                for (int l = 0; l < WARP; ++l) {
-                    if (lane == l && in_band) band[t] = from_compute<V>(to_compute<C>(band[t]) + to_compute<C>(v));
-                    __syncwarp();
+    V* const block_band = ptr<V>(f.values) + ptr<const uint64_t>(f.start)[blk];
+    // At least one pass, for the far entries of a block without a band.
+    for (int64_t w0 = 0; w0 == 0 || w0 < width; w0 += REFRESH_OFFSETS) {
+        const int wn = int(min(int64_t(REFRESH_OFFSETS), width - w0));
+        for (int i = threadIdx.x; i < wn * S_LD; i += REFRESH_THREADS) s_band[i] = from_compute<V>(zero<C>());
+        __syncthreads();
+        for (int rho = warp; rho < ROWS; rho += REFRESH_THREADS / WARP) {
+            const int64_t r = blk * ROWS + rho;
+            if (r >= f.m) break;  // rows past m keep zeros (warp-uniform)
+            V* band = s_band + rho;  // offset w0 + t at band[t * S_LD]
+            uint64_t far = far_offsets[r];
+            const uint64_t far_end = far_offsets[r + 1];
+            const int64_t end = a.end(r);
+            for (int64_t q0 = a.begin(r); q0 < end; q0 += WARP) {
+                const int64_t q = q0 + lane;
+                const int64_t c = q < end ? a.col(q, f.k) : -1;
+                const V v = a.values[q < end ? q : q0];
+                const int64_t t = c - r - lo;
+                const bool in_band = c >= 0 && t >= 0 && t < width;
+                if (w0 == 0) {
+                    const unsigned far_lanes = __ballot_sync(0xffffffffu, c >= 0 && !in_band);
+                    if (c >= 0 && !in_band) {
+                        const uint64_t at = far + __popc(far_lanes & ((1u << lane) - 1));
+                        if (at < far_end) far_cols[at] = c, far_values[at] = v;
+                    }
+                    far += __popc(far_lanes);
+                }
+                const bool here = in_band && t >= w0 && t < w0 + wn;
+                const int slot = here ? int(t - w0) * S_LD : -1;
+                const unsigned same = __match_any_sync(0xffffffffu, slot);
+                if (__all_sync(0xffffffffu, !here || __popc(same) == 1)) {
+                    if (here) band[slot] = from_compute<V>(to_compute<C>(band[slot]) + to_compute<C>(v));
+                } else {
+                    for (int l = 0; l < WARP; ++l) {
+                        if (lane == l && here) band[slot] = from_compute<V>(to_compute<C>(band[slot]) + to_compute<C>(v));
+                        __syncwarp();
+                    }
                 }
             }
-            __syncwarp();
         }
+        __syncthreads();
+        for (int i = threadIdx.x; i < wn * ROWS; i += REFRESH_THREADS) block_band[w0 * ROWS + i] = s_band[i / ROWS * S_LD + i % ROWS];
+        __syncthreads();  // the next pass zeroes s_band
     }
 }
 
@@ -332,32 +353,20 @@ __device__ __forceinline__ void load_vectors(C (&out)[N], const C* p) {
     memcpy(out, raw, sizeof(out));
 }
 
-// a. The chunk's values [t0, t0 + tn) of the block's band, skewed per warp (see the top). Where A's
-// values are of the compute type they are copied asynchronously (the caller waits): each warp its
-// own rows, a row at a time, lane l the offsets l and l + 32 (coalesced), and lanes 0-14 the row's
-// WARP_ROWS - 1 zeros of the skew (u below the row's first offset or past its last); the places
-// are compile-time steps from the lane's first. Elsewhere each value is converted on its way.
-template <typename T, typename V, typename C>
-__device__ __forceinline__ void stage_band(C (*a_s)[T::SPAN][WARP_ROWS], const V* band, int64_t width, int t0, int tn) {
+// a. The chunk's values [t0, t0 + tn) of the block's band into a_s[t][row]: the band is
+// offset-major in memory too, so the chunk is one contiguous run. Where A's values are of the
+// compute type it is copied asynchronously, 16 bytes a copy (the caller waits); elsewhere each
+// value is converted on its way.
+template <typename V, typename C>
+__device__ __forceinline__ void stage_band(C (*a_s)[ROWS], const V* band, int t0, int tn) {
+    const V* src = band + int64_t(t0) * ROWS;
     if constexpr (std::is_same<V, C>::value) {
-        static_assert(T::TW <= 2 * WARP, "two offsets a lane cover a chunk");
-        const int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP;
-        const V* src = band + int64_t(warp) * WARP_ROWS * width + t0 + lane;
-        C* dst = &a_s[warp][lane][0];  // row rho's offset t lies at u = t + rho
-#pragma unroll
-        for (int rho = 0; rho < WARP_ROWS; ++rho, src += width) {
-            if (lane < tn) cp_async::copy_part<sizeof(C)>(dst + rho * (WARP_ROWS + 1), src, sizeof(C));
-            if (T::TW > WARP && lane + WARP < tn) cp_async::copy_part<sizeof(C)>(dst + WARP * WARP_ROWS + rho * (WARP_ROWS + 1), src + WARP, sizeof(C));
-            if (lane < WARP_ROWS - 1) a_s[warp][lane < rho ? lane : lane + tn][rho] = zero<C>();
-        }
-        return;
-    }
-    const int span = WARP_ROWS + tn - 1;
-    for (int i = threadIdx.x; i < WARPS * span * WARP_ROWS; i += THREADS) {
-        const int rho = i % WARP_ROWS, u = (i / WARP_ROWS) % span, w = i / (WARP_ROWS * span);
-        const int t = u - rho;
-        const int row = w * WARP_ROWS + rho;
-        a_s[w][u][rho] = (t >= 0 && t < tn) ? to_compute<C>(band[row * width + t0 + t]) : zero<C>();
+        constexpr int PER_COPY = 16 / int(sizeof(C));
+        static_assert(ROWS % PER_COPY == 0, "a copy stays within an offset's rows");
+        for (int i = threadIdx.x * PER_COPY; i < tn * ROWS; i += THREADS * PER_COPY)
+            cp_async::copy16(&a_s[0][0] + i, src + i, true);
+    } else {
+        for (int i = threadIdx.x; i < tn * ROWS; i += THREADS) (&a_s[0][0])[i] = to_compute<C>(src[i]);
     }
 }
 
@@ -417,7 +426,7 @@ __device__ void spmm_brcv(const SpmmBrcvParams& p) {
     using T = Tile<C, VEC>;
     constexpr int TC = T::TC;
     static_assert(TC * sizeof(C) == VEC && T::B_LD * sizeof(C) % VEC == 0, "a thread's B values are one vector");
-    __shared__ __align__(16) C a_s[WARPS][T::SPAN][WARP_ROWS];
+    __shared__ __align__(16) C a_s[T::TW][ROWS];
     __shared__ __align__(16) C b_s[T::B_ROWS][T::B_LD];
     const BrcvFormat& f = p.fmt;
     const int64_t blk = blockIdx.x;
@@ -443,23 +452,32 @@ __device__ void spmm_brcv(const SpmmBrcvParams& p) {
     for (int ch = 0; ch < chunks; ++ch) {
         const int t0 = ch * tw, tn = min(tw, width - t0);
         __syncthreads();  // the previous chunk's stages have been read
-        stage_band<T, V, C>(a_s, band, width, t0, tn);
+        stage_band<V, C>(a_s, band, t0, tn);
         stage_b<T, VEC, V, C>(b_s, b, r0 + lo + t0, ROWS + tn - 1, c0, f.k, p.shape.n);
         cp_async::commit();
         cp_async::wait_groups<0>();
         __syncthreads();
-        // c. The thread's rows first .. first + 7 meet B rows u = first .. first + tn + 6 (of the
-        // warp's span); row first + i takes offset t0 + u - first - i there.
-        const C* a_row = &a_s[warp][first][first];
-        const C* b_row = &b_s[warp * WARP_ROWS + first][cg * TC];
-        for (int v = 0; v < tn + TR - 1; ++v) {
-            C av[TR], bv[TC];
-            load_vectors<16>(av, a_row + v * WARP_ROWS);
-            load_vectors<VEC>(bv, b_row + v * T::B_LD);
+        // c. Row first + i (of the warp's 16) takes offset t0 + t at B row first + i + t: walking
+        // t, the thread's 8 rows meet a window of 8 B rows sliding by one, kept in registers
+        // (row first + x in win[x % TR], so the unrolled steps name them statically).
+        const C* a_at = &a_s[0][warp * WARP_ROWS + first];
+        const C* b_at = &b_s[warp * WARP_ROWS + first][cg * TC];
+        C win[TR][TC];
 #pragma unroll
-            for (int i = 0; i < TR; ++i)
+        for (int x = 0; x < TR - 1; ++x) load_vectors<VEC>(win[x], b_at + x * T::B_LD);
+        for (int g = 0; g < tn; g += TR) {
 #pragma unroll
-                for (int q = 0; q < TC; ++q) acc[i][q] = acc[i][q] + av[i] * bv[q];
+            for (int s = 0; s < TR; ++s) {
+                const int t = g + s;
+                if (t >= tn) break;
+                C av[TR];
+                load_vectors<VEC>(win[(s + TR - 1) % TR], b_at + (t + TR - 1) * T::B_LD);
+                load_vectors<16>(av, a_at + t * ROWS);
+#pragma unroll
+                for (int i = 0; i < TR; ++i)
+#pragma unroll
+                    for (int q = 0; q < TC; ++q) acc[i][q] = acc[i][q] + av[i] * win[(s + i) % TR][q];
+            }
         }
     }
 

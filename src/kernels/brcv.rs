@@ -193,8 +193,8 @@ pub fn scatter(h: &Handle, a: SpmmRows, fmt: &BrcvFormat, values_bytes: u64, val
 /// The transparent path's refresh before every product (src/ops/spmm/banded.rs): each block's band
 /// zeroed and A's entries, with the values `a` has now, scattered again into the band and far
 /// entries `fmt` (measured by preprocess from the same structure). A block of
-/// `BRCV_REFRESH_THREADS` per row block (a warp a row at a time), no memset: it goes out in the
-/// call's launch batch.
+/// `BRCV_REFRESH_THREADS` per row block (its band built in shared memory, a warp a row at a
+/// time), no memset: it goes out in the call's launch batch.
 pub fn refresh(h: &Handle, a: SpmmRows, fmt: &BrcvFormat, value: DataType, index: IndexType) -> Result<()> {
     let p = BrcvBuildParams { a, fmt: *fmt, ..Default::default() };
     let name = kernel_name!("oxs_brcv_refresh_{}_{}", value.kernel_suffix(), index_suffix(index));

@@ -27,9 +27,10 @@ pub const BRCV_WINDOWS: u32 = 11;
 
 /// BRCV in device memory. Row block `i` covers rows `i * BRCV_ROWS ..` (the last may be short) and
 /// the diagonal offsets (column - row) `lo[i] .. lo[i] + width[i]`; its values lie dense at
-/// `values + start[i]`, `BRCV_ROWS x width[i]` row-major (value of row r0 + r, offset lo + t at
-/// `r * width + t`; zero where A has no entry, and in the rows past m). Entries outside the blocks'
-/// bands are the far entries, a CSR of their own (offsets per row, absolute columns).
+/// `values + start[i]`, `width[i] x BRCV_ROWS` offset-major (value of row r0 + r, offset lo + t at
+/// `t * BRCV_ROWS + r`, so that a chunk of offsets is one contiguous run for the SpMM; zero where A
+/// has no entry, and in the rows past m). Entries outside the blocks' bands are the far entries, a
+/// CSR of their own (offsets per row, absolute columns).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BrcvFormat {
