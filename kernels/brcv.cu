@@ -39,6 +39,8 @@ constexpr int ROWS = BRCV_ROWS;
 constexpr int THREADS = BRCV_THREADS;
 constexpr int SCAN_BLOCK = BRCV_SCAN_BLOCK;
 constexpr int REFRESH_THREADS = BRCV_REFRESH_THREADS;
+// Shared memory the refresh builds a block's band in (a window of offsets at a time).
+constexpr int REFRESH_BYTES = 32 * 1024;
 constexpr int SCAN_ROUNDS = BRCV_SCAN_ROUNDS;
 constexpr int64_t MAX_WIDTH = BRCV_MAX_WIDTH;
 constexpr unsigned long long FAR_COST = BRCV_FAR_COST;
@@ -272,7 +274,6 @@ __device__ void scatter(const BrcvBuildParams& p) {
 // entries (first pass) go to the row's far slots in stored order (a ballot). A round where two
 // lanes share a slot (a repeated entry) adds lane by lane, so every sum runs in stored order, as
 // in stage 3.
-constexpr int REFRESH_BYTES = 32 * 1024;
 template <typename V, typename C, typename I>
 __device__ void refresh(const BrcvBuildParams& p) {
     // In shared memory an offset's rows are padded by one slot: a warp's lanes, a row's consecutive
