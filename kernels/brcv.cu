@@ -225,6 +225,13 @@ __device__ void screen(const BrcvBuildParams& p) {
     }
 }
 
+// A band slot plus an entry of A: the sum in the compute type C, stored in A's type V (the build and
+// the refresh add a repeated (row, column) the same way).
+template <typename V, typename C>
+__device__ __forceinline__ void add_into(V& slot, V v) {
+    slot = from_compute<V>(to_compute<C>(slot) + to_compute<C>(v));
+}
+
 // One row's entries: band entries into the row's dense values (a repeated (row, column) adds, in
 // C), the others into its far slots. The far slots stop at the next row's first, so that a CSR whose
 // structure differs from the one measured (the preprocess contract forbids it) never writes
@@ -246,7 +253,7 @@ __device__ __forceinline__ void scatter_row(const BrcvFormat& f, const Rows<V, I
         const V v = a.values[q];
         const int64_t t = c - r - lo;
         if (t >= 0 && t < width) {
-            band[t * ROWS] = from_compute<V>(to_compute<C>(band[t * ROWS]) + to_compute<C>(v));
+            add_into<V, C>(band[t * ROWS], v);
         } else if (far < far_end) {
             far_cols[far] = c;
             far_values[far] = v;
@@ -322,10 +329,10 @@ __device__ void refresh(const BrcvBuildParams& p) {
                 const int slot = here ? int(t - w0) * S_LD : -1;
                 const unsigned same = __match_any_sync(0xffffffffu, slot);
                 if (__all_sync(0xffffffffu, !here || __popc(same) == 1)) {
-                    if (here) band[slot] = from_compute<V>(to_compute<C>(band[slot]) + to_compute<C>(v));
+                    if (here) add_into<V, C>(band[slot], v);
                 } else {
                     for (int l = 0; l < WARP; ++l) {
-                        if (lane == l && here) band[slot] = from_compute<V>(to_compute<C>(band[slot]) + to_compute<C>(v));
+                        if (lane == l && here) add_into<V, C>(band[slot], v);
                         __syncwarp();
                     }
                 }

@@ -447,44 +447,45 @@ fn an_infinite_b_row_stays_in_its_band() {
     let h = CHandle::new();
     let (m, n, half, inf_row) = (300i64, 8i64, 2i64, 150i64);
     let mut rng = Rng::new(31);
-    let (mut offsets, mut cols) = (vec![0i32], vec![]);
+    let mut a = gen::CsrF32 { rows: m as usize, cols: m as usize, offsets: vec![0], indices: vec![], values: vec![] };
     for r in 0..m {
-        cols.extend((r - half..=r + half).filter(|&c| (0..m).contains(&c)).map(|c| c as i32));
-        offsets.push(cols.len() as i32);
+        for c in (r - half..=r + half).filter(|&c| (0..m).contains(&c)) {
+            a.indices.push(c as i32);
+            a.values.push(0.25 + rng.below(1000) as f32 / 1000.0);
+        }
+        a.offsets.push(a.indices.len() as i32);
     }
-    let vals: Vec<f32> = (0..cols.len()).map(|_| 0.25 + rng.below(1000) as f32 / 1000.0).collect();
     let mut b: Vec<f32> = (0..m * n).map(|_| rng.below(2000) as f32 / 1000.0 - 1.0).collect();
     b[(inf_row * n) as usize..((inf_row + 1) * n) as usize].fill(f32::INFINITY);
-    let arrays = [DevBuf::from_slice(&offsets), DevBuf::from_slice(&cols), DevBuf::from_slice(&vals)];
+    let arrays = a.upload();
     let (b_buf, c_buf) = (DevBuf::from_slice(&b), DevBuf::from_slice(&vec![f32::NAN; (m * n) as usize]));
-    let a = unsafe { common::descr::csr_f32(m, m, cols.len() as i64, &arrays) };
+    let a_descr = unsafe { common::descr::csr_f32(m, m, a.nnz() as i64, &arrays) };
     let mut brcv = null_mut();
-    assert_eq!(unsafe { oxsparseCreateBrcv(h.0, a, &mut brcv) }, OK);
+    assert_eq!(unsafe { oxsparseCreateBrcv(h.0, a_descr, &mut brcv) }, OK);
     let (bd, cd) = unsafe { (common::descr::dn_mat_f32(m, n, &b_buf), common::descr::dn_mat_f32(m, n, &c_buf)) };
     let (one, zero) = common::descr::one_zero();
     let s = unsafe { oxsparseSpMM_brcv(h.0, N as i32, N as i32, one, brcv, bd, zero, cd, CUDA_R_32F as i32) };
     unsafe {
         oxsparseDestroyDnMat(bd);
         oxsparseDestroyDnMat(cd);
-        oxsparseDestroySpMat(a);
+        oxsparseDestroySpMat(a_descr);
     }
     assert_eq!(unsafe { oxsparseDestroyBrcv(brcv) }, OK);
     assert_eq!(s, OK);
     let got = c_buf.to_vec::<f32>();
+    let (want, scale) = a.product(&a.values, &b, n as usize);
     for r in 0..m {
-        let line = offsets[r as usize] as usize..offsets[r as usize + 1] as usize;
         for j in 0..n {
-            let (mut want, mut scale) = (0f64, 0f64);
-            for q in line.clone() {
-                let p = vals[q] as f64 * b[(cols[q] as i64 * n + j) as usize] as f64;
-                want += p;
-                scale += p.abs();
-            }
-            let x = got[(r * n + j) as usize] as f64;
+            let at = (r * n + j) as usize;
+            let x = got[at] as f64;
             if (r - inf_row).abs() <= half {
                 assert!(x == f64::INFINITY, "C[{r}][{j}] = {x}: its band holds the infinite row");
             } else {
-                assert!((x - want).abs() <= 1e-5 * scale, "C[{r}][{j}] = {x}, want {want}: the infinite row is outside its band");
+                assert!(
+                    (x - want[at]).abs() <= 1e-5 * scale[at],
+                    "C[{r}][{j}] = {x}, want {}: the infinite row is outside its band",
+                    want[at]
+                );
             }
         }
     }
