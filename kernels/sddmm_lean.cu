@@ -4,8 +4,9 @@
 // ..., the order the general kernel sums in, so all give the same bits). Three forms, by V:
 // chunked (V <= 2): a warp takes its run of C's values in chunks of 32, one value per lane:
 //   1. per chunk, each lane's row and column: the ends of the 32 rows from the chunk's first row
-//      in one load, each lane's row by a search over them with shuffles (a longer span, from empty
-//      rows, by a search of the offsets), the columns loaded with the rows' ends;
+//      in one load (the run's first chunk's: in the window the search for its row loads last),
+//      each lane's row by a search over them with shuffles (a longer span, from empty rows, by a
+//      search of the offsets), the columns loaded with the rows' ends;
 //   2. groups of G lanes take G consecutive values of the chunk, one per round, the A and B
 //      vectors of several rounds loaded at once, none of the loads predicated;
 //   3. the G partial sums of each lane are summed over the group by recursive halving, which
@@ -47,6 +48,12 @@ struct ChunkFetch {
         col = o.cols[q < o.last ? q : I(o.last - 1)];
         end = o.offsets[(r < o.rows ? r : I(o.rows - 1)) + 1];
     }
+    // The run's first chunk: both were loaded with the search for the run's first row.
+    template <typename O>
+    __device__ __forceinline__ void first(const O& o) {
+        col = o.first_col;
+        end = o.first_end;
+    }
 };
 
 // The row of value `q` of a chunk whose first value lies in `row`, from the ends of rows row ..
@@ -84,9 +91,11 @@ __device__ __forceinline__ C transposed_group_sum(C (&d)[G], int sub) {
     return d[0];
 }
 
-// What both forms read from the parameter block for one warp: its run of C's values [first, last)
-// in batch blockIdx.y, the arrays of that batch (A's and B's as 16-byte vectors), the scalars, and
-// the row of the run's first value. `live` is false for a warp past the last value.
+// What the forms read from the parameter block for one warp: its run of C's values [first, last)
+// in batch blockIdx.y, the arrays of that batch (A's and B's as 16-byte vectors), the scalars, the
+// row of the run's first value, and its first chunk's columns and rows' ends (ChunkFetch), loaded
+// with the search for that row (warp_row_window: the rows' ends are in the window it loads last).
+// `live` is false for a warp past the last value.
 template <typename T, typename TC, typename C, typename I>
 struct LeanOperands {
     bool live;
@@ -99,6 +108,7 @@ struct LeanOperands {
     int vectors;  // a line's length in 16-byte vectors
     C alpha, beta;
     bool products, read_c;
+    I first_col, first_end;  // this lane's column and row end of the first chunk (ChunkFetch)
 
     __device__ explicit LeanOperands(const SddmmParams& p) {
         const int64_t warp = (int64_t(blockIdx.x) * BLOCK + threadIdx.x) / WARP;
@@ -120,8 +130,12 @@ struct LeanOperands {
         beta = load_scalar<C>(p.beta);
         products = p.k > 0 && !is_zero(alpha);
         read_c = !is_zero(beta);
-        const spmm::Rows<TC, I> c(p.c, batch);
-        row = I(row_search::warp_lower_bound(c, p.rows, int64_t(first) + 1) - 1);
+        const int lane = threadIdx.x % WARP;
+        const I q = first + I(lane);
+        first_col = cols[q < last ? q : I(last - 1)];
+        const row_search::RowWindow<I> w = row_search::warp_row_window(offsets, base, rows, first);
+        row = w.row;
+        first_end = w.end;
     }
     // Where row r ends, as a position among this batch's values.
     __device__ I end(I r) const { return I(offsets[r + 1] - base); }
@@ -176,6 +190,8 @@ __device__ void sddmm_lean_chunked(const SddmmParams& p) {
     const I rows = o.rows;
     const U n = U(o.n);
     I row = o.row;
+    ChunkFetch<I> f;  // the first chunk's came with the search for its row
+    f.first(o);
 
     for (I chunk = o.first; chunk < o.last; chunk += WARP) {
         const I q = chunk + I(lane);
@@ -183,8 +199,6 @@ __device__ void sddmm_lean_chunked(const SddmmParams& p) {
         C sum = zero<C>();
         if (o.products) {
             // 1. This lane's value: its row and column (-1 where the lane has none).
-            ChunkFetch<I> f;
-            f.load(o, chunk, row, lane);
             const I my_row = row_in_chunk(end, rows, row, live ? q : I(chunk), lane, f.end, o.base);
             const I my_col = live ? I(f.col - o.base) : I(-1);
             row = shfl_index(my_row, WARP - 1);  // the next chunk starts in or after it
@@ -221,6 +235,9 @@ __device__ void sddmm_lean_chunked(const SddmmParams& p) {
             }
             // 3. Each lane's own value, summed over its group.
             sum = transposed_group_sum<C, G>(d, sub);
+            // The next chunk's columns and rows' ends (after the products: loaded during them,
+            // they held registers that cost a thread block a multiprocessor).
+            f.load(o, I(chunk + WARP), row, lane);
         }
         // 4. The value.
         if (live) o.write(q, sum);
@@ -252,7 +269,7 @@ __device__ void sddmm_lean_stepped(const SddmmParams& p) {
     I a_row = -1;
     uint4 av[V];
     ChunkFetch<I> next;
-    if (o.products) next.load(o, o.first, row, lane);
+    next.first(o);
 
     for (I chunk = o.first; chunk < o.last; chunk += WARP) {
         const I q = chunk + I(lane);

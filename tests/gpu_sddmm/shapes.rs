@@ -1,7 +1,7 @@
 //! Shapes and patterns: m and n in {0, 1, 7, 33, ...} (no rows, no columns, one of each, odd
 //! sizes), every k of {0, 1, 3, 7, 32, 33, 64, 100, 128, 257, 1000}, hub rows of 10,000+ entries
 //! among rows of 0 to 4 (the entries are dealt to warps in equal runs, so a hub is shared by many),
-//! C without stored entries, index types x bases.
+//! tall C, C without stored entries, index types x bases.
 
 use super::harness::*;
 use oxsparse::types::DataType::*;
@@ -138,4 +138,26 @@ pub fn index_cases() -> Vec<Case> {
 #[test]
 fn index_types_and_bases() {
     sweep("sddmm index types and bases", &index_cases());
+}
+
+/// Tall C, rows of 0 to 5 entries (rows r % 5 == 3 empty): the search for each warp's first row
+/// (kernels/common/row_search.cuh, `warp_row_window`) takes two rounds over 40,000 rows and three
+/// over 2,000,000 before its window, in every form of the lean kernel (FP32 k = 32 chunked, 128
+/// stepped, 256 per value; FP16 k = 64), both index types and bases; lines unpadded (the lean
+/// kernel's).
+pub fn tall_cases() -> Vec<Case> {
+    let half = (CUDA_R_16F, CUDA_R_16F, CUDA_R_32F);
+    let mut cases = Vec::new();
+    for (m, k, types) in [(40_000, 32, F32), (40_000, 128, F32), (40_000, 256, F32), (40_000, 64, half), (2_000_000, 32, F32)] {
+        for (it, base) in [(I32, BASE1), (I64, BASE0)] {
+            let c = vary(Case { types, ..Case::new(Fmt::Csr, (m, k, 16)) }, 4500 + cases.len());
+            cases.push(Case { it, base, pad_a: 0, pad_b: 0, ..c });
+        }
+    }
+    cases
+}
+
+#[test]
+fn tall_c() {
+    sweep("sddmm tall C", &tall_cases());
 }
