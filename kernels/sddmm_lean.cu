@@ -56,6 +56,61 @@ struct ChunkFetch {
     }
 };
 
+// Where the rows stand at a warp's first value: the row holding value `first` (values counted from
+// 0 in the batch; `offsets` as stored, `base` their index base; first < the values) and, in each
+// lane, the stored end of row `row + lane` (the last row's end for a lane past the rows). Rounds of
+// 32 evenly spaced probes (one memory round trip, a probe a lane) narrow the row to at most
+// WINDOW - 32 candidates; then WINDOW consecutive offsets from there, loaded at once (8 a lane,
+// a few cache lines), hold both the row and the ends of the 32 rows from it. One round trip on
+// fewer than 225 rows, two on fewer than 7,169, where a search to the row and a load of the ends
+// took three to four. (Four probes a lane took fewer rounds but 128 cache lines a warp, each a
+// wavefront of L1: on the masks of 4,096 rows every warp searching at once ran 1.2x slower.)
+template <typename I>
+struct RowWindow {
+    I row;  // the row holding value `first`
+    I end;  // the stored end of row `row + lane`
+};
+
+template <typename I>
+__device__ __forceinline__ RowWindow<I> warp_row_window(const I* offsets, I base, I rows, I first) {
+    using U = typename std::make_unsigned<I>::type;  // probes run to rows + WINDOW: no overflow
+    constexpr int PER_LANE = 8;
+    constexpr U WINDOW = PER_LANE * WARP;
+    const U lane = threadIdx.x % WARP;
+    const I target = I(first + 1 + base);  // the answer R: the first row whose stored start reaches it
+    U lo = 0, hi = U(rows);                // R lies in [lo, hi] (offsets[rows] >= target)
+    while (hi - lo > WINDOW - WARP) {
+        const U step = (hi - lo + WARP - 1) / WARP;
+        const U probe = lo + lane * step;
+        const bool below = probe < hi && offsets[probe < hi ? probe : hi] < target;
+        const int n = __popc(__ballot_sync(0xffffffffu, below));
+        // Probes 0 .. n-1 lie before R, probe n (if any) at or after it.
+        const U next = n == 0 ? lo : lo + U(n - 1) * step + 1;
+        hi = min(hi, lo + U(n) * step);
+        lo = next;
+    }
+    // The window: offsets[lo + j], j < WINDOW (those past the rows read as offsets[rows]), lane l
+    // holding j = l, l + 32, ... The j with offsets[lo + j] < target are those below R - lo.
+    I seen[PER_LANE];
+#pragma unroll
+    for (int i = 0; i < PER_LANE; ++i) {
+        const U r = lo + i * WARP + lane;
+        seen[i] = offsets[r < U(rows) ? r : U(rows)];
+    }
+    int n = 0;
+#pragma unroll
+    for (int i = 0; i < PER_LANE; ++i) n += __popc(__ballot_sync(0xffffffffu, seen[i] < target));
+    // Row R - 1 + lane ends at offsets[R + lane], window place n + lane (below WINDOW).
+    const int at = n + int(lane);
+    I end = seen[0];
+#pragma unroll
+    for (int i = 0; i < PER_LANE; ++i) {
+        const I got = __shfl_sync(0xffffffffu, seen[i], at % WARP);
+        if (at / WARP == i) end = got;
+    }
+    return RowWindow<I>{I(lo + U(n) - 1), end};
+}
+
 // The row of value `q` of a chunk whose first value lies in `row`, from the ends of rows row ..
 // row + 31 fetched one per lane (`fetched`): each lane finds the first end past its value by a
 // five-step search over them with shuffles; a value past row + 31 (a run of empty rows) searches
@@ -133,7 +188,7 @@ struct LeanOperands {
         const int lane = threadIdx.x % WARP;
         const I q = first + I(lane);
         first_col = cols[q < last ? q : I(last - 1)];
-        const row_search::RowWindow<I> w = row_search::warp_row_window(offsets, base, rows, first);
+        const RowWindow<I> w = warp_row_window(offsets, base, rows, first);
         row = w.row;
         first_end = w.end;
     }
@@ -190,15 +245,16 @@ __device__ void sddmm_lean_chunked(const SddmmParams& p) {
     const I rows = o.rows;
     const U n = U(o.n);
     I row = o.row;
-    ChunkFetch<I> f;  // the first chunk's came with the search for its row
-    f.first(o);
 
     for (I chunk = o.first; chunk < o.last; chunk += WARP) {
         const I q = chunk + I(lane);
         const bool live = q < o.last;
         C sum = zero<C>();
         if (o.products) {
-            // 1. This lane's value: its row and column (-1 where the lane has none).
+            // 1. This lane's value: its row and column (-1 where the lane has none); the first
+            //    chunk's from L1 (the search's window and the columns loaded with it).
+            ChunkFetch<I> f;
+            f.load(o, chunk, row, lane);
             const I my_row = row_in_chunk(end, rows, row, live ? q : I(chunk), lane, f.end, o.base);
             const I my_col = live ? I(f.col - o.base) : I(-1);
             row = shfl_index(my_row, WARP - 1);  // the next chunk starts in or after it
@@ -235,9 +291,6 @@ __device__ void sddmm_lean_chunked(const SddmmParams& p) {
             }
             // 3. Each lane's own value, summed over its group.
             sum = transposed_group_sum<C, G>(d, sub);
-            // The next chunk's columns and rows' ends (after the products: loaded during them,
-            // they held registers that cost a thread block a multiprocessor).
-            f.load(o, I(chunk + WARP), row, lane);
         }
         // 4. The value.
         if (live) o.write(q, sum);
@@ -407,7 +460,7 @@ __device__ void sddmm_lean(const SddmmParams& p) {
     OXS_LEAN_ONE(AB, CN, T, TC, C, IS, I, 2, 1) OXS_LEAN_ONE(AB, CN, T, TC, C, IS, I, 2, 2) OXS_LEAN_ONE(AB, CN, T, TC, C, IS, I, 2, 4) \
     OXS_LEAN_ONE(AB, CN, T, TC, C, IS, I, 4, 1) OXS_LEAN_ONE(AB, CN, T, TC, C, IS, I, 4, 2) OXS_LEAN_ONE(AB, CN, T, TC, C, IS, I, 4, 4) \
     OXS_LEAN_ONE(AB, CN, T, TC, C, IS, I, 8, 1) OXS_LEAN_ONE(AB, CN, T, TC, C, IS, I, 8, 2) OXS_LEAN_ONE(AB, CN, T, TC, C, IS, I, 8, 4) \
-    OXS_LEAN_ONE(AB, CN, T, TC, C, IS, I, 8, 8)
+    OXS_LEAN_ONE(AB, CN, T, TC, C, IS, I, 8, 8) OXS_LEAN_ONE(AB, CN, T, TC, C, IS, I, 16, 4)
 
 #define OXS_LEAN(AB, CN, T, TC, C)                \
     OXS_LEAN_SHAPES(AB, CN, T, TC, C, i32, int32_t) \

@@ -13,7 +13,8 @@
 //!   that are 16-byte aligned (the vector loads);
 //! * `shapes`: m, n in {0, 1, 7, 33, ...}, k in {0, 1, 3, 7, 32, 33, 64, 100, 128, 257, 1000}, hub
 //!   rows of 10,000+ entries among short rows, tall C (40,000 and 2,000,000 rows: the search for
-//!   a warp's first row over several rounds), no entries, index types x bases, pointer modes;
+//!   a warp's first row over several rounds), lines of more than 32 vectors (16 lanes a value), no
+//!   entries, index types x bases, pointer modes;
 //! * `bsr`: blocks of 2, 3, 4, 8 and 16, square and not, both block orders;
 //! * `batches`: (A B) o C_i, (A_i B) o C_i, (A B_i) o C_i, (A_i B_i) o C_i, with C's batches owning
 //!   their arrays, sharing their row offsets, or (BSR) their whole structure;

@@ -4,7 +4,6 @@
 // (one thread per tile) or to place entries in the tensor-core format.
 #pragma once
 #include "common/spmm.cuh"  // Rows
-#include <type_traits>
 
 namespace row_search {
 
@@ -78,70 +77,6 @@ __device__ int64_t warp_lower_bound(const spmm::Rows<V, I>& a, int64_t m, int64_
         lo = next;
     }
     return lo;
-}
-
-// Where the rows stand at an entry, found by one warp: the row holding entry `first` (entries
-// counted from 0 in the batch; `offsets` as stored, `base` their index base; first < the entries)
-// and, in each lane, the stored end of row `row + lane` (the last row's end for a lane past the
-// rows). Rounds of PROBES evenly spaced probes (4 a lane, one memory round trip) narrow the row to
-// a window of at most 96 candidates; then 128 consecutive offsets from the window's start, loaded
-// at once, hold both the row and the ends of the 32 rows from it: one round trip on fewer than 97
-// rows, two on fewer than 12,289 (a 32-probe search and a load of the ends took two to four).
-template <typename I>
-struct RowWindow {
-    I row;  // the row holding entry `first`
-    I end;  // the stored end of row `row + lane`
-};
-
-template <typename I>
-__device__ __forceinline__ RowWindow<I> warp_row_window(const I* offsets, I base, I rows, I first) {
-    using U = typename std::make_unsigned<I>::type;  // probes run up to rows + 127: no overflow
-    constexpr int PER_LANE = 4;
-    constexpr U PROBES = PER_LANE * WARP;
-    // Candidates the last load may leave for the row: 32 ends past the last of them must remain.
-    constexpr U WINDOW = PROBES - WARP;
-    const U lane = threadIdx.x % WARP;
-    const I target = I(first + 1 + base);  // the answer R: the first row whose stored start reaches it
-    U lo = 0, hi = U(rows);                // R lies in [lo, hi] (offsets[rows] >= target)
-    while (hi - lo > WINDOW) {
-        const U step = (hi - lo + PROBES - 1) / PROBES;
-        I seen[PER_LANE];
-#pragma unroll
-        for (int i = 0; i < PER_LANE; ++i) {
-            const U probe = lo + (i * WARP + lane) * step;
-            seen[i] = offsets[probe < hi ? probe : hi];
-        }
-        int n = 0;
-#pragma unroll
-        for (int i = 0; i < PER_LANE; ++i) {
-            const U probe = lo + (i * WARP + lane) * step;
-            n += __popc(__ballot_sync(0xffffffffu, probe < hi && seen[i] < target));
-        }
-        // Probes 0 .. n-1 lie before R, probe n (if any) at or after it.
-        const U next = n == 0 ? lo : lo + U(n - 1) * step + 1;
-        hi = min(hi, lo + U(n) * step);
-        lo = next;
-    }
-    // The window: offsets[lo + j], j < 128 (those past the rows read as offsets[rows]). The j with
-    // offsets[lo + j] < target are exactly those below R - lo (the offsets never decrease).
-    I seen[PER_LANE];
-#pragma unroll
-    for (int i = 0; i < PER_LANE; ++i) {
-        const U r = lo + i * WARP + lane;
-        seen[i] = offsets[r < U(rows) ? r : U(rows)];
-    }
-    int n = 0;
-#pragma unroll
-    for (int i = 0; i < PER_LANE; ++i) n += __popc(__ballot_sync(0xffffffffu, seen[i] < target));
-    // Row R - 1 + lane ends at offsets[R + lane], window place n + lane (at most 96 + 31).
-    const int at = n + int(lane);
-    I end = seen[0];
-#pragma unroll
-    for (int i = 0; i < PER_LANE; ++i) {
-        const I got = __shfl_sync(0xffffffffu, seen[i], at % WARP);
-        if (at / WARP == i) end = got;
-    }
-    return RowWindow<I>{I(lo + U(n) - 1), end};
 }
 
 }  // namespace row_search

@@ -1,7 +1,7 @@
 //! Shapes and patterns: m and n in {0, 1, 7, 33, ...} (no rows, no columns, one of each, odd
 //! sizes), every k of {0, 1, 3, 7, 32, 33, 64, 100, 128, 257, 1000}, hub rows of 10,000+ entries
 //! among rows of 0 to 4 (the entries are dealt to warps in equal runs, so a hub is shared by many),
-//! tall C, C without stored entries, index types x bases.
+//! tall C, long lines, C without stored entries, index types x bases.
 
 use super::harness::*;
 use oxsparse::types::DataType::*;
@@ -160,4 +160,26 @@ pub fn tall_cases() -> Vec<Case> {
 #[test]
 fn tall_c() {
     sweep("sddmm tall C", &tall_cases());
+}
+
+/// Lines of more than 32 16-byte vectors take 16 lanes of 4 (src/ops/sddmm/plan.rs, `group_for`):
+/// FP32 k = 256 and 200 (a lane's last vector past the line), FP64 k = 128, C64 k = 64, FP16
+/// k = 512, CSR with unpadded lines (the lean kernel's stepped form) and padded by one element
+/// (the general kernel), both index types and bases.
+pub fn wide_line_cases() -> Vec<Case> {
+    let half = (CUDA_R_16F, CUDA_R_16F, CUDA_R_32F);
+    let c64 = (CUDA_C_64F, CUDA_C_64F, CUDA_C_64F);
+    let mut cases = Vec::new();
+    for (k, types) in [(256, F32), (200, F32), (128, F64), (64, c64), (512, half)] {
+        for (pad, it, base) in [(0, I32, BASE1), (1, I64, BASE0)] {
+            let c = vary(Case { types, ..Case::new(Fmt::Csr, (300, k, 200)) }, 4600 + cases.len());
+            cases.push(Case { it, base, pad_a: pad, pad_b: pad, ..c });
+        }
+    }
+    cases
+}
+
+#[test]
+fn wide_lines() {
+    sweep("sddmm lines of more than 32 vectors", &wide_line_cases());
 }

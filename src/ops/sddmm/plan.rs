@@ -122,20 +122,21 @@ impl LeanShape {
 
 /// The lean kernel's shape for C in CSR (`csr`) with lines of `k` elements of `elem` bytes read by
 /// `group` lanes: where the lines hold whole 16-byte vectors and the shape is one the kernel file
-/// instantiates (1 lane of 1 vector; 2 or 4 lanes of up to 4; 8 lanes of up to 8).
+/// instantiates (1 lane of 1 vector; 2 or 4 lanes of up to 4; 8 lanes of up to 8; 16 lanes of 4).
 pub fn lean_shape(csr: bool, k: i64, elem: i64, group: u32, allowed: bool) -> Option<LeanShape> {
     let bytes = k * elem;
     if !allowed || !csr || k == 0 || bytes % VECTOR_BYTES != 0 {
         return None;
     }
     let vectors = (ceil_div(bytes / VECTOR_BYTES, group as i64) as u64).next_power_of_two() as u32;
-    let most = match group {
-        1 => 1,
-        2 | 4 => 4,
-        8 => 8,
-        _ => 0,
+    let instantiated = match group {
+        1 => vectors == 1,
+        2 | 4 => vectors <= 4,
+        8 => vectors <= 8,
+        16 => vectors == 4,
+        _ => false,
     };
-    (vectors <= most).then_some(LeanShape { lanes: group, vectors })
+    instantiated.then_some(LeanShape { lanes: group, vectors })
 }
 
 /// What a call enqueues.
@@ -216,13 +217,24 @@ fn lines_of(x: &DnMat, op: Operation, rows: bool, lines: i64, len: i64) -> Lines
 /// product mean fewer shuffles and row steps per value, and more of A's line held per lane.
 pub const MAX_GROUP: i64 = 8;
 
+/// Lanes per dot product for lines longer than [`MAX_GROUP`] lanes of [`WIDE_AT`] vectors
+/// (FP32 k > 128): 8 lanes would read 8 vectors or more each, whose registers leave a kernel of
+/// one value a step (the per-value form) few warps, each a chain of dependent loads a value; 16
+/// lanes of 4 keep the stepped form, which finds 32 values' rows and columns at once.
+pub const WIDE_GROUP: i64 = 16;
+pub const WIDE_AT: i64 = 4;
+
 /// Lanes per dot product for lines of `k` elements of `elem_bytes`: enough 16-byte loads to cover
-/// a line in one step, at most [`MAX_GROUP`] (or the handle's `OXSPARSE_SDDMM_LANES`).
+/// a line in one step, at most [`MAX_GROUP`], or [`WIDE_GROUP`] for long lines (or the handle's
+/// `OXSPARSE_SDDMM_LANES`).
 pub fn group_for(k: i64, elem_bytes: i64, forced: Option<u32>) -> u32 {
     if let Some(lanes) = forced {
         return lanes;
     }
     let vectors = ceil_div(k * elem_bytes, VECTOR_BYTES).max(1);
+    if vectors > MAX_GROUP * WIDE_AT {
+        return WIDE_GROUP as u32;
+    }
     (vectors.min(MAX_GROUP) as u64).next_power_of_two() as u32
 }
 
@@ -333,10 +345,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn lanes_cover_a_line_in_one_step_up_to_eight() {
+    fn lanes_cover_a_line_in_one_step_up_to_eight_then_sixteen() {
         // (k, element bytes) -> lanes: 16-byte loads, a power of two, 1 ..= 8.
         let table = [((0, 4), 1), ((1, 4), 1), ((4, 4), 1), ((5, 4), 2), ((32, 4), 8), ((64, 4), 8), ((128, 4), 8)];
-        let more = [((1000, 4), 8), ((16, 2), 2), ((32, 2), 4), ((32, 8), 8), ((3, 16), 4), ((8, 4), 2)];
+        // Past 8 lanes of 4 vectors, 16 lanes.
+        let more = [((1000, 4), 16), ((256, 4), 16), ((132, 4), 16), ((256, 2), 8), ((16, 2), 2), ((32, 2), 4), ((32, 8), 8)];
+        let more = more.into_iter().chain([((3, 16), 4), ((8, 4), 2), ((128, 8), 16)]);
         for ((k, bytes), lanes) in table.into_iter().chain(more) {
             assert_eq!(group_for(k, bytes, None), lanes, "k {k}, {bytes}-byte elements");
         }
@@ -361,7 +375,8 @@ mod tests {
             ((16, 2), (2, 1, Unroll::X4)),
             ((64, 4), (8, 2, Unroll::X2)),
             ((128, 4), (8, 4, Unroll::X1)),
-            ((1000, 4), (8, 32, Unroll::X1)),
+            ((1000, 4), (16, 16, Unroll::X1)),
+            ((256, 4), (16, 4, Unroll::X1)),
             ((3, 4), (1, 0, Unroll::X4)),
             ((32, 16), (8, 4, Unroll::X1)),
         ];
@@ -390,6 +405,10 @@ mod tests {
             ((true, 32, 4, 8), shape(8, 1)),
             ((true, 128, 4, 8), shape(8, 4)),
             ((true, 256, 4, 8), shape(8, 8)),
+            ((true, 256, 4, 16), shape(16, 4)),
+            ((true, 512, 4, 16), None),
+            ((true, 128, 4, 16), None),
+            ((true, 200, 4, 16), shape(16, 4)),
             ((true, 96, 4, 8), shape(8, 4)),
             ((true, 512, 4, 8), None),
             ((true, 33, 4, 8), None),
