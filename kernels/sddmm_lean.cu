@@ -148,9 +148,9 @@ __device__ __forceinline__ C transposed_group_sum(C (&d)[G], int sub) {
 
 // What the forms read from the parameter block for one warp: its run of C's values [first, last)
 // in batch blockIdx.y, the arrays of that batch (A's and B's as 16-byte vectors), the scalars, the
-// row of the run's first value, and its first chunk's columns and rows' ends (ChunkFetch), loaded
-// with the search for that row (warp_row_window: the rows' ends are in the window it loads last).
-// `live` is false for a warp past the last value.
+// row of the run's first value, and its first chunk's columns and rows' ends (ChunkFetch, which
+// the stepped form takes), loaded with the search for that row (warp_row_window: the rows' ends
+// are in the window it loads last). `live` is false for a warp past the last value.
 template <typename T, typename TC, typename C, typename I>
 struct LeanOperands {
     bool live;
@@ -252,7 +252,8 @@ __device__ void sddmm_lean_chunked(const SddmmParams& p) {
         C sum = zero<C>();
         if (o.products) {
             // 1. This lane's value: its row and column (-1 where the lane has none); the first
-            //    chunk's from L1 (the search's window and the columns loaded with it).
+            //    chunk's rows' ends from L1, where the search's window left them (taking them
+            //    from the window's registers instead held 4 more, a thread block fewer).
             ChunkFetch<I> f;
             f.load(o, chunk, row, lane);
             const I my_row = row_in_chunk(end, rows, row, live ? q : I(chunk), lane, f.end, o.base);
