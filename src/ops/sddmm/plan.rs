@@ -346,7 +346,7 @@ mod tests {
 
     #[test]
     fn lanes_cover_a_line_in_one_step_up_to_eight_then_sixteen() {
-        // (k, element bytes) -> lanes: 16-byte loads, a power of two, 1 ..= 8.
+        // (k, element bytes) -> lanes: 16-byte loads, a power of two, 1 ..= 8, then 16.
         let table = [((0, 4), 1), ((1, 4), 1), ((4, 4), 1), ((5, 4), 2), ((32, 4), 8), ((64, 4), 8), ((128, 4), 8)];
         // Past 8 lanes of 4 vectors, 16 lanes.
         let more = [((1000, 4), 16), ((256, 4), 16), ((132, 4), 16), ((256, 2), 8), ((16, 2), 2), ((32, 2), 4), ((32, 8), 8)];
