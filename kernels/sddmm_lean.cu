@@ -48,12 +48,6 @@ struct ChunkFetch {
         col = o.cols[q < o.last ? q : I(o.last - 1)];
         end = o.offsets[(r < o.rows ? r : I(o.rows - 1)) + 1];
     }
-    // The run's first chunk: both were loaded with the search for the run's first row.
-    template <typename O>
-    __device__ __forceinline__ void first(const O& o) {
-        col = o.first_col;
-        end = o.first_end;
-    }
 };
 
 // Where the rows stand at a warp's first value: the row holding value `first` (values counted from
@@ -163,7 +157,7 @@ struct LeanOperands {
     int vectors;  // a line's length in 16-byte vectors
     C alpha, beta;
     bool products, read_c;
-    I first_col, first_end;  // this lane's column and row end of the first chunk (ChunkFetch)
+    ChunkFetch<I> first_fetch;  // the first chunk's, loaded with the search for its row
 
     __device__ explicit LeanOperands(const SddmmParams& p) {
         const int64_t warp = (int64_t(blockIdx.x) * BLOCK + threadIdx.x) / WARP;
@@ -187,10 +181,10 @@ struct LeanOperands {
         read_c = !is_zero(beta);
         const int lane = threadIdx.x % WARP;
         const I q = first + I(lane);
-        first_col = cols[q < last ? q : I(last - 1)];
+        first_fetch.col = cols[q < last ? q : I(last - 1)];
         const RowWindow<I> w = warp_row_window(offsets, base, rows, first);
         row = w.row;
-        first_end = w.end;
+        first_fetch.end = w.end;
     }
     // Where row r ends, as a position among this batch's values.
     __device__ I end(I r) const { return I(offsets[r + 1] - base); }
@@ -322,8 +316,7 @@ __device__ void sddmm_lean_stepped(const SddmmParams& p) {
     I row = o.row;
     I a_row = -1;
     uint4 av[V];
-    ChunkFetch<I> next;
-    next.first(o);
+    ChunkFetch<I> next = o.first_fetch;
 
     for (I chunk = o.first; chunk < o.last; chunk += WARP) {
         const I q = chunk + I(lane);
